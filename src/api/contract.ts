@@ -1,0 +1,87 @@
+// The contract between the console/commands and the wire. `src/api/client.ts` implements
+// `VoiceAgentApi`; nothing outside src/api knows URLs or headers.
+//
+// Wire shapes (what the sandbox answers; the client also accepts the alternatives noted):
+//   GET    /calls?id&assistantId&phoneNumberId&limit&createdAtGt&createdAtLt
+//            -> 200 { message, calls: Call[] }   newest first (createdAt desc, id desc);
+//               createdAtGt = created on or after, createdAtLt = created on or before (inclusive);
+//               limit default 100, max 1000. List records omit `messages` and `transcript`.
+//   GET    /calls/details?id (+ same filters) -> 200 { message, calls: Call[] } full records
+//   POST   /calls/outbound { assistantId, phoneNumberId, customer: { number, name? } }
+//            -> 201 { message, call }            (client also accepts a bare Call)
+//   POST   /chats { sessionId, input, assistantOverrides?: { variableValues } } -> 201 { message, chat }
+//   POST   /sessions { name?, assistantId } -> 201 { message, session }
+//   GET    /chats/session/{id} -> 200 { message, session }
+//   POST   /assistants {...} -> 201 { message, assistant }   (client also accepts bare)
+//   GET    /assistants -> 200 { assistants: Assistant[] }     (client also accepts bare array or data/items/results)
+//   GET    /assistants/{id} -> 200 { assistant }               (client also accepts bare)
+//   PATCH  /assistants/{id} {...} -> 200 { message, assistant }
+//   POST   /phone-numbers/inbound/setup { assistantId, phoneNumberId } -> 200 { message, phoneNumber }
+//   GET    /phone-numbers -> 200 { phoneNumbers }
+//   POST   /files multipart part `file` -> 201 { message, file }
+//   GET    /files?page&limit -> 200 { files, pagination }      page from 1, limit default 20, max 100
+//   GET    /files/{id} -> 200 { file }
+//   DELETE /files/{id} -> 200 { message }
+//   GET    /files/{id}/content -> the bytes (file.url points here; needs the key)
+//   GET    /openapi.json -> OpenAPI 3.1 (no key)
+// Every error: { statusCode, error, message }. Missing/wrong x-api-key -> 401.
+import type { Assistant, AssistantInput, Call, CallFilters, Chat, ChatSession, KbFile, Pagination, PhoneNumber } from './schemas.js';
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export interface OutboundCallInput {
+  assistantId: string;
+  phoneNumberId: string;
+  customer: { number: string; name?: string };
+}
+
+export interface SendChatInput {
+  sessionId: string;
+  input: string;
+  variableValues?: Record<string, unknown>;
+}
+
+export interface UploadOptions extends RequestOptions {
+  /** Called as bytes leave the client: (sent, total). */
+  onProgress?: (sent: number, total: number) => void;
+  /** Name to send instead of the path's base name. */
+  name?: string;
+}
+
+export interface FilesPage {
+  files: KbFile[];
+  pagination: Pagination;
+}
+
+export interface VoiceAgentApi {
+  readonly baseUrl: string;
+
+  listCalls(filters?: CallFilters, opts?: RequestOptions): Promise<Call[]>;
+  callDetails(filters?: CallFilters, opts?: RequestOptions): Promise<Call[]>;
+  /** One call's full record (GET /calls/details?id=…); ApiError 404 when absent. */
+  getCall(id: string, opts?: RequestOptions): Promise<Call>;
+  placeOutboundCall(input: OutboundCallInput, opts?: RequestOptions): Promise<Call>;
+
+  createSession(input: { assistantId: string; name?: string }, opts?: RequestOptions): Promise<ChatSession>;
+  getSession(sessionId: string, opts?: RequestOptions): Promise<ChatSession>;
+  sendChat(input: SendChatInput, opts?: RequestOptions): Promise<Chat>;
+
+  listAssistants(opts?: RequestOptions): Promise<Assistant[]>;
+  getAssistant(id: string, opts?: RequestOptions): Promise<Assistant>;
+  createAssistant(input: AssistantInput, opts?: RequestOptions): Promise<Assistant>;
+  updateAssistant(id: string, patch: AssistantInput, opts?: RequestOptions): Promise<Assistant>;
+
+  listPhoneNumbers(opts?: RequestOptions): Promise<PhoneNumber[]>;
+  /** POST /phone-numbers/inbound/setup; returns the service's message. */
+  linkNumber(input: { assistantId: string; phoneNumberId: string }, opts?: RequestOptions): Promise<{ message: string; phoneNumber?: PhoneNumber }>;
+
+  listFiles(query?: { page?: number; limit?: number }, opts?: RequestOptions): Promise<FilesPage>;
+  getFile(id: string, opts?: RequestOptions): Promise<KbFile>;
+  /** Streams the file from disk as multipart part `file`. */
+  uploadFile(path: string, opts?: UploadOptions): Promise<KbFile>;
+  deleteFile(id: string, opts?: RequestOptions): Promise<{ message: string }>;
+
+  close(): Promise<void>;
+}

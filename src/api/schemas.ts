@@ -1,0 +1,175 @@
+// Resource shapes of the Voice Agent Service. Types derive from these schemas.
+// Client-side parsing is tolerant: unknown fields are kept (looseObject), most fields optional,
+// because the hosted service returns more than the spec shows.
+import { z } from 'zod';
+
+const str = z.string();
+const optStr = z.string().nullish();
+const optNum = z.number().nullish();
+const optBool = z.boolean().nullish();
+
+export const MessageSchema = z.looseObject({ role: str, content: z.string().nullish().transform((v) => v ?? '') });
+export type Message = z.infer<typeof MessageSchema>;
+
+export const KnowledgeBaseSchema = z.looseObject({ fileIds: z.array(str).default([]) });
+
+export const VoiceSchema = z.looseObject({
+  provider: optStr,
+  voiceId: optStr,
+  model: optStr,
+  language: optStr,
+  speed: optNum,
+});
+export const TranscriberSchema = z.looseObject({ provider: optStr, model: optStr, language: optStr });
+export const ModelSchema = z.looseObject({
+  provider: optStr,
+  model: optStr,
+  temperature: optNum,
+  maxTokens: optNum,
+  emotionRecognitionEnabled: optBool,
+  messages: z.array(MessageSchema).nullish(),
+  knowledgeBase: KnowledgeBaseSchema.nullish(),
+});
+
+export const AssistantSchema = z.looseObject({
+  id: str,
+  name: optStr,
+  status: optBool,
+  description: optStr,
+  voice: VoiceSchema.nullish(),
+  transcriber: TranscriberSchema.nullish(),
+  model: ModelSchema.nullish(),
+  firstMessage: optStr,
+  firstMessageMode: optStr,
+  backgroundSound: optStr,
+  silenceTimeoutSeconds: optNum,
+  backgroundDenoisingEnabled: optBool,
+  firstMessageInterruptionsEnabled: optBool,
+  maxDurationSeconds: optNum,
+  analysisPlan: z.record(z.string(), z.unknown()).nullish(),
+  knowledgeBase: KnowledgeBaseSchema.nullish(),
+  hangupUsingPrompt: z.looseObject({ enabled: optBool, prompt: optStr }).nullish(),
+  createdAt: optStr,
+  updatedAt: optStr,
+});
+export type Assistant = z.infer<typeof AssistantSchema>;
+
+/** Body of POST /assistants and PATCH /assistants/{id} (every field optional here; the sandbox requires `name` on create). */
+export const AssistantInputSchema = AssistantSchema.omit({ id: true, createdAt: true, updatedAt: true }).partial();
+export type AssistantInput = z.input<typeof AssistantInputSchema>;
+
+export const CustomerSchema = z.looseObject({ number: optStr, name: optStr });
+
+export const CallSchema = z.looseObject({
+  id: str,
+  assistantId: optStr,
+  phoneNumberId: optStr,
+  createdAt: str,
+  updatedAt: optStr,
+  type: optStr, // 'outboundPhoneCall' | 'inboundPhoneCall'
+  status: optStr, // 'queued' | 'ringing' | 'in-progress' | 'ended'
+  customer: CustomerSchema.nullish(),
+  startedAt: optStr,
+  endedAt: optStr,
+  endedReason: optStr,
+  durationSeconds: optNum,
+  cost: optNum,
+  transcript: optStr,
+  messages: z.array(MessageSchema).nullish(),
+  summary: optStr,
+});
+export type Call = z.infer<typeof CallSchema>;
+
+export const ChatSchema = z.looseObject({
+  id: str,
+  externalChatId: optStr,
+  sessionId: optStr,
+  input: z.unknown().optional(),
+  output: z.array(MessageSchema).default([]),
+  assistantId: optStr,
+  status: optStr,
+  cost: optNum,
+  createdAt: optStr,
+  updatedAt: optStr,
+  assistantOverrides: z.looseObject({ variableValues: z.record(z.string(), z.unknown()).nullish() }).nullish(),
+});
+export type Chat = z.infer<typeof ChatSchema>;
+
+export const ChatSessionSchema = z.looseObject({
+  id: str,
+  name: optStr,
+  assistantId: optStr,
+  status: optStr,
+  messages: z.array(MessageSchema).default([]),
+  createdAt: optStr,
+  updatedAt: optStr,
+});
+export type ChatSession = z.infer<typeof ChatSessionSchema>;
+
+const ServiceRefSchema = z.looseObject({ id: optStr, name: optStr });
+
+export const PhoneNumberSchema = z.looseObject({
+  id: str,
+  accountId: optStr,
+  did: optStr,
+  domain: optStr,
+  provider: optStr,
+  externalId: optStr,
+  status: optBool,
+  assistantId: optStr, // the assistant linked for inbound calls (sandbox field; null when none)
+  createdAt: optStr,
+  updatedAt: optStr,
+  service: ServiceRefSchema.nullish(),
+});
+export type PhoneNumber = z.infer<typeof PhoneNumberSchema>;
+
+export const KbFileSchema = z.looseObject({
+  id: str,
+  externalId: optStr,
+  name: optStr,
+  integrationId: optStr,
+  url: optStr,
+  bytes: optNum,
+  object: optStr,
+  purpose: optStr,
+  mimetype: optStr,
+  bucket: optStr,
+  path: optStr,
+  status: optStr, // 'processing' | 'done' | 'failed'
+  parsedTextUrl: optStr,
+  parsedTextBytes: z.union([z.string(), z.number()]).nullish(),
+  organizationId: optStr,
+  createdAt: optStr,
+  updatedAt: optStr,
+  service: ServiceRefSchema.nullish(),
+  integration: z.unknown().optional(),
+});
+export type KbFile = z.infer<typeof KbFileSchema>;
+
+export const PaginationSchema = z.looseObject({
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+/** Call-log filters, named in one place; these are the query parameter names of GET /calls. */
+export const CALL_FILTER_KEYS = ['id', 'assistantId', 'phoneNumberId', 'limit', 'createdAtGt', 'createdAtLt'] as const;
+export interface CallFilters {
+  id?: string;
+  assistantId?: string;
+  phoneNumberId?: string;
+  limit?: number;
+  /** created on or after (ISO 8601) */
+  createdAtGt?: string;
+  /** created on or before (ISO 8601) */
+  createdAtLt?: string;
+}
+
+/** The one error body shape the sandbox answers with. */
+export const ErrorBodySchema = z.looseObject({
+  statusCode: z.number().int().optional(),
+  error: z.string().optional(),
+  message: z.union([z.string(), z.array(z.string())]).optional(),
+});

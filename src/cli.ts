@@ -1,0 +1,34 @@
+// Entry point: argv → a command, or the console. Everything heavy is imported lazily so
+// `switchboard --version` loads nothing but this file.
+declare const __SWITCHBOARD_VERSION__: string;
+const VERSION = typeof __SWITCHBOARD_VERSION__ === 'string' ? __SWITCHBOARD_VERSION__ : '0.0.0-dev';
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const wantsConsole = argv.length === 0 || (argv.length === 2 && argv[0] === '--profile');
+  if (wantsConsole) {
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      process.stderr.write('switchboard: the console needs an interactive terminal; for scripts use the commands (switchboard --help)\n');
+      return 2;
+    }
+    const { runConsole } = await import('./ui/run.js');
+    return runConsole({ profile: argv[0] === '--profile' ? argv[1] : undefined });
+  }
+  const { runCommands } = await import('./commands/index.js');
+  return runCommands(argv, VERSION);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    // Last resort: never a stack trace for the user.
+    const msg = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`switchboard: ${msg}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,23 @@
+// Runs every test/**/*.test.ts(x) with Node's built-in runner through tsx.
+// (Node 20's `--test` does not expand globs itself.) Extra args pass through: a file filter.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function walk(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const p = join(dir, d.name);
+    if (d.isDirectory()) return d.name === 'bench' || d.name === 'support' ? [] : walk(p);
+    return /\.test\.tsx?$/.test(d.name) ? [p] : [];
+  });
+}
+
+const filters = process.argv.slice(2);
+const files = walk('test').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const env = { ...process.env };
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
+process.exit(r.status ?? 1);

@@ -1,0 +1,193 @@
+// switchboard calls list | get | outbound | watch
+import { Command } from 'commander';
+import type { VoiceAgentApi } from '../api/contract.js';
+import type { Call, CallFilters } from '../api/schemas.js';
+import { endDate, startDate, e164, nonEmpty, positiveInt } from './input.js';
+import { printList, printRecord, statusTone, toCsv, toTable, type Column, type OutputTarget } from './output.js';
+import { action, withApi } from './runtime.js';
+
+export const CALL_COLUMNS: Column<Call>[] = [
+  { header: 'id', value: (c) => c.id },
+  { header: 'created', value: (c) => c.createdAt },
+  { header: 'type', value: (c) => c.type },
+  { header: 'status', value: (c) => c.status, tone: (c) => statusTone(c.status) },
+  { header: 'assistant', value: (c) => c.assistantId },
+  { header: 'number', value: (c) => c.phoneNumberId },
+  { header: 'customer', value: (c) => c.customer?.number },
+  { header: 'duration', value: (c) => c.durationSeconds },
+  { header: 'cost', value: (c) => c.cost },
+  { header: 'ended reason', value: (c) => c.endedReason },
+];
+
+export interface ListFlags {
+  assistant?: string;
+  number?: string;
+  after?: string;
+  before?: string;
+  limit?: number;
+  id?: string;
+  all?: boolean;
+}
+
+export function callFilters(flags: ListFlags): CallFilters {
+  return {
+    id: flags.id,
+    assistantId: flags.assistant,
+    phoneNumberId: flags.number,
+    createdAtGt: flags.after,
+    createdAtLt: flags.before,
+    limit: flags.limit,
+  };
+}
+
+/** One page of the log, or with `all` every call matching the filters (newest first). */
+export async function listCalls(api: VoiceAgentApi, out: OutputTarget, flags: ListFlags): Promise<void> {
+  const filters = callFilters(flags);
+  if (!flags.all) {
+    printList(out, await api.listCalls(filters), CALL_COLUMNS);
+    return;
+  }
+  const { walkCallLog } = await import('../api/pager.js');
+  const calls: Call[] = [];
+  for await (const page of walkCallLog(api, { ...filters, limit: undefined }, { pageSize: flags.limit })) calls.push(...page);
+  printList(out, calls, CALL_COLUMNS);
+}
+
+export async function showCall(api: VoiceAgentApi, out: OutputTarget, id: string): Promise<void> {
+  printRecord(out, await api.getCall(id), CALL_COLUMNS);
+}
+
+export interface OutboundFlags {
+  assistant: string;
+  number: string;
+  to: string;
+  name?: string;
+}
+
+export async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundFlags): Promise<void> {
+  const call = await api.placeOutboundCall({
+    assistantId: flags.assistant,
+    phoneNumberId: flags.number,
+    customer: flags.name === undefined ? { number: flags.to } : { number: flags.to, name: flags.name },
+  });
+  printRecord(out, call, CALL_COLUMNS);
+}
+
+/** What changed between two polls of the log: calls not seen before, or seen with another status. */
+export function callChanges(seen: Map<string, string | null | undefined>, calls: readonly Call[]): Call[] {
+  const changed: Call[] = [];
+  for (const call of [...calls].reverse()) {
+    if (!seen.has(call.id) || seen.get(call.id) !== call.status) changed.push(call);
+    seen.set(call.id, call.status);
+  }
+  return changed;
+}
+
+/**
+ * Polls the log and prints each new call and each status change, oldest first, until `signal`
+ * aborts (Ctrl-C). Calls already in the log when the watch starts are not printed, but their
+ * later status changes are. json prints one record per line so a pipe can read it as it comes.
+ */
+export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: ListFlags & { interval: number }, signal: AbortSignal): Promise<void> {
+  const seen = new Map<string, string | null | undefined>();
+  // Calls from the last hour may still be changing status; older ones are done.
+  const since = new Date(Date.now() - 3600_000).toISOString();
+  const filters: CallFilters = { ...callFilters(flags), createdAtGt: flags.after ?? since, limit: 1000 };
+  let first = true;
+  let headerDone = false;
+  while (!signal.aborted) {
+    let calls: Call[];
+    try {
+      calls = await api.listCalls(filters, { signal });
+    } catch (err) {
+      if (signal.aborted) return;
+      throw err;
+    }
+    const changed = callChanges(seen, calls);
+    if (!first && changed.length > 0) {
+      if (out.format === 'json') out.write(changed.map((c) => JSON.stringify(c) + '\n').join(''));
+      else if (out.format === 'ids') out.write(changed.map((c) => c.id + '\n').join(''));
+      else {
+        const text = out.format === 'csv' ? toCsv(changed, CALL_COLUMNS) : toTable(changed, CALL_COLUMNS, false, false);
+        // The header once, then rows; a terminal gets tab-separated rows too since widths change per poll.
+        const lines = text.split(/\r?\n/).filter((l) => l !== '');
+        out.write((headerDone ? lines.slice(1) : lines).join(out.format === 'csv' ? '\r\n' : '\n') + (out.format === 'csv' ? '\r\n' : '\n'));
+        headerDone = true;
+      }
+    }
+    if (first && out.tty && out.format === 'table') process.stderr.write('watching the call log; Ctrl-C to stop\n');
+    first = false;
+    await sleep(flags.interval * 1000, signal);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function filterOptions(cmd: Command): Command {
+  return cmd
+    .option('--assistant <id>', 'only calls handled by this assistant', nonEmpty)
+    .option('--number <phoneNumberId>', 'only calls on this phone number', nonEmpty)
+    .option('--after <date>', 'created on or after (ISO 8601, YYYY-MM-DD, or 24h / 7d ago)', startDate)
+    .option('--before <date>', 'created on or before (same forms as --after)', endDate);
+}
+
+export function callsCommand(): Command {
+  const cmd = new Command('calls').description('browse the call log, place outbound calls, watch calls as they happen');
+
+  filterOptions(cmd.command('list').description('list calls, newest first'))
+    .option('--id <callId>', 'only the call with this id', nonEmpty)
+    .option('--limit <n>', 'at most n calls (the service default is 100); with --all, calls per request', positiveInt)
+    .option('--all', 'page through the whole log matching the filters')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard calls list --after 24h\n  $ switchboard calls list --assistant asst_123 --after 2026-11-01 --before 2026-11-02 -o csv > day.csv\n  $ switchboard calls list --all -o ids | wc -l',
+    )
+    .action(action('list calls', async (o: ListFlags, c: Command) => withApi(c, ({ api, out }) => listCalls(api, out, o))));
+
+  cmd
+    .command('get')
+    .description('show one call with its transcript and every field the service returned')
+    .argument('<id>', 'call id', nonEmpty)
+    .addHelpText('after', '\nExamples:\n  $ switchboard calls get call_123\n  $ switchboard calls get call_123 -o json | jq -r .transcript')
+    .action(action('get the call', async (id: string, _o: object, c: Command) => withApi(c, ({ api, out }) => showCall(api, out, id))));
+
+  cmd
+    .command('outbound')
+    .description('place an outbound call from one of your numbers')
+    .requiredOption('--assistant <id>', 'assistant that talks on the call', nonEmpty)
+    .requiredOption('--number <phoneNumberId>', 'phone number id to call from', nonEmpty)
+    .requiredOption('--to <E.164>', 'customer number in E.164 form, like +14155550123', e164)
+    .option('--name <customer name>', 'customer name')
+    .addHelpText('after', '\nExamples:\n  $ switchboard calls outbound --assistant asst_123 --number pn_456 --to +14155550123 --name "Ada"')
+    .action(action('place the call', async (o: OutboundFlags, c: Command) => withApi(c, ({ api, out }) => placeCall(api, out, o))));
+
+  filterOptions(cmd.command('watch').description('print new calls and status changes as they happen, until Ctrl-C'))
+    .option('--interval <seconds>', 'seconds between polls', positiveInt, 2)
+    .addHelpText('after', '\nExamples:\n  $ switchboard calls watch\n  $ switchboard calls watch --assistant asst_123 -o json | jq .status')
+    .action(
+      action('watch calls', async (o: ListFlags & { interval: number }, c: Command) => {
+        const stop = new AbortController();
+        const onSignal = () => stop.abort();
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+        try {
+          await withApi(c, ({ api, out }) => watchCalls(api, out, o, stop.signal));
+        } finally {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        }
+      }),
+    );
+
+  return cmd;
+}

@@ -1,0 +1,83 @@
+// switchboard chat --assistant <id>   (the console, straight into a new chat)
+// switchboard chat send --session <id> [--var k=v]… <text|->
+import { Command } from 'commander';
+import type { VoiceAgentApi } from '../api/contract.js';
+import type { Chat } from '../api/schemas.js';
+import { collectVar, nonEmpty } from './input.js';
+import { printRecord, type Column, type OutputTarget } from './output.js';
+import { action, globalsOf, rejectStrayWords, setExitCode, UsageError, withApi } from './runtime.js';
+
+/** The assistant's words in a chat exchange. */
+export function replyText(chat: Chat): string {
+  return chat.output
+    .filter((m) => m.role !== 'user')
+    .map((m) => m.content)
+    .join('\n');
+}
+
+export const CHAT_COLUMNS: Column<Chat>[] = [
+  { header: 'id', value: (c) => c.id },
+  { header: 'session', value: (c) => c.sessionId },
+  { header: 'status', value: (c) => c.status },
+  { header: 'cost', value: (c) => c.cost },
+  { header: 'reply', value: replyText },
+];
+
+export async function sendChat(api: VoiceAgentApi, out: OutputTarget, sessionId: string, input: string, vars?: Record<string, string>): Promise<void> {
+  const chat = await api.sendChat({ sessionId, input, ...(vars ? { variableValues: vars } : {}) });
+  if (out.format === 'table') out.write(replyText(chat) + '\n');
+  else printRecord(out, chat, CHAT_COLUMNS);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The message to send: the argument, or all of stdin for `-`; never empty. */
+export async function messageText(arg: string): Promise<string> {
+  const text = arg === '-' ? (await readStdin()).replace(/\r?\n$/, '') : arg;
+  if (text.trim() === '') throw new UsageError(arg === '-' ? 'the message read from stdin is empty.' : 'the message is empty.');
+  return text;
+}
+
+export function chatCommand(): Command {
+  const cmd = new Command('chat')
+    .description('chat with an assistant: in the console (--assistant) or one message at a time (send)')
+    .option('--assistant <id>', 'open the console in a new chat with this assistant', nonEmpty)
+    .addHelpText('after', '\nExamples:\n  $ switchboard chat --assistant asst_123\n  $ switchboard chat send --session sess_123 "What are your opening hours?"')
+    .allowExcessArguments(true)
+    .action(
+      action('open the chat', async (o: { assistant?: string }, c: Command) => {
+        rejectStrayWords(c);
+        if (!o.assistant) {
+          c.help({ error: true });
+          return;
+        }
+        if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('the chat console needs an interactive terminal; for scripts use switchboard sessions create and switchboard chat send.');
+        const { runConsole } = await import('../ui/run.js');
+        const code = await runConsole({ profile: globalsOf(c).profile, initialRoute: { screen: 'chat', assistantId: o.assistant } });
+        setExitCode(code);
+      }),
+    );
+
+  cmd
+    .command('send')
+    .description('send one message into a session and print the reply')
+    .requiredOption('--session <id>', 'session id (from switchboard sessions create)', nonEmpty)
+    .option('--var <key=value>', 'a variable value for the assistant\'s {{key}}; repeatable', collectVar)
+    .argument('<text>', 'the message, or - to read it from stdin')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard chat send --session sess_123 "Do you open on Sundays?"\n  $ switchboard chat send --session sess_123 --var name=Ada --var city=Oslo "Hello"\n  $ echo "Hello" | switchboard chat send --session sess_123 - -o json',
+    )
+    .action(
+      action('send the message', async (text: string, o: { session: string; var?: Record<string, string> }, c: Command) => {
+        const input = await messageText(text);
+        await withApi(c, ({ api, out }) => sendChat(api, out, o.session, input, o.var));
+      }),
+    );
+
+  return cmd;
+}

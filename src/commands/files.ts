@@ -1,0 +1,120 @@
+// switchboard files list | get | upload | delete
+import { Command } from 'commander';
+import type { VoiceAgentApi } from '../api/contract.js';
+import type { KbFile } from '../api/schemas.js';
+import { nonEmpty, positiveInt, readableFile } from './input.js';
+import { printList, printRecord, statusTone, toCsv, type Column, type OutputTarget } from './output.js';
+import { action, UsageError, withApi, writeErr } from './runtime.js';
+
+export const FILE_COLUMNS: Column<KbFile>[] = [
+  { header: 'id', value: (f) => f.id },
+  { header: 'name', value: (f) => f.name },
+  { header: 'bytes', value: (f) => f.bytes },
+  { header: 'type', value: (f) => f.mimetype },
+  { header: 'status', value: (f) => f.status, tone: (f) => statusTone(f.status) },
+  { header: 'created', value: (f) => f.createdAt },
+];
+
+export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { page?: number; limit?: number }): Promise<void> {
+  const { files, pagination } = await api.listFiles(query);
+  printList(out, files, FILE_COLUMNS);
+  // Paging is a note for people; scripts read the records only.
+  if (out.format === 'table' && out.tty && pagination.totalPages > 1) {
+    writeErr(`page ${pagination.page} of ${pagination.totalPages} (${pagination.total} files); --page N for more`);
+  }
+}
+
+export async function uploadFile(api: VoiceAgentApi, out: OutputTarget, path: string): Promise<void> {
+  printRecord(out, await api.uploadFile(path), FILE_COLUMNS);
+}
+
+/** Asks on the terminal; resolves true only for an explicit yes. */
+export async function confirm(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`${question} [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+const DELETED_COLUMNS: Column<{ id: string; message: string }>[] = [
+  { header: 'id', value: (r) => r.id },
+  { header: 'message', value: (r) => r.message },
+];
+
+function refuseWithoutTerminal(id: string): void {
+  if (!process.stdin.isTTY) throw new UsageError(`refusing to delete file ${id} without a terminal to confirm on; add --yes to delete it.`);
+}
+
+/**
+ * Deleting cannot be undone: on a terminal we ask; without one (scripts, CI) we refuse unless
+ * the caller said --yes, so a pipe can never delete by accident.
+ */
+export async function deleteFile(api: VoiceAgentApi, out: OutputTarget, id: string, yes: boolean): Promise<void> {
+  if (!yes) {
+    refuseWithoutTerminal(id);
+    const file = await api.getFile(id);
+    if (!(await confirm(`Delete file ${file.name ?? ''} (${id})? This cannot be undone.`))) {
+      writeErr('not deleted');
+      return;
+    }
+  }
+  const res = await api.deleteFile(id);
+  if (out.format === 'json') out.write(JSON.stringify({ id, ...res }, null, 2) + '\n');
+  else if (out.format === 'ids') out.write(id + '\n');
+  else if (out.format === 'csv') out.write(toCsv([{ id, message: res.message }], DELETED_COLUMNS));
+  else out.write(`${res.message || `deleted ${id}`}\n`);
+}
+
+export function filesCommand(): Command {
+  const cmd = new Command('files').description('knowledge-base files: list, show, upload, delete');
+
+  cmd
+    .command('list')
+    .description('list files, one page at a time')
+    .option('--page <n>', 'page number, from 1', positiveInt)
+    .option('--limit <n>', 'files per page (the service default is 20, at most 100)', positiveInt)
+    .addHelpText('after', '\nExamples:\n  $ switchboard files list\n  $ switchboard files list --page 2 --limit 50 -o json')
+    .action(
+      action('list files', async (o: { page?: number; limit?: number }, c: Command) =>
+        withApi(c, ({ api, out }) => listFiles(api, out, { page: o.page, limit: o.limit })),
+      ),
+    );
+
+  cmd
+    .command('get')
+    .description('show one file\'s record')
+    .argument('<id>', 'file id', nonEmpty)
+    .addHelpText('after', '\nExamples:\n  $ switchboard files get file_123')
+    .action(action('get the file', async (id: string, _o: object, c: Command) => withApi(c, async ({ api, out }) => printRecord(out, await api.getFile(id), FILE_COLUMNS))));
+
+  cmd
+    .command('upload')
+    .description('upload a file for assistants\' knowledge bases')
+    .argument('<path>', 'file to upload')
+    .addHelpText('after', '\nExamples:\n  $ switchboard files upload ./faq.md\n  $ switchboard files upload ./prices.csv -o ids')
+    .action(
+      action('upload the file', async (path: string, _o: object, c: Command) => {
+        readableFile(path);
+        await withApi(c, ({ api, out }) => uploadFile(api, out, path));
+      }),
+    );
+
+  cmd
+    .command('delete')
+    .description('delete a file (asks first on a terminal; scripts must pass --yes)')
+    .argument('<id>', 'file id', nonEmpty)
+    .option('-y, --yes', 'delete without asking')
+    .addHelpText('after', '\nExamples:\n  $ switchboard files delete file_123\n  $ switchboard files delete file_123 --yes')
+    .action(
+      action('delete the file', async (id: string, o: { yes?: boolean }, c: Command) => {
+        if (!o.yes) refuseWithoutTerminal(id);
+        await withApi(c, ({ api, out }) => deleteFile(api, out, id, o.yes === true));
+      }),
+    );
+
+  return cmd;
+}

@@ -1,0 +1,52 @@
+// switchboard numbers list | link
+import { Command } from 'commander';
+import type { VoiceAgentApi } from '../api/contract.js';
+import type { PhoneNumber } from '../api/schemas.js';
+import { nonEmpty } from './input.js';
+import { printList, printRecord, statusTone, type Column, type OutputTarget } from './output.js';
+import { action, withApi } from './runtime.js';
+
+export const NUMBER_COLUMNS: Column<PhoneNumber>[] = [
+  { header: 'id', value: (n) => n.id },
+  { header: 'did', value: (n) => n.did },
+  { header: 'provider', value: (n) => n.provider },
+  { header: 'domain', value: (n) => n.domain },
+  { header: 'status', value: (n) => (n.status == null ? '' : n.status ? 'active' : 'inactive'), tone: (n) => statusTone(n.status) },
+  { header: 'assistant', value: (n) => n.assistantId },
+];
+
+export async function listNumbers(api: VoiceAgentApi, out: OutputTarget): Promise<void> {
+  printList(out, await api.listPhoneNumbers(), NUMBER_COLUMNS);
+}
+
+export async function linkNumber(api: VoiceAgentApi, out: OutputTarget, phoneNumberId: string, assistantId: string): Promise<void> {
+  const res = await api.linkNumber({ phoneNumberId, assistantId });
+  if (out.format === 'json') out.write(JSON.stringify(res, null, 2) + '\n');
+  else if (res.phoneNumber && out.format !== 'table') printRecord(out, res.phoneNumber, NUMBER_COLUMNS);
+  else if (out.format === 'ids') out.write(phoneNumberId + '\n');
+  else out.write(`${res.message || `linked ${phoneNumberId} to ${assistantId}`}\n`);
+}
+
+export function numbersCommand(): Command {
+  const cmd = new Command('numbers').description('list phone numbers and link them to assistants');
+
+  cmd
+    .command('list')
+    .description('list phone numbers with their linked assistant')
+    .addHelpText('after', '\nExamples:\n  $ switchboard numbers list\n  $ switchboard numbers list -o csv > numbers.csv')
+    .action(action('list phone numbers', async (_o: object, c: Command) => withApi(c, ({ api, out }) => listNumbers(api, out))));
+
+  cmd
+    .command('link')
+    .description('link an assistant to a phone number for inbound calls')
+    .argument('<phoneNumberId>', 'phone number id', nonEmpty)
+    .requiredOption('--assistant <id>', 'assistant that answers calls to this number', nonEmpty)
+    .addHelpText('after', '\nExamples:\n  $ switchboard numbers link pn_123 --assistant asst_456')
+    .action(
+      action('link the phone number', async (id: string, o: { assistant: string }, c: Command) =>
+        withApi(c, ({ api, out }) => linkNumber(api, out, id, o.assistant)),
+      ),
+    );
+
+  return cmd;
+}

@@ -1,0 +1,166 @@
+// How commands print records: one set of column definitions per resource, rendered as an
+// aligned table (TTY), a plain tab-separated table (pipes), JSON, CSV or bare ids.
+export const FORMATS = ['table', 'json', 'csv', 'ids'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export type Cell = string | number | boolean | null | undefined;
+export type Tone = 'green' | 'yellow' | 'red' | 'dim' | 'cyan';
+
+export interface Column<T> {
+  header: string;
+  value: (record: T) => Cell;
+  /** Colour for this cell on a colour terminal; tables only. */
+  tone?: (record: T) => Tone | undefined;
+}
+
+/** Where and how output goes; built once per invocation from the global options. */
+export interface OutputTarget {
+  format: Format;
+  /** stdout is a terminal: aligned columns instead of tabs. */
+  tty: boolean;
+  color: boolean;
+  write: (text: string) => void;
+}
+
+const ANSI: Record<Tone | 'bold', [number, number]> = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  cyan: [36, 39],
+};
+
+export function paint(on: boolean, tone: Tone | 'bold', text: string): string {
+  if (!on || text === '') return text;
+  const [open, close] = ANSI[tone];
+  return `\u001b[${open}m${text}\u001b[${close}m`;
+}
+
+/**
+ * Colour only for a terminal, unless the user says otherwise: `--no-color` and NO_COLOR turn it
+ * off (https://no-color.org); FORCE_COLOR turns it on even in a pipe (FORCE_COLOR=0 turns it off).
+ */
+export function colorWanted(flag: boolean, env: NodeJS.ProcessEnv, tty: boolean): boolean {
+  if (!flag) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return tty;
+}
+
+export function cellText(v: Cell): string {
+  if (v === null || v === undefined) return '';
+  return String(v);
+}
+
+// A cell must stay on one line and inside its column in the plain and aligned tables.
+function oneLine(s: string): string {
+  return s.replace(/[\t\r\n]+/g, ' ');
+}
+
+/** RFC 4180: quote when the field holds a comma, quote, CR or LF; double inner quotes. */
+export function csvField(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function toCsv<T>(records: readonly T[], columns: readonly Column<T>[]): string {
+  const lines = [columns.map((c) => csvField(c.header)).join(',')];
+  for (const r of records) lines.push(columns.map((c) => csvField(cellText(c.value(r)))).join(','));
+  return lines.join('\r\n') + '\r\n';
+}
+
+function visibleWidth(s: string): number {
+  // Code points, not UTF-16 units; good enough for names and ids.
+  return [...s].length;
+}
+
+export function toTable<T>(records: readonly T[], columns: readonly Column<T>[], tty: boolean, color: boolean): string {
+  const rows = records.map((r) => columns.map((c) => oneLine(cellText(c.value(r)))));
+  const headers = columns.map((c) => c.header.toUpperCase());
+  if (!tty) return [headers, ...rows].map((cells) => cells.join('\t')).join('\n') + '\n';
+  const widths = headers.map((h, i) => Math.max(visibleWidth(h), ...rows.map((cells) => visibleWidth(cells[i]))));
+  const pad = (s: string, i: number) => (i === columns.length - 1 ? s : s + ' '.repeat(widths[i] - visibleWidth(s)));
+  const out = [headers.map((h, i) => paint(color, 'bold', pad(h, i))).join('  ')];
+  records.forEach((r, ri) => {
+    out.push(
+      rows[ri]
+        .map((cell, i) => {
+          const tone = columns[i].tone?.(r);
+          return tone ? paint(color, tone, pad(cell, i)) : pad(cell, i);
+        })
+        .join('  ')
+        .trimEnd(),
+    );
+  });
+  return out.join('\n') + '\n';
+}
+
+/** A list of records in the chosen format. `json` prints the records exactly as received. */
+export function printList<T extends { id: string }>(out: OutputTarget, records: readonly T[], columns: readonly Column<T>[]): void {
+  switch (out.format) {
+    case 'json':
+      out.write(JSON.stringify(records, null, 2) + '\n');
+      return;
+    case 'csv':
+      out.write(toCsv(records, columns));
+      return;
+    case 'ids':
+      out.write(records.map((r) => r.id + '\n').join(''));
+      return;
+    case 'table':
+      if (records.length === 0 && out.tty) {
+        out.write(paint(out.color, 'dim', 'none found') + '\n');
+        return;
+      }
+      out.write(toTable(records, columns, out.tty, out.color));
+  }
+}
+
+/**
+ * One record. The table form lists every field the service returned (unknown ones too), one per
+ * line, nested objects as compact JSON; csv uses the resource's columns.
+ */
+export function printRecord<T extends { id: string }>(out: OutputTarget, record: T, columns: readonly Column<T>[]): void {
+  switch (out.format) {
+    case 'json':
+      out.write(JSON.stringify(record, null, 2) + '\n');
+      return;
+    case 'csv':
+      out.write(toCsv([record], columns));
+      return;
+    case 'ids':
+      out.write(record.id + '\n');
+      return;
+    case 'table':
+      out.write(toFieldList(record as Record<string, unknown>, out.tty, out.color));
+  }
+}
+
+export function toFieldList(record: Record<string, unknown>, tty: boolean, color: boolean): string {
+  const entries = Object.entries(record).map(([k, v]) => [k, oneLine(typeof v === 'object' && v !== null ? JSON.stringify(v) : cellText(v as Cell))]);
+  if (!tty) return entries.map(([k, v]) => `${k}\t${v}`).join('\n') + '\n';
+  const width = Math.max(0, ...entries.map(([k]) => visibleWidth(k)));
+  return entries.map(([k, v]) => `${paint(color, 'bold', k.padEnd(width))}  ${v}`.trimEnd()).join('\n') + '\n';
+}
+
+/** Tone for the common status words of calls, files and sessions. */
+export function statusTone(status: unknown): Tone | undefined {
+  switch (status) {
+    case 'ended':
+    case 'done':
+    case true:
+    case 'active':
+      return 'green';
+    case 'queued':
+    case 'ringing':
+    case 'in-progress':
+    case 'processing':
+      return 'yellow';
+    case 'failed':
+    case false:
+      return 'red';
+    default:
+      return undefined;
+  }
+}

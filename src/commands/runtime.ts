@@ -1,0 +1,118 @@
+// What every command shares: the global options, the output target, the connection to the
+// service, and the one place errors become a line on stderr and an exit code.
+import { CommanderError, type Command } from 'commander';
+import type { VoiceAgentApi } from '../api/contract.js';
+import { colorWanted, type Format, type OutputTarget } from './output.js';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, auth: 4 } as const;
+
+/** Bad usage or invalid input: exit 2, with a message naming the bad value. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** An action that failed, labelled with what the user asked for ("list assistants"). */
+export class CommandFailed extends Error {
+  override name = 'CommandFailed';
+  constructor(
+    readonly what: string,
+    override readonly cause: unknown,
+  ) {
+    super(`could not ${what}`);
+  }
+}
+
+// An action that finishes with a code other than 0 without failing (the console's own code).
+let exitCode: number = EXIT.ok;
+export function setExitCode(code: number): void {
+  exitCode = code;
+}
+export function takeExitCode(): number {
+  return exitCode;
+}
+
+/**
+ * For commands that have an action and subcommands (`chat`, `sandbox`): a stray word is a
+ * mistyped subcommand, so answer with commander's "did you mean" instead of "too many arguments".
+ */
+export function rejectStrayWords(cmd: Command): void {
+  if (cmd.args.length > 0) (cmd as unknown as { unknownCommand(): never }).unknownCommand();
+}
+
+export interface Globals {
+  profile?: string;
+  output?: Format;
+  debug?: boolean;
+  color: boolean;
+}
+
+export function globalsOf(cmd: Command): Globals {
+  return cmd.optsWithGlobals<Globals>();
+}
+
+/** Keys seen in this run; anything written to stderr is scrubbed of them. */
+const secrets = new Set<string>();
+export function addSecret(key: string | undefined): void {
+  if (key && key.length >= 4) secrets.add(key);
+}
+
+export function scrub(text: string): string {
+  let s = text;
+  for (const key of secrets) s = s.split(key).join(`${key.slice(0, 3)}…${key.slice(-4)}`);
+  return s;
+}
+
+export function writeErr(line: string): void {
+  process.stderr.write(scrub(line.endsWith('\n') ? line : line + '\n'));
+}
+
+export function outputFor(g: Globals): OutputTarget {
+  const tty = process.stdout.isTTY === true;
+  return {
+    format: g.output ?? 'table',
+    tty,
+    color: colorWanted(g.color, process.env, tty),
+    write: (text) => {
+      process.stdout.write(text);
+    },
+  };
+}
+
+export interface ApiContext {
+  api: VoiceAgentApi;
+  /** Where the requests go: the live target's description (remote URL or embedded sandbox). */
+  target: Awaited<ReturnType<typeof import('../target.js').connect>>['target'];
+  out: OutputTarget;
+  globals: Globals;
+}
+
+/** Connects to the configured target (starting the embedded sandbox if none), runs `fn`, disconnects. */
+export async function withApi<T>(cmd: Command, fn: (ctx: ApiContext) => Promise<T>): Promise<T> {
+  const globals = globalsOf(cmd);
+  const { connect } = await import('../target.js');
+  const conn = await connect({
+    profile: globals.profile,
+    env: process.env,
+    debug: globals.debug ? (line: string) => writeErr(`debug: ${line}`) : undefined,
+  });
+  addSecret(conn.target.apiKey);
+  try {
+    return await fn({ api: conn.api, target: conn.target, out: outputFor(globals), globals });
+  } finally {
+    await conn.close();
+  }
+}
+
+/**
+ * Wraps an action so a failure carries what the user asked for. Usage errors pass through
+ * unlabelled: their message already names the bad value.
+ */
+export function action<A extends unknown[]>(what: string, fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (err) {
+      throw err instanceof UsageError || err instanceof CommandFailed || err instanceof CommanderError ? err : new CommandFailed(what, err);
+    }
+  };
+}

@@ -1,0 +1,61 @@
+// Runs the BUILT binary (dist/cli.js) as a child process with its own temporary HOME and XDG
+// dirs, so tests never touch the real user's config, and returns what it printed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const CLI = resolve('dist/cli.js');
+
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+}
+
+export interface CliHome {
+  dir: string;
+  /** HOME and XDG dirs inside `dir`, and a clean slate for the variables Switchboard reads. */
+  env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+/** A throwaway home for one test (or one suite that shares profiles). */
+export function tempHome(): CliHome {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-home-'));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_DATA_HOME: join(dir, 'data'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    TMPDIR: process.env.TMPDIR,
+  };
+  return { dir, env, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Written to the child's stdin, which is then closed (a pipe, never a TTY). */
+  stdin?: string;
+}
+
+/** Starts the binary and leaves it running (for `calls watch`); stdin is a closed pipe unless given. */
+export function startCli(args: string[], opts: RunOptions = {}): { child: ChildProcess; result: Promise<CliResult>; stdout(): string } {
+  const child = spawn(process.execPath, [CLI, ...args], { env: opts.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+  child.stdin!.end(opts.stdin ?? '');
+  const result = new Promise<CliResult>((done, fail) => {
+    child.on('error', fail);
+    child.on('close', (code) => done({ stdout, stderr, code }));
+  });
+  return { child, result, stdout: () => stdout };
+}
+
+export function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+  return startCli(args, opts).result;
+}

@@ -1,0 +1,207 @@
+// The Voice Agent Service client: one function per endpoint, the only code that knows paths.
+// Answers are parsed tolerantly (unknown fields kept) and accepted with or without the
+// envelope the spec shows, because the hosted service and the sandbox may differ there.
+import type { z } from 'zod';
+import {
+  AssistantSchema,
+  CALL_FILTER_KEYS,
+  CallSchema,
+  ChatSchema,
+  ChatSessionSchema,
+  KbFileSchema,
+  PaginationSchema,
+  PhoneNumberSchema,
+  type CallFilters,
+} from './schemas.js';
+import type { FilesPage, RequestOptions, VoiceAgentApi } from './contract.js';
+import { ApiError, InputError, ResponseShapeError } from './errors.js';
+import { createTransport, multipartFromFile, type Method, type Timeouts } from './http.js';
+
+export { DEFAULT_TIMEOUTS, DEFAULT_RETRIES, type Timeouts } from './http.js';
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeouts?: Partial<Timeouts>;
+  /** Retries for GET requests on connection errors and 502/503/504 (default 2; POST/PATCH/DELETE never retry). */
+  retries?: number;
+  /** First backoff delay in ms (default 250), doubled per retry with jitter. */
+  retryBaseMs?: number;
+  /** Receives one line per request/response, e.g. `GET /calls?limit=100 → 200 (12 ms)`; never the key. */
+  debug?: (line: string) => void;
+}
+
+export function createClient(opts: ClientOptions): VoiceAgentApi {
+  const http = createTransport(opts);
+
+  async function call(method: Method, path: string, ro: RequestOptions | undefined, json?: unknown) {
+    const res = await http.send({ method, path, json, signal: ro?.signal });
+    return { ...res, method, path };
+  }
+
+  type Answer = Awaited<ReturnType<typeof call>>;
+  const shapeError = (a: Answer, problem: string) => new ResponseShapeError(a.status, problem, a.method, a.path, http.baseUrl);
+
+  /** A single record, bare or under its resource name (`{ assistant: {...} }`). */
+  function one<S extends z.ZodType>(a: Answer, name: string, schema: S): z.output<S> {
+    const b = a.body;
+    const record = isRecord(b) && isRecord(b[name]) ? b[name] : b;
+    return parse(a, schema, record, isRecord(b) && isRecord(b[name]) ? name : '');
+  }
+
+  /** A list, bare or under its resource name or data/items/results. */
+  function many<S extends z.ZodType>(a: Answer, name: string, schema: S): z.output<S>[] {
+    const b = a.body;
+    if (Array.isArray(b)) return b.map((item, i) => parse(a, schema, item, `[${i}]`));
+    if (isRecord(b)) {
+      for (const key of [name, 'data', 'items', 'results']) {
+        const list = b[key];
+        if (Array.isArray(list)) return list.map((item, i) => parse(a, schema, item, `${key}[${i}]`));
+      }
+    }
+    throw shapeError(a, `expected a list of ${name} (a JSON array or { ${name}: [...] }), got ${describe(b)}`);
+  }
+
+  function parse<S extends z.ZodType>(a: Answer, schema: S, value: unknown, at: string): z.output<S> {
+    const r = schema.safeParse(value);
+    if (r.success) return r.data;
+    throw shapeError(a, summarizeIssues(r.error, at));
+  }
+
+  function message(a: Answer): string {
+    return isRecord(a.body) && typeof a.body.message === 'string' ? a.body.message : '';
+  }
+
+  return {
+    baseUrl: http.baseUrl,
+
+    async listCalls(filters, ro) {
+      return many(await call('GET', `/calls${callQuery(filters)}`, ro), 'calls', CallSchema);
+    },
+    async callDetails(filters, ro) {
+      return many(await call('GET', `/calls/details${callQuery(filters)}`, ro), 'calls', CallSchema);
+    },
+    async getCall(id, ro) {
+      const path = `/calls/details${callQuery({ id: need(id, 'call id') })}`;
+      const calls = many(await call('GET', path, ro), 'calls', CallSchema);
+      const found = calls.find((c) => c.id === id);
+      if (!found) throw new ApiError(404, `no call with id ${id}`, 'GET', path, http.baseUrl, 'Not Found');
+      return found;
+    },
+    async placeOutboundCall(input, ro) {
+      return one(await call('POST', '/calls/outbound', ro, input), 'call', CallSchema);
+    },
+
+    async createSession(input, ro) {
+      return one(await call('POST', '/sessions', ro, input), 'session', ChatSessionSchema);
+    },
+    async getSession(sessionId, ro) {
+      return one(await call('GET', `/chats/session/${seg(sessionId, 'session id')}`, ro), 'session', ChatSessionSchema);
+    },
+    async sendChat({ sessionId, input, variableValues }, ro) {
+      const body = { sessionId, input, ...(variableValues ? { assistantOverrides: { variableValues } } : {}) };
+      return one(await call('POST', '/chats', ro, body), 'chat', ChatSchema);
+    },
+
+    async listAssistants(ro) {
+      return many(await call('GET', '/assistants', ro), 'assistants', AssistantSchema);
+    },
+    async getAssistant(id, ro) {
+      return one(await call('GET', `/assistants/${seg(id, 'assistant id')}`, ro), 'assistant', AssistantSchema);
+    },
+    async createAssistant(input, ro) {
+      return one(await call('POST', '/assistants', ro, input), 'assistant', AssistantSchema);
+    },
+    async updateAssistant(id, patch, ro) {
+      return one(await call('PATCH', `/assistants/${seg(id, 'assistant id')}`, ro, patch), 'assistant', AssistantSchema);
+    },
+
+    async listPhoneNumbers(ro) {
+      return many(await call('GET', '/phone-numbers', ro), 'phoneNumbers', PhoneNumberSchema);
+    },
+    async linkNumber(input, ro) {
+      const a = await call('POST', '/phone-numbers/inbound/setup', ro, input);
+      const b = a.body;
+      const phoneNumber = isRecord(b) && isRecord(b.phoneNumber) ? parse(a, PhoneNumberSchema, b.phoneNumber, 'phoneNumber') : undefined;
+      return { message: message(a), ...(phoneNumber ? { phoneNumber } : {}) };
+    },
+
+    async listFiles(query, ro) {
+      const params = new URLSearchParams();
+      if (query?.page !== undefined) params.set('page', String(query.page));
+      if (query?.limit !== undefined) params.set('limit', String(query.limit));
+      const a = await call('GET', `/files${qs(params)}`, ro);
+      const files = many(a, 'files', KbFileSchema);
+      const b = a.body;
+      if (isRecord(b) && b.pagination !== undefined) {
+        return { files, pagination: parse(a, PaginationSchema, b.pagination, 'pagination') } satisfies FilesPage;
+      }
+      // No pagination block: the service returned one page holding everything it had.
+      const page = query?.page ?? 1;
+      return { files, pagination: { total: files.length, page, limit: query?.limit ?? files.length, totalPages: 1 } };
+    },
+    async getFile(id, ro) {
+      return one(await call('GET', `/files/${seg(id, 'file id')}`, ro), 'file', KbFileSchema);
+    },
+    async uploadFile(path, opts) {
+      const stream = await multipartFromFile(path, { name: opts?.name, onProgress: opts?.onProgress });
+      const res = await http.send({ method: 'POST', path: '/files', stream, signal: opts?.signal });
+      return one({ ...res, method: 'POST', path: '/files' }, 'file', KbFileSchema);
+    },
+    async deleteFile(id, ro) {
+      return { message: message(await call('DELETE', `/files/${seg(id, 'file id')}`, ro)) };
+    },
+
+    close: () => http.close(),
+  };
+}
+
+/** The call-log query string; the parameter names are CALL_FILTER_KEYS, nothing else is sent. */
+export function callQuery(filters: CallFilters | undefined): string {
+  const params = new URLSearchParams();
+  for (const key of CALL_FILTER_KEYS) {
+    const value = filters?.[key];
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  return qs(params);
+}
+
+function qs(params: URLSearchParams): string {
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+function need(value: string, what: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new InputError(`a ${what} is needed`);
+  return value;
+}
+
+/** An id as one path segment: '/' or '?' in an id cannot reach another route. */
+function seg(value: string, what: string): string {
+  return encodeURIComponent(need(value, what));
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'an empty body';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (isRecord(v)) {
+    const keys = Object.keys(v);
+    return keys.length ? `an object with ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}` : 'an empty object';
+  }
+  return `a ${typeof v}`;
+}
+
+/** The first few zod issues as `where: what` — readable, unlike a raw zod dump. */
+function summarizeIssues(error: z.ZodError, at: string): string {
+  const lines = error.issues.slice(0, 3).map((issue) => {
+    const path = [at, ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))].join('').replace(/^\./, '');
+    return `${path || 'the body'}: ${issue.message}`;
+  });
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
+  return lines.join('; ') + more;
+}

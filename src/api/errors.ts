@@ -1,0 +1,136 @@
+// The error kinds of the wire. Each has a message written for the person at the terminal;
+// `hintFor` gives the next step. No message ever contains an API key: the client never
+// puts headers into errors, and the base URL carries no credentials.
+
+/** Something about a request to the service failed; every kind below names the request. */
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly method: string,
+    readonly path: string,
+    readonly baseUrl: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The service answered with a non-2xx status. `serviceMessage` is what it said (string or list). */
+export class ApiError extends RequestError {
+  constructor(
+    readonly status: number,
+    readonly serviceMessage: string | string[] | undefined,
+    method: string,
+    path: string,
+    baseUrl: string,
+    /** How the status reads when the service gave no message, e.g. "Not Found". */
+    readonly statusText = '',
+  ) {
+    super(describeApiError(status, serviceMessage, method, path, statusText), method, path, baseUrl);
+  }
+
+  /** The service's message for display (a list is joined). */
+  get detail(): string {
+    return joinServiceMessage(this.serviceMessage) || this.statusText;
+  }
+}
+
+/** A 2xx answer whose body is not what the endpoint returns (HTML, wrong JSON, missing id…). */
+export class ResponseShapeError extends ApiError {
+  constructor(status: number, readonly problem: string, method: string, path: string, baseUrl: string) {
+    super(status, undefined, method, path, baseUrl);
+    this.message = `the service answered ${method} ${stripQuery(path)} with an unexpected shape: ${problem}`;
+  }
+}
+
+/** The service could not be reached: refused, reset, DNS, TLS. */
+export class NetworkError extends RequestError {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    method: string,
+    path: string,
+    baseUrl: string,
+  ) {
+    super(message, method, path, baseUrl);
+  }
+}
+
+export type TimeoutPhase = 'connect' | 'headers' | 'body';
+
+/** A phase of the request took longer than its limit. */
+export class TimeoutError extends RequestError {
+  constructor(
+    readonly phase: TimeoutPhase,
+    readonly limitMs: number,
+    method: string,
+    path: string,
+    baseUrl: string,
+  ) {
+    super(timeoutMessage(phase, limitMs, method, path, baseUrl), method, path, baseUrl);
+  }
+}
+
+/**
+ * The caller aborted the request through its AbortSignal. Its `name` is 'AbortError', like the
+ * platform's, so `err.name === 'AbortError'` checks work as well as `instanceof AbortedError`.
+ */
+export class AbortedError extends RequestError {
+  constructor(method: string, path: string, baseUrl: string) {
+    super(`${method} ${stripQuery(path)} was cancelled`, method, path, baseUrl);
+    this.name = 'AbortError';
+  }
+}
+
+/** Bad input given by the user before anything is sent: a date, a phone number, a file path. */
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+/** The next step for the user, or undefined when the message already says it all. */
+export function hintFor(err: unknown): string | undefined {
+  if (err instanceof ResponseShapeError) {
+    return `check that ${err.baseUrl} is the Voice Agent Service (the base URL may point somewhere else)`;
+  }
+  if (err instanceof ApiError) {
+    if (err.status === 401 || err.status === 403) {
+      return 'the API key was refused; run `switchboard login` or set SWITCHBOARD_API_KEY';
+    }
+    if (err.status === 404) return 'check the id; list the records to see which exist';
+    if (err.status === 413) return 'the file is larger than the service accepts';
+    if (err.status === 429) return 'the service is limiting requests; wait a moment and try again';
+    if (err.status >= 500) return 'the service had a problem; try again in a moment';
+    if (err.status === 400 || err.status === 422) return 'fix the value the service named and try again';
+    return undefined;
+  }
+  if (err instanceof NetworkError) {
+    return `check that the service is running at ${err.baseUrl}, or choose another target with --profile or SWITCHBOARD_BASE_URL`;
+  }
+  if (err instanceof TimeoutError) return 'the service is slow or unreachable; try again in a moment';
+  return undefined;
+}
+
+export function joinServiceMessage(message: string | string[] | undefined): string {
+  return Array.isArray(message) ? message.join('; ') : (message ?? '');
+}
+
+function describeApiError(status: number, message: string | string[] | undefined, method: string, path: string, statusText: string): string {
+  const said = joinServiceMessage(message) || statusText || 'no message';
+  return `${method} ${stripQuery(path)} failed (${status}): ${said}`;
+}
+
+function timeoutMessage(phase: TimeoutPhase, limitMs: number, method: string, path: string, baseUrl: string): string {
+  const secs = `${+(limitMs / 1000).toFixed(1)}s`;
+  if (phase === 'connect') return `could not connect to ${baseUrl} within ${secs}`;
+  if (phase === 'headers') return `${method} ${stripQuery(path)}: the service did not start answering within ${secs}`;
+  return `${method} ${stripQuery(path)}: the service stopped sending its answer for ${secs}`;
+}
+
+/** Messages name the endpoint, not the filter values (which may be long). */
+function stripQuery(path: string): string {
+  const i = path.indexOf('?');
+  return i === -1 ? path : path.slice(0, i);
+}

@@ -1,0 +1,371 @@
+// The transport under the client: one keep-alive undici Pool per base URL, the x-api-key
+// header, timeouts, retries, error translation and the streamed multipart body.
+// client.ts decides paths and shapes; this file decides how bytes travel.
+import { Pool } from 'undici';
+import { STATUS_CODES } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { access, stat } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ErrorBodySchema } from './schemas.js';
+import { AbortedError, ApiError, InputError, NetworkError, RequestError, ResponseShapeError, TimeoutError } from './errors.js';
+
+export interface Timeouts {
+  /** Establishing the TCP/TLS connection. */
+  connectMs: number;
+  /** From sending the request to the response headers. */
+  headersMs: number;
+  /** The longest silence while the response body arrives. */
+  bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 15_000, bodyMs: 30_000 };
+export const DEFAULT_RETRIES = 2;
+const DEFAULT_RETRY_BASE_MS = 250;
+
+/**
+ * Retried: GET only. HTTP calls DELETE idempotent too, but a DELETE whose answer was lost would
+ * be retried into a confusing 404, and POST/PATCH could act twice; those fail at once instead.
+ */
+const RETRY_METHODS = new Set(['GET']);
+/** Gateway answers that usually mean "try again shortly"; a 500 is a real failure and is not retried. */
+const RETRY_STATUSES = new Set([502, 503, 504]);
+/** Connection failures worth a second try (not DNS "no such host" or TLS problems, which will not heal). */
+const RETRY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeouts?: Partial<Timeouts>;
+  /** How many times a failed GET is tried again (default 2). */
+  retries?: number;
+  /** First backoff delay; each retry doubles it, with jitter (default 250 ms). */
+  retryBaseMs?: number;
+  /** One line per request and response; never contains the key. */
+  debug?: (line: string) => void;
+}
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface StreamBody {
+  contentType: string;
+  length: number;
+  /** A fresh iterable per attempt (only GETs are retried, so in practice one). */
+  open: () => AsyncIterable<Uint8Array>;
+}
+
+export interface WireRequest {
+  method: Method;
+  /** Path under the base URL, starting with '/', query included. */
+  path: string;
+  json?: unknown;
+  stream?: StreamBody;
+  signal?: AbortSignal;
+}
+
+export interface WireResponse {
+  status: number;
+  /** Parsed JSON body; undefined when the body was empty. */
+  body: unknown;
+}
+
+interface SharedPool {
+  pool: Pool;
+  users: number;
+}
+/** Pools shared by clients of the same base URL and timeouts; closed when the last client closes. */
+const pools = new Map<string, SharedPool>();
+
+export interface Transport {
+  readonly baseUrl: string;
+  send(req: WireRequest): Promise<WireResponse>;
+  close(): Promise<void>;
+}
+
+export function createTransport(opts: TransportOptions): Transport {
+  const base = parseBaseUrl(opts.baseUrl);
+  const baseUrl = base.href.replace(/\/$/, '');
+  const basePath = base.pathname.replace(/\/$/, '');
+  const timeouts: Timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
+  const retries = Math.max(0, opts.retries ?? DEFAULT_RETRIES);
+  const retryBaseMs = opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+  const debug = opts.debug;
+  const poolKey = `${base.origin}|${timeouts.connectMs}|${timeouts.headersMs}|${timeouts.bodyMs}`;
+  const shared = acquirePool(poolKey, base.origin, timeouts);
+  let closed = false;
+
+  async function once(req: WireRequest): Promise<{ status: number; contentType: string; text: string }> {
+    const headers: Record<string, string> = { 'x-api-key': opts.apiKey, accept: 'application/json' };
+    let body: string | Readable | undefined;
+    if (req.stream) {
+      headers['content-type'] = req.stream.contentType;
+      headers['content-length'] = String(req.stream.length);
+      body = Readable.from(req.stream.open(), { objectMode: false });
+    } else if (req.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(req.json);
+    }
+    const res = await shared.pool.request({ method: req.method, path: basePath + req.path, headers, body, signal: req.signal });
+    // Always drain the body, even for errors, so the connection goes back to the pool.
+    const text = await res.body.text();
+    const ct = res.headers['content-type'];
+    return { status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : (ct ?? ''), text };
+  }
+
+  async function send(req: WireRequest): Promise<WireResponse> {
+    const where = { method: req.method, path: req.path, baseUrl };
+    if (closed) throw new NetworkError(`the connection to ${baseUrl} was already closed`, undefined, req.method, req.path, baseUrl);
+    const mayRetry = RETRY_METHODS.has(req.method);
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      const took = () => `${Math.round(performance.now() - started)} ms`;
+      let answer: { status: number; contentType: string; text: string };
+      try {
+        if (req.signal?.aborted) throw req.signal.reason;
+        answer = await once(req);
+      } catch (raw) {
+        const err = req.signal?.aborted ? new AbortedError(req.method, req.path, baseUrl) : translateFailure(raw, where, timeouts);
+        if (mayRetry && attempt < retries && isRetryable(err)) {
+          const wait = backoff(retryBaseMs, attempt);
+          debug?.(`${req.method} ${req.path} → ${describeFailure(err)} (${took()}), retrying in ${wait} ms`);
+          await pause(wait, req, baseUrl);
+          continue;
+        }
+        debug?.(`${req.method} ${req.path} → ${describeFailure(err)} (${took()})`);
+        throw err;
+      }
+      if (mayRetry && attempt < retries && RETRY_STATUSES.has(answer.status)) {
+        const wait = backoff(retryBaseMs, attempt);
+        debug?.(`${req.method} ${req.path} → ${answer.status} (${took()}), retrying in ${wait} ms`);
+        await pause(wait, req, baseUrl);
+        continue;
+      }
+      debug?.(`${req.method} ${req.path} → ${answer.status} (${took()})`);
+      return interpret(answer, where);
+    }
+  }
+
+  return {
+    baseUrl,
+    send,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await releasePool(poolKey);
+    },
+  };
+}
+
+function acquirePool(key: string, origin: string, t: Timeouts): SharedPool {
+  let shared = pools.get(key);
+  if (!shared) {
+    const pool = new Pool(origin, {
+      connect: { timeout: t.connectMs },
+      headersTimeout: t.headersMs,
+      bodyTimeout: t.bodyMs,
+      // A handful of parallel requests (the console refreshes several lists) without flooding a remote service.
+      connections: 8,
+    });
+    shared = { pool, users: 0 };
+    pools.set(key, shared);
+  }
+  shared.users++;
+  return shared;
+}
+
+async function releasePool(key: string): Promise<void> {
+  const shared = pools.get(key);
+  if (!shared) return;
+  shared.users--;
+  if (shared.users > 0) return;
+  pools.delete(key);
+  await shared.pool.close();
+}
+
+function parseBaseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InputError(`"${text}" is not a valid base URL; expected something like https://api.example.com`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InputError(`the base URL must start with http:// or https:// (got "${url.protocol}")`);
+  }
+  if (url.username || url.password) {
+    // Credentials in the URL would end up in messages and logs; the key travels in x-api-key.
+    throw new InputError('the base URL must not contain a user name or password; the API key is sent separately');
+  }
+  return url;
+}
+
+/** Full jitter between half and all of base·2^attempt, so retrying clients do not stampede together. */
+function backoff(baseMs: number, attempt: number): number {
+  const ceiling = baseMs * 2 ** attempt;
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
+
+async function pause(ms: number, req: WireRequest, baseUrl: string): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal: req.signal });
+  } catch {
+    throw new AbortedError(req.method, req.path, baseUrl);
+  }
+}
+
+function isRetryable(err: RequestError): boolean {
+  if (err instanceof TimeoutError) return err.phase === 'connect';
+  return err instanceof NetworkError && err.code !== undefined && RETRY_CODES.has(err.code);
+}
+
+function describeFailure(err: RequestError): string {
+  if (err instanceof TimeoutError) return `${err.phase} timeout`;
+  if (err instanceof NetworkError) return `network error ${err.code ?? ''}`.trim();
+  if (err instanceof AbortedError) return 'cancelled';
+  return err.name;
+}
+
+/** The code of a socket/undici error, looking inside the wrappers Node uses (cause, AggregateError). */
+function errorCode(err: unknown): string | undefined {
+  if (!err || typeof err !== 'object') return undefined;
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string') return e.code;
+  if (Array.isArray(e.errors) && e.errors.length > 0) return errorCode(e.errors[0]);
+  return errorCode(e.cause);
+}
+
+function translateFailure(err: unknown, where: { method: string; path: string; baseUrl: string }, t: Timeouts): RequestError {
+  if (err instanceof RequestError) return err;
+  const { method, path, baseUrl } = where;
+  const code = errorCode(err);
+  const host = new URL(baseUrl).host;
+  const net = (message: string) => new NetworkError(message, code, method, path, baseUrl);
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return new TimeoutError('connect', t.connectMs, method, path, baseUrl);
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return new TimeoutError('headers', t.headersMs, method, path, baseUrl);
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new TimeoutError('body', t.bodyMs, method, path, baseUrl);
+    case 'ECONNREFUSED':
+      return net(`nothing is answering at ${baseUrl} (connection refused)`);
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+      return net(`the connection to ${baseUrl} was closed before the service answered ${method} ${stripQuery(path)}`);
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return net(`the answer from ${baseUrl} to ${method} ${stripQuery(path)} was cut short`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return net(`cannot find the host ${host} (DNS lookup failed)`);
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'ENETDOWN':
+      return net(`no network route to ${host}`);
+  }
+  const detail = err instanceof Error ? err.message : String(err);
+  if (code && /CERT|TLS|SSL/.test(code)) return net(`the secure connection to ${baseUrl} failed: ${detail}`);
+  return net(`cannot reach ${baseUrl}: ${detail}`);
+}
+
+function interpret(answer: { status: number; contentType: string; text: string }, where: { method: string; path: string; baseUrl: string }): WireResponse {
+  const { method, path, baseUrl } = where;
+  let body: unknown;
+  let isJson = answer.text.trim() === '';
+  if (!isJson) {
+    try {
+      body = JSON.parse(answer.text);
+      isJson = true;
+    } catch {
+      // handled below: a 2xx must be JSON, an error may be anything (a proxy's HTML page)
+    }
+  }
+  if (answer.status >= 200 && answer.status < 300) {
+    if (!isJson) {
+      const what = answer.contentType ? answer.contentType.split(';')[0] : 'no content type';
+      throw new ResponseShapeError(answer.status, `expected JSON, got ${what} starting "${preview(answer.text)}"`, method, path, baseUrl);
+    }
+    return { status: answer.status, body };
+  }
+  const parsed = isJson ? ErrorBodySchema.safeParse(body) : undefined;
+  const said = parsed?.success ? (parsed.data.message ?? parsed.data.error) : undefined;
+  throw new ApiError(answer.status, said, method, path, baseUrl, STATUS_CODES[answer.status] ?? '');
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 60 ? `${flat.slice(0, 60)}…` : flat;
+}
+
+function stripQuery(path: string): string {
+  const i = path.indexOf('?');
+  return i === -1 ? path : path.slice(0, i);
+}
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  '.txt': 'text/plain',
+  '.md': 'text/markdown',
+  '.markdown': 'text/markdown',
+  '.csv': 'text/csv',
+  '.json': 'application/json',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.pdf': 'application/pdf',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
+/**
+ * A multipart/form-data body with one part `file`, read from disk as it is sent: the preamble,
+ * the file's bytes in 64 KiB chunks, the closing boundary. Its length is known up front, so the
+ * request carries a Content-Length and memory stays flat whatever the file size.
+ */
+export async function multipartFromFile(
+  path: string,
+  opts: { name?: string; onProgress?: (sent: number, total: number) => void },
+): Promise<StreamBody> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new InputError(`${path} is not a regular file; give the path of a file to upload`);
+    await access(path, fsConstants.R_OK);
+    size = info.size;
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    const code = errorCode(err);
+    if (code === 'ENOENT') throw new InputError(`there is no file at ${path}`);
+    if (code === 'EACCES' || code === 'EPERM') throw new InputError(`cannot read ${path}: permission denied`);
+    throw new InputError(`cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const name = opts.name ?? basename(path);
+  const mime = MIME_BY_EXTENSION[extname(name).toLowerCase()] ?? 'application/octet-stream';
+  const boundary = `----switchboard${randomBytes(12).toString('hex')}`;
+  // Quotes and line breaks cannot appear inside the quoted filename; browsers percent-encode them the same way.
+  const safeName = name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"\r\nContent-Type: ${mime}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const onProgress = opts.onProgress;
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    length: head.length + size + tail.length,
+    async *open() {
+      yield head;
+      let sent = 0;
+      onProgress?.(0, size);
+      if (size > 0) {
+        // `end` pins the read to the size announced in Content-Length, even if the file grows meanwhile.
+        for await (const chunk of createReadStream(path, { end: size - 1, highWaterMark: 64 * 1024 })) {
+          yield chunk as Buffer;
+          sent += (chunk as Buffer).length;
+          onProgress?.(sent, size);
+        }
+      }
+      yield tail;
+    },
+  };
+}

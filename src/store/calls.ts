@@ -1,0 +1,185 @@
+// The call log: newest first, filtered, paged backwards by creation time, refreshed live while on top.
+import type { OutboundCallInput } from '../api/contract.js';
+import type { Call, CallFilters } from '../api/schemas.js';
+import { parseDateInput } from '../api/dates.js';
+import { fetchCallsBefore, type CallCursor } from '../api/pager.js';
+import type { Route, SliceCreator } from './types.js';
+import { errorMessage } from './types.js';
+import type { UiActions } from './ui.js';
+
+export const CALLS_PAGE_SIZE = 50;
+/** How often the visible call log / an unfinished call refreshes while it is the top view. */
+export const LIVE_REFRESH_MS = 3000;
+
+/** The filter form as the user typed it; dates accept YYYY-MM-DD or relative (24h, 7d). */
+export interface CallFilterForm {
+  assistantId: string;
+  phoneNumberId: string;
+  from: string;
+  to: string;
+  id: string;
+}
+
+export const EMPTY_CALL_FILTERS: CallFilterForm = { assistantId: '', phoneNumberId: '', from: '', to: '', id: '' };
+
+export interface CallLogState {
+  callLog: {
+    status: 'idle' | 'loading' | 'error' | 'ready';
+    calls: Call[];
+    error?: string;
+    fetchedAt?: number;
+    /** Where "load more" continues; `cursor.done` when no older calls remain. */
+    cursor?: CallCursor;
+    exhausted: boolean;
+    loadingMore: boolean;
+    form: CallFilterForm;
+    filters: CallFilters;
+    live: boolean;
+  };
+}
+
+export interface CallLogActions {
+  loadCalls(opts?: { force?: boolean }): Promise<void>;
+  loadMoreCalls(): Promise<void>;
+  /** Re-reads the loaded window (new calls and status changes) without moving the cursor. */
+  refreshCalls(): Promise<void>;
+  /** Validates and applies the filter form; returns an error message naming the bad field, or null. */
+  applyCallFilters(form: CallFilterForm): string | null;
+  toggleLive(): void;
+  loadCall(id: string): Promise<void>;
+  placeCall(input: OutboundCallInput): Promise<Call | null>;
+}
+
+/** Turns the typed filter form into API filters, or says which field is wrong. */
+export function callFiltersFromForm(form: CallFilterForm, now = new Date()): { filters: CallFilters } | { error: string } {
+  const filters: CallFilters = {};
+  if (form.assistantId.trim()) filters.assistantId = form.assistantId.trim();
+  if (form.phoneNumberId.trim()) filters.phoneNumberId = form.phoneNumberId.trim();
+  if (form.id.trim()) filters.id = form.id.trim();
+  for (const [field, key, label] of [
+    ['from', 'createdAtGt', 'From'],
+    ['to', 'createdAtLt', 'To'],
+  ] as const) {
+    const text = form[field].trim();
+    if (!text) continue;
+    try {
+      filters[key] = parseDateInput(text, { now, endOfDay: field === 'to' }).toISOString();
+    } catch (err) {
+      return { error: `${label} date: ${errorMessage(err)}` };
+    }
+  }
+  return { filters };
+}
+
+/** Merges fetched calls into the loaded ones by id, newest first. */
+export function mergeCalls(old: Call[], fresh: Call[]): Call[] {
+  const byId = new Map(old.map((c) => [c.id, c]));
+  for (const c of fresh) byId.set(c.id, { ...byId.get(c.id), ...c });
+  return [...byId.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
+}
+
+type Full = CallLogState & { records: Record<string, { status: string; data?: unknown; error?: string; fetchedAt?: number }>; actions: CallLogActions & UiActions };
+
+export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full> = (set, get, { api }) => {
+  const setLog = (patch: Partial<CallLogState['callLog']>) => set((s) => ({ callLog: { ...s.callLog, ...patch } }));
+  let generation = 0; // a reload with new filters makes older in-flight answers stale
+
+  return {
+    state: {
+      callLog: { status: 'idle', calls: [], exhausted: false, loadingMore: false, form: EMPTY_CALL_FILTERS, filters: {}, live: true },
+    },
+    actions: {
+      async loadCalls(opts) {
+        const log = get().callLog;
+        if (log.status === 'loading' || (log.status === 'ready' && !opts?.force)) return;
+        const gen = ++generation;
+        setLog({ status: 'loading', error: undefined });
+        try {
+          const page = await fetchCallsBefore(api, log.filters, undefined, { pageSize: CALLS_PAGE_SIZE });
+          if (gen !== generation) return;
+          setLog({ status: 'ready', calls: mergeCalls([], page.calls), cursor: page.cursor, exhausted: page.cursor.done, fetchedAt: Date.now() });
+        } catch (err) {
+          if (gen === generation) setLog({ status: 'error', error: errorMessage(err) });
+        }
+      },
+      async loadMoreCalls() {
+        const log = get().callLog;
+        if (log.status !== 'ready' || log.exhausted || log.loadingMore || log.calls.length === 0) return;
+        const gen = generation;
+        setLog({ loadingMore: true });
+        try {
+          const page = await fetchCallsBefore(api, log.filters, log.cursor, { pageSize: CALLS_PAGE_SIZE });
+          if (gen !== generation) return;
+          setLog({ calls: mergeCalls(get().callLog.calls, page.calls), cursor: page.cursor, exhausted: page.cursor.done, loadingMore: false });
+        } catch (err) {
+          setLog({ loadingMore: false });
+          get().actions.flash(`Could not load older calls: ${errorMessage(err)}`, 'error');
+        }
+      },
+      async refreshCalls() {
+        const log = get().callLog;
+        if (log.status !== 'ready') return get().actions.loadCalls({ force: true });
+        const gen = generation;
+        const oldest = log.calls[log.calls.length - 1];
+        const since = oldest && (!log.filters.createdAtGt || oldest.createdAt > log.filters.createdAtGt) ? oldest.createdAt : log.filters.createdAtGt;
+        try {
+          const calls = await api.listCalls({ ...log.filters, createdAtGt: since, limit: 1000 });
+          if (gen !== generation) return;
+          setLog({ calls: mergeCalls(get().callLog.calls, calls), fetchedAt: Date.now(), error: undefined });
+        } catch (err) {
+          if (gen === generation) setLog({ error: errorMessage(err) });
+        }
+      },
+      applyCallFilters(form) {
+        const r = callFiltersFromForm(form);
+        if ('error' in r) return r.error;
+        generation++;
+        setLog({ form, filters: r.filters, status: 'idle', calls: [], cursor: undefined, exhausted: false, loadingMore: false });
+        void get().actions.loadCalls();
+        return null;
+      },
+      toggleLive() {
+        const live = !get().callLog.live;
+        setLog({ live });
+        get().actions.flash(live ? 'Live refresh on' : 'Live refresh paused');
+      },
+      async loadCall(id) {
+        const key = `call:${id}`;
+        const cur = get().records[key] ?? { status: 'idle' };
+        if (cur.status === 'loading') return;
+        set((s) => ({ records: { ...s.records, [key]: { ...cur, status: cur.data ? 'ready' : 'loading' } } }));
+        try {
+          const call = await api.getCall(id);
+          set((s) => ({
+            records: { ...s.records, [key]: { status: 'ready', data: call, fetchedAt: Date.now() } },
+            callLog: { ...s.callLog, calls: s.callLog.calls.map((c) => (c.id === id ? { ...c, status: call.status, durationSeconds: call.durationSeconds, cost: call.cost } : c)) },
+          }));
+        } catch (err) {
+          set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', error: errorMessage(err) } } }));
+        }
+      },
+      async placeCall(input) {
+        try {
+          const call = await api.placeOutboundCall(input);
+          set((s) => ({ callLog: { ...s.callLog, calls: mergeCalls(s.callLog.calls, [call]) } }));
+          get().actions.flash(`Calling ${input.customer.number} (${call.status ?? 'queued'})`);
+          return call;
+        } catch (err) {
+          get().actions.flash(`Could not place the call: ${errorMessage(err)}`, 'error');
+          return null;
+        }
+      },
+    },
+  };
+};
+
+/** Polls for the top route: the live call log, or a call that has not ended yet. */
+export function callPoller(route: Route, s: Full): (() => Promise<void>) | null {
+  if (route.name === 'calls' && s.callLog.live && s.callLog.status === 'ready') return () => s.actions.refreshCalls();
+  if (route.name === 'call') {
+    const rec = s.records[`call:${route.id}`];
+    const call = rec?.data as Call | undefined;
+    if (rec?.status === 'ready' && call?.status !== 'ended') return () => s.actions.loadCall(route.id);
+  }
+  return null;
+}

@@ -1,0 +1,182 @@
+// The console store: one zustand vanilla store made of slices (navigation, ui, resources, call log).
+// `createConsoleStore(api, target)` so tests make their own; React reaches it through StoreProvider.
+// To add a slice (e.g. chat): write src/store/<slice>.ts with a SliceCreator (and optionally a
+// poller), then add it to `ConsoleState`, `SLICES` and `POLLERS` below.
+import { createElement, createContext, useContext, type ReactNode } from 'react';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/shallow';
+import type { VoiceAgentApi } from '../api/contract.js';
+import { routeKey, type ConsoleTarget, type Deps, type Route } from './types.js';
+import { createNavigationSlice, topRoute, type NavigationActions, type NavigationState } from './navigation.js';
+import { createUiSlice, type Connection, type UiActions, type UiState } from './ui.js';
+import { createResourcesSlice, type ResourcesActions, type ResourcesState } from './resources.js';
+import { callPoller, createCallLogSlice, LIVE_REFRESH_MS, type CallLogActions, type CallLogState } from './calls.js';
+
+export type ConsoleActions = NavigationActions &
+  UiActions &
+  ResourcesActions &
+  CallLogActions & {
+    /** Stops timers (flash, polling); call when the console closes. */
+    dispose(): void;
+  };
+
+export type ConsoleState = NavigationState &
+  UiState &
+  ResourcesState &
+  CallLogState & {
+    target: ConsoleTarget;
+    actions: ConsoleActions;
+  };
+
+export type ConsoleStore = StoreApi<ConsoleState>;
+
+/** A poller returns the refresh to run for the top route, or null when it has nothing to poll. */
+type Poller = (route: Route, s: ConsoleState) => (() => Promise<void>) | null;
+const POLLERS: Poller[] = [callPoller];
+
+/** What a route needs loaded when it comes on top (cached data is reused; `r` forces a reload). */
+type Enter = (route: Route, a: ConsoleActions) => void;
+const ENTER: Enter[] = [
+  (r, a) => {
+    switch (r.name) {
+      case 'assistants':
+      case 'number-link':
+        return void a.loadAssistants();
+      case 'assistant':
+      case 'assistant-edit':
+        void a.loadAssistant(r.id);
+        return void a.loadFiles();
+      case 'assistant-kb':
+        void a.loadAssistants();
+        return void a.loadFiles();
+      case 'numbers':
+      case 'calls':
+      case 'call-filters':
+      case 'call-outbound':
+        void a.loadAssistants();
+        void a.loadNumbers();
+        if (r.name === 'calls') void a.loadCalls();
+        return;
+      case 'call':
+        void a.loadAssistants();
+        void a.loadNumbers();
+        return void a.loadCall(r.id);
+      case 'files':
+        return void a.loadFiles();
+      case 'file':
+        void a.loadAssistants();
+        return void a.loadFile(r.id);
+    }
+  },
+];
+
+/** The HTTP status of a failed request, if the error carries one. */
+function statusOf(err: unknown): number | undefined {
+  const e = err as { status?: unknown; statusCode?: unknown } | null;
+  const s = e?.status ?? e?.statusCode;
+  return typeof s === 'number' ? s : undefined;
+}
+
+/** Wraps the api so every answer (or failure to reach the service) updates the header's connection state. */
+function watchConnection(api: VoiceAgentApi, report: (c: Connection) => void): VoiceAgentApi {
+  return new Proxy(api, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v !== 'function' || prop === 'close') return v;
+      return (...args: unknown[]) => {
+        const p = (v as (...a: unknown[]) => unknown).apply(target, args);
+        if (p instanceof Promise) {
+          p.then(
+            () => report('online'),
+            (err) => {
+              const st = statusOf(err);
+              report(st === 401 || st === 403 ? 'unauthorized' : st === undefined ? 'offline' : 'online');
+            },
+          );
+        }
+        return p;
+      };
+    },
+  });
+}
+
+export function createConsoleStore(rawApi: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route } = {}): ConsoleStore {
+  let report: (c: Connection) => void = () => {};
+  const api = watchConnection(rawApi, (c) => report(c));
+  const deps: Deps = { api, target, timers: new Set() };
+  let disposed = false;
+  const store = createStore<ConsoleState>()((set, get) => {
+    report = (c) => {
+      if (!disposed && get().connection !== c) set({ connection: c });
+    };
+    // Each slice sees the whole store; the casts narrow it to what the slice declares it needs.
+    const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice] as const;
+    const parts = SLICES.map((make) => (make as (s: unknown, g: unknown, d: Deps) => { state: object; actions: object })(set, get, deps));
+
+    // Only the top view polls: one loop asks the pollers about whatever route is on top now.
+    let polling = false;
+    const tick = async () => {
+      if (disposed) return;
+      const s = get();
+      const route = topRoute(s);
+      const run = POLLERS.map((p) => p(route, s)).find((f) => f !== null);
+      if (run && !polling) {
+        polling = true;
+        await run().finally(() => (polling = false));
+      }
+    };
+    const loop = setInterval(() => void tick(), opts.pollMs ?? LIVE_REFRESH_MS);
+    loop.unref?.();
+
+    const actions = Object.assign({}, ...parts.map((p) => p.actions), {
+      dispose() {
+        disposed = true;
+        clearInterval(loop);
+        for (const t of deps.timers) clearTimeout(t);
+        deps.timers.clear();
+      },
+    }) as ConsoleActions;
+    return Object.assign({}, ...parts.map((p) => p.state), { target, actions }) as ConsoleState;
+  });
+
+  // Entering a route (on top of the stack) loads what it shows: screens never fetch themselves.
+  const enter = (s: ConsoleState) => ENTER.forEach((e) => e(topRoute(s), s.actions));
+  store.subscribe((s, prev) => {
+    if (s.stack !== prev.stack && routeKey(topRoute(s)) !== routeKey(topRoute(prev))) enter(s);
+  });
+  if (opts.initialRoute) store.setState({ stack: [opts.initialRoute] });
+  enter(store.getState());
+  return store;
+}
+
+const StoreContext = createContext<ConsoleStore | null>(null);
+
+export function StoreProvider({ store, children }: { store: ConsoleStore; children: ReactNode }) {
+  return createElement(StoreContext.Provider, { value: store }, children);
+}
+
+function useConsoleStore(): ConsoleStore {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useConsole must be used inside <StoreProvider>');
+  return store;
+}
+
+/** Select a primitive or a stable reference from the store. */
+export function useConsole<T>(selector: (s: ConsoleState) => T): T {
+  return useStore(useConsoleStore(), selector);
+}
+
+/** Select several values at once; compared shallowly so a new object doesn't re-render. */
+export function useConsoleShallow<T extends object>(selector: (s: ConsoleState) => T): T {
+  return useStore(useConsoleStore(), useShallow(selector));
+}
+
+/** The one stable actions object. */
+export function useActions(): ConsoleActions {
+  return useStore(useConsoleStore(), (s) => s.actions);
+}
+
+export { topRoute, viewOf, EMPTY_VIEW } from './navigation.js';
+export { routeKey } from './types.js';
+export type { Route, RouteName, Resource, ConsoleTarget } from './types.js';

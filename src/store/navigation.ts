@@ -1,0 +1,103 @@
+// Navigation: a stack of routes (k9s style). Pushing pauses the view below; Esc pops;
+// `-` swaps back to the stack as it was before the last jump. View state is kept per route key.
+import type { Route, SliceCreator } from './types.js';
+import { routeKey } from './types.js';
+
+export interface ViewState {
+  cursor: number;
+  /** First visible row of a windowed list (or first line of a scrolled detail). */
+  scroll: number;
+  filter: string;
+}
+
+export const EMPTY_VIEW: ViewState = Object.freeze({ cursor: 0, scroll: 0, filter: '' });
+
+export interface NavigationState {
+  stack: Route[];
+  /** The stack before the last top-level jump, for `-`. */
+  previousStack: Route[] | null;
+  views: Record<string, ViewState>;
+}
+
+export interface NavigationActions {
+  push(route: Route): void;
+  /** Pops the top route; the bottom route stays. */
+  back(): void;
+  /** Jump to a top-level screen: the stack becomes just this route. */
+  goTo(route: Route): void;
+  previousView(): void;
+  /** Move the cursor of the top view by delta within count rows, keeping it inside a window of `height` rows. */
+  moveCursor(delta: number, count: number, height: number): void;
+  setCursor(index: number, count: number, height: number): void;
+  setFilter(text: string): void;
+  /** Scroll a non-list view (detail) by delta lines, bounded by maxScroll. */
+  scrollBy(delta: number, maxScroll: number): void;
+}
+
+export function topRoute(s: NavigationState): Route {
+  return s.stack[s.stack.length - 1];
+}
+
+export function viewOf(s: NavigationState, key: string): ViewState {
+  return s.views[key] ?? EMPTY_VIEW;
+}
+
+/** Keeps `cursor` visible in a window of `height` rows, moving `scroll` as little as possible. */
+export function scrollFor(cursor: number, scroll: number, height: number): number {
+  const h = Math.max(1, height);
+  if (cursor < scroll) return cursor;
+  if (cursor >= scroll + h) return cursor - h + 1;
+  return scroll;
+}
+
+export const createNavigationSlice: SliceCreator<NavigationState, NavigationActions, NavigationState & { actions: NavigationActions }> = (set, get) => {
+  const updateView = (patch: (v: ViewState) => Partial<ViewState>) =>
+    set((s) => {
+      const key = routeKey(topRoute(s));
+      const v = viewOf(s, key);
+      return { views: { ...s.views, [key]: { ...v, ...patch(v) } } };
+    });
+  const sameRoute = (a: Route, b: Route) => routeKey(a) === routeKey(b);
+
+  return {
+    state: { stack: [{ name: 'assistants' }], previousStack: null, views: {} },
+    actions: {
+      push(route) {
+        const s = get();
+        if (sameRoute(topRoute(s), route)) return;
+        set({ stack: [...s.stack, route] });
+      },
+      back() {
+        const s = get();
+        if (s.stack.length > 1) set({ stack: s.stack.slice(0, -1) });
+      },
+      goTo(route) {
+        const s = get();
+        if (s.stack.length === 1 && sameRoute(s.stack[0], route)) return;
+        set({ stack: [route], previousStack: s.stack });
+      },
+      previousView() {
+        const s = get();
+        if (s.previousStack) set({ stack: s.previousStack, previousStack: s.stack });
+      },
+      moveCursor(delta, count, height) {
+        updateView((v) => {
+          const cursor = Math.max(0, Math.min(count - 1, v.cursor + delta));
+          return { cursor: Math.max(0, cursor), scroll: scrollFor(Math.max(0, cursor), v.scroll, height) };
+        });
+      },
+      setCursor(index, count, height) {
+        updateView((v) => {
+          const cursor = Math.max(0, Math.min(count - 1, index));
+          return { cursor, scroll: scrollFor(cursor, v.scroll, height) };
+        });
+      },
+      setFilter(text) {
+        updateView(() => ({ filter: text, cursor: 0, scroll: 0 }));
+      },
+      scrollBy(delta, maxScroll) {
+        updateView((v) => ({ scroll: Math.max(0, Math.min(Math.max(0, maxScroll), v.scroll + delta)) }));
+      },
+    },
+  };
+};

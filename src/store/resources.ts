@@ -1,0 +1,190 @@
+// Cached resources (assistants, numbers, files, single records) and the actions that change them.
+// Every fetch goes through the api; each cache carries status, error and fetchedAt.
+import type { Assistant, AssistantInput, KbFile, Pagination, PhoneNumber } from '../api/schemas.js';
+import type { Resource, SliceCreator } from './types.js';
+import { errorMessage } from './types.js';
+import type { UiActions } from './ui.js';
+
+export interface FileList {
+  files: KbFile[];
+  pagination: Pagination | null;
+}
+
+export interface UploadState {
+  status: 'idle' | 'uploading' | 'error' | 'done';
+  path: string;
+  sent: number;
+  total: number;
+  error?: string;
+}
+
+export interface ResourcesState {
+  assistants: Resource<Assistant[]>;
+  numbers: Resource<PhoneNumber[]>;
+  files: Resource<FileList>;
+  /** Single records by `kind:id` (assistant:…, call:…, file:…). */
+  records: Record<string, Resource<unknown>>;
+  upload: UploadState;
+}
+
+export interface ResourcesActions {
+  loadAssistants(opts?: { force?: boolean }): Promise<void>;
+  loadNumbers(opts?: { force?: boolean }): Promise<void>;
+  /** First page (or reload); `more` appends the next page if there is one. */
+  loadFiles(opts?: { force?: boolean; more?: boolean }): Promise<void>;
+  loadAssistant(id: string): Promise<void>;
+  loadFile(id: string): Promise<void>;
+  createAssistant(input: AssistantInput): Promise<Assistant | null>;
+  updateAssistant(id: string, patch: AssistantInput, done?: string): Promise<Assistant | null>;
+  linkNumber(phoneNumberId: string, assistantId: string): Promise<boolean>;
+  uploadFile(path: string): Promise<KbFile | null>;
+  deleteFile(id: string): Promise<boolean>;
+}
+
+export const FILES_PAGE_SIZE = 50;
+
+type Full = ResourcesState & { actions: ResourcesActions & UiActions };
+
+const idle = { status: 'idle' } as const;
+
+export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api }) => {
+  /** Loads into a top-level cache key unless it is already loading (or ready, unless forced). */
+  async function load<K extends 'assistants' | 'numbers' | 'files'>(key: K, force: boolean | undefined, fetch: () => Promise<ResourcesState[K]['data']>) {
+    const cur = get()[key];
+    if (cur.status === 'loading' || (cur.status === 'ready' && !force)) return;
+    set({ [key]: { ...cur, status: 'loading', error: undefined } } as Partial<Full>);
+    try {
+      const data = await fetch();
+      set({ [key]: { status: 'ready', data, fetchedAt: Date.now() } } as Partial<Full>);
+    } catch (err) {
+      set({ [key]: { ...get()[key], status: 'error', error: errorMessage(err) } } as Partial<Full>);
+    }
+  }
+
+  async function loadRecord(key: string, fetch: () => Promise<unknown>) {
+    const cur = get().records[key] ?? idle;
+    if (cur.status === 'loading') return;
+    set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'loading', error: undefined } } }));
+    try {
+      const data = await fetch();
+      set((s) => ({ records: { ...s.records, [key]: { status: 'ready', data, fetchedAt: Date.now() } } }));
+    } catch (err) {
+      set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', error: errorMessage(err) } } }));
+    }
+  }
+
+  const replaceAssistant = (a: Assistant) =>
+    set((s) => ({
+      assistants: s.assistants.data
+        ? { ...s.assistants, data: s.assistants.data.some((x) => x.id === a.id) ? s.assistants.data.map((x) => (x.id === a.id ? a : x)) : [a, ...s.assistants.data] }
+        : s.assistants,
+      records: { ...s.records, [`assistant:${a.id}`]: { status: 'ready', data: a, fetchedAt: Date.now() } },
+    }));
+
+  return {
+    state: {
+      assistants: idle,
+      numbers: idle,
+      files: idle,
+      records: {},
+      upload: { status: 'idle', path: '', sent: 0, total: 0 },
+    },
+    actions: {
+      loadAssistants: (opts) => load('assistants', opts?.force, () => api.listAssistants()),
+      loadNumbers: (opts) => load('numbers', opts?.force, () => api.listPhoneNumbers()),
+      async loadFiles(opts) {
+        const cur = get().files;
+        if (opts?.more) {
+          const p = cur.data?.pagination;
+          if (cur.status !== 'ready' || !p || p.page >= p.totalPages) return;
+          set({ files: { ...cur, status: 'loading' } });
+          try {
+            const page = await api.listFiles({ page: p.page + 1, limit: FILES_PAGE_SIZE });
+            const seen = new Set(cur.data!.files.map((f) => f.id));
+            const files = [...cur.data!.files, ...page.files.filter((f) => !seen.has(f.id))];
+            set({ files: { status: 'ready', data: { files, pagination: page.pagination }, fetchedAt: Date.now() } });
+          } catch (err) {
+            set({ files: { ...get().files, status: 'error', error: errorMessage(err) } });
+          }
+          return;
+        }
+        await load('files', opts?.force, async () => {
+          const page = await api.listFiles({ page: 1, limit: FILES_PAGE_SIZE });
+          return { files: page.files, pagination: page.pagination };
+        });
+      },
+      loadAssistant: (id) => loadRecord(`assistant:${id}`, () => api.getAssistant(id)),
+      loadFile: (id) => loadRecord(`file:${id}`, () => api.getFile(id)),
+      async createAssistant(input) {
+        try {
+          const a = await api.createAssistant(input);
+          replaceAssistant(a);
+          get().actions.flash(`Created assistant ${a.name ?? a.id}`);
+          return a;
+        } catch (err) {
+          get().actions.flash(`Could not create the assistant: ${errorMessage(err)}`, 'error');
+          return null;
+        }
+      },
+      async updateAssistant(id, patch, done) {
+        try {
+          const a = await api.updateAssistant(id, patch);
+          replaceAssistant(a);
+          get().actions.flash(done ?? `Saved assistant ${a.name ?? a.id}`);
+          return a;
+        } catch (err) {
+          get().actions.flash(`Could not save the assistant: ${errorMessage(err)}`, 'error');
+          return null;
+        }
+      },
+      async linkNumber(phoneNumberId, assistantId) {
+        try {
+          const r = await api.linkNumber({ phoneNumberId, assistantId });
+          if (r.phoneNumber) {
+            const pn = r.phoneNumber;
+            set((s) => ({ numbers: s.numbers.data ? { ...s.numbers, data: s.numbers.data.map((n) => (n.id === pn.id ? pn : n)) } : s.numbers }));
+          } else {
+            await get().actions.loadNumbers({ force: true });
+          }
+          get().actions.flash(r.message || 'Inbound assistant linked');
+          return true;
+        } catch (err) {
+          get().actions.flash(`Could not link the number: ${errorMessage(err)}`, 'error');
+          return false;
+        }
+      },
+      async uploadFile(path) {
+        set({ upload: { status: 'uploading', path, sent: 0, total: 0 } });
+        try {
+          const file = await api.uploadFile(path, {
+            onProgress: (sent, total) => set({ upload: { status: 'uploading', path, sent, total } }),
+          });
+          set((s) => ({
+            upload: { ...s.upload, status: 'done' },
+            files: s.files.data ? { ...s.files, data: { ...s.files.data, files: [file, ...s.files.data.files.filter((f) => f.id !== file.id)] } } : s.files,
+          }));
+          get().actions.flash(`Uploaded ${file.name ?? path}`);
+          return file;
+        } catch (err) {
+          set((s) => ({ upload: { ...s.upload, status: 'error', error: errorMessage(err) } }));
+          get().actions.flash(`Upload failed: ${errorMessage(err)}`, 'error');
+          return null;
+        }
+      },
+      async deleteFile(id) {
+        const name = get().files.data?.files.find((f) => f.id === id)?.name ?? id;
+        try {
+          const r = await api.deleteFile(id);
+          set((s) => ({
+            files: s.files.data ? { ...s.files, data: { ...s.files.data, files: s.files.data.files.filter((f) => f.id !== id) } } : s.files,
+          }));
+          get().actions.flash(r.message || `Deleted ${name}`);
+          return true;
+        } catch (err) {
+          get().actions.flash(`Could not delete ${name}: ${errorMessage(err)}`, 'error');
+          return false;
+        }
+      },
+    },
+  };
+};

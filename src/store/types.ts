@@ -1,0 +1,72 @@
+// Shared store types: routes, cached resources, and the slice-creator shape every slice follows
+// (so a new slice, e.g. chat, lives in its own file and is added with one line in index.ts).
+import type { StoreApi } from 'zustand/vanilla';
+import type { VoiceAgentApi } from '../api/contract.js';
+
+/** Where the console is: one entry of the navigation stack. */
+export type Route =
+  | { name: 'assistants' }
+  | { name: 'assistant'; id: string }
+  | { name: 'assistant-new' }
+  | { name: 'assistant-edit'; id: string }
+  | { name: 'assistant-kb'; id: string }
+  | { name: 'numbers' }
+  | { name: 'number-link'; id: string }
+  | { name: 'calls' }
+  | { name: 'call'; id: string }
+  | { name: 'call-filters' }
+  | { name: 'call-outbound'; assistantId?: string }
+  | { name: 'chat'; sessionId?: string; assistantId?: string }
+  | { name: 'files' }
+  | { name: 'file'; id: string }
+  | { name: 'file-upload' }
+  | { name: 'help' }
+  | { name: 'json'; title: string; value: unknown };
+
+export type RouteName = Route['name'];
+
+/** Stable key of a route: view state (cursor, filter, scroll) is remembered per key. */
+export function routeKey(r: Route): string {
+  if (r.name === 'json') return `json:${r.title}`;
+  const id = 'id' in r ? r.id : 'sessionId' in r ? r.sessionId : 'assistantId' in r ? r.assistantId : undefined;
+  return id ? `${r.name}:${id}` : r.name;
+}
+
+export type LoadStatus = 'idle' | 'loading' | 'error' | 'ready';
+
+/** A cached resource: what we have, when we got it, and whether a fetch is under way or failed. */
+export interface Resource<T> {
+  status: LoadStatus;
+  data?: T;
+  error?: string;
+  fetchedAt?: number;
+}
+
+/** What the header shows about the service we talk to. */
+export interface ConsoleTarget {
+  /** 'sandbox' when the console started the embedded sandbox. */
+  kind: 'sandbox' | 'remote';
+  profile: string;
+  baseUrl: string;
+  /** Already masked (sk-…c0de); never the full key. */
+  maskedKey?: string;
+}
+
+export interface Deps {
+  api: VoiceAgentApi;
+  target: ConsoleTarget;
+  /** Timers the store owns (flash expiry, polling); cleared by actions.dispose(). */
+  timers: Set<ReturnType<typeof setTimeout>>;
+}
+
+/** A slice gives its initial state and its actions; actions are merged into one stable object. */
+export type SliceCreator<S, A, Full> = (
+  set: StoreApi<Full>['setState'],
+  get: StoreApi<Full>['getState'],
+  deps: Deps,
+) => { state: S; actions: A };
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

@@ -1,0 +1,91 @@
+// UI mode, flash line, confirm dialog and terminal size. The flash expires on a store timer,
+// so no component owns a timeout.
+import type { SliceCreator } from './types.js';
+
+/** normal: single-letter shortcuts live; command: the `:` palette; filter: typing into `/`; input: a form or dialog has the keys. */
+export type UiMode = 'normal' | 'command' | 'filter' | 'input';
+
+export interface Flash {
+  id: number;
+  kind: 'info' | 'error';
+  text: string;
+}
+
+export interface ConfirmDialog {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<void>;
+}
+
+/** How the last request went: shown in the header. */
+export type Connection = 'connecting' | 'online' | 'offline' | 'unauthorized';
+
+export interface UiState {
+  mode: UiMode;
+  connection: Connection;
+  flash: Flash | null;
+  dialog: ConfirmDialog | null;
+  columns: number;
+  rows: number;
+  /** True until the app asked to quit; run.tsx unmounts when it flips. */
+  quitting: boolean;
+}
+
+export interface UiActions {
+  setMode(mode: UiMode): void;
+  flash(text: string, kind?: Flash['kind']): void;
+  clearFlash(): void;
+  confirm(dialog: ConfirmDialog): void;
+  /** Answers the open dialog: yes runs its onConfirm. */
+  answerDialog(yes: boolean): Promise<void>;
+  resize(columns: number, rows: number): void;
+  quit(): void;
+}
+
+export const FLASH_MS = 5000;
+
+export const createUiSlice: SliceCreator<UiState, UiActions, UiState & { actions: UiActions }> = (set, get, deps) => {
+  let flashTimer: ReturnType<typeof setTimeout> | undefined;
+  let flashSeq = 0;
+  return {
+    state: { mode: 'normal', connection: 'connecting', flash: null, dialog: null, columns: 80, rows: 24, quitting: false },
+    actions: {
+      setMode(mode) {
+        if (get().mode !== mode) set({ mode });
+      },
+      flash(text, kind = 'info') {
+        const id = ++flashSeq;
+        set({ flash: { id, kind, text } });
+        if (flashTimer) {
+          clearTimeout(flashTimer);
+          deps.timers.delete(flashTimer);
+        }
+        flashTimer = setTimeout(() => {
+          deps.timers.delete(flashTimer!);
+          if (get().flash?.id === id) set({ flash: null });
+        }, FLASH_MS);
+        flashTimer.unref?.();
+        deps.timers.add(flashTimer);
+      },
+      clearFlash() {
+        set({ flash: null });
+      },
+      confirm(dialog) {
+        set({ dialog, mode: 'input' });
+      },
+      async answerDialog(yes) {
+        const d = get().dialog;
+        set({ dialog: null, mode: 'normal' });
+        if (yes && d) await d.onConfirm();
+      },
+      resize(columns, rows) {
+        const s = get();
+        if (s.columns !== columns || s.rows !== rows) set({ columns, rows });
+      },
+      quit() {
+        set({ quitting: true });
+      },
+    },
+  };
+};

@@ -1,0 +1,206 @@
+// A keyboard form: text, number (validated as you type), select (own scrolling cycle, no
+// ink-select-input: it wraps and eats j/k/digits), toggle and multi-line text. Long forms scroll
+// around the focused field. Tab/↓ next, Shift-Tab/↑ previous, ←/→/Space change, Ctrl-S or Enter on
+// the last row saves, Esc cancels.
+import { useState, type ReactElement } from 'react';
+import { Box, Text } from 'ink';
+import { Priority, useKeypress } from '../hooks/keypress.js';
+import { Command, commandFor } from '../keymap.js';
+import { TextInput } from './TextInput.js';
+import { truncate, wrapText } from '../format.js';
+
+export type FormValues = Record<string, string | boolean>;
+export interface Option {
+  value: string;
+  label?: string;
+}
+
+interface Base {
+  key: string;
+  label: string;
+  hint?: string;
+  /** A group title printed above this field. */
+  group?: string;
+}
+export type Field =
+  | (Base & { kind: 'text'; required?: boolean; multiline?: boolean; validate?: (v: string) => string | null; complete?: (v: string) => string | null })
+  | (Base & { kind: 'number'; integer?: boolean; min?: number; max?: number; required?: boolean })
+  | (Base & { kind: 'select'; options: (values: FormValues) => Option[] })
+  | (Base & { kind: 'toggle' });
+
+/** The error of one field's current value, or null. */
+export function fieldError(f: Field, values: FormValues): string | null {
+  const v = values[f.key];
+  if (f.kind === 'text') {
+    const s = String(v ?? '');
+    if (f.required && !s.trim()) return `${f.label} is required`;
+    return s.trim() && f.validate ? f.validate(s.trim()) : null;
+  }
+  if (f.kind === 'number') {
+    const s = String(v ?? '').trim();
+    if (!s) return f.required ? `${f.label} is required` : null;
+    const n = Number(s);
+    if (!Number.isFinite(n)) return `${f.label} must be a number`;
+    if (f.integer && !Number.isInteger(n)) return `${f.label} must be a whole number`;
+    if (f.min !== undefined && n < f.min) return `${f.label} must be at least ${f.min}`;
+    if (f.max !== undefined && n > f.max) return `${f.label} must be at most ${f.max}`;
+  }
+  return null;
+}
+
+/** Values with every select pointing at an option that exists (a provider change resets its model). */
+export function normalize(fields: Field[], values: FormValues): FormValues {
+  const out = { ...values };
+  for (const f of fields) {
+    if (f.kind !== 'select') continue;
+    const opts = f.options(out);
+    if (!opts.some((o) => o.value === out[f.key])) out[f.key] = opts[0]?.value ?? '';
+  }
+  return out;
+}
+
+export function Form(props: {
+  title: string;
+  fields: Field[];
+  initial: FormValues;
+  submitLabel: string;
+  width: number;
+  height: number;
+  onSubmit: (values: FormValues) => Promise<void> | void;
+  onCancel: () => void;
+}) {
+  const { fields, width } = props;
+  const [values, setValues] = useState<FormValues>(() => normalize(fields, props.initial));
+  const [focus, setFocus] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [showErrors, setShowErrors] = useState(false);
+  const submitRow = fields.length;
+  const current = fields[focus];
+
+  const set = (key: string, v: string | boolean) => setValues((old) => normalize(fields, { ...old, [key]: v }));
+  const submit = async () => {
+    const firstBad = fields.findIndex((f) => fieldError(f, values));
+    if (firstBad >= 0) {
+      setShowErrors(true);
+      setFocus(firstBad);
+      return;
+    }
+    setBusy(true);
+    try {
+      await props.onSubmit(values);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const cycle = (dir: number) => {
+    if (!current) return;
+    if (current.kind === 'toggle') set(current.key, !values[current.key]);
+    if (current.kind === 'select') {
+      const opts = current.options(values);
+      const i = opts.findIndex((o) => o.value === values[current.key]);
+      set(current.key, opts[(i + dir + opts.length) % opts.length]?.value ?? '');
+    }
+  };
+
+  useKeypress(
+    (input, key) => {
+      if (busy) return true;
+      const cmd = commandFor(input, key, ['form']);
+      if (cmd === Command.Cancel) props.onCancel();
+      else if (cmd === Command.Submit) void submit();
+      else if (cmd === Command.NextField) setFocus((f) => Math.min(submitRow, f + 1));
+      else if (cmd === Command.PrevField) setFocus((f) => Math.max(0, f - 1));
+      else if (cmd === Command.Toggle) cycle(key.leftArrow ? -1 : 1);
+      else if (key.return) {
+        if (focus === submitRow) void submit();
+        else setFocus((f) => f + 1);
+      } else return false;
+      return true;
+    },
+    { priority: Priority.Overlay },
+  );
+
+  const labelWidth = Math.min(28, Math.floor(width / 3));
+  const valueWidth = Math.max(10, width - labelWidth - 2);
+  // Each field renders as one or more lines; scroll so the focused one is in view.
+  const blocks = fields.map((f, i) => {
+    const err = showErrors || f.kind === 'number' ? fieldError(f, values) : null;
+    const focused = i === focus;
+    const v = values[f.key];
+    const lines: ReactElement[] = [];
+    if (f.group) lines.push(<Text key={`${f.key}-g`} bold color="cyan">{f.group}</Text>);
+    let valueEl: ReactElement;
+    let extra: string[] = [];
+    if (f.kind === 'text' || f.kind === 'number') {
+      const s = String(v ?? '');
+      if (f.kind === 'text' && f.multiline) {
+        const wrapped = wrapText(s, valueWidth);
+        const shown = focused ? wrapped.slice(-6) : wrapped.slice(0, 2);
+        extra = shown.slice(1);
+        valueEl = (
+          <TextInput value={s} onChange={(nv) => set(f.key, nv)} focus={focused} multiline placeholder={f.hint} />
+        );
+        if (!focused) valueEl = <Text>{truncate(shown[0] ?? '', valueWidth)}{wrapped.length > 2 ? ' …' : ''}</Text>;
+        else extra = [];
+      } else {
+        valueEl = (
+          <TextInput
+            value={s}
+            onChange={(nv) => set(f.key, nv)}
+            focus={focused}
+            placeholder={f.hint}
+            onTab={f.kind === 'text' && f.complete ? () => { const c = f.complete!(s); if (c !== null) set(f.key, c); return c !== null; } : undefined}
+          />
+        );
+      }
+    } else if (f.kind === 'select') {
+      const opts = f.options(values);
+      const i = opts.findIndex((o) => o.value === v);
+      const o = opts[i];
+      valueEl = (
+        <Text>
+          {focused ? '‹ ' : ''}
+          {truncate(o ? (o.label ?? o.value) : '(none)', valueWidth - 12)}
+          {focused ? ` ›  ${i + 1}/${opts.length}` : ''}
+        </Text>
+      );
+    } else {
+      valueEl = <Text>{v ? '[x] yes' : '[ ] no'}</Text>;
+    }
+    lines.push(
+      <Box key={f.key}>
+        <Box width={labelWidth + 2} flexShrink={0}>
+          <Text color={focused ? 'yellow' : undefined} bold={focused}>
+            {focused ? '› ' : '  '}
+            {truncate(f.label, labelWidth)}
+          </Text>
+        </Box>
+        <Box width={valueWidth}>{valueEl}</Box>
+      </Box>,
+    );
+    for (const [n, l] of extra.entries()) lines.push(<Text key={`${f.key}-x${n}`}>{' '.repeat(labelWidth + 2)}{l}</Text>);
+    if (focused && (f.kind === 'text' || f.kind === 'number') && f.hint && v) lines.push(<Text key={`${f.key}-h`} dimColor>{' '.repeat(labelWidth + 2)}{truncate(f.hint, valueWidth)}</Text>);
+    if (err) lines.push(<Text key={`${f.key}-e`} color="red">{' '.repeat(labelWidth + 2)}{truncate(err, valueWidth)}</Text>);
+    return lines;
+  });
+  blocks.push([
+    <Text key="submit" inverse={focus === submitRow} color={focus === submitRow ? 'green' : undefined}>
+      {busy ? '  … working' : `  [ ${props.submitLabel} ]`}
+    </Text>,
+  ]);
+  const bodyHeight = Math.max(3, props.height - 2);
+  const start = blocks.slice(0, focus).reduce((n, b) => n + b.length, 0);
+  const all = blocks.flat();
+  const focusLen = blocks[focus]?.length ?? 1;
+  let scroll = 0;
+  if (start + focusLen > bodyHeight) scroll = start + focusLen - bodyHeight;
+  return (
+    <Box flexDirection="column" height={props.height} width={width}>
+      <Text bold>
+        {props.title}
+        <Text dimColor>{`  (${focus < submitRow ? focus + 1 : submitRow}/${submitRow})`}</Text>
+      </Text>
+      {all.slice(scroll, scroll + bodyHeight)}
+    </Box>
+  );
+}

@@ -1,0 +1,29 @@
+// Loading, empty and error states, the same on every screen.
+import { Box, Text } from 'ink';
+import { Spinner } from './Spinner.js';
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <Box>
+      <Spinner /> <Text>Loading {what}…</Text>
+    </Box>
+  );
+}
+
+export function ErrorState({ what, message }: { what: string; message?: string }) {
+  return (
+    <Box flexDirection="column">
+      <Text color="red" bold>
+        Could not load {what}
+      </Text>
+      <Text color="red" wrap="wrap">
+        {message ?? 'unknown error'}
+      </Text>
+      <Text dimColor>Press r to retry.</Text>
+    </Box>
+  );
+}
+
+export function Empty({ text }: { text: string }) {
+  return <Text dimColor>{text}</Text>;
+}

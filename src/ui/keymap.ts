@@ -1,0 +1,178 @@
+// Key bindings are data: one table of commands → keys, the contexts where each is active and a
+// hint. The footer, the `?` help screen and the dispatcher all read this table.
+import type { Key } from 'ink';
+
+export enum Command {
+  Quit = 'quit',
+  ForceQuit = 'forceQuit',
+  Back = 'back',
+  PreviousView = 'previousView',
+  GoAssistants = 'goAssistants',
+  GoNumbers = 'goNumbers',
+  GoCalls = 'goCalls',
+  GoChat = 'goChat',
+  GoFiles = 'goFiles',
+  Palette = 'palette',
+  Filter = 'filter',
+  Help = 'help',
+  Up = 'up',
+  Down = 'down',
+  Top = 'top',
+  Bottom = 'bottom',
+  PageUp = 'pageUp',
+  PageDown = 'pageDown',
+  Open = 'open',
+  Refresh = 'refresh',
+  RawJson = 'rawJson',
+  New = 'new',
+  Edit = 'edit',
+  KnowledgeBase = 'knowledgeBase',
+  Chat = 'chat',
+  Outbound = 'outbound',
+  Link = 'link',
+  CallFilters = 'callFilters',
+  ToggleLive = 'toggleLive',
+  Upload = 'upload',
+  Delete = 'delete',
+  // In forms, pickers and dialogs
+  NextField = 'nextField',
+  PrevField = 'prevField',
+  Submit = 'submit',
+  Cancel = 'cancel',
+  Toggle = 'toggle',
+  Choose = 'choose',
+  Confirm = 'confirm',
+  Complete = 'complete',
+}
+
+/** Where a binding is live. Screens declare the contexts they are in. */
+export type KeyContext =
+  | 'global'
+  | 'list'
+  | 'detail'
+  | 'assistants'
+  | 'assistant'
+  | 'numbers'
+  | 'calls'
+  | 'call'
+  | 'files'
+  | 'file'
+  | 'form'
+  | 'picker'
+  | 'dialog'
+  | 'palette';
+
+export type KeyName = 'escape' | 'return' | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'tab';
+
+export interface KeyDescriptor {
+  /** A printable character, matched exactly (case-sensitive). */
+  char?: string;
+  /** A named key. */
+  key?: KeyName;
+  ctrl?: boolean;
+  shift?: boolean;
+}
+
+export interface Binding {
+  keys: KeyDescriptor[];
+  contexts: KeyContext[];
+  /** Short label for the footer and help. */
+  hint: string;
+  /** Shown in the footer (not only in help). */
+  footer?: boolean;
+}
+
+export const KEYMAP: Record<Command, Binding> = {
+  [Command.ForceQuit]: { keys: [{ char: 'c', ctrl: true }], contexts: ['global'], hint: 'quit (always)' },
+  [Command.Quit]: { keys: [{ char: 'q' }], contexts: ['global'], hint: 'quit', footer: true },
+  [Command.Back]: { keys: [{ key: 'escape' }], contexts: ['global'], hint: 'back', footer: true },
+  [Command.PreviousView]: { keys: [{ char: '-' }], contexts: ['global'], hint: 'previous view' },
+  [Command.GoAssistants]: { keys: [{ char: '1' }], contexts: ['global'], hint: 'assistants' },
+  [Command.GoNumbers]: { keys: [{ char: '2' }], contexts: ['global'], hint: 'numbers' },
+  [Command.GoCalls]: { keys: [{ char: '3' }], contexts: ['global'], hint: 'calls' },
+  [Command.GoChat]: { keys: [{ char: '4' }], contexts: ['global'], hint: 'chat' },
+  [Command.GoFiles]: { keys: [{ char: '5' }], contexts: ['global'], hint: 'files' },
+  [Command.Palette]: { keys: [{ char: ':' }], contexts: ['global'], hint: 'command', footer: true },
+  [Command.Filter]: { keys: [{ char: '/' }], contexts: ['list'], hint: 'filter', footer: true },
+  [Command.Help]: { keys: [{ char: '?' }], contexts: ['global'], hint: 'help', footer: true },
+  [Command.Up]: { keys: [{ char: 'k' }, { key: 'upArrow' }], contexts: ['list', 'detail'], hint: 'up' },
+  [Command.Down]: { keys: [{ char: 'j' }, { key: 'downArrow' }], contexts: ['list', 'detail'], hint: 'down' },
+  [Command.Top]: { keys: [{ char: 'g' }, { key: 'home' }], contexts: ['list', 'detail'], hint: 'top' },
+  [Command.Bottom]: { keys: [{ char: 'G' }, { key: 'end' }], contexts: ['list', 'detail'], hint: 'bottom' },
+  [Command.PageUp]: { keys: [{ key: 'pageUp' }, { char: 'b', ctrl: true }], contexts: ['list', 'detail'], hint: 'page up' },
+  [Command.PageDown]: { keys: [{ key: 'pageDown' }, { char: 'f', ctrl: true }], contexts: ['list', 'detail'], hint: 'page down' },
+  [Command.Open]: { keys: [{ key: 'return' }], contexts: ['list'], hint: 'open', footer: true },
+  [Command.Refresh]: { keys: [{ char: 'r' }], contexts: ['list', 'detail'], hint: 'refresh', footer: true },
+  [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
+  [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants'], hint: 'new', footer: true },
+  [Command.Edit]: { keys: [{ char: 'e' }], contexts: ['assistants', 'assistant'], hint: 'edit', footer: true },
+  [Command.KnowledgeBase]: { keys: [{ char: 'k', ctrl: true }, { char: 'K' }], contexts: ['assistants', 'assistant'], hint: 'KB files', footer: true },
+  [Command.Chat]: { keys: [{ char: 'c' }], contexts: ['assistants', 'assistant'], hint: 'chat', footer: true },
+  [Command.Outbound]: { keys: [{ char: 'o' }], contexts: ['assistants', 'assistant', 'calls'], hint: 'call out', footer: true },
+  [Command.Link]: { keys: [{ char: 'l' }], contexts: ['numbers'], hint: 'link assistant', footer: true },
+  [Command.CallFilters]: { keys: [{ char: 'f' }], contexts: ['calls'], hint: 'filters', footer: true },
+  [Command.ToggleLive]: { keys: [{ char: 'L' }], contexts: ['calls'], hint: 'live on/off', footer: true },
+  [Command.Upload]: { keys: [{ char: 'u' }], contexts: ['files'], hint: 'upload', footer: true },
+  [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file'], hint: 'delete', footer: true },
+  [Command.NextField]: { keys: [{ key: 'tab', shift: false }, { key: 'downArrow' }], contexts: ['form'], hint: 'next field', footer: true },
+  [Command.PrevField]: { keys: [{ key: 'tab', shift: true }, { key: 'upArrow' }], contexts: ['form'], hint: 'previous field' },
+  [Command.Toggle]: { keys: [{ key: 'leftArrow' }, { key: 'rightArrow' }, { char: ' ' }], contexts: ['form', 'picker'], hint: 'change / toggle', footer: true },
+  [Command.Submit]: { keys: [{ char: 's', ctrl: true }], contexts: ['form', 'picker'], hint: 'save', footer: true },
+  [Command.Choose]: { keys: [{ key: 'return' }], contexts: ['picker'], hint: 'choose', footer: true },
+  [Command.Cancel]: { keys: [{ key: 'escape' }], contexts: ['form', 'picker', 'dialog', 'palette'], hint: 'cancel', footer: true },
+  [Command.Confirm]: { keys: [{ char: 'y' }, { key: 'return' }], contexts: ['dialog'], hint: 'yes', footer: true },
+  [Command.Complete]: { keys: [{ key: 'tab' }], contexts: ['palette'], hint: 'complete', footer: true },
+};
+
+export function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
+  if (d.key) return key[d.key] === true && !!d.ctrl === key.ctrl && (d.shift === undefined || d.shift === key.shift);
+  if (d.char === undefined) return false;
+  if (d.ctrl) return key.ctrl && input.toLowerCase() === d.char;
+  return !key.ctrl && !key.meta && input === d.char;
+}
+
+/** The command a keypress means in the given contexts (first match in table order). */
+export function commandFor(input: string, key: Key, contexts: readonly KeyContext[]): Command | undefined {
+  for (const [cmd, b] of Object.entries(KEYMAP) as [Command, Binding][]) {
+    if (!b.contexts.some((c) => contexts.includes(c))) continue;
+    if (b.keys.some((d) => matchesDescriptor(d, input, key))) return cmd;
+  }
+  return undefined;
+}
+
+const KEY_LABELS: Record<KeyName, string> = {
+  escape: 'Esc',
+  return: 'Enter',
+  upArrow: '↑',
+  downArrow: '↓',
+  leftArrow: '←',
+  rightArrow: '→',
+  pageUp: 'PgUp',
+  pageDown: 'PgDn',
+  home: 'Home',
+  end: 'End',
+  tab: 'Tab',
+};
+
+export function describeKey(d: KeyDescriptor): string {
+  const base = d.key ? KEY_LABELS[d.key] : d.char === ' ' ? 'Space' : d.char!;
+  return d.ctrl ? `Ctrl-${base.toUpperCase()}` : d.shift ? `Shift-${base}` : base;
+}
+
+/** Bindings active in these contexts, in table order: for the footer and help. */
+export function bindingsFor(contexts: readonly KeyContext[], opts: { footerOnly?: boolean } = {}): { command: Command; keys: string; hint: string }[] {
+  return (Object.entries(KEYMAP) as [Command, Binding][])
+    .filter(([, b]) => b.contexts.some((c) => contexts.includes(c)) && (!opts.footerOnly || b.footer))
+    .map(([command, b]) => ({ command, keys: b.keys.map(describeKey).join('/'), hint: b.hint }));
+}
+
+/** Help lists these in this order, one section each. */
+export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
+  { title: 'Everywhere', contexts: ['global'] },
+  { title: 'Lists and details', contexts: ['list', 'detail'] },
+  { title: 'Assistants', contexts: ['assistants', 'assistant'] },
+  { title: 'Numbers', contexts: ['numbers'] },
+  { title: 'Calls', contexts: ['calls', 'call'] },
+  { title: 'Files', contexts: ['files', 'file'] },
+  { title: 'Forms, pickers, dialogs', contexts: ['form', 'picker', 'dialog', 'palette'] },
+];

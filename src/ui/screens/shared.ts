@@ -1,0 +1,16 @@
+// Small helpers the screens share.
+import type { Column } from '../components/Table.js';
+
+/** The screen props every route component gets. */
+export interface ScreenProps<R> {
+  route: R;
+  width: number;
+  height: number;
+}
+
+/** Rows whose visible columns contain the filter text (case-insensitive). */
+export function filterRows<T>(rows: T[], columns: Column<T>[], filter: string): T[] {
+  const q = filter.trim().toLowerCase();
+  if (!q) return rows;
+  return rows.filter((r) => columns.some((c) => c.value(r).toLowerCase().includes(q)));
+}

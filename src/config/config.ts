@@ -1,0 +1,170 @@
+// Profiles (named remote services with their keys) and which target a run talks to.
+// config.json = { current?: string, profiles: { [name]: { baseUrl, apiKey } } }, mode 0600.
+import { statSync } from 'node:fs';
+import { z } from 'zod';
+import { ConfigError, readJsonFile, writePrivateFile } from './files.js';
+import { maskKey } from './mask.js';
+import { configFile, dataDir, sandboxDataDir, type Env } from './paths.js';
+
+export { ConfigError } from './files.js';
+
+/** The embedded sandbox: what runs when nothing else is configured. */
+export const SANDBOX_PROFILE = 'sandbox';
+/** The target described by SWITCHBOARD_BASE_URL + SWITCHBOARD_API_KEY. */
+export const ENV_PROFILE = 'env';
+
+const ProfileSchema = z.looseObject({ baseUrl: z.string().min(1), apiKey: z.string().min(1) });
+const ConfigSchema = z.looseObject({
+  current: z.string().optional(),
+  profiles: z.record(z.string(), ProfileSchema).default({}),
+});
+
+export type Profile = z.infer<typeof ProfileSchema>;
+export type Config = z.infer<typeof ConfigSchema>;
+
+export interface Target {
+  kind: 'sandbox' | 'remote';
+  /** The profile name: a configured one, 'env' or 'sandbox'. */
+  profile: string;
+  baseUrl?: string;
+  apiKey?: string;
+  /** Switchboard's data dir (remembered chat sessions live under it, per profile). */
+  dataDir: string;
+  /** Where the embedded sandbox keeps its records (sandbox targets only). */
+  sandboxDataDir?: string;
+}
+
+export interface ProfileSummary {
+  name: string;
+  kind: 'sandbox' | 'remote';
+  baseUrl?: string;
+  /** Masked; the full key is never listed. */
+  apiKey?: string;
+  /** The profile used when neither --profile nor the environment chooses one. */
+  current: boolean;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const path = configFile(env);
+  const raw = readJsonFile(path, `fix it or delete it and run \`switchboard login\` again`);
+  if (raw === undefined) return { profiles: {} };
+  refuseIfShared(path);
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`${path} is not a valid Switchboard config (${issue.path.join('.') || 'top level'}: ${issue.message}); fix it or delete it`);
+  }
+  return parsed.data;
+}
+
+export function saveProfile(name: string, profile: { baseUrl: string; apiKey: string }, env: Env = process.env): void {
+  checkProfileName(name);
+  checkBaseUrl(profile.baseUrl, 'the base URL');
+  const apiKey = profile.apiKey.trim();
+  if (!apiKey || /\s/.test(apiKey)) throw new ConfigError('the API key must be non-empty and contain no spaces');
+  const config = loadConfig(env);
+  config.profiles[name] = { baseUrl: profile.baseUrl.replace(/\/+$/, ''), apiKey };
+  writeConfig(config, env);
+}
+
+export function removeProfile(name: string, env: Env = process.env): void {
+  const config = loadConfig(env);
+  if (!config.profiles[name]) throw unknownProfile(name, config, 'to remove');
+  delete config.profiles[name];
+  if (config.current === name) delete config.current;
+  writeConfig(config, env);
+}
+
+/** Makes `name` the profile used by default ('sandbox' is always available). */
+export function useProfile(name: string, env: Env = process.env): void {
+  const config = loadConfig(env);
+  if (name !== SANDBOX_PROFILE && !config.profiles[name]) throw unknownProfile(name, config, 'to use');
+  config.current = name;
+  writeConfig(config, env);
+}
+
+export function listProfiles(env: Env = process.env): ProfileSummary[] {
+  const config = loadConfig(env);
+  const current = config.current ?? SANDBOX_PROFILE;
+  return [
+    { name: SANDBOX_PROFILE, kind: 'sandbox', current: current === SANDBOX_PROFILE },
+    ...Object.entries(config.profiles)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, p]): ProfileSummary => ({ name, kind: 'remote', baseUrl: p.baseUrl, apiKey: maskKey(p.apiKey), current: current === name })),
+  ];
+}
+
+/**
+ * Which service this run talks to. First match wins: `--profile`, SWITCHBOARD_PROFILE,
+ * SWITCHBOARD_BASE_URL + SWITCHBOARD_API_KEY (profile 'env'), the config's current profile,
+ * and finally the embedded sandbox.
+ */
+export function resolveTarget(opts: { profile?: string; env?: Env } = {}): Target {
+  const env = opts.env ?? process.env;
+  if (opts.profile) return namedTarget(opts.profile, 'given with --profile', env);
+  if (env.SWITCHBOARD_PROFILE) return namedTarget(env.SWITCHBOARD_PROFILE, 'named by SWITCHBOARD_PROFILE', env);
+  if (env.SWITCHBOARD_BASE_URL || env.SWITCHBOARD_API_KEY) return envTarget(env);
+  const config = loadConfig(env);
+  if (config.current) return namedTarget(config.current, `set as current in ${configFile(env)}`, env, config);
+  return sandboxTarget(env);
+}
+
+function namedTarget(name: string, why: string, env: Env, config?: Config): Target {
+  if (name === SANDBOX_PROFILE) return sandboxTarget(env);
+  if (name === ENV_PROFILE) return envTarget(env);
+  const cfg = config ?? loadConfig(env);
+  const p = cfg.profiles[name];
+  if (!p) throw unknownProfile(name, cfg, `(${why})`);
+  return { kind: 'remote', profile: name, baseUrl: p.baseUrl, apiKey: p.apiKey, dataDir: dataDir(env) };
+}
+
+function envTarget(env: Env): Target {
+  const baseUrl = env.SWITCHBOARD_BASE_URL;
+  const apiKey = env.SWITCHBOARD_API_KEY;
+  if (!baseUrl) throw new ConfigError('SWITCHBOARD_API_KEY is set but SWITCHBOARD_BASE_URL is not; set both, or neither to use a profile');
+  if (!apiKey) throw new ConfigError('SWITCHBOARD_BASE_URL is set but SWITCHBOARD_API_KEY is not; set the key too (or use a profile: switchboard login)');
+  checkBaseUrl(baseUrl, 'SWITCHBOARD_BASE_URL');
+  return { kind: 'remote', profile: ENV_PROFILE, baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, dataDir: dataDir(env) };
+}
+
+function sandboxTarget(env: Env): Target {
+  return { kind: 'sandbox', profile: SANDBOX_PROFILE, dataDir: dataDir(env), sandboxDataDir: sandboxDataDir(env) };
+}
+
+function unknownProfile(name: string, config: Config, context: string): ConfigError {
+  const known = [SANDBOX_PROFILE, ...Object.keys(config.profiles).sort()].join(', ');
+  return new ConfigError(`there is no profile named "${name}" ${context}; known profiles: ${known}. Add one with \`switchboard login --profile ${name}\``);
+}
+
+function writeConfig(config: Config, env: Env): void {
+  writePrivateFile(configFile(env), `${JSON.stringify(config, null, 2)}\n`);
+}
+
+/** A key file others can read is a leaked key; refuse it rather than use it quietly. */
+function refuseIfShared(path: string): void {
+  if (process.platform === 'win32') return;
+  const mode = statSync(path).mode & 0o777;
+  if (mode & 0o077) {
+    throw new ConfigError(`${path} can be read by other users (mode ${mode.toString(8)}) and holds API keys; run: chmod 600 ${path}`);
+  }
+}
+
+function checkProfileName(name: string): void {
+  if (name === SANDBOX_PROFILE || name === ENV_PROFILE) {
+    throw new ConfigError(`"${name}" is a built-in profile name; choose another`);
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
+    throw new ConfigError(`"${name}" is not a usable profile name; use letters, digits, '.', '_' or '-' (starting with a letter or digit)`);
+  }
+}
+
+function checkBaseUrl(text: string, what: string): void {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${what} "${text}" is not a URL; expected something like https://api.example.com`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${what} must start with http:// or https://`);
+  if (url.username || url.password) throw new ConfigError(`${what} must not contain a user name or password; the API key is kept separately`);
+}

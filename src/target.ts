@@ -1,0 +1,42 @@
+// The one way the console and the commands get an API: resolve the target from flags, env and
+// config; for the sandbox, start it embedded on a loopback port with a fresh key and talk to it
+// over real HTTP, exactly as to a hosted service.
+import { createClient } from './api/client.js';
+import type { VoiceAgentApi } from './api/contract.js';
+import { resolveTarget, type Target } from './config/config.js';
+import type { Env } from './config/paths.js';
+
+export type { Target } from './config/config.js';
+
+export interface Connection {
+  api: VoiceAgentApi;
+  target: Target;
+  /** Closes the client and, for the sandbox, stops it. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export async function connect(opts: { profile?: string; env?: Env; debug?: (line: string) => void } = {}): Promise<Connection> {
+  const resolved = resolveTarget({ profile: opts.profile, env: opts.env });
+  if (resolved.kind === 'remote') {
+    const api = createClient({ baseUrl: resolved.baseUrl!, apiKey: resolved.apiKey!, debug: opts.debug });
+    return { api, target: resolved, close: once(() => api.close()) };
+  }
+  // Loaded only when needed: fastify and sqlite cost startup time a remote target never pays.
+  const { startSandbox, generateApiKey } = await import('./sandbox/server.js');
+  const sandbox = await startSandbox({ dataDir: resolved.sandboxDataDir!, apiKey: generateApiKey(), host: '127.0.0.1', port: 0, seed: true });
+  const target: Target = { ...resolved, baseUrl: sandbox.url, apiKey: sandbox.apiKey };
+  const api = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, debug: opts.debug });
+  return {
+    api,
+    target,
+    close: once(async () => {
+      await api.close();
+      await sandbox.close();
+    }),
+  };
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+}

@@ -1,0 +1,30 @@
+// x-api-key on every route but GET /openapi.json. The comparison hashes both sides first so
+// timingSafeEqual sees equal-length buffers and the key's length does not leak through timing.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from './errors.js';
+
+const PUBLIC_PATHS = new Set(['/openapi.json']);
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+export function keyMatches(expectedDigest: Buffer, given: unknown): boolean {
+  if (typeof given !== 'string' || given.length === 0) return false;
+  return timingSafeEqual(expectedDigest, digest(given));
+}
+
+/** A fresh key for a sandbox that was not given one. */
+export function generateApiKey(): string {
+  return `sk-sandbox-${randomBytes(20).toString('hex')}`;
+}
+
+export function installAuth(app: FastifyInstance, apiKey: string): void {
+  const expected = digest(apiKey);
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0];
+    if (request.method === 'GET' && PUBLIC_PATHS.has(path)) return;
+    const given = request.headers['x-api-key'];
+    if (given === undefined) return sendError(reply, 401, 'missing x-api-key header');
+    if (!keyMatches(expected, given)) return sendError(reply, 401, 'invalid API key in x-api-key header');
+  });
+}

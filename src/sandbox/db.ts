@@ -1,0 +1,393 @@
+// The sandbox's records in SQLite (better-sqlite3, WAL). Every SQL statement lives here.
+// Durability: journal_mode=WAL with synchronous=FULL, so a write is fsynced before its
+// transaction returns; an acknowledged write survives kill -9 (and power loss).
+import Database from 'better-sqlite3';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type Db = Database.Database;
+
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+export interface AssistantRow {
+  id: string;
+  body: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PhoneNumberRow {
+  id: string;
+  did: string;
+  body: Record<string, unknown>;
+  assistantId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A call as stored: its whole planned timeline. What a reader sees is derived in simulate.ts. */
+export interface CallRow {
+  id: string;
+  type: 'outboundPhoneCall' | 'inboundPhoneCall';
+  assistantId: string;
+  phoneNumberId: string;
+  customer: { number: string; name?: string };
+  createdAt: string;
+  ringingAt: string;
+  answeredAt: string | null; // null: never answered
+  endedAt: string;
+  endedReason: string;
+  cost: number;
+  summary: string;
+  transcript: string;
+  messages: ChatMessage[];
+}
+
+export interface FileRow {
+  id: string;
+  name: string;
+  bytes: number;
+  mimetype: string;
+  status: 'processing' | 'done' | 'failed';
+  parsedTextBytes: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionRow {
+  id: string;
+  name: string;
+  assistantId: string;
+  status: string;
+  messages: ChatMessage[];
+  variableValues: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CallQuery {
+  id?: string;
+  assistantId?: string;
+  phoneNumberId?: string;
+  /** inclusive lower bound, ISO 8601 UTC */
+  createdFrom?: string;
+  /** inclusive upper bound, ISO 8601 UTC */
+  createdTo?: string;
+  limit: number;
+}
+
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE assistants (
+  id TEXT PRIMARY KEY, body TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE INDEX assistants_by_created ON assistants(created_at, id);
+CREATE TABLE phone_numbers (
+  id TEXT PRIMARY KEY, did TEXT NOT NULL UNIQUE, body TEXT NOT NULL, assistant_id TEXT,
+  created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE calls (
+  id TEXT PRIMARY KEY, type TEXT NOT NULL, assistant_id TEXT NOT NULL, phone_number_id TEXT NOT NULL,
+  customer TEXT NOT NULL, created_at TEXT NOT NULL, ringing_at TEXT NOT NULL, answered_at TEXT,
+  ended_at TEXT NOT NULL, ended_reason TEXT NOT NULL, cost REAL NOT NULL, summary TEXT NOT NULL,
+  transcript TEXT NOT NULL, messages TEXT NOT NULL);
+CREATE INDEX calls_by_created ON calls(created_at DESC, id DESC);
+CREATE INDEX calls_by_assistant ON calls(assistant_id, created_at DESC, id DESC);
+CREATE INDEX calls_by_number ON calls(phone_number_id, created_at DESC, id DESC);
+CREATE TABLE files (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, bytes INTEGER NOT NULL, mimetype TEXT NOT NULL,
+  status TEXT NOT NULL, parsed_text_bytes INTEGER, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE INDEX files_by_created ON files(created_at DESC, id DESC);
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, assistant_id TEXT NOT NULL, status TEXT NOT NULL,
+  messages TEXT NOT NULL, variable_values TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE chats (
+  id TEXT PRIMARY KEY, session_id TEXT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE INDEX chats_by_session ON chats(session_id, created_at);
+`;
+
+export const dataPaths = (dataDir: string) => ({
+  db: join(dataDir, 'sandbox.db'),
+  files: join(dataDir, 'files'),
+  uploads: join(dataDir, 'uploads'),
+});
+
+/**
+ * Opens (creating if needed, 0700 dir / 0600 file) the data dir's database. `onCreate` runs in
+ * the same transaction as the new schema, so a crash while seeding leaves a dir that seeds again.
+ */
+export function openDatabase(dataDir: string, onCreate?: (db: Db) => void): { db: Db; created: boolean } {
+  const paths = dataPaths(dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  mkdirSync(paths.files, { recursive: true, mode: 0o700 });
+  mkdirSync(paths.uploads, { recursive: true, mode: 0o700 });
+  if (!existsSync(paths.db)) closeSync(openSync(paths.db, 'a', 0o600));
+  chmodSync(paths.db, 0o600); // SQLite gives its -wal/-shm files the same mode
+  const db = new Database(paths.db);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000'); // `switchboard sandbox ring` may write while a server runs
+  db.pragma('foreign_keys = ON');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const created = version === 0;
+  if (created) {
+    try {
+      db.transaction(() => {
+        db.exec(SCHEMA);
+        onCreate?.(db);
+        db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      })();
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  } else if (version !== SCHEMA_VERSION) {
+    db.close();
+    throw new Error(`the sandbox data in ${dataDir} has schema version ${version}, this build knows ${SCHEMA_VERSION}; use another --data-dir`);
+  }
+  return { db, created };
+}
+
+const json = (v: unknown) => JSON.stringify(v);
+
+/** Typed access to the records; one prepared statement per query. */
+export class SandboxStore {
+  private readonly s;
+
+  constructor(readonly db: Db) {
+    this.s = {
+      assistantGet: db.prepare('SELECT * FROM assistants WHERE id = ?'),
+      assistantList: db.prepare('SELECT * FROM assistants ORDER BY created_at, id'),
+      assistantInsert: db.prepare('INSERT INTO assistants (id, body, created_at, updated_at) VALUES (?, ?, ?, ?)'),
+      assistantUpdate: db.prepare('UPDATE assistants SET body = ?, updated_at = ? WHERE id = ?'),
+      numberGet: db.prepare('SELECT * FROM phone_numbers WHERE id = ?'),
+      numberByDid: db.prepare('SELECT * FROM phone_numbers WHERE did = ?'),
+      numberList: db.prepare('SELECT * FROM phone_numbers ORDER BY created_at, id'),
+      numberInsert: db.prepare(
+        'INSERT INTO phone_numbers (id, did, body, assistant_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      numberLink: db.prepare('UPDATE phone_numbers SET assistant_id = ?, updated_at = ? WHERE id = ?'),
+      callInsert: db.prepare(
+        `INSERT INTO calls (id, type, assistant_id, phone_number_id, customer, created_at, ringing_at, answered_at,
+           ended_at, ended_reason, cost, summary, transcript, messages)
+         VALUES (@id, @type, @assistantId, @phoneNumberId, @customer, @createdAt, @ringingAt, @answeredAt,
+           @endedAt, @endedReason, @cost, @summary, @transcript, @messages)`,
+      ),
+      fileGet: db.prepare('SELECT * FROM files WHERE id = ?'),
+      fileCount: db.prepare('SELECT count(*) AS n FROM files'),
+      filePage: db.prepare('SELECT * FROM files ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?'),
+      fileProcessing: db.prepare("SELECT * FROM files WHERE status = 'processing'"),
+      fileInsert: db.prepare(
+        `INSERT INTO files (id, name, bytes, mimetype, status, parsed_text_bytes, created_at, updated_at)
+         VALUES (@id, @name, @bytes, @mimetype, @status, @parsedTextBytes, @createdAt, @updatedAt)`,
+      ),
+      fileFinish: db.prepare('UPDATE files SET status = ?, parsed_text_bytes = ?, updated_at = ? WHERE id = ?'),
+      fileDelete: db.prepare('DELETE FROM files WHERE id = ?'),
+      sessionGet: db.prepare('SELECT * FROM sessions WHERE id = ?'),
+      sessionInsert: db.prepare(
+        `INSERT INTO sessions (id, name, assistant_id, status, messages, variable_values, created_at, updated_at)
+         VALUES (@id, @name, @assistantId, @status, @messages, @variableValues, @createdAt, @updatedAt)`,
+      ),
+      sessionUpdate: db.prepare('UPDATE sessions SET messages = ?, variable_values = ?, updated_at = ? WHERE id = ?'),
+      chatInsert: db.prepare('INSERT INTO chats (id, session_id, body, created_at) VALUES (?, ?, ?, ?)'),
+    };
+  }
+
+  // --- assistants
+  getAssistant(id: string): AssistantRow | undefined {
+    const r = this.s.assistantGet.get(id) as Record<string, string> | undefined;
+    return r && toAssistant(r);
+  }
+  listAssistants(): AssistantRow[] {
+    return (this.s.assistantList.all() as Record<string, string>[]).map(toAssistant);
+  }
+  insertAssistant(a: AssistantRow): void {
+    this.s.assistantInsert.run(a.id, json(a.body), a.createdAt, a.updatedAt);
+  }
+  updateAssistant(id: string, body: Record<string, unknown>, updatedAt: string): void {
+    this.s.assistantUpdate.run(json(body), updatedAt, id);
+  }
+
+  // --- phone numbers
+  getPhoneNumber(id: string): PhoneNumberRow | undefined {
+    const r = this.s.numberGet.get(id) as Record<string, string> | undefined;
+    return r && toNumber(r);
+  }
+  getPhoneNumberByDid(did: string): PhoneNumberRow | undefined {
+    const r = this.s.numberByDid.get(did) as Record<string, string> | undefined;
+    return r && toNumber(r);
+  }
+  listPhoneNumbers(): PhoneNumberRow[] {
+    return (this.s.numberList.all() as Record<string, string>[]).map(toNumber);
+  }
+  insertPhoneNumber(n: PhoneNumberRow): void {
+    this.s.numberInsert.run(n.id, n.did, json(n.body), n.assistantId, n.createdAt, n.updatedAt);
+  }
+  linkPhoneNumber(id: string, assistantId: string, updatedAt: string): void {
+    this.s.numberLink.run(assistantId, updatedAt, id);
+  }
+
+  // --- calls
+  insertCall(c: CallRow): void {
+    this.s.callInsert.run(callParams(c));
+  }
+  /** Inserts many calls in one transaction (seeding, benchmarks). */
+  insertCalls(calls: Iterable<CallRow>): number {
+    let n = 0;
+    this.db.transaction(() => {
+      for (const c of calls) {
+        this.s.callInsert.run(callParams(c));
+        n++;
+      }
+    })();
+    return n;
+  }
+  /**
+   * Newest first (created_at desc, id desc), served from the created_at indexes. `full` adds
+   * the transcript and messages, which list answers leave out.
+   */
+  queryCalls(q: CallQuery, full: boolean): CallRow[] {
+    const where: string[] = [];
+    const params: Record<string, unknown> = { limit: q.limit };
+    if (q.id !== undefined) (where.push('id = @id'), (params.id = q.id));
+    if (q.assistantId !== undefined) (where.push('assistant_id = @assistantId'), (params.assistantId = q.assistantId));
+    if (q.phoneNumberId !== undefined) (where.push('phone_number_id = @phoneNumberId'), (params.phoneNumberId = q.phoneNumberId));
+    if (q.createdFrom !== undefined) (where.push('created_at >= @createdFrom'), (params.createdFrom = q.createdFrom));
+    if (q.createdTo !== undefined) (where.push('created_at <= @createdTo'), (params.createdTo = q.createdTo));
+    const cols = full ? '*' : "id, type, assistant_id, phone_number_id, customer, created_at, ringing_at, answered_at, ended_at, ended_reason, cost, summary, '' AS transcript, '[]' AS messages";
+    const sql = `SELECT ${cols} FROM calls ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT @limit`;
+    // Statements are cached by better-sqlite3 per text only when we keep them; the 32 filter
+    // combinations are few, so keep a small map.
+    let stmt = this.callQueries.get(sql);
+    if (!stmt) this.callQueries.set(sql, (stmt = this.db.prepare(sql)));
+    return (stmt.all(params) as Record<string, unknown>[]).map(toCall);
+  }
+  private readonly callQueries = new Map<string, Database.Statement>();
+
+  // --- files
+  getFile(id: string): FileRow | undefined {
+    const r = this.s.fileGet.get(id) as Record<string, unknown> | undefined;
+    return r && toFile(r);
+  }
+  countFiles(): number {
+    return (this.s.fileCount.get() as { n: number }).n;
+  }
+  pageFiles(limit: number, offset: number): FileRow[] {
+    return (this.s.filePage.all(limit, offset) as Record<string, unknown>[]).map(toFile);
+  }
+  filesStillProcessing(): FileRow[] {
+    return (this.s.fileProcessing.all() as Record<string, unknown>[]).map(toFile);
+  }
+  insertFile(f: FileRow): void {
+    this.s.fileInsert.run(f);
+  }
+  finishFile(id: string, status: FileRow['status'], parsedTextBytes: number | null, updatedAt: string): void {
+    this.s.fileFinish.run(status, parsedTextBytes, updatedAt, id);
+  }
+  /** Deletes the record and drops its id from every assistant's knowledge bases, in one transaction. */
+  deleteFile(id: string, now: string): void {
+    this.db.transaction(() => {
+      this.s.fileDelete.run(id);
+      for (const a of this.listAssistants()) {
+        const body = withoutFileId(a.body, id);
+        if (body) this.updateAssistant(a.id, body, now);
+      }
+    })();
+  }
+
+  // --- sessions and chats
+  getSession(id: string): SessionRow | undefined {
+    const r = this.s.sessionGet.get(id) as Record<string, string> | undefined;
+    return r && toSession(r);
+  }
+  insertSession(s: SessionRow): void {
+    this.s.sessionInsert.run({ ...s, messages: json(s.messages), variableValues: json(s.variableValues) });
+  }
+  /** Stores the chat and the session's new messages together. */
+  recordChat(session: SessionRow, chat: { id: string; createdAt: string } & Record<string, unknown>): void {
+    this.db.transaction(() => {
+      this.s.chatInsert.run(chat.id, session.id, json(chat), chat.createdAt);
+      this.s.sessionUpdate.run(json(session.messages), json(session.variableValues), session.updatedAt, session.id);
+    })();
+  }
+}
+
+function callParams(c: CallRow) {
+  return { ...c, customer: json(c.customer), messages: json(c.messages) };
+}
+
+const toAssistant = (r: Record<string, string>): AssistantRow => ({
+  id: r.id,
+  body: JSON.parse(r.body),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toNumber = (r: Record<string, string>): PhoneNumberRow => ({
+  id: r.id,
+  did: r.did,
+  body: JSON.parse(r.body),
+  assistantId: r.assistant_id ?? null,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toCall = (r: Record<string, unknown>): CallRow => ({
+  id: r.id as string,
+  type: r.type as CallRow['type'],
+  assistantId: r.assistant_id as string,
+  phoneNumberId: r.phone_number_id as string,
+  customer: JSON.parse(r.customer as string),
+  createdAt: r.created_at as string,
+  ringingAt: r.ringing_at as string,
+  answeredAt: (r.answered_at as string | null) ?? null,
+  endedAt: r.ended_at as string,
+  endedReason: r.ended_reason as string,
+  cost: r.cost as number,
+  summary: r.summary as string,
+  transcript: r.transcript as string,
+  messages: JSON.parse(r.messages as string),
+});
+
+const toFile = (r: Record<string, unknown>): FileRow => ({
+  id: r.id as string,
+  name: r.name as string,
+  bytes: r.bytes as number,
+  mimetype: r.mimetype as string,
+  status: r.status as FileRow['status'],
+  parsedTextBytes: (r.parsed_text_bytes as number | null) ?? null,
+  createdAt: r.created_at as string,
+  updatedAt: r.updated_at as string,
+});
+
+const toSession = (r: Record<string, string>): SessionRow => ({
+  id: r.id,
+  name: r.name,
+  assistantId: r.assistant_id,
+  status: r.status,
+  messages: JSON.parse(r.messages),
+  variableValues: JSON.parse(r.variable_values),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** The assistant body without `fileId` in its knowledge bases, or undefined when it had none. */
+function withoutFileId(body: Record<string, unknown>, fileId: string): Record<string, unknown> | undefined {
+  let changed = false;
+  const strip = (kb: unknown) => {
+    if (!kb || typeof kb !== 'object' || !Array.isArray((kb as { fileIds?: unknown }).fileIds)) return kb;
+    const ids = (kb as { fileIds: unknown[] }).fileIds;
+    if (!ids.includes(fileId)) return kb;
+    changed = true;
+    return { ...kb, fileIds: ids.filter((x) => x !== fileId) };
+  };
+  const next: Record<string, unknown> = { ...body, knowledgeBase: strip(body.knowledgeBase) };
+  if (body.knowledgeBase === undefined) delete next.knowledgeBase;
+  if (body.model && typeof body.model === 'object') {
+    next.model = { ...(body.model as object), knowledgeBase: strip((body.model as { knowledgeBase?: unknown }).knowledgeBase) };
+    if ((body.model as { knowledgeBase?: unknown }).knowledgeBase === undefined) delete (next.model as Record<string, unknown>).knowledgeBase;
+  }
+  return changed ? next : undefined;
+}

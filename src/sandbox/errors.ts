@@ -1,0 +1,83 @@
+// One error shape for every answer that is not a success: { statusCode, error, message }.
+// Routes throw HttpError; the handlers below turn framework errors (malformed JSON, wrong
+// content type, body too large, multipart limits) into the same shape, so no input yields a 500.
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+export function errorBody(statusCode: number, message: string): ErrorBody {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
+
+export function sendError(reply: FastifyReply, statusCode: number, message: string): FastifyReply {
+  return reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(statusCode, message));
+}
+
+// Framework error codes mapped to the status and message a user of the API should see.
+function describeFrameworkError(err: FastifyError, maxUploadBytes: number): { status: number; message: string } | undefined {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, message: 'unsupported Content-Type; send application/json (or multipart/form-data for POST /files)' };
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return { status: 415, message: 'POST /files needs Content-Type multipart/form-data with a part named "file"' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, message: 'the body is empty; send a JSON object' };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, message: 'Content-Length does not match the body' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, message: 'the JSON body is too large (limit 1 MB)' };
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return { status: 413, message: `the file is larger than the upload limit of ${maxUploadBytes} bytes` };
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return { status: 413, message: 'too many multipart parts; send one part named "file"' };
+    case 'FST_PROTO_VIOLATION':
+      return { status: 400, message: 'the multipart body has a forbidden field name' };
+    default:
+      break;
+  }
+  // JSON.parse failures surface as SyntaxError with statusCode 400.
+  if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return { status: 400, message: `malformed JSON body: ${err.message}` };
+  }
+  // busboy reports a broken multipart body as a plain Error.
+  if (/multipart|boundary|Unexpected end of form|Malformed part header/i.test(err.message)) {
+    return { status: 400, message: `malformed multipart body: ${err.message}` };
+  }
+  const status = err.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return { status, message: err.message };
+  return undefined;
+}
+
+export function installErrorHandling(app: FastifyInstance, maxUploadBytes: number): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof HttpError) return sendError(reply, err.statusCode, err.message);
+    const known = describeFrameworkError(err, maxUploadBytes);
+    if (known) return sendError(reply, known.status, known.message);
+    request.log.error({ err }, 'unexpected error');
+    return sendError(reply, 500, 'the sandbox failed to handle this request; see its log');
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, `no route ${request.method} ${request.url.split('?')[0]}; see GET /openapi.json`),
+  );
+}

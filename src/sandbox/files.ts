@@ -1,0 +1,146 @@
+// Knowledge-base file storage. Contents live under <dataDir>/files/<id> (never by the uploaded
+// name); extracted text beside it as <id>.txt. Uploads stream to <dataDir>/uploads/ first and
+// are renamed into place only when complete, so a half-written upload never becomes a record.
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { SandboxContext } from './context.js';
+import { dataPaths, type FileRow, type SandboxStore } from './db.js';
+import { knowledgeFileIds, type KnowledgeDoc } from './chat.js';
+import { HttpError } from './errors.js';
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  '.txt': 'text/plain',
+  '.text': 'text/plain',
+  '.log': 'text/plain',
+  '.md': 'text/markdown',
+  '.markdown': 'text/markdown',
+  '.csv': 'text/csv',
+  '.tsv': 'text/tab-separated-values',
+  '.json': 'application/json',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.xml': 'application/xml',
+  '.pdf': 'application/pdf',
+  '.doc': 'application/msword',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+};
+
+/** Types whose text the sandbox extracts; other files are stored and marked done without text. */
+const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/csv', 'text/tab-separated-values', 'application/json']);
+
+export const mimetypeOf = (name: string) => MIME_BY_EXTENSION[extname(name).toLowerCase()] ?? 'application/octet-stream';
+
+/**
+ * A display name safe to show and store: the last path segment, without control or
+ * bidi-override characters, no leading dots, at most 255 characters.
+ */
+export function displayName(raw: string | undefined): string {
+  let n = (raw ?? '').normalize('NFC');
+  n = n.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '');
+  n = n.split(/[\\/]/).pop() ?? '';
+  n = n.replace(/^[.\s]+/, '').trim();
+  if (!n) return 'upload';
+  if (n.length > 255) {
+    const ext = extname(n).slice(0, 16);
+    n = n.slice(0, 255 - ext.length) + ext;
+  }
+  return n;
+}
+
+export const contentPath = (dataDir: string, id: string) => join(dataPaths(dataDir).files, id);
+export const textPath = (dataDir: string, id: string) => join(dataPaths(dataDir).files, `${id}.txt`);
+
+/** Thrown when the stream passes the byte limit. */
+export class UploadTooLarge extends HttpError {
+  constructor(limit: number) {
+    super(413, `the file is larger than the upload limit of ${limit} bytes`);
+  }
+}
+
+/**
+ * Streams an upload to disk and records it as `processing`. Bytes are counted as they pass,
+ * so a too-large upload is cut off without ever being held in memory.
+ */
+export async function saveUpload(ctx: SandboxContext, stream: Readable, rawName: string | undefined): Promise<FileRow> {
+  const id = randomUUID();
+  const tmp = join(dataPaths(ctx.dataDir).uploads, `${id}.part`);
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      if (bytes > ctx.maxUploadBytes) done(new UploadTooLarge(ctx.maxUploadBytes));
+      else done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(stream, counter, createWriteStream(tmp, { mode: 0o600 }));
+    const fh = await open(tmp, 'r+');
+    try {
+      await fh.sync(); // the record below promises the bytes are on disk
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, contentPath(ctx.dataDir, id));
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  const name = displayName(rawName);
+  const now = new Date().toISOString();
+  const row: FileRow = { id, name, bytes, mimetype: mimetypeOf(name), status: 'processing', parsedTextBytes: null, createdAt: now, updatedAt: now };
+  ctx.store.insertFile(row);
+  return row;
+}
+
+/** Extracts a file's text and marks it done (or failed); runs after the upload was answered. */
+export async function extractText(ctx: SandboxContext, file: FileRow): Promise<void> {
+  let status: FileRow['status'] = 'done';
+  let parsed: number | null = null;
+  try {
+    if (TEXT_TYPES.has(file.mimetype)) {
+      const text = (await readFile(contentPath(ctx.dataDir, file.id), 'utf8')).replace(/^\uFEFF/, '');
+      await writeFile(textPath(ctx.dataDir, file.id), text, { mode: 0o600 });
+      parsed = Buffer.byteLength(text);
+    }
+  } catch {
+    status = 'failed';
+  }
+  if (!ctx.store.getFile(file.id)) {
+    await rm(textPath(ctx.dataDir, file.id), { force: true }); // deleted while we worked
+    return;
+  }
+  ctx.store.finishFile(file.id, status, parsed, new Date().toISOString());
+}
+
+/** Finishes extraction interrupted by a stop, and clears uploads that never completed. */
+export function resumeExtraction(ctx: SandboxContext): void {
+  const uploads = dataPaths(ctx.dataDir).uploads;
+  for (const f of readdirSync(uploads)) rmSync(join(uploads, f), { force: true });
+  for (const f of ctx.store.filesStillProcessing()) void extractText(ctx, f);
+}
+
+export async function deleteFileContents(dataDir: string, id: string): Promise<void> {
+  await rm(contentPath(dataDir, id), { force: true });
+  await rm(textPath(dataDir, id), { force: true });
+}
+
+/** The extracted text of the assistant's knowledge-base files that have any. */
+export function loadKnowledge(store: SandboxStore, dataDir: string, assistant: Record<string, unknown>): KnowledgeDoc[] {
+  const docs: KnowledgeDoc[] = [];
+  for (const id of knowledgeFileIds(assistant)) {
+    const file = store.getFile(id);
+    const path = textPath(dataDir, id);
+    if (!file || file.status !== 'done' || !existsSync(path)) continue;
+    docs.push({ name: file.name, text: readFileSync(path, 'utf8') });
+  }
+  return docs;
+}

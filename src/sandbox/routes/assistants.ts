@@ -1,0 +1,113 @@
+// POST/GET/PATCH /assistants. Every spec field is kept as given; nested objects keep extra
+// keys (the hosted service has more than the spec shows); PATCH replaces whole top-level fields.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { SandboxContext } from '../context.js';
+import type { AssistantRow } from '../db.js';
+import { badRequest, notFound } from '../errors.js';
+import { numberIn, parseBody, requiredText, text, wholeNumber } from '../validate.js';
+
+const opt = <T extends z.ZodType>(t: T) => t.nullable().optional();
+
+const knowledgeBase = z.looseObject({
+  fileIds: z.array(text(100)).max(100, 'must list at most 100 files'),
+});
+
+const assistantFields = {
+  name: requiredText(200),
+  status: opt(z.boolean()),
+  description: opt(text(2000)),
+  voice: opt(
+    z.looseObject({
+      provider: opt(text(100)),
+      voiceId: opt(text(200)),
+      model: opt(text(200)),
+      language: opt(text(50)),
+      speed: opt(numberIn(0.25, 4)),
+    }),
+  ),
+  transcriber: opt(z.looseObject({ provider: opt(text(100)), model: opt(text(200)), language: opt(text(50)) })),
+  model: opt(
+    z.looseObject({
+      provider: opt(text(100)),
+      model: opt(text(200)),
+      temperature: opt(numberIn(0, 2)),
+      maxTokens: opt(wholeNumber(1, 1_000_000)),
+      emotionRecognitionEnabled: opt(z.boolean()),
+      messages: opt(z.array(z.looseObject({ role: requiredText(50), content: text(200_000) })).max(200, 'must hold at most 200 messages')),
+      knowledgeBase: opt(knowledgeBase),
+    }),
+  ),
+  firstMessage: opt(text(10_000)),
+  firstMessageMode: opt(text(100)),
+  backgroundSound: opt(text(100)),
+  silenceTimeoutSeconds: opt(wholeNumber(1, 3600)),
+  backgroundDenoisingEnabled: opt(z.boolean()),
+  firstMessageInterruptionsEnabled: opt(z.boolean()),
+  maxDurationSeconds: opt(wholeNumber(1, 86_400)),
+  analysisPlan: opt(z.record(z.string(), z.unknown())),
+  knowledgeBase: opt(knowledgeBase),
+  hangupUsingPrompt: opt(z.looseObject({ enabled: opt(z.boolean()), prompt: opt(text(10_000)) })),
+};
+
+/** Server-set fields a client may echo back from a record it read; ignored, never an error. */
+const SERVER_FIELDS = ['id', 'createdAt', 'updatedAt'];
+const withoutServerFields = (body: unknown) => {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const copy = { ...(body as Record<string, unknown>) };
+  for (const k of SERVER_FIELDS) delete copy[k];
+  return copy;
+};
+
+const CreateAssistant = z.strictObject(assistantFields);
+const PatchAssistant = z.strictObject({ ...assistantFields, name: requiredText(200).optional() });
+
+export const assistantRecord = (a: AssistantRow) => ({ id: a.id, ...a.body, createdAt: a.createdAt, updatedAt: a.updatedAt });
+
+function checkFilesExist(ctx: SandboxContext, body: Record<string, unknown>): void {
+  const lists: [string, unknown][] = [
+    ['knowledgeBase.fileIds', (body.knowledgeBase as { fileIds?: unknown } | null | undefined)?.fileIds],
+    ['model.knowledgeBase.fileIds', (body.model as { knowledgeBase?: { fileIds?: unknown } } | null | undefined)?.knowledgeBase?.fileIds],
+  ];
+  for (const [field, ids] of lists) {
+    if (!Array.isArray(ids)) continue;
+    ids.forEach((id: string, i) => {
+      if (!ctx.store.getFile(id)) throw badRequest(`${field}[${i}] names no uploaded file (${id}); upload it with POST /files first`);
+    });
+  }
+}
+
+export function getAssistantOr404(ctx: SandboxContext, id: string, field = 'assistant'): AssistantRow {
+  const a = ctx.store.getAssistant(id);
+  if (!a) throw notFound(`no ${field} with id ${id}`);
+  return a;
+}
+
+export function assistantRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  app.post('/assistants', async (request, reply) => {
+    const body = parseBody(CreateAssistant, withoutServerFields(request.body)) as Record<string, unknown>;
+    checkFilesExist(ctx, body);
+    const now = new Date().toISOString();
+    const row: AssistantRow = { id: randomUUID(), body, createdAt: now, updatedAt: now };
+    ctx.store.insertAssistant(row);
+    return reply.code(201).send({ message: 'Assistant created successfully', assistant: assistantRecord(row) });
+  });
+
+  app.get('/assistants', async () => ({ assistants: ctx.store.listAssistants().map(assistantRecord) }));
+
+  app.get<{ Params: { id: string } }>('/assistants/:id', async (request) => ({
+    assistant: assistantRecord(getAssistantOr404(ctx, request.params.id)),
+  }));
+
+  app.patch<{ Params: { id: string } }>('/assistants/:id', async (request) => {
+    const current = getAssistantOr404(ctx, request.params.id);
+    const patch = parseBody(PatchAssistant, withoutServerFields(request.body)) as Record<string, unknown>;
+    if (Object.keys(patch).length === 0) throw badRequest('the body names no assistant field to change');
+    checkFilesExist(ctx, patch);
+    const body = { ...current.body, ...patch };
+    const updatedAt = new Date().toISOString();
+    ctx.store.updateAssistant(current.id, body, updatedAt);
+    return { message: 'Assistant updated successfully', assistant: assistantRecord({ ...current, body, updatedAt }) };
+  });
+}

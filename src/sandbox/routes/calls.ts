@@ -1,0 +1,70 @@
+// GET /calls, GET /calls/details, POST /calls/outbound.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { SandboxContext } from '../context.js';
+import type { CallQuery } from '../db.js';
+import { notFound } from '../errors.js';
+import { loadKnowledge } from '../files.js';
+import { callView, planCall } from '../simulate.js';
+import { checkQuery, dateParam, E164, intParam, parseBody, requiredText, text } from '../validate.js';
+import { getAssistantOr404 } from './assistants.js';
+
+export const CALL_QUERY_PARAMS = ['id', 'assistantId', 'phoneNumberId', 'limit', 'createdAtGt', 'createdAtLt'] as const;
+export const DEFAULT_CALL_LIMIT = 100;
+export const MAX_CALL_LIMIT = 1000;
+
+function callQuery(raw: unknown): CallQuery {
+  const q = checkQuery(raw, CALL_QUERY_PARAMS);
+  return {
+    id: q.id as string | undefined,
+    assistantId: q.assistantId as string | undefined,
+    phoneNumberId: q.phoneNumberId as string | undefined,
+    createdFrom: dateParam(q, 'createdAtGt', false),
+    createdTo: dateParam(q, 'createdAtLt', true),
+    limit: intParam(q, 'limit', 1, MAX_CALL_LIMIT, DEFAULT_CALL_LIMIT),
+  };
+}
+
+const OutboundCall = z.strictObject({
+  assistantId: requiredText(200),
+  phoneNumberId: requiredText(200),
+  customer: z.looseObject({
+    number: z.string().regex(E164, 'must be E.164 like +14155550100 (a +, the country code, then the number)'),
+    name: text(200).optional(),
+  }),
+});
+
+export function callRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  app.get('/calls', async (request) => {
+    const calls = ctx.store.queryCalls(callQuery(request.query), false);
+    const now = Date.now();
+    return { message: `Found ${calls.length} call${calls.length === 1 ? '' : 's'}`, calls: calls.map((c) => callView(c, now, false)) };
+  });
+
+  app.get('/calls/details', async (request) => {
+    const q = callQuery(request.query);
+    const calls = ctx.store.queryCalls(q, true);
+    if (q.id !== undefined && calls.length === 0) throw notFound(`no call with id ${q.id}`);
+    const now = Date.now();
+    return { message: `Found ${calls.length} call${calls.length === 1 ? '' : 's'}`, calls: calls.map((c) => callView(c, now, true)) };
+  });
+
+  app.post('/calls/outbound', async (request, reply) => {
+    const body = parseBody(OutboundCall, request.body);
+    const assistant = getAssistantOr404(ctx, body.assistantId);
+    const number = ctx.store.getPhoneNumber(body.phoneNumberId);
+    if (!number) throw notFound(`no phone number with id ${body.phoneNumberId}`);
+    const call = planCall({
+      type: 'outboundPhoneCall',
+      assistantId: assistant.id,
+      phoneNumberId: number.id,
+      assistant: assistant.body,
+      docs: loadKnowledge(ctx.store, ctx.dataDir, assistant.body),
+      customer: { number: body.customer.number, name: body.customer.name },
+      createdAt: Date.now(),
+      pace: ctx.callPace,
+    });
+    ctx.store.insertCall(call);
+    return reply.code(201).send({ message: `Call to ${body.customer.number} queued`, call: callView(call, Date.now(), true) });
+  });
+}

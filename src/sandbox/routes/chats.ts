@@ -1,0 +1,97 @@
+// POST /sessions, GET /chats/session/{id}, POST /chats. A session keeps its messages; a chat is
+// one exchange: the user's input and the assistant's deterministic reply (chat.ts).
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { SandboxContext } from '../context.js';
+import type { SessionRow } from '../db.js';
+import { notFound } from '../errors.js';
+import { loadKnowledge } from '../files.js';
+import { chatCost, composeReply, personaOf } from '../chat.js';
+import { parseBody, requiredText, text } from '../validate.js';
+import { getAssistantOr404 } from './assistants.js';
+
+/** Session status: 'active' while it can take messages (sessions never close in the sandbox). */
+export const SESSION_STATUSES = ['active'] as const;
+/** Chat status: 'completed' once the reply is in (replies are synchronous in the sandbox). */
+export const CHAT_STATUSES = ['completed'] as const;
+
+const CreateSession = z.strictObject({ name: text(200).optional(), assistantId: requiredText(200) });
+const SendChat = z.strictObject({
+  sessionId: requiredText(200),
+  input: requiredText(10_000),
+  assistantOverrides: z
+    .looseObject({ variableValues: z.record(z.string(), z.unknown()).optional() })
+    .optional(),
+});
+
+const sessionRecord = (s: SessionRow) => ({
+  id: s.id,
+  name: s.name,
+  assistantId: s.assistantId,
+  status: s.status,
+  messages: s.messages,
+  createdAt: s.createdAt,
+  updatedAt: s.updatedAt,
+});
+
+export function chatRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  app.post('/sessions', async (request, reply) => {
+    const body = parseBody(CreateSession, request.body);
+    const assistant = getAssistantOr404(ctx, body.assistantId);
+    const persona = personaOf(assistant.body);
+    const now = new Date().toISOString();
+    const session: SessionRow = {
+      id: randomUUID(),
+      name: body.name?.trim() || `Chat with ${persona.name}`,
+      assistantId: assistant.id,
+      status: 'active',
+      messages: persona.speaksFirst && persona.firstMessage.trim() ? [{ role: 'assistant', content: persona.firstMessage }] : [],
+      variableValues: {},
+      createdAt: now,
+      updatedAt: now,
+    };
+    ctx.store.insertSession(session);
+    return reply.code(201).send({ message: 'Session created successfully', session: sessionRecord(session) });
+  });
+
+  app.get<{ Params: { sessionId: string } }>('/chats/session/:sessionId', async (request) => {
+    const session = ctx.store.getSession(request.params.sessionId);
+    if (!session) throw notFound(`no chat session with id ${request.params.sessionId}`);
+    return { message: 'Session retrieved successfully', session: sessionRecord(session) };
+  });
+
+  app.post('/chats', async (request, reply) => {
+    const body = parseBody(SendChat, request.body);
+    const session = ctx.store.getSession(body.sessionId);
+    if (!session) throw notFound(`no chat session with id ${body.sessionId}`);
+    const assistant = getAssistantOr404(ctx, session.assistantId);
+    // Variable values given once hold for the rest of the session; later ones override.
+    const variableValues = { ...session.variableValues, ...(body.assistantOverrides?.variableValues ?? {}) };
+    const persona = personaOf(assistant.body, variableValues);
+    const output = composeReply(persona, loadKnowledge(ctx.store, ctx.dataDir, assistant.body), body.input);
+    const now = new Date().toISOString();
+    const id = randomUUID();
+    const chat = {
+      id,
+      externalChatId: `sandbox-chat-${id}`,
+      sessionId: session.id,
+      input: body.input,
+      output: [{ role: 'assistant', content: output }],
+      assistantId: assistant.id,
+      status: 'completed',
+      cost: chatCost(body.input, output),
+      createdAt: now,
+      updatedAt: now,
+      assistantOverrides: { variableValues },
+    };
+    const next: SessionRow = {
+      ...session,
+      messages: [...session.messages, { role: 'user', content: body.input }, { role: 'assistant', content: output }],
+      variableValues,
+      updatedAt: now,
+    };
+    ctx.store.recordChat(next, chat);
+    return reply.code(201).send({ message: 'Chat completed successfully', chat });
+  });
+}

@@ -1,0 +1,170 @@
+// Demo data for a new data dir, from assets/: assistants across providers, phone numbers (most
+// linked), knowledge-base files attached to assistants, and a month of past calls.
+// seedCalls also serves the benchmark: it inserts N calls in one transaction.
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SandboxStore, dataPaths, openDatabase, type CallRow, type Db } from './db.js';
+import { contentPath, loadKnowledge, mimetypeOf, textPath } from './files.js';
+import { ENDED_REASONS, planCall, type EndedReason } from './simulate.js';
+import type { KnowledgeDoc } from './chat.js';
+
+export const SEED_CALL_COUNT = 300;
+const DAY = 86_400_000;
+
+/** assets/ of the package, found from this module whether it runs from src/ or the dist/ bundle. */
+export function assetsDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'assets', 'seed', 'assistants.json'))) return join(dir, 'assets');
+    const up = dirname(dir);
+    if (up === dir) throw new Error('cannot find the assets/ folder of switchboard (seed data); reinstall the package');
+    dir = up;
+  }
+}
+
+interface SeedNumber {
+  did: string;
+  domain: string;
+  provider: string;
+  externalId: string;
+  status: boolean;
+  assistant: string | null;
+}
+
+/** Seeds an empty store. Runs inside the transaction that creates the schema, so it is all or nothing. */
+export function seedStore(store: SandboxStore, dataDir: string, now = Date.now()): void {
+  const assets = assetsDir();
+  // Knowledge-base files, referenced from the seed assistants as "kb:<file name>".
+  const fileIds = new Map<string, string>();
+  const kbDir = join(assets, 'kb');
+  readdirSync(kbDir)
+    .sort()
+    .forEach((name, i) => {
+      const id = randomUUID();
+      const text = readFileSync(join(kbDir, name), 'utf8');
+      copyFileSync(join(kbDir, name), contentPath(dataDir, id));
+      writeFileSync(textPath(dataDir, id), text, { mode: 0o600 });
+      const at = new Date(now - (40 - i) * DAY).toISOString();
+      store.insertFile({ id, name, bytes: Buffer.byteLength(text), mimetype: mimetypeOf(name), status: 'done', parsedTextBytes: Buffer.byteLength(text), createdAt: at, updatedAt: at });
+      fileIds.set(`kb:${name}`, id);
+    });
+  const resolveKb = (_key: string, v: unknown) => (typeof v === 'string' && v.startsWith('kb:') ? (fileIds.get(v) ?? v) : v);
+
+  const assistants = JSON.parse(readFileSync(join(assets, 'seed', 'assistants.json'), 'utf8'), resolveKb) as Record<string, unknown>[];
+  const idByName = new Map<string, string>();
+  assistants.forEach((body, i) => {
+    const id = randomUUID();
+    const at = new Date(now - (60 - i * 3) * DAY).toISOString();
+    store.insertAssistant({ id, body, createdAt: at, updatedAt: at });
+    idByName.set(body.name as string, id);
+  });
+
+  const numbers = JSON.parse(readFileSync(join(assets, 'seed', 'phone-numbers.json'), 'utf8')) as SeedNumber[];
+  numbers.forEach((n, i) => {
+    const at = new Date(now - (50 - i) * DAY).toISOString();
+    const { assistant, did, ...body } = n;
+    store.insertPhoneNumber({
+      id: randomUUID(),
+      did,
+      body: { accountId: 'acct-sandbox', ...body, service: { id: 'sandbox', name: 'Switchboard Sandbox' } },
+      assistantId: assistant ? (idByName.get(assistant) ?? null) : null,
+      createdAt: at,
+      updatedAt: at,
+    });
+  });
+
+  insertSyntheticCalls(store, dataDir, SEED_CALL_COUNT, now);
+}
+
+/** Opens the data dir's database, seeding it when it is new. */
+export function openSeeded(dataDir: string, seed: boolean) {
+  return openDatabase(dataDir, seed ? (db) => seedStore(new SandboxStore(db), dataDir) : undefined);
+}
+
+// Small deterministic PRNG so seeded data looks varied but needs no randomness source.
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const FIRST = ['Jordan', 'Sam', 'Maria', 'Alex', 'Priya', 'Chris', 'Dana', 'Wei', 'Fatima', 'Lucas', 'Olivia', 'Kenji', 'Amara', 'Noah'];
+const LAST = ['Lee', 'Patel', 'Garcia', 'Kim', 'Shah', 'Novak', 'Okafor', 'Chen', 'Haddad', 'Silva', 'Brown', 'Tanaka', 'Mensah', 'Walsh'];
+const REASON_WEIGHTS: [EndedReason, number][] = [
+  ['customer-ended-call', 0.62],
+  ['assistant-ended-call', 0.14],
+  ['silence-timed-out', 0.05],
+  ['exceeded-max-duration', 0.02],
+  ['customer-did-not-answer', 0.09],
+  ['customer-busy', 0.05],
+  ['voicemail', 0.03],
+];
+
+function pickReason(r: number): EndedReason {
+  for (const [reason, w] of REASON_WEIGHTS) {
+    if (r < w) return reason;
+    r -= w;
+  }
+  return ENDED_REASONS[0];
+}
+
+/**
+ * Inserts `count` finished calls spread over the `days` before `now`, across the store's
+ * assistants and numbers (inbound ones only on linked numbers), in one transaction.
+ */
+function insertSyntheticCalls(store: SandboxStore, dataDir: string, count: number, now = Date.now(), days = 30): number {
+  const assistants = store.listAssistants();
+  const numbers = store.listPhoneNumbers();
+  if (assistants.length === 0 || numbers.length === 0) throw new Error('seedCalls needs at least one assistant and one phone number');
+  const docs = new Map<string, KnowledgeDoc[]>(assistants.map((a) => [a.id, loadKnowledge(store, dataDir, a.body)]));
+  const replies = new Map<string, Map<string, string>>(assistants.map((a) => [a.id, new Map()]));
+  const byId = new Map(assistants.map((a) => [a.id, a]));
+  const linked = numbers.filter((n) => n.assistantId && byId.has(n.assistantId));
+  const rand = mulberry32(count * 7919 + store.countFiles());
+  function* calls(): Generator<CallRow> {
+    for (let i = 0; i < count; i++) {
+      const inbound = linked.length > 0 && rand() < 0.55;
+      const number = inbound ? linked[Math.floor(rand() * linked.length)] : numbers[Math.floor(rand() * numbers.length)];
+      const assistant = inbound ? byId.get(number.assistantId!)! : assistants[Math.floor(rand() * assistants.length)];
+      const name = `${FIRST[Math.floor(rand() * FIRST.length)]} ${LAST[Math.floor(rand() * LAST.length)]}`;
+      // Call volume leans towards recent days and office hours.
+      const ago = Math.floor(Math.pow(rand(), 1.3) * days * DAY);
+      yield planCall({
+        type: inbound ? 'inboundPhoneCall' : 'outboundPhoneCall',
+        assistantId: assistant.id,
+        phoneNumberId: number.id,
+        assistant: assistant.body,
+        docs: docs.get(assistant.id)!,
+        customer: { number: `+1${Math.floor(2_000_000_000 + rand() * 7_999_999_999)}`, name: rand() < 0.85 ? name : undefined },
+        createdAt: now - ago - 15 * 60_000,
+        pace: 1000,
+        endedReason: pickReason(rand()),
+        talkSeconds: 20 + Math.floor(rand() * 580),
+        replies: replies.get(assistant.id),
+      });
+    }
+  }
+  return store.insertCalls(calls());
+}
+
+/** Inserts `count` synthetic past calls (one transaction) into a data dir or an open database. */
+export function seedCalls(target: string | Db, count: number): number {
+  if (typeof target !== 'string') {
+    const dataDir = dirname(target.name);
+    return insertSyntheticCalls(new SandboxStore(target), dataDir, count);
+  }
+  if (!existsSync(dataPaths(target).db)) throw new Error(`no sandbox data in ${target}; start the sandbox once to create it`);
+  const { db } = openDatabase(target);
+  try {
+    return insertSyntheticCalls(new SandboxStore(db), target, count);
+  } finally {
+    db.close();
+  }
+}

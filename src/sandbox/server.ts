@@ -1,0 +1,118 @@
+// The sandbox: a local Voice Agent Service over real HTTP. The console embeds it (random
+// loopback port, generated key); `switchboard sandbox` runs it standalone.
+import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import { installAuth } from './auth.js';
+import { SandboxStore } from './db.js';
+import { installErrorHandling } from './errors.js';
+import type { SandboxContext } from './context.js';
+import { openApiDocument } from './openapi.js';
+import { openSeeded } from './seed.js';
+import { resumeExtraction } from './files.js';
+import { assistantRoutes } from './routes/assistants.js';
+import { callRoutes } from './routes/calls.js';
+import { chatRoutes } from './routes/chats.js';
+import { fileRoutes } from './routes/files.js';
+import { phoneNumberRoutes } from './routes/phone-numbers.js';
+import { adminRoutes } from './routes/admin.js';
+
+export { generateApiKey } from './auth.js';
+
+export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+
+export interface SandboxOptions {
+  dataDir: string;
+  apiKey: string;
+  host?: string;
+  /** 0 (the default) picks a random free port. */
+  port?: number;
+  maxUploadBytes?: number;
+  /** Seed demo data into a new data dir (default true); never touches an existing one. */
+  seed?: boolean;
+  /** Log requests (method, url, status; never headers) to stdout. Off by default. */
+  logger?: boolean;
+  /** Milliseconds per simulated second of a call timeline (default 1000; tests use less). */
+  callPace?: number;
+}
+
+export interface RunningSandbox {
+  url: string;
+  apiKey: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox> {
+  if (!opts.apiKey) throw new Error('the sandbox needs an API key');
+  const maxUploadBytes = opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  const { db } = openSeeded(opts.dataDir, opts.seed !== false);
+  const store = new SandboxStore(db);
+  let url = '';
+  const ctx: SandboxContext = {
+    store,
+    dataDir: opts.dataDir,
+    baseUrl: () => url,
+    maxUploadBytes,
+    callPace: opts.callPace ?? 1000,
+  };
+  let app: FastifyInstance | undefined;
+  try {
+    app = buildApp(ctx, opts);
+    const host = opts.host ?? '127.0.0.1';
+    await app.listen({ host, port: opts.port ?? 0 });
+    const addr = app.server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+    url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  } catch (err) {
+    await app?.close().catch(() => undefined);
+    db.close();
+    throw explainListenError(err, opts);
+  }
+  resumeExtraction(ctx);
+  const server = app;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    apiKey: opts.apiKey,
+    dataDir: opts.dataDir,
+    close: () =>
+      (closing ??= server.close().then(() => {
+        db.close();
+      })),
+  };
+}
+
+function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
+  const app = Fastify({
+    // Fastify's default request serializer logs method and url only, never headers (the key).
+    logger: opts.logger ? { level: 'info' } : false,
+    bodyLimit: 1024 * 1024,
+    // Close idle keep-alive sockets promptly so close() does not wait on clients.
+    forceCloseConnections: true,
+    return503OnClosing: true,
+  });
+  installErrorHandling(app, ctx.maxUploadBytes);
+  installAuth(app, opts.apiKey);
+  app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: { fileSize: ctx.maxUploadBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12, headerPairs: 100 },
+  });
+  app.get('/openapi.json', async () => openApiDocument(ctx.baseUrl()));
+  app.register(async (scope) => {
+    callRoutes(scope, ctx);
+    chatRoutes(scope, ctx);
+    assistantRoutes(scope, ctx);
+    phoneNumberRoutes(scope, ctx);
+    fileRoutes(scope, ctx);
+    adminRoutes(scope, ctx);
+  });
+  return app;
+}
+
+function explainListenError(err: unknown, opts: SandboxOptions): Error {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === 'EADDRINUSE') return new Error(`port ${opts.port} is already in use; pick another with --port`);
+  if (code === 'EACCES') return new Error(`not allowed to listen on port ${opts.port}; pick a port above 1024 with --port`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new Error(`cannot listen on host ${opts.host}; use 127.0.0.1 or an address of this machine`);
+  return err instanceof Error ? err : new Error(String(err));
+}

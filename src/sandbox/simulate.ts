@@ -1,0 +1,169 @@
+// Call simulation. A call is stored with its whole planned timeline (ringing, answered, ended)
+// and its conversation; what a reader sees — status, startedAt, the messages so far — is
+// derived from those timestamps at read time, so it stays right across restarts and needs
+// no timers.
+import { createHash, randomUUID } from 'node:crypto';
+import type { CallRow, ChatMessage } from './db.js';
+import { composeReply, personaOf, type KnowledgeDoc } from './chat.js';
+
+export type CallStatus = 'queued' | 'ringing' | 'in-progress' | 'ended';
+export const CALL_STATUSES: CallStatus[] = ['queued', 'ringing', 'in-progress', 'ended'];
+export const ENDED_REASONS = [
+  'customer-ended-call',
+  'assistant-ended-call',
+  'silence-timed-out',
+  'exceeded-max-duration',
+  'customer-did-not-answer',
+  'customer-busy',
+  'voicemail',
+] as const;
+export type EndedReason = (typeof ENDED_REASONS)[number];
+
+interface TimedMessage extends ChatMessage {
+  secondsFromStart: number;
+}
+
+/** What customers say on simulated calls; picked by the call id so a call is reproducible. */
+export const CUSTOMER_QUESTIONS = [
+  'What are your opening hours on Saturday?',
+  'How do I return an item I bought last week?',
+  'Do you ship internationally?',
+  'I would like to book an appointment for next Tuesday.',
+  'Can you tell me about the warranty?',
+  'How much does the premium plan cost?',
+  'Is there parking near the store?',
+  'Can I get a refund if the package arrived damaged?',
+];
+
+/** 0 ≤ n < 1, stable for a given seed string. */
+export function unitHash(seed: string): number {
+  return createHash('sha1').update(seed).digest().readUInt32BE(0) / 0x1_0000_0000;
+}
+
+export interface ConversationInput {
+  assistant: Record<string, unknown>;
+  docs: KnowledgeDoc[];
+  customerName?: string;
+  question: string;
+  /** talk time the messages are spread over, in seconds */
+  talkSeconds: number;
+  /** memo of replies per question, so bulk seeding does not recompute retrieval */
+  replies?: Map<string, string>;
+}
+
+/** The conversation of an answered call: greeting, question, grounded answer, goodbye. */
+export function conversation(c: ConversationInput): TimedMessage[] {
+  const persona = personaOf(c.assistant, c.customerName ? { name: c.customerName, customerName: c.customerName } : {});
+  let answer = c.replies?.get(c.question);
+  if (answer === undefined) {
+    answer = composeReply(persona, c.docs, c.question);
+    c.replies?.set(c.question, answer);
+  }
+  const lines: [string, string][] = [
+    ['assistant', persona.firstMessage.trim() || `Hello, this is ${persona.name}. How can I help you today?`],
+    ['user', c.question],
+    ['assistant', answer],
+    ['user', "Great, that's all I needed. Thanks!"],
+    ['assistant', "You're welcome. Have a great day, goodbye!"],
+  ];
+  const step = c.talkSeconds / lines.length;
+  return lines.map(([role, content], i) => ({ role, content, secondsFromStart: Math.round(i * step * 10) / 10 }));
+}
+
+export const transcriptOf = (messages: ChatMessage[]) =>
+  messages.map((m) => `${m.role === 'assistant' ? 'AI' : 'User'}: ${m.content}`).join('\n');
+
+export interface PlanInput {
+  type: CallRow['type'];
+  assistantId: string;
+  phoneNumberId: string;
+  assistant: Record<string, unknown>;
+  docs: KnowledgeDoc[];
+  customer: { number: string; name?: string };
+  createdAt: number; // epoch ms
+  /** ms per simulated second */
+  pace: number;
+  id?: string;
+  endedReason?: EndedReason;
+  /** simulated talk seconds; default 4–8 */
+  talkSeconds?: number;
+  replies?: Map<string, string>;
+}
+
+/** Plans a whole call: outbound waits 1 s queued and rings 2 s; inbound rings at once for 2 s. */
+export function planCall(p: PlanInput): CallRow {
+  const id = p.id ?? randomUUID();
+  const h = unitHash(id);
+  const ringingAt = p.createdAt + (p.type === 'outboundPhoneCall' ? 1 : 0) * p.pace;
+  const reason: EndedReason = p.endedReason ?? 'customer-ended-call';
+  const answered = reason !== 'customer-did-not-answer' && reason !== 'customer-busy';
+  const answeredAt = ringingAt + 2 * p.pace;
+  const talkSeconds = p.talkSeconds ?? 4 + Math.floor(h * 5);
+  const question = CUSTOMER_QUESTIONS[Math.floor(h * CUSTOMER_QUESTIONS.length)];
+  const messages = answered
+    ? conversation({ assistant: p.assistant, docs: p.docs, customerName: p.customer.name, question, talkSeconds, replies: p.replies }).map(
+        (m) => ({ ...m, secondsFromStart: Math.round(m.secondsFromStart * p.pace) / 1000 }),
+      )
+    : [];
+  const endedAt = answered ? answeredAt + talkSeconds * p.pace : ringingAt + (reason === 'customer-busy' ? 1 : 6) * p.pace;
+  const durationSeconds = answered ? (endedAt - answeredAt) / 1000 : 0;
+  const name = typeof p.assistant.name === 'string' ? p.assistant.name : 'the assistant';
+  const who = p.customer.name ? `${p.customer.name} (${p.customer.number})` : p.customer.number;
+  const summary = answered
+    ? `${p.type === 'inboundPhoneCall' ? 'Inbound call from' : 'Outbound call to'} ${who}. The customer asked: "${question}" ${name} answered; the call ended (${reason}).`
+    : `${p.type === 'inboundPhoneCall' ? 'Inbound call from' : 'Outbound call to'} ${who} was not answered (${reason}).`;
+  return {
+    id,
+    type: p.type,
+    assistantId: p.assistantId,
+    phoneNumberId: p.phoneNumberId,
+    customer: p.customer.name === undefined ? { number: p.customer.number } : { number: p.customer.number, name: p.customer.name },
+    createdAt: iso(p.createdAt),
+    ringingAt: iso(ringingAt),
+    answeredAt: answered ? iso(answeredAt) : null,
+    endedAt: iso(endedAt),
+    endedReason: reason,
+    // $0.05 a minute of talk plus a cent to place the call
+    cost: Math.round((0.01 + (durationSeconds / 60) * 0.05) * 10_000) / 10_000,
+    summary,
+    transcript: transcriptOf(messages),
+    messages,
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The call as a reader sees it at `now`. List answers leave out transcript and messages. */
+export function callView(c: CallRow, now: number, full: boolean): Record<string, unknown> {
+  const ringing = Date.parse(c.ringingAt);
+  const answered = c.answeredAt ? Date.parse(c.answeredAt) : null;
+  const ended = Date.parse(c.endedAt);
+  const status: CallStatus =
+    now >= ended ? 'ended' : answered !== null && now >= answered ? 'in-progress' : now >= ringing ? 'ringing' : 'queued';
+  const reached = [Date.parse(c.createdAt), ringing, answered ?? Infinity, ended].filter((t) => t <= now);
+  const isEnded = status === 'ended';
+  const talked = answered !== null && now >= answered ? (Math.min(now, ended) - answered) / 1000 : 0;
+  const view: Record<string, unknown> = {
+    id: c.id,
+    type: c.type,
+    assistantId: c.assistantId,
+    phoneNumberId: c.phoneNumberId,
+    status,
+    customer: c.customer,
+    createdAt: c.createdAt,
+    updatedAt: iso(Math.max(...reached, Date.parse(c.createdAt))),
+    startedAt: answered !== null && now >= answered ? c.answeredAt : null,
+    endedAt: isEnded ? c.endedAt : null,
+    endedReason: isEnded ? c.endedReason : null,
+    durationSeconds: Math.round(talked * 10) / 10,
+    cost: isEnded ? c.cost : 0,
+    summary: isEnded ? c.summary : null,
+  };
+  if (full) {
+    // While a call is live, the conversation so far.
+    const messages = isEnded ? c.messages : (c.messages as TimedMessage[]).filter((m) => answered !== null && m.secondsFromStart <= talked);
+    view.messages = messages;
+    view.transcript = isEnded ? c.transcript : messages.length ? transcriptOf(messages) : null;
+  }
+  return view;
+}

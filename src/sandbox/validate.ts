@@ -1,0 +1,114 @@
+// Turns bad bodies and query strings into 400s whose message names the field.
+import { z } from 'zod';
+import { badRequest } from './errors.js';
+
+type Issue = z.core.$ZodIssue;
+
+const fieldPath = (path: PropertyKey[]) =>
+  path.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '');
+
+function valueAt(root: unknown, path: PropertyKey[]): unknown {
+  let v = root;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
+
+export function describeIssue(issue: Issue, input: unknown): string {
+  const field = fieldPath(issue.path);
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (valueAt(input, issue.path) === undefined) return `${field} is required`;
+      const expected = issue.expected === 'int' ? 'whole number' : issue.expected;
+      return `${field || 'the body'} must be ${article(expected)}`;
+    }
+    case 'unrecognized_keys': {
+      const names = issue.keys.map((k) => (field ? `${field}.${k}` : k)).join(', ');
+      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${names}; see GET /openapi.json for the accepted fields`;
+    }
+    default:
+      // Our own messages are written as "must …", to follow the field name.
+      return field ? `${field} ${issue.message}` : issue.message;
+  }
+}
+
+/** Parses a JSON body that must be an object. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw badRequest('the body must be a JSON object (Content-Type: application/json)');
+  }
+  const r = schema.safeParse(body);
+  if (!r.success) throw badRequest(describeIssue(r.error.issues[0], body));
+  return r.data;
+}
+
+// --- field builders with messages that read after the field name
+export const text = (max: number) =>
+  z.string().max(max, `must be at most ${max} characters`);
+export const requiredText = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => s.trim().length > 0, 'must not be empty');
+export const wholeNumber = (min: number, max: number) =>
+  z
+    .number()
+    .int(`must be a whole number from ${min} to ${max}`)
+    .min(min, `must be a whole number from ${min} to ${max}`)
+    .max(max, `must be a whole number from ${min} to ${max}`);
+export const numberIn = (min: number, max: number) =>
+  z.number().min(min, `must be a number from ${min} to ${max}`).max(max, `must be a number from ${min} to ${max}`);
+
+export const E164 = /^\+[1-9]\d{6,14}$/;
+
+// --- query strings
+export type Query = Record<string, string | string[] | undefined>;
+
+/** Rejects parameters the route does not know, and repeated ones. */
+export function checkQuery(query: unknown, allowed: readonly string[]): Query {
+  const q = (query ?? {}) as Query;
+  for (const [k, v] of Object.entries(q)) {
+    if (!allowed.includes(k)) throw badRequest(`unknown query parameter ${k}; this route takes ${allowed.join(', ')}`);
+    if (Array.isArray(v)) throw badRequest(`query parameter ${k} must be given once`);
+  }
+  return q;
+}
+
+export function intParam(q: Query, name: string, min: number, max: number, fallback: number): number {
+  const raw = q[name] as string | undefined;
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw badRequest(`${name} must be a whole number from ${min} to ${max}`);
+  }
+  return Number(raw);
+}
+
+const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * An ISO 8601 date or date-time, as a UTC ISO string. No zone means UTC. A bare date is the
+ * start of that day, or its end when `endOfDay` (so "on or before 2026-11-01" includes that day).
+ */
+export function dateParam(q: Query, name: string, endOfDay: boolean): string | undefined {
+  const raw = q[name] as string | undefined;
+  if (raw === undefined) return undefined;
+  const m = ISO_DATE.exec(raw.trim());
+  const hint = `${name} must be an ISO 8601 date or date-time like 2026-11-01 or 2026-11-01T09:30:00Z`;
+  if (!m) throw badRequest(hint);
+  let iso = raw.trim();
+  if (!m[2]) iso = `${m[1]}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z`;
+  else if (!m[5]) iso = `${iso}Z`;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms) || !validCalendarDate(m[1])) throw badRequest(hint);
+  return new Date(ms).toISOString();
+}
+
+function validCalendarDate(ymd: string): boolean {
+  const [y, mo, d] = ymd.split('-').map(Number);
+  const dt = new Date(Date.UTC(y, mo - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
+}

@@ -1,0 +1,53 @@
+// The console's memory of chat sessions it started, per profile.
+import { test, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listSessions, rememberSession, updateSession } from '../../src/config/sessions.js';
+import { ConfigError } from '../../src/config/config.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'switchboard-data-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+test('remembered sessions are listed most recent first, per profile, in a 0600 file', () => {
+  assert.deepEqual(listSessions('sandbox', dir), []);
+  rememberSession('sandbox', { id: 's1', name: 'Try prompt', assistantId: 'a1', createdAt: '2026-11-21T10:00:00.000Z' }, dir);
+  rememberSession('sandbox', { id: 's2', name: null, assistantId: 'a2', createdAt: null, messages: [{ content: 'hello' }, { content: 'Hi! How can I help?' }] }, dir);
+  rememberSession('prod', { id: 'p1', assistantId: 'a9' }, dir);
+  const list = listSessions('sandbox', dir);
+  assert.deepEqual(list.map((s) => s.id), ['s2', 's1']);
+  assert.equal(list[0].messageCount, 2);
+  assert.equal(list[0].lastMessage, 'Hi! How can I help?');
+  assert.equal(list[0].name, undefined, 'null from the service is not stored');
+  assert.deepEqual(listSessions('prod', dir).map((s) => s.id), ['p1']);
+  assert.equal(statSync(join(dir, 'sessions', 'sandbox.json')).mode & 0o777, 0o600);
+});
+
+test('updating a session moves it to the top and keeps what the update does not mention', () => {
+  rememberSession('sandbox', { id: 's1', name: 'First', assistantId: 'a1' }, dir);
+  rememberSession('sandbox', { id: 's2', name: 'Second', assistantId: 'a1' }, dir);
+  const updated = updateSession('sandbox', 's1', { lastMessage: 'x'.repeat(500), messageCount: 7, variableValues: { name: 'Ada' } }, dir);
+  assert.ok(updated);
+  const [top] = listSessions('sandbox', dir);
+  assert.equal(top.id, 's1');
+  assert.equal(top.name, 'First');
+  assert.equal(top.messageCount, 7);
+  assert.equal(top.lastMessage?.length, 200, 'previews are trimmed');
+  assert.deepEqual(top.variableValues, { name: 'Ada' });
+  assert.equal(updateSession('sandbox', 'unknown', { messageCount: 1 }, dir), undefined);
+  rememberSession('sandbox', { id: 's2', name: 'Second again' }, dir);
+  assert.deepEqual(listSessions('sandbox', dir).map((s) => `${s.id}:${s.name}`), ['s2:Second again', 's1:First']);
+});
+
+test('a damaged sessions file is a clear error naming it', () => {
+  mkdirSync(join(dir, 'sessions'), { recursive: true });
+  const path = join(dir, 'sessions', 'sandbox.json');
+  writeFileSync(path, 'not json');
+  assert.throws(() => listSessions('sandbox', dir), (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${path} is not valid JSON`));
+  writeFileSync(path, '{"sessions": {}}');
+  assert.throws(() => rememberSession('sandbox', { id: 's' }, dir), /not a list of chat sessions; delete it/);
+});

@@ -63,7 +63,7 @@ export function assistantsCommand(): Command {
   cmd
     .command('create')
     .description('create an assistant from a JSON spec (the fields of the service\'s assistant)')
-    .requiredOption('--file <path>', 'JSON file with the assistant spec')
+    .requiredOption('--file <path>', 'JSON file with the assistant spec (- for stdin)')
     .addHelpText('after', '\nExamples:\n  $ switchboard assistants create --file assistant.json\n  $ switchboard assistants create --file assistant.json -o ids')
     .action(
       action('create the assistant', async (o: { file: string }, c: Command) => {
@@ -79,7 +79,7 @@ export function assistantsCommand(): Command {
     .option('--name <name>', 'new name')
     .option('--description <text>', 'new description')
     .option('--status <on|off>', 'turn the assistant on or off', onOff)
-    .option('--file <path>', 'JSON file with fields to change')
+    .option('--file <path>', 'JSON file with fields to change (- for stdin)')
     .addHelpText('after', '\nExamples:\n  $ switchboard assistants update asst_123 --status off\n  $ switchboard assistants update asst_123 --name "Front desk" --file patch.json')
     .action(
       action('update the assistant', async (id: string, o: UpdateFlags, c: Command) => {

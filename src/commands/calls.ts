@@ -47,9 +47,9 @@ export async function listCalls(api: VoiceAgentApi, out: OutputTarget, flags: Li
     printList(out, await api.listCalls(filters), CALL_COLUMNS);
     return;
   }
-  const { walkCallLog } = await import('../api/pager.js');
+  const { walkCallLog, MAX_CALL_PAGE } = await import('../api/pager.js');
   const calls: Call[] = [];
-  for await (const page of walkCallLog(api, { ...filters, limit: undefined }, { pageSize: flags.limit })) calls.push(...page);
+  for await (const page of walkCallLog(api, { ...filters, limit: undefined }, { pageSize: flags.limit ?? MAX_CALL_PAGE })) calls.push(...page);
   printList(out, calls, CALL_COLUMNS);
 }
 

@@ -1,5 +1,97 @@
-// Placeholder until the commands land (issue 5).
-export async function runCommands(_argv: string[], _version: string): Promise<number> {
-  process.stderr.write('switchboard: commands are not built yet\n');
-  return 2;
+// The scriptable commands: builds the commander program, runs it, and turns every outcome into
+// one exit code. Stays light: each resource's work (and anything heavy) loads inside its action.
+import { Command, CommanderError, Option } from 'commander';
+import { ApiError, InputError, hintFor } from '../api/errors.js';
+import { ConfigError } from '../config/config.js';
+import { assistantsCommand } from './assistants.js';
+import { callsCommand } from './calls.js';
+import { chatCommand } from './chat.js';
+import { completionCommand } from './completion.js';
+import { filesCommand } from './files.js';
+import { loginCommand } from './login.js';
+import { numbersCommand } from './numbers.js';
+import { FORMATS } from './output.js';
+import { profilesCommand } from './profiles.js';
+import { EXIT, CommandFailed, UsageError, takeExitCode, writeErr } from './runtime.js';
+import { sandboxCommand } from './sandbox.js';
+import { sessionsCommand } from './sessions.js';
+import { whoamiCommand } from './whoami.js';
+
+export function buildProgram(version: string): Command {
+  const program = new Command('switchboard')
+    .description('A terminal console, scriptable commands and a local sandbox for the Voice Agent Service.\nRun without arguments on a terminal to open the console.')
+    .version(version, '-V, --version', 'print the version')
+    .option('--profile <name>', 'use this profile (default: SWITCHBOARD_PROFILE, then the current profile, then the sandbox)')
+    .addOption(new Option('-o, --output <format>', 'output format (default: table)').choices(FORMATS))
+    .option('--debug', 'print each request and response line to stderr (the key masked)')
+    .option('--no-color', 'no colour in the output (NO_COLOR and FORCE_COLOR are honoured too)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard                                  open the console\n  $ switchboard assistants list\n  $ switchboard calls list --after 24h -o json | jq .\n  $ switchboard login --profile prod --base-url https://api.example.com',
+    );
+  for (const cmd of [
+    assistantsCommand(),
+    numbersCommand(),
+    callsCommand(),
+    filesCommand(),
+    sessionsCommand(),
+    chatCommand(),
+    sandboxCommand(),
+    loginCommand(),
+    profilesCommand(),
+    whoamiCommand(),
+    completionCommand(),
+  ]) {
+    program.addCommand(cmd);
+  }
+  applySettings(program);
+  return program;
+}
+
+// addCommand() does not hand settings down the way command() does, so apply them to the whole tree.
+function applySettings(cmd: Command): void {
+  cmd
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true })
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => process.stdout.write(s),
+      writeErr: (s) => process.stderr.write(s),
+      // One line: "switchboard: unknown command 'asistants' (Did you mean assistants?)"
+      outputError: (s, write) => write(`${s.replace(/^error: /, 'switchboard: ').trimEnd().replace(/\n+/g, ' ')}\n`),
+    });
+  for (const child of cmd.commands) applySettings(child);
+}
+
+/** Runs one invocation; never throws, never prints a stack trace. */
+export async function runCommands(argv: string[], version: string): Promise<number> {
+  const program = buildProgram(version);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return takeExitCode();
+  } catch (err) {
+    return reportFailure(err);
+  }
+}
+
+function reportFailure(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // Commander already printed its message, or the help / version (exit code 0).
+    return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  if (err instanceof UsageError || err instanceof ConfigError) {
+    writeErr(`switchboard: ${err.message}`);
+    return EXIT.usage;
+  }
+  const cause = err instanceof CommandFailed ? err.cause : err;
+  const what = err instanceof CommandFailed ? `could not ${err.what}: ` : '';
+  if (cause instanceof UsageError || cause instanceof InputError || cause instanceof ConfigError) {
+    writeErr(`switchboard: ${cause.message}`);
+    return EXIT.usage;
+  }
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const hint = hintFor(cause);
+  writeErr(`switchboard: ${what}${message}${hint ? ` (hint: ${hint})` : ''}`);
+  if (cause instanceof ApiError && (cause.status === 401 || cause.status === 403)) return EXIT.auth;
+  return EXIT.failed;
 }

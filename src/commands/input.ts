@@ -9,13 +9,13 @@ import { UsageError } from './runtime.js';
 
 export function nonEmpty(value: string): string {
   const v = value.trim();
-  if (v === '') throw new InvalidArgumentError('must not be empty.');
+  if (v === '') throw new InvalidArgumentError('It must not be empty.');
   return v;
 }
 
 export function positiveInt(value: string): number {
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new InvalidArgumentError('must be a positive whole number.');
+    throw new InvalidArgumentError('It must be a positive whole number.');
   }
   return Number(value);
 }
@@ -41,20 +41,20 @@ function isoDate(value: string, endOfDay: boolean): string {
 
 export function e164(value: string): string {
   const v = value.trim();
-  if (!isE164(v)) throw new InvalidArgumentError(`is not an E.164 phone number; ${E164_HINT}.`);
+  if (!isE164(v)) throw new InvalidArgumentError(`It is not an E.164 phone number; ${E164_HINT}.`);
   return v;
 }
 
 export function onOff(value: string): boolean {
   if (value === 'on') return true;
   if (value === 'off') return false;
-  throw new InvalidArgumentError("must be 'on' or 'off'.");
+  throw new InvalidArgumentError("It must be 'on' or 'off'.");
 }
 
 /** `--var key=value`, repeatable; collects into an object. */
 export function collectVar(value: string, previous: Record<string, string> | undefined): Record<string, string> {
   const eq = value.indexOf('=');
-  if (eq <= 0) throw new InvalidArgumentError('must look like key=value.');
+  if (eq <= 0) throw new InvalidArgumentError('It must look like key=value.');
   return { ...previous, [value.slice(0, eq).trim()]: value.slice(eq + 1) };
 }
 
@@ -69,15 +69,16 @@ export function readableFile(path: string): string {
   return path;
 }
 
-/** A JSON object read from a file the user named (assistant specs and patches). */
+/** A JSON object read from a file the user named, or stdin for `-` (assistant specs and patches). */
 export function readJsonObject(path: string): Record<string, unknown> {
-  readableFile(path);
+  if (path !== '-') readableFile(path);
+  const source = path === '-' ? 'stdin' : path;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(readFileSync(path === '-' ? 0 : path, 'utf8'));
   } catch (err) {
-    throw new UsageError(`${path} is not valid JSON: ${(err as Error).message}`);
+    throw new UsageError(`${source} is not valid JSON: ${(err as Error).message}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`${path} must hold a JSON object.`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`${source} must hold a JSON object.`);
   return parsed as Record<string, unknown>;
 }

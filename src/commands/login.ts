@@ -3,6 +3,8 @@
 // service accepts it.
 import { Command } from 'commander';
 import { ApiError } from '../api/errors.js';
+import { listProfiles, loadConfig, saveProfile, useProfile } from '../config/config.js';
+import { maskKey } from '../config/mask.js';
 import { action, addSecret, EXIT, globalsOf, setExitCode, UsageError, writeErr } from './runtime.js';
 
 /** Reads a key from the terminal without echoing it: raw mode, nothing printed per key. */
@@ -55,8 +57,9 @@ export async function login(input: LoginInput): Promise<void> {
   } finally {
     await api.close();
   }
-  const { saveProfile } = await import('../config/index.js');
   saveProfile(input.profile, { baseUrl: input.baseUrl, apiKey: input.apiKey });
+  // The first profile saved becomes the default; after that, switching is `profiles use`.
+  if (loadConfig().current === undefined) useProfile(input.profile);
 }
 
 function validBaseUrl(value: string): string {
@@ -83,7 +86,6 @@ export function loginCommand(): Command {
       action('log in', async (o: { baseUrl?: string }, c: Command) => {
         const g = globalsOf(c);
         const profile = g.profile ?? 'default';
-        const { listProfiles } = await import('../config/index.js');
         const saved = listProfiles().find((p) => p.name === profile);
         const raw = o.baseUrl ?? process.env.SWITCHBOARD_BASE_URL ?? saved?.baseUrl;
         if (!raw) throw new UsageError(`profile ${profile} has no service URL yet; give one with --base-url.`);
@@ -101,7 +103,6 @@ export function loginCommand(): Command {
           }
           throw err;
         }
-        const { maskKey } = await import('../config/index.js');
         process.stdout.write(`logged in: profile ${profile} → ${baseUrl} (key ${maskKey(apiKey)})\n`);
       }),
     );

@@ -78,20 +78,19 @@ function visibleWidth(s: string): number {
 export function toTable<T>(records: readonly T[], columns: readonly Column<T>[], tty: boolean, color: boolean): string {
   const rows = records.map((r) => columns.map((c) => oneLine(cellText(c.value(r)))));
   const headers = columns.map((c) => c.header.toUpperCase());
-  if (!tty) return [headers, ...rows].map((cells) => cells.join('\t')).join('\n') + '\n';
+  // On a terminal, columns are padded to line up; in a pipe they are tab-separated.
   const widths = headers.map((h, i) => Math.max(visibleWidth(h), ...rows.map((cells) => visibleWidth(cells[i]))));
-  const pad = (s: string, i: number) => (i === columns.length - 1 ? s : s + ' '.repeat(widths[i] - visibleWidth(s)));
-  const out = [headers.map((h, i) => paint(color, 'bold', pad(h, i))).join('  ')];
+  const pad = (s: string, i: number) => (!tty || i === columns.length - 1 ? s : s + ' '.repeat(widths[i] - visibleWidth(s)));
+  const sep = tty ? '  ' : '\t';
+  const out = [headers.map((h, i) => paint(color, 'bold', pad(h, i))).join(sep)];
   records.forEach((r, ri) => {
-    out.push(
-      rows[ri]
-        .map((cell, i) => {
-          const tone = columns[i].tone?.(r);
-          return tone ? paint(color, tone, pad(cell, i)) : pad(cell, i);
-        })
-        .join('  ')
-        .trimEnd(),
-    );
+    const line = rows[ri]
+      .map((cell, i) => {
+        const tone = columns[i].tone?.(r);
+        return tone ? paint(color, tone, pad(cell, i)) : pad(cell, i);
+      })
+      .join(sep);
+    out.push(tty ? line.trimEnd() : line);
   });
   return out.join('\n') + '\n';
 }
@@ -139,7 +138,7 @@ export function printRecord<T extends { id: string }>(out: OutputTarget, record:
 
 export function toFieldList(record: Record<string, unknown>, tty: boolean, color: boolean): string {
   const entries = Object.entries(record).map(([k, v]) => [k, oneLine(typeof v === 'object' && v !== null ? JSON.stringify(v) : cellText(v as Cell))]);
-  if (!tty) return entries.map(([k, v]) => `${k}\t${v}`).join('\n') + '\n';
+  if (!tty) return entries.map(([k, v]) => `${paint(color, 'bold', k)}\t${v}`).join('\n') + '\n';
   const width = Math.max(0, ...entries.map(([k]) => visibleWidth(k)));
   return entries.map(([k, v]) => `${paint(color, 'bold', k.padEnd(width))}  ${v}`.trimEnd()).join('\n') + '\n';
 }

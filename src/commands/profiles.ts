@@ -1,27 +1,23 @@
 // switchboard profiles list | use | remove
 import { Command } from 'commander';
+import { listProfiles, removeProfile, useProfile, type ProfileSummary } from '../config/config.js';
 import { nonEmpty } from './input.js';
 import { printList, type Column } from './output.js';
 import { action, globalsOf, outputFor } from './runtime.js';
 
-export interface ProfileRow {
-  id: string;
-  active: boolean;
-  baseUrl: string;
-  key: string;
-}
+/** A saved profile as scripts see it in json too: `id` is the name, the key is masked. */
+export type ProfileRow = ProfileSummary & { id: string };
 
 export const PROFILE_COLUMNS: Column<ProfileRow>[] = [
-  { header: 'name', value: (p) => p.id },
-  { header: 'active', value: (p) => (p.active ? '*' : '') },
+  { header: 'id', value: (p) => p.id },
+  { header: 'current', value: (p) => (p.current ? '*' : '') },
+  { header: 'kind', value: (p) => p.kind },
   { header: 'base url', value: (p) => p.baseUrl },
-  { header: 'key', value: (p) => p.key },
+  { header: 'key', value: (p) => p.apiKey },
 ];
 
-/** Saved profiles with their keys masked; the records scripts see in json too. */
-export async function profileRows(): Promise<ProfileRow[]> {
-  const { listProfiles, maskKey } = await import('../config/index.js');
-  return listProfiles().map((p) => ({ id: p.name, active: p.active, baseUrl: p.baseUrl, key: maskKey(p.apiKey) }));
+export function profileRows(): ProfileRow[] {
+  return listProfiles().map((p) => ({ id: p.name, ...p }));
 }
 
 export function profilesCommand(): Command {
@@ -31,7 +27,7 @@ export function profilesCommand(): Command {
     .command('list')
     .description('list saved profiles; * marks the active one')
     .addHelpText('after', '\nExamples:\n  $ switchboard profiles list\n  $ switchboard profiles list -o json')
-    .action(action('list profiles', async (_o: object, c: Command) => printList(outputFor(globalsOf(c)), await profileRows(), PROFILE_COLUMNS)));
+    .action(action('list profiles', async (_o: object, c: Command) => printList(outputFor(globalsOf(c)), profileRows(), PROFILE_COLUMNS)));
 
   cmd
     .command('use')
@@ -40,7 +36,6 @@ export function profilesCommand(): Command {
     .addHelpText('after', '\nExamples:\n  $ switchboard profiles use prod')
     .action(
       action('switch profiles', async (name: string) => {
-        const { useProfile } = await import('../config/index.js');
         useProfile(name);
         process.stdout.write(`active profile: ${name}\n`);
       }),
@@ -53,7 +48,6 @@ export function profilesCommand(): Command {
     .addHelpText('after', '\nExamples:\n  $ switchboard profiles remove staging')
     .action(
       action('remove the profile', async (name: string) => {
-        const { removeProfile } = await import('../config/index.js');
         removeProfile(name);
         process.stdout.write(`removed profile ${name}\n`);
       }),

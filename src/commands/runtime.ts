@@ -2,6 +2,8 @@
 // service, and the one place errors become a line on stderr and an exit code.
 import { CommanderError, type Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
+import { redactKey } from '../config/mask.js';
+import type { Target } from '../target.js';
 import { colorWanted, type Format, type OutputTarget } from './output.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, auth: 4 } as const;
@@ -58,7 +60,7 @@ export function addSecret(key: string | undefined): void {
 
 export function scrub(text: string): string {
   let s = text;
-  for (const key of secrets) s = s.split(key).join(`${key.slice(0, 3)}…${key.slice(-4)}`);
+  for (const key of secrets) s = redactKey(s, key);
   return s;
 }
 
@@ -81,7 +83,7 @@ export function outputFor(g: Globals): OutputTarget {
 export interface ApiContext {
   api: VoiceAgentApi;
   /** Where the requests go: the live target's description (remote URL or embedded sandbox). */
-  target: Awaited<ReturnType<typeof import('../target.js').connect>>['target'];
+  target: Target;
   out: OutputTarget;
   globals: Globals;
 }

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { ChatSession, Message } from '../api/schemas.js';
+import type { Target } from '../target.js';
 import { nonEmpty } from './input.js';
 import { paint, printList, printRecord, type Column, type OutputTarget } from './output.js';
 import { action, withApi } from './runtime.js';
@@ -56,7 +57,7 @@ export function sessionsCommand(): Command {
       action('create the session', async (o: { assistant: string; name?: string }, c: Command) =>
         withApi(c, async ({ api, out, target }) => {
           const session = await createSession(api, out, o.assistant, o.name);
-          await rememberForConsole(target.profile, session);
+          await rememberForConsole(target, session);
         }),
       ),
     );
@@ -72,7 +73,7 @@ export function sessionsCommand(): Command {
 }
 
 /** Sessions started from scripts show up on the console's Chat screen too. */
-async function rememberForConsole(profile: string, session: ChatSession): Promise<void> {
+async function rememberForConsole(target: Target, session: ChatSession): Promise<void> {
   const { rememberSession } = await import('../config/sessions.js');
-  rememberSession(profile, session);
+  rememberSession(target.profile, session, target.dataDir);
 }

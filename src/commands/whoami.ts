@@ -1,5 +1,7 @@
 // switchboard whoami: which service the commands talk to, with which profile and key (masked).
 import { Command } from 'commander';
+import { resolveTarget } from '../config/config.js';
+import { maskKey } from '../config/mask.js';
 import { printRecord, type Column } from './output.js';
 import { action, globalsOf, outputFor } from './runtime.js';
 
@@ -18,10 +20,13 @@ const IDENTITY_COLUMNS: Column<Identity>[] = [
   { header: 'key', value: (i) => i.key },
 ];
 
-export async function whoami(profile: string | undefined): Promise<Identity> {
-  const { resolveTarget, maskKey } = await import('../config/index.js');
+export function whoami(profile: string | undefined): Identity {
   const t = resolveTarget({ profile, env: process.env });
-  return { id: t.profile, profile: t.profile, target: t.kind, baseUrl: t.baseUrl ?? '', key: t.apiKey ? maskKey(t.apiKey) : '' };
+  if (t.kind === 'sandbox') {
+    // The embedded sandbox gets a fresh key and port each run; say where its data lives instead.
+    return { id: t.profile, profile: t.profile, target: `embedded sandbox (data in ${t.sandboxDataDir})`, baseUrl: '', key: '' };
+  }
+  return { id: t.profile, profile: t.profile, target: 'remote service', baseUrl: t.baseUrl ?? '', key: t.apiKey ? maskKey(t.apiKey) : '' };
 }
 
 export function whoamiCommand(): Command {
@@ -31,7 +36,7 @@ export function whoamiCommand(): Command {
     .action(
       action('show the identity', async (_o: object, c: Command) => {
         const g = globalsOf(c);
-        printRecord(outputFor(g), await whoami(g.profile), IDENTITY_COLUMNS);
+        printRecord(outputFor(g), whoami(g.profile), IDENTITY_COLUMNS);
       }),
     );
 }

@@ -1,0 +1,110 @@
+// switchboard sandbox [flags]            run the local Voice Agent Service standalone
+// switchboard sandbox ring <did>          simulate an inbound call on a linked number
+// switchboard sandbox seed --calls N      bulk-insert past calls (large data dirs for the benchmark)
+// The sandbox (fastify, sqlite) is imported only inside these actions.
+import { Command, InvalidArgumentError } from 'commander';
+import { nonEmpty, positiveInt } from './input.js';
+import { printRecord, type Column } from './output.js';
+import { action, globalsOf, outputFor, rejectStrayWords, UsageError } from './runtime.js';
+
+interface SandboxFlags {
+  port?: number;
+  host?: string;
+  apiKey?: string;
+  dataDir?: string;
+  maxUploadMb?: number;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('It must be a port number from 0 to 65535.');
+  return n;
+}
+
+async function dataDirOf(flags: SandboxFlags): Promise<string> {
+  if (flags.dataDir) return flags.dataDir;
+  const { sandboxDataDir } = await import('../config/paths.js');
+  return sandboxDataDir(process.env);
+}
+
+/** The ring and seed helpers throw the sandbox's HTTP errors; here they are plain user mistakes. */
+async function asUsage<T>(fn: () => T): Promise<T> {
+  const { HttpError } = await import('../sandbox/errors.js');
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof HttpError || (err instanceof Error && /no sandbox data/.test(err.message))) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+const RUNG_COLUMNS: Column<Record<string, unknown> & { id: string }>[] = [
+  { header: 'id', value: (c) => c.id },
+  { header: 'status', value: (c) => c.status as string },
+  { header: 'number', value: (c) => c.phoneNumberId as string },
+  { header: 'assistant', value: (c) => c.assistantId as string },
+];
+
+export function sandboxCommand(): Command {
+  const cmd = new Command('sandbox')
+    .description('run the local Voice Agent Service (the sandbox) standalone, until Ctrl-C')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', port, 4010)
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--api-key <key>', 'key clients must send as x-api-key (default: a generated key, printed once)', nonEmpty)
+    .option('--data-dir <dir>', 'where records and files live (default: the XDG data dir\'s sandbox)', nonEmpty)
+    .option('--max-upload-mb <n>', 'largest upload accepted, in MB (default 25)', positiveInt)
+    .allowExcessArguments(true)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard sandbox --port 4010 --api-key k\n  $ curl -H "x-api-key: k" http://127.0.0.1:4010/assistants\n  $ switchboard sandbox ring +14155550100\n  $ switchboard sandbox seed --calls 100000 --data-dir /tmp/big',
+    )
+    .action(
+      action('run the sandbox', async (o: SandboxFlags, c: Command) => {
+        rejectStrayWords(c);
+        const { runStandaloneSandbox } = await import('../sandbox/server.js');
+        await runStandaloneSandbox({
+          port: o.port ?? 4010,
+          host: o.host ?? '127.0.0.1',
+          apiKey: o.apiKey,
+          dataDir: await dataDirOf(o),
+          maxUploadBytes: o.maxUploadMb === undefined ? undefined : o.maxUploadMb * 1024 * 1024,
+        });
+      }),
+    );
+
+  cmd
+    .command('ring')
+    .description('simulate an inbound call to a number of the sandbox; its linked assistant answers')
+    .argument('<did>', 'the number dialled (like +14155550100) or its phone number id', nonEmpty)
+    .addHelpText('after', '\nUses the sandbox data dir (--data-dir on sandbox), whether or not the sandbox is running.\n\nExamples:\n  $ switchboard sandbox ring +14155550100\n  $ switchboard sandbox --data-dir ./sbx ring +14155550100 -o json')
+    .action(
+      action('ring the number', async (did: string, _o: object, c: Command) => {
+        const flags = c.optsWithGlobals<SandboxFlags>();
+        const dataDir = await dataDirOf(flags);
+        const { ringViaDataDir } = await import('../sandbox/ring.js');
+        const call = (await asUsage(() => ringViaDataDir(dataDir, did))) as Record<string, unknown> & { id: string };
+        printRecord(outputFor(globalsOf(c)), call, RUNG_COLUMNS);
+      }),
+    );
+
+  cmd
+    .command('seed')
+    .description('insert N past calls into the sandbox data dir in one go (creates and seeds a new dir first)')
+    .requiredOption('--calls <n>', 'how many calls to add', positiveInt)
+    .addHelpText('after', '\nExamples:\n  $ switchboard sandbox seed --calls 100000\n  $ switchboard sandbox --data-dir /tmp/big seed --calls 100000')
+    .action(
+      action('seed the sandbox', async (o: { calls: number }, c: Command) => {
+        const dataDir = await dataDirOf(c.optsWithGlobals<SandboxFlags>());
+        const { openSeeded, seedCalls } = await import('../sandbox/seed.js');
+        const { db } = openSeeded(dataDir, true);
+        try {
+          const added = await asUsage(() => seedCalls(db, o.calls));
+          process.stdout.write(`added ${added} calls to ${dataDir}\n`);
+        } finally {
+          db.close();
+        }
+      }),
+    );
+
+  return cmd;
+}

@@ -1,0 +1,93 @@
+// The app shell: header, the screen on top of the stack, filter/palette line, flash, footer.
+// Global keys (screens 1-5, :, /, ?, Esc, -, q) live here at the lowest priority.
+import { useEffect } from 'react';
+import { Box, useApp, useStdout } from 'ink';
+import { StoreProvider, routeKey, topRoute, useActions, useConsole, viewOf, type ConsoleStore, type Route } from '../store/index.js';
+import { KeypressProvider, Priority, useKeypress } from './hooks/keypress.js';
+import { Command, commandFor } from './keymap.js';
+import { FlashLine, Footer, Header } from './components/Chrome.js';
+import { FilterBar, Palette } from './components/Palette.js';
+import { ConfirmDialog } from './components/ConfirmDialog.js';
+import { SCREENS } from './screens/registry.js';
+
+const JUMPS: Partial<Record<Command, Route>> = {
+  [Command.GoAssistants]: { name: 'assistants' },
+  [Command.GoNumbers]: { name: 'numbers' },
+  [Command.GoCalls]: { name: 'calls' },
+  [Command.GoChat]: { name: 'chat' },
+  [Command.GoFiles]: { name: 'files' },
+};
+
+export function App({ store }: { store: ConsoleStore }) {
+  return (
+    <StoreProvider store={store}>
+      <KeypressProvider onForceQuit={store.getState().actions.quit}>
+        <Shell />
+      </KeypressProvider>
+    </StoreProvider>
+  );
+}
+
+function Shell() {
+  const actions = useActions();
+  const { exit } = useApp();
+  const { stdout } = useStdout();
+  const route = useConsole((s) => topRoute(s));
+  const mode = useConsole((s) => s.mode);
+  const dialog = useConsole((s) => s.dialog);
+  const quitting = useConsole((s) => s.quitting);
+  const filter = useConsole((s) => viewOf(s, routeKey(topRoute(s))).filter);
+  const columns = useConsole((s) => s.columns);
+  const rows = useConsole((s) => s.rows);
+  const screen = SCREENS[route.name];
+
+  useEffect(() => {
+    const onResize = () => actions.resize(stdout.columns || 80, stdout.rows || 24);
+    onResize();
+    stdout.on('resize', onResize);
+    return () => void stdout.off('resize', onResize);
+  }, [stdout, actions]);
+
+  useEffect(() => {
+    if (quitting) exit();
+  }, [quitting, exit]);
+
+  useKeypress(
+    (input, key) => {
+      if (mode !== 'normal' || !screen.contexts.includes('global')) return false;
+      const cmd = commandFor(input, key, screen.contexts);
+      const jump = cmd && JUMPS[cmd];
+      if (jump) actions.goTo(jump);
+      else if (cmd === Command.Quit) actions.quit();
+      else if (cmd === Command.Back) {
+        if (filter) actions.setFilter('');
+        else actions.back();
+      } else if (cmd === Command.PreviousView) actions.previousView();
+      else if (cmd === Command.Help) actions.push({ name: 'help' });
+      else if (cmd === Command.Palette) actions.setMode('command');
+      else if (cmd === Command.Filter) actions.setMode('filter');
+      else return false;
+      return true;
+    },
+    { priority: Priority.Global },
+  );
+
+  const width = Math.max(20, columns);
+  const showBar = mode === 'command' || mode === 'filter' || (filter !== '' && screen.contexts.includes('list'));
+  // header 2, flash 1, footer 1, optional bar 1
+  const bodyHeight = Math.max(3, rows - 4 - (showBar ? 1 : 0) - (dialog ? 5 : 0));
+  const Screen = screen.component as React.ComponentType<{ route: Route; width: number; height: number }>;
+  const footerContexts = dialog ? (['dialog'] as const) : mode === 'command' ? (['palette'] as const) : screen.contexts;
+  return (
+    <Box flexDirection="column" width={width} height={rows}>
+      <Header width={width} />
+      <Box height={bodyHeight} flexDirection="column" overflow="hidden">
+        <Screen key={routeKey(route)} route={route} width={width} height={bodyHeight} />
+      </Box>
+      {dialog ? <ConfirmDialog width={width} /> : null}
+      {mode === 'command' ? <Palette /> : showBar ? <FilterBar value={filter} editing={mode === 'filter'} /> : null}
+      <FlashLine width={width} />
+      <Footer contexts={[...footerContexts]} width={width} />
+    </Box>
+  );
+}

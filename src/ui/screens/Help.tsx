@@ -1,0 +1,39 @@
+// `?` help and `y` raw JSON: scrolled text views. Help is generated from the keymap table.
+import type { Route } from '../../store/index.js';
+import { ScrollView, type Line } from '../components/ScrollView.js';
+import { useDetailKeys } from '../hooks/useScreenKeys.js';
+import { useTopView } from '../hooks/useTopView.js';
+import { HELP_SECTIONS, bindingsFor } from '../keymap.js';
+import type { ScreenProps } from './shared.js';
+
+export function helpLines(): Line[] {
+  const lines: Line[] = [];
+  const shown = new Set<string>();
+  for (const s of HELP_SECTIONS) {
+    const rows = bindingsFor(s.contexts).filter((b) => !shown.has(b.command));
+    if (!rows.length) continue;
+    lines.push({ text: s.title, bold: true, color: 'cyan' });
+    for (const b of rows) {
+      shown.add(b.command);
+      lines.push({ text: `  ${b.keys.padEnd(22)} ${b.hint}` });
+    }
+    lines.push({ text: '' });
+  }
+  return lines;
+}
+
+export function Help({ width, height }: ScreenProps<{ name: 'help' }>) {
+  const view = useTopView();
+  const lines = helpLines();
+  useDetailKeys({ contexts: ['detail'], lines: lines.length, height });
+  return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
+}
+
+export function JsonView({ route, width, height }: ScreenProps<Extract<Route, { name: 'json' }>>) {
+  const view = useTopView();
+  const lines: Line[] = JSON.stringify(route.value, null, 2)
+    .split('\n')
+    .map((text) => ({ text, color: /^\s*"[^"]+":/.test(text) ? undefined : undefined }));
+  useDetailKeys({ contexts: ['detail'], lines: lines.length, height });
+  return <ScrollView lines={[{ text: route.title, bold: true }, ...lines]} scroll={view.scroll} height={height} width={width} />;
+}

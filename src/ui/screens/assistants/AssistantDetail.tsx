@@ -1,0 +1,110 @@
+// One assistant, every field, grouped: model and prompt, voice, transcriber, call behaviour,
+// knowledge-base files by name, analysis plan, hang-up prompt, and anything else it came with.
+import type { Assistant, KbFile } from '../../../api/schemas.js';
+import { useActions, useConsole } from '../../../store/index.js';
+import { ScrollView, type Line } from '../../components/ScrollView.js';
+import { ErrorState, Loading } from '../../components/Status.js';
+import { useDetailKeys } from '../../hooks/useScreenKeys.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { Command } from '../../keymap.js';
+import { dateTime, show, wrapText, yesNo } from '../../format.js';
+import type { ScreenProps } from '../shared.js';
+
+const KNOWN = new Set(['id', 'name', 'status', 'description', 'voice', 'transcriber', 'model', 'firstMessage', 'firstMessageMode', 'backgroundSound', 'silenceTimeoutSeconds', 'backgroundDenoisingEnabled', 'firstMessageInterruptionsEnabled', 'maxDurationSeconds', 'analysisPlan', 'knowledgeBase', 'hangupUsingPrompt', 'createdAt', 'updatedAt']);
+
+export function kbFileIds(a: Assistant): string[] {
+  return [...new Set([...(a.knowledgeBase?.fileIds ?? []), ...(a.model?.knowledgeBase?.fileIds ?? [])])];
+}
+
+export function assistantLines(a: Assistant, files: KbFile[], width: number): Line[] {
+  const lines: Line[] = [];
+  const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: 'cyan' });
+  const field = (label: string, value: unknown) => {
+    const text = show(value);
+    const wrapped = wrapText(text, Math.max(10, width - 26));
+    wrapped.forEach((w, i) => lines.push({ text: `${i === 0 ? label.padEnd(24) : ' '.repeat(24)}  ${w}` }));
+  };
+  const block = (text: string | null | undefined) => {
+    if (!text) return lines.push({ text: '  —', dim: true });
+    for (const w of wrapText(text, Math.max(10, width - 2))) lines.push({ text: `  ${w}` });
+  };
+  lines.push({ text: a.name ?? a.id, bold: true });
+  field('id', a.id);
+  field('status', a.status === false ? 'inactive' : 'active');
+  field('description', a.description);
+  field('created', dateTime(a.createdAt));
+  field('updated', dateTime(a.updatedAt));
+  group('Model');
+  field('provider', a.model?.provider);
+  field('model', a.model?.model);
+  field('temperature', a.model?.temperature);
+  field('max tokens', a.model?.maxTokens);
+  field('emotion recognition', yesNo(a.model?.emotionRecognitionEnabled));
+  group('System prompt');
+  block(a.model?.messages?.find((m) => m.role === 'system')?.content);
+  for (const m of a.model?.messages?.filter((m) => m.role !== 'system') ?? []) field(`message (${m.role})`, m.content);
+  group('Voice');
+  field('provider', a.voice?.provider);
+  field('voice id', a.voice?.voiceId);
+  field('model', a.voice?.model);
+  field('language', a.voice?.language);
+  field('speed', a.voice?.speed);
+  group('Transcriber');
+  field('provider', a.transcriber?.provider);
+  field('model', a.transcriber?.model);
+  field('language', a.transcriber?.language);
+  group('Call behaviour');
+  field('first message', a.firstMessage);
+  field('first message mode', a.firstMessageMode);
+  field('interruptions allowed', yesNo(a.firstMessageInterruptionsEnabled));
+  field('background sound', a.backgroundSound);
+  field('background denoising', yesNo(a.backgroundDenoisingEnabled));
+  field('silence timeout (s)', a.silenceTimeoutSeconds);
+  field('max duration (s)', a.maxDurationSeconds);
+  group('Knowledge-base files');
+  const ids = kbFileIds(a);
+  if (ids.length === 0) lines.push({ text: '  none (press K to attach)', dim: true });
+  for (const id of ids) {
+    const f = files.find((x) => x.id === id);
+    lines.push({ text: `  ${f?.name ?? '(unknown file)'}  ${id}` });
+  }
+  group('Analysis plan');
+  block(a.analysisPlan ? JSON.stringify(a.analysisPlan, null, 2) : null);
+  group('Hang-up prompt');
+  field('enabled', yesNo(a.hangupUsingPrompt?.enabled));
+  block(a.hangupUsingPrompt?.prompt);
+  const extra = Object.entries(a).filter(([k]) => !KNOWN.has(k));
+  if (extra.length) {
+    group('Other fields');
+    for (const [k, v] of extra) field(k, v);
+  }
+  return lines;
+}
+
+export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'assistant'; id: string }>) {
+  const rec = useConsole((s) => s.records[`assistant:${route.id}`]);
+  const listed = useConsole((s) => s.assistants.data?.find((a) => a.id === route.id));
+  const files = useConsole((s) => s.files.data?.files);
+  const view = useTopView();
+  const actions = useActions();
+  const a = (rec?.data as Assistant | undefined) ?? listed;
+  const lines = a ? assistantLines(a, files ?? [], width) : [];
+  useDetailKeys({
+    contexts: ['detail', 'assistant'],
+    lines: lines.length,
+    height,
+    onCommand(cmd) {
+      if (cmd === Command.Refresh) return void actions.loadAssistant(route.id), true;
+      if (!a) return false;
+      if (cmd === Command.Edit) return actions.push({ name: 'assistant-edit', id: a.id }), true;
+      if (cmd === Command.KnowledgeBase) return actions.push({ name: 'assistant-kb', id: a.id }), true;
+      if (cmd === Command.Chat) return actions.push({ name: 'chat', assistantId: a.id }), true;
+      if (cmd === Command.Outbound) return actions.push({ name: 'call-outbound', assistantId: a.id }), true;
+      if (cmd === Command.RawJson) return actions.push({ name: 'json', title: `assistant ${a.name ?? a.id}`, value: a }), true;
+      return false;
+    },
+  });
+  if (!a && rec?.status === 'error') return <ErrorState what="the assistant" message={rec.error} />;
+  if (!a) return <Loading what="the assistant" />;
+  return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
+}

@@ -1,0 +1,63 @@
+// Assistants: table of name, status, model, voice, updated.
+import { Box } from 'ink';
+import type { Assistant } from '../../../api/schemas.js';
+import { useActions, useConsole } from '../../../store/index.js';
+import { Table, type Column } from '../../components/Table.js';
+import { Empty, ErrorState, Loading } from '../../components/Status.js';
+import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { Command, type KeyContext } from '../../keymap.js';
+import { dateTime } from '../../format.js';
+import { filterRows, type ScreenProps } from '../shared.js';
+
+export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
+  { title: 'NAME', width: 18, priority: 1, grow: true, value: (a) => a.name ?? a.id },
+  { title: 'STATUS', width: 8, priority: 2, value: (a) => (a.status === false ? 'inactive' : 'active') },
+  { title: 'MODEL', width: 22, priority: 3, grow: true, value: (a) => [a.model?.provider, a.model?.model].filter(Boolean).join('/') || '—' },
+  { title: 'VOICE', width: 10, priority: 4, value: (a) => a.voice?.provider ?? '—' },
+  { title: 'UPDATED', width: 16, priority: 5, value: (a) => dateTime(a.updatedAt ?? a.createdAt) },
+  { title: 'ID', width: 12, priority: 6, value: (a) => a.id },
+];
+
+export const CONTEXTS: KeyContext[] = ['list', 'assistants'];
+
+export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistants' }>) {
+  const res = useConsole((s) => s.assistants);
+  const view = useTopView();
+  const actions = useActions();
+  const rows = filterRows(res.data ?? [], ASSISTANT_COLUMNS, view.filter);
+  const selected = rows[Math.min(view.cursor, rows.length - 1)];
+  useListKeys({
+    contexts: CONTEXTS,
+    count: rows.length,
+    height,
+    onCommand(cmd) {
+      if (cmd === Command.Refresh) return void actions.loadAssistants({ force: true }), true;
+      if (cmd === Command.New) return actions.push({ name: 'assistant-new' }), true;
+      if (!selected) return false;
+      switch (cmd) {
+        case Command.Open:
+          return actions.push({ name: 'assistant', id: selected.id }), true;
+        case Command.Edit:
+          return actions.push({ name: 'assistant-edit', id: selected.id }), true;
+        case Command.KnowledgeBase:
+          return actions.push({ name: 'assistant-kb', id: selected.id }), true;
+        case Command.Chat:
+          return actions.push({ name: 'chat', assistantId: selected.id }), true;
+        case Command.Outbound:
+          return actions.push({ name: 'call-outbound', assistantId: selected.id }), true;
+        case Command.RawJson:
+          return actions.push({ name: 'json', title: `assistant ${selected.name ?? selected.id}`, value: selected }), true;
+      }
+      return false;
+    },
+  });
+  if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="assistants" />;
+  if (res.status === 'error' && !res.data) return <ErrorState what="assistants" message={res.error} />;
+  if (rows.length === 0) return <Empty text={view.filter ? `No assistant matches "${view.filter}".` : 'No assistants yet. Press n to create one.'} />;
+  return (
+    <Box flexDirection="column">
+      <Table columns={ASSISTANT_COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height} width={width} rowKey={(a) => a.id} />
+    </Box>
+  );
+}

@@ -1,0 +1,78 @@
+// One call: known fields formatted, the transcript as a dialogue, the summary, and every field the
+// service returned that we don't know, as it came.
+import type { Call } from '../../../api/schemas.js';
+import { useActions, useConsole } from '../../../store/index.js';
+import { ScrollView, type Line } from '../../components/ScrollView.js';
+import { ErrorState, Loading } from '../../components/Status.js';
+import { useDetailKeys } from '../../hooks/useScreenKeys.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { Command } from '../../keymap.js';
+import { dateTime, duration, money, show, wrapText } from '../../format.js';
+import type { ScreenProps } from '../shared.js';
+import { useAssistantName } from '../numbers/Numbers.js';
+
+const KNOWN = new Set(['id', 'assistantId', 'phoneNumberId', 'createdAt', 'updatedAt', 'type', 'status', 'customer', 'startedAt', 'endedAt', 'endedReason', 'durationSeconds', 'cost', 'transcript', 'messages', 'summary']);
+const SPEAKER: Record<string, string> = { assistant: 'Assistant', bot: 'Assistant', user: 'Caller', customer: 'Caller', system: 'System' };
+
+export function callLines(c: Call, names: { assistant: string; number: string }, width: number): Line[] {
+  const lines: Line[] = [];
+  const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: 'cyan' });
+  const field = (label: string, value: unknown) => {
+    wrapText(show(value), Math.max(10, width - 24)).forEach((w, i) => lines.push({ text: `${(i ? '' : label).padEnd(22)}  ${w}` }));
+  };
+  lines.push({ text: `Call ${c.id}`, bold: true });
+  field('status', c.status);
+  field('type', c.type);
+  field('assistant', names.assistant);
+  field('phone number', names.number);
+  field('customer', [c.customer?.number, c.customer?.name].filter(Boolean).join('  '));
+  field('created', dateTime(c.createdAt));
+  field('started', dateTime(c.startedAt));
+  field('ended', dateTime(c.endedAt));
+  field('ended reason', c.endedReason);
+  field('duration', duration(c.durationSeconds));
+  field('cost', money(c.cost));
+  field('updated', dateTime(c.updatedAt));
+  group('Summary');
+  for (const w of wrapText(c.summary || '—', width - 2)) lines.push({ text: `  ${w}` });
+  group('Transcript');
+  const msgs = (c.messages ?? []).filter((m) => m.role !== 'system');
+  if (msgs.length) {
+    for (const m of msgs) {
+      const who = SPEAKER[m.role] ?? m.role;
+      wrapText(m.content, Math.max(10, width - 12)).forEach((w, i) => lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && who === 'Caller' ? 'yellow' : undefined }));
+    }
+  } else if (c.transcript) {
+    for (const w of wrapText(c.transcript, width - 2)) lines.push({ text: `  ${w}` });
+  } else lines.push({ text: c.status === 'ended' ? '  no transcript' : '  (the transcript arrives when the call ends)', dim: true });
+  const extra = Object.entries(c).filter(([k]) => !KNOWN.has(k));
+  if (extra.length) {
+    group('Other fields (as returned)');
+    for (const [k, v] of extra) field(k, v);
+  }
+  return lines;
+}
+
+export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call'; id: string }>) {
+  const rec = useConsole((s) => s.records[`call:${route.id}`]);
+  const listed = useConsole((s) => s.callLog.calls.find((c) => c.id === route.id));
+  const numbers = useConsole((s) => s.numbers.data);
+  const assistantName = useAssistantName();
+  const view = useTopView();
+  const actions = useActions();
+  const c = (rec?.data as Call | undefined) ?? listed;
+  const lines = c ? callLines(c, { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' }, width) : [];
+  useDetailKeys({
+    contexts: ['detail', 'call'],
+    lines: lines.length,
+    height,
+    onCommand(cmd) {
+      if (cmd === Command.Refresh) return void actions.loadCall(route.id), true;
+      if (cmd === Command.RawJson && c) return actions.push({ name: 'json', title: `call ${c.id}`, value: c }), true;
+      return false;
+    },
+  });
+  if (!c && rec?.status === 'error') return <ErrorState what="the call" message={rec.error} />;
+  if (!c) return <Loading what="the call" />;
+  return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
+}

@@ -1,0 +1,118 @@
+// The call log: a calls-per-day chart over the loaded range, then the table, newest first.
+// Older pages load as the cursor nears the end; the store refreshes it live while it is on top.
+import { useEffect } from 'react';
+import { Box, Text } from 'ink';
+import type { Call } from '../../../api/schemas.js';
+import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
+import { Table, type Column } from '../../components/Table.js';
+import { Empty, ErrorState, Loading } from '../../components/Status.js';
+import { Spinner } from '../../components/Spinner.js';
+import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { Command } from '../../keymap.js';
+import { dateTime, duration, money, truncate } from '../../format.js';
+import { filterRows, type ScreenProps } from '../shared.js';
+import { useAssistantName } from '../numbers/Numbers.js';
+
+const BARS = '▁▂▃▄▅▆▇█';
+
+/** Calls per local day, oldest day first, every day in the range present (zeros included). */
+export function callsPerDay(calls: Call[]): { day: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const c of calls) {
+    const d = dateTime(c.createdAt).slice(0, 10);
+    counts.set(d, (counts.get(d) ?? 0) + 1);
+  }
+  const days = [...counts.keys()].sort();
+  if (days.length === 0) return [];
+  const out: { day: string; count: number }[] = [];
+  for (let d = new Date(`${days[0]}T12:00:00`); ; d.setDate(d.getDate() + 1)) {
+    const key = dateTime(d.toISOString()).slice(0, 10);
+    out.push({ day: key, count: counts.get(key) ?? 0 });
+    if (key >= days[days.length - 1] || out.length > 400) break;
+  }
+  return out;
+}
+
+export function CallsChart({ calls, width }: { calls: Call[]; width: number }) {
+  const all = callsPerDay(calls);
+  const days = all.slice(-Math.max(1, Math.floor((width - 2) / 2)));
+  const max = Math.max(1, ...days.map((d) => d.count));
+  const bars = days.map((d) => (d.count === 0 ? ' ' : BARS[Math.min(7, Math.floor(((d.count - 1) / max) * 8))]).repeat(1) + ' ').join('');
+  return (
+    <Box flexDirection="column" height={3}>
+      <Text color="green" wrap="truncate">{bars || ' '}</Text>
+      <Text dimColor wrap="truncate">
+        {days.length ? truncate(`calls/day ${days[0].day} → ${days[days.length - 1].day} · busiest ${max} · ${calls.length} loaded`, width) : 'calls/day: no calls loaded'}
+      </Text>
+    </Box>
+  );
+}
+
+export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
+  const log = useConsoleShallow((s) => ({ ...s.callLog }));
+  const numbers = useConsole((s) => s.numbers.data);
+  const assistantName = useAssistantName();
+  const view = useTopView();
+  const actions = useActions();
+  const columns: Column<Call>[] = [
+    { title: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt) },
+    { title: 'TYPE', width: 8, priority: 5, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
+    { title: 'STATUS', width: 11, priority: 1, value: (c) => c.status ?? '—' },
+    { title: 'ASSISTANT', width: 12, priority: 2, grow: true, value: (c) => assistantName(c.assistantId) },
+    { title: 'NUMBER', width: 13, priority: 6, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
+    { title: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
+    { title: 'NAME', width: 10, priority: 7, grow: true, value: (c) => c.customer?.name ?? '' },
+    { title: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(c.durationSeconds) },
+    { title: 'COST', width: 7, priority: 8, align: 'right', value: (c) => money(c.cost) },
+  ];
+  const rows = filterRows(log.calls, columns, view.filter);
+  const selected = rows[Math.min(view.cursor, rows.length - 1)];
+  const tableHeight = Math.max(3, height - 4);
+
+  // Near the end of what is loaded: fetch the next older page (the store ignores repeats).
+  useEffect(() => {
+    if (log.status === 'ready' && !log.exhausted && rows.length - view.cursor <= 5) void actions.loadMoreCalls();
+  }, [view.cursor, rows.length, log.status, log.exhausted, actions]);
+
+  useListKeys({
+    contexts: ['list', 'calls'],
+    count: rows.length,
+    height: tableHeight,
+    onCommand(cmd) {
+      if (cmd === Command.Refresh) return void actions.loadCalls({ force: true }), true;
+      if (cmd === Command.CallFilters) return actions.push({ name: 'call-filters' }), true;
+      if (cmd === Command.ToggleLive) return actions.toggleLive(), true;
+      if (cmd === Command.Outbound) return actions.push({ name: 'call-outbound' }), true;
+      if (!selected) return false;
+      if (cmd === Command.Open) return actions.push({ name: 'call', id: selected.id }), true;
+      if (cmd === Command.RawJson) return actions.push({ name: 'json', title: `call ${selected.id}`, value: selected }), true;
+      return false;
+    },
+  });
+
+  const f = log.form;
+  const filters = [f.assistantId && `assistant ${assistantName(f.assistantId)}`, f.phoneNumberId && `number ${numbers?.find((n) => n.id === f.phoneNumberId)?.did ?? f.phoneNumberId}`, f.from && `from ${f.from}`, f.to && `to ${f.to}`, f.id && `id ${f.id}`].filter(Boolean);
+  const status = (
+    <Text dimColor wrap="truncate">
+      {log.live ? <Text color="green">● live</Text> : <Text color="yellow">❚❚ paused</Text>}
+      {`  ${filters.length ? 'filters: ' + filters.join(', ') : 'no filters (f)'}  ${rows.length} calls${log.exhausted ? '' : '+'}`}
+      {log.loadingMore ? ' · loading older…' : ''}
+      {log.error && log.status === 'ready' ? <Text color="red">{`  refresh failed: ${log.error}`}</Text> : ''}
+    </Text>
+  );
+  if (log.status === 'idle' || (log.status === 'loading' && log.calls.length === 0)) return <Loading what="the call log" />;
+  if (log.status === 'error') return <ErrorState what="the call log" message={log.error} />;
+  return (
+    <Box flexDirection="column" height={height}>
+      <CallsChart calls={log.calls} width={width} />
+      {status}
+      {rows.length === 0 ? (
+        <Empty text={view.filter || filters.length ? 'No calls match these filters.' : 'No calls yet. Press o to place one.'} />
+      ) : (
+        <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={tableHeight} width={width} rowKey={(c) => c.id} />
+      )}
+      {log.loadingMore ? <Spinner /> : null}
+    </Box>
+  );
+}

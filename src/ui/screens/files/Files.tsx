@@ -1,0 +1,150 @@
+// Files: paged table; `u` upload from a path; Enter detail (with the assistants that use it);
+// `d` delete after a confirmation naming the file.
+import { Box, Text } from 'ink';
+import type { KbFile } from '../../../api/schemas.js';
+import { useActions, useConsole } from '../../../store/index.js';
+import { Table, type Column } from '../../components/Table.js';
+import { Form } from '../../components/Form.js';
+import { ScrollView, type Line } from '../../components/ScrollView.js';
+import { Empty, ErrorState, Loading } from '../../components/Status.js';
+import { Spinner } from '../../components/Spinner.js';
+import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { Command } from '../../keymap.js';
+import { dateTime, humanBytes, show, wrapText } from '../../format.js';
+import { filterRows, type ScreenProps } from '../shared.js';
+import { kbFileIds } from '../assistants/AssistantDetail.js';
+import { checkUploadPath, completePath, expandHome } from './pathInput.js';
+
+export const FILE_COLUMNS: Column<KbFile>[] = [
+  { title: 'NAME', width: 20, priority: 1, grow: true, value: (f) => f.name ?? f.id },
+  { title: 'SIZE', width: 9, priority: 2, align: 'right', value: (f) => humanBytes(f.bytes) },
+  { title: 'TYPE', width: 16, priority: 4, value: (f) => f.mimetype ?? '—' },
+  { title: 'STATUS', width: 10, priority: 3, value: (f) => f.status ?? '—' },
+  { title: 'CREATED', width: 16, priority: 5, value: (f) => dateTime(f.createdAt) },
+  { title: 'ID', width: 12, priority: 6, value: (f) => f.id },
+];
+
+function useDeleteFile() {
+  const actions = useActions();
+  return (f: KbFile, after?: () => void) =>
+    actions.confirm({
+      title: 'Delete file',
+      message: `Delete "${f.name ?? f.id}" (${humanBytes(f.bytes)})? Assistants using it lose it from their knowledge base.`,
+      confirmLabel: 'delete',
+      onConfirm: async () => {
+        if ((await actions.deleteFile(f.id)) && after) after();
+      },
+    });
+}
+
+export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
+  const res = useConsole((s) => s.files);
+  const view = useTopView();
+  const actions = useActions();
+  const askDelete = useDeleteFile();
+  const rows = filterRows(res.data?.files ?? [], FILE_COLUMNS, view.filter);
+  const selected = rows[Math.min(view.cursor, rows.length - 1)];
+  const p = res.data?.pagination;
+  const tableHeight = Math.max(3, height - 1);
+  useListKeys({
+    contexts: ['list', 'files'],
+    count: rows.length,
+    height: tableHeight,
+    onCommand(cmd) {
+      if (cmd === Command.Refresh) return void actions.loadFiles({ force: true }), true;
+      if (cmd === Command.Upload) return actions.push({ name: 'file-upload' }), true;
+      if ((cmd === Command.Down || cmd === Command.PageDown || cmd === Command.Bottom) && p && p.page < p.totalPages) void actions.loadFiles({ more: true });
+      if (!selected) return false;
+      if (cmd === Command.Open) return actions.push({ name: 'file', id: selected.id }), true;
+      if (cmd === Command.Delete) return askDelete(selected), true;
+      if (cmd === Command.RawJson) return actions.push({ name: 'json', title: `file ${selected.name ?? selected.id}`, value: selected }), true;
+      return false;
+    },
+  });
+  if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="files" />;
+  if (res.status === 'error' && !res.data) return <ErrorState what="files" message={res.error} />;
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text dimColor wrap="truncate">
+        {p ? `${res.data!.files.length} of ${p.total} files · page ${p.page}/${Math.max(1, p.totalPages)}${p.page < p.totalPages ? ' · more load as you scroll' : ''}` : ' '}
+        {res.status === 'error' ? <Text color="red">{`  ${res.error}`}</Text> : ''}
+      </Text>
+      {rows.length === 0 ? (
+        <Empty text={view.filter ? `No file matches "${view.filter}".` : 'No files yet. Press u to upload one.'} />
+      ) : (
+        <Table columns={FILE_COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={tableHeight} width={width} rowKey={(f) => f.id} />
+      )}
+    </Box>
+  );
+}
+
+export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file'; id: string }>) {
+  const rec = useConsole((s) => s.records[`file:${route.id}`]);
+  const listed = useConsole((s) => s.files.data?.files.find((f) => f.id === route.id));
+  const assistants = useConsole((s) => s.assistants.data);
+  const view = useTopView();
+  const actions = useActions();
+  const askDelete = useDeleteFile();
+  const f = (rec?.data as KbFile | undefined) ?? listed;
+  const lines: Line[] = [];
+  if (f) {
+    lines.push({ text: f.name ?? f.id, bold: true });
+    for (const [k, v] of Object.entries(f)) {
+      const value = k === 'bytes' ? `${humanBytes(f.bytes)} (${f.bytes} bytes)` : k.endsWith('At') ? dateTime(String(v)) : show(v);
+      wrapText(value, Math.max(10, width - 22)).forEach((w, i) => lines.push({ text: `${(i ? '' : k).padEnd(20)}  ${w}` }));
+    }
+    lines.push({ text: '' }, { text: 'Used by assistants', bold: true, color: 'cyan' });
+    const users = (assistants ?? []).filter((a) => kbFileIds(a).includes(f.id));
+    if (!assistants) lines.push({ text: '  (loading assistants…)', dim: true });
+    else if (users.length === 0) lines.push({ text: '  none', dim: true });
+    for (const a of users) lines.push({ text: `  ${a.name ?? a.id}  ${a.id}` });
+  }
+  useDetailKeys({
+    contexts: ['detail', 'file'],
+    lines: lines.length,
+    height,
+    onCommand(cmd) {
+      if (cmd === Command.Refresh) return void actions.loadFile(route.id), true;
+      if (!f) return false;
+      if (cmd === Command.Delete) return askDelete(f, actions.back), true;
+      if (cmd === Command.RawJson) return actions.push({ name: 'json', title: `file ${f.name ?? f.id}`, value: f }), true;
+      return false;
+    },
+  });
+  if (!f && rec?.status === 'error') return <ErrorState what="the file" message={rec.error} />;
+  if (!f) return <Loading what="the file" />;
+  return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
+}
+
+export function FileUpload({ width, height }: ScreenProps<{ name: 'file-upload' }>) {
+  const actions = useActions();
+  const upload = useConsole((s) => s.upload);
+  const uploading = upload.status === 'uploading';
+  const pct = upload.total ? Math.floor((upload.sent / upload.total) * 100) : 0;
+  return (
+    <Box flexDirection="column" height={height}>
+      <Form
+        title="Upload a knowledge-base file"
+        fields={[{ kind: 'text', key: 'path', label: 'Path', required: true, hint: 'Tab completes; ~ is your home', validate: (v) => checkUploadPath(v), complete: completePath }]}
+        initial={{ path: '' }}
+        submitLabel="Upload"
+        width={width}
+        height={Math.max(4, height - 2)}
+        onCancel={actions.back}
+        onSubmit={async (v) => {
+          const file = await actions.uploadFile(expandHome(String(v.path).trim()));
+          if (file) {
+            actions.back();
+            actions.push({ name: 'file', id: file.id });
+          }
+        }}
+      />
+      {uploading ? (
+        <Text>
+          <Spinner /> uploading {upload.path} {upload.total ? `${pct}% (${humanBytes(upload.sent)} of ${humanBytes(upload.total)})` : ''}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,57 @@
+// The upload path field: `~` expansion, Tab completion, and the checks made before sending.
+import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+
+/** Same limit as the sandbox; a hosted service may allow less, and will say so. */
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+
+export function expandHome(p: string): string {
+  return p === '~' ? homedir() : p.startsWith('~/') ? join(homedir(), p.slice(2)) : p;
+}
+
+/** Completes the last path segment: the single match (a directory gets a `/`), or the longest common prefix. */
+export function completePath(typed: string): string | null {
+  const full = expandHome(typed);
+  const dir = typed.endsWith('/') ? full : dirname(full);
+  const stem = typed.endsWith('/') ? '' : basename(full);
+  let names: string[];
+  try {
+    names = readdirSync(dir || '.').filter((n) => n.startsWith(stem) && (stem.startsWith('.') || !n.startsWith('.')));
+  } catch {
+    return null;
+  }
+  if (names.length === 0) return null;
+  let common = names[0];
+  for (const n of names) while (!n.startsWith(common)) common = common.slice(0, -1);
+  const head = typed.endsWith('/') ? typed : typed.slice(0, typed.length - stem.length);
+  let out = head + common;
+  if (names.length === 1) {
+    try {
+      if (statSync(join(dir, common)).isDirectory()) out += '/';
+    } catch {
+      /* a broken link completes like a file */
+    }
+  }
+  return out === typed ? null : out;
+}
+
+/** Why this path can't be uploaded, or null when it can. */
+export function checkUploadPath(typed: string, maxBytes = MAX_UPLOAD_BYTES): string | null {
+  const p = expandHome(typed.trim());
+  let st;
+  try {
+    st = statSync(p);
+  } catch {
+    return `No such file: ${typed.trim()}`;
+  }
+  if (st.isDirectory()) return `${typed.trim()} is a directory; give a file`;
+  try {
+    accessSync(p, constants.R_OK);
+  } catch {
+    return `${typed.trim()} is not readable (check its permissions)`;
+  }
+  if (st.size === 0) return `${typed.trim()} is empty`;
+  if (st.size > maxBytes) return `${typed.trim()} is ${(st.size / 1048576).toFixed(1)} MB; the limit is ${maxBytes / 1048576} MB`;
+  return null;
+}

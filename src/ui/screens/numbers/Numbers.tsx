@@ -1,0 +1,71 @@
+// Numbers: table of DID, provider, SIP domain, status, linked assistant; `l` links an assistant.
+import type { PhoneNumber } from '../../../api/schemas.js';
+import { useActions, useConsole } from '../../../store/index.js';
+import { Table, type Column } from '../../components/Table.js';
+import { Picker } from '../../components/Picker.js';
+import { Empty, ErrorState, Loading } from '../../components/Status.js';
+import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { Command } from '../../keymap.js';
+import { filterRows, type ScreenProps } from '../shared.js';
+
+function numberColumns(assistantName: (id: string | null | undefined) => string): Column<PhoneNumber>[] {
+  return [
+    { title: 'DID', width: 16, priority: 1, value: (n) => n.did ?? n.id },
+    { title: 'PROVIDER', width: 10, priority: 3, value: (n) => n.provider ?? '—' },
+    { title: 'SIP DOMAIN', width: 18, priority: 4, grow: true, value: (n) => n.domain ?? '—' },
+    { title: 'STATUS', width: 8, priority: 2, value: (n) => (n.status === false ? 'inactive' : 'active') },
+    { title: 'ASSISTANT', width: 16, priority: 1, grow: true, value: (n) => assistantName(n.assistantId) },
+    { title: 'ID', width: 12, priority: 6, value: (n) => n.id },
+  ];
+}
+
+export function useAssistantName() {
+  const assistants = useConsole((s) => s.assistants.data);
+  return (id: string | null | undefined) => (id ? (assistants?.find((a) => a.id === id)?.name ?? id) : '—');
+}
+
+export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
+  const res = useConsole((s) => s.numbers);
+  const view = useTopView();
+  const actions = useActions();
+  const columns = numberColumns(useAssistantName());
+  const rows = filterRows(res.data ?? [], columns, view.filter);
+  const selected = rows[Math.min(view.cursor, rows.length - 1)];
+  useListKeys({
+    contexts: ['list', 'numbers'],
+    count: rows.length,
+    height,
+    onCommand(cmd) {
+      if (cmd === Command.Refresh) return void actions.loadNumbers({ force: true }), true;
+      if (!selected) return false;
+      if (cmd === Command.Link || cmd === Command.Open) return actions.push({ name: 'number-link', id: selected.id }), true;
+      if (cmd === Command.RawJson) return actions.push({ name: 'json', title: `number ${selected.did ?? selected.id}`, value: selected }), true;
+      return false;
+    },
+  });
+  if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="phone numbers" />;
+  if (res.status === 'error' && !res.data) return <ErrorState what="phone numbers" message={res.error} />;
+  if (rows.length === 0) return <Empty text={view.filter ? `No number matches "${view.filter}".` : 'No phone numbers on this account.'} />;
+  return <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height} width={width} rowKey={(n) => n.id} />;
+}
+
+export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number-link'; id: string }>) {
+  const actions = useActions();
+  const number = useConsole((s) => s.numbers.data?.find((n) => n.id === route.id));
+  const assistants = useConsole((s) => s.assistants);
+  if (!assistants.data) return assistants.status === 'error' ? <ErrorState what="assistants" message={assistants.error} /> : <Loading what="assistants" />;
+  return (
+    <Picker
+      title={`Link an assistant to ${number?.did ?? route.id} for inbound calls`}
+      items={assistants.data.map((a) => ({ id: a.id, label: a.name ?? a.id, detail: a.id }))}
+      initialId={number?.assistantId ?? undefined}
+      width={width}
+      height={height}
+      onCancel={actions.back}
+      onChoose={async ([assistantId]) => {
+        if (await actions.linkNumber(route.id, assistantId)) actions.back();
+      }}
+    />
+  );
+}

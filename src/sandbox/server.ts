@@ -17,6 +17,7 @@ import { phoneNumberRoutes } from './routes/phone-numbers.js';
 import { adminRoutes } from './routes/admin.js';
 
 export { generateApiKey } from './auth.js';
+export { runStandaloneSandbox, defaultSandboxDataDir, type StandaloneOptions } from './standalone.js';
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 

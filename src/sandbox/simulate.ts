@@ -53,7 +53,8 @@ export interface ConversationInput {
 
 /** The conversation of an answered call: greeting, question, grounded answer, goodbye. */
 export function conversation(c: ConversationInput): TimedMessage[] {
-  const persona = personaOf(c.assistant, c.customerName ? { name: c.customerName, customerName: c.customerName } : {});
+  // A call knows one variable: who is on the line.
+  const persona = personaOf(c.assistant, { customerName: c.customerName ?? 'there' });
   let answer = c.replies?.get(c.question);
   if (answer === undefined) {
     answer = composeReply(persona, c.docs, c.question);

@@ -1,0 +1,57 @@
+// `switchboard sandbox`: runs the sandbox in the foreground until SIGINT/SIGTERM.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { generateApiKey } from './auth.js';
+import { startSandbox } from './server.js';
+
+export interface StandaloneOptions {
+  port: number;
+  host: string;
+  apiKey?: string;
+  dataDir?: string;
+  maxUploadBytes?: number;
+  logger?: boolean;
+}
+
+/** ${XDG_DATA_HOME:-~/.local/share}/switchboard/sandbox */
+export function defaultSandboxDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith('/') ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
+  return join(base, 'switchboard', 'sandbox');
+}
+
+const mask = (key: string) => (key.length <= 8 ? '…' : `${key.slice(0, 3)}…${key.slice(-4)}`);
+
+/** Starts the sandbox, prints where it is, and resolves with exit code 0 once a signal stopped it. */
+export async function runStandaloneSandbox(opts: StandaloneOptions, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  const generated = !opts.apiKey;
+  const apiKey = opts.apiKey || generateApiKey();
+  const dataDir = opts.dataDir ?? defaultSandboxDataDir();
+  const sb = await startSandbox({ dataDir, apiKey, host: opts.host, port: opts.port, maxUploadBytes: opts.maxUploadBytes, logger: opts.logger });
+  out.write(
+    [
+      `Switchboard sandbox listening on ${sb.url}`,
+      `  API key:  ${generated ? apiKey : `${mask(apiKey)} (as given)`}`,
+      `  data dir: ${dataDir}`,
+      `  API docs: ${sb.url}/openapi.json`,
+      `  try:      curl -H 'x-api-key: ${generated ? apiKey : '<your key>'}' ${sb.url}/assistants`,
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      out.write(`\n${signal}: stopping the sandbox…\n`);
+      sb.close().then(
+        () => resolve(0),
+        (err: unknown) => {
+          out.write(`could not stop cleanly: ${err instanceof Error ? err.message : String(err)}\n`);
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

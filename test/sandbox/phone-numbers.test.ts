@@ -1,0 +1,104 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { ringViaDataDir } from '../../src/sandbox/ring.js';
+import { eventually, get, isErrorBody, post, send } from './http.js';
+
+describe('phone numbers and inbound calls', () => {
+  let sb: RunningSandbox;
+  before(async () => (sb = await startTestSandbox({ callPace: 25 })));
+  after(() => sb.close());
+
+  test('the seed has at least 3 numbers with every spec field, some linked', async () => {
+    const r = await get(sb, '/phone-numbers');
+    assert.equal(r.status, 200);
+    const numbers = r.body.phoneNumbers;
+    assert.ok(numbers.length >= 3);
+    for (const n of numbers) {
+      for (const k of ['id', 'accountId', 'did', 'domain', 'provider', 'externalId', 'createdAt', 'updatedAt']) assert.equal(typeof n[k], 'string', k);
+      assert.equal(typeof n.status, 'boolean');
+      assert.deepEqual(Object.keys(n.service).sort(), ['id', 'name']);
+      assert.ok('assistantId' in n);
+      assert.match(n.did, /^\+[1-9]\d{6,14}$/);
+    }
+    assert.ok(numbers.some((n: any) => n.assistantId) && numbers.some((n: any) => n.assistantId === null));
+  });
+
+  test('inbound setup links an assistant to a number', async () => {
+    const assistant = (await get(sb, '/assistants')).body.assistants.at(-1);
+    const free = (await get(sb, '/phone-numbers')).body.phoneNumbers.find((n: any) => n.assistantId === null);
+    const r = await post(sb, '/phone-numbers/inbound/setup', { assistantId: assistant.id, phoneNumberId: free.id });
+    assert.equal(r.status, 200);
+    assert.match(r.body.message, /configured/);
+    assert.equal(r.body.phoneNumber.assistantId, assistant.id);
+    const again = (await get(sb, '/phone-numbers')).body.phoneNumbers.find((n: any) => n.id === free.id);
+    assert.equal(again.assistantId, assistant.id);
+  });
+
+  test('inbound setup names missing fields (400) and unknown records (404)', async () => {
+    const assistant = (await get(sb, '/assistants')).body.assistants[0];
+    const number = (await get(sb, '/phone-numbers')).body.phoneNumbers[0];
+    const cases: [unknown, number, RegExp][] = [
+      [{}, 400, /^assistantId and phoneNumberId are required/],
+      [{ assistantId: assistant.id }, 400, /^phoneNumberId is required/],
+      [{ phoneNumberId: number.id }, 400, /^assistantId is required/],
+      [{ assistantId: 5, phoneNumberId: number.id }, 400, /^assistantId must be a string/],
+      [{ assistantId: 'ghost', phoneNumberId: number.id }, 404, /assistant with id ghost/],
+      [{ assistantId: assistant.id, phoneNumberId: 'ghost' }, 404, /phone number with id ghost/],
+    ];
+    for (const [body, status, msg] of cases) {
+      const r = await post(sb, '/phone-numbers/inbound/setup', body);
+      assert.equal(r.status, status, JSON.stringify(body));
+      assert.ok(isErrorBody(r.body, status));
+      assert.match(r.body.message, msg);
+    }
+  });
+
+  test('ringing a linked number makes an inbound call answered by its assistant', async () => {
+    const linked = (await get(sb, '/phone-numbers')).body.phoneNumbers.find((n: any) => n.assistantId);
+    const assistant = (await get(sb, `/assistants/${linked.assistantId}`)).body.assistant;
+    const r = await post(sb, '/sandbox/ring', { did: linked.did.replace(/^\+1/, '1 ').replace(/(\d{3})(\d{3})(\d{4})$/, '($1) $2-$3') });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    assert.equal(r.body.call.type, 'inboundPhoneCall');
+    assert.equal(r.body.call.phoneNumberId, linked.id);
+    assert.equal(r.body.call.assistantId, linked.assistantId);
+    assert.notEqual(r.body.call.status, 'queued');
+    const ended = await eventually(async () => {
+      const c = (await get(sb, `/calls/details?id=${r.body.call.id}`)).body.calls[0];
+      return c.status === 'ended' ? c : undefined;
+    });
+    assert.equal(ended.messages[0].content.split(',')[0], assistant.firstMessage.split(',')[0].replace('{{customerName}}', ended.customer.name));
+  });
+
+  test('ringing an unlinked or unknown number is a clear error', async () => {
+    const numbers = (await get(sb, '/phone-numbers')).body.phoneNumbers;
+    const unknown = await post(sb, '/sandbox/ring', { did: '+19995550000' });
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.body.message, /no phone number \+19995550000/);
+    assert.ok(numbers.every((n: any) => unknown.body.message.includes(n.did)));
+    const missing = await post(sb, '/sandbox/ring', {});
+    assert.equal(missing.status, 400);
+    assert.match(missing.body.message, /^did is required/);
+    const noKey = await send(sb, 'POST', '/sandbox/ring', { did: numbers[0].did }, { 'x-api-key': 'wrong' });
+    assert.equal(noKey.status, 401);
+  });
+});
+
+describe('ringing through the data dir', () => {
+  test('ringViaDataDir adds an inbound call a running sandbox serves at once, and explains an unlinked number', async () => {
+    const sb = await startTestSandbox({ seed: true });
+    try {
+      const numbers = (await get(sb, '/phone-numbers')).body.phoneNumbers;
+      const linked = numbers.find((n: any) => n.assistantId);
+      const call = ringViaDataDir(sb.dataDir, linked.did);
+      assert.equal(call.type, 'inboundPhoneCall');
+      const seen = (await get(sb, `/calls?id=${call.id}`)).body.calls;
+      assert.equal(seen.length, 1);
+      const unlinked = numbers.find((n: any) => !n.assistantId);
+      assert.throws(() => ringViaDataDir(sb.dataDir, unlinked.did), /has no assistant linked for inbound calls/);
+      assert.throws(() => ringViaDataDir(`${sb.dataDir}-absent`, linked.did), /no sandbox data in/);
+    } finally {
+      await sb.close();
+    }
+  });
+});

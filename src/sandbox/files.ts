@@ -70,7 +70,7 @@ export class UploadTooLarge extends HttpError {
  * Streams an upload to disk and records it as `processing`. Bytes are counted as they pass,
  * so a too-large upload is cut off without ever being held in memory.
  */
-export async function saveUpload(ctx: SandboxContext, stream: Readable, rawName: string | undefined): Promise<FileRow> {
+export async function saveUpload(ctx: SandboxContext, stream: Readable & { truncated?: boolean }, rawName: string | undefined): Promise<FileRow> {
   const id = randomUUID();
   const tmp = join(dataPaths(ctx.dataDir).uploads, `${id}.part`);
   let bytes = 0;
@@ -83,6 +83,8 @@ export async function saveUpload(ctx: SandboxContext, stream: Readable, rawName:
   });
   try {
     await pipeline(stream, counter, createWriteStream(tmp, { mode: 0o600 }));
+    // busboy cuts a stream at its own limit and only flags it; never record a cut file.
+    if (stream.truncated) throw new UploadTooLarge(ctx.maxUploadBytes);
     const fh = await open(tmp, 'r+');
     try {
       await fh.sync(); // the record below promises the bytes are on disk

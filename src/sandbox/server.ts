@@ -96,7 +96,8 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
   installAuth(app, opts.apiKey);
   app.register(multipart, {
     throwFileSizeLimit: true,
-    limits: { fileSize: ctx.maxUploadBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12, headerPairs: 100 },
+    // One byte over the limit reaches saveUpload, which counts bytes and answers 413.
+    limits: { fileSize: ctx.maxUploadBytes + 1, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12, headerPairs: 100 },
   });
   app.get('/openapi.json', async () => openApiDocument(ctx.baseUrl()));
   app.register(async (scope) => {

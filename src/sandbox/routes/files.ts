@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import type { FileRow } from '../db.js';
-import { badRequest, notFound } from '../errors.js';
+import { HttpError, badRequest, notFound } from '../errors.js';
 import { contentPath, deleteFileContents, extractText, saveUpload, textPath } from '../files.js';
 import { checkQuery, intParam } from '../validate.js';
 
@@ -48,7 +48,7 @@ function getFileOr404(ctx: SandboxContext, id: string): FileRow {
 /** Saves the part named `file`; other parts are drained and ignored. */
 async function receiveUpload(ctx: SandboxContext, request: FastifyRequest): Promise<FileRow> {
   if (!request.isMultipart()) {
-    throw badRequest('POST /files needs Content-Type multipart/form-data with a part named "file"');
+    throw new HttpError(415, 'POST /files needs Content-Type multipart/form-data with a part named "file"');
   }
   let saved: FileRow | undefined;
   for await (const part of request.parts()) {

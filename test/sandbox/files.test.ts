@@ -1,0 +1,163 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { eventually, get, isErrorBody, post, send, upload } from './http.js';
+
+const done = (sb: RunningSandbox, id: string) =>
+  eventually(async () => {
+    const f = (await get(sb, `/files/${id}`)).body.file;
+    return f.status === 'processing' ? undefined : f;
+  });
+
+describe('files', () => {
+  let sb: RunningSandbox;
+  before(async () => (sb = await startTestSandbox({ seed: false, maxUploadBytes: 4096 })));
+  after(() => sb.close());
+
+  test('upload stores the bytes by id, extracts text, and serves both with the key', async () => {
+    const r = await upload(sb, 'notes.md', '# Notes\n\nhello wörld\n');
+    assert.equal(r.status, 201);
+    assert.match(r.body.message, /uploaded successfully/);
+    const f = r.body.file;
+    assert.equal(f.name, 'notes.md');
+    assert.equal(f.bytes, Buffer.byteLength('# Notes\n\nhello wörld\n'));
+    assert.equal(f.mimetype, 'text/markdown');
+    assert.ok(['processing', 'done'].includes(f.status));
+    assert.equal(f.url, `${sb.url}/files/${f.id}/content`);
+    const finished = await done(sb, f.id);
+    assert.equal(finished.status, 'done');
+    assert.equal(finished.parsedTextBytes, String(f.bytes));
+    const content = await send(sb, 'GET', new URL(finished.url).pathname);
+    assert.equal(content.status, 200);
+    assert.equal(content.text, '# Notes\n\nhello wörld\n');
+    const text = await send(sb, 'GET', new URL(finished.parsedTextUrl).pathname + new URL(finished.parsedTextUrl).search);
+    assert.equal(text.text, '# Notes\n\nhello wörld\n');
+    const noKey = await fetch(finished.url);
+    assert.equal(noKey.status, 401);
+    // On disk by id, never by name.
+    assert.ok(existsSync(join(sb.dataDir, 'files', f.id)));
+    assert.ok(!readdirSync(join(sb.dataDir, 'files')).includes('notes.md'));
+  });
+
+  test('csv and json are extracted; other types are done without text', async () => {
+    for (const [name, mimetype, hasText] of [
+      ['prices.csv', 'text/csv', true],
+      ['data.json', 'application/json', true],
+      ['logo.png', 'image/png', false],
+      ['blob', 'application/octet-stream', false],
+    ] as const) {
+      const f = (await upload(sb, name, 'a,b\n1,2\n')).body.file;
+      assert.equal(f.mimetype, mimetype, name);
+      const finished = await done(sb, f.id);
+      assert.equal(finished.status, 'done');
+      assert.equal(finished.parsedTextBytes !== null, hasText, name);
+      if (!hasText) assert.equal((await get(sb, `/files/${f.id}/content?format=text`)).status, 404);
+    }
+  });
+
+  test('names with ../, NUL, control and bidi characters are stored safely', async () => {
+    const cases: [string, string][] = [
+      ['../../etc/passwd', 'passwd'],
+      ['..', 'upload'],
+      ['evil\u0000name.txt', 'evilname.txt'],
+      ['tab\tand.md', 'taband.md'],
+      ['\u202Egnp.exe', 'gnp.exe'],
+      ['.hidden', 'hidden'],
+      ['日本語のファイル.txt', '日本語のファイル.txt'],
+    ];
+    for (const [raw, expected] of cases) {
+      const r = await upload(sb, raw, 'x');
+      assert.equal(r.status, 201, raw);
+      assert.equal(r.body.file.name, expected, JSON.stringify(raw));
+    }
+    // A raw header, so the client cannot escape the control characters first.
+    const raw = await send(sb, 'POST', '/files', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a\u0001b\u0000c\u007f.txt"\r\n\r\nabc\r\n--xyz--\r\n', {
+      'content-type': 'multipart/form-data; boundary=xyz',
+    });
+    assert.equal(raw.status, 201, raw.text);
+    assert.equal(raw.body.file.name, 'abc.txt');
+    assert.ok(!existsSync(join(sb.dataDir, '..', 'passwd')));
+  });
+
+  test('an empty file is fine', async () => {
+    const r = await upload(sb, 'empty.txt', '');
+    assert.equal(r.status, 201);
+    assert.equal(r.body.file.bytes, 0);
+    const finished = await done(sb, r.body.file.id);
+    assert.equal(finished.status, 'done');
+    assert.equal(finished.parsedTextBytes, '0');
+  });
+
+  test('an upload over the limit is 413 and leaves nothing behind', async () => {
+    const before = (await get(sb, '/files?limit=100')).body.pagination.total;
+    const r = await upload(sb, 'big.txt', 'x'.repeat(4097));
+    assert.equal(r.status, 413);
+    assert.ok(isErrorBody(r.body, 413));
+    assert.match(r.body.message, /4096 bytes/);
+    assert.equal((await get(sb, '/files?limit=100')).body.pagination.total, before);
+    assert.deepEqual(readdirSync(join(sb.dataDir, 'uploads')), []);
+    const exact = await upload(sb, 'exact.txt', 'x'.repeat(4096));
+    assert.equal(exact.status, 201);
+  });
+
+  test('a missing part is 400, a JSON body 415', async () => {
+    const other = await upload(sb, 'a.txt', 'x', 'document');
+    assert.equal(other.status, 400);
+    assert.match(other.body.message, /^file is required/);
+    const json = await post(sb, '/files', { file: 'x' });
+    assert.equal(json.status, 415);
+    assert.ok(isErrorBody(json.body, 415));
+    const broken = await send(sb, 'POST', '/files', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc', {
+      'content-type': 'multipart/form-data; boundary=xyz',
+    });
+    assert.ok(broken.status === 400, `${broken.status} ${broken.text}`);
+  });
+
+  test('delete removes the record, the bytes and the id from knowledge bases', async () => {
+    const f = (await upload(sb, 'kb.txt', 'Opening hours: 9 to 5.')).body.file;
+    await done(sb, f.id);
+    const a = (await post(sb, '/assistants', { name: 'K', knowledgeBase: { fileIds: [f.id] }, model: { knowledgeBase: { fileIds: [f.id] } } })).body.assistant;
+    const r = await send(sb, 'DELETE', `/files/${f.id}`);
+    assert.equal(r.status, 200);
+    assert.match(r.body.message, /deleted successfully/);
+    assert.equal((await get(sb, `/files/${f.id}`)).status, 404);
+    assert.equal((await send(sb, 'DELETE', `/files/${f.id}`)).status, 404);
+    assert.ok(!existsSync(join(sb.dataDir, 'files', f.id)));
+    const after = (await get(sb, `/assistants/${a.id}`)).body.assistant;
+    assert.deepEqual(after.knowledgeBase.fileIds, []);
+    assert.deepEqual(after.model.knowledgeBase.fileIds, []);
+  });
+});
+
+describe('file paging', () => {
+  let sb: RunningSandbox;
+  before(async () => (sb = await startTestSandbox({ seed: false })));
+  after(() => sb.close());
+
+  test('pages walk every file once, newest first', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push((await upload(sb, `f${i}.txt`, `file ${i}`)).body.file.id);
+    const seen: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const r = await get(sb, `/files?page=${page}&limit=3`);
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.body.pagination, { total: 7, page, limit: 3, totalPages: 3 });
+      seen.push(...r.body.files.map((f: any) => f.id));
+    }
+    assert.deepEqual(seen, [...ids].reverse());
+    const beyond = await get(sb, '/files?page=9&limit=3');
+    assert.deepEqual(beyond.body.files, []);
+    const dflt = await get(sb, '/files');
+    assert.equal(dflt.body.pagination.limit, 20);
+  });
+
+  test('bad page or limit is a 400 naming it', async () => {
+    for (const [q, name] of [['page=0', 'page'], ['page=x', 'page'], ['limit=101', 'limit'], ['limit=0', 'limit'], ['limit=-3', 'limit']]) {
+      const r = await get(sb, `/files?${q}`);
+      assert.equal(r.status, 400, q);
+      assert.match(r.body.message, new RegExp(`^${name} must be`));
+    }
+  });
+});

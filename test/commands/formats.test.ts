@@ -35,21 +35,27 @@ async function ok(args: string[], stdin?: string): Promise<string> {
 
 /** Checks one command in all four formats and returns its json records. */
 async function checkList(args: string[], idKey = 'id'): Promise<Record<string, unknown>[]> {
-  const records = JSON.parse(await ok([...args, '-o', 'json'])) as Record<string, unknown>[];
+  const [json, idsText, csv, plain] = await Promise.all([
+    ok([...args, '-o', 'json']),
+    ok([...args, '-o', 'ids']),
+    ok([...args, '-o', 'csv']),
+    ok(args),
+  ]);
+  const records = JSON.parse(json) as Record<string, unknown>[];
   assert.ok(Array.isArray(records), `${args.join(' ')} -o json is not an array`);
   assert.ok(records.length > 0, `${args.join(' ')} returned nothing to check`);
 
-  const ids = (await ok([...args, '-o', 'ids'])).split('\n').filter((l) => l !== '');
+  const ids = idsText.split('\n').filter((l) => l !== '');
   assert.deepEqual(ids, records.map((r) => r[idKey]));
 
-  const rows = parseCsv(await ok([...args, '-o', 'csv']));
+  const rows = parseCsv(csv);
   assert.equal(rows.length, records.length + 1, 'csv: a header row and one row per record');
   for (const row of rows) assert.equal(row.length, rows[0].length, 'csv: every row has the header\'s column count');
   assert.equal(rows[0][0], 'id');
   assert.deepEqual(rows.slice(1).map((r) => r[0]), records.map((r) => r[idKey]));
 
   // Piped, the default table is plain: tab-separated, a header, one line per record.
-  const lines = (await ok(args)).split('\n').filter((l) => l !== '');
+  const lines = plain.split('\n').filter((l) => l !== '');
   assert.equal(lines.length, records.length + 1);
   const width = lines[0].split('\t').length;
   assert.ok(width > 1);

@@ -1,0 +1,47 @@
+// The load generator for the throughput row, in its own process: N keep-alive connections
+// (one undici Pool), one request in flight per connection, for a fixed duration after a warm-up.
+// Prints one JSON line: { requests, errors, seconds, rps, p50, p99, statuses }.
+// argv: <url> <apiKey> <path> <connections> <warmupMs> <durationMs>
+import { Pool } from 'undici';
+
+const [url, apiKey, path, connections, warmupMs, durationMs] = process.argv.slice(2);
+const pool = new Pool(url, { connections: Number(connections), pipelining: 1 });
+const headers = { 'x-api-key': apiKey, accept: 'application/json' };
+
+let measuring = false;
+let stop = false;
+const latencies: number[] = [];
+const statuses: Record<string, number> = {};
+let errors = 0;
+
+async function worker(): Promise<void> {
+  while (!stop) {
+    const t0 = performance.now();
+    try {
+      const res = await pool.request({ path, method: 'GET', headers });
+      await res.body.arrayBuffer(); // read the whole page, as a client does
+      if (measuring) {
+        latencies.push(performance.now() - t0);
+        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+      }
+    } catch {
+      if (measuring) errors++;
+    }
+  }
+}
+
+const workers = Array.from({ length: Number(connections) }, () => worker());
+await new Promise((r) => setTimeout(r, Number(warmupMs)));
+measuring = true;
+const t0 = performance.now();
+await new Promise((r) => setTimeout(r, Number(durationMs)));
+measuring = false;
+const seconds = (performance.now() - t0) / 1000;
+stop = true;
+await Promise.all(workers);
+await pool.close();
+
+latencies.sort((a, b) => a - b);
+const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))] ?? NaN;
+const ok = statuses['200'] ?? 0;
+process.stdout.write(`${JSON.stringify({ requests: latencies.length, ok, errors, seconds, rps: ok / seconds, p50: at(50), p99: at(99), statuses })}\n`);

@@ -1,0 +1,140 @@
+// A program on a pseudo-terminal without native modules: util-linux `script` allocates the
+// pty and relays our pipes to it (a C relay, ~1 ms; cheaper than python3's pty module or tmux).
+// Every output chunk is timestamped as it arrives, so frames can be timed against keypresses.
+import type { ChildProcess } from 'node:child_process';
+import { descendants, killTree, spawnTracked } from './procs.js';
+import { msSince } from './stats.js';
+
+export const COLS = 120;
+export const ROWS = 40;
+
+interface Chunk {
+  /** ms since spawn */
+  at: number;
+  text: string;
+}
+
+// CSI, OSC and two-byte escape sequences, so what is left is what a person would read.
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_=>78]/g;
+
+export function visibleText(s: string): string {
+  return s.replace(ANSI, '');
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export class PtySession {
+  readonly child: ChildProcess;
+  private readonly start = process.hrtime.bigint();
+  private readonly chunks: Chunk[] = [];
+  private waiters: Array<() => void> = [];
+  private exited = false;
+
+  /** Runs argv (exec'd by /bin/sh, so no extra process stays between the pty and the program). */
+  constructor(argv: string[], env: NodeJS.ProcessEnv) {
+    const inner = `stty cols ${COLS} rows ${ROWS}; exec ${argv.map(shellQuote).join(' ')}`;
+    this.child = spawnTracked('script', ['-qfc', inner, '/dev/null'], {
+      env: { ...env, SHELL: '/bin/sh' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.setEncoding('utf8').on('data', (text: string) => {
+      this.chunks.push({ at: this.now(), text });
+      this.wake();
+    });
+    this.child.stderr!.resume();
+    this.child.stdin!.on('error', () => undefined); // the program may quit while we type
+    this.child.on('exit', () => {
+      this.exited = true;
+      this.wake();
+    });
+  }
+
+  /** ms since spawn */
+  now(): number {
+    return msSince(this.start);
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  /** Everything printed so far, escape sequences removed. */
+  screenText(fromChunk = 0): string {
+    return visibleText(this.chunks.slice(fromChunk).map((c) => c.text).join(''));
+  }
+
+  get chunkCount(): number {
+    return this.chunks.length;
+  }
+
+  /**
+   * Resolves with the arrival time (ms since spawn) of the first chunk at index ≥ `fromChunk`
+   * for which `test(all visible text from fromChunk up to and including it)` holds.
+   */
+  async waitFor(test: (text: string) => boolean, timeoutMs: number, fromChunk = 0, what = 'the expected output'): Promise<number> {
+    const deadline = this.now() + timeoutMs;
+    let checked = fromChunk;
+    let text = '';
+    for (;;) {
+      while (checked < this.chunks.length) {
+        const c = this.chunks[checked++];
+        text += visibleText(c.text);
+        if (test(text)) return c.at;
+      }
+      if (this.exited) throw new Error(`the program exited before ${what} appeared; it printed: ${tail(this.screenText(fromChunk))}`);
+      const left = deadline - this.now();
+      if (left <= 0) throw new Error(`no ${what} within ${timeoutMs} ms; the screen showed: ${tail(this.screenText(fromChunk))}`);
+      await new Promise<void>((done) => {
+        const t = setTimeout(done, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          done();
+        });
+      });
+    }
+  }
+
+  /** Writes keys; resolves with (write time, time of the first output chunk after it). */
+  async press(keys: string, timeoutMs = 5000): Promise<{ sentAt: number; frameAt: number }> {
+    const from = this.chunks.length;
+    const sentAt = this.now();
+    this.child.stdin!.write(keys);
+    const frameAt = await this.waitFor(() => true, timeoutMs, from, `frame after ${JSON.stringify(keys)}`);
+    return { sentAt, frameAt };
+  }
+
+  /** Writes keys without waiting for anything. */
+  type(keys: string): void {
+    this.child.stdin!.write(keys);
+  }
+
+  /** Waits until nothing has been printed for `quietMs` (or `timeoutMs` passed); returns the last output time. */
+  async settle(quietMs: number, timeoutMs: number): Promise<number> {
+    const deadline = this.now() + timeoutMs;
+    for (;;) {
+      const last = this.chunks.at(-1)?.at ?? 0;
+      const idle = this.now() - last;
+      if (idle >= quietMs || this.now() >= deadline || this.exited) return last;
+      await new Promise((done) => setTimeout(done, Math.min(quietMs - idle, deadline - this.now()) + 1));
+    }
+  }
+
+  /** The program's own pid (the process `script` runs on the pty). */
+  programPid(): number | undefined {
+    return this.child.pid === undefined ? undefined : descendants(this.child.pid)[0];
+  }
+
+  async close(): Promise<void> {
+    await killTree(this.child);
+  }
+}
+
+function tail(s: string): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(t.length > 300 ? `…${t.slice(-300)}` : t);
+}

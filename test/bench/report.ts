@@ -1,0 +1,88 @@
+// What a row measures (a Figure), and the one table + JSON file the bench prints at the end.
+import { cpus, totalmem, platform, release } from 'node:os';
+import type { Summary } from './stats.js';
+
+export interface Target {
+  /** as printed: "≤ 1.5× node", "≥ 4,000 req/s" */
+  text: string;
+  met(f: Figure): boolean;
+}
+
+export interface Figure {
+  row: number;
+  name: string;
+  unit: string;
+  /** the median (or the single figure, e.g. req/s of one long run) */
+  value?: number;
+  /** min–max of the runs the median came from */
+  spread?: [number, number];
+  runs?: number;
+  /** value ÷ bare node, measured in the same bench run */
+  ratio?: number;
+  target?: Target;
+  /** why the figure could not be measured */
+  na?: string;
+  note?: string;
+  /** extra numbers for the JSON file only */
+  detail?: Record<string, unknown>;
+}
+
+export function fromSummary(s: Summary): Pick<Figure, 'value' | 'spread' | 'runs'> {
+  return { value: s.median, spread: [s.min, s.max], runs: s.runs };
+}
+
+export const atMostRatio = (x: number): Target => ({ text: `≤ ${x}× node`, met: (f) => f.ratio !== undefined && f.ratio <= x });
+export const atMost = (x: number, unit: string): Target => ({ text: `≤ ${fmtNum(x)} ${unit}`, met: (f) => f.value !== undefined && f.value <= x });
+export const atLeast = (x: number, unit: string): Target => ({ text: `≥ ${fmtNum(x)} ${unit}`, met: (f) => f.value !== undefined && f.value >= x });
+
+export function machine(): Record<string, string> {
+  const cpu = cpus();
+  return {
+    cpu: cpu[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown',
+    cores: String(cpu.length),
+    ram: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    os: `${platform()} ${release()}`,
+    node: process.version,
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+  };
+}
+
+function fmtNum(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  if (Math.abs(n) >= 1000) return Math.round(n).toLocaleString('en-US');
+  if (Math.abs(n) >= 100) return n.toFixed(0);
+  if (Math.abs(n) >= 10) return n.toFixed(1);
+  return n.toFixed(2);
+}
+
+function cells(f: Figure): string[] {
+  const name = `${f.row}. ${f.name}`;
+  if (f.na !== undefined) return [name, `n/a (${f.na})`, '', '', '', f.target?.text ?? '', ''];
+  const value = f.value === undefined ? '' : `${fmtNum(f.value)} ${f.unit}`;
+  const spread = f.spread ? `${fmtNum(f.spread[0])}–${fmtNum(f.spread[1])}` : '';
+  const ratio = f.ratio === undefined ? '' : `${f.ratio.toFixed(2)}×`;
+  const met = f.target ? (f.target.met(f) ? '✓' : '✗') : '';
+  return [name, value, spread, f.runs === undefined ? '' : String(f.runs), ratio, f.target?.text ?? '', met];
+}
+
+/** A Markdown table, so the README can take it as is. */
+export function renderTable(figures: Figure[]): string {
+  const head = ['figure', 'median', 'spread (min–max)', 'runs', '× node', 'target', 'met'];
+  const rows = figures.map(cells);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]].length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join(' | ')} |`;
+  const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
+  const notes = figures.filter((f) => f.note && f.na === undefined).map((f) => `- ${f.row}. ${f.name}: ${f.note}`);
+  return [line(head), rule, ...rows.map(line), ...(notes.length ? ['', ...notes] : [])].join('\n');
+}
+
+export function toJson(figures: Figure[], extra: Record<string, unknown>): string {
+  return JSON.stringify(
+    {
+      ...extra,
+      figures: figures.map((f) => ({ ...f, target: f.target?.text, met: f.na === undefined && f.target ? f.target.met(f) : undefined })),
+    },
+    null,
+    2,
+  );
+}

@@ -1,0 +1,47 @@
+// Row 6: `GET /calls?limit=100` against the standalone sandbox on the 100,000-call data dir, with
+// 32 keep-alive connections from a load generator in its own process (so it does not share the
+// sandbox's event loop), for a fixed duration after a warm-up.
+import { atLeast, type Figure } from '../report.js';
+import { firstLine, spawnChild, type BenchContext } from '../fixtures.js';
+import { homeWithManyCalls, sandboxJson, startSandbox } from '../sandbox.js';
+import { killTree } from '../procs.js';
+
+const CONNECTIONS = 32;
+
+interface LoadResult {
+  requests: number;
+  ok: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  statuses: Record<string, number>;
+}
+
+export async function throughputRow(ctx: BenchContext): Promise<Figure[]> {
+  const home = await homeWithManyCalls(ctx);
+  const sb = await startSandbox(ctx, home.sandboxDir);
+  try {
+    const page = (await sandboxJson(sb, '/calls?limit=100')) as { calls?: unknown[] };
+    const perPage = page.calls?.length ?? 0;
+    if (perPage !== 100) throw new Error(`GET /calls?limit=100 returned ${perPage} calls, expected 100`);
+    const durationMs = ctx.quick ? 3000 : 10_000;
+    ctx.log(`row 6: ${CONNECTIONS} connections for ${durationMs / 1000} s…`);
+    const load = spawnChild('load.ts', [sb.url, sb.apiKey, '/calls?limit=100', String(CONNECTIONS), '1000', String(durationMs)]);
+    let r: LoadResult;
+    try {
+      r = JSON.parse(await firstLine(load, durationMs + 30_000, 'the load generator')) as LoadResult;
+    } finally {
+      await killTree(load);
+    }
+    const failures = r.requests - r.ok + r.errors;
+    const note = `${CONNECTIONS} connections, ${r.seconds.toFixed(1)} s after 1 s warm-up, ${r.ok.toLocaleString('en-US')} × 200${failures ? `, ${failures} failed (${JSON.stringify(r.statuses)}, ${r.errors} errors)` : ''}; sandbox = \`switchboard sandbox\` on the 100,000-call data dir`;
+    return [
+      { row: 6, name: 'sandbox GET /calls?limit=100, throughput', unit: 'req/s', value: r.rps, runs: 1, target: atLeast(4000, 'req/s'), note, detail: { ...r } },
+      { row: 6, name: 'sandbox GET /calls?limit=100, p99 latency', unit: 'ms', value: r.p99, runs: 1, detail: { p50: r.p50 } },
+    ];
+  } finally {
+    await sb.stop();
+  }
+}

@@ -1,0 +1,31 @@
+// Row 1: `switchboard --version` wall time (spawn → exit) against bare `node -e 0`, interleaved
+// run by run so both see the same machine state.
+import { readFileSync } from 'node:fs';
+import { atMostRatio, fromSummary, type Figure } from '../report.js';
+import type { BenchContext } from '../fixtures.js';
+import { run } from '../procs.js';
+import { summarize } from '../stats.js';
+
+export async function versionRow(ctx: BenchContext): Promise<Figure[]> {
+  const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+  const runs = ctx.quick ? 5 : 15;
+  const node: number[] = [];
+  const cli: number[] = [];
+  for (let i = -2; i < runs; i++) {
+    // The first two rounds warm the file cache and are not counted.
+    const n = await run(process.execPath, ['-e', '0']);
+    const c = await run(process.execPath, [ctx.cli, '--version']);
+    if (c.code !== 0 || c.stdout.trim() !== version) {
+      throw new Error(`--version printed ${JSON.stringify(c.stdout.trim())} (exit ${c.code}), expected ${version}`);
+    }
+    if (i < 0) continue;
+    node.push(n.ms);
+    cli.push(c.ms);
+  }
+  const nodeS = summarize(node);
+  const cliS = summarize(cli);
+  return [
+    { row: 1, name: 'bare `node -e 0`', unit: 'ms', ...fromSummary(nodeS), note: 'the baseline for rows 1, 6-8 ratios' },
+    { row: 1, name: '`switchboard --version`', unit: 'ms', ...fromSummary(cliS), ratio: cliS.median / nodeS.median, target: atMostRatio(1.5) },
+  ];
+}

@@ -41,6 +41,10 @@ export class ResponseShapeError extends ApiError {
     super(status, undefined, method, path, baseUrl);
     this.message = `the service answered ${method} ${stripQuery(path)} with an unexpected shape: ${problem}`;
   }
+
+  override get detail(): string {
+    return this.problem;
+  }
 }
 
 /** The service could not be reached: refused, reset, DNS, TLS. */

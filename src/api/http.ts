@@ -286,8 +286,9 @@ function interpret(answer: { status: number; contentType: string; text: string }
   }
   if (answer.status >= 200 && answer.status < 300) {
     if (!isJson) {
-      const what = answer.contentType ? answer.contentType.split(';')[0] : 'no content type';
-      throw new ResponseShapeError(answer.status, `expected JSON, got ${what} starting "${preview(answer.text)}"`, method, path, baseUrl);
+      const what = answer.contentType ? answer.contentType.split(';')[0].trim() : 'no content type';
+      const problem = /json/i.test(what) ? 'its JSON is malformed' : `expected JSON, got ${what}`;
+      throw new ResponseShapeError(answer.status, `${problem} starting "${preview(answer.text)}"`, method, path, baseUrl);
     }
     return { status: answer.status, body };
   }

@@ -79,6 +79,16 @@ describe('envelopes', () => {
     await assert.rejects(api.listFiles(), (e: unknown) => e instanceof ResponseShapeError && /expected JSON, got text\/html starting "<html>/.test(e.message));
   });
 
+  test('a 200 with broken JSON says so', async () => {
+    const { api } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end('{"file": {"id": "f1"');
+    });
+    const err = await api.getFile('f1').then(() => assert.fail('should throw'), (e: unknown) => e);
+    assert.ok(err instanceof ResponseShapeError);
+    assert.equal(err.detail, 'its JSON is malformed starting "{"file": {"id": "f1""');
+  });
+
   test('files without a pagination block get one describing the single page', async () => {
     const { api } = await serve((_req, res) => json(res, 200, [{ id: 'f1' }, { id: 'f2' }]));
     const page = await api.listFiles();

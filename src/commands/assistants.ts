@@ -45,7 +45,9 @@ export function assistantPatch(flags: UpdateFlags): AssistantInput {
 }
 
 export function assistantsCommand(): Command {
-  const cmd = new Command('assistants').description('list, show, create and update assistants');
+  const cmd = new Command('assistants')
+    .description('list, show, create and update assistants')
+    .addHelpText('after', '\nExamples:\n  $ switchboard assistants list\n  $ switchboard assistants update asst_123 --status off');
 
   cmd
     .command('list')

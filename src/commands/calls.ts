@@ -142,7 +142,9 @@ function filterOptions(cmd: Command): Command {
 }
 
 export function callsCommand(): Command {
-  const cmd = new Command('calls').description('browse the call log, place outbound calls, watch calls as they happen');
+  const cmd = new Command('calls')
+    .description('browse the call log, place outbound calls, watch calls as they happen')
+    .addHelpText('after', '\nExamples:\n  $ switchboard calls list --after 7d -o csv > week.csv\n  $ switchboard calls watch');
 
   filterOptions(cmd.command('list').description('list calls, newest first'))
     .option('--id <callId>', 'only the call with this id', nonEmpty)

@@ -70,7 +70,9 @@ export async function deleteFile(api: VoiceAgentApi, out: OutputTarget, id: stri
 }
 
 export function filesCommand(): Command {
-  const cmd = new Command('files').description('knowledge-base files: list, show, upload, delete');
+  const cmd = new Command('files')
+    .description('knowledge-base files: list, show, upload, delete')
+    .addHelpText('after', '\nExamples:\n  $ switchboard files upload ./faq.md\n  $ switchboard files list -o ids');
 
   cmd
     .command('list')

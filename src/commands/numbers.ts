@@ -28,7 +28,9 @@ export async function linkNumber(api: VoiceAgentApi, out: OutputTarget, phoneNum
 }
 
 export function numbersCommand(): Command {
-  const cmd = new Command('numbers').description('list phone numbers and link them to assistants');
+  const cmd = new Command('numbers')
+    .description('list phone numbers and link them to assistants')
+    .addHelpText('after', '\nExamples:\n  $ switchboard numbers list\n  $ switchboard numbers link pn_123 --assistant asst_456');
 
   cmd
     .command('list')

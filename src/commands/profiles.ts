@@ -21,7 +21,9 @@ export function profileRows(): ProfileRow[] {
 }
 
 export function profilesCommand(): Command {
-  const cmd = new Command('profiles').description('list, switch and remove saved profiles (login adds them)');
+  const cmd = new Command('profiles')
+    .description('list, switch and remove saved profiles (login adds them)')
+    .addHelpText('after', '\nExamples:\n  $ switchboard profiles list\n  $ switchboard profiles use prod');
 
   cmd
     .command('list')

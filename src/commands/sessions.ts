@@ -45,7 +45,9 @@ export async function showSession(api: VoiceAgentApi, out: OutputTarget, id: str
 }
 
 export function sessionsCommand(): Command {
-  const cmd = new Command('sessions').description('start chat sessions and read their conversations');
+  const cmd = new Command('sessions')
+    .description('start chat sessions and read their conversations')
+    .addHelpText('after', '\nExamples:\n  $ switchboard sessions create --assistant asst_123\n  $ switchboard sessions show sess_123');
 
   cmd
     .command('create')

@@ -69,6 +69,12 @@ function describeFrameworkError(err: FastifyError, maxUploadBytes: number): { st
   return undefined;
 }
 
+/** For Fastify's `frameworkErrors` option: routing errors (bad percent-encoding, over-long ids) in our shape. */
+export function frameworkError(err: FastifyError, _request: unknown, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') sendError(reply, 414, 'an id in the path is too long');
+  else sendError(reply, 400, `the URL is malformed: ${err.message}`);
+}
+
 export function installErrorHandling(app: FastifyInstance, maxUploadBytes: number): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) return sendError(reply, err.statusCode, err.message);

@@ -4,7 +4,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { installAuth } from './auth.js';
 import { SandboxStore } from './db.js';
-import { installErrorHandling } from './errors.js';
+import { frameworkError, installErrorHandling } from './errors.js';
+import { limitJsonDepth } from './validate.js';
 import type { SandboxContext } from './context.js';
 import { openApiDocument } from './openapi.js';
 import { openSeeded } from './seed.js';
@@ -91,7 +92,10 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
     // Close idle keep-alive sockets promptly so close() does not wait on clients.
     forceCloseConnections: true,
     return503OnClosing: true,
+    routerOptions: { maxParamLength: 1000 },
+    frameworkErrors: frameworkError,
   });
+  limitJsonDepth(app);
   installErrorHandling(app, ctx.maxUploadBytes);
   installAuth(app, opts.apiKey);
   app.register(multipart, {

@@ -1,6 +1,36 @@
 // Turns bad bodies and query strings into 400s whose message names the field.
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { badRequest } from './errors.js';
+
+export const MAX_JSON_DEPTH = 32;
+
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > limit) return true;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return false;
+}
+
+/**
+ * Fastify's own JSON parser (with its prototype-poisoning guard), plus a nesting limit: a
+ * body thousands of levels deep would otherwise overflow the stack when stored.
+ */
+export function limitJsonDepth(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    parse(request, body as string, (err: Error | null, value?: unknown) => {
+      if (err) return done(err, undefined);
+      if (deeperThan(value, MAX_JSON_DEPTH)) return done(badRequest(`the body is nested more than ${MAX_JSON_DEPTH} levels deep`), undefined);
+      done(null, value);
+    });
+  });
+}
 
 type Issue = z.core.$ZodIssue;
 

@@ -57,8 +57,7 @@ export function chatCommand(): Command {
         }
         if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('the chat console needs an interactive terminal; for scripts use switchboard sessions create and switchboard chat send.');
         const { runConsole } = await import('../ui/run.js');
-        const opts = { profile: globalsOf(c).profile, initialRoute: { screen: 'chat', assistantId: o.assistant } };
-        const code = await runConsole(opts);
+        const code = await runConsole({ profile: globalsOf(c).profile, initialRoute: { screen: 'chat', assistantId: o.assistant } });
         setExitCode(code);
       }),
     );

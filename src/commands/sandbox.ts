@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { nonEmpty, positiveInt } from './input.js';
 import { printRecord, type Column } from './output.js';
-import { action, globalsOf, outputFor, rejectStrayWords, UsageError } from './runtime.js';
+import { action, globalsOf, outputFor, rejectStrayWords, setExitCode, UsageError } from './runtime.js';
 
 interface SandboxFlags {
   port?: number;
@@ -62,13 +62,14 @@ export function sandboxCommand(): Command {
       action('run the sandbox', async (o: SandboxFlags, c: Command) => {
         rejectStrayWords(c);
         const { runStandaloneSandbox } = await import('../sandbox/server.js');
-        await runStandaloneSandbox({
+        const code = await runStandaloneSandbox({
           port: o.port ?? 4010,
           host: o.host ?? '127.0.0.1',
           apiKey: o.apiKey,
           dataDir: await dataDirOf(o),
           maxUploadBytes: o.maxUploadMb === undefined ? undefined : o.maxUploadMb * 1024 * 1024,
         });
+        setExitCode(code);
       }),
     );
 

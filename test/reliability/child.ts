@@ -1,0 +1,97 @@
+// Starts test/reliability/sandbox-child.ts as a child process and hands back its URL, its
+// output so far, and ways to stop it politely or kill it outright.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { generateApiKey } from '../../src/sandbox/server.js';
+
+const SCRIPT = resolve('test/reliability/sandbox-child.ts');
+
+export interface ChildSandbox {
+  url: string;
+  host: string;
+  port: number;
+  apiKey: string;
+  dataDir: string;
+  child: ChildProcess;
+  /** Everything the child wrote to stdout and stderr. */
+  output(): string;
+  /** Resolves with the exit code or signal once the child is gone. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  alive(): boolean;
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+}
+
+export interface ChildOptions {
+  dataDir?: string;
+  apiKey?: string;
+  port?: number;
+  maxUploadBytes?: number;
+  logger?: boolean;
+  seed?: boolean;
+}
+
+export async function startChildSandbox(opts: ChildOptions = {}): Promise<ChildSandbox> {
+  const dataDir = opts.dataDir ?? join(mkdtempSync(join(tmpdir(), 'switchboard-rel-')), 'data');
+  const apiKey = opts.apiKey ?? generateApiKey();
+  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
+    env: {
+      ...process.env,
+      SANDBOX_DATA_DIR: dataDir,
+      SANDBOX_API_KEY: apiKey,
+      SANDBOX_PORT: String(opts.port ?? 0),
+      SANDBOX_MAX_UPLOAD: opts.maxUploadBytes ? String(opts.maxUploadBytes) : '',
+      SANDBOX_LOGGER: opts.logger ? '1' : '',
+      SANDBOX_SEED: opts.seed === false ? '0' : '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => (out += s));
+  let gone = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.on('exit', (code, signal) => {
+      gone = true;
+      done({ code, signal });
+    }),
+  );
+  const url = await new Promise<string>((done, fail) => {
+    const onData = () => {
+      const m = /READY (\S+)/.exec(out);
+      if (m) {
+        child.stdout!.off('data', onData);
+        done(m[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    void exited.then(() => fail(new Error(`the sandbox child exited before it was ready:\n${out}`)));
+  });
+  const u = new URL(url);
+  return {
+    url,
+    host: u.hostname,
+    port: Number(u.port),
+    apiKey,
+    dataDir,
+    child,
+    output: () => out,
+    exited,
+    alive: () => !gone,
+    async stop() {
+      if (!gone) child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      if (!gone) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Removes the temp dir made for a child's data dir (its parent). */
+export function removeDataDir(dataDir: string): void {
+  rmSync(resolve(dataDir, '..'), { recursive: true, force: true });
+}

@@ -85,8 +85,8 @@ interface Passage {
 
 const cleanLine = (l: string) => l.replace(/^\s*(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)/, '').trim();
 
-/** Paragraphs (long ones cut into sentences), each remembering the heading above it. */
-export function passagesOf(source: string, text: string): Passage[] {
+/** Paragraphs (long ones, or all when `sentences`, cut into sentences), each remembering the heading above it. */
+export function passagesOf(source: string, text: string, sentences = false): Passage[] {
   const out: Passage[] = [];
   let heading = '';
   for (const block of text.replace(/\r\n?/g, '\n').split(/\n\s*\n/)) {
@@ -101,7 +101,7 @@ export function passagesOf(source: string, text: string): Passage[] {
     const listy = lines.length > 1 && lines.every((l) => /^\s*([-*+]|\d+[.)]|\|)/.test(l) || l.includes(','));
     const chunks = listy ? lines.map(cleanLine) : [lines.map(cleanLine).join(' ')];
     for (const chunk of chunks) {
-      const pieces = chunk.length > 320 ? (chunk.match(/[^.!?]+[.!?]+(\s|$)|[^.!?]+$/g) ?? [chunk]) : [chunk];
+      const pieces = sentences || chunk.length > 320 ? (chunk.match(/[^.!?]+[.!?]+(\s|$)|[^.!?]+$/g) ?? [chunk]) : [chunk];
       for (const p of pieces) {
         const t = p.trim();
         if (t) out.push({ source, heading, text: t, terms: new Set(terms(t)), headingTerms: new Set(terms(heading)) });
@@ -124,7 +124,7 @@ export function bestPassage(question: string, passages: Passage[]): Passage | un
     for (const t of q) {
       const idf = Math.log(1 + passages.length / (df.get(t) || 1));
       if (p.terms.has(t)) score += idf;
-      else if (p.headingTerms.has(t)) score += idf / 2;
+      if (p.headingTerms.has(t)) score += idf * 0.75; // a section's title says what it is about
     }
     if (p.source === '') score *= 0.6; // prefer the knowledge base over the prompt's instructions
     if (score > bestScore + 1e-9) (best = p), (bestScore = score);
@@ -136,9 +136,12 @@ export function bestPassage(question: string, passages: Passage[]): Passage | un
 
 const firstSentence = (text: string) => (text.trim().match(/^[^.!?\n]+[.!?]?/)?.[0] ?? '').trim();
 
-/** "You are Ava, the receptionist…" → "I'm Ava, the receptionist…" */
+/** Prompt instructions in the assistant's own voice: "You are Ava…" → "I'm Ava…", "Ask about…" → "I'll ask about…". */
 function speakAsSelf(sentence: string): string {
   return sentence
+    .replace(/^(do not|don't)\s+/i, "I won't ")
+    .replace(/^never\s+/i, 'I never ')
+    .replace(/^(ask|help|tell|explain|answer|confirm|keep|be|offer|recommend|give|end|hang)\b/i, (w) => `I'll ${w.toLowerCase()}`)
     .replace(/^you are\b/i, "I'm")
     .replace(/^you're\b/i, "I'm")
     .replace(/\byour\b/gi, 'my')
@@ -162,13 +165,17 @@ export function composeReply(p: Persona, docs: KnowledgeDoc[], input: string): s
     const kbNote = docs.length ? ` I can answer questions from ${docs.map((d) => d.name).join(', ')}.` : '';
     return `${introduction(p)}${kbNote}`;
   }
-  const passages = [...docs.flatMap((d) => passagesOf(d.name, d.text)), ...passagesOf('', p.systemPrompt)];
+  const passages = [...docs.flatMap((d) => passagesOf(d.name, d.text)), ...passagesOf('', p.systemPrompt, true)];
   const hit = bestPassage(question, passages);
   if (hit && hit.source) {
     const where = hit.heading ? `${hit.source} (${hit.heading})` : hit.source;
     return `Here's what I found in ${where}: "${hit.text}"`;
   }
-  if (hit) return speakAsSelf(hit.text);
+  if (hit) {
+    const intro = introduction(p);
+    const said = speakAsSelf(hit.text);
+    return said === intro ? intro : `${intro} ${said}`;
+  }
   const topics = docs.length ? ` You can ask me about ${docs.map((d) => d.name).join(', ')}.` : '';
   const shown = question.length > 80 ? `${question.slice(0, 77)}…` : question;
   return `${introduction(p)} I don't have anything on "${shown}" yet.${topics}`;

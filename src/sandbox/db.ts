@@ -42,7 +42,7 @@ export interface CallRow {
   endedReason: string;
   cost: number;
   summary: string;
-  transcript: string;
+  /** the whole conversation; the transcript is derived from it when read */
   messages: ChatMessage[];
 }
 
@@ -79,7 +79,7 @@ export interface CallQuery {
   limit: number;
 }
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE assistants (
@@ -92,7 +92,7 @@ CREATE TABLE calls (
   id TEXT PRIMARY KEY, type TEXT NOT NULL, assistant_id TEXT NOT NULL, phone_number_id TEXT NOT NULL,
   customer TEXT NOT NULL, created_at TEXT NOT NULL, ringing_at TEXT NOT NULL, answered_at TEXT,
   ended_at TEXT NOT NULL, ended_reason TEXT NOT NULL, cost REAL NOT NULL, summary TEXT NOT NULL,
-  transcript TEXT NOT NULL, messages TEXT NOT NULL);
+  messages TEXT NOT NULL);
 CREATE INDEX calls_by_created ON calls(created_at DESC, id DESC);
 CREATE INDEX calls_by_assistant ON calls(assistant_id, created_at DESC, id DESC);
 CREATE INDEX calls_by_number ON calls(phone_number_id, created_at DESC, id DESC);
@@ -130,6 +130,7 @@ export function openDatabase(dataDir: string, onCreate?: (db: Db) => void): { db
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000'); // `switchboard sandbox ring` may write while a server runs
   db.pragma('foreign_keys = ON');
+  db.pragma('cache_size = -32000'); // 32 MB: keeps the call indexes hot on large logs
   const version = db.pragma('user_version', { simple: true }) as number;
   const created = version === 0;
   if (created) {
@@ -171,9 +172,9 @@ export class SandboxStore {
       numberLink: db.prepare('UPDATE phone_numbers SET assistant_id = ?, updated_at = ? WHERE id = ?'),
       callInsert: db.prepare(
         `INSERT INTO calls (id, type, assistant_id, phone_number_id, customer, created_at, ringing_at, answered_at,
-           ended_at, ended_reason, cost, summary, transcript, messages)
+           ended_at, ended_reason, cost, summary, messages)
          VALUES (@id, @type, @assistantId, @phoneNumberId, @customer, @createdAt, @ringingAt, @answeredAt,
-           @endedAt, @endedReason, @cost, @summary, @transcript, @messages)`,
+           @endedAt, @endedReason, @cost, @summary, @messages)`,
       ),
       fileGet: db.prepare('SELECT * FROM files WHERE id = ?'),
       fileCount: db.prepare('SELECT count(*) AS n FROM files'),
@@ -256,7 +257,7 @@ export class SandboxStore {
     if (q.phoneNumberId !== undefined) (where.push('phone_number_id = @phoneNumberId'), (params.phoneNumberId = q.phoneNumberId));
     if (q.createdFrom !== undefined) (where.push('created_at >= @createdFrom'), (params.createdFrom = q.createdFrom));
     if (q.createdTo !== undefined) (where.push('created_at <= @createdTo'), (params.createdTo = q.createdTo));
-    const cols = full ? '*' : "id, type, assistant_id, phone_number_id, customer, created_at, ringing_at, answered_at, ended_at, ended_reason, cost, summary, '' AS transcript, '[]' AS messages";
+    const cols = full ? '*' : "id, type, assistant_id, phone_number_id, customer, created_at, ringing_at, answered_at, ended_at, ended_reason, cost, summary, '[]' AS messages";
     const sql = `SELECT ${cols} FROM calls ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT @limit`;
     // Statements are cached by better-sqlite3 per text only when we keep them; the 32 filter
     // combinations are few, so keep a small map.
@@ -347,7 +348,6 @@ const toCall = (r: Record<string, unknown>): CallRow => ({
   endedReason: r.ended_reason as string,
   cost: r.cost as number,
   summary: r.summary as string,
-  transcript: r.transcript as string,
   messages: JSON.parse(r.messages as string),
 });
 

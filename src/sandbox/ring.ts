@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { SandboxStore, dataPaths, openDatabase, type PhoneNumberRow } from './db.js';
 import { HttpError, conflict, notFound } from './errors.js';
 import { loadKnowledge } from './files.js';
-import { callView, planCall, unitHash } from './simulate.js';
+import { CallScript, callView, planCall, unitHash } from './simulate.js';
 
 const CALLERS = ['Jordan Lee', 'Sam Patel', 'Maria Garcia', 'Alex Kim', 'Priya Shah', 'Chris Novak'];
 
@@ -44,8 +44,7 @@ export function ringNumber(store: SandboxStore, dataDir: string, didOrId: string
     type: 'inboundPhoneCall',
     assistantId: assistant.id,
     phoneNumberId: number.id,
-    assistant: assistant.body,
-    docs: loadKnowledge(store, dataDir, assistant.body),
+    script: new CallScript(assistant.body, loadKnowledge(store, dataDir, assistant.body)),
     customer: {
       number: opts.from ?? `+1415555${String(Math.floor(h * 10_000)).padStart(4, '0')}`,
       name: opts.callerName ?? CALLERS[Math.floor(h * CALLERS.length)],

@@ -7,8 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SandboxStore, dataPaths, openDatabase, type CallRow, type Db } from './db.js';
 import { contentPath, loadKnowledge, mimetypeOf, textPath } from './files.js';
-import { ENDED_REASONS, planCall, type EndedReason } from './simulate.js';
-import type { KnowledgeDoc } from './chat.js';
+import { CallScript, ENDED_REASONS, planCall, type EndedReason } from './simulate.js';
 
 export const SEED_CALL_COUNT = 300;
 const DAY = 86_400_000;
@@ -123,12 +122,12 @@ function insertSyntheticCalls(store: SandboxStore, dataDir: string, count: numbe
   const assistants = store.listAssistants();
   const numbers = store.listPhoneNumbers();
   if (assistants.length === 0 || numbers.length === 0) throw new Error('seedCalls needs at least one assistant and one phone number');
-  const docs = new Map<string, KnowledgeDoc[]>(assistants.map((a) => [a.id, loadKnowledge(store, dataDir, a.body)]));
-  const replies = new Map<string, Map<string, string>>(assistants.map((a) => [a.id, new Map()]));
+  const scripts = new Map(assistants.map((a) => [a.id, new CallScript(a.body, loadKnowledge(store, dataDir, a.body))]));
   const byId = new Map(assistants.map((a) => [a.id, a]));
   const linked = numbers.filter((n) => n.assistantId && byId.has(n.assistantId));
   const rand = mulberry32(count * 7919 + store.countFiles());
-  function* calls(): Generator<CallRow> {
+  const calls: CallRow[] = [];
+  {
     for (let i = 0; i < count; i++) {
       const inbound = linked.length > 0 && rand() < 0.55;
       const number = inbound ? linked[Math.floor(rand() * linked.length)] : numbers[Math.floor(rand() * numbers.length)];
@@ -136,22 +135,22 @@ function insertSyntheticCalls(store: SandboxStore, dataDir: string, count: numbe
       const name = `${FIRST[Math.floor(rand() * FIRST.length)]} ${LAST[Math.floor(rand() * LAST.length)]}`;
       // Call volume leans towards recent days and office hours.
       const ago = Math.floor(Math.pow(rand(), 1.3) * days * DAY);
-      yield planCall({
+      calls.push(planCall({
         type: inbound ? 'inboundPhoneCall' : 'outboundPhoneCall',
         assistantId: assistant.id,
         phoneNumberId: number.id,
-        assistant: assistant.body,
-        docs: docs.get(assistant.id)!,
+        script: scripts.get(assistant.id)!,
         customer: { number: `+1${Math.floor(2_000_000_000 + rand() * 7_999_999_999)}`, name: rand() < 0.85 ? name : undefined },
         createdAt: now - ago - 15 * 60_000,
         pace: 1000,
         endedReason: pickReason(rand()),
         talkSeconds: 20 + Math.floor(rand() * 580),
-        replies: replies.get(assistant.id),
-      });
+      }));
     }
   }
-  return store.insertCalls(calls());
+  // In creation order, so the indexes grow at their ends.
+  calls.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  return store.insertCalls(calls);
 }
 
 /** Inserts `count` synthetic past calls (one transaction) into a data dir or an open database. */

@@ -5,7 +5,7 @@ import type { SandboxContext } from '../context.js';
 import type { CallQuery } from '../db.js';
 import { notFound } from '../errors.js';
 import { loadKnowledge } from '../files.js';
-import { callView, planCall } from '../simulate.js';
+import { CallScript, callView, planCall } from '../simulate.js';
 import { checkQuery, dateParam, E164, intParam, parseBody, requiredText, text } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
@@ -58,8 +58,7 @@ export function callRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       type: 'outboundPhoneCall',
       assistantId: assistant.id,
       phoneNumberId: number.id,
-      assistant: assistant.body,
-      docs: loadKnowledge(ctx.store, ctx.dataDir, assistant.body),
+      script: new CallScript(assistant.body, loadKnowledge(ctx.store, ctx.dataDir, assistant.body)),
       customer: { number: body.customer.number, name: body.customer.name },
       createdAt: Date.now(),
       pace: ctx.callPace,

@@ -2,7 +2,7 @@
 // one exit code. Stays light: each resource's work (and anything heavy) loads inside its action.
 import { Command, CommanderError, Option } from 'commander';
 import { ApiError, InputError, hintFor } from '../api/errors.js';
-import { ConfigError } from '../config/config.js';
+import { ConfigError } from '../config/files.js';
 import { assistantsCommand } from './assistants.js';
 import { callsCommand } from './calls.js';
 import { chatCommand } from './chat.js';

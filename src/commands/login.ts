@@ -3,7 +3,6 @@
 // service accepts it.
 import { Command } from 'commander';
 import { ApiError } from '../api/errors.js';
-import { listProfiles, loadConfig, saveProfile, useProfile } from '../config/config.js';
 import { maskKey } from '../config/mask.js';
 import { action, addSecret, EXIT, globalsOf, setExitCode, UsageError, writeErr } from './runtime.js';
 
@@ -57,6 +56,7 @@ export async function login(input: LoginInput): Promise<void> {
   } finally {
     await api.close();
   }
+  const { loadConfig, saveProfile, useProfile } = await import('../config/config.js');
   saveProfile(input.profile, { baseUrl: input.baseUrl, apiKey: input.apiKey });
   // The first profile saved becomes the default; after that, switching is `profiles use`.
   if (loadConfig().current === undefined) useProfile(input.profile);
@@ -86,6 +86,7 @@ export function loginCommand(): Command {
       action('log in', async (o: { baseUrl?: string }, c: Command) => {
         const g = globalsOf(c);
         const profile = g.profile ?? 'default';
+        const { listProfiles } = await import('../config/config.js');
         const saved = listProfiles().find((p) => p.name === profile);
         const raw = o.baseUrl ?? process.env.SWITCHBOARD_BASE_URL ?? saved?.baseUrl;
         if (!raw) throw new UsageError(`profile ${profile} has no service URL yet; give one with --base-url.`);

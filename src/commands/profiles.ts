@@ -1,6 +1,6 @@
 // switchboard profiles list | use | remove
 import { Command } from 'commander';
-import { listProfiles, removeProfile, useProfile, type ProfileSummary } from '../config/config.js';
+import type { ProfileSummary } from '../config/config.js';
 import { nonEmpty } from './input.js';
 import { printList, type Column } from './output.js';
 import { action, globalsOf, outputFor } from './runtime.js';
@@ -16,9 +16,13 @@ export const PROFILE_COLUMNS: Column<ProfileRow>[] = [
   { header: 'key', value: (p) => p.apiKey },
 ];
 
-export function profileRows(): ProfileRow[] {
+export async function profileRows(): Promise<ProfileRow[]> {
+  const { listProfiles } = await import('../config/config.js');
   return listProfiles().map((p) => ({ id: p.name, ...p }));
 }
+
+// The config module (and zod) load only for the commands that read the config.
+const config = () => import('../config/config.js');
 
 export function profilesCommand(): Command {
   const cmd = new Command('profiles')
@@ -29,7 +33,7 @@ export function profilesCommand(): Command {
     .command('list')
     .description('list saved profiles; * marks the active one')
     .addHelpText('after', '\nExamples:\n  $ switchboard profiles list\n  $ switchboard profiles list -o json')
-    .action(action('list profiles', async (_o: object, c: Command) => printList(outputFor(globalsOf(c)), profileRows(), PROFILE_COLUMNS)));
+    .action(action('list profiles', async (_o: object, c: Command) => printList(outputFor(globalsOf(c)), await profileRows(), PROFILE_COLUMNS)));
 
   cmd
     .command('use')
@@ -38,7 +42,7 @@ export function profilesCommand(): Command {
     .addHelpText('after', '\nExamples:\n  $ switchboard profiles use prod')
     .action(
       action('switch profiles', async (name: string) => {
-        useProfile(name);
+        (await config()).useProfile(name);
         process.stdout.write(`active profile: ${name}\n`);
       }),
     );
@@ -50,7 +54,7 @@ export function profilesCommand(): Command {
     .addHelpText('after', '\nExamples:\n  $ switchboard profiles remove staging')
     .action(
       action('remove the profile', async (name: string) => {
-        removeProfile(name);
+        (await config()).removeProfile(name);
         process.stdout.write(`removed profile ${name}\n`);
       }),
     );

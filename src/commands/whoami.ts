@@ -1,6 +1,5 @@
 // switchboard whoami: which service the commands talk to, with which profile and key (masked).
 import { Command } from 'commander';
-import { resolveTarget } from '../config/config.js';
 import { maskKey } from '../config/mask.js';
 import { printRecord, type Column } from './output.js';
 import { action, globalsOf, outputFor } from './runtime.js';
@@ -20,7 +19,8 @@ const IDENTITY_COLUMNS: Column<Identity>[] = [
   { header: 'key', value: (i) => i.key },
 ];
 
-export function whoami(profile: string | undefined): Identity {
+export async function whoami(profile: string | undefined): Promise<Identity> {
+  const { resolveTarget } = await import('../config/config.js');
   const t = resolveTarget({ profile, env: process.env });
   if (t.kind === 'sandbox') {
     // The embedded sandbox gets a fresh key and port each run; say where its data lives instead.
@@ -36,7 +36,7 @@ export function whoamiCommand(): Command {
     .action(
       action('show the identity', async (_o: object, c: Command) => {
         const g = globalsOf(c);
-        printRecord(outputFor(g), whoami(g.profile), IDENTITY_COLUMNS);
+        printRecord(outputFor(g), await whoami(g.profile), IDENTITY_COLUMNS);
       }),
     );
 }

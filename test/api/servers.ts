@@ -8,6 +8,8 @@ export interface SeenRequest {
   method: string;
   url: string;
   headers: IncomingMessage['headers'];
+  /** The client's port: requests on one kept-alive connection share it. */
+  port: number | undefined;
 }
 
 export interface TestServer {
@@ -24,7 +26,7 @@ export type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => 
 export async function startServer(handler: Handler): Promise<TestServer> {
   const requests: SeenRequest[] = [];
   const server = createServer((req, res) => {
-    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, port: req.socket.remotePort });
     void handler(req, res, requests.length);
   });
   const state = { connections: 0 };

@@ -178,6 +178,21 @@ describe('requests', () => {
     assert.ok(server.connections < 6, `${server.connections} connections for 6 requests`);
   });
 
+  test('clients of one base URL share a dispatcher; closing one leaves the other working', async () => {
+    const server = await startServer((_req, res) => json(res, 200, { phoneNumbers: [] }));
+    open.push(server);
+    const a = createClient({ baseUrl: server.url, apiKey: KEY });
+    const b = createClient({ baseUrl: server.url, apiKey: KEY });
+    open.push(b);
+    for (let i = 0; i < 3; i++) await a.listPhoneNumbers();
+    for (let i = 0; i < 3; i++) await b.listPhoneNumbers();
+    const portsOf = (from: number, to: number) => new Set(server.requests.slice(from, to).map((r) => r.port));
+    const shared = [...portsOf(0, 3)].filter((p) => portsOf(3, 6).has(p));
+    assert.ok(shared.length > 0, 'b reuses a connection a opened');
+    await a.close();
+    assert.deepEqual(await b.listPhoneNumbers(), []);
+  });
+
   test('after close() the client refuses to send', async () => {
     const server = await startServer((_req, res) => json(res, 200, { phoneNumbers: [] }));
     open.push(server);

@@ -56,3 +56,7 @@ test('SWITCHBOARD_BASE_URL + SWITCHBOARD_API_KEY connect to that service', async
     await sb.close();
   }
 });
+
+test('an unknown --profile fails before anything starts, naming the known profiles', async () => {
+  await assert.rejects(connect({ profile: 'prod', env: { HOME: home } }), /no profile named "prod".*known profiles: sandbox/);
+});

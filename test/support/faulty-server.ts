@@ -1,0 +1,142 @@
+// A deliberately faulty Voice Agent Service: a real node:http server whose behaviour is
+// switched by mode, to test how the commands and the console take every kind of failure.
+// 'healthy' forwards to a real upstream (a test sandbox), so a retry can be seen to succeed.
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type FaultMode =
+  | 'healthy'
+  /** the port is closed: connection refused */
+  | 'refuse'
+  /** headers and part of the body, then the connection is reset */
+  | 'reset'
+  /** never answers (slower than any timeout) */
+  | 'slow'
+  | '500'
+  | '502'
+  | '503'
+  /** 200 with a body that is not valid JSON */
+  | 'malformed-json'
+  /** a proxy's HTML error page */
+  | 'html'
+  /** 200 with JSON of the wrong shape */
+  | 'wrong-shape';
+
+export const FAULT_MODES: readonly FaultMode[] = ['refuse', 'reset', 'slow', '500', '502', '503', 'malformed-json', 'html', 'wrong-shape'];
+
+export interface FaultyServer {
+  url: string;
+  mode: FaultMode;
+  /** Requests seen (method and path), oldest first. */
+  seen: string[];
+  setMode(mode: FaultMode): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startFaultyServer(opts: { mode: FaultMode; upstream?: string }): Promise<FaultyServer> {
+  const sockets = new Set<Socket>();
+  const held = new Set<ServerResponse>();
+  const seen: string[] = [];
+  let mode = opts.mode;
+
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    answer(mode, req, res);
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  function answer(m: FaultMode, req: IncomingMessage, res: ServerResponse) {
+    switch (m) {
+      case 'healthy':
+        return forward(req, res);
+      case 'refuse': // a request that got in just before the port closed
+      case 'reset':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
+        res.write('{"assistants": [{"id": "a1", "name": "half');
+        setImmediate(() => req.socket.resetAndDestroy());
+        return;
+      case 'slow':
+        held.add(res);
+        res.on('close', () => held.delete(res));
+        return; // answered only when the mode changes or the server closes
+      case '500':
+      case '502':
+      case '503': {
+        const status = Number(m);
+        const body = JSON.stringify({ statusCode: status, error: 'Server Error', message: `faulty server answering ${status}` });
+        res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+        return;
+      }
+      case 'malformed-json':
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"assistants": [{"id": "a1", "name": ');
+        return;
+      case 'html':
+        res
+          .writeHead(502, { 'content-type': 'text/html' })
+          .end('<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>');
+        return;
+      case 'wrong-shape':
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ hello: 'world', assistants: 'not a list', phoneNumbers: 7, files: null, calls: {} }));
+        return;
+    }
+  }
+
+  function forward(req: IncomingMessage, res: ServerResponse) {
+    if (!opts.upstream) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ assistants: [], phoneNumbers: [], calls: [], files: [], pagination: { total: 0, page: 1, limit: 20, totalPages: 0 } }));
+      return;
+    }
+    const up = new URL(opts.upstream);
+    const proxied = httpRequest({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      upRes.pipe(res);
+    });
+    proxied.on('error', () => res.destroy());
+    req.pipe(proxied);
+  }
+
+  const listen = (port: number) =>
+    new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', fail);
+        done();
+      });
+    });
+  const stopListening = () =>
+    new Promise<void>((done) => {
+      server.close(() => done());
+      for (const s of sockets) s.destroy();
+    });
+  const releaseHeld = () => {
+    for (const res of held) res.destroy();
+    held.clear();
+  };
+
+  await listen(0);
+  const port = (server.address() as AddressInfo).port;
+  if (mode === 'refuse') await stopListening();
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get mode() {
+      return mode;
+    },
+    seen,
+    async setMode(next) {
+      if (next === mode) return;
+      const was = mode;
+      mode = next;
+      releaseHeld();
+      if (next === 'refuse') await stopListening();
+      else if (was === 'refuse') await listen(port);
+    },
+    async close() {
+      releaseHeld();
+      if (mode !== 'refuse') await stopListening();
+    },
+  };
+}

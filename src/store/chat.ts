@@ -1,0 +1,312 @@
+// Live chat: the sessions this console remembers (the local index — the service has no "list
+// sessions"), open conversations loaded from the service (the source of truth), and sending with
+// cancel. A message leaves the input only once the service has answered: a failed or cancelled
+// send keeps its text, so nothing typed is ever lost.
+import type { ChatSession, Message } from '../api/schemas.js';
+import { hintFor } from '../api/errors.js';
+import { listSessions, rememberSession, updateSession, type RememberedSession, type SessionInput } from '../config/sessions.js';
+import type { Resource, Route, SliceCreator } from './types.js';
+import { errorMessage, routeKey } from './types.js';
+import type { UiActions } from './ui.js';
+
+/** One message of a conversation; `at` and `cost` are known for the turns this console saw happen. */
+export interface Turn {
+  role: string;
+  content: string;
+  at?: string;
+  cost?: number;
+}
+
+export type Variables = Record<string, string>;
+
+export interface Conversation {
+  id: string;
+  status: 'loading' | 'error' | 'ready';
+  /** Why loading failed (the service's message). */
+  error?: string;
+  name?: string;
+  assistantId?: string;
+  createdAt?: string;
+  turns: Turn[];
+  /** What is in the input line. */
+  draft: string;
+  /** Sent as assistantOverrides.variableValues with every message. */
+  variables: Variables;
+  /** The send under way: its text stays in the draft until the reply is in. */
+  sending: { startedAt: number } | null;
+  /** Why the last send failed; cleared by the next edit or send. */
+  sendError: string | null;
+}
+
+export interface ChatState {
+  chat: {
+    /** The local index of remembered sessions, most recently changed first. */
+    index: Resource<RememberedSession[]>;
+    conversations: Record<string, Conversation>;
+    /** New chats being created, by assistant id (a failed one keeps its error). */
+    starts: Record<string, { status: 'loading' | 'error'; error?: string }>;
+  };
+}
+
+export interface ChatActions {
+  loadSessionIndex(): void;
+  /** POST /sessions, remember it, and put its conversation on top in place of `asking` (if still there). */
+  startChat(assistantId: string, name?: string, asking?: Route): Promise<string | null>;
+  /** GET /chats/session/{id}; the index entry (last message, count) is refreshed from it. */
+  openSession(id: string): Promise<void>;
+  setDraft(id: string, text: string): void;
+  /** Sends the draft; true when the reply is in. */
+  sendMessage(id: string): Promise<boolean>;
+  /** Aborts the send under way; its text stays in the input. */
+  cancelSend(id: string): void;
+  setVariables(id: string, vars: Variables): void;
+  /** Puts the conversation on top in place of `asking`, the route that asked for it, if that is still on top. */
+  showConversation(id: string, asking: Route): void;
+}
+
+type Full = ChatState & { stack: Route[]; actions: ChatActions & UiActions };
+
+/** Variable values as the editor shows them (the index may hold any JSON value). */
+export function variablesFrom(values: Record<string, unknown> | undefined): Variables {
+  const out: Variables = {};
+  for (const [k, v] of Object.entries(values ?? {})) out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  return out;
+}
+
+/** The error line for a failed request: what failed, and the next step when there is one. */
+function failure(err: unknown): string {
+  const hint = hintFor(err);
+  return hint ? `${errorMessage(err)} — ${hint}` : errorMessage(err);
+}
+
+const isAbort = (err: unknown) => (err as { name?: unknown } | null)?.name === 'AbortError';
+
+/** A message's own time, if the service gives one (the sandbox does not). */
+function timeOf(m: Message): string | undefined {
+  const t = (m as Record<string, unknown>).createdAt ?? (m as Record<string, unknown>).time ?? (m as Record<string, unknown>).timestamp;
+  return typeof t === 'string' ? t : undefined;
+}
+
+/** The service's messages, keeping the time and cost this console saw for the turns it already had. */
+export function mergeTurns(known: Turn[], messages: Message[]): Turn[] {
+  return messages.map((m, i) => {
+    const k = known[i];
+    const same = k && k.role === m.role && k.content === m.content;
+    return { role: m.role, content: m.content, ...(same ? { at: k.at, cost: k.cost } : {}), ...(timeOf(m) ? { at: timeOf(m) } : {}) };
+  });
+}
+
+/** The session total of the turn costs known here. */
+export function totalCost(turns: Turn[]): number {
+  return turns.reduce((sum, t) => sum + (t.cost ?? 0), 0);
+}
+
+const blank = (id: string, remembered?: RememberedSession): Conversation => ({
+  id,
+  status: 'loading',
+  name: remembered?.name,
+  assistantId: remembered?.assistantId,
+  createdAt: remembered?.createdAt,
+  turns: [],
+  draft: '',
+  variables: variablesFrom(remembered?.variableValues),
+  sending: null,
+  sendError: null,
+});
+
+export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set, get, { api, target }) => {
+  const profile = target.profile;
+  const dir = target.dataDir;
+  /** In-flight sends by session id; not state, because an AbortController is not something to render. */
+  const inFlight = new Map<string, AbortController>();
+  /** Bumped when a send lands, so a slower load started earlier cannot overwrite newer turns. */
+  const versions = new Map<string, number>();
+
+  const conv = (id: string) => get().chat.conversations[id];
+  const patch = (id: string, p: Partial<Conversation> | ((c: Conversation) => Partial<Conversation>)) =>
+    set((s) => {
+      const c = s.chat.conversations[id];
+      if (!c) return {};
+      const next = { ...c, ...(typeof p === 'function' ? p(c) : p) };
+      return { chat: { ...s.chat, conversations: { ...s.chat.conversations, [id]: next } } };
+    });
+  const setStart = (assistantId: string, v: ChatState['chat']['starts'][string] | undefined) =>
+    set((s) => {
+      const starts = { ...s.chat.starts };
+      if (v) starts[assistantId] = v;
+      else delete starts[assistantId];
+      return { chat: { ...s.chat, starts } };
+    });
+
+  /** Writes to the local index never break the chat: a failure is flashed and the chat goes on. */
+  const remember = (write: () => RememberedSession | undefined) => {
+    try {
+      const entry = write();
+      if (entry) {
+        const index = get().chat.index;
+        const rest = (index.data ?? []).filter((s) => s.id !== entry.id);
+        set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data: [entry, ...rest], fetchedAt: Date.now() } } }));
+      }
+    } catch (err) {
+      get().actions.flash(`Could not remember the session: ${errorMessage(err)}`, 'error');
+    }
+  };
+
+  const sessionInput = (s: ChatSession, c: Conversation): SessionInput => ({
+    id: s.id,
+    name: s.name ?? c.name,
+    assistantId: s.assistantId ?? c.assistantId,
+    createdAt: s.createdAt ?? c.createdAt,
+    messages: s.messages,
+  });
+
+  return {
+    state: { chat: { index: { status: 'idle' }, conversations: {}, starts: {} } },
+    actions: {
+      loadSessionIndex() {
+        try {
+          const data = listSessions(profile, dir);
+          set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data, fetchedAt: Date.now() } } }));
+        } catch (err) {
+          set((s) => ({ chat: { ...s.chat, index: { ...s.chat.index, status: 'error', error: errorMessage(err) } } }));
+        }
+      },
+
+      async startChat(assistantId, name, asking = { name: 'chat', assistantId }) {
+        if (get().chat.starts[assistantId]?.status === 'loading') return null;
+        setStart(assistantId, { status: 'loading' });
+        try {
+          const session = await api.createSession(name?.trim() ? { assistantId, name: name.trim() } : { assistantId });
+          setStart(assistantId, undefined);
+          const c: Conversation = {
+            ...blank(session.id),
+            status: 'ready',
+            name: session.name ?? undefined,
+            assistantId: session.assistantId ?? assistantId,
+            createdAt: session.createdAt ?? new Date().toISOString(),
+            // The assistant's opening line, when it speaks first, is the session's first message.
+            turns: mergeTurns([], session.messages).map((t) => ({ ...t, at: t.at ?? session.createdAt ?? undefined })),
+          };
+          set((s) => ({ chat: { ...s.chat, conversations: { ...s.chat.conversations, [c.id]: c } } }));
+          remember(() => rememberSession(profile, sessionInput(session, c), dir));
+          get().actions.showConversation(c.id, asking);
+          return c.id;
+        } catch (err) {
+          setStart(assistantId, { status: 'error', error: failure(err) });
+          return null;
+        }
+      },
+
+      async openSession(id) {
+        const remembered = get().chat.index.data?.find((s) => s.id === id) ?? safeFind(profile, id, dir);
+        if (!conv(id)) set((s) => ({ chat: { ...s.chat, conversations: { ...s.chat.conversations, [id]: blank(id, remembered) } } }));
+        else patch(id, { status: conv(id)!.turns.length || conv(id)!.status === 'ready' ? 'ready' : 'loading', error: undefined });
+        const version = versions.get(id) ?? 0;
+        try {
+          const session = await api.getSession(id);
+          if ((versions.get(id) ?? 0) !== version) return; // a send landed meanwhile: its turns are newer
+          patch(id, (c) => ({
+            status: 'ready',
+            error: undefined,
+            name: session.name ?? c.name,
+            assistantId: session.assistantId ?? c.assistantId,
+            createdAt: session.createdAt ?? c.createdAt,
+            turns: mergeTurns(c.turns, session.messages),
+          }));
+          remember(() => updateSession(profile, id, sessionInput(session, conv(id)!), dir));
+        } catch (err) {
+          patch(id, { status: 'error', error: failure(err) });
+        }
+      },
+
+      setDraft(id, text) {
+        patch(id, (c) => (c.sending ? {} : { draft: text, sendError: null }));
+      },
+
+      async sendMessage(id) {
+        const c = conv(id);
+        if (!c || c.sending || !c.draft.trim()) return false;
+        const input = c.draft;
+        const controller = new AbortController();
+        inFlight.set(id, controller);
+        const startedAt = Date.now();
+        patch(id, { sending: { startedAt }, sendError: null });
+        try {
+          const vars = Object.keys(c.variables).length ? c.variables : undefined;
+          const chat = await api.sendChat({ sessionId: id, input, ...(vars ? { variableValues: vars } : {}) }, { signal: controller.signal });
+          versions.set(id, (versions.get(id) ?? 0) + 1);
+          const at = chat.createdAt ?? new Date().toISOString();
+          const replies: Turn[] = chat.output
+            .filter((m) => m.role !== 'user')
+            .map((m, i) => ({ role: m.role, content: m.content, at, ...(i === 0 && chat.cost != null ? { cost: chat.cost } : {}) }));
+          patch(id, (cur) => ({
+            sending: null,
+            draft: '',
+            turns: [...cur.turns, { role: 'user', content: input, at: new Date(startedAt).toISOString() }, ...replies],
+          }));
+          const after = conv(id)!;
+          remember(() =>
+            rememberSession(
+              profile,
+              { id, name: after.name, assistantId: after.assistantId ?? chat.assistantId, createdAt: after.createdAt, messages: after.turns, variableValues: after.variables },
+              dir,
+            ),
+          );
+          return true;
+        } catch (err) {
+          patch(id, { sending: null, sendError: isAbort(err) ? null : failure(err) });
+          if (isAbort(err)) get().actions.flash('Cancelled; your message is still in the input');
+          return false;
+        } finally {
+          if (inFlight.get(id) === controller) inFlight.delete(id);
+        }
+      },
+
+      showConversation(id, asking) {
+        // A conversation opened straight from the command line or the palette gets the sessions
+        // list under it, so Esc leads somewhere.
+        const { stack } = get();
+        if (routeKey(stack[stack.length - 1]) !== routeKey(asking)) return; // the user has moved on
+        const below = stack.slice(0, -1);
+        set({ stack: [...(below.length ? below : [{ name: 'chat' } as Route]), { name: 'chat-session', sessionId: id }] });
+      },
+
+      cancelSend(id) {
+        inFlight.get(id)?.abort();
+      },
+
+      setVariables(id, vars) {
+        patch(id, { variables: vars });
+        const c = conv(id);
+        if (!c) return;
+        remember(() => rememberSession(profile, { id, name: c.name, assistantId: c.assistantId, createdAt: c.createdAt, variableValues: vars }, dir));
+        get().actions.flash(Object.keys(vars).length ? `Variables set: ${Object.keys(vars).join(', ')}` : 'Variables cleared');
+      },
+    },
+  };
+};
+
+/** The index entry of a session, or nothing if the index can't be read (the chat still opens). */
+function safeFind(profile: string, id: string, dir: string | undefined): RememberedSession | undefined {
+  try {
+    return listSessions(profile, dir).find((s) => s.id === id);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a chat route needs when it comes on top: the index for the list, a conversation, a new session. */
+export function enterChat(route: Route, a: ChatActions & { loadAssistants(): Promise<void> }): void {
+  if (route.name === 'chat') {
+    void a.loadAssistants();
+    // `:chat <id>` and `chat --assistant <id>` ask for a conversation: it takes the list's place.
+    if (route.sessionId) return a.showConversation(route.sessionId, route);
+    if (route.assistantId) return void a.startChat(route.assistantId);
+    return a.loadSessionIndex();
+  }
+  if (route.name === 'chat-new') return void a.loadAssistants();
+  if (route.name === 'chat-session') {
+    void a.loadAssistants();
+    return void a.openSession(route.sessionId);
+  }
+}

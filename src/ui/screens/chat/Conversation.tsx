@@ -1,0 +1,220 @@
+// A live conversation: the transcript (newest at the bottom, PgUp/PgDn scroll), a status line
+// (spinner with elapsed seconds while the assistant answers, or why the last send failed) and the
+// input line. Finished turns are memoized blocks in a window rather than Ink's <Static>: Static
+// writes above the app for good, which a full-screen console that switches screens can't take
+// back. Typing re-renders only the input line; the transcript never sees the draft.
+import { memo, useEffect, useState } from 'react';
+import { Box, Text } from 'ink';
+import { useActions, useConsole, useConsoleShallow, type Route } from '../../../store/index.js';
+import { totalCost, type Turn } from '../../../store/chat.js';
+import { TextInput } from '../../components/TextInput.js';
+import { Spinner } from '../../components/Spinner.js';
+import { ErrorState, Loading } from '../../components/Status.js';
+import { Priority, useKeypress } from '../../hooks/keypress.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { Command, commandFor, KEYMAP, describeKey } from '../../keymap.js';
+import { money, truncate, wrapText } from '../../format.js';
+import type { ScreenProps } from '../shared.js';
+import { turnLines, windowTurns } from './transcript.js';
+import { VariablesEditor } from './VariablesEditor.js';
+
+const MAX_INPUT_LINES = 3;
+const MAX_ERROR_LINES = 3;
+
+export function Conversation({ route, width, height }: ScreenProps<Extract<Route, { name: 'chat-session' }>>) {
+  const id = route.sessionId;
+  const meta = useConsoleShallow((s) => {
+    const c = s.chat.conversations[id];
+    return {
+      exists: !!c,
+      status: c?.status,
+      error: c?.error,
+      name: c?.name,
+      assistantId: c?.assistantId,
+      sending: c?.sending ?? null,
+      sendError: c?.sendError ?? null,
+      variables: c?.variables,
+      draftLines: c ? Math.min(MAX_INPUT_LINES, wrapText(c.draft, Math.max(10, width - 2)).length) : 1,
+    };
+  });
+  const turns = useConsole((s) => s.chat.conversations[id]?.turns);
+  const assistantName = useConsole((s) => {
+    const aid = s.chat.conversations[id]?.assistantId;
+    return (aid && s.assistants.data?.find((a) => a.id === aid)?.name) || 'Assistant';
+  });
+  const scroll = useTopView().scroll;
+  const actions = useActions();
+  const [editingVars, setEditingVars] = useState(false);
+
+  const waiting = !turns?.length && meta.status !== 'ready';
+  useKeypress(
+    (input, key) => {
+      if (key.escape) actions.back();
+      else if (input === 'r' && meta.status === 'error') void actions.openSession(id);
+      else return false;
+      return true;
+    },
+    { priority: Priority.Screen, active: waiting },
+  );
+  if (waiting && meta.status === 'error') return <ErrorState what={`session ${id}`} message={meta.error} />;
+  if (waiting || !turns || !meta.variables) return <Loading what={`session ${id}`} />;
+
+  const vars = Object.entries(meta.variables);
+  const priced = turns.some((t) => t.cost != null);
+  const title = [
+    assistantName,
+    meta.name === `Chat with ${assistantName}` ? '' : meta.name, // the service's default name says nothing new
+    `${turns.length} messages`,
+    // Costs come with each reply; turns loaded from the service carry none.
+    priced ? `total ${money(totalCost(turns))}` : '',
+    vars.length ? `vars ${vars.map(([k, v]) => `${k}=${v}`).join(' ')}` : `${describeKey(KEYMAP[Command.Variables].keys[0])} variables`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const errorLines = meta.sendError ? Math.min(MAX_ERROR_LINES, wrapText(`Not sent: ${meta.sendError}`, width).length) : 0;
+  const refreshLine = meta.status === 'error' ? 1 : 0;
+  const statusLines = Math.max(1, errorLines) + refreshLine;
+  const transcriptHeight = Math.max(1, height - 1 - statusLines - meta.draftLines);
+  const counts = turns.map((t) => turnLines(t, assistantName, width).length);
+  const win = windowTurns(counts, transcriptHeight, scroll);
+
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Text bold wrap="truncate">
+        {truncate(title, width)}
+      </Text>
+      {editingVars ? (
+        // The editor takes the transcript's place while it is open.
+        <Box height={transcriptHeight} flexDirection="column" justifyContent="flex-end" overflow="hidden">
+          <VariablesEditor
+            initial={meta.variables}
+            width={width}
+            onSave={(v) => {
+              actions.setVariables(id, v);
+              setEditingVars(false);
+            }}
+            onCancel={() => setEditingVars(false)}
+          />
+        </Box>
+      ) : (
+        <Transcript turns={turns} assistantName={assistantName} width={width} height={transcriptHeight} scroll={scroll} />
+      )}
+      {refreshLine ? (
+        <Text color="red" wrap="truncate">
+          {truncate(`Could not refresh the conversation: ${meta.error}`, width)}
+        </Text>
+      ) : null}
+      {meta.sending ? (
+        <Text>
+          <Spinner /> {assistantName} is answering… <Elapsed since={meta.sending.startedAt} /> · Esc cancels
+        </Text>
+      ) : meta.sendError ? (
+        <Box height={errorLines} overflow="hidden">
+          <Text color="red" wrap="wrap">
+            Not sent: {meta.sendError}
+          </Text>
+        </Box>
+      ) : (
+        <Text dimColor wrap="truncate">
+          {win.maxScroll > 0 && scroll > 0 ? `↑ ${Math.min(scroll, win.maxScroll)} lines up · PgDn for newer` : turns.length === 0 ? 'Say something to start.' : ' '}
+        </Text>
+      )}
+      <ChatInput id={id} width={width} lines={meta.draftLines} maxScroll={win.maxScroll} pageSize={Math.max(1, transcriptHeight - 2)} active={!editingVars} onVariables={() => setEditingVars(true)} />
+    </Box>
+  );
+}
+
+/** The visible window of the transcript: only turns with lines in view render, each memoized. */
+const Transcript = memo(function Transcript(props: { turns: Turn[]; assistantName: string; width: number; height: number; scroll: number }) {
+  const counts = props.turns.map((t) => turnLines(t, props.assistantName, props.width).length);
+  const win = windowTurns(counts, props.height, props.scroll);
+  return (
+    <Box flexDirection="column" height={props.height} width={props.width} overflow="hidden">
+      {win.slices.map((s) => (
+        <TurnBlock key={s.index} turn={props.turns[s.index]} assistantName={props.assistantName} width={props.width} from={s.from} to={s.to} />
+      ))}
+    </Box>
+  );
+});
+
+const TurnBlock = memo(function TurnBlock(props: { turn: Turn; assistantName: string; width: number; from: number; to: number }) {
+  const lines = turnLines(props.turn, props.assistantName, props.width).slice(props.from, props.to);
+  const color = props.turn.role === 'user' ? 'cyan' : props.turn.role === 'assistant' ? 'green' : 'yellow';
+  return (
+    <>
+      {lines.map((l, i) => (
+        <Text key={props.from + i} color={l.heading ? color : undefined} bold={l.heading} wrap="truncate">
+          {l.text || ' '}
+        </Text>
+      ))}
+    </>
+  );
+});
+
+function Elapsed({ since }: { since: number }) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  return <Text dimColor>{Math.max(0, Math.floor((now - since) / 1000))}s</Text>;
+}
+
+/** The input line and the conversation's keys: Enter sends, ↑/↓ recall, PgUp/PgDn scroll, Esc cancels or goes back. */
+function ChatInput(props: { id: string; width: number; lines: number; maxScroll: number; pageSize: number; active: boolean; onVariables: () => void }) {
+  const { id } = props;
+  const draft = useConsole((s) => s.chat.conversations[id]?.draft ?? '');
+  const sending = useConsole((s) => !!s.chat.conversations[id]?.sending);
+  const turns = useConsole((s) => s.chat.conversations[id]?.turns);
+  const actions = useActions();
+  // Recall walks back through what you said in this session; `stash` is what you were typing.
+  const [recall, setRecall] = useState<{ at: number; stash: string } | null>(null);
+  const said = (turns ?? []).filter((t) => t.role === 'user').map((t) => t.content);
+  useEffect(() => setRecall(null), [turns]);
+
+  useKeypress(
+    (input, key) => {
+      const cmd = commandFor(input, key, ['chat']);
+      if (cmd === Command.LeaveChat) {
+        if (sending) actions.cancelSend(id);
+        else if (draft === '') actions.back();
+        return true;
+      }
+      if (cmd === Command.PageUp || cmd === Command.PageDown) {
+        actions.scrollBy(cmd === Command.PageUp ? props.pageSize : -props.pageSize, props.maxScroll);
+        return true;
+      }
+      if (sending) return true; // nothing else while the assistant answers
+      if (cmd === Command.Send) {
+        void actions.sendMessage(id).then((ok) => ok && actions.scrollBy(-Infinity, props.maxScroll));
+      } else if (cmd === Command.Variables) props.onVariables();
+      else if (cmd === Command.RecallEarlier) {
+        if (said.length === 0) return true;
+        const at = recall ? Math.max(0, recall.at - 1) : said.length - 1;
+        setRecall({ at, stash: recall?.stash ?? draft });
+        actions.setDraft(id, said[at]);
+      } else if (cmd === Command.RecallLater) {
+        if (!recall) return true;
+        if (recall.at + 1 >= said.length) {
+          actions.setDraft(id, recall.stash);
+          setRecall(null);
+        } else {
+          setRecall({ ...recall, at: recall.at + 1 });
+          actions.setDraft(id, said[recall.at + 1]);
+        }
+      } else return false;
+      return true;
+    },
+    { priority: Priority.Screen, active: props.active },
+  );
+
+  // The end of a long draft stays in view: the box clips from the top.
+  return (
+    <Box height={props.lines} width={props.width} overflow="hidden" flexDirection="column" justifyContent="flex-end">
+      <Text wrap="wrap">
+        <Text color={sending ? 'gray' : 'yellow'}>› </Text>
+        {sending ? <Text dimColor>{draft}</Text> : <TextInput value={draft} onChange={(v) => actions.setDraft(id, v)} focus={props.active} placeholder="type a message" />}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,65 @@
+// `n` on the Chat screen: pick the assistant, give the session a name if you like, start it.
+import { useState } from 'react';
+import { Box, Text } from 'ink';
+import { useActions, useConsole } from '../../../store/index.js';
+import { Picker } from '../../components/Picker.js';
+import { TextInput } from '../../components/TextInput.js';
+import { ErrorState, Loading } from '../../components/Status.js';
+import { Spinner } from '../../components/Spinner.js';
+import { Priority, useKeypress } from '../../hooks/keypress.js';
+import type { ScreenProps } from '../shared.js';
+
+export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new' }>) {
+  const assistants = useConsole((s) => s.assistants);
+  const actions = useActions();
+  const [assistantId, setAssistantId] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const start = useConsole((s) => (assistantId ? s.chat.starts[assistantId] : undefined));
+  const starting = start?.status === 'loading';
+
+  useKeypress(
+    (_input, key) => {
+      if (starting) return true;
+      if (key.escape) setAssistantId(null);
+      else if (key.return && assistantId) void actions.startChat(assistantId, name, route);
+      else return false;
+      return true;
+    },
+    { priority: Priority.Overlay, active: assistantId !== null },
+  );
+
+  if (!assistants.data && assistants.status === 'error') return <ErrorState what="assistants" message={assistants.error} />;
+  if (!assistants.data) return <Loading what="assistants" />;
+  if (assistantId === null) {
+    return (
+      <Picker
+        title="New chat — pick the assistant"
+        items={assistants.data.map((a) => ({ id: a.id, label: a.name ?? a.id, detail: a.status === false ? 'inactive' : undefined }))}
+        width={width}
+        height={height}
+        onChoose={([id]) => id && setAssistantId(id)}
+        onCancel={actions.back}
+      />
+    );
+  }
+  const chosen = assistants.data.find((a) => a.id === assistantId);
+  return (
+    <Box flexDirection="column">
+      <Text bold>New chat with {chosen?.name ?? assistantId}</Text>
+      <Text>
+        <Text color="yellow">Name (optional): </Text>
+        <TextInput value={name} onChange={setName} focus={!starting} placeholder="a name to find it by" />
+      </Text>
+      {starting ? (
+        <Text>
+          <Spinner /> Starting the session…
+        </Text>
+      ) : start?.status === 'error' ? (
+        <Text color="red" wrap="wrap">
+          Could not start the chat: {start.error}
+        </Text>
+      ) : null}
+      <Text dimColor>Enter start · Esc pick another assistant</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,119 @@
+// The Chat screen (`4`): the sessions this console remembers, newest first. `n` new chat, Enter
+// opens, `o` opens any session id (paste it). A `chat` route naming an assistant shows the new
+// session being created until its conversation takes this screen's place.
+import { useState } from 'react';
+import { Box, Text } from 'ink';
+import type { RememberedSession } from '../../../config/sessions.js';
+import { useActions, useConsole, type Route } from '../../../store/index.js';
+import { Table, type Column } from '../../components/Table.js';
+import { Empty, ErrorState, Loading } from '../../components/Status.js';
+import { TextInput } from '../../components/TextInput.js';
+import { Priority, useKeypress } from '../../hooks/keypress.js';
+import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { Command, type KeyContext } from '../../keymap.js';
+import { dateTime } from '../../format.js';
+import { filterRows, type ScreenProps } from '../shared.js';
+
+const CONTEXTS: KeyContext[] = ['list', 'sessions'];
+
+/** Newest first by when the session was created (entries without a date by when they were remembered). */
+export function newestFirst(sessions: RememberedSession[]): RememberedSession[] {
+  return [...sessions].sort((a, b) => (b.createdAt ?? b.updatedAt).localeCompare(a.createdAt ?? a.updatedAt));
+}
+
+function sessionColumns(assistantName: (id?: string) => string): Column<RememberedSession>[] {
+  return [
+    { title: 'NAME', width: 16, priority: 1, grow: true, value: (s) => s.name ?? '—' },
+    { title: 'ASSISTANT', width: 16, priority: 2, value: (s) => assistantName(s.assistantId) },
+    { title: 'CREATED', width: 16, priority: 4, value: (s) => dateTime(s.createdAt) },
+    { title: 'LAST MESSAGE', width: 20, priority: 3, grow: true, value: (s) => s.lastMessage ?? '—' },
+    { title: 'MSGS', width: 4, priority: 5, align: 'right', value: (s) => (s.messageCount == null ? '—' : String(s.messageCount)) },
+    { title: 'ID', width: 12, priority: 6, value: (s) => s.id },
+  ];
+}
+
+export function ChatSessions({ route, width, height }: ScreenProps<Extract<Route, { name: 'chat' }>>) {
+  if (route.assistantId) return <StartingChat assistantId={route.assistantId} />;
+  if (route.sessionId) return <Loading what={`session ${route.sessionId}`} />;
+  return <SessionList width={width} height={height} />;
+}
+
+function StartingChat({ assistantId }: { assistantId: string }) {
+  const start = useConsole((s) => s.chat.starts[assistantId]);
+  const name = useConsole((s) => s.assistants.data?.find((a) => a.id === assistantId)?.name ?? assistantId);
+  const actions = useActions();
+  useKeypress(
+    (input) => {
+      if (input !== 'r' || start?.status !== 'error') return false;
+      void actions.startChat(assistantId);
+      return true;
+    },
+    { priority: Priority.Screen },
+  );
+  if (start?.status === 'error') return <ErrorState what={`a chat with ${name}`} message={start.error} />;
+  return <Loading what={`a new chat with ${name}`} />;
+}
+
+function SessionList({ width, height }: { width: number; height: number }) {
+  const index = useConsole((s) => s.chat.index);
+  const assistants = useConsole((s) => s.assistants.data);
+  const view = useTopView();
+  const actions = useActions();
+  const [asking, setAsking] = useState<string | null>(null);
+  const columns = sessionColumns((id) => (id ? (assistants?.find((a) => a.id === id)?.name ?? id) : '—'));
+  const rows = filterRows(newestFirst(index.data ?? []), columns, view.filter);
+  const selected = rows[Math.min(view.cursor, rows.length - 1)];
+  const bodyHeight = Math.max(2, height - (asking === null ? 0 : 2));
+
+  useListKeys({
+    contexts: CONTEXTS,
+    count: rows.length,
+    height: bodyHeight,
+    active: asking === null,
+    onCommand(cmd) {
+      if (cmd === Command.Refresh) return actions.loadSessionIndex(), true;
+      if (cmd === Command.New) return actions.push({ name: 'chat-new' }), true;
+      if (cmd === Command.OpenSessionId) return setAsking(''), true;
+      if (cmd === Command.Open && selected) return actions.push({ name: 'chat-session', sessionId: selected.id }), true;
+      if (cmd === Command.RawJson && selected) return actions.push({ name: 'json', title: `session ${selected.name ?? selected.id}`, value: selected }), true;
+      return false;
+    },
+  });
+  useKeypress(
+    (_input, key) => {
+      if (key.escape) setAsking(null);
+      else if (key.return) {
+        const id = (asking ?? '').trim();
+        if (!id) return true;
+        setAsking(null);
+        actions.push({ name: 'chat-session', sessionId: id });
+      } else return false;
+      return true;
+    },
+    { priority: Priority.Overlay, active: asking !== null },
+  );
+
+  const prompt =
+    asking === null ? null : (
+      <Box flexDirection="column">
+        <Text>
+          <Text color="yellow">Session id: </Text>
+          <TextInput value={asking} onChange={setAsking} focus placeholder="paste a session id" />
+        </Text>
+        <Text dimColor>Enter open · Esc cancel</Text>
+      </Box>
+    );
+  let body;
+  if (index.status === 'error') body = <ErrorState what="the remembered sessions" message={index.error} />;
+  else if (!index.data) body = <Loading what="sessions" />;
+  else if (rows.length === 0)
+    body = <Empty text={view.filter ? `No session matches "${view.filter}".` : 'No chats yet. Press n to start one, or o to open a session id.'} />;
+  else body = <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={bodyHeight} width={width} rowKey={(s) => s.id} />;
+  return (
+    <Box flexDirection="column">
+      {prompt}
+      {body}
+    </Box>
+  );
+}

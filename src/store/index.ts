@@ -12,11 +12,13 @@ import { createNavigationSlice, topRoute, type NavigationActions, type Navigatio
 import { createUiSlice, type Connection, type UiActions, type UiState } from './ui.js';
 import { createResourcesSlice, type ResourcesActions, type ResourcesState } from './resources.js';
 import { callPoller, createCallLogSlice, LIVE_REFRESH_MS, type CallLogActions, type CallLogState } from './calls.js';
+import { createChatSlice, enterChat, type ChatActions, type ChatState } from './chat.js';
 
 export type ConsoleActions = NavigationActions &
   UiActions &
   ResourcesActions &
-  CallLogActions & {
+  CallLogActions &
+  ChatActions & {
     /** Stops timers (flash, polling); call when the console closes. */
     dispose(): void;
   };
@@ -24,7 +26,8 @@ export type ConsoleActions = NavigationActions &
 export type ConsoleState = NavigationState &
   UiState &
   ResourcesState &
-  CallLogState & {
+  CallLogState &
+  ChatState & {
     target: ConsoleTarget;
     actions: ConsoleActions;
   };
@@ -69,6 +72,7 @@ const ENTER: Enter[] = [
         return void a.loadFile(r.id);
     }
   },
+  enterChat,
 ];
 
 /** The HTTP status of a failed request, if the error carries one. */
@@ -111,7 +115,7 @@ export function createConsoleStore(rawApi: VoiceAgentApi, target: ConsoleTarget,
       if (!disposed && get().connection !== c) set({ connection: c });
     };
     // Each slice sees the whole store; the casts narrow it to what the slice declares it needs.
-    const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice] as const;
+    const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice, createChatSlice] as const;
     const parts = SLICES.map((make) => (make as (s: unknown, g: unknown, d: Deps) => { state: object; actions: object })(set, get, deps));
 
     // Only the top view polls: one loop asks the pollers about whatever route is on top now.

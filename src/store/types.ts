@@ -17,6 +17,8 @@ export type Route =
   | { name: 'call-filters' }
   | { name: 'call-outbound'; assistantId?: string }
   | { name: 'chat'; sessionId?: string; assistantId?: string }
+  | { name: 'chat-new' }
+  | { name: 'chat-session'; sessionId: string }
   | { name: 'files' }
   | { name: 'file'; id: string }
   | { name: 'file-upload' }
@@ -50,6 +52,8 @@ export interface ConsoleTarget {
   baseUrl: string;
   /** Already masked (sk-…c0de); never the full key. */
   maskedKey?: string;
+  /** Where local data lives (remembered chat sessions); the XDG data dir when not given. */
+  dataDir?: string;
 }
 
 export interface Deps {

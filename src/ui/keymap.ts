@@ -34,6 +34,13 @@ export enum Command {
   ToggleLive = 'toggleLive',
   Upload = 'upload',
   Delete = 'delete',
+  OpenSessionId = 'openSessionId',
+  // In a chat conversation (the input line has the printable keys)
+  Send = 'send',
+  RecallEarlier = 'recallEarlier',
+  RecallLater = 'recallLater',
+  Variables = 'variables',
+  LeaveChat = 'leaveChat',
   // In forms, pickers and dialogs
   NextField = 'nextField',
   PrevField = 'prevField',
@@ -57,6 +64,8 @@ export type KeyContext =
   | 'call'
   | 'files'
   | 'file'
+  | 'sessions'
+  | 'chat'
   | 'form'
   | 'picker'
   | 'dialog'
@@ -99,12 +108,12 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Down]: { keys: [{ char: 'j' }, { key: 'downArrow' }], contexts: ['list', 'detail'], hint: 'down' },
   [Command.Top]: { keys: [{ char: 'g' }, { key: 'home' }], contexts: ['list', 'detail'], hint: 'top' },
   [Command.Bottom]: { keys: [{ char: 'G' }, { key: 'end' }], contexts: ['list', 'detail'], hint: 'bottom' },
-  [Command.PageUp]: { keys: [{ key: 'pageUp' }, { char: 'b', ctrl: true }], contexts: ['list', 'detail'], hint: 'page up' },
-  [Command.PageDown]: { keys: [{ key: 'pageDown' }, { char: 'f', ctrl: true }], contexts: ['list', 'detail'], hint: 'page down' },
+  [Command.PageUp]: { keys: [{ key: 'pageUp' }, { char: 'b', ctrl: true }], contexts: ['list', 'detail', 'chat'], hint: 'page up' },
+  [Command.PageDown]: { keys: [{ key: 'pageDown' }, { char: 'f', ctrl: true }], contexts: ['list', 'detail', 'chat'], hint: 'page down' },
   [Command.Open]: { keys: [{ key: 'return' }], contexts: ['list'], hint: 'open', footer: true },
   [Command.Refresh]: { keys: [{ char: 'r' }], contexts: ['list', 'detail'], hint: 'refresh', footer: true },
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
-  [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants'], hint: 'new', footer: true },
+  [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions'], hint: 'new', footer: true },
   [Command.Edit]: { keys: [{ char: 'e' }], contexts: ['assistants', 'assistant'], hint: 'edit', footer: true },
   [Command.KnowledgeBase]: { keys: [{ char: 'k', ctrl: true }, { char: 'K' }], contexts: ['assistants', 'assistant'], hint: 'KB files', footer: true },
   [Command.Chat]: { keys: [{ char: 'c' }], contexts: ['assistants', 'assistant'], hint: 'chat', footer: true },
@@ -114,6 +123,12 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.ToggleLive]: { keys: [{ char: 'L' }], contexts: ['calls'], hint: 'live on/off', footer: true },
   [Command.Upload]: { keys: [{ char: 'u' }], contexts: ['files'], hint: 'upload', footer: true },
   [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file'], hint: 'delete', footer: true },
+  [Command.OpenSessionId]: { keys: [{ char: 'o' }], contexts: ['sessions'], hint: 'open a session id', footer: true },
+  [Command.Send]: { keys: [{ key: 'return' }], contexts: ['chat'], hint: 'send', footer: true },
+  [Command.RecallEarlier]: { keys: [{ key: 'upArrow' }], contexts: ['chat'], hint: 'earlier input', footer: true },
+  [Command.RecallLater]: { keys: [{ key: 'downArrow' }], contexts: ['chat'], hint: 'later input' },
+  [Command.Variables]: { keys: [{ char: 'v', ctrl: true }], contexts: ['chat'], hint: 'variables', footer: true },
+  [Command.LeaveChat]: { keys: [{ key: 'escape' }], contexts: ['chat'], hint: 'cancel send / back', footer: true },
   [Command.NextField]: { keys: [{ key: 'tab', shift: false }, { key: 'downArrow' }], contexts: ['form'], hint: 'next field', footer: true },
   [Command.PrevField]: { keys: [{ key: 'tab', shift: true }, { key: 'upArrow' }], contexts: ['form'], hint: 'previous field' },
   [Command.Toggle]: { keys: [{ key: 'leftArrow' }, { key: 'rightArrow' }, { char: ' ' }], contexts: ['form', 'picker'], hint: 'change / toggle', footer: true },
@@ -174,5 +189,6 @@ export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Numbers', contexts: ['numbers'] },
   { title: 'Calls', contexts: ['calls', 'call'] },
   { title: 'Files', contexts: ['files', 'file'] },
+  { title: 'Chat', contexts: ['sessions', 'chat'] },
   { title: 'Forms, pickers, dialogs', contexts: ['form', 'picker', 'dialog', 'palette'] },
 ];

@@ -9,7 +9,9 @@ import { NumberLink, Numbers } from './numbers/Numbers.js';
 import { Calls } from './calls/Calls.js';
 import { CallDetail } from './calls/CallDetail.js';
 import { CallFilters, CallOutbound } from './calls/CallForms.js';
-import { ChatPlaceholder } from './chat/ChatPlaceholder.js';
+import { ChatSessions } from './chat/Sessions.js';
+import { NewChat } from './chat/NewChat.js';
+import { Conversation } from './chat/Conversation.js';
 import { FileDetail, FileUpload, Files } from './files/Files.js';
 import { Help, JsonView } from './Help.js';
 
@@ -36,7 +38,10 @@ export const SCREENS: Record<RouteName, ScreenEntry> = {
   call: entry<'call'>(CallDetail, ['global', 'detail', 'call'], (r) => `call ${r.id}`),
   'call-filters': entry<'call-filters'>(CallFilters, form, () => 'filters'),
   'call-outbound': entry<'call-outbound'>(CallOutbound, form, () => 'outbound call'),
-  chat: entry<'chat'>(ChatPlaceholder, ['global'], () => 'Chat'),
+  chat: entry<'chat'>(ChatSessions, ['global', 'list', 'sessions'], () => 'Chat'),
+  'chat-new': entry<'chat-new'>(NewChat, ['picker'], () => 'new chat'),
+  // No 'global': the input line has the keys, so q and the digits are text here.
+  'chat-session': entry<'chat-session'>(Conversation, ['chat'], (r) => `session ${r.sessionId}`),
   files: entry<'files'>(Files, ['global', 'list', 'files'], () => 'Files'),
   file: entry<'file'>(FileDetail, ['global', 'detail', 'file'], (r) => `file ${r.id}`),
   'file-upload': entry<'file-upload'>(FileUpload, form, () => 'upload'),

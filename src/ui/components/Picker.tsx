@@ -56,7 +56,7 @@ export function Picker(props: {
         if (props.multi) props.onChoose([...selected]);
         else if (items[cur]) props.onChoose([items[cur].id]);
       } else if (key.backspace || key.delete) setFilter((f) => f.slice(0, -1));
-      else if (input && !key.ctrl && !key.meta && input !== ' ') {
+      else if (input && !key.ctrl && !key.meta) {
         setFilter((f) => f + input);
         move(0);
       } else return false;

@@ -4,9 +4,9 @@ import { Spinner } from './Spinner.js';
 
 export function Loading({ what }: { what: string }) {
   return (
-    <Box>
-      <Spinner /> <Text>Loading {what}…</Text>
-    </Box>
+    <Text>
+      <Spinner /> Loading {what}…
+    </Text>
   );
 }
 

@@ -1,5 +1,6 @@
 // A single- or multi-line text input. While focused it takes every printable key (so single-letter
 // shortcuts are off), Backspace, and — when multi-line — Enter; other keys fall through to the form.
+import { useRef } from 'react';
 import { Text } from 'ink';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 
@@ -13,9 +14,18 @@ export function TextInput(props: {
   /** Tab handler (e.g. path completion); return true when used. */
   onTab?: () => boolean;
 }) {
-  const { value, onChange, focus, multiline } = props;
+  const { focus, multiline } = props;
+  // Keys can arrive faster than React re-renders (a paste, a held Backspace): build each change on
+  // the last one we sent rather than on the possibly stale prop.
+  const latest = useRef(props.value);
+  latest.current = props.value;
+  const onChange = (v: string) => {
+    latest.current = v;
+    props.onChange(v);
+  };
   useKeypress(
     (input, key) => {
+      const value = latest.current;
       if (key.backspace || key.delete) {
         onChange([...value].slice(0, -1).join(''));
         return true;
@@ -36,6 +46,7 @@ export function TextInput(props: {
     },
     { priority: Priority.TextInput, active: focus },
   );
+  const value = props.value;
   const shown = props.mask ? '•'.repeat(value.length) : value;
   if (!shown && props.placeholder && !focus) return <Text dimColor>{props.placeholder}</Text>;
   return (

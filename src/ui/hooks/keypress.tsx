@@ -1,7 +1,7 @@
 // One keypress dispatcher with priorities (after gemini-cli's KeypressContext): Ink delivers every
 // key once, here; handlers run highest priority first and the first that returns true consumes it.
 // Ctrl-C never reaches a handler: it always quits.
-import { createContext, useContext, useEffect, useRef, type ReactNode } from 'react';
+import { createContext, useContext, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useInput, type Key } from 'ink';
 
 /** Higher runs first. A focused text input beats a form, which beats a screen, which beats global keys. */
@@ -18,6 +18,8 @@ interface Registration {
   priority: number;
   seq: number;
   handler: { current: KeyHandler };
+  /** Read at dispatch time: a render that turns a handler off takes effect before the next key. */
+  active: { current: boolean };
 }
 
 interface Registry {
@@ -40,7 +42,7 @@ export function KeypressProvider({ onForceQuit, children }: { onForceQuit: () =>
     if (key.ctrl && input === 'c') return onForceQuit();
     // Snapshot: a handler may register or unregister others (opening a dialog) while we iterate.
     for (const r of [...regs.current]) {
-      if (r.handler.current(input, key) === true) return;
+      if (r.active.current && r.handler.current(input, key) === true) return;
     }
   });
   return <KeypressContext.Provider value={registry.current}>{children}</KeypressContext.Provider>;
@@ -54,10 +56,9 @@ export function useKeypress(handler: KeyHandler, opts: { priority: number; activ
   if (!registry) throw new Error('useKeypress must be used inside <KeypressProvider>');
   const ref = useRef(handler);
   ref.current = handler;
-  const active = opts.active ?? true;
-  useEffect(() => {
-    if (!active) return;
-    // Later registrations at equal priority win: the innermost, newest component is on top.
-    return registry.add({ priority: opts.priority, seq: ++seq, handler: ref });
-  }, [registry, opts.priority, active]);
+  const active = useRef(opts.active ?? true);
+  active.current = opts.active ?? true;
+  // Later registrations at equal priority win: the innermost, newest component is on top.
+  // A layout effect: registered at commit, so the very next key already reaches a new screen.
+  useLayoutEffect(() => registry.add({ priority: opts.priority, seq: ++seq, handler: ref, active }), [registry, opts.priority]);
 }

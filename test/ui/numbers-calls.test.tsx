@@ -1,0 +1,89 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { KEYS } from '../support/ink.js';
+import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+
+describe('Numbers and Calls screens', () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startTestSandbox();
+  });
+  after(async () => {
+    await sb.close();
+  });
+
+  test('numbers list; l links an assistant picked from a list and the row shows it', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'numbers' } });
+    try {
+      await c.waitFor('DID');
+      await c.waitFor('SIP DOMAIN');
+      const n = c.store.getState().numbers.data![0];
+      assert.ok(c.frame().includes(n.did!));
+      await c.press('l');
+      await c.waitFor('Link an assistant');
+      const target = c.store.getState().assistants.data!.find((a) => a.id !== n.assistantId)!;
+      await c.type(target.name!.slice(0, 8));
+      await c.press(KEYS.enter);
+      await c.waitFor('DID');
+      const linked = c.store.getState().numbers.data!.find((x) => x.id === n.id)!;
+      assert.equal(linked.assistantId, target.id);
+      assert.ok(c.store.getState().flash?.kind === 'info', JSON.stringify(c.store.getState().flash));
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('call log newest first with a chart; Enter opens the transcript; filters validate dates', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+    try {
+      await c.waitFor('calls/day');
+      const calls = c.store.getState().callLog.calls;
+      assert.ok(calls.length > 0);
+      assert.ok(calls.every((x, i) => i === 0 || calls[i - 1].createdAt >= x.createdAt), 'newest first');
+      await c.press(KEYS.enter);
+      await c.waitFor('Transcript');
+      await c.press('G');
+      await c.waitFor(/Assistant:|Caller:/);
+      await c.press(KEYS.escape);
+      await c.press('f');
+      await c.waitFor('Filter the call log');
+      await c.press(KEYS.tab, KEYS.tab);
+      await c.type('yesterday-ish');
+      await c.press(KEYS.ctrlS);
+      await c.waitFor('From date');
+      assert.equal(c.store.getState().stack.at(-1)!.name, 'call-filters');
+      for (let i = 0; i < 'yesterday-ish'.length; i++) await c.press(KEYS.backspace);
+      await c.type('1d');
+      await c.press(KEYS.ctrlS);
+      await c.waitFor('from 1d');
+      const since = Date.now() - 86_400_000 - 60_000;
+      assert.ok(c.store.getState().callLog.calls.every((x) => Date.parse(x.createdAt) >= since));
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('outbound form rejects a non-E.164 number, then the placed call appears and goes live', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'calls' }, pollMs: 200 });
+    try {
+      await c.waitFor('calls/day');
+      await c.press('o');
+      await c.waitFor('Place an outbound call');
+      await c.press(KEYS.tab, KEYS.tab);
+      await c.type('0800 123');
+      await c.press(KEYS.ctrlS);
+      await c.waitFor('Not an E.164 number');
+      for (let i = 0; i < 8; i++) await c.press(KEYS.backspace);
+      await c.type('+14155550199');
+      await c.press(KEYS.ctrlS);
+      await c.waitFor('Calling +14155550199');
+      const route = c.store.getState().stack.at(-1)!;
+      assert.equal(route.name, 'call');
+      assert.ok(c.store.getState().callLog.calls.some((x) => x.customer?.number === '+14155550199'));
+      // The detail polls while the call is unfinished: wait for it to end (bounded).
+      await c.waitFor(/status\s+ended/, 2000);
+    } finally {
+      await c.close();
+    }
+  });
+});

@@ -1,14 +1,23 @@
 // Bundles the CLI into dist/ with esbuild. ESM + code splitting: the console, the sandbox and
 // the commands are separate chunks loaded lazily, so `--version` loads almost nothing.
+//
+// `--outdir <dir>` builds the same bundle elsewhere (the benchmark builds its own copy so it never
+// races a concurrent `npm test` rebuilding dist/); the dir must sit inside the repo so the
+// external better-sqlite3 and assets/ resolve from it.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../../dist', import.meta.url), { recursive: true, force: true });
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+const at = process.argv.indexOf('--outdir');
+const outdir = at >= 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) : resolve(root, 'dist');
+rmSync(outdir, { recursive: true, force: true });
 
 await build({
-  entryPoints: { cli: 'src/cli.ts' },
-  outdir: 'dist',
+  entryPoints: { cli: resolve(root, 'src/cli.ts') },
+  outdir,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -25,3 +34,9 @@ await build({
     js: "#!/usr/bin/env node\nimport { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);",
   },
 });
+
+// Under node_modules/ (a cache dir) the repo's package.json no longer scopes the files: say ESM here.
+if (outdir !== resolve(root, 'dist')) {
+  mkdirSync(outdir, { recursive: true });
+  writeFileSync(resolve(outdir, 'package.json'), '{ "type": "module" }\n');
+}

@@ -4,8 +4,10 @@
 //
 //   npm run bench [-- --quick] [-- --no-build] [-- --rows 1,6,7]
 //
+// It bundles the current source with src/scripts/build.mjs into its own dir (the same esbuild
+// config as dist/, so a concurrent `npm test` rebuilding dist/ cannot pull it away mid-run).
 // --quick: fewer runs and shorter load, to try the bench out (figures are less stable).
-// --no-build: measure dist/ as it is instead of rebuilding it first.
+// --no-build: measure dist/ as it is instead.
 import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,8 +15,14 @@ import { firstErrorLine, type BenchContext } from './fixtures.js';
 import { cleanupAll, installCleanupHandlers, run } from './procs.js';
 import { machine, renderTable, toJson, type Figure } from './report.js';
 import { versionRow } from './rows/version.js';
+import { startupRows } from './rows/startup.js';
+import { callLogRows } from './rows/calllog.js';
 import { throughputRow } from './rows/throughput.js';
 import { uploadRow } from './rows/upload.js';
+import { chatRows } from './rows/chat.js';
+
+/** Inside the repo, so the bundle resolves better-sqlite3 and assets/ exactly as dist/ does. */
+const BENCH_BUILD = 'node_modules/.cache/switchboard-bench/dist';
 
 interface RowGroup {
   rows: number[];
@@ -25,8 +33,19 @@ interface RowGroup {
 
 const GROUPS: RowGroup[] = [
   { rows: [1], titles: { 1: { name: '`switchboard --version`', target: '≤ 1.5× node' } }, run: versionRow },
+  {
+    rows: [2, 3],
+    titles: { 2: { name: 'console first frame (pty)', target: '≤ 3.5× node' }, 3: { name: 'Assistants rows on screen', target: '≤ 5× node' } },
+    run: startupRows,
+  },
+  {
+    rows: [4, 5],
+    titles: { 4: { name: 'keypress → frame, 100,000-call log', target: '≤ 8 ms median, ≤ 25 ms p99' }, 5: { name: 'console RSS, 100,000 calls loaded', target: '≤ 200 MB' } },
+    run: callLogRows,
+  },
   { rows: [6], titles: { 6: { name: 'sandbox GET /calls?limit=100, 32 connections', target: '≥ 4,000 req/s' } }, run: throughputRow },
   { rows: [7], titles: { 7: { name: '200 MiB upload, RSS added', target: '≤ 64 MB' } }, run: uploadRow },
+  { rows: [8], titles: { 8: { name: 'chat round trip (send → reply)' } }, run: chatRows },
 ];
 
 function parseArgs(argv: string[]): { quick: boolean; build: boolean; rows?: Set<number> } {
@@ -53,15 +72,16 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
-  const ctx: BenchContext = { cli: resolve('dist/cli.js'), quick: args.quick, log };
+  const outdir = args.build ? resolve(BENCH_BUILD) : resolve('dist');
+  const ctx: BenchContext = { cli: join(outdir, 'cli.js'), quick: args.quick, log };
 
   let missing: string | undefined;
   if (args.build) {
-    log('building dist/…');
-    const b = await run(process.execPath, ['src/scripts/build.mjs'], { timeoutMs: 120_000 });
+    log(`bundling the current source into ${BENCH_BUILD}…`);
+    const b = await run(process.execPath, ['src/scripts/build.mjs', '--outdir', outdir], { timeoutMs: 120_000 });
     if (b.code !== 0) missing = `build failed: ${firstErrorLine(b.stderr || b.stdout)}`;
   }
-  if (!missing && !existsSync(ctx.cli)) missing = 'dist/cli.js missing; run npm run build';
+  if (!missing && !existsSync(ctx.cli)) missing = `${ctx.cli} missing; run npm run build`;
 
   const figures: Figure[] = [];
   for (const group of GROUPS) {

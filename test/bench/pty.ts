@@ -6,6 +6,9 @@ import { descendants, killTree, spawnTracked } from './procs.js';
 import { msSince } from './stats.js';
 
 export const COLS = 120;
+// Begin / end synchronized update (DEC mode 2026): terminals show what is between as one frame.
+const BSU = '\x1b[?2026h';
+const ESU = '\x1b[?2026l';
 export const ROWS = 40;
 
 interface Chunk {
@@ -99,13 +102,64 @@ export class PtySession {
     }
   }
 
-  /** Writes keys; resolves with (write time, time of the first output chunk after it). */
-  async press(keys: string, timeoutMs = 5000): Promise<{ sentAt: number; frameAt: number }> {
+  /**
+   * Writes keys; resolves with the write time and the time the first frame after it began that
+   * satisfies `test` (on the raw frame, escapes included). A frame is what the program wrapped in
+   * a synchronized update (ESC[?2026h … ESC[?2026l, as Ink does), else one output chunk. Leftover
+   * chunks of the previous frame and frames that fail the test (a spinner tick) are skipped.
+   */
+  async press(keys: string, timeoutMs = 5000, test: (frame: string) => boolean = () => true): Promise<{ sentAt: number; frameAt: number }> {
     const from = this.chunks.length;
     const sentAt = this.now();
     this.child.stdin!.write(keys);
-    const frameAt = await this.waitFor(() => true, timeoutMs, from, `frame after ${JSON.stringify(keys)}`);
-    return { sentAt, frameAt };
+    const deadline = sentAt + timeoutMs;
+    const synced = this.usesSyncUpdates;
+    let next = from;
+    let frame: string | undefined;
+    let frameAt = 0;
+    for (;;) {
+      while (next < this.chunks.length) {
+        const c = this.chunks[next++];
+        if (!synced) {
+          if (test(c.text)) return { sentAt, frameAt: c.at };
+          continue;
+        }
+        let rest = c.text;
+        while (rest) {
+          if (frame === undefined) {
+            const b = rest.indexOf(BSU);
+            if (b < 0) break;
+            frame = '';
+            frameAt = c.at;
+            rest = rest.slice(b + BSU.length);
+          }
+          const e = rest.indexOf(ESU);
+          if (e < 0) {
+            frame += rest;
+            break;
+          }
+          frame += rest.slice(0, e);
+          if (test(frame)) return { sentAt, frameAt };
+          frame = undefined;
+          rest = rest.slice(e + ESU.length);
+        }
+      }
+      if (this.exited) throw new Error(`the program exited before a frame after ${JSON.stringify(keys)}`);
+      const left = deadline - this.now();
+      if (left <= 0) throw new Error(`no frame after ${JSON.stringify(keys)} within ${timeoutMs} ms`);
+      await new Promise<void>((done) => {
+        const t = setTimeout(done, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          done();
+        });
+      });
+    }
+  }
+
+  /** Whether the program draws its frames as synchronized updates (seen at least once so far). */
+  private get usesSyncUpdates(): boolean {
+    return this.chunks.some((c) => c.text.includes(BSU));
   }
 
   /** Writes keys without waiting for anything. */

@@ -1,0 +1,141 @@
+// Rows 4 and 5: the console on the 100,000-call data dir. Keypress → frame latency moving the
+// cursor (j at the top of the log; k once everything is loaded), the time to page to the end of
+// the log (G until the log says it has no older calls), and the console's resident memory then.
+import { atMost, fromSummary, type Figure, type Target } from '../report.js';
+import type { BenchContext } from '../fixtures.js';
+import { memoryOf } from '../procs.js';
+import type { PtySession } from '../pty.js';
+import { BIG_CALLS, homeWithManyCalls } from '../sandbox.js';
+import { percentile, summarize } from '../stats.js';
+import { withConsole } from './startup.js';
+
+/** Keys come no faster than a held key repeats (25/s), so Ink's frame throttle is not what we time. */
+const KEY_GAP_MS = 40;
+const FRAME_TIMEOUT_MS = 2000;
+/** Paging the whole log may be slow; past this the row reports how far it got. */
+const PAGE_BUDGET_MS = 90_000;
+const QUICK_PAGE_BUDGET_MS = 30_000;
+
+// A frame that moved the cursor redraws the selected row, which is drawn in inverse video.
+const SELECTED_ROW = '\x1b[7m';
+
+// The call log's status line: "1234 calls+" while older calls remain, "1234 calls" at the end.
+const COUNT = /(\d+) calls(\+?)/g;
+
+function lastCount(text: string): { loaded: number; more: boolean } | undefined {
+  let m: RegExpExecArray | null;
+  let last: RegExpExecArray | undefined;
+  while ((m = COUNT.exec(text))) last = m;
+  return last && { loaded: Number(last[1]), more: last[2] === '+' };
+}
+
+/** Presses `key` n times, each after the previous frame (and the key-repeat gap); ms per keypress. */
+async function keyLatencies(pty: PtySession, key: string, n: number): Promise<{ samples: number[]; timeouts: number }> {
+  const samples: number[] = [];
+  let timeouts = 0;
+  let lastSent = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const wait = lastSent + KEY_GAP_MS - pty.now();
+    if (wait > 0) await new Promise((d) => setTimeout(d, wait));
+    try {
+      const { sentAt, frameAt } = await pty.press(key, FRAME_TIMEOUT_MS, (frame) => frame.includes(SELECTED_ROW));
+      samples.push(frameAt - sentAt);
+      lastSent = sentAt;
+    } catch {
+      // No frame at all: count it, and score it as the whole wait so it is not flattered away.
+      timeouts++;
+      samples.push(FRAME_TIMEOUT_MS);
+      lastSent = pty.now();
+    }
+  }
+  return { samples, timeouts };
+}
+
+/** G until the log has no older calls (or the budget ran out); PgDn latencies measured on the way. */
+async function pageToEnd(pty: PtySession, budgetMs: number, log: (m: string) => void): Promise<{ ms: number; loaded: number; done: boolean; pages: number }> {
+  const start = pty.now();
+  let count = lastCount(pty.screenText()) ?? { loaded: 0, more: true };
+  let pages = 0;
+  let lastLog = start;
+  while (count.more && pty.now() - start < budgetMs) {
+    const from = pty.chunkCount;
+    pty.type('G');
+    const before = count.loaded;
+    try {
+      // Wait for the log to grow (or to say it is complete).
+      await pty.waitFor((t) => {
+        const c = lastCount(t);
+        return c !== undefined && (c.loaded > before || !c.more);
+      }, 30_000, from, 'older calls after G');
+    } catch (err) {
+      log(`row 4: paging stopped: ${err instanceof Error ? err.message : String(err)}`);
+      break;
+    }
+    count = lastCount(pty.screenText(from)) ?? count;
+    pages++;
+    if (pty.now() - lastLog > 10_000) {
+      lastLog = pty.now();
+      log(`row 4: ${count.loaded.toLocaleString('en-US')} calls loaded…`);
+    }
+  }
+  return { ms: pty.now() - start, loaded: count.loaded, done: !count.more, pages };
+}
+
+/** Met only when the whole log was loaded: a smaller RSS for fewer calls proves nothing. */
+function rssTarget(wholeLog: boolean): Target {
+  const t = atMost(200, 'MB');
+  return { text: wholeLog ? t.text : `${t.text} (whole log)`, met: (f) => wholeLog && t.met(f) };
+}
+
+export async function callLogRows(ctx: BenchContext): Promise<Figure[]> {
+  const home = await homeWithManyCalls(ctx);
+  const presses = ctx.quick ? 60 : 200;
+  return withConsole(ctx, home, async (pty) => {
+    await pty.waitFor((t) => /\S/.test(t), 30_000, 0, 'a first frame');
+    await pty.settle(500, 20_000);
+    const from = pty.chunkCount;
+    pty.type('3');
+    await pty.waitFor((t) => lastCount(t) !== undefined, 30_000, from, 'the call log');
+    await pty.settle(300, 10_000);
+
+    ctx.log(`row 4: ${presses} × j at the top of the log…`);
+    const top = await keyLatencies(pty, 'j', presses);
+
+    ctx.log('row 4: paging to the end (G)…');
+    const budget = ctx.quick ? QUICK_PAGE_BUDGET_MS : PAGE_BUDGET_MS;
+    const paged = await pageToEnd(pty, budget, ctx.log);
+    await pty.settle(300, 10_000);
+    const pid = pty.programPid();
+    const mem = pid === undefined ? undefined : memoryOf(pid);
+
+    ctx.log(`row 4: ${presses} × k with ${paged.loaded.toLocaleString('en-US')} calls loaded…`);
+    const end = await keyLatencies(pty, 'k', presses);
+
+    const topS = summarize(top.samples);
+    const endS = summarize(end.samples);
+    const reached = `${paged.loaded.toLocaleString('en-US')} calls loaded${paged.done ? ' (the whole log)' : ` of ${BIG_CALLS.toLocaleString('en-US')}+ when the ${budget / 1000} s budget ran out`}`;
+    const timeouts = top.timeouts + end.timeouts;
+    const keyNote = `keys paced ≥ ${KEY_GAP_MS} ms apart (key repeat), latency = key written → first frame redrawing the selected row; ${timeouts ? `${timeouts} keys drew no frame within ${FRAME_TIMEOUT_MS} ms (scored as ${FRAME_TIMEOUT_MS})` : 'every key drew a frame'}`;
+    const figures: Figure[] = [
+      { row: 4, name: 'keypress → frame, top of the log (j), median', unit: 'ms', ...fromSummary(topS), target: atMost(8, 'ms'), note: keyNote },
+      { row: 4, name: 'keypress → frame, top of the log (j), p99', unit: 'ms', value: percentile(top.samples, 99), runs: top.samples.length, target: atMost(25, 'ms') },
+      {
+        row: 4,
+        name: `page to the end (G × ${paged.pages})`,
+        unit: 'ms',
+        value: paged.ms,
+        runs: 1,
+        note: reached,
+        detail: { ...paged },
+      },
+      { row: 4, name: `keypress → frame, ${paged.done ? 'all' : 'many'} calls loaded (k), median`, unit: 'ms', ...fromSummary(endS), target: atMost(8, 'ms') },
+      { row: 4, name: `keypress → frame, ${paged.done ? 'all' : 'many'} calls loaded (k), p99`, unit: 'ms', value: percentile(end.samples, 99), runs: end.samples.length, target: atMost(25, 'ms') },
+    ];
+    figures.push(
+      mem
+        ? { row: 5, name: `console RSS, ${reached.split(' (')[0]}`, unit: 'MB', value: mem.rss / 2 ** 20, runs: 1, target: rssTarget(paged.done), note: `VmRSS of the console process (embedded sandbox included); peak VmHWM ${(mem.hwm / 2 ** 20).toFixed(0)} MB`, detail: { ...mem } }
+        : { row: 5, name: 'console RSS with the log loaded', unit: 'MB', na: 'the console process was gone', target: atMost(200, 'MB') },
+    );
+    return figures;
+  });
+}

@@ -1,0 +1,85 @@
+// Rows 2 and 3: the console on a pseudo-terminal, spawn → first screen text, and spawn → the
+// Assistants rows on screen (embedded sandbox, existing data dir). The ratio compares like with
+// like: bare node printing one line through the same pty path, with the path's own cost (a
+// program that prints at once, measured the same way) taken off both sides.
+import { atMostRatio, fromSummary, type Figure } from '../report.js';
+import { tempHome, type BenchContext, type Home } from '../fixtures.js';
+import { COLS, PtySession, ROWS } from '../pty.js';
+import { sandboxJson, startSandbox } from '../sandbox.js';
+import { summarize, type Summary } from '../stats.js';
+
+const hasText = (t: string) => /\S/.test(t);
+
+/** Opens the console, waits for `until`, quits with Ctrl-C; the session is closed either way. */
+export async function withConsole<T>(ctx: BenchContext, home: Home, use: (pty: PtySession) => Promise<T>): Promise<T> {
+  const pty = new PtySession([process.execPath, ctx.cli], home.env);
+  try {
+    return await use(pty);
+  } finally {
+    pty.type('\x03');
+    await Promise.race([new Promise((d) => pty.child.once('exit', d)), new Promise((d) => setTimeout(d, 3000))]);
+    await pty.close();
+  }
+}
+
+/** Spawn → first visible text of a program that prints one line at once. */
+async function firstTextOf(argv: string[], home: Home): Promise<number> {
+  const pty = new PtySession(argv, home.env);
+  try {
+    return await pty.waitFor(hasText, 10_000, 0, 'output');
+  } finally {
+    await pty.close();
+  }
+}
+
+/** The seeded assistants' names, read over HTTP from the data dir the console will use. */
+export async function assistantNames(ctx: BenchContext, home: Home): Promise<string[]> {
+  const sb = await startSandbox(ctx, home.sandboxDir);
+  try {
+    const body = (await sandboxJson(sb, '/assistants')) as { assistants?: Array<{ name?: string }> };
+    const names = (body.assistants ?? []).map((a) => a.name ?? '').filter((n) => n.length >= 4);
+    if (names.length === 0) throw new Error('the seeded data dir has no named assistants');
+    // A narrow column may cut a long name; its start is enough to know the rows are drawn.
+    return names.map((n) => n.slice(0, 12));
+  } finally {
+    await sb.stop();
+  }
+}
+
+export async function startupRows(ctx: BenchContext): Promise<Figure[]> {
+  const home = tempHome('console');
+  // The first run creates and seeds the data dir (and warms the file cache); it is not counted.
+  ctx.log('rows 2-3: warm-up run (seeds the data dir)…');
+  await withConsole(ctx, home, async (pty) => {
+    await pty.waitFor(hasText, 30_000, 0, 'a first frame');
+    await pty.settle(1000, 20_000);
+  });
+  const names = await assistantNames(ctx, home);
+  const showsAssistant = (t: string) => names.some((n) => t.includes(n));
+
+  const runs = ctx.quick ? 3 : 7;
+  const path: number[] = [];
+  const node: number[] = [];
+  const frame: number[] = [];
+  const rows: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    ctx.log(`rows 2-3: run ${i + 1}/${runs}…`);
+    path.push(await firstTextOf(['/bin/echo', 'ready'], home));
+    node.push(await firstTextOf([process.execPath, '-e', 'process.stdout.write("ready\\n")'], home));
+    await withConsole(ctx, home, async (pty) => {
+      frame.push(await pty.waitFor(hasText, 30_000, 0, 'a first frame'));
+      rows.push(await pty.waitFor(showsAssistant, 30_000, 0, `an assistant's name (${names[0]}…)`));
+    });
+  }
+  const pathS = summarize(path);
+  const nodeS = summarize(node);
+  const ratio = (s: Summary) => (s.median - pathS.median) / (nodeS.median - pathS.median);
+  const frameS = summarize(frame);
+  const rowsS = summarize(rows);
+  const detail = { ptyPathMs: pathS, bareNodeOnPtyMs: nodeS };
+  const note = `pty via util-linux script (${COLS}×${ROWS}, TERM=xterm-256color, CI unset); bare node on the same pty ${nodeS.median.toFixed(0)} ms, pty path alone ${pathS.median.toFixed(1)} ms (taken off both sides of the ratio)`;
+  return [
+    { row: 2, name: 'console first frame (pty)', unit: 'ms', ...fromSummary(frameS), ratio: ratio(frameS), target: atMostRatio(3.5), note, detail },
+    { row: 3, name: 'Assistants rows on screen (embedded sandbox)', unit: 'ms', ...fromSummary(rowsS), ratio: ratio(rowsS), target: atMostRatio(5), detail },
+  ];
+}

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call, CallFilters } from '../api/schemas.js';
 import { endDate, startDate, e164, nonEmpty, positiveInt } from './input.js';
-import { printList, printRecord, statusTone, toCsv, toTable, type Column, type OutputTarget } from './output.js';
+import { paint, printList, printRecord, statusTone, toCsv, toTable, type Column, type OutputTarget } from './output.js';
 import { action, withApi } from './runtime.js';
 
 export const CALL_COLUMNS: Column<Call>[] = [
@@ -107,9 +107,10 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
     if (!first && changed.length > 0) {
       if (out.format === 'json') out.write(changed.map((c) => JSON.stringify(c) + '\n').join(''));
       else if (out.format === 'ids') out.write(changed.map((c) => c.id + '\n').join(''));
+      else if (out.format === 'table' && out.tty) out.write(changed.map((c) => watchLine(c, out.color) + '\n').join(''));
       else {
-        const text = out.format === 'csv' ? toCsv(changed, CALL_COLUMNS) : toTable(changed, CALL_COLUMNS, false, false);
-        // The header once, then rows; a terminal gets tab-separated rows too since widths change per poll.
+        const text = out.format === 'csv' ? toCsv(changed, CALL_COLUMNS) : toTable(changed, CALL_COLUMNS, false, out.color);
+        // The header once, then only rows.
         const lines = text.split(/\r?\n/).filter((l) => l !== '');
         out.write((headerDone ? lines.slice(1) : lines).join(out.format === 'csv' ? '\r\n' : '\n') + (out.format === 'csv' ? '\r\n' : '\n'));
         headerDone = true;
@@ -119,6 +120,16 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
     first = false;
     await sleep(flags.interval * 1000, signal);
   }
+}
+
+/** One event on a terminal, in fixed-width columns so lines from different polls line up. */
+function watchLine(c: Call, color: boolean): string {
+  const time = new Date().toTimeString().slice(0, 8);
+  const status = paint(color, statusTone(c.status) ?? 'dim', (c.status ?? '').padEnd(11));
+  const type = (c.type === 'inboundPhoneCall' ? 'inbound' : c.type === 'outboundPhoneCall' ? 'outbound' : (c.type ?? '')).padEnd(8);
+  const who = [c.customer?.number, c.customer?.name].filter(Boolean).join(' ').padEnd(28);
+  const ended = c.status === 'ended' ? `${c.durationSeconds ?? 0}s ${c.endedReason ?? ''}` : '';
+  return `${paint(color, 'dim', time)}  ${c.id}  ${status}  ${type}  ${who}  ${ended}`.trimEnd();
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,11 +1,10 @@
 // switchboard whoami: which service the commands talk to, with which profile and key (masked).
 import { Command } from 'commander';
 import { maskKey } from '../config/mask.js';
-import { printRecord, type Column } from './output.js';
+import { toCsv, toFieldList, type Column } from './output.js';
 import { action, globalsOf, outputFor } from './runtime.js';
 
 export interface Identity {
-  id: string;
   profile: string;
   target: string;
   baseUrl: string;
@@ -24,9 +23,9 @@ export async function whoami(profile: string | undefined): Promise<Identity> {
   const t = resolveTarget({ profile, env: process.env });
   if (t.kind === 'sandbox') {
     // The embedded sandbox gets a fresh key and port each run; say where its data lives instead.
-    return { id: t.profile, profile: t.profile, target: `embedded sandbox (data in ${t.sandboxDataDir})`, baseUrl: '', key: '' };
+    return { profile: t.profile, target: `embedded sandbox (data in ${t.sandboxDataDir})`, baseUrl: '', key: '' };
   }
-  return { id: t.profile, profile: t.profile, target: 'remote service', baseUrl: t.baseUrl ?? '', key: t.apiKey ? maskKey(t.apiKey) : '' };
+  return { profile: t.profile, target: 'remote service', baseUrl: t.baseUrl ?? '', key: t.apiKey ? maskKey(t.apiKey) : '' };
 }
 
 export function whoamiCommand(): Command {
@@ -36,7 +35,12 @@ export function whoamiCommand(): Command {
     .action(
       action('show the identity', async (_o: object, c: Command) => {
         const g = globalsOf(c);
-        printRecord(outputFor(g), await whoami(g.profile), IDENTITY_COLUMNS);
+        const me = await whoami(g.profile);
+        const out = outputFor(g);
+        if (out.format === 'json') out.write(JSON.stringify(me, null, 2) + '\n');
+        else if (out.format === 'ids') out.write(me.profile + '\n');
+        else if (out.format === 'csv') out.write(toCsv([me], IDENTITY_COLUMNS));
+        else out.write(toFieldList({ ...me }, out.tty, out.color));
       }),
     );
 }

@@ -15,21 +15,12 @@ import {
 } from './schemas.js';
 import type { FilesPage, RequestOptions, VoiceAgentApi } from './contract.js';
 import { ApiError, InputError, ResponseShapeError } from './errors.js';
-import { createTransport, multipartFromFile, type Method, type Timeouts } from './http.js';
+import { createTransport, multipartFromFile, type Method, type TransportOptions } from './http.js';
 
-export { DEFAULT_TIMEOUTS, DEFAULT_RETRIES, type Timeouts } from './http.js';
+export type { Timeouts } from './http.js';
 
-export interface ClientOptions {
-  baseUrl: string;
-  apiKey: string;
-  timeouts?: Partial<Timeouts>;
-  /** Retries for GET requests on connection errors and 502/503/504 (default 2; POST/PATCH/DELETE never retry). */
-  retries?: number;
-  /** First backoff delay in ms (default 250), doubled per retry with jitter. */
-  retryBaseMs?: number;
-  /** Receives one line per request/response, e.g. `GET /calls?limit=100 → 200 (12 ms)`; never the key. */
-  debug?: (line: string) => void;
-}
+/** baseUrl, apiKey, timeouts {connectMs, headersMs, bodyMs}, retries (GET only), retryBaseMs, debug. */
+export type ClientOptions = TransportOptions;
 
 export function createClient(opts: ClientOptions): VoiceAgentApi {
   const http = createTransport(opts);
@@ -157,7 +148,7 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
 }
 
 /** The call-log query string; the parameter names are CALL_FILTER_KEYS, nothing else is sent. */
-export function callQuery(filters: CallFilters | undefined): string {
+function callQuery(filters: CallFilters | undefined): string {
   const params = new URLSearchParams();
   for (const key of CALL_FILTER_KEYS) {
     const value = filters?.[key];

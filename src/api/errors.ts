@@ -117,7 +117,7 @@ export function hintFor(err: unknown): string | undefined {
   return undefined;
 }
 
-export function joinServiceMessage(message: string | string[] | undefined): string {
+function joinServiceMessage(message: string | string[] | undefined): string {
   return Array.isArray(message) ? message.join('; ') : (message ?? '');
 }
 
@@ -134,7 +134,7 @@ function timeoutMessage(phase: TimeoutPhase, limitMs: number, method: string, pa
 }
 
 /** Messages name the endpoint, not the filter values (which may be long). */
-function stripQuery(path: string): string {
+export function stripQuery(path: string): string {
   const i = path.indexOf('?');
   return i === -1 ? path : path.slice(0, i);
 }

@@ -11,7 +11,7 @@ import { basename, extname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorBodySchema } from './schemas.js';
-import { AbortedError, ApiError, InputError, NetworkError, RequestError, ResponseShapeError, TimeoutError } from './errors.js';
+import { AbortedError, ApiError, InputError, NetworkError, RequestError, ResponseShapeError, TimeoutError, stripQuery } from './errors.js';
 
 export interface Timeouts {
   /** Establishing the TCP/TLS connection. */
@@ -302,10 +302,6 @@ function preview(text: string): string {
   return flat.length > 60 ? `${flat.slice(0, 60)}…` : flat;
 }
 
-function stripQuery(path: string): string {
-  const i = path.indexOf('?');
-  return i === -1 ? path : path.slice(0, i);
-}
 
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.txt': 'text/plain',

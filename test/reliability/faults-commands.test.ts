@@ -43,7 +43,7 @@ function checkOneLine(r: CliResult, args: string[], says: RegExp): string {
   return lines[0];
 }
 
-describe('commands against a faulty service', () => {
+describe('commands against a faulty service', { concurrency: true }, () => {
   for (const mode of FAULT_MODES) {
     test(`${mode}: reads and writes exit 1 with one line`, async () => {
       const server = await startFaultyServer({ mode });

@@ -35,10 +35,11 @@ export interface CallRow {
   assistantId: string;
   phoneNumberId: string;
   customer: { number: string; name?: string };
-  createdAt: string;
-  ringingAt: string;
-  answeredAt: string | null; // null: never answered
-  endedAt: string;
+  // Epoch milliseconds: small integer index keys; API answers show ISO 8601.
+  createdAt: number;
+  ringingAt: number;
+  answeredAt: number | null; // null: never answered
+  endedAt: number;
   endedReason: string;
   cost: number;
   summary: string;
@@ -72,14 +73,14 @@ export interface CallQuery {
   id?: string;
   assistantId?: string;
   phoneNumberId?: string;
-  /** inclusive lower bound, ISO 8601 UTC */
-  createdFrom?: string;
-  /** inclusive upper bound, ISO 8601 UTC */
-  createdTo?: string;
+  /** inclusive lower bound, epoch ms */
+  createdFrom?: number;
+  /** inclusive upper bound, epoch ms */
+  createdTo?: number;
   limit: number;
 }
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
 CREATE TABLE assistants (
@@ -90,8 +91,8 @@ CREATE TABLE phone_numbers (
   created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
 CREATE TABLE calls (
   id TEXT PRIMARY KEY, type TEXT NOT NULL, assistant_id TEXT NOT NULL, phone_number_id TEXT NOT NULL,
-  customer TEXT NOT NULL, created_at TEXT NOT NULL, ringing_at TEXT NOT NULL, answered_at TEXT,
-  ended_at TEXT NOT NULL, ended_reason TEXT NOT NULL, cost REAL NOT NULL, summary TEXT NOT NULL,
+  customer TEXT NOT NULL, created_at INTEGER NOT NULL, ringing_at INTEGER NOT NULL, answered_at INTEGER,
+  ended_at INTEGER NOT NULL, ended_reason TEXT NOT NULL, cost REAL NOT NULL, summary TEXT NOT NULL,
   messages TEXT NOT NULL);
 CREATE INDEX calls_by_created ON calls(created_at DESC, id DESC);
 CREATE INDEX calls_by_assistant ON calls(assistant_id, created_at DESC, id DESC);
@@ -341,10 +342,10 @@ const toCall = (r: Record<string, unknown>): CallRow => ({
   assistantId: r.assistant_id as string,
   phoneNumberId: r.phone_number_id as string,
   customer: JSON.parse(r.customer as string),
-  createdAt: r.created_at as string,
-  ringingAt: r.ringing_at as string,
-  answeredAt: (r.answered_at as string | null) ?? null,
-  endedAt: r.ended_at as string,
+  createdAt: r.created_at as number,
+  ringingAt: r.ringing_at as number,
+  answeredAt: (r.answered_at as number | null) ?? null,
+  endedAt: r.ended_at as number,
   endedReason: r.ended_reason as string,
   cost: r.cost as number,
   summary: r.summary as string,

@@ -2,7 +2,7 @@
 // and its conversation; what a reader sees — status, startedAt, the messages so far — is
 // derived from those timestamps at read time, so it stays right across restarts and needs
 // no timers.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { CallRow, ChatMessage } from './db.js';
 import { composeReply, passagesOf, personaOf, type KnowledgeDoc } from './chat.js';
 
@@ -19,10 +19,6 @@ export const ENDED_REASONS = [
 ] as const;
 export type EndedReason = (typeof ENDED_REASONS)[number];
 
-interface TimedMessage extends ChatMessage {
-  secondsFromStart: number;
-}
-
 /** What customers ask when the assistant has no knowledge-base headings to ask about. */
 export const CUSTOMER_QUESTIONS = [
   'What are your opening hours on Saturday?',
@@ -38,17 +34,16 @@ export const CUSTOMER_QUESTIONS = [
  * the end of the primary-key index (bulk inserts stay fast).
  */
 export function timeOrderedId(ms: number): string {
-  const b = randomBytes(16);
-  b.writeUIntBE(Math.max(0, Math.floor(ms)), 0, 6);
-  b[6] = (b[6] & 0x0f) | 0x70;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  const t = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12);
+  const r = randomUUID(); // random bits and a valid variant; Node batches its entropy
+  return `${t.slice(0, 8)}-${t.slice(8, 12)}-7${r.slice(15, 18)}-${r.slice(19)}`;
 }
 
-/** 0 ≤ n < 1, stable for a given seed string. */
+/** 0 ≤ n < 1, stable for a given seed string (FNV-1a; spread, not secrecy). */
 export function unitHash(seed: string): number {
-  return createHash('sha1').update(seed).digest().readUInt32BE(0) / 0x1_0000_0000;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 0x01000193);
+  return (h >>> 0) / 0x1_0000_0000;
 }
 
 /**
@@ -58,6 +53,7 @@ export function unitHash(seed: string): number {
  */
 export class CallScript {
   readonly questions: string[];
+  readonly name: string;
   private readonly greetings = new Map<string, string>();
   private readonly answers = new Map<string, string>();
 
@@ -69,11 +65,9 @@ export class CallScript {
     const headings = docs.flatMap((d) => [...new Set(passagesOf(d.name, d.text).map((p) => p.heading))].slice(1)).filter((h) => h && h.length < 60);
     const asked = headings.map((h) => (h.endsWith('?') ? h : `Can you tell me about ${h.charAt(0).toLowerCase()}${h.slice(1)}?`));
     this.questions = asked.length ? asked : CUSTOMER_QUESTIONS;
+    this.name = personaOf(assistant).name;
   }
 
-  get name(): string {
-    return personaOf(this.assistant).name;
-  }
 
   greeting(customerName: string | undefined): string {
     const key = customerName ?? '';
@@ -96,17 +90,15 @@ export class CallScript {
     return a;
   }
 
-  /** Greeting, question, grounded answer, goodbye — spread over `talkSeconds`. */
-  conversation(question: string, customerName: string | undefined, talkSeconds: number): TimedMessage[] {
-    const lines: [string, string][] = [
-      ['assistant', this.greeting(customerName)],
-      ['user', question],
-      ['assistant', this.answer(question)],
-      ['user', "Great, that's all I needed. Thanks!"],
-      ['assistant', "You're welcome. Have a great day, goodbye!"],
+  /** Greeting, question, grounded answer, goodbye. */
+  conversation(question: string, customerName: string | undefined): ChatMessage[] {
+    return [
+      { role: 'assistant', content: this.greeting(customerName) },
+      { role: 'user', content: question },
+      { role: 'assistant', content: this.answer(question) },
+      { role: 'user', content: "Great, that's all I needed. Thanks!" },
+      { role: 'assistant', content: "You're welcome. Have a great day, goodbye!" },
     ];
-    const step = talkSeconds / lines.length;
-    return lines.map(([role, content], i) => ({ role, content, secondsFromStart: Math.round(i * step * 10) / 10 }));
   }
 }
 
@@ -138,9 +130,7 @@ export function planCall(p: PlanInput): CallRow {
   const answeredAt = ringingAt + 2 * p.pace;
   const talkSeconds = p.talkSeconds ?? 4 + Math.floor(h * 5);
   const question = p.script.questions[Math.floor(h * p.script.questions.length)];
-  const messages = answered
-    ? p.script.conversation(question, p.customer.name, talkSeconds).map((m) => ({ ...m, secondsFromStart: Math.round(m.secondsFromStart * p.pace) / 1000 }))
-    : [];
+  const messages = answered ? p.script.conversation(question, p.customer.name) : [];
   const endedAt = answered ? answeredAt + talkSeconds * p.pace : ringingAt + (reason === 'customer-busy' ? 1 : 6) * p.pace;
   const durationSeconds = answered ? (endedAt - answeredAt) / 1000 : 0;
   const name = p.script.name;
@@ -154,10 +144,10 @@ export function planCall(p: PlanInput): CallRow {
     assistantId: p.assistantId,
     phoneNumberId: p.phoneNumberId,
     customer: p.customer.name === undefined ? { number: p.customer.number } : { number: p.customer.number, name: p.customer.name },
-    createdAt: iso(p.createdAt),
-    ringingAt: iso(ringingAt),
-    answeredAt: answered ? iso(answeredAt) : null,
-    endedAt: iso(endedAt),
+    createdAt: p.createdAt,
+    ringingAt,
+    answeredAt: answered ? answeredAt : null,
+    endedAt,
     endedReason: reason,
     // $0.05 a minute of talk plus a cent to place the call
     cost: Math.round((0.01 + (durationSeconds / 60) * 0.05) * 10_000) / 10_000,
@@ -170,14 +160,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The call as a reader sees it at `now`. List answers leave out transcript and messages. */
 export function callView(c: CallRow, now: number, full: boolean): Record<string, unknown> {
-  const ringing = Date.parse(c.ringingAt);
-  const answered = c.answeredAt ? Date.parse(c.answeredAt) : null;
-  const ended = Date.parse(c.endedAt);
+  const { ringingAt: ringing, answeredAt: answered, endedAt: ended } = c;
   const status: CallStatus =
     now >= ended ? 'ended' : answered !== null && now >= answered ? 'in-progress' : now >= ringing ? 'ringing' : 'queued';
-  const reached = [Date.parse(c.createdAt), ringing, answered ?? Infinity, ended].filter((t) => t <= now);
+  const reached = [c.createdAt, ringing, answered ?? Infinity, ended].filter((t) => t <= now);
   const isEnded = status === 'ended';
-  const talked = answered !== null && now >= answered ? (Math.min(now, ended) - answered) / 1000 : 0;
+  const talkedMs = answered !== null && now >= answered ? Math.min(now, ended) - answered : 0;
   const view: Record<string, unknown> = {
     id: c.id,
     type: c.type,
@@ -185,18 +173,21 @@ export function callView(c: CallRow, now: number, full: boolean): Record<string,
     phoneNumberId: c.phoneNumberId,
     status,
     customer: c.customer,
-    createdAt: c.createdAt,
-    updatedAt: iso(Math.max(...reached, Date.parse(c.createdAt))),
-    startedAt: answered !== null && now >= answered ? c.answeredAt : null,
-    endedAt: isEnded ? c.endedAt : null,
+    createdAt: iso(c.createdAt),
+    updatedAt: iso(Math.max(c.createdAt, ...reached)),
+    startedAt: answered !== null && now >= answered ? iso(answered) : null,
+    endedAt: isEnded ? iso(ended) : null,
     endedReason: isEnded ? c.endedReason : null,
-    durationSeconds: Math.round(talked * 10) / 10,
+    durationSeconds: Math.round(talkedMs / 100) / 10,
     cost: isEnded ? c.cost : 0,
     summary: isEnded ? c.summary : null,
   };
   if (full) {
-    // While a call is live, the conversation so far.
-    const messages = isEnded ? c.messages : (c.messages as TimedMessage[]).filter((m) => answered !== null && m.secondsFromStart <= talked);
+    // Messages are spread evenly over the talk time; while a call is live, the ones said so far.
+    const step = answered === null ? 0 : (ended - answered) / Math.max(1, c.messages.length);
+    const messages = c.messages
+      .map((m, i) => ({ ...m, secondsFromStart: Math.round(i * step) / 1000 }))
+      .filter((m) => isEnded || (answered !== null && m.secondsFromStart * 1000 <= talkedMs));
     view.messages = messages;
     view.transcript = messages.length ? transcriptOf(messages) : isEnded ? '' : null;
   }

@@ -13,14 +13,16 @@ export const CALL_QUERY_PARAMS = ['id', 'assistantId', 'phoneNumberId', 'limit',
 export const DEFAULT_CALL_LIMIT = 100;
 export const MAX_CALL_LIMIT = 1000;
 
+const msOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
+
 function callQuery(raw: unknown): CallQuery {
   const q = checkQuery(raw, CALL_QUERY_PARAMS);
   return {
     id: q.id as string | undefined,
     assistantId: q.assistantId as string | undefined,
     phoneNumberId: q.phoneNumberId as string | undefined,
-    createdFrom: dateParam(q, 'createdAtGt', false),
-    createdTo: dateParam(q, 'createdAtLt', true),
+    createdFrom: msOf(dateParam(q, 'createdAtGt', false)),
+    createdTo: msOf(dateParam(q, 'createdAtLt', true)),
     limit: intParam(q, 'limit', 1, MAX_CALL_LIMIT, DEFAULT_CALL_LIMIT),
   };
 }

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call, CallFilters } from '../api/schemas.js';
 import { endDate, startDate, e164, nonEmpty, positiveInt } from './input.js';
-import { paint, printList, printRecord, statusTone, toCsv, toTable, type Column, type OutputTarget } from './output.js';
+import { listWriter, paint, printList, printRecord, statusTone, type Column, type OutputTarget } from './output.js';
 import { action, withApi } from './runtime.js';
 
 export const CALL_COLUMNS: Column<Call>[] = [
@@ -48,9 +48,9 @@ export async function listCalls(api: VoiceAgentApi, out: OutputTarget, flags: Li
     return;
   }
   const { walkCallLog, MAX_CALL_PAGE } = await import('../api/pager.js');
-  const calls: Call[] = [];
-  for await (const page of walkCallLog(api, { ...filters, limit: undefined }, { pageSize: flags.limit ?? MAX_CALL_PAGE })) calls.push(...page);
-  printList(out, calls, CALL_COLUMNS);
+  const writer = listWriter(out, CALL_COLUMNS);
+  for await (const page of walkCallLog(api, { ...filters, limit: undefined }, { pageSize: flags.limit ?? MAX_CALL_PAGE })) writer.add(page);
+  writer.end();
 }
 
 export async function showCall(api: VoiceAgentApi, out: OutputTarget, id: string): Promise<void> {
@@ -94,7 +94,7 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
   const since = new Date(Date.now() - 3600_000).toISOString();
   const filters: CallFilters = { ...callFilters(flags), createdAtGt: flags.after ?? since, limit: 1000 };
   let first = true;
-  let headerDone = false;
+  const rows = listWriter(out, CALL_COLUMNS);
   while (!signal.aborted) {
     let calls: Call[];
     try {
@@ -108,13 +108,7 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
       if (out.format === 'json') out.write(changed.map((c) => JSON.stringify(c) + '\n').join(''));
       else if (out.format === 'ids') out.write(changed.map((c) => c.id + '\n').join(''));
       else if (out.format === 'table' && out.tty) out.write(changed.map((c) => watchLine(c, out.color) + '\n').join(''));
-      else {
-        const text = out.format === 'csv' ? toCsv(changed, CALL_COLUMNS) : toTable(changed, CALL_COLUMNS, false, out.color);
-        // The header once, then only rows.
-        const lines = text.split(/\r?\n/).filter((l) => l !== '');
-        out.write((headerDone ? lines.slice(1) : lines).join(out.format === 'csv' ? '\r\n' : '\n') + (out.format === 'csv' ? '\r\n' : '\n'));
-        headerDone = true;
-      }
+      else rows.add(changed);
     }
     if (first && out.tty && out.format === 'table') process.stderr.write('watching the call log; Ctrl-C to stop\n');
     first = false;

@@ -65,6 +65,12 @@ function applySettings(cmd: Command): void {
 
 /** Runs one invocation; never throws, never prints a stack trace. */
 export async function runCommands(argv: string[], version: string): Promise<number> {
+  // `switchboard calls list --all | head` closes the pipe early: that is the reader's choice, not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT.ok);
+    writeErr(`switchboard: cannot write the output: ${err.message}`);
+    process.exit(EXIT.failed);
+  });
   const program = buildProgram(version);
   try {
     await program.parseAsync(argv, { from: 'user' });

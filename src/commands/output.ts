@@ -117,6 +117,38 @@ export function printList<T extends { id: string }>(out: OutputTarget, records: 
 }
 
 /**
+ * A list printed as it arrives, page by page (`calls list --all`, `calls watch`), so a pipe sees
+ * the first rows at once and memory stays flat. The header comes once; json is one array. Only
+ * the aligned terminal table must see every row first, to size its columns.
+ */
+export function listWriter<T extends { id: string }>(out: OutputTarget, columns: readonly Column<T>[]): { add(records: readonly T[]): void; end(): void } {
+  if (out.format === 'table' && out.tty) {
+    const all: T[] = [];
+    return { add: (records) => void all.push(...records), end: () => printList(out, all, columns) };
+  }
+  let started = false;
+  const withoutHeader = (text: string, eol: string) => text.slice(text.indexOf(eol) + eol.length);
+  return {
+    add(records) {
+      if (records.length === 0) return;
+      let text: string;
+      if (out.format === 'json') text = (started ? ',\n' : '[\n') + records.map((r) => JSON.stringify(r, null, 2).replace(/^/gm, '  ')).join(',\n');
+      else if (out.format === 'ids') text = records.map((r) => r.id + '\n').join('');
+      else if (out.format === 'csv') text = toCsv(records, columns);
+      else text = toTable(records, columns, false, out.color);
+      if (started && out.format === 'csv') text = withoutHeader(text, '\r\n');
+      if (started && out.format === 'table') text = withoutHeader(text, '\n');
+      out.write(text);
+      started = true;
+    },
+    end() {
+      if (!started) printList(out, [], columns);
+      else if (out.format === 'json') out.write('\n]\n');
+    },
+  };
+}
+
+/**
  * One record. The table form lists every field the service returned (unknown ones too), one per
  * line, nested objects as compact JSON; csv uses the resource's columns.
  */

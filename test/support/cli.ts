@@ -5,7 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export const CLI = resolve('dist/cli.js');
+// SWITCHBOARD_TEST_CLI points the tests at a private build (build.mjs --outdir) that a concurrent
+// rebuild of dist/ cannot pull out from under a running test.
+export const CLI = resolve(process.env.SWITCHBOARD_TEST_CLI ?? 'dist/cli.js');
 
 export interface CliResult {
   stdout: string;

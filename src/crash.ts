@@ -1,0 +1,109 @@
+// The last safety net: an unhandled rejection or exception never reaches the user as a stack
+// trace. Its details go to a debug log in the XDG state dir (keys redacted); the console shows
+// a flash and keeps running, a command prints one line pointing at the log and exits 1.
+import { appendFileSync, chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { maskKey, redactKey } from './config/mask.js';
+import { configFile, stateDir, type Env } from './config/paths.js';
+
+/** Shows a one-line crash message inside the console (a flash) instead of leaving it. */
+export type CrashReporter = (message: string) => void;
+
+let reporter: CrashReporter | undefined;
+const secrets = new Set<string>();
+let installed = false;
+
+/** The console registers its flash here while it runs; `undefined` unregisters. */
+export function setCrashReporter(fn: CrashReporter | undefined): void {
+  reporter = fn;
+}
+
+/** A key in use this run: scrubbed from everything the handler writes. */
+export function addCrashSecret(key: string | undefined): void {
+  if (key && key.length >= 4) secrets.add(key);
+}
+
+// Key-shaped tokens (sk-…, pk-…) are masked even when nobody registered them.
+const KEY_SHAPED = /\b(?:sk|pk|rk)[-_][A-Za-z0-9_-]{12,}/g;
+
+/** The keys of the configured profiles, read plainly (no validation: this runs while something is already wrong). */
+function configuredKeys(env: Env): string[] {
+  try {
+    const config = JSON.parse(readFileSync(configFile(env), 'utf8')) as { profiles?: Record<string, { apiKey?: unknown }> };
+    return Object.values(config.profiles ?? {}).flatMap((p) => (typeof p?.apiKey === 'string' && p.apiKey.length >= 4 ? [p.apiKey] : []));
+  } catch {
+    return [];
+  }
+}
+
+/** `text` with every known key (registered, SWITCHBOARD_API_KEY, configured profiles) and anything key-shaped masked. */
+export function redactSecrets(text: string, env: Env = process.env): string {
+  let s = text;
+  for (const key of [...secrets, env.SWITCHBOARD_API_KEY, ...configuredKeys(env)]) s = redactKey(s, key);
+  return s.replace(KEY_SHAPED, (k) => maskKey(k));
+}
+
+export function debugLogPath(env: Env = process.env): string {
+  return join(stateDir(env), 'debug.log');
+}
+
+/** Appends the details of `err` to the debug log (0600 in a 0700 dir); returns the path, or undefined if it could not be written. */
+export function writeCrashLog(err: unknown, origin: string, env: Env = process.env): string | undefined {
+  const path = debugLogPath(env);
+  const detail = err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : safeString(err);
+  const cause = err instanceof Error && err.cause !== undefined ? `\ncause: ${err.cause instanceof Error ? err.cause.stack : safeString(err.cause)}` : '';
+  const entry = [
+    `--- ${new Date().toISOString()} ${origin}`,
+    `switchboard ${process.argv.slice(2).join(' ')} (node ${process.version}, ${process.platform}, pid ${process.pid})`,
+    detail + cause,
+    '',
+  ].join('\n');
+  try {
+    mkdirSync(stateDir(env), { recursive: true, mode: 0o700 });
+    appendFileSync(path, redactSecrets(entry, env), { mode: 0o600 });
+    chmodSync(path, 0o600);
+    return path;
+  } catch {
+    return undefined; // a read-only home must not turn one failure into two
+  }
+}
+
+/** The one line the user sees: what happened (redacted, first line only) and where the details are. */
+export function crashLine(err: unknown, logPath: string | undefined, env: Env = process.env): string {
+  const raw = err instanceof Error ? err.message : safeString(err);
+  const what = redactSecrets(raw.split('\n')[0].slice(0, 200), env) || 'unknown error';
+  return `unexpected error: ${what}${logPath ? ` (details in ${logPath})` : ''}`;
+}
+
+function safeString(v: unknown): string {
+  try {
+    return typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
+/** Installs the process-wide handlers once. `exit` and `write` are for tests. */
+export function installCrashHandler(opts: { env?: Env; exit?: (code: number) => void; write?: (line: string) => void } = {}): void {
+  if (installed) return;
+  installed = true;
+  const env = opts.env ?? process.env;
+  const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const write = opts.write ?? ((line: string) => void process.stderr.write(line));
+  const handle = (origin: string) => (err: unknown) => {
+    const log = writeCrashLog(err, origin, env);
+    const line = crashLine(err, log, env);
+    if (reporter) {
+      try {
+        reporter(line);
+        return;
+      } catch {
+        // the console itself is broken: fall through and leave like a command
+      }
+    }
+    write(`switchboard: ${line}\n`);
+    exit(1);
+  };
+  process.on('unhandledRejection', handle('unhandledRejection'));
+  process.on('uncaughtException', handle('uncaughtException'));
+}

@@ -8,6 +8,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  // No unhandled error reaches the user as a stack trace (details go to the debug log).
+  const { installCrashHandler } = await import('./crash.js');
+  installCrashHandler();
   const wantsConsole = argv.length === 0 || (argv.length === 2 && argv[0] === '--profile');
   if (wantsConsole) {
     if (!process.stdin.isTTY || !process.stdout.isTTY) {

@@ -3,6 +3,7 @@
 import { render } from 'ink';
 import { connect } from '../target.js';
 import { maskKey } from '../config/mask.js';
+import { addCrashSecret, setCrashReporter } from '../crash.js';
 import { createConsoleStore, type Route } from '../store/index.js';
 import type { ConsoleTarget } from '../store/types.js';
 import { App } from './app.js';
@@ -40,16 +41,13 @@ export async function runConsole(opts: ConsoleOptions = {}): Promise<number> {
     process.stdout.write(LEAVE_ALT);
   };
   const onSignal = () => store.getState().actions.quit();
-  const onCrash = (err: unknown) => {
-    restore();
-    process.stderr.write(`switchboard: the console stopped: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  };
   process.stdout.write(ENTER_ALT);
   process.on('exit', restore);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
-  process.on('uncaughtException', onCrash);
+  // An unexpected error becomes a flash (details in the debug log, see src/crash.ts), not an exit.
+  addCrashSecret(t.apiKey);
+  setCrashReporter((line) => store.getState().actions.flash(line, 'error'));
   try {
     const app = render(<App store={store} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 30, incrementalRendering: true });
     await app.waitUntilExit();
@@ -58,7 +56,7 @@ export async function runConsole(opts: ConsoleOptions = {}): Promise<number> {
     restore();
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);
-    process.off('uncaughtException', onCrash);
+    setCrashReporter(undefined);
     await conn.close();
   }
   return 0;

@@ -2,7 +2,7 @@
 // linked), knowledge-base files attached to assistants, and a month of past calls.
 // seedCalls also serves the benchmark: it inserts N calls in one transaction.
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SandboxStore, dataPaths, openDatabase, type CallRow, type Db } from './db.js';
@@ -43,7 +43,7 @@ export function seedStore(store: SandboxStore, dataDir: string, now = Date.now()
     .forEach((name, i) => {
       const id = randomUUID();
       const text = readFileSync(join(kbDir, name), 'utf8');
-      copyFileSync(join(kbDir, name), contentPath(dataDir, id));
+      writeFileSync(contentPath(dataDir, id), text, { mode: 0o600 });
       writeFileSync(textPath(dataDir, id), text, { mode: 0o600 });
       const at = new Date(now - (40 - i) * DAY).toISOString();
       store.insertFile({ id, name, bytes: Buffer.byteLength(text), mimetype: mimetypeOf(name), status: 'done', parsedTextBytes: Buffer.byteLength(text), createdAt: at, updatedAt: at });

@@ -2,7 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
-import { runCli, tempHome, type CliHome, type CliResult } from '../support/cli.js';
+import { runCli, startCli, tempHome, type CliHome, type CliResult } from '../support/cli.js';
 import { parseCsv } from './csv.js';
 
 let sb: RunningSandbox;
@@ -104,6 +104,20 @@ describe('output formats', () => {
     assert.ok(all.length > 50, 'more calls than one page of 50');
     assert.equal(new Set(all).size, all.length, 'no call twice');
     assert.ok(all.length >= page.length);
+  });
+
+  test('--all streams: the first page arrives as one valid stream, and a reader that stops early ends it quietly', async () => {
+    const run = startCli(['calls', 'list', '--all', '--limit', '10', '-o', 'ids'], { env });
+    await new Promise<void>((resolve) => run.child.stdout!.once('data', () => resolve()));
+    run.child.stdout!.destroy(); // like `| head -1`
+    const r = await run.result;
+    assert.equal(r.code, 0);
+    assert.equal(r.stderr, '', 'no EPIPE trace');
+
+    const json = JSON.parse(await ok(['calls', 'list', '--all', '--limit', '25', '-o', 'json'])) as { id: string }[];
+    const csv = parseCsv(await ok(['calls', 'list', '--all', '--limit', '25', '-o', 'csv']));
+    assert.equal(csv.length, json.length + 1, 'one csv header across all pages');
+    assert.deepEqual(csv.slice(1).map((row) => row[0]), json.map((c) => c.id));
   });
 
   test('csv quotes commas, quotes and newlines (RFC 4180)', async () => {

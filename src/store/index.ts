@@ -94,6 +94,7 @@ function watchConnection(api: VoiceAgentApi, report: (c: Connection) => void): V
           p.then(
             () => report('online'),
             (err) => {
+              if ((err as { name?: unknown } | null)?.name === 'AbortError') return; // we cancelled it (Esc in chat): says nothing about the service
               const st = statusOf(err);
               report(st === 401 || st === 403 ? 'unauthorized' : st === undefined ? 'offline' : 'online');
             },

@@ -24,7 +24,8 @@ async function runUntilSignal(dataDir: string, apiKey: string | undefined, signa
   const key = apiKey ?? /API key:\s+(\S+)/.exec(out)![1];
   const res = await fetch(`${url}/assistants`, { headers: { 'x-api-key': key } });
   child.kill(signal);
-  return { out, status: res.status, code: await exited };
+  const code = await exited;
+  return { out, status: res.status, code };
 }
 
 test('prints a generated key in full, a given one masked, and stops cleanly on a signal', async () => {

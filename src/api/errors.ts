@@ -60,7 +60,7 @@ export class NetworkError extends RequestError {
   }
 }
 
-export type TimeoutPhase = 'connect' | 'headers' | 'body';
+export type TimeoutPhase = 'connect' | 'upload' | 'headers' | 'body';
 
 /** A phase of the request took longer than its limit. */
 export class TimeoutError extends RequestError {
@@ -129,6 +129,7 @@ function describeApiError(status: number, message: string | string[] | undefined
 function timeoutMessage(phase: TimeoutPhase, limitMs: number, method: string, path: string, baseUrl: string): string {
   const secs = `${+(limitMs / 1000).toFixed(1)}s`;
   if (phase === 'connect') return `could not connect to ${baseUrl} within ${secs}`;
+  if (phase === 'upload') return `${method} ${stripQuery(path)}: the service stopped taking the upload for ${secs}`;
   if (phase === 'headers') return `${method} ${stripQuery(path)}: the service did not start answering within ${secs}`;
   return `${method} ${stripQuery(path)}: the service stopped sending its answer for ${secs}`;
 }

@@ -100,19 +100,40 @@ export function createTransport(opts: TransportOptions): Transport {
   async function once(req: WireRequest): Promise<{ status: number; contentType: string; text: string }> {
     const headers: Record<string, string> = { 'x-api-key': opts.apiKey, accept: 'application/json' };
     let body: string | Readable | undefined;
+    let signal = req.signal;
+    let watch: UploadWatch | undefined;
     if (req.stream) {
       headers['content-type'] = req.stream.contentType;
       headers['content-length'] = String(req.stream.length);
-      body = Readable.from(req.stream.open(), { objectMode: false });
+      watch = watchUpload(req.stream.open(), timeouts);
+      body = Readable.from(watch.chunks, { objectMode: false });
+      signal = req.signal ? AbortSignal.any([req.signal, watch.signal]) : watch.signal;
     } else if (req.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(req.json);
     }
-    const res = await shared.pool.request({ method: req.method, path: basePath + req.path, headers, body, signal: req.signal });
-    // Always drain the body, even for errors, so the connection goes back to the pool.
-    const text = await res.body.text();
-    const ct = res.headers['content-type'];
-    return { status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : (ct ?? ''), text };
+    try {
+      const res = await shared.pool.request({
+        method: req.method,
+        path: basePath + req.path,
+        headers,
+        body,
+        signal,
+        // undici counts a long upload against headersTimeout; uploads time their own phases instead.
+        ...(watch ? { headersTimeout: 0 } : {}),
+      });
+      watch?.stop();
+      // Always drain the body, even for errors, so the connection goes back to the pool.
+      const text = await res.body.text();
+      const ct = res.headers['content-type'];
+      return { status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : (ct ?? ''), text };
+    } catch (err) {
+      const phase = watch?.firedPhase();
+      if (phase) throw new TimeoutError(phase, phase === 'upload' ? timeouts.bodyMs : uploadAnswerMs(timeouts), req.method, req.path, baseUrl);
+      throw err;
+    } finally {
+      watch?.stop();
+    }
   }
 
   async function send(req: WireRequest): Promise<WireResponse> {
@@ -157,6 +178,57 @@ export function createTransport(opts: TransportOptions): Transport {
       await releasePool(poolKey);
     },
   };
+}
+
+interface UploadWatch {
+  chunks: AsyncIterable<Uint8Array>;
+  /** Aborts the request when a phase overruns. */
+  signal: AbortSignal;
+  firedPhase(): 'upload' | 'headers' | undefined;
+  stop(): void;
+}
+
+/**
+ * Times an upload the way a person would, however long the whole upload takes: the service must
+ * keep taking bytes (no silence longer than bodyMs), then answer. "Last byte handed to the socket"
+ * is not "last byte received" (kernel buffers hold megabytes), so the answer may take bodyMs (for
+ * the buffered tail to drain) plus headersMs.
+ */
+function watchUpload(source: AsyncIterable<Uint8Array>, t: Timeouts): UploadWatch {
+  const controller = new AbortController();
+  let fired: 'upload' | 'headers' | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const arm = (phase: 'upload' | 'headers', ms: number) => {
+    clearTimeout(timer);
+    // Once the answer is in, the watch is over even if undici still pulls the body.
+    if (stopped) return;
+    timer = setTimeout(() => {
+      fired = phase;
+      controller.abort();
+    }, ms);
+  };
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    arm('upload', t.bodyMs);
+    for await (const chunk of source) {
+      yield chunk;
+      arm('upload', t.bodyMs);
+    }
+    arm('headers', uploadAnswerMs(t));
+  }
+  return {
+    chunks: chunks(),
+    signal: controller.signal,
+    firedPhase: () => fired,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function uploadAnswerMs(t: Timeouts): number {
+  return t.bodyMs + t.headersMs;
 }
 
 function acquirePool(key: string, origin: string, t: Timeouts): SharedPool {

@@ -3,6 +3,10 @@
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient, type ClientOptions } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
 import { AbortedError, ApiError, InputError, NetworkError, ResponseShapeError, TimeoutError, hintFor } from '../../src/api/errors.js';
@@ -10,8 +14,10 @@ import { drain, json, startServer, type Handler, type TestServer } from './serve
 
 const KEY = 'sk-test-0123456789abcdef-c0de';
 const open: Array<{ close(): Promise<void> }> = [];
+const tmp = mkdtempSync(join(tmpdir(), 'switchboard-transport-'));
 after(async () => {
   for (const x of open.reverse()) await x.close();
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 async function serve(handler: Handler, opts: Partial<ClientOptions> = {}): Promise<{ server: TestServer; api: VoiceAgentApi; lines: string[] }> {
@@ -319,29 +325,56 @@ describe('timeouts and aborts', () => {
     assert.equal(server.requests.length, 1);
   });
 
+  test('an upload that takes longer than headersMs still succeeds while the service keeps reading', async () => {
+    const path = sparseFile(4 * 1024 * 1024);
+    const { api } = await serve(
+      async (req, res) => {
+        for await (const _chunk of req) await sleep(20);
+        json(res, 201, { file: { id: 'f1' } });
+      },
+      { timeouts: { headersMs: 200, bodyMs: 5_000 } }, // undici alone would count the upload against headersMs
+    );
+    assert.equal((await api.uploadFile(path)).id, 'f1');
+  });
+
+  test('an upload the service stops reading is a TimeoutError (upload)', async () => {
+    const path = sparseFile(16 * 1024 * 1024);
+    const { api } = await serve((req) => void req.pause(), { timeouts: { bodyMs: 300 } });
+    const err = await api.uploadFile(path).then(() => assert.fail('should throw'), (e: unknown) => e);
+    assert.ok(err instanceof TimeoutError, String(err));
+    assert.equal(err.phase, 'upload');
+    assert.equal(err.message, 'POST /files: the service stopped taking the upload for 0.3s');
+  });
+
+  test('an upload the service reads but never answers is a TimeoutError (headers)', async () => {
+    const path = sparseFile(256 * 1024);
+    const { api } = await serve((req) => void drain(req), { timeouts: { headersMs: 200, bodyMs: 200 } });
+    const err = await api.uploadFile(path).then(() => assert.fail('should throw'), (e: unknown) => e);
+    assert.ok(err instanceof TimeoutError && err.phase === 'headers', String(err));
+    assert.equal(err.message, 'POST /files: the service did not start answering within 0.4s');
+  });
+
   test('an upload can be aborted mid-stream', async () => {
-    const { mkdtempSync, truncateSync, writeFileSync, rmSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const dir = mkdtempSync(join(tmpdir(), 'switchboard-abort-'));
-    const path = join(dir, 'big.bin');
-    writeFileSync(path, '');
-    truncateSync(path, 20 * 1024 * 1024);
+    const path = sparseFile(20 * 1024 * 1024);
     const controller = new AbortController();
     const { api } = await serve(async (req, res) => {
       await drain(req).catch(() => 0);
       json(res, 201, { file: { id: 'f' } });
     });
-    try {
-      await assert.rejects(
-        api.uploadFile(path, { signal: controller.signal, onProgress: (sent) => sent > 1024 * 1024 && controller.abort() }),
-        AbortedError,
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await assert.rejects(
+      api.uploadFile(path, { signal: controller.signal, onProgress: (sent) => sent > 1024 * 1024 && controller.abort() }),
+      AbortedError,
+    );
   });
 });
+
+/** A file of zeros that costs no disk; removed with the temp dir after the tests. */
+function sparseFile(bytes: number): string {
+  const path = join(tmp, `upload-${bytes}-${Math.random().toString(36).slice(2)}.bin`);
+  writeFileSync(path, '');
+  truncateSync(path, bytes);
+  return path;
+}
 
 async function freePort(): Promise<number> {
   const srv = createServer();

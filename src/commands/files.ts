@@ -25,7 +25,15 @@ export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { 
 }
 
 export async function uploadFile(api: VoiceAgentApi, out: OutputTarget, path: string): Promise<void> {
-  printRecord(out, await api.uploadFile(path), FILE_COLUMNS);
+  // Progress only for a person watching; a script's stderr stays quiet.
+  const progress = process.stderr.isTTY ? (sent: number, total: number) => process.stderr.write(`\ruploading ${path}: ${total > 0 ? Math.floor((sent / total) * 100) : 0}%`) : undefined;
+  let file: KbFile;
+  try {
+    file = await api.uploadFile(path, { onProgress: progress });
+  } finally {
+    if (progress) process.stderr.write('\r\u001b[K');
+  }
+  printRecord(out, file, FILE_COLUMNS);
 }
 
 /** Asks on the terminal; resolves true only for an explicit yes. */

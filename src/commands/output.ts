@@ -51,7 +51,8 @@ export function colorWanted(flag: boolean, env: NodeJS.ProcessEnv, tty: boolean)
 
 export function cellText(v: Cell): string {
   if (v === null || v === undefined) return '';
-  return String(v);
+  // Control characters from data (ESC, BEL, NUL…) are shown as \x1b etc., never sent raw to the terminal.
+  return String(v).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 // A cell must stay on one line and inside its column in the plain and aligned tables.
@@ -169,10 +170,18 @@ export function printRecord<T extends { id: string }>(out: OutputTarget, record:
 }
 
 export function toFieldList(record: Record<string, unknown>, tty: boolean, color: boolean): string {
-  const entries = Object.entries(record).map(([k, v]) => [k, oneLine(typeof v === 'object' && v !== null ? JSON.stringify(v) : cellText(v as Cell))]);
-  if (!tty) return entries.map(([k, v]) => `${paint(color, 'bold', k)}\t${v}`).join('\n') + '\n';
+  const entries = Object.entries(record).map(([k, v]) => [k, typeof v === 'object' && v !== null ? JSON.stringify(v) : cellText(v as Cell)]);
+  if (!tty) return entries.map(([k, v]) => `${paint(color, 'bold', k)}\t${oneLine(v)}`).join('\n') + '\n';
+  // On a terminal a long text (a transcript) keeps its lines, indented under its name.
   const width = Math.max(0, ...entries.map(([k]) => visibleWidth(k)));
-  return entries.map(([k, v]) => `${paint(color, 'bold', k.padEnd(width))}  ${v}`.trimEnd()).join('\n') + '\n';
+  return (
+    entries
+      .map(([k, v]) => {
+        const name = paint(color, 'bold', k.padEnd(width));
+        return v.includes('\n') ? `${name}\n${v.replace(/^/gm, '    ')}` : `${name}  ${v}`.trimEnd();
+      })
+      .join('\n') + '\n'
+  );
 }
 
 /** Tone for the common status words of calls, files and sessions. */

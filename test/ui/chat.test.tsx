@@ -201,6 +201,21 @@ describe('Chat screen', () => {
 });
 
 describe('Chat screen: failures', () => {
+  test('chat with an unknown assistant says so with the service message; 4 leads to the sessions', async () => {
+    const sb = await startTestSandbox();
+    const c = await openChat(sb.url, sb.apiKey, { initialRoute: { name: 'chat', assistantId: 'no-such-assistant' } });
+    try {
+      const f = await c.waitFor('Could not start a chat with no-such-assistant');
+      assert.match(f, /404/);
+      assert.match(f, /no-such-assistant/);
+      await c.press('4');
+      await c.waitFor('No chats yet');
+    } finally {
+      await c.close();
+      await sb.close();
+    }
+  });
+
   test('a send to a stopped sandbox keeps the text in the input and shows the error; it resends once the service is back', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-sandbox-'));
     const sb = await startTestSandbox({ dataDir });

@@ -51,7 +51,19 @@ function StartingChat({ assistantId }: { assistantId: string }) {
     },
     { priority: Priority.Screen },
   );
-  if (start?.status === 'error') return <ErrorState what={`a chat with ${name}`} message={start.error} />;
+  if (start?.status === 'error') {
+    return (
+      <Box flexDirection="column">
+        <Text color="red" bold>
+          Could not start a chat with {name}
+        </Text>
+        <Text color="red" wrap="wrap">
+          {start.error}
+        </Text>
+        <Text dimColor>Press r to retry, 4 for your sessions.</Text>
+      </Box>
+    );
+  }
   return <Loading what={`a new chat with ${name}`} />;
 }
 

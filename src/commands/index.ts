@@ -85,19 +85,20 @@ function reportFailure(err: unknown): number {
     // Commander already printed its message, or the help / version (exit code 0).
     return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
-  if (err instanceof UsageError || err instanceof ConfigError) {
-    writeErr(`switchboard: ${err.message}`);
-    return EXIT.usage;
-  }
   const cause = err instanceof CommandFailed ? err.cause : err;
-  const what = err instanceof CommandFailed ? `could not ${err.what}: ` : '';
+  // Bad input needs no "could not…": its message names the value and what to give instead.
   if (cause instanceof UsageError || cause instanceof InputError || cause instanceof ConfigError) {
-    writeErr(`switchboard: ${cause.message}`);
+    writeErr(`switchboard: ${oneLine(cause.message)}`);
     return EXIT.usage;
   }
+  const what = err instanceof CommandFailed ? `could not ${err.what}: ` : '';
   const message = cause instanceof Error ? cause.message : String(cause);
   const hint = hintFor(cause);
-  writeErr(`switchboard: ${what}${message}${hint ? ` (hint: ${hint})` : ''}`);
+  writeErr(`switchboard: ${what}${oneLine(message)}${hint ? ` (hint: ${hint})` : ''}`);
   if (cause instanceof ApiError && (cause.status === 401 || cause.status === 403)) return EXIT.auth;
   return EXIT.failed;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
 }

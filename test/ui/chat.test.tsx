@@ -174,6 +174,29 @@ describe('Chat screen', () => {
     }
   });
 
+  test('a long history shows its newest turns; PgUp/PgDn scroll the transcript, and the input stays put', async () => {
+    const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    const session = await api.createSession({ assistantId: (await firstAssistant(sb)).id });
+    for (let i = 1; i <= 8; i++) await api.sendChat({ sessionId: session.id, input: `question number ${i} about parking` });
+    await api.close();
+    const c = await openChat(sb.url, sb.apiKey, { initialRoute: { name: 'chat', sessionId: session.id } });
+    try {
+      let f = await c.waitFor('question number 8');
+      assert.ok(!f.includes('question number 1 '), 'the oldest turns are out of view');
+      assert.match(f, /PgUp for earlier messages/);
+      await c.type('draft text');
+      await c.press('\x1b[5~', '\x1b[5~', '\x1b[5~', '\x1b[5~', '\x1b[5~', '\x1b[5~'); // PgUp
+      f = await c.waitFor('question number 1 ');
+      assert.match(f, /lines up · PgDn for newer/);
+      assert.ok(!f.includes('question number 8'), f);
+      assert.ok(f.includes('› draft text'), 'the input line stays at the bottom with its text');
+      await c.press('\x1b[6~', '\x1b[6~', '\x1b[6~', '\x1b[6~', '\x1b[6~', '\x1b[6~'); // PgDn
+      await c.waitFor('question number 8');
+    } finally {
+      await c.close();
+    }
+  });
+
   test(':chat <id> and o open any session id; an unknown id shows the service message', async () => {
     const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
     const session = await api.createSession({ assistantId: (await firstAssistant(sb)).id, name: 'by id' });

@@ -116,7 +116,13 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
         </Box>
       ) : (
         <Text dimColor wrap="truncate">
-          {win.maxScroll > 0 && scroll > 0 ? `↑ ${Math.min(scroll, win.maxScroll)} lines up · PgDn for newer` : turns.length === 0 ? 'Say something to start.' : ' '}
+          {scroll > 0 && win.maxScroll > 0
+            ? `↑ ${Math.min(scroll, win.maxScroll)} lines up · PgDn for newer`
+            : win.maxScroll > 0
+              ? 'PgUp for earlier messages'
+              : turns.length === 0
+                ? 'Say something to start.'
+                : ' '}
         </Text>
       )}
       <ChatInput id={id} width={width} lines={meta.draftLines} maxScroll={win.maxScroll} pageSize={Math.max(1, transcriptHeight - 2)} active={!editingVars} onVariables={() => setEditingVars(true)} />
@@ -178,6 +184,7 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
       if (cmd === Command.LeaveChat) {
         if (sending) actions.cancelSend(id);
         else if (draft === '') actions.back();
+        else actions.flash('Esc goes back once the input is empty');
         return true;
       }
       if (cmd === Command.PageUp || cmd === Command.PageDown) {

@@ -1,0 +1,70 @@
+// Drives a real terminal: a detached tmux session, keys in with send-keys, the screen out with
+// capture-pane. Waits poll the screen a bounded number of times; no timed assertions.
+import { spawnSync } from 'node:child_process';
+
+export function hasTmux(): boolean {
+  return spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
+}
+
+function tmux(...args: string[]): string {
+  const r = spawnSync('tmux', args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tmux ${args[0]} failed: ${r.stderr.trim()}`);
+  return r.stdout;
+}
+
+export interface TmuxSession {
+  name: string;
+  /** Keys as tmux names them: 'Enter', 'Escape', 'Tab', 'C-s', or literal text with `literal`. */
+  keys(...keys: string[]): void;
+  type(text: string): void;
+  screen(): string;
+  /** Polls the screen until it contains `text` (or matches), up to `tries` × 100 ms; throws with the screen. */
+  waitFor(text: string | RegExp, tries?: number): Promise<string>;
+  /** The exit status once the program has ended (the pane stays, remain-on-exit), else null. */
+  exitStatus(): number | null;
+  /** Polls (bounded) until the program has ended; returns its exit status. */
+  waitForExit(tries?: number): Promise<number>;
+  kill(): void;
+}
+
+export function startTmux(opts: { name: string; command: string; env: Record<string, string | undefined>; cwd: string; width?: number; height?: number }): TmuxSession {
+  // `env -u CI`: Ink treats any set CI as non-interactive.
+  const assigns = Object.entries(opts.env)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(' ');
+  const cmd = `cd ${JSON.stringify(opts.cwd)} && env -u CI ${assigns} ${opts.command}`;
+  tmux('new-session', '-d', '-s', opts.name, '-x', String(opts.width ?? 120), '-y', String(opts.height ?? 40), cmd);
+  tmux('set-option', '-t', opts.name, 'remain-on-exit', 'on');
+  const s: TmuxSession = {
+    name: opts.name,
+    keys: (...keys) => void tmux('send-keys', '-t', opts.name, ...keys),
+    type: (text) => void tmux('send-keys', '-t', opts.name, '-l', text),
+    screen: () => tmux('capture-pane', '-p', '-t', opts.name),
+    async waitFor(text, tries = 150) {
+      let last = '';
+      for (let i = 0; i < tries; i++) {
+        last = s.screen();
+        if (typeof text === 'string' ? last.includes(text) : text.test(last)) return last;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`the terminal never showed ${String(text)}; it shows:\n${last}`);
+    },
+    exitStatus() {
+      const [dead, status] = tmux('display-message', '-p', '-t', opts.name, '#{pane_dead} #{pane_dead_status}').trim().split(' ');
+      return dead === '1' ? Number(status) : null;
+    },
+    async waitForExit(tries = 150) {
+      for (let i = 0; i < tries; i++) {
+        const st = s.exitStatus();
+        if (st !== null) return st;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`the program never exited; the terminal shows:\n${s.screen()}`);
+    },
+    kill() {
+      spawnSync('tmux', ['kill-session', '-t', opts.name]);
+    },
+  };
+  return s;
+}

@@ -1,8 +1,13 @@
 // Display formatting shared by the screens: sizes, durations, times, truncation and wrapping.
 
+/** Control characters from data (ESC, BEL, NUL…) shown as \x1b etc., never sent raw to the terminal. */
+export function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 export function truncate(text: string, width: number): string {
   if (width <= 0) return '';
-  const chars = [...text.replace(/[\r\n\t]+/g, ' ')];
+  const chars = [...escapeControls(text.replace(/[\r\n\t]+/g, ' '))];
   if (chars.length <= width) return chars.join('');
   return width === 1 ? '…' : chars.slice(0, width - 1).join('') + '…';
 }
@@ -17,7 +22,7 @@ export function pad(text: string, width: number, align: 'left' | 'right' = 'left
 export function wrapText(text: string, width: number): string[] {
   const w = Math.max(1, width);
   const out: string[] = [];
-  for (const para of text.replace(/\t/g, '  ').split('\n')) {
+  for (const para of escapeControls(text.replace(/\t/g, '  ')).split('\n')) {
     let line = '';
     for (const word of para.split(' ')) {
       let rest = word;

@@ -152,6 +152,38 @@ describe('sessions and chat', () => {
   });
 });
 
+describe('every other command in every format', () => {
+  test('json parses, csv is rectangular with a header, ids is one id a line, plain has no escapes', async () => {
+    const [assistant] = await json<{ id: string }[]>(['assistants', 'list']);
+    const [number] = await json<{ id: string }[]>(['numbers', 'list']);
+    const session = (await ok(['sessions', 'create', '--assistant', assistant.id, '-o', 'ids'])).trim();
+    const upload = join(files, 'formats.txt');
+    writeFileSync(upload, 'hello\n');
+    const commands: string[][] = [
+      ['assistants', 'update', assistant.id, '--description', 'formats test'],
+      ['numbers', 'link', number.id, '--assistant', assistant.id],
+      ['calls', 'outbound', '--assistant', assistant.id, '--number', number.id, '--to', '+442079460000'],
+      ['files', 'upload', upload],
+      ['sessions', 'create', '--assistant', assistant.id, '--name', 'formats'],
+      ['chat', 'send', '--session', session, 'hello'],
+      ['sessions', 'show', session],
+      ['whoami'],
+      ['profiles', 'list'],
+    ];
+    for (const args of commands) {
+      const where = args.slice(0, 2).join(' ');
+      JSON.parse(await ok([...args, '-o', 'json']));
+      const rows = parseCsv(await ok([...args, '-o', 'csv']));
+      assert.ok(rows.length >= 2, `${where}: csv has a header and rows`);
+      for (const row of rows) assert.equal(row.length, rows[0].length, `${where}: csv row width`);
+      const ids = (await ok([...args, '-o', 'ids'])).split('\n').filter(Boolean);
+      assert.ok(ids.length >= 1 && ids.every((id) => /^\S+$/.test(id)), `${where}: ids`);
+      const plain = await ok(args);
+      assert.ok(plain.trim().length > 0 && !plain.includes('\u001b'), `${where}: plain output`);
+    }
+  });
+});
+
 /** Resolves once `check` passes, re-checking as the child writes; fails if the child exits first. */
 function until(check: () => boolean, child: import('node:child_process').ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -170,10 +170,18 @@ export function printRecord<T extends { id: string }>(out: OutputTarget, record:
 }
 
 export function toFieldList(record: Record<string, unknown>, tty: boolean, color: boolean): string {
-  const entries = Object.entries(record).map(([k, v]) => [k, oneLine(typeof v === 'object' && v !== null ? JSON.stringify(v) : cellText(v as Cell))]);
-  if (!tty) return entries.map(([k, v]) => `${paint(color, 'bold', k)}\t${v}`).join('\n') + '\n';
+  const entries = Object.entries(record).map(([k, v]) => [k, typeof v === 'object' && v !== null ? JSON.stringify(v) : cellText(v as Cell)]);
+  if (!tty) return entries.map(([k, v]) => `${paint(color, 'bold', k)}\t${oneLine(v)}`).join('\n') + '\n';
+  // On a terminal a long text (a transcript) keeps its lines, indented under its name.
   const width = Math.max(0, ...entries.map(([k]) => visibleWidth(k)));
-  return entries.map(([k, v]) => `${paint(color, 'bold', k.padEnd(width))}  ${v}`.trimEnd()).join('\n') + '\n';
+  return (
+    entries
+      .map(([k, v]) => {
+        const name = paint(color, 'bold', k.padEnd(width));
+        return v.includes('\n') ? `${name}\n${v.replace(/^/gm, '    ')}` : `${name}  ${v}`.trimEnd();
+      })
+      .join('\n') + '\n'
+  );
 }
 
 /** Tone for the common status words of calls, files and sessions. */

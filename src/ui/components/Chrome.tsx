@@ -1,7 +1,7 @@
 // The app's frame: header (target, profile, connection, breadcrumbs), key-hint footer, flash line.
 import { Box, Text } from 'ink';
 import { useConsole, useConsoleShallow } from '../../store/index.js';
-import { bindingsFor, type KeyContext } from '../keymap.js';
+import { KEYMAP, bindingsFor, type KeyContext } from '../keymap.js';
 import { truncate } from '../format.js';
 import { titleOf } from '../screens/registry.js';
 
@@ -26,7 +26,10 @@ export function Header({ width }: { width: number }) {
 }
 
 export function Footer({ contexts, width }: { contexts: KeyContext[]; width: number }) {
-  const hints = bindingsFor(contexts, { footerOnly: true });
+  // The screen's own keys first: on a narrow terminal the global ones are the ones to drop.
+  const all = bindingsFor(contexts, { footerOnly: true });
+  const isGlobal = (h: (typeof all)[number]) => KEYMAP[h.command].contexts.includes('global');
+  const hints = [...all.filter((h) => !isGlobal(h)), ...all.filter(isGlobal)];
   let line = '';
   for (const h of hints) {
     const piece = `${h.keys} ${h.hint}`;

@@ -34,16 +34,33 @@ export function callsPerDay(calls: Call[]): { day: string; count: number }[] {
   return out;
 }
 
+const CHART_ROWS = 3;
+
+/** The bar chart's text rows, top first: one column per day, eighth-block resolution. Exported for tests. */
+export function chartRows(counts: number[], rows = CHART_ROWS): string[] {
+  const max = Math.max(1, ...counts);
+  const heights = counts.map((n) => (n === 0 ? 0 : Math.max(1, Math.round((n / max) * rows * 8))));
+  return Array.from({ length: rows }, (_, i) => {
+    const base = (rows - 1 - i) * 8;
+    return heights.map((h) => {
+      const fill = Math.max(0, Math.min(8, h - base));
+      return (fill === 0 ? ' ' : BARS[fill - 1]) + ' ';
+    }).join('');
+  });
+}
+
 export function CallsChart({ calls, width }: { calls: Call[]; width: number }) {
-  const all = callsPerDay(calls);
-  const days = all.slice(-Math.max(1, Math.floor((width - 2) / 2)));
-  const max = Math.max(1, ...days.map((d) => d.count));
-  const bars = days.map((d) => (d.count === 0 ? ' ' : BARS[Math.min(7, Math.floor(((d.count - 1) / max) * 8))]).repeat(1) + ' ').join('');
+  const days = callsPerDay(calls).slice(-Math.max(1, Math.floor((width - 2) / 2)));
+  const max = Math.max(0, ...days.map((d) => d.count));
   return (
-    <Box flexDirection="column" height={3}>
-      <Text color="green" wrap="truncate">{bars || ' '}</Text>
+    <Box flexDirection="column" height={CHART_ROWS + 1}>
+      {chartRows(days.map((d) => d.count)).map((row, i) => (
+        <Text key={i} color="green" wrap="truncate">
+          {row || ' '}
+        </Text>
+      ))}
       <Text dimColor wrap="truncate">
-        {days.length ? truncate(`calls/day ${days[0].day} → ${days[days.length - 1].day} · busiest ${max} · ${calls.length} loaded`, width) : 'calls/day: no calls loaded'}
+        {days.length ? truncate(`calls/day ${days[0].day} → ${days[days.length - 1].day} · busiest day ${max} · ${calls.length} calls loaded`, width) : 'calls/day: no calls loaded'}
       </Text>
     </Box>
   );
@@ -68,7 +85,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   ];
   const rows = filterRows(log.calls, columns, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
-  const tableHeight = Math.max(3, height - 4);
+  const tableHeight = Math.max(3, height - CHART_ROWS - 2);
 
   // Near the end of what is loaded: fetch the next older page (the store ignores repeats).
   useEffect(() => {

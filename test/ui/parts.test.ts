@@ -1,0 +1,66 @@
+// Pure pieces of the console: column layout, truncation, the chart, palette parsing, filter forms.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { layoutColumns, type Column } from '../../src/ui/components/Table.js';
+import { chartRows, callsPerDay } from '../../src/ui/screens/calls/Calls.js';
+import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
+import { truncate, wrapText } from '../../src/ui/format.js';
+import { callFiltersFromForm, EMPTY_CALL_FILTERS } from '../../src/store/calls.js';
+import { Command, commandFor, bindingsFor } from '../../src/ui/keymap.js';
+import type { Key } from 'ink';
+
+const cols: Column<string>[] = [
+  { title: 'A', width: 10, priority: 1, grow: true, value: (s) => s },
+  { title: 'B', width: 10, priority: 3, value: (s) => s },
+  { title: 'C', width: 10, priority: 2, value: (s) => s },
+];
+
+test('columns drop by priority when narrow and the growing one takes the spare width', () => {
+  assert.deepEqual(layoutColumns(cols, 80).map((c) => [c.col.title, c.width]), [['A', 56], ['B', 10], ['C', 10]]);
+  assert.deepEqual(layoutColumns(cols, 25).map((c) => c.col.title), ['A', 'C']);
+  assert.deepEqual(layoutColumns(cols, 12).map((c) => c.col.title), ['A']);
+});
+
+test('truncation uses an ellipsis and wrapping never exceeds the width', () => {
+  assert.equal(truncate('Riley — Northwind support', 10), 'Riley — N…');
+  assert.equal(truncate('short', 10), 'short');
+  for (const line of wrapText('a '.repeat(50) + 'x'.repeat(37), 12)) assert.ok(line.length <= 12, line);
+});
+
+test('the calls-per-day chart: days in the gap count zero, the busiest day is a full column', () => {
+  const calls = ['2026-11-01T10:00:00', '2026-11-01T11:00:00', '2026-11-03T10:00:00'].map((t, i) => ({ id: String(i), createdAt: new Date(t).toISOString() }));
+  assert.deepEqual(callsPerDay(calls).map((d) => d.count), [2, 0, 1]);
+  const rows = chartRows([2, 0, 1]);
+  assert.equal(rows.length, 3);
+  assert.equal(rows.map((r) => r[0]).join(''), '███');
+  assert.equal(rows.map((r) => r[2]).join(''), '   ');
+});
+
+test('palette commands parse and complete', () => {
+  assert.deepEqual(parsePalette(':calls'), { route: { name: 'calls' } });
+  assert.deepEqual(parsePalette('chat s-123'), { route: { name: 'chat', sessionId: 's-123' } });
+  assert.deepEqual(parsePalette(':q'), { quit: true });
+  assert.match((parsePalette('nope') as { error: string }).error, /Unknown command :nope/);
+  assert.equal(completePalette('fi'), 'files');
+  assert.equal(completePalette('ch'), 'chat ');
+  assert.equal(completePalette('q'), 'q');
+});
+
+test('the call filter form names the bad field and turns days into an inclusive range', () => {
+  const bad = callFiltersFromForm({ ...EMPTY_CALL_FILTERS, to: '2026-13-01' });
+  assert.match((bad as { error: string }).error, /^To date/);
+  const ok = callFiltersFromForm({ ...EMPTY_CALL_FILTERS, from: '2026-11-01', to: '2026-11-01', assistantId: ' a1 ' }) as { filters: Record<string, string> };
+  assert.equal(ok.filters.assistantId, 'a1');
+  assert.ok(Date.parse(ok.filters.createdAtLt) - Date.parse(ok.filters.createdAtGt) > 86_000_000);
+});
+
+test('the keymap: one table decides dispatch, footer and help; j/k are off where not bound', () => {
+  const key = (over: Partial<Key> = {}) => ({ upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false, ...over }) as Key;
+  assert.equal(commandFor('j', key(), ['list']), Command.Down);
+  assert.equal(commandFor('', key({ downArrow: true }), ['list']), Command.Down);
+  assert.equal(commandFor('j', key(), ['form']), undefined);
+  assert.equal(commandFor('', key({ tab: true, shift: true }), ['form']), Command.PrevField);
+  assert.equal(commandFor('', key({ tab: true }), ['form']), Command.NextField);
+  assert.equal(commandFor('d', key(), ['list', 'assistants']), undefined);
+  assert.ok(bindingsFor(['files'], { footerOnly: true }).some((b) => b.keys === 'u' && b.hint === 'upload'));
+});

@@ -135,6 +135,18 @@ export function memoryOf(pid: number): MemoryStatus | undefined {
   }
 }
 
+/** CPU time (user + system) a live process has used so far, ms; from /proc/<pid>/stat. */
+export function cpuTimeOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 (indexes 11 and 12 after the command), in clock ticks (100/s on Linux).
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface Finished {
   code: number | null;
   stdout: string;

@@ -114,35 +114,34 @@ export class PtySession {
     this.child.stdin!.write(keys);
     const deadline = sentAt + timeoutMs;
     const synced = this.usesSyncUpdates;
-    let next = from;
-    let frame: string | undefined;
-    let frameAt = 0;
+    // The output since the write as one string (escape sequences may be split across chunks),
+    // with where each chunk starts in it, to date a frame by the chunk that completed its BSU.
+    let raw = '';
+    const starts: number[] = [];
+    let taken = from;
+    let scan = 0;
+    const arrivalOf = (offset: number) => {
+      let i = starts.length - 1;
+      while (i > 0 && starts[i] > offset) i--;
+      return this.chunks[from + i].at;
+    };
     for (;;) {
-      while (next < this.chunks.length) {
-        const c = this.chunks[next++];
-        if (!synced) {
-          if (test(c.text)) return { sentAt, frameAt: c.at };
-          continue;
+      for (; taken < this.chunks.length; taken++) {
+        const c = this.chunks[taken];
+        if (!synced && test(c.text)) return { sentAt, frameAt: c.at };
+        starts.push(raw.length);
+        raw += c.text;
+      }
+      while (synced) {
+        const b = raw.indexOf(BSU, scan);
+        if (b < 0) {
+          scan = Math.max(scan, raw.length - BSU.length + 1);
+          break;
         }
-        let rest = c.text;
-        while (rest) {
-          if (frame === undefined) {
-            const b = rest.indexOf(BSU);
-            if (b < 0) break;
-            frame = '';
-            frameAt = c.at;
-            rest = rest.slice(b + BSU.length);
-          }
-          const e = rest.indexOf(ESU);
-          if (e < 0) {
-            frame += rest;
-            break;
-          }
-          frame += rest.slice(0, e);
-          if (test(frame)) return { sentAt, frameAt };
-          frame = undefined;
-          rest = rest.slice(e + ESU.length);
-        }
+        const e = raw.indexOf(ESU, b + BSU.length);
+        if (e < 0) break; // the frame is still arriving
+        if (test(raw.slice(b + BSU.length, e))) return { sentAt, frameAt: arrivalOf(b + BSU.length - 1) };
+        scan = e + ESU.length;
       }
       if (this.exited) throw new Error(`the program exited before a frame after ${JSON.stringify(keys)}`);
       const left = deadline - this.now();

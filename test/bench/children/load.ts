@@ -1,6 +1,6 @@
 // The load generator for the throughput row, in its own process: N keep-alive connections
 // (one undici Pool), one request in flight per connection, for a fixed duration after a warm-up.
-// Prints one JSON line: { requests, errors, seconds, rps, p50, p99, statuses }.
+// Prints one JSON line: { requests, ok, errors, seconds, rps, p50, p99, statuses, all }.
 // argv: <url> <apiKey> <path> <connections> <warmupMs> <durationMs>
 import { Pool } from 'undici';
 
@@ -13,6 +13,7 @@ let stop = false;
 const latencies: number[] = [];
 const statuses: Record<string, number> = {};
 let errors = 0;
+let all = 0; // warm-up included, to divide the server's CPU time by
 
 async function worker(): Promise<void> {
   while (!stop) {
@@ -20,6 +21,7 @@ async function worker(): Promise<void> {
     try {
       const res = await pool.request({ path, method: 'GET', headers });
       await res.body.arrayBuffer(); // read the whole page, as a client does
+      all++;
       if (measuring) {
         latencies.push(performance.now() - t0);
         statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
@@ -44,4 +46,4 @@ await pool.close();
 latencies.sort((a, b) => a - b);
 const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))] ?? NaN;
 const ok = statuses['200'] ?? 0;
-process.stdout.write(`${JSON.stringify({ requests: latencies.length, ok, errors, seconds, rps: ok / seconds, p50: at(50), p99: at(99), statuses })}\n`);
+process.stdout.write(`${JSON.stringify({ requests: latencies.length, ok, errors, seconds, rps: ok / seconds, p50: at(50), p99: at(99), statuses, all })}\n`);

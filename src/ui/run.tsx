@@ -43,6 +43,7 @@ export async function runConsole(opts: ConsoleOptions = {}): Promise<number> {
   const onSignal = () => store.getState().actions.quit();
   process.stdout.write(ENTER_ALT);
   process.on('exit', restore);
+  process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
   // An unexpected error becomes a flash (details in the debug log, see src/crash.ts), not an exit.
@@ -54,6 +55,7 @@ export async function runConsole(opts: ConsoleOptions = {}): Promise<number> {
   } finally {
     store.getState().actions.dispose();
     restore();
+    process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);
     setCrashReporter(undefined);

@@ -1,0 +1,73 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestSandbox } from '../support/sandbox.js';
+import { createClient } from '../../src/api/client.js';
+import { createConsoleStore, type ConsoleStore } from '../../src/store/index.js';
+import { CALLS_PAGE_SIZE, callPoller } from '../../src/store/calls.js';
+
+const until = async (ok: () => boolean, what: string) => {
+  for (let i = 0; i < 1000; i++) {
+    if (ok()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`never: ${what}`);
+};
+
+describe('console store: the call log', () => {
+  let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+  let api: ReturnType<typeof createClient>;
+  let store: ConsoleStore;
+  before(async () => {
+    sb = await startTestSandbox();
+    api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { initialRoute: { name: 'calls' } });
+  });
+  after(async () => {
+    store.getState().actions.dispose();
+    await api.close();
+    await sb.close();
+  });
+
+  test('the first page, then older pages: newest first, no call twice, until the end', async () => {
+    await until(() => store.getState().callLog.status === 'ready', 'first page');
+    const first = store.getState().callLog.calls;
+    assert.equal(first.length, CALLS_PAGE_SIZE, 'the seeded log has more than one page');
+    for (let i = 0; i < 100 && !store.getState().callLog.exhausted; i++) await store.getState().actions.loadMoreCalls();
+    const all = store.getState().callLog.calls;
+    assert.ok(all.length > first.length);
+    assert.equal(new Set(all.map((c) => c.id)).size, all.length, 'no duplicates');
+    assert.ok(all.every((c, i) => i === 0 || all[i - 1].createdAt >= c.createdAt), 'newest first');
+    const everything = await api.listCalls({ limit: 1000 });
+    assert.equal(all.length, everything.length, 'paging reaches every call');
+  });
+
+  test('a placed call joins the log; refresh follows its status; only the top view polls', async () => {
+    const s = store.getState();
+    const assistant = (await api.listAssistants())[0];
+    const number = (await api.listPhoneNumbers())[0];
+    const call = await s.actions.placeCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: '+14155550123' } });
+    assert.ok(call);
+    assert.equal(store.getState().callLog.calls[0].id, call!.id);
+    assert.ok(callPoller({ name: 'calls' }, store.getState()), 'the call log polls while on top and live');
+    s.actions.toggleLive();
+    assert.equal(callPoller({ name: 'calls' }, store.getState()), null, 'paused');
+    s.actions.toggleLive();
+    assert.equal(callPoller({ name: 'files' }, store.getState()), null);
+    for (let i = 0; i < 200; i++) {
+      await store.getState().actions.refreshCalls();
+      if (store.getState().callLog.calls.find((c) => c.id === call!.id)?.status === 'ended') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(store.getState().callLog.calls.find((c) => c.id === call!.id)?.status, 'ended');
+  });
+
+  test('filters: a bad date is refused with the field named; a good one reloads the log', async () => {
+    const { actions } = store.getState();
+    assert.match(actions.applyCallFilters({ assistantId: '', phoneNumberId: '', from: 'last tuesday', to: '', id: '' }) ?? '', /^From date/);
+    const a = (await api.listAssistants())[1];
+    assert.equal(actions.applyCallFilters({ assistantId: a.id, phoneNumberId: '', from: '', to: '', id: '' }), null);
+    await until(() => store.getState().callLog.status === 'ready', 'filtered page');
+    const calls = store.getState().callLog.calls;
+    assert.ok(calls.length > 0 && calls.every((c) => c.assistantId === a.id));
+  });
+});

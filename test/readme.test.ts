@@ -1,0 +1,18 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { withKeyTable } from '../src/ui/keymap-doc.js';
+
+test('the README key table is the one generated from the keymap (run npm run docs)', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  assert.equal(readme, withKeyTable(readme));
+});
+
+test('the README quick start is the two commands, and .ci/run runs the README test command', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  assert.match(readme, /npm install && npm start/);
+  assert.match(readme, /\bnpm test\b/);
+  const ci = readFileSync('.ci/run', 'utf8');
+  assert.match(ci, /^npm ci$/m);
+  assert.match(ci, /^npm test$/m);
+});

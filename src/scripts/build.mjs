@@ -6,6 +6,7 @@
 // external better-sqlite3 and assets/ resolve from it.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +15,31 @@ const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 const at = process.argv.indexOf('--outdir');
 const outdir = at >= 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) : resolve(root, 'dist');
 rmSync(outdir, { recursive: true, force: true });
+
+// Ink makes a new Output, with empty character-width and ANSI-token caches, for every frame, so
+// each keypress re-measures every character on screen (string-width is most of a frame's CPU).
+// The caches are pure functions of the text, so one set can serve every frame; it is dropped
+// wholesale when large, which bounds its memory while scrolling through many distinct rows.
+const SHARED_INK_CACHES = `
+let sharedCaches;
+function sharedOutputCaches() {
+  if (!sharedCaches || sharedCaches.styledChars.size > 1000 || sharedCaches.widths.size > 5000 || sharedCaches.blockWidths.size > 1000) {
+    sharedCaches = new OutputCaches();
+  }
+  return sharedCaches;
+}
+`;
+const shareInkFrameCaches = {
+  name: 'share-ink-frame-caches',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]output\.js$/ }, async (args) => {
+      const src = await readFile(args.path, 'utf8');
+      const perFrame = 'caches = new OutputCaches();';
+      if (!src.includes(perFrame)) return { contents: src, loader: 'js', warnings: [{ text: 'ink/build/output.js changed: frame caches left per frame' }] };
+      return { contents: src.replace(perFrame, 'caches = sharedOutputCaches();') + SHARED_INK_CACHES, loader: 'js' };
+    });
+  },
+};
 
 await build({
   entryPoints: { cli: resolve(root, 'src/cli.ts') },
@@ -26,6 +52,7 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
+  plugins: [shareInkFrameCaches],
   // Native addon and optional dev-only imports stay outside the bundle.
   external: ['better-sqlite3', 'react-devtools-core'],
   define: { __SWITCHBOARD_VERSION__: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' },

@@ -80,6 +80,15 @@ test('the console in a real terminal: every screen, a call, a new assistant, a l
   // Calls: the log with its chart, one call's transcript.
   t.keys('3');
   shot('calls', await t.waitFor('calls/day'));
+  // Shrink to 80×24 and back: the frame is redrawn whole, header on top, footer at the bottom.
+  t.resize(80, 24);
+  const small = await t.waitFor(/^CREATED +TYPE +STATUS +ASSISTANT +CUSTOMER +DUR$/m);
+  const lines = small.split('\n');
+  assert.match(lines[0], /^Switchboard │/);
+  assert.ok(lines.every((l) => [...l].length <= 80));
+  assert.equal(lines.filter((l) => l.startsWith('Switchboard │')).length, 1, 'one header: nothing left over from the wider frame');
+  t.resize(120, 40);
+  await t.waitFor(/CUSTOMER +NAME/);
   t.keys('Enter');
   await t.waitFor('Transcript');
   t.keys('G');

@@ -20,6 +20,7 @@ export interface TmuxSession {
   screen(): string;
   /** Polls the screen until it contains `text` (or matches), up to `tries` × 100 ms; throws with the screen. */
   waitFor(text: string | RegExp, tries?: number): Promise<string>;
+  resize(width: number, height: number): void;
   /** The exit status once the program has ended (the pane stays, remain-on-exit), else null. */
   exitStatus(): number | null;
   /** Polls (bounded) until the program has ended; returns its exit status. */
@@ -50,6 +51,7 @@ export function startTmux(opts: { name: string; command: string; env: Record<str
       }
       throw new Error(`the terminal never showed ${String(text)}; it shows:\n${last}`);
     },
+    resize: (width, height) => void tmux('resize-window', '-t', opts.name, '-x', String(width), '-y', String(height)),
     exitStatus() {
       const [dead, status] = tmux('display-message', '-p', '-t', opts.name, '#{pane_dead} #{pane_dead_status}').trim().split(' ');
       return dead === '1' ? Number(status) : null;

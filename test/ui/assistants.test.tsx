@@ -35,6 +35,21 @@ describe('Assistants screen', () => {
       assert.equal(c.store.getState().views['assistants'].cursor, 1);
       // The selected row is drawn inverse: its name is on the highlighted line.
       assert.ok(c.frame().includes(names[1].slice(0, 15)));
+      // y: the raw record as the service returned it.
+      await c.press('y');
+      const raw = await c.waitFor('"id":');
+      assert.ok(raw.includes(`"name": ${JSON.stringify(names[1])}`), raw);
+      await c.press(KEYS.escape);
+      await c.waitFor('NAME');
+      // /: the list narrows to rows containing the text; Esc in the filter clears it.
+      await c.press('/');
+      await c.type(names[2].slice(0, 5));
+      await c.press(KEYS.enter);
+      const narrowed = c.frame();
+      assert.ok(narrowed.includes(names[2].slice(0, 15)));
+      assert.ok(!narrowed.includes(names[0].slice(0, 15)), narrowed);
+      await c.press('/', KEYS.escape);
+      assert.ok(c.frame().includes(names[0].slice(0, 15)));
     } finally {
       await c.close();
     }

@@ -103,7 +103,11 @@ export async function saveUpload(ctx: SandboxContext, stream: Readable & { trunc
   return row;
 }
 
-/** Extracts a file's text and marks it done (or failed); runs after the upload was answered. */
+/**
+ * Extracts a file's text and marks it done (or failed); runs after the upload was answered.
+ * Never rejects: if the sandbox closes meanwhile, the file stays `processing` and the next
+ * start finishes it.
+ */
 export async function extractText(ctx: SandboxContext, file: FileRow): Promise<void> {
   let status: FileRow['status'] = 'done';
   let parsed: number | null = null;
@@ -116,11 +120,15 @@ export async function extractText(ctx: SandboxContext, file: FileRow): Promise<v
   } catch {
     status = 'failed';
   }
-  if (!ctx.store.getFile(file.id)) {
-    await rm(textPath(ctx.dataDir, file.id), { force: true }); // deleted while we worked
-    return;
+  try {
+    if (!ctx.store.getFile(file.id)) {
+      await rm(textPath(ctx.dataDir, file.id), { force: true }); // deleted while we worked
+      return;
+    }
+    ctx.store.finishFile(file.id, status, parsed, new Date().toISOString());
+  } catch {
+    // the database closed under us; resumeExtraction picks the file up next start
   }
-  ctx.store.finishFile(file.id, status, parsed, new Date().toISOString());
 }
 
 /** Finishes extraction interrupted by a stop, and clears uploads that never completed. */

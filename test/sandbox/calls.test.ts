@@ -198,3 +198,33 @@ describe('call progress across a restart', () => {
     }
   });
 });
+
+describe('bulk seeding', () => {
+  test('seedCalls adds N finished calls in one go, served newest first like any others', async () => {
+    const { seedCalls } = await import('../../src/sandbox/seed.js');
+    const sb = await startTestSandbox();
+    try {
+      const before = (await get(sb, '/calls?limit=1000')).body.calls.length;
+      assert.equal(seedCalls(sb.dataDir, 5000), 5000);
+      const page = (await get(sb, '/calls?limit=1000')).body.calls;
+      assert.equal(page.length, 1000);
+      assert.ok(before < 1000);
+      assert.deepEqual([...page].sort(byNewest).map((c: any) => c.id), page.map((c: any) => c.id));
+      // Walk the whole log by createdAtLt, as the client's pager does.
+      const seen = new Set<string>();
+      let cursor: string | undefined;
+      for (;;) {
+        const q = cursor ? `&createdAtLt=${cursor}` : '';
+        const calls = (await get(sb, `/calls?limit=1000${q}`)).body.calls;
+        const fresh = calls.filter((c: any) => !seen.has(c.id));
+        if (fresh.length === 0) break;
+        for (const c of fresh) seen.add(c.id);
+        cursor = calls.at(-1).createdAt;
+      }
+      assert.equal(seen.size, before + 5000);
+      assert.throws(() => seedCalls(`${sb.dataDir}-absent`, 1), /no sandbox data in/);
+    } finally {
+      await sb.close();
+    }
+  });
+});

@@ -8,7 +8,7 @@ const PUBLIC_PATHS = new Set(['/openapi.json']);
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
-export function keyMatches(expectedDigest: Buffer, given: unknown): boolean {
+function keyMatches(expectedDigest: Buffer, given: unknown): boolean {
   if (typeof given !== 'string' || given.length === 0) return false;
   return timingSafeEqual(expectedDigest, digest(given));
 }

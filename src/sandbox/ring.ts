@@ -6,7 +6,7 @@
 import type { SandboxContext } from './context.js';
 import { existsSync } from 'node:fs';
 import { SandboxStore, dataPaths, openDatabase, type PhoneNumberRow } from './db.js';
-import { HttpError, conflict, notFound } from './errors.js';
+import { conflict, notFound } from './errors.js';
 import { loadKnowledge } from './files.js';
 import { CallScript, callView, planCall, unitHash } from './simulate.js';
 
@@ -26,7 +26,7 @@ export interface RingOptions {
   pace?: number;
 }
 
-/** Rings the number with this DID (or phone-number id). Throws HttpError 404 / 409 with a plain message. */
+/** Rings the number with this DID (or phone-number id). Throws HttpError (errors.ts) 404 / 409 with a plain message. */
 export function ringNumber(store: SandboxStore, dataDir: string, didOrId: string, opts: RingOptions = {}): Record<string, unknown> {
   const number: PhoneNumberRow | undefined = store.getPhoneNumberByDid(normaliseDid(didOrId)) ?? store.getPhoneNumber(didOrId);
   if (!number) {
@@ -72,4 +72,3 @@ export function ringViaDataDir(dataDir: string, did: string, opts: RingOptions =
   }
 }
 
-export { HttpError as RingError };

@@ -1,6 +1,7 @@
 // GET /calls, GET /calls/details, POST /calls/outbound.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { CALL_FILTER_KEYS } from '../../api/schemas.js';
 import type { SandboxContext } from '../context.js';
 import type { CallQuery } from '../db.js';
 import { notFound } from '../errors.js';
@@ -9,14 +10,13 @@ import { CallScript, callView, planCall } from '../simulate.js';
 import { checkQuery, dateParam, E164, intParam, parseBody, requiredText, text } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
-export const CALL_QUERY_PARAMS = ['id', 'assistantId', 'phoneNumberId', 'limit', 'createdAtGt', 'createdAtLt'] as const;
 export const DEFAULT_CALL_LIMIT = 100;
 export const MAX_CALL_LIMIT = 1000;
 
 const msOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
 
 function callQuery(raw: unknown): CallQuery {
-  const q = checkQuery(raw, CALL_QUERY_PARAMS);
+  const q = checkQuery(raw, CALL_FILTER_KEYS);
   return {
     id: q.id as string | undefined,
     assistantId: q.assistantId as string | undefined,

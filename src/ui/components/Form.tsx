@@ -133,26 +133,39 @@ export function Form(props: {
     let extra: string[] = [];
     if (f.kind === 'text' || f.kind === 'number') {
       const s = String(v ?? '');
+      const complete = f.kind === 'text' && f.complete ? f.complete : undefined;
+      const onTab = complete
+        ? () => {
+            const c = complete(s);
+            if (c !== null) set(f.key, c);
+            return c !== null;
+          }
+        : undefined;
+      // A multi-line value shows its last lines while focused (where typing happens), its first line otherwise;
+      // lines are pre-wrapped so the form knows how tall each field is.
+      let display: string | undefined;
       if (f.kind === 'text' && f.multiline) {
-        const wrapped = wrapText(s, valueWidth);
-        const shown = focused ? wrapped.slice(-6) : wrapped.slice(0, 2);
-        extra = shown.slice(1);
-        valueEl = (
-          <TextInput value={s} onChange={(nv) => set(f.key, nv)} focus={focused} multiline placeholder={f.hint} />
-        );
-        if (!focused) valueEl = <Text>{truncate(shown[0] ?? '', valueWidth)}{wrapped.length > 2 ? ' …' : ''}</Text>;
-        else extra = [];
-      } else {
-        valueEl = (
-          <TextInput
-            value={s}
-            onChange={(nv) => set(f.key, nv)}
-            focus={focused}
-            placeholder={f.hint}
-            onTab={f.kind === 'text' && f.complete ? () => { const c = f.complete!(s); if (c !== null) set(f.key, c); return c !== null; } : undefined}
-          />
-        );
+        const wrapped = wrapText(s, valueWidth - 1);
+        if (focused) {
+          const shown = wrapped.slice(-5);
+          display = shown[shown.length - 1];
+          extra = shown.slice(0, -1);
+        } else display = truncate(wrapped[0] ?? '', valueWidth - 2) + (wrapped.length > 1 ? ' …' : '');
+      } else if ([...s].length > valueWidth - 1) {
+        // One row per field: a long value shows its end while typing, its start otherwise.
+        display = focused ? '…' + [...s].slice(-(valueWidth - 2)).join('') : truncate(s, valueWidth);
       }
+      valueEl = (
+        <TextInput
+          value={s}
+          display={display}
+          onChange={(nv) => set(f.key, nv)}
+          focus={focused}
+          multiline={f.kind === 'text' && f.multiline}
+          placeholder={f.hint}
+          onTab={onTab}
+        />
+      );
     } else if (f.kind === 'select') {
       const opts = f.options(values);
       const i = opts.findIndex((o) => o.value === v);
@@ -167,18 +180,27 @@ export function Form(props: {
     } else {
       valueEl = <Text>{v ? '[x] yes' : '[ ] no'}</Text>;
     }
+    // Earlier lines of a focused multi-line value sit above the row being typed on.
+    extra.forEach((l, n) =>
+      lines.push(
+        <Text key={`${f.key}-x${n}`}>
+          <Text color="yellow" bold>
+            {(n === 0 ? `› ${truncate(f.label, labelWidth)}` : '').padEnd(labelWidth + 2)}
+          </Text>
+          {l}
+        </Text>,
+      ),
+    );
     lines.push(
       <Box key={f.key}>
         <Box width={labelWidth + 2} flexShrink={0}>
           <Text color={focused ? 'yellow' : undefined} bold={focused}>
-            {focused ? '› ' : '  '}
-            {truncate(f.label, labelWidth)}
+            {extra.length ? '' : `${focused ? '› ' : '  '}${truncate(f.label, labelWidth)}`}
           </Text>
         </Box>
         <Box width={valueWidth}>{valueEl}</Box>
       </Box>,
     );
-    for (const [n, l] of extra.entries()) lines.push(<Text key={`${f.key}-x${n}`}>{' '.repeat(labelWidth + 2)}{l}</Text>);
     if (focused && (f.kind === 'text' || f.kind === 'number') && f.hint && v) lines.push(<Text key={`${f.key}-h`} dimColor>{' '.repeat(labelWidth + 2)}{truncate(f.hint, valueWidth)}</Text>);
     if (err) lines.push(<Text key={`${f.key}-e`} color="red">{' '.repeat(labelWidth + 2)}{truncate(err, valueWidth)}</Text>);
     return lines;

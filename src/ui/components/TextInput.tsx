@@ -11,6 +11,8 @@ export function TextInput(props: {
   multiline?: boolean;
   placeholder?: string;
   mask?: boolean;
+  /** What to show instead of the value (a multi-line field shows its current line). */
+  display?: string;
   /** Tab handler (e.g. path completion); return true when used. */
   onTab?: () => boolean;
 }) {
@@ -47,7 +49,7 @@ export function TextInput(props: {
     { priority: Priority.TextInput, active: focus },
   );
   const value = props.value;
-  const shown = props.mask ? '•'.repeat(value.length) : value;
+  const shown = props.display ?? (props.mask ? '•'.repeat(value.length) : value);
   if (!shown && props.placeholder && !focus) return <Text dimColor>{props.placeholder}</Text>;
   return (
     <Text>

@@ -110,3 +110,33 @@ describe('Files screen and the shell', () => {
     assert.equal(completePath(join(dir, 'zzz')), null);
   });
 });
+
+describe('every list screen shows the service error and retries with r', () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startTestSandbox();
+  });
+  after(async () => {
+    await sb.close();
+  });
+  for (const [name, what] of [
+    ['numbers', 'phone numbers'],
+    ['calls', 'the call log'],
+    ['files', 'files'],
+  ] as const) {
+    test(`${name}: a wrong key`, async () => {
+      const c = await openConsole(sb, { apiKey: 'sk-not-the-key-9999', initialRoute: { name } });
+      try {
+        const f = await c.waitFor(`Could not load ${what}`);
+        assert.match(f, /Press r to retry/);
+        assert.match(f, /unauthorized/);
+        await c.press('r');
+        await c.waitFor(`Could not load ${what}`);
+        await c.press('1'); // keys still navigate
+        await c.waitFor('Could not load assistants');
+      } finally {
+        await c.close();
+      }
+    });
+  }
+});

@@ -33,7 +33,7 @@ export function JsonView({ route, width, height }: ScreenProps<Extract<Route, { 
   const view = useTopView();
   const lines: Line[] = JSON.stringify(route.value, null, 2)
     .split('\n')
-    .map((text) => ({ text, color: /^\s*"[^"]+":/.test(text) ? undefined : undefined }));
+    .map((text) => ({ text }));
   useDetailKeys({ contexts: ['detail'], lines: lines.length, height });
   return <ScrollView lines={[{ text: route.title, bold: true }, ...lines]} scroll={view.scroll} height={height} width={width} />;
 }

@@ -54,7 +54,9 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadFiles({ force: true }), true;
       if (cmd === Command.Upload) return actions.push({ name: 'file-upload' }), true;
-      if ((cmd === Command.Down || cmd === Command.PageDown || cmd === Command.Bottom) && p && p.page < p.totalPages) void actions.loadFiles({ more: true });
+      // Near the end of the loaded pages: fetch the next one (the store ignores repeats).
+      const nearEnd = view.cursor >= rows.length - 6;
+      if ((cmd === Command.Down || cmd === Command.PageDown || cmd === Command.Bottom) && nearEnd && p && p.page < p.totalPages) void actions.loadFiles({ more: true });
       if (!selected) return false;
       if (cmd === Command.Open) return actions.push({ name: 'file', id: selected.id }), true;
       if (cmd === Command.Delete) return askDelete(selected), true;

@@ -23,7 +23,7 @@ rmSync(outdir, { recursive: true, force: true });
 const SHARED_INK_CACHES = `
 let sharedCaches;
 function sharedOutputCaches() {
-  if (!sharedCaches || sharedCaches.styledChars.size > 1000 || sharedCaches.widths.size > 5000 || sharedCaches.blockWidths.size > 1000) {
+  if (!sharedCaches || sharedCaches.styledChars.size > 400 || sharedCaches.widths.size > 4000 || sharedCaches.blockWidths.size > 400) {
     sharedCaches = new OutputCaches();
   }
   return sharedCaches;

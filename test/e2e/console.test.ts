@@ -16,12 +16,14 @@ if (skip) console.log(`# skipping the terminal end-to-end test: ${skip}`);
 
 let home: string;
 let term: TmuxSession | undefined;
+const others: TmuxSession[] = [];
 
 before(() => {
   home = mkdtempSync(join(tmpdir(), 'sb-e2e-'));
 });
 after(() => {
   term?.kill();
+  for (const t of others) t.kill();
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -121,3 +123,23 @@ test('the console in a real terminal: every screen, a call, a new assistant, a l
   assert.equal(await t.waitForExit(), 0);
   assert.doesNotMatch(t.screen(), /Switchboard │/, 'the alternate screen was left');
 });
+
+for (const how of ['Ctrl-C', 'SIGTERM'] as const) {
+  test(`${how} quits from inside a form and hands the terminal back`, { skip }, async () => {
+    const dir = join(home, how);
+    const t = startTmux({
+      name: `sb-e2e-${how}-${process.pid}`,
+      cwd: root,
+      command: `node ${cli}`,
+      env: { HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_STATE_HOME: join(dir, 'state'), TERM: 'xterm-256color' },
+    });
+    others.push(t);
+    await t.waitFor(/● online[\s\S]*NAME/);
+    t.keys('n');
+    await t.waitFor('New assistant');
+    if (how === 'Ctrl-C') t.keys('C-c');
+    else process.kill(t.pid(), 'SIGTERM');
+    assert.equal(await t.waitForExit(), 0);
+    assert.doesNotMatch(t.screen(), /Switchboard │|New assistant/, 'the alternate screen was left');
+  });
+}

@@ -21,6 +21,8 @@ export interface TmuxSession {
   /** Polls the screen until it contains `text` (or matches), up to `tries` × 100 ms; throws with the screen. */
   waitFor(text: string | RegExp, tries?: number): Promise<string>;
   resize(width: number, height: number): void;
+  /** The pid of the program in the pane (the pane's process, or its only child when a shell sits between). */
+  pid(): number;
   /** The exit status once the program has ended (the pane stays, remain-on-exit), else null. */
   exitStatus(): number | null;
   /** Polls (bounded) until the program has ended; returns its exit status. */
@@ -52,6 +54,11 @@ export function startTmux(opts: { name: string; command: string; env: Record<str
       throw new Error(`the terminal never showed ${String(text)}; it shows:\n${last}`);
     },
     resize: (width, height) => void tmux('resize-window', '-t', opts.name, '-x', String(width), '-y', String(height)),
+    pid() {
+      const panePid = Number(tmux('display-message', '-p', '-t', opts.name, '#{pane_pid}').trim());
+      const child = spawnSync('ps', ['-o', 'pid=', '--ppid', String(panePid)], { encoding: 'utf8' }).stdout.trim();
+      return child && !child.includes('\n') ? Number(child) : panePid;
+    },
     exitStatus() {
       const [dead, status] = tmux('display-message', '-p', '-t', opts.name, '#{pane_dead} #{pane_dead_status}').trim().split(' ');
       return dead === '1' ? Number(status) : null;

@@ -131,10 +131,16 @@ export async function extractText(ctx: SandboxContext, file: FileRow): Promise<v
   }
 }
 
-/** Finishes extraction interrupted by a stop, and clears uploads that never completed. */
+/**
+ * After a stop: clears uploads that never completed and bytes whose record was never written
+ * (or was deleted just before a crash), and finishes interrupted text extraction.
+ */
 export function resumeExtraction(ctx: SandboxContext): void {
-  const uploads = dataPaths(ctx.dataDir).uploads;
+  const { uploads, files } = dataPaths(ctx.dataDir);
   for (const f of readdirSync(uploads)) rmSync(join(uploads, f), { force: true });
+  for (const f of readdirSync(files)) {
+    if (!ctx.store.getFile(f.replace(/\.txt$/, ''))) rmSync(join(files, f), { force: true });
+  }
   for (const f of ctx.store.filesStillProcessing()) void extractText(ctx, f);
 }
 

@@ -59,6 +59,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   };
   let app: FastifyInstance | undefined;
   try {
+    resumeExtraction(ctx); // before listening, so no upload of this run can be mistaken for debris
     app = buildApp(ctx, opts);
     const host = opts.host ?? '127.0.0.1';
     await app.listen({ host, port: opts.port ?? 0 });
@@ -70,7 +71,6 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     db.close();
     throw explainListenError(err, opts);
   }
-  resumeExtraction(ctx);
   const server = app;
   let closing: Promise<void> | undefined;
   return {

@@ -161,3 +161,29 @@ describe('file paging', () => {
     }
   });
 });
+
+describe('file storage after a crash', () => {
+  test('a restart clears half-written uploads and bytes without a record, keeping recorded files', async () => {
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-orphans-'));
+    try {
+      const first = await startTestSandbox({ dataDir, seed: false });
+      const kept = (await upload(first, 'kept.txt', 'keep me')).body.file;
+      await done(first, kept.id);
+      await first.close();
+      writeFileSync(join(dataDir, 'uploads', 'abc.part'), 'half');
+      writeFileSync(join(dataDir, 'files', 'no-such-record'), 'orphan');
+      const again = await startTestSandbox({ dataDir });
+      try {
+        assert.deepEqual(readdirSync(join(dataDir, 'uploads')), []);
+        assert.deepEqual(readdirSync(join(dataDir, 'files')).sort(), [kept.id, `${kept.id}.txt`].sort());
+        assert.equal((await send(again, 'GET', `/files/${kept.id}/content`)).text, 'keep me');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -4,7 +4,7 @@ import type { Call, CallFilters } from '../api/schemas.js';
 import { parseDateInput } from '../api/dates.js';
 import { fetchCallsBefore, type CallCursor } from '../api/pager.js';
 import type { Route, SliceCreator } from './types.js';
-import { errorMessage } from './types.js';
+import { errorMessage, failure } from './types.js';
 import type { UiActions } from './ui.js';
 
 export const CALLS_PAGE_SIZE = 50;
@@ -27,6 +27,7 @@ export interface CallLogState {
     status: 'idle' | 'loading' | 'error' | 'ready';
     calls: Call[];
     error?: string;
+    hint?: string;
     fetchedAt?: number;
     /** Where "load more" continues; `cursor.done` when no older calls remain. */
     cursor?: CallCursor;
@@ -78,7 +79,7 @@ export function mergeCalls(old: Call[], fresh: Call[]): Call[] {
   return [...byId.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
 }
 
-type Full = CallLogState & { records: Record<string, { status: string; data?: unknown; error?: string; fetchedAt?: number }>; actions: CallLogActions & UiActions };
+type Full = CallLogState & { records: Record<string, { status: string; data?: unknown; error?: string; hint?: string; fetchedAt?: number }>; actions: CallLogActions & UiActions };
 
 export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full> = (set, get, { api }) => {
   const setLog = (patch: Partial<CallLogState['callLog']>) => set((s) => ({ callLog: { ...s.callLog, ...patch } }));
@@ -93,13 +94,13 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         const log = get().callLog;
         if (log.status === 'loading' || (log.status === 'ready' && !opts?.force)) return;
         const gen = ++generation;
-        setLog({ status: 'loading', error: undefined });
+        setLog({ status: 'loading', error: undefined, hint: undefined });
         try {
           const page = await fetchCallsBefore(api, log.filters, undefined, { pageSize: CALLS_PAGE_SIZE });
           if (gen !== generation) return;
           setLog({ status: 'ready', calls: mergeCalls([], page.calls), cursor: page.cursor, exhausted: page.cursor.done, fetchedAt: Date.now() });
         } catch (err) {
-          if (gen === generation) setLog({ status: 'error', error: errorMessage(err) });
+          if (gen === generation) setLog({ status: 'error', ...failure(err) });
         }
       },
       async loadMoreCalls() {
@@ -155,7 +156,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
             callLog: { ...s.callLog, calls: s.callLog.calls.map((c) => (c.id === id ? { ...c, status: call.status, durationSeconds: call.durationSeconds, cost: call.cost } : c)) },
           }));
         } catch (err) {
-          set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', error: errorMessage(err) } } }));
+          set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...failure(err) } } }));
         }
       },
       async placeCall(input) {

@@ -2,7 +2,7 @@
 // Every fetch goes through the api; each cache carries status, error and fetchedAt.
 import type { Assistant, AssistantInput, KbFile, Pagination, PhoneNumber } from '../api/schemas.js';
 import type { Resource, SliceCreator } from './types.js';
-import { errorMessage } from './types.js';
+import { errorMessage, failure } from './types.js';
 import type { UiActions } from './ui.js';
 
 export interface FileList {
@@ -52,24 +52,24 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
   async function load<K extends 'assistants' | 'numbers' | 'files'>(key: K, force: boolean | undefined, fetch: () => Promise<ResourcesState[K]['data']>) {
     const cur = get()[key];
     if (cur.status === 'loading' || (cur.status === 'ready' && !force)) return;
-    set({ [key]: { ...cur, status: 'loading', error: undefined } } as Partial<Full>);
+    set({ [key]: { ...cur, status: 'loading', error: undefined, hint: undefined } } as Partial<Full>);
     try {
       const data = await fetch();
       set({ [key]: { status: 'ready', data, fetchedAt: Date.now() } } as Partial<Full>);
     } catch (err) {
-      set({ [key]: { ...get()[key], status: 'error', error: errorMessage(err) } } as Partial<Full>);
+      set({ [key]: { ...get()[key], status: 'error', ...failure(err) } } as Partial<Full>);
     }
   }
 
   async function loadRecord(key: string, fetch: () => Promise<unknown>) {
     const cur = get().records[key] ?? idle;
     if (cur.status === 'loading') return;
-    set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'loading', error: undefined } } }));
+    set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'loading', error: undefined, hint: undefined } } }));
     try {
       const data = await fetch();
       set((s) => ({ records: { ...s.records, [key]: { status: 'ready', data, fetchedAt: Date.now() } } }));
     } catch (err) {
-      set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', error: errorMessage(err) } } }));
+      set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...failure(err) } } }));
     }
   }
 
@@ -104,7 +104,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
             const files = [...cur.data!.files, ...page.files.filter((f) => !seen.has(f.id))];
             set({ files: { status: 'ready', data: { files, pagination: page.pagination }, fetchedAt: Date.now() } });
           } catch (err) {
-            set({ files: { ...get().files, status: 'error', error: errorMessage(err) } });
+            set({ files: { ...get().files, status: 'error', ...failure(err) } });
           }
           return;
         }

@@ -2,6 +2,7 @@
 // (so a new slice, e.g. chat, lives in its own file and is added with one line in index.ts).
 import type { StoreApi } from 'zustand/vanilla';
 import type { VoiceAgentApi } from '../api/contract.js';
+import { hintFor } from '../api/errors.js';
 
 /** Where the console is: one entry of the navigation stack. */
 export type Route =
@@ -41,6 +42,8 @@ export interface Resource<T> {
   status: LoadStatus;
   data?: T;
   error?: string;
+  /** What to do about the error (from the api's error kinds), when there is something to say. */
+  hint?: string;
   fetchedAt?: number;
 }
 
@@ -69,6 +72,11 @@ export type SliceCreator<S, A, Full> = (
   get: StoreApi<Full>['getState'],
   deps: Deps,
 ) => { state: S; actions: A };
+
+/** The error and its next step, as a resource records them. */
+export function failure(err: unknown): { error: string; hint?: string } {
+  return { error: errorMessage(err), hint: hintFor(err) };
+}
 
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;

@@ -130,6 +130,7 @@ describe('every list screen shows the service error and retries with r', () => {
         const f = await c.waitFor(`Could not load ${what}`);
         assert.match(f, /Press r to retry/);
         assert.match(f, /unauthorized/);
+        assert.match(f, /switchboard login/, 'the next step is named');
         await c.press('r');
         await c.waitFor(`Could not load ${what}`);
         await c.press('1'); // keys still navigate

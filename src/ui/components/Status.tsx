@@ -10,7 +10,7 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-export function ErrorState({ what, message }: { what: string; message?: string }) {
+export function ErrorState({ what, message, hint }: { what: string; message?: string; hint?: string }) {
   return (
     <Box flexDirection="column">
       <Text color="red" bold>
@@ -19,6 +19,7 @@ export function ErrorState({ what, message }: { what: string; message?: string }
       <Text color="red" wrap="wrap">
         {message ?? 'unknown error'}
       </Text>
+      {hint ? <Text wrap="wrap">{hint}</Text> : null}
       <Text dimColor>Press r to retry.</Text>
     </Box>
   );

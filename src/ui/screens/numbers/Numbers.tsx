@@ -45,7 +45,7 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="phone numbers" />;
-  if (res.status === 'error' && !res.data) return <ErrorState what="phone numbers" message={res.error} />;
+  if (res.status === 'error' && !res.data) return <ErrorState what="phone numbers" message={res.error} hint={res.hint} />;
   if (rows.length === 0) return <Empty text={view.filter ? `No number matches "${view.filter}".` : 'No phone numbers on this account.'} />;
   return <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height} width={width} rowKey={(n) => n.id} />;
 }
@@ -54,7 +54,7 @@ export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number
   const actions = useActions();
   const number = useConsole((s) => s.numbers.data?.find((n) => n.id === route.id));
   const assistants = useConsole((s) => s.assistants);
-  if (!assistants.data) return assistants.status === 'error' ? <ErrorState what="assistants" message={assistants.error} /> : <Loading what="assistants" />;
+  if (!assistants.data) return assistants.status === 'error' ? <ErrorState what="assistants" message={assistants.error} hint={assistants.hint} /> : <Loading what="assistants" />;
   return (
     <Picker
       title={`Link an assistant to ${number?.did ?? route.id} for inbound calls`}

@@ -6,7 +6,6 @@ import type { Call } from '../../../api/schemas.js';
 import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
 import { Table, type Column } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
-import { Spinner } from '../../components/Spinner.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
@@ -129,7 +128,6 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
       ) : (
         <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={tableHeight} width={width} rowKey={(c) => c.id} />
       )}
-      {log.loadingMore ? <Spinner /> : null}
     </Box>
   );
 }

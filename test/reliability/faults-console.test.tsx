@@ -105,7 +105,12 @@ describe('the console against a faulty service', { concurrency: true }, () => {
       assert.ok(failed.includes('typed with care'), 'and the description');
       assert.equal(c.store.getState().stack.at(-1)!.name, 'assistant-new', 'still on the form');
       await server.setMode('healthy');
-      await c.press(KEYS.ctrlS);
+      // The form takes keys again once its failed submit has settled (a render after the flash);
+      // pressing again until it saves is safe: the form ignores keys while a save is under way.
+      for (let i = 0; i < 100 && !c.frame().includes('Created assistant'); i++) {
+        await c.press(KEYS.ctrlS);
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await c.waitFor('Created assistant Kept Through Failure');
       const listed = (await (await fetch(`${sb.url}/assistants`, { headers: { 'x-api-key': sb.apiKey } })).json()) as { assistants: { name: string; description?: string }[] };
       const made = listed.assistants.filter((a) => a.name === 'Kept Through Failure');

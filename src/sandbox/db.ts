@@ -2,6 +2,7 @@
 // Durability: journal_mode=WAL with synchronous=FULL, so a write is fsynced before its
 // transaction returns; an acknowledged write survives kill -9 (and power loss).
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -80,7 +81,7 @@ export interface CallQuery {
   limit: number;
 }
 
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
 CREATE TABLE assistants (
@@ -93,7 +94,10 @@ CREATE TABLE calls (
   id TEXT PRIMARY KEY, type TEXT NOT NULL, assistant_id TEXT NOT NULL, phone_number_id TEXT NOT NULL,
   customer TEXT NOT NULL, created_at INTEGER NOT NULL, ringing_at INTEGER NOT NULL, answered_at INTEGER,
   ended_at INTEGER NOT NULL, ended_reason TEXT NOT NULL, cost REAL NOT NULL, summary TEXT NOT NULL,
-  messages TEXT NOT NULL);
+  conversation_id TEXT NOT NULL);
+-- Conversations stored once by content hash: seeded calls repeat a few thousand of them,
+-- which keeps a 100,000-call log small and quick to write.
+CREATE TABLE conversations (id TEXT PRIMARY KEY, messages TEXT NOT NULL);
 CREATE INDEX calls_by_created ON calls(created_at DESC, id DESC);
 CREATE INDEX calls_by_assistant ON calls(assistant_id, created_at DESC, id DESC);
 CREATE INDEX calls_by_number ON calls(phone_number_id, created_at DESC, id DESC);
@@ -173,10 +177,11 @@ export class SandboxStore {
       numberLink: db.prepare('UPDATE phone_numbers SET assistant_id = ?, updated_at = ? WHERE id = ?'),
       callInsert: db.prepare(
         `INSERT INTO calls (id, type, assistant_id, phone_number_id, customer, created_at, ringing_at, answered_at,
-           ended_at, ended_reason, cost, summary, messages)
+           ended_at, ended_reason, cost, summary, conversation_id)
          VALUES (@id, @type, @assistantId, @phoneNumberId, @customer, @createdAt, @ringingAt, @answeredAt,
-           @endedAt, @endedReason, @cost, @summary, @messages)`,
+           @endedAt, @endedReason, @cost, @summary, @conversationId)`,
       ),
+      conversationInsert: db.prepare('INSERT OR IGNORE INTO conversations (id, messages) VALUES (?, ?)'),
       fileGet: db.prepare('SELECT * FROM files WHERE id = ?'),
       fileCount: db.prepare('SELECT count(*) AS n FROM files'),
       filePage: db.prepare('SELECT * FROM files ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?'),
@@ -233,14 +238,17 @@ export class SandboxStore {
 
   // --- calls
   insertCall(c: CallRow): void {
-    this.s.callInsert.run(callParams(c));
+    this.insertCalls([c]);
   }
-  /** Inserts many calls in one transaction (seeding, benchmarks). */
+  /** Inserts calls in one transaction (one for a placed call; many when seeding or benchmarking). */
   insertCalls(calls: Iterable<CallRow>): number {
     let n = 0;
     this.db.transaction(() => {
-      for (const c of calls) {
-        this.s.callInsert.run(callParams(c));
+      for (const { messages, customer, ...call } of calls) {
+        const said = json(messages);
+        const conversationId = createHash('sha1').update(said).digest('base64url');
+        this.s.conversationInsert.run(conversationId, said);
+        this.s.callInsert.run({ ...call, customer: json(customer), conversationId });
         n++;
       }
     })();
@@ -253,13 +261,13 @@ export class SandboxStore {
   queryCalls(q: CallQuery, full: boolean): CallRow[] {
     const where: string[] = [];
     const params: Record<string, unknown> = { limit: q.limit };
-    if (q.id !== undefined) (where.push('id = @id'), (params.id = q.id));
-    if (q.assistantId !== undefined) (where.push('assistant_id = @assistantId'), (params.assistantId = q.assistantId));
-    if (q.phoneNumberId !== undefined) (where.push('phone_number_id = @phoneNumberId'), (params.phoneNumberId = q.phoneNumberId));
-    if (q.createdFrom !== undefined) (where.push('created_at >= @createdFrom'), (params.createdFrom = q.createdFrom));
-    if (q.createdTo !== undefined) (where.push('created_at <= @createdTo'), (params.createdTo = q.createdTo));
-    const cols = full ? '*' : "id, type, assistant_id, phone_number_id, customer, created_at, ringing_at, answered_at, ended_at, ended_reason, cost, summary, '[]' AS messages";
-    const sql = `SELECT ${cols} FROM calls ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT @limit`;
+    if (q.id !== undefined) (where.push('c.id = @id'), (params.id = q.id));
+    if (q.assistantId !== undefined) (where.push('c.assistant_id = @assistantId'), (params.assistantId = q.assistantId));
+    if (q.phoneNumberId !== undefined) (where.push('c.phone_number_id = @phoneNumberId'), (params.phoneNumberId = q.phoneNumberId));
+    if (q.createdFrom !== undefined) (where.push('c.created_at >= @createdFrom'), (params.createdFrom = q.createdFrom));
+    if (q.createdTo !== undefined) (where.push('c.created_at <= @createdTo'), (params.createdTo = q.createdTo));
+    const from = full ? 'c.*, v.messages FROM calls c JOIN conversations v ON v.id = c.conversation_id' : "c.*, '[]' AS messages FROM calls c";
+    const sql = `SELECT ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`;
     // Statements are cached by better-sqlite3 per text only when we keep them; the 32 filter
     // combinations are few, so keep a small map.
     let stmt = this.callQueries.get(sql);
@@ -314,10 +322,6 @@ export class SandboxStore {
       this.s.sessionUpdate.run(json(session.messages), json(session.variableValues), session.updatedAt, session.id);
     })();
   }
-}
-
-function callParams(c: CallRow) {
-  return { ...c, customer: json(c.customer), messages: json(c.messages) };
 }
 
 const toAssistant = (r: Record<string, string>): AssistantRow => ({

@@ -32,7 +32,7 @@ function shot(name: string, screen: string) {
   const dir = join(root, 'assets/screenshots');
   mkdirSync(dir, { recursive: true });
   // Mask the loopback port: it changes every run.
-  writeFileSync(join(dir, `${name}.txt`), screen.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT').replace(/\s+$/gm, ''));
+  writeFileSync(join(dir, `${name}.txt`), screen.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT').replace(/[ \t]+$/gm, ''));
 }
 
 test('the console in a real terminal: every screen, a call, a new assistant, a link, an upload and a delete', { skip }, async () => {

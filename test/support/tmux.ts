@@ -60,8 +60,11 @@ export function startTmux(opts: { name: string; command: string; env: Record<str
       return child && !child.includes('\n') ? Number(child) : panePid;
     },
     exitStatus() {
-      const [dead, status] = tmux('display-message', '-p', '-t', opts.name, '#{pane_dead} #{pane_dead_status}').trim().split(' ');
-      return dead === '1' ? Number(status) : null;
+      const [dead, status, signal] = tmux('display-message', '-p', '-t', opts.name, '#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}').trim().split('|');
+      // tmux can report the pane dead a moment before it has the status: ask again then.
+      if (dead !== '1' || (status === '' && !signal)) return null;
+      if (signal) throw new Error(`the program was killed by signal ${signal}; the terminal shows:\n${s.screen()}`);
+      return Number(status);
     },
     async waitForExit(tries = 150) {
       for (let i = 0; i < tries; i++) {

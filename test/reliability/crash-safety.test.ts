@@ -46,6 +46,7 @@ test(`SIGKILL after ${KILL_AFTER_WRITES} acknowledged writes under load: nothing
   const v = await verifyAcked(second.url, second.apiKey, r.acked);
   console.log(`crash safety: killed after ${acked} acknowledged writes (${r.requests} requests); ${v.checked} checked after restart, ${v.lost.length} lost`);
   assert.deepEqual(v.lost, []);
+  assert.equal(v.checked, acked, 'every acknowledged write was checked');
   await second.stop();
 
   const db = new Database(join(first.dataDir, 'sandbox.db'), { readonly: true });

@@ -161,7 +161,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   return result;
 }
 
-/** Reads back every acknowledged write; returns what is missing or different. */
+/** Reads back every acknowledged write; returns how many were checked and what is missing or different. */
 export async function verifyAcked(url: string, apiKey: string, acked: Acked): Promise<{ checked: number; lost: string[] }> {
   const dispatcher = new Agent({ connections: 16 });
   const lost: string[] = [];
@@ -180,7 +180,10 @@ export async function verifyAcked(url: string, apiKey: string, acked: Acked): Pr
     const r = await get(`/chats/session/${id}`);
     if (r.status !== 200) return void lost.push(`session ${id}`);
     const said = (r.json().session.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content);
-    for (const input of acked.chats.get(id) ?? []) if (!said.includes(input)) lost.push(`chat "${input}" in session ${id}`);
+    for (const input of acked.chats.get(id) ?? []) {
+      checked++; // each chat is its own acknowledged write
+      if (!said.includes(input)) lost.push(`chat "${input}" in session ${id}`);
+    }
   });
   for (const id of acked.calls) checks.push(async () => {
     const r = await get(`/calls/details?id=${id}`);

@@ -149,14 +149,33 @@ export function openDatabase(dataDir: string, onCreate?: (db: Db) => void): { db
       db.close();
       throw err;
     }
+  } else if (version === 3) {
+    db.transaction(() => moveConversationsOut(db))();
   } else if (version !== SCHEMA_VERSION) {
     db.close();
-    throw new Error(`the sandbox data in ${dataDir} has schema version ${version}, this build knows ${SCHEMA_VERSION}; use another --data-dir`);
+    throw new Error(
+      `the sandbox data in ${dataDir} was written by a ${version < SCHEMA_VERSION ? 'older' : 'newer'} build (schema ${version}, this one reads ${SCHEMA_VERSION}); use another --data-dir, or remove that directory to start fresh`,
+    );
   }
   return { db, created };
 }
 
 const json = (v: unknown) => JSON.stringify(v);
+const conversationKey = (messages: string) => createHash('sha1').update(messages).digest('base64url');
+
+/** Schema 3 → 4: call messages move to the conversations table, stored once by content. */
+function moveConversationsOut(db: Db): void {
+  db.exec('CREATE TABLE conversations (id TEXT PRIMARY KEY, messages TEXT NOT NULL); ALTER TABLE calls ADD COLUMN conversation_id TEXT');
+  const keep = db.prepare('INSERT OR IGNORE INTO conversations (id, messages) VALUES (?, ?)');
+  const point = db.prepare('UPDATE calls SET conversation_id = ? WHERE id = ?');
+  for (const r of db.prepare('SELECT id, messages FROM calls').all() as { id: string; messages: string }[]) {
+    const key = conversationKey(r.messages);
+    keep.run(key, r.messages);
+    point.run(key, r.id);
+  }
+  db.exec('ALTER TABLE calls DROP COLUMN messages');
+  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}
 
 /** Typed access to the records; one prepared statement per query. */
 export class SandboxStore {
@@ -246,7 +265,7 @@ export class SandboxStore {
     this.db.transaction(() => {
       for (const { messages, customer, ...call } of calls) {
         const said = json(messages);
-        const conversationId = createHash('sha1').update(said).digest('base64url');
+        const conversationId = conversationKey(said);
         this.s.conversationInsert.run(conversationId, said);
         this.s.callInsert.run({ ...call, customer: json(customer), conversationId });
         n++;

@@ -30,6 +30,8 @@ test('truncation uses an ellipsis and wrapping never exceeds the width', () => {
 test('the calls-per-day chart: days in the gap count zero, the busiest day is a full column', () => {
   const calls = ['2026-11-01T10:00:00', '2026-11-01T11:00:00', '2026-11-03T10:00:00'].map((t, i) => ({ id: String(i), createdAt: new Date(t).toISOString() }));
   assert.deepEqual(callsPerDay(calls).map((d) => d.count), [2, 0, 1]);
+  // A call with an unreadable createdAt is left off the chart rather than breaking it.
+  assert.deepEqual(callsPerDay([{ createdAt: '' }, ...calls, { createdAt: 'garbage' }]).map((d) => d.count), [2, 0, 1]);
   const rows = chartRows([2, 0, 1]);
   assert.equal(rows.length, 3);
   assert.equal(rows.map((r) => r[0]).join(''), '███');

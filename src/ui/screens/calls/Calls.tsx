@@ -1,6 +1,6 @@
 // The call log: a calls-per-day chart over the loaded range, then the table, newest first.
 // Older pages load as the cursor nears the end; the store refreshes it live while it is on top.
-import { useEffect } from 'react';
+import { memo, useEffect, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { Call } from '../../../api/schemas.js';
 import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
@@ -15,12 +15,37 @@ import { useAssistantName } from '../numbers/Numbers.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
 
-/** Calls per local day, oldest day first, every day in the range present (zeros included). */
-export function callsPerDay(calls: Call[]): { day: string; count: number }[] {
-  const counts = new Map<string, number>();
+/** A UTC timestamp as the service writes it (`2026-11-01T10:00:00.000Z`): its hour prefix is a bucket key. */
+const UTC_ISO = /^\d{4}-\d\d-\d\dT\d\d:.*Z$/;
+const DAY = /^\d{4}-\d\d-\d\d$/;
+
+/**
+ * Calls per local day, oldest day first, every day in the range present (zeros included).
+ * Runs whenever a page arrives on logs of 100k calls, so it counts by the UTC hour prefix of
+ * createdAt (a string slice) and formats only one date per distinct hour, not one per call
+ * (in a zone with a half-hour offset, a day boundary falls mid-bucket and that hour counts whole).
+ */
+export function callsPerDay(calls: Pick<Call, 'createdAt'>[]): { day: string; count: number }[] {
+  const perHour = new Map<string, number>();
+  // The log is sorted, so neighbours mostly share an hour: count runs, touch the map once per run.
+  let run = '';
+  let n = 0;
   for (const c of calls) {
-    const d = dateTime(c.createdAt).slice(0, 10);
-    counts.set(d, (counts.get(d) ?? 0) + 1);
+    const at = c.createdAt;
+    if (n > 0 && (run.length === 13 ? at.startsWith(run) && at.endsWith('Z') : at === run)) {
+      n++;
+      continue;
+    }
+    if (n > 0) perHour.set(run, (perHour.get(run) ?? 0) + n);
+    run = UTC_ISO.test(at) ? at.slice(0, 13) : at;
+    n = 1;
+  }
+  if (n > 0) perHour.set(run, (perHour.get(run) ?? 0) + n);
+  const counts = new Map<string, number>();
+  for (const [hour, k] of perHour) {
+    const d = dateTime(hour.length === 13 ? `${hour}:00:00Z` : hour).slice(0, 10);
+    if (!DAY.test(d)) continue; // no readable createdAt: no day to chart it on
+    counts.set(d, (counts.get(d) ?? 0) + k);
   }
   const days = [...counts.keys()].sort();
   if (days.length === 0) return [];
@@ -48,8 +73,10 @@ export function chartRows(counts: number[], rows = CHART_ROWS): string[] {
   });
 }
 
-export function CallsChart({ calls, width }: { calls: Call[]; width: number }) {
-  const days = callsPerDay(calls).slice(-Math.max(1, Math.floor((width - 2) / 2)));
+/** Memoized: the cursor moves on every keypress, the loaded calls only when a page arrives. */
+export const CallsChart = memo(function CallsChart({ calls, width }: { calls: Call[]; width: number }) {
+  const perDay = useMemo(() => callsPerDay(calls), [calls]);
+  const days = perDay.slice(-Math.max(1, Math.floor((width - 2) / 2)));
   const max = Math.max(0, ...days.map((d) => d.count));
   return (
     <Box flexDirection="column" height={CHART_ROWS + 1}>
@@ -63,7 +90,7 @@ export function CallsChart({ calls, width }: { calls: Call[]; width: number }) {
       </Text>
     </Box>
   );
-}
+});
 
 export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const log = useConsoleShallow((s) => ({ ...s.callLog }));

@@ -201,6 +201,7 @@ export class SandboxStore {
            @endedAt, @endedReason, @cost, @summary, @conversationId)`,
       ),
       conversationInsert: db.prepare('INSERT OR IGNORE INTO conversations (id, messages) VALUES (?, ?)'),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       fileGet: db.prepare('SELECT * FROM files WHERE id = ?'),
       fileCount: db.prepare('SELECT count(*) AS n FROM files'),
       filePage: db.prepare('SELECT * FROM files ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?'),
@@ -271,7 +272,17 @@ export class SandboxStore {
         n++;
       }
     })();
+    this.callWrites++;
     return n;
+  }
+  private callWrites = 0;
+  /**
+   * Changes whenever the calls may have changed: a write through this store, or a commit by
+   * another connection (`switchboard sandbox ring` writes while a server runs), which SQLite's
+   * data_version counts. Cached call pages are valid only while it stays the same.
+   */
+  callsVersion(): string {
+    return `${this.callWrites}:${this.s.dataVersion.get() as number}`;
   }
   /**
    * Newest first (created_at desc, id desc), served from the created_at indexes. `full` adds

@@ -158,6 +158,21 @@ export function planCall(p: PlanInput): CallRow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * The first moment after `now` at which callView(c, ·, false) reads differently: the next
+ * status change, or, while the call is in progress, the next tenth of a second of
+ * durationSeconds. Infinity once the call has ended. Cached list pages expire by it.
+ */
+export function listViewChangesAt(c: CallRow, now: number): number {
+  if (now >= c.endedAt) return Infinity;
+  if (c.answeredAt !== null && now >= c.answeredAt) {
+    // durationSeconds = round(talked / 100) / 10 steps up when talked reaches 100·k + 50 ms
+    const talked = now - c.answeredAt;
+    return Math.min(c.endedAt, c.answeredAt + Math.floor((talked + 50) / 100) * 100 + 50);
+  }
+  return Math.min(...[c.ringingAt, c.answeredAt ?? Infinity, c.endedAt].filter((t) => t > now));
+}
+
 /** The call as a reader sees it at `now`. List answers leave out transcript and messages. */
 export function callView(c: CallRow, now: number, full: boolean): Record<string, unknown> {
   const { ringingAt: ringing, answeredAt: answered, endedAt: ended } = c;

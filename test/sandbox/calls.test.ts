@@ -137,6 +137,33 @@ describe('outbound calls', () => {
     assert.equal(listed.status, 'ended');
   });
 
+  test('a cached list page never lags: polled by the same URL, a live call reads between two detail reads', async () => {
+    const r = await post(sb, '/calls/outbound', { assistantId: assistant.id, phoneNumberId: number.id, customer: { number: '+14155550124' } });
+    const id = r.body.call.id;
+    const order = ['queued', 'ringing', 'in-progress', 'ended'];
+    const rank = (c: any) => order.indexOf(c.status);
+    const listed = await eventually(async () => {
+      const before = (await get(sb, `/calls/details?id=${id}`)).body.calls[0];
+      const call = (await get(sb, `/calls?id=${id}`)).body.calls[0];
+      const after = (await get(sb, `/calls/details?id=${id}`)).body.calls[0];
+      const seen = JSON.stringify({ before: [before.status, before.durationSeconds], listed: [call.status, call.durationSeconds], after: [after.status, after.durationSeconds] });
+      assert.ok(rank(before) <= rank(call) && rank(call) <= rank(after), seen);
+      assert.ok(before.durationSeconds <= call.durationSeconds && call.durationSeconds <= after.durationSeconds, seen);
+      assert.ok(before.updatedAt <= call.updatedAt && call.updatedAt <= after.updatedAt, seen);
+      return call.status === 'ended' ? call : undefined;
+    });
+    const { messages, transcript, ...details } = (await get(sb, `/calls/details?id=${id}`)).body.calls[0];
+    assert.ok(messages.length > 0 && transcript.length > 0);
+    assert.deepEqual(listed, details);
+  });
+
+  test('a placed call is on the next list page at once, even one read just before', async () => {
+    assert.equal((await get(sb, '/calls?limit=3')).status, 200);
+    const placed = (await post(sb, '/calls/outbound', { assistantId: assistant.id, phoneNumberId: number.id, customer: { number: '+14155550125' } })).body.call;
+    const page = (await get(sb, '/calls?limit=3')).body.calls;
+    assert.equal(page[0].id, placed.id);
+  });
+
   test('customer.name may be left out', async () => {
     const r = await post(sb, '/calls/outbound', { assistantId: assistant.id, phoneNumberId: number.id, customer: { number: '+442079460000' } });
     assert.equal(r.status, 201);

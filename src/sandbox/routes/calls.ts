@@ -6,7 +6,8 @@ import type { SandboxContext } from '../context.js';
 import type { CallQuery } from '../db.js';
 import { notFound } from '../errors.js';
 import { loadKnowledge } from '../files.js';
-import { CallScript, callView, planCall } from '../simulate.js';
+import { CallScript, callView, listViewChangesAt, planCall } from '../simulate.js';
+import { PageCache } from '../page-cache.js';
 import { checkQuery, dateParam, E164, intParam, parseBody, requiredText, text } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
@@ -37,10 +38,20 @@ const OutboundCall = z.strictObject({
 });
 
 export function callRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  app.get('/calls', async (request) => {
-    const calls = ctx.store.queryCalls(callQuery(request.query), false);
+  const pages = new PageCache();
+  app.get('/calls', async (request, reply) => {
+    // Read before the query: a write landing in between leaves the page stale-marked, not stale.
+    const version = ctx.store.callsVersion();
     const now = Date.now();
-    return { message: `Found ${calls.length} call${calls.length === 1 ? '' : 's'}`, calls: calls.map((c) => callView(c, now, false)) };
+    let body = pages.get(request.url, version, now);
+    if (!body) {
+      const calls = ctx.store.queryCalls(callQuery(request.query), false);
+      const page = { message: `Found ${calls.length} call${calls.length === 1 ? '' : 's'}`, calls: calls.map((c) => callView(c, now, false)) };
+      body = Buffer.from(JSON.stringify(page));
+      const validUntil = calls.reduce((t, c) => Math.min(t, listViewChangesAt(c, now)), Infinity);
+      pages.set(request.url, { body, version, builtAt: now, validUntil });
+    }
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.get('/calls/details', async (request) => {

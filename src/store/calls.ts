@@ -2,12 +2,21 @@
 import type { OutboundCallInput } from '../api/contract.js';
 import type { Call, CallFilters } from '../api/schemas.js';
 import { parseDateInput } from '../api/dates.js';
-import { fetchCallsBefore, type CallCursor } from '../api/pager.js';
+import { fetchCallsBefore, MAX_CALL_PAGE, type CallCursor } from '../api/pager.js';
+import type { NavigationState } from './navigation.js';
 import type { Route, SliceCreator } from './types.js';
 import { errorMessage, failure } from './types.js';
 import type { UiActions } from './ui.js';
 
 export const CALLS_PAGE_SIZE = 50;
+
+/**
+ * The first page is small for a fast first screen; later pages grow with what is loaded, up to
+ * the service's largest, so paging to the end of 100k calls is ~100 requests, not 2,000.
+ */
+export function nextPageSize(loaded: number): number {
+  return Math.min(MAX_CALL_PAGE, Math.max(CALLS_PAGE_SIZE, loaded));
+}
 /** How often the visible call log / an unfinished call refreshes while it is the top view. */
 export const LIVE_REFRESH_MS = 3000;
 
@@ -79,7 +88,58 @@ export function mergeCalls(old: Call[], fresh: Call[]): Call[] {
   return [...byId.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
 }
 
-type Full = CallLogState & { records: Record<string, { status: string; data?: unknown; error?: string; hint?: string; fetchedAt?: number }>; actions: CallLogActions & UiActions };
+/**
+ * Appends an older page from the pager. Only loaded calls at the page's newest timestamp can
+ * repeat in it, so only that tail is checked: no re-sort, no index of the whole log.
+ */
+export function appendOlder(loaded: Call[], older: Call[]): Call[] {
+  if (older.length === 0) return loaded;
+  const newest = older.reduce((t, c) => (c.createdAt > t ? c.createdAt : t), older[0].createdAt);
+  const tail = new Set<string>();
+  for (let i = loaded.length - 1; i >= 0 && loaded[i].createdAt <= newest; i--) tail.add(loaded[i].id);
+  return loaded.concat(tail.size ? older.filter((c) => !tail.has(c.id)) : older);
+}
+
+/**
+ * Folds a refresh (every call created on or after some loaded call) into the log: changed calls
+ * are updated where they are, new ones go in front. The loaded calls it can touch are a prefix
+ * (the log is newest first), so only that prefix is indexed; the log keeps its identity when
+ * nothing changed, so the screen does not redraw for a quiet refresh.
+ */
+export function mergeNewer(loaded: Call[], fresh: Call[]): Call[] {
+  if (fresh.length === 0) return loaded;
+  const oldest = fresh.reduce((t, c) => (c.createdAt < t ? c.createdAt : t), fresh[0].createdAt);
+  let end = 0;
+  while (end < loaded.length && loaded[end].createdAt >= oldest) end++;
+  const at = new Map<string, number>();
+  for (let i = 0; i < end; i++) at.set(loaded[i].id, i);
+  let head: Call[] | undefined;
+  const added: Call[] = [];
+  for (const c of fresh) {
+    const i = at.get(c.id);
+    if (i === undefined) {
+      // Newer than anything loaded goes in front; anything else (a gap) needs the full merge.
+      if (loaded.length && c.createdAt < loaded[0].createdAt) return mergeCalls(loaded, fresh);
+      added.push(c);
+      continue;
+    }
+    const next = { ...loaded[i], ...c };
+    if (JSON.stringify(next) === JSON.stringify(loaded[i])) continue;
+    head ??= loaded.slice(0, end);
+    head[i] = next;
+  }
+  if (!head && added.length === 0) return loaded;
+  return [...mergeCalls([], added), ...(head ?? loaded.slice(0, end)), ...loaded.slice(end)];
+}
+
+/** The loaded calls on screen (the unfiltered window; with a text filter it is approximate). */
+function visibleCalls(s: Full): Call[] {
+  const view = s.views.calls;
+  const from = view?.scroll ?? 0;
+  return s.callLog.calls.slice(from, from + s.rows);
+}
+
+type Full = CallLogState & Pick<NavigationState, 'views'> & { rows: number } & { records: Record<string, { status: string; data?: unknown; error?: string; hint?: string; fetchedAt?: number }>; actions: CallLogActions & UiActions };
 
 export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full> = (set, get, { api }) => {
   const setLog = (patch: Partial<CallLogState['callLog']>) => set((s) => ({ callLog: { ...s.callLog, ...patch } }));
@@ -109,9 +169,9 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         const gen = generation;
         setLog({ loadingMore: true });
         try {
-          const page = await fetchCallsBefore(api, log.filters, log.cursor, { pageSize: CALLS_PAGE_SIZE });
+          const page = await fetchCallsBefore(api, log.filters, log.cursor, { pageSize: nextPageSize(log.calls.length) });
           if (gen !== generation) return;
-          setLog({ calls: mergeCalls(get().callLog.calls, page.calls), cursor: page.cursor, exhausted: page.cursor.done, loadingMore: false });
+          setLog({ calls: appendOlder(get().callLog.calls, page.calls), cursor: page.cursor, exhausted: page.cursor.done, loadingMore: false });
         } catch (err) {
           setLog({ loadingMore: false });
           get().actions.flash(`Could not load older calls: ${errorMessage(err)}`, 'error');
@@ -121,12 +181,15 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         const log = get().callLog;
         if (log.status !== 'ready') return get().actions.loadCalls({ force: true });
         const gen = generation;
-        const oldest = log.calls[log.calls.length - 1];
-        const since = oldest && (!log.filters.createdAtGt || oldest.createdAt > log.filters.createdAtGt) ? oldest.createdAt : log.filters.createdAtGt;
+        // New calls (on or after the newest loaded; createdAtGt is inclusive), and back as far as
+        // the oldest call on screen that has not ended, so its status moves on; not the whole log.
+        let since = log.calls[0]?.createdAt;
+        for (const c of visibleCalls(get())) if (c.status !== 'ended' && since && c.createdAt < since) since = c.createdAt;
+        if (log.filters.createdAtGt && (!since || since < log.filters.createdAtGt)) since = log.filters.createdAtGt;
         try {
-          const calls = await api.listCalls({ ...log.filters, createdAtGt: since, limit: 1000 });
+          const fresh = await api.listCalls({ ...log.filters, createdAtGt: since, limit: MAX_CALL_PAGE });
           if (gen !== generation) return;
-          setLog({ calls: mergeCalls(get().callLog.calls, calls), fetchedAt: Date.now(), error: undefined });
+          setLog({ calls: mergeNewer(get().callLog.calls, fresh), fetchedAt: Date.now(), error: undefined });
         } catch (err) {
           if (gen === generation) setLog({ error: errorMessage(err) });
         }
@@ -162,7 +225,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
       async placeCall(input) {
         try {
           const call = await api.placeOutboundCall(input);
-          set((s) => ({ callLog: { ...s.callLog, calls: mergeCalls(s.callLog.calls, [call]) } }));
+          set((s) => ({ callLog: { ...s.callLog, calls: mergeNewer(s.callLog.calls, [call]) } }));
           get().actions.flash(`Calling ${input.customer.number} (${call.status ?? 'queued'})`);
           return call;
         } catch (err) {

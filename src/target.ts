@@ -1,7 +1,6 @@
 // The one way the console and the commands get an API: resolve the target from flags, env and
 // config; for the sandbox, start it embedded on a loopback port with a fresh key and talk to it
 // over real HTTP, exactly as to a hosted service.
-import { createClient } from './api/client.js';
 import type { VoiceAgentApi } from './api/contract.js';
 import { resolveTarget, type Target } from './config/config.js';
 import type { Env } from './config/paths.js';
@@ -17,6 +16,8 @@ export interface Connection {
 
 export async function connect(opts: { profile?: string; env?: Env; debug?: (line: string) => void } = {}): Promise<Connection> {
   const resolved = resolveTarget({ profile: opts.profile, env: opts.env });
+  // Loaded here, not at the top: undici is ~1 MB of code, and the console draws its first frame before connecting.
+  const { createClient } = await import('./api/client.js');
   if (resolved.kind === 'remote') {
     const api = createClient({ baseUrl: resolved.baseUrl!, apiKey: resolved.apiKey!, debug: opts.debug });
     return { api, target: resolved, close: once(() => api.close()) };

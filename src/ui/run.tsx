@@ -1,7 +1,10 @@
-// Starts the console: connect (the embedded sandbox when nothing is configured), take over the
-// terminal (alternate screen), render, and put the terminal back however we leave.
+// Starts the console: take over the terminal (alternate screen), render, connect (the embedded
+// sandbox when nothing is configured) while the first frame is on screen, and put the terminal
+// back however we leave.
 import { render } from 'ink';
-import { connect } from '../target.js';
+import type { VoiceAgentApi } from '../api/contract.js';
+import { resolveTarget } from '../config/config.js';
+import { connect, type Connection } from '../target.js';
 import { maskKey } from '../config/mask.js';
 import { addCrashSecret, setCrashReporter } from '../crash.js';
 import { createConsoleStore, type Route } from '../store/index.js';
@@ -23,11 +26,38 @@ function routeFrom(r: ConsoleOptions['initialRoute']): Route | undefined {
   return { name: r.screen };
 }
 
+/** The api once `connecting` settles: each call waits for the connection (or fails as it did). */
+function whenConnected(connecting: Promise<Connection>): VoiceAgentApi {
+  return new Proxy({} as VoiceAgentApi, {
+    get(_, prop) {
+      if (prop === 'then') return undefined; // not a thenable
+      return (...args: unknown[]) => connecting.then((c) => (c.api[prop as keyof VoiceAgentApi] as (...a: unknown[]) => unknown)(...args));
+    },
+  });
+}
+
 export async function runConsole(opts: ConsoleOptions = {}): Promise<number> {
-  const conn = await connect({ profile: opts.profile });
-  const t = conn.target;
-  const target: ConsoleTarget = { kind: t.kind, profile: t.profile, baseUrl: conn.api.baseUrl, maskedKey: t.apiKey ? maskKey(t.apiKey) : undefined };
-  const store = createConsoleStore(conn.api, target, { initialRoute: routeFrom(opts.initialRoute) });
+  // Resolved first (synchronous, cheap) so a bad profile is refused before the terminal is taken.
+  const resolved = resolveTarget({ profile: opts.profile });
+  // Starting the sandbox or loading the http client takes a few hundred ms: draw the shell
+  // meanwhile ("connecting"), and let the screens' first loads wait for the connection.
+  const connecting = connect({ profile: opts.profile });
+  const shown = (kind: typeof resolved.kind, profile: string, baseUrl: string, apiKey?: string): ConsoleTarget => ({ kind, profile, baseUrl, maskedKey: apiKey ? maskKey(apiKey) : undefined });
+  const target = shown(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey);
+  const store = createConsoleStore(whenConnected(connecting), target, { initialRoute: routeFrom(opts.initialRoute) });
+  let failed: { err: unknown } | undefined;
+  const conn = connecting.then(
+    (c) => {
+      addCrashSecret(c.target.apiKey);
+      store.setState({ target: shown(c.target.kind, c.target.profile, c.api.baseUrl, c.target.apiKey) });
+      return c;
+    },
+    (err: unknown) => {
+      failed = { err }; // said after the terminal is back, as before the console started
+      store.getState().actions.quit();
+      return undefined;
+    },
+  );
 
   let restored = false;
   const restore = () => {
@@ -47,7 +77,7 @@ export async function runConsole(opts: ConsoleOptions = {}): Promise<number> {
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
   // An unexpected error becomes a flash (details in the debug log, see src/crash.ts), not an exit.
-  addCrashSecret(t.apiKey);
+  addCrashSecret(resolved.apiKey);
   setCrashReporter((line) => store.getState().actions.flash(line, 'error'));
   try {
     const app = render(<App store={store} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 30, incrementalRendering: true });
@@ -59,7 +89,8 @@ export async function runConsole(opts: ConsoleOptions = {}): Promise<number> {
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);
     setCrashReporter(undefined);
-    await conn.close();
+    await (await conn)?.close();
   }
+  if (failed) throw failed.err;
   return 0;
 }

@@ -2,6 +2,9 @@
 // (any write, in this process or another) and no later than the next simulated change among
 // the calls on the page. The call log is read far more often than it is written, and a page of
 // ended calls never changes, so most reads skip the query, the views and JSON.stringify.
+import type { CallRow } from './db.js';
+import { callView } from './simulate.js';
+
 export interface CachedPage {
   body: Buffer;
   /** the calls' version the page was built from (SandboxStore.callsVersion) */
@@ -42,5 +45,27 @@ export class PageCache {
   private drop(key: string, page: CachedPage): void {
     this.pages.delete(key);
     this.bytes -= page.body.length;
+  }
+}
+
+/** Ended calls kept at most (about 650 bytes each): a hundred pages of a hundred. */
+const MAX_ENDED = 10_000;
+
+/**
+ * A call's list JSON. An ended call never reads differently again, so its JSON is built once
+ * and reused by every page it appears on, even after a write made those pages stale.
+ */
+export class ListedCallJson {
+  private readonly ended = new Map<string, string>();
+
+  of(c: CallRow, now: number): string {
+    if (now < c.endedAt) return JSON.stringify(callView(c, now, false));
+    let json = this.ended.get(c.id);
+    if (json === undefined) {
+      json = JSON.stringify(callView(c, now, false));
+      if (this.ended.size >= MAX_ENDED) this.ended.delete(this.ended.keys().next().value!);
+      this.ended.set(c.id, json);
+    }
+    return json;
   }
 }

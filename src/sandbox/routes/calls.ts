@@ -7,7 +7,7 @@ import type { CallQuery } from '../db.js';
 import { notFound } from '../errors.js';
 import { loadKnowledge } from '../files.js';
 import { CallScript, callView, listViewChangesAt, planCall } from '../simulate.js';
-import { PageCache } from '../page-cache.js';
+import { ListedCallJson, PageCache } from '../page-cache.js';
 import { checkQuery, dateParam, E164, intParam, parseBody, requiredText, text } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
@@ -39,6 +39,7 @@ const OutboundCall = z.strictObject({
 
 export function callRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   const pages = new PageCache();
+  const listed = new ListedCallJson();
   app.get('/calls', async (request, reply) => {
     // Read before the query: a write landing in between leaves the page stale-marked, not stale.
     const version = ctx.store.callsVersion();
@@ -46,8 +47,8 @@ export function callRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     let body = pages.get(request.url, version, now);
     if (!body) {
       const calls = ctx.store.queryCalls(callQuery(request.query), false);
-      const page = { message: `Found ${calls.length} call${calls.length === 1 ? '' : 's'}`, calls: calls.map((c) => callView(c, now, false)) };
-      body = Buffer.from(JSON.stringify(page));
+      const message = `Found ${calls.length} call${calls.length === 1 ? '' : 's'}`;
+      body = Buffer.from(`{"message":${JSON.stringify(message)},"calls":[${calls.map((c) => listed.of(c, now)).join(',')}]}`);
       const validUntil = calls.reduce((t, c) => Math.min(t, listViewChangesAt(c, now)), Infinity);
       pages.set(request.url, { body, version, builtAt: now, validUntil });
     }

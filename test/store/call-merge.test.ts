@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Call } from '../../src/api/schemas.js';
-import { appendOlder, mergeNewer, nextPageSize, CALLS_PAGE_SIZE } from '../../src/store/calls.js';
+import { appendOlder, logRow, mergeNewer, nextPageSize, CALLS_PAGE_SIZE } from '../../src/store/calls.js';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 10, minute)).toISOString();
 const call = (id: string, minute: number, status = 'ended'): Call => ({ id, createdAt: at(minute), status });
@@ -33,4 +33,10 @@ test('pages grow with what is loaded, up to the service maximum', () => {
   assert.equal(nextPageSize(0), CALLS_PAGE_SIZE);
   assert.equal(nextPageSize(400), 400);
   assert.equal(nextPageSize(50_000), 1000);
+});
+
+test('a log row keeps what the table, chart and filter show, and nothing else', () => {
+  const full: Call = { ...call('a', 1), type: 'inboundPhoneCall', assistantId: 'as1', customer: { number: '+1555', name: 'Ana' }, cost: 0.2, durationSeconds: 60, summary: 'hi', endedReason: 'done', startedAt: at(1), extra: { big: 'x' } };
+  const row = logRow(full);
+  assert.deepEqual(JSON.parse(JSON.stringify(row)), { id: 'a', createdAt: at(1), type: 'inboundPhoneCall', status: 'ended', assistantId: 'as1', customer: { number: '+1555', name: 'Ana' }, durationSeconds: 60, cost: 0.2, summary: 'hi' });
 });

@@ -129,7 +129,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
       if (cmd === Command.Outbound) return actions.push({ name: 'call-outbound' }), true;
       if (!selected) return false;
       if (cmd === Command.Open) return actions.push({ name: 'call', id: selected.id }), true;
-      if (cmd === Command.RawJson) return actions.push({ name: 'json', title: `call ${selected.id}`, value: selected }), true;
+      if (cmd === Command.RawJson) return void actions.showCallJson(selected.id), true;
       return false;
     },
   });

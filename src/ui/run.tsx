@@ -80,7 +80,7 @@ export async function runConsole(opts: ConsoleOptions = {}): Promise<number> {
   addCrashSecret(resolved.apiKey);
   setCrashReporter((line) => store.getState().actions.flash(line, 'error'));
   try {
-    const app = render(<App store={store} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 30, incrementalRendering: true });
+    const app = render(<App store={store} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true });
     await app.waitUntilExit();
   } finally {
     store.getState().actions.dispose();

@@ -103,7 +103,7 @@ function one<T extends string | null | undefined>(v: T): T {
 /**
  * The log's row for a call: what the table, the chart and the filter show, and the summary the
  * call's page shows while its whole record loads (`loadCall`): ~620 bytes a call instead of ~980
- * for the list record as parsed (60 MB → 37 MB at 100k calls; measured with --expose-gc).
+ * for the list record as parsed (~98 → ~62 MB at 100k calls; measured with --expose-gc).
  */
 export function logRow(c: Call): Call {
   return {

@@ -22,7 +22,8 @@ const KEYS_BUDGET_MS = 25_000;
 const SELECTED_ROW = '\x1b[7m';
 
 // The call log's status line: "1234 calls+" while older calls remain, "1234 calls" at the end.
-const COUNT = /(\d+) calls(\+?)/g;
+// (not the chart line above it, "N calls loaded")
+const COUNT = /(\d+) calls(\+?)(?! loaded)/g;
 
 function lastCount(text: string): { loaded: number; more: boolean } | undefined {
   let m: RegExpExecArray | null;

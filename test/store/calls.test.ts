@@ -1,17 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestSandbox } from '../support/sandbox.js';
+import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, type ConsoleStore } from '../../src/store/index.js';
 import { CALLS_PAGE_SIZE, callPoller } from '../../src/store/calls.js';
 
-const until = async (ok: () => boolean, what: string) => {
-  for (let i = 0; i < 1000; i++) {
-    if (ok()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never: ${what}`);
-};
 
 describe('console store: the call log', () => {
   let sb: Awaited<ReturnType<typeof startTestSandbox>>;

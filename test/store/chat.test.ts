@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestSandbox } from '../support/sandbox.js';
+import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
 import { listSessions } from '../../src/config/sessions.js';
 import { createConsoleStore, topRoute, type ConsoleStore, type Route } from '../../src/store/index.js';
@@ -14,10 +15,6 @@ import { mergeTurns, totalCost, variablesFrom } from '../../src/store/chat.js';
 import { parseVariables } from '../../src/ui/screens/chat/VariablesEditor.js';
 import { turnLines, windowTurns } from '../../src/ui/screens/chat/transcript.js';
 
-const until = async (ok: () => boolean) => {
-  for (let i = 0; i < 500 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(ok(), 'condition never became true');
-};
 
 describe('chat slice against the sandbox', () => {
   let sb: Awaited<ReturnType<typeof startTestSandbox>>;

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestSandbox } from '../support/sandbox.js';
+import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, routeKey, topRoute, viewOf, type ConsoleStore } from '../../src/store/index.js';
 import { scrollFor } from '../../src/store/navigation.js';
@@ -74,9 +75,6 @@ describe('console store: navigation', () => {
 
   test('entering a screen loads it through the api; errors keep the service message', async () => {
     fresh();
-    const until = async (ok: () => boolean) => {
-      for (let i = 0; i < 500 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
-    };
     await until(() => store.getState().assistants.status === 'ready');
     assert.ok(store.getState().assistants.data!.length > 0);
     assert.ok(store.getState().assistants.fetchedAt);

@@ -1,5 +1,6 @@
 // One call: known fields formatted, the transcript as a dialogue, the summary, and every field the
 // service returned that we don't know, as it came.
+import { useMemo } from 'react';
 import type { Call } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
@@ -55,7 +56,9 @@ export function callLines(c: Call, names: { assistant: string; number: string },
 
 export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call'; id: string }>) {
   const rec = useConsole((s) => s.records[`call:${route.id}`]);
-  const listed = useConsole((s) => s.callLog.calls.find((c) => c.id === route.id));
+  // The log can hold 100k calls: select the array (a stable reference) and search it only when it changes.
+  const logged = useConsole((s) => s.callLog.calls);
+  const listed = useMemo(() => logged.find((c) => c.id === route.id), [logged, route.id]);
   const numbers = useConsole((s) => s.numbers.data);
   const assistantName = useAssistantName();
   const view = useTopView();

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
@@ -81,10 +81,9 @@ test('a burst of resizes and a 40×12 window: alive, not garbled, still responsi
 test('SIGTERM quits cleanly and restores the terminal', { skip, timeout: 60_000 }, async () => {
   const t = open('sigterm', `node ${JSON.stringify(cli)}`);
   await t.waitFor('NAME');
-  const shell = tmux('display-message', '-p', '-t', t.name, '#{pane_pid}');
-  const node = spawnSync('pgrep', ['-P', shell], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
-  assert.match(node, /^\d+$/, 'found the console process');
-  process.kill(Number(node), 'SIGTERM');
+  const node = t.pid();
+  assert.match(readFileSync(`/proc/${node}/cmdline`, 'utf8'), /cli\.js/, 'found the console process');
+  process.kill(node, 'SIGTERM');
   const done = await t.waitFor('DONE');
   assert.match(done, /EXIT=0/);
   assertRestored(t, done);

@@ -1,6 +1,9 @@
 // Drives a real terminal: a detached tmux session, keys in with send-keys, the screen out with
 // capture-pane. Waits poll the screen a bounded number of times; no timed assertions.
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 export function hasTmux(): boolean {
   return spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
@@ -21,7 +24,7 @@ export interface TmuxSession {
   /** Polls the screen until it contains `text` (or matches), up to `tries` × 100 ms; throws with the screen. */
   waitFor(text: string | RegExp, tries?: number): Promise<string>;
   resize(width: number, height: number): void;
-  /** The pid of the program in the pane (the pane's process, or its only child when a shell sits between). */
+  /** The pid of the program in the pane: the last of the chain of only children below the pane's shell. */
   pid(): number;
   /** The exit status once the program has ended (the pane stays, remain-on-exit), else null. */
   exitStatus(): number | null;
@@ -36,7 +39,10 @@ export function startTmux(opts: { name: string; command: string; env: Record<str
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
     .join(' ');
-  const cmd = `cd ${JSON.stringify(opts.cwd)} && env -u CI ${assigns} ${opts.command}`;
+  // The shell records the exit status in a file: tmux can report a pane dead before (or, seen
+  // here now and then, without ever) filling in #{pane_dead_status}.
+  const statusFile = join(mkdtempSync(join(tmpdir(), 'sb-tmux-')), 'status');
+  const cmd = `cd ${JSON.stringify(opts.cwd)} && env -u CI ${assigns} ${opts.command}; echo $? > ${JSON.stringify(statusFile)}`;
   tmux('new-session', '-d', '-s', opts.name, '-x', String(opts.width ?? 120), '-y', String(opts.height ?? 40), cmd);
   tmux('set-option', '-t', opts.name, 'remain-on-exit', 'on');
   const s: TmuxSession = {
@@ -55,16 +61,21 @@ export function startTmux(opts: { name: string; command: string; env: Record<str
     },
     resize: (width, height) => void tmux('resize-window', '-t', opts.name, '-x', String(width), '-y', String(height)),
     pid() {
-      const panePid = Number(tmux('display-message', '-p', '-t', opts.name, '#{pane_pid}').trim());
-      const child = spawnSync('ps', ['-o', 'pid=', '--ppid', String(panePid)], { encoding: 'utf8' }).stdout.trim();
-      return child && !child.includes('\n') ? Number(child) : panePid;
+      // Down the chain of only children (the status-recording shell, any wrapper shell) to the program.
+      let pid = tmux('display-message', '-p', '-t', opts.name, '#{pane_pid}').trim();
+      for (;;) {
+        const children = spawnSync('pgrep', ['-P', pid], { encoding: 'utf8' }).stdout.trim();
+        if (!children || children.includes('\n')) return Number(pid);
+        pid = children;
+      }
     },
     exitStatus() {
-      const [dead, status, signal] = tmux('display-message', '-p', '-t', opts.name, '#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}').trim().split('|');
-      // tmux can report the pane dead a moment before it has the status: ask again then.
-      if (dead !== '1' || (status === '' && !signal)) return null;
-      if (signal) throw new Error(`the program was killed by signal ${signal}; the terminal shows:\n${s.screen()}`);
-      return Number(status);
+      if (!existsSync(statusFile)) return null;
+      const text = readFileSync(statusFile, 'utf8').trim();
+      if (text === '') return null; // being written
+      const status = Number(text);
+      if (status > 128) throw new Error(`the program was killed by signal ${status - 128}; the terminal shows:\n${s.screen()}`);
+      return status;
     },
     async waitForExit(tries = 150) {
       for (let i = 0; i < tries; i++) {
@@ -76,6 +87,7 @@ export function startTmux(opts: { name: string; command: string; env: Record<str
     },
     kill() {
       spawnSync('tmux', ['kill-session', '-t', opts.name]);
+      rmSync(dirname(statusFile), { recursive: true, force: true });
     },
   };
   return s;

@@ -43,6 +43,14 @@ export function redactSecrets(text: string, env: Env = process.env): string {
   return s.replace(KEY_SHAPED, (k) => maskKey(k));
 }
 
+/** The command line as the log shows it: a key given as a flag (`sandbox --api-key K`) masked. */
+export function argvForLog(args: readonly string[]): string[] {
+  return args.map((a, i) => {
+    if (args[i - 1] === '--api-key') return maskKey(a);
+    return a.startsWith('--api-key=') ? `--api-key=${maskKey(a.slice('--api-key='.length))}` : a;
+  });
+}
+
 export function debugLogPath(env: Env = process.env): string {
   return join(stateDir(env), 'debug.log');
 }
@@ -54,7 +62,7 @@ export function writeCrashLog(err: unknown, origin: string, env: Env = process.e
   const cause = err instanceof Error && err.cause !== undefined ? `\ncause: ${err.cause instanceof Error ? err.cause.stack : safeString(err.cause)}` : '';
   const entry = [
     `--- ${new Date().toISOString()} ${origin}`,
-    `switchboard ${process.argv.slice(2).join(' ')} (node ${process.version}, ${process.platform}, pid ${process.pid})`,
+    `switchboard ${argvForLog(process.argv.slice(2)).join(' ')} (node ${process.version}, ${process.platform}, pid ${process.pid})`,
     detail + cause,
     '',
   ].join('\n');

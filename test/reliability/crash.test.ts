@@ -63,3 +63,11 @@ test('in the console a crash becomes a flash and the process keeps running', asy
   assert.equal(details.match(/^--- /gm)?.length, 2, 'both failures logged');
   assert.ok(!(r.stdout + details).includes(SECRET));
 });
+
+test('the command line in the crash log masks a key given as a flag', async () => {
+  const { argvForLog } = await import('../../src/crash.js');
+  const key = 'plain-sandbox-key-4242';
+  const shown = argvForLog(['sandbox', '--api-key', key, '--port', '4010', `--api-key=${key}`]).join(' ');
+  assert.ok(!shown.includes(key), shown);
+  assert.match(shown, /^sandbox --api-key \S+ --port 4010 --api-key=\S+$/);
+});

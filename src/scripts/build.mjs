@@ -57,16 +57,26 @@ ${memo('slicedLine', 'sliceAnsi', "args[1] + ',' + args[2] + ',' + args[0]")}`,
     append: `export default widestLine;\n${memo('widestLine', 'widestLineOf', 'args[0]')}`,
   },
 ];
+// yoga's WASM is inlined as a base64 data: URL, and its loader fetches that URL with the global
+// fetch when one exists: on Node that loads and runs undici's whole fetch stack (≈50-60 ms of the
+// console's start) to decode a string. Telling the loader there is no fetch makes it take its own
+// synchronous base64 path. Same bytes, same module.
+INK_PATCHES.push({
+  file: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
+  edits: [['typeof fetch', '"undefined"', 'all']],
+  append: '',
+});
+
 const memoizeInkFrames = {
   name: 'memoize-ink-frames',
   setup(b) {
     for (const patch of INK_PATCHES) {
       b.onLoad({ filter: patch.file }, async (args) => {
         let src = await readFile(args.path, 'utf8');
-        for (const [from, to] of patch.edits) {
+        for (const [from, to, all] of patch.edits) {
           // A changed dependency keeps its own code, unpatched, rather than breaking the build.
           if (!src.includes(from)) return { contents: await readFile(args.path, 'utf8'), loader: 'js', warnings: [{ text: `${args.path} changed: left unmemoized` }] };
-          src = src.replace(from, to);
+          src = all ? src.split(from).join(to) : src.replace(from, to);
         }
         return { contents: src + patch.append, loader: 'js' };
       });

@@ -4,6 +4,12 @@ declare const __SWITCHBOARD_VERSION__: string;
 const VERSION = typeof __SWITCHBOARD_VERSION__ === 'string' ? __SWITCHBOARD_VERSION__ : '0.0.0-dev';
 
 async function main(argv: string[]): Promise<number> {
+  // The console's embedded sandbox runs as a child of the console: this same program, marked.
+  if (process.env.SWITCHBOARD_SANDBOX_CHILD === '1' && process.send) {
+    const { runSandboxChild } = await import('./sandbox/child.js');
+    await runSandboxChild();
+    return 0;
+  }
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
     return 0;

@@ -14,8 +14,21 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-export async function connect(opts: { profile?: string; env?: Env; debug?: (line: string) => void } = {}): Promise<Connection> {
+export interface ConnectOptions {
+  profile?: string;
+  env?: Env;
+  debug?: (line: string) => void;
+  /**
+   * Where an embedded sandbox runs: in this process (commands: one short request, no second
+   * process to start) or in a child process (the console: it starts in parallel with the UI, and
+   * its memory and request handling stay off the console's heap and event loop).
+   */
+  sandboxIn?: 'process' | 'child';
+}
+
+export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
   const resolved = resolveTarget({ profile: opts.profile, env: opts.env });
+  if (resolved.kind === 'sandbox' && opts.sandboxIn === 'child') return connectToChild(resolved, opts);
   // Loaded here, not at the top: undici is ~1 MB of code, and the console draws its first frame before connecting.
   const { createClient } = await import('./api/client.js');
   if (resolved.kind === 'remote') {
@@ -30,6 +43,27 @@ export async function connect(opts: { profile?: string; env?: Env; debug?: (line
   return {
     api,
     target,
+    close: once(async () => {
+      await api.close();
+      await sandbox.close();
+    }),
+  };
+}
+
+async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<Connection> {
+  // Forked first, so the child loads fastify and SQLite while this process loads the client.
+  const { spawnSandbox } = await import('./sandbox/child.js');
+  const starting = spawnSandbox({ dataDir: resolved.sandboxDataDir! });
+  starting.catch(() => undefined); // said below, once awaited
+  const { createClient } = await import('./api/client.js').catch(async (err: unknown) => {
+    await (await starting.catch(() => undefined))?.close();
+    throw err;
+  });
+  const sandbox = await starting;
+  const api = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, debug: opts.debug });
+  return {
+    api,
+    target: { ...resolved, baseUrl: sandbox.url, apiKey: sandbox.apiKey },
     close: once(async () => {
       await api.close();
       await sandbox.close();

@@ -41,7 +41,7 @@ export async function runConsole(opts: ConsoleOptions = {}): Promise<number> {
   const resolved = resolveTarget({ profile: opts.profile });
   // Starting the sandbox or loading the http client takes a few hundred ms: draw the shell
   // meanwhile ("connecting"), and let the screens' first loads wait for the connection.
-  const connecting = connect({ profile: opts.profile });
+  const connecting = connect({ profile: opts.profile, sandboxIn: 'child' });
   const shown = (kind: typeof resolved.kind, profile: string, baseUrl: string, apiKey?: string): ConsoleTarget => ({ kind, profile, baseUrl, maskedKey: apiKey ? maskKey(apiKey) : undefined });
   const target = shown(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey);
   const store = createConsoleStore(whenConnected(connecting), target, { initialRoute: routeFrom(opts.initialRoute) });

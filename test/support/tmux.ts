@@ -61,9 +61,13 @@ export function startTmux(opts: { name: string; command: string; env: Record<str
     },
     resize: (width, height) => void tmux('resize-window', '-t', opts.name, '-x', String(width), '-y', String(height)),
     pid() {
-      // Down the chain of only children (the status-recording shell, any wrapper shell) to the program.
+      // Down the chain of only children (the status-recording shell, any wrapper shell) to the
+      // program: the first process that is not a shell (the console's own children, such as its
+      // embedded sandbox, are below it).
       let pid = tmux('display-message', '-p', '-t', opts.name, '#{pane_pid}').trim();
       for (;;) {
+        const comm = spawnSync('ps', ['-o', 'comm=', '-p', pid], { encoding: 'utf8' }).stdout.trim();
+        if (!/^(ba|da|z)?sh$/.test(comm)) return Number(pid);
         const children = spawnSync('pgrep', ['-P', pid], { encoding: 'utf8' }).stdout.trim();
         if (!children || children.includes('\n')) return Number(pid);
         pid = children;

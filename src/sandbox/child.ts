@@ -1,0 +1,143 @@
+// The embedded sandbox as a child process (the console's default). Two halves:
+//
+// - `spawnSandbox()` runs in the console: it forks this same program with a marker, gets the
+//   sandbox's URL and key back over the IPC channel, and stops it when asked. It imports nothing
+//   heavy, so the console can start it first thing and load its UI while the child loads fastify
+//   and SQLite on the other core.
+// - `runSandboxChild()` runs in the child: it starts the sandbox and serves until the console
+//   disconnects (quits, crashes or is killed: the channel closes in every case).
+//
+// A separate process keeps the sandbox's memory and request handling off the console's heap and
+// event loop. The key is made in the child and passed back over the channel, never through argv
+// or the environment.
+import { fork, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+
+/** Set in the child's environment (with an IPC channel present) to run the sandbox instead of the CLI. */
+export const CHILD_MARKER = 'SWITCHBOARD_SANDBOX_CHILD';
+const DATA_DIR_VAR = 'SWITCHBOARD_SANDBOX_CHILD_DATA_DIR';
+
+type FromChild = { ready: { url: string; apiKey: string } } | { error: string };
+
+export interface SandboxChild {
+  url: string;
+  apiKey: string;
+  pid: number;
+  /** Stops the sandbox (it closes its database) and waits for the process to end. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  dataDir: string;
+  /** The program to fork (default: this one, `process.argv[1]`, with the same node flags). */
+  entry?: string;
+  execArgv?: string[];
+  /** How long a stopping child may take before it is killed (ms). */
+  stopTimeoutMs?: number;
+}
+
+const STDERR_KEPT = 4096;
+
+export function spawnSandbox(opts: SpawnOptions): Promise<SandboxChild> {
+  const entry = opts.entry ?? process.argv[1];
+  if (!entry) return Promise.reject(new Error('cannot start the embedded sandbox: the program path is unknown'));
+  const env: NodeJS.ProcessEnv = { ...process.env, [CHILD_MARKER]: '1', [DATA_DIR_VAR]: opts.dataDir };
+  const child = fork(entry, [], {
+    env,
+    execArgv: opts.execArgv ?? process.execArgv,
+    // stdout/stdin are the console's terminal: the child must never draw on it.
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'json',
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (s: string) => {
+    stderr = (stderr + s).slice(-STDERR_KEPT);
+  });
+
+  return new Promise<SandboxChild>((resolve, reject) => {
+    const failed = (why: string) => {
+      cleanup();
+      child.kill('SIGKILL');
+      reject(new Error(why));
+    };
+    const onMessage = (m: FromChild) => {
+      if ('error' in m) return failed(m.error);
+      cleanup();
+      // From here the child must not keep the console alive, nor the console wait for it.
+      child.unref();
+      child.channel?.unref();
+      (child.stderr as Socket | null)?.unref(); // still drained (into the tail kept above), never waited for
+      resolve({ url: m.ready.url, apiKey: m.ready.apiKey, pid: child.pid ?? -1, close: once(() => stopChild(child, opts.stopTimeoutMs ?? 3000)) });
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      const last = stderr.trim().split('\n').filter(Boolean).pop();
+      failed(`the embedded sandbox stopped before it was ready (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`);
+    };
+    const onError = (err: Error) => failed(`cannot start the embedded sandbox: ${err.message}`);
+    const cleanup = () => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      child.off('error', onError);
+    };
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+    child.on('error', onError);
+  });
+}
+
+function stopChild(child: ChildProcess, timeoutMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((done) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      done();
+    });
+    // Closing the channel is the stop signal (the same one a crashed or killed console gives).
+    if (child.connected) child.disconnect();
+    else child.kill('SIGTERM');
+  });
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+}
+
+/** True in a process that `spawnSandbox` started. */
+export function isSandboxChild(): boolean {
+  return process.env[CHILD_MARKER] === '1' && typeof process.send === 'function';
+}
+
+/** The child's side: start the sandbox, say where it is, serve until the channel closes. */
+export async function runSandboxChild(): Promise<void> {
+  const send = (m: FromChild) => new Promise<void>((done) => (process.send ? process.send(m, undefined, {}, () => done()) : done()));
+  const refuse = async (why: string) => {
+    await send({ error: why });
+    process.exit(1);
+  };
+  const dataDir = process.env[DATA_DIR_VAR];
+  delete process.env[CHILD_MARKER];
+  delete process.env[DATA_DIR_VAR];
+  // The console decides when the sandbox stops; a Ctrl-C meant for the terminal is not for us.
+  process.on('SIGINT', () => undefined);
+  if (!dataDir) return refuse('the embedded sandbox was started without a data dir');
+  const { startSandbox, generateApiKey } = await import('./server.js');
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({ dataDir, apiKey: generateApiKey(), host: '127.0.0.1', port: 0, seed: true });
+  } catch (err) {
+    return refuse(err instanceof Error ? err.message : String(err));
+  }
+  const stop = () => {
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('disconnect', stop);
+  process.once('SIGTERM', stop);
+  process.once('SIGHUP', stop);
+  await send({ ready: { url: sandbox.url, apiKey: sandbox.apiKey } });
+}

@@ -1,0 +1,103 @@
+// The console's embedded sandbox in a child process (src/sandbox/child.ts): it serves over real
+// HTTP with a key made in the child, keeps its data across a stop, explains a bad data dir in one
+// line, and never outlives the console, even one killed with SIGKILL.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { spawnSandbox } from '../../src/sandbox/child.js';
+import { until } from '../support/wait.js';
+
+const root = resolve(import.meta.dirname, '../..');
+// The child is this repo's CLI run from source, as the console forks its own program.
+const entry = join(root, 'src/cli.ts');
+const execArgv = ['--import', 'tsx'];
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function get(url: string, apiKey: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { headers: { 'x-api-key': apiKey } });
+  return { status: res.status, body: await res.json() };
+}
+
+test('serves the seeded data over HTTP, keeps writes across a stop, and stops for good', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-child-'));
+  try {
+    const first = await spawnSandbox({ dataDir, entry, execArgv });
+    assert.notEqual(first.pid, process.pid);
+    assert.match(first.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const listed = await get(`${first.url}/assistants`, first.apiKey);
+    assert.equal(listed.status, 200);
+    assert.ok(listed.body.assistants.length > 0, 'a new data dir is seeded');
+    assert.equal((await get(`${first.url}/assistants`, 'wrong-key')).status, 401);
+    const created = await fetch(`${first.url}/assistants`, {
+      method: 'POST',
+      headers: { 'x-api-key': first.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Kept across restarts' }),
+    });
+    assert.equal(created.status, 201);
+    await first.close();
+    await first.close(); // twice is fine
+    assert.equal(alive(first.pid), false, 'the child has exited');
+
+    const second = await spawnSandbox({ dataDir, entry, execArgv });
+    try {
+      assert.notEqual(second.apiKey, first.apiKey, 'a fresh key per start');
+      const again = await get(`${second.url}/assistants`, second.apiKey);
+      assert.ok(again.body.assistants.some((a: { name?: string }) => a.name === 'Kept across restarts'));
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a data dir that cannot be used is refused with one line, and no process is left', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-child-'));
+  try {
+    const file = join(dir, 'not-a-dir');
+    writeFileSync(file, 'x');
+    await assert.rejects(spawnSandbox({ dataDir: file, entry, execArgv }), (err: Error) => {
+      assert.match(err.message, /not-a-dir/);
+      assert.doesNotMatch(err.message, /\n\s+at /, 'no stack trace');
+      return true;
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the sandbox ends when the console that started it is killed with SIGKILL', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-child-'));
+  // A stand-in console: starts the embedded sandbox, prints its pid, then idles.
+  const script = `
+    const { spawnSandbox } = await import(${JSON.stringify(join(root, 'src/sandbox/child.ts'))});
+    const sb = await spawnSandbox({ dataDir: ${JSON.stringify(dataDir)}, entry: ${JSON.stringify(entry)}, execArgv: ['--import', 'tsx'] });
+    process.stdout.write(sb.pid + '\\n');
+    setInterval(() => {}, 1000);
+  `;
+  const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    let out = '';
+    parent.stdout.setEncoding('utf8');
+    parent.stdout.on('data', (s: string) => (out += s));
+    await until(() => /\d+\n/.test(out), 'the stand-in console to report the sandbox pid', 30_000);
+    const childPid = Number(out.trim());
+    assert.ok(alive(childPid));
+    parent.kill('SIGKILL');
+    await until(() => !alive(childPid), 'the orphaned sandbox to exit');
+  } finally {
+    parent.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -23,8 +23,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write('switchboard: the console needs an interactive terminal; for scripts use the commands (switchboard --help)\n');
       return 2;
     }
-    const { runConsole } = await import('./ui/run.js');
-    return runConsole({ profile: argv[0] === '--profile' ? argv[1] : undefined });
+    const { startConsole } = await import('./ui/start.js');
+    return startConsole({ profile: argv[0] === '--profile' ? argv[1] : undefined });
   }
   const { runCommands } = await import('./commands/index.js');
   return runCommands(argv, VERSION);

@@ -56,8 +56,8 @@ export function chatCommand(): Command {
           return;
         }
         if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('the chat console needs an interactive terminal; for scripts use switchboard sessions create and switchboard chat send.');
-        const { runConsole } = await import('../ui/run.js');
-        const code = await runConsole({ profile: globalsOf(c).profile, initialRoute: { screen: 'chat', assistantId: o.assistant } });
+        const { startConsole } = await import('../ui/start.js');
+        const code = await startConsole({ profile: globalsOf(c).profile, initialRoute: { screen: 'chat', assistantId: o.assistant } });
         setExitCode(code);
       }),
     );

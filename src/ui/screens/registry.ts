@@ -1,7 +1,7 @@
-// Which component shows each route, its title (for breadcrumbs) and its key contexts (footer, dispatch).
+// Which component shows each route (titles and key contexts are in routes.ts).
 import type { ComponentType } from 'react';
 import type { Route, RouteName } from '../../store/index.js';
-import type { KeyContext } from '../keymap.js';
+import { ROUTES, type RouteInfo } from './routes.js';
 import { AssistantsList } from './assistants/AssistantsList.js';
 import { AssistantDetail } from './assistants/AssistantDetail.js';
 import { AssistantCreate, AssistantEdit, AssistantKnowledgeBase } from './assistants/AssistantForms.js';
@@ -15,40 +15,33 @@ import { Conversation } from './chat/Conversation.js';
 import { FileDetail, FileUpload, Files } from './files/Files.js';
 import { Help, JsonView } from './Help.js';
 
-interface ScreenEntry {
+interface ScreenEntry extends RouteInfo {
   component: ComponentType<{ route: never; width: number; height: number }>;
-  contexts: KeyContext[];
-  title: (r: never) => string;
 }
 
-const entry = <N extends RouteName>(component: ComponentType<{ route: Extract<Route, { name: N }>; width: number; height: number }>, contexts: KeyContext[], title: (r: Extract<Route, { name: N }>) => string): ScreenEntry =>
-  ({ component, contexts, title }) as unknown as ScreenEntry;
-
-const form: KeyContext[] = ['form'];
+const entry = <N extends RouteName>(name: N, component: ComponentType<{ route: Extract<Route, { name: N }>; width: number; height: number }>): ScreenEntry =>
+  ({ ...ROUTES[name], component }) as unknown as ScreenEntry;
 
 export const SCREENS: Record<RouteName, ScreenEntry> = {
-  assistants: entry<'assistants'>(AssistantsList, ['global', 'list', 'assistants'], () => 'Assistants'),
-  assistant: entry<'assistant'>(AssistantDetail, ['global', 'detail', 'assistant'], (r) => `assistant ${r.id}`),
-  'assistant-new': entry<'assistant-new'>(AssistantCreate, form, () => 'new assistant'),
-  'assistant-edit': entry<'assistant-edit'>(AssistantEdit, form, () => 'edit'),
-  'assistant-kb': entry<'assistant-kb'>(AssistantKnowledgeBase, ['picker'], () => 'knowledge base'),
-  numbers: entry<'numbers'>(Numbers, ['global', 'list', 'numbers'], () => 'Numbers'),
-  'number-link': entry<'number-link'>(NumberLink, ['picker'], () => 'link assistant'),
-  calls: entry<'calls'>(Calls, ['global', 'list', 'calls'], () => 'Calls'),
-  call: entry<'call'>(CallDetail, ['global', 'detail', 'call'], (r) => `call ${r.id}`),
-  'call-filters': entry<'call-filters'>(CallFilters, form, () => 'filters'),
-  'call-outbound': entry<'call-outbound'>(CallOutbound, form, () => 'outbound call'),
-  chat: entry<'chat'>(ChatSessions, ['global', 'list', 'sessions'], () => 'Chat'),
-  'chat-new': entry<'chat-new'>(NewChat, ['picker'], () => 'new chat'),
-  // No 'global': the input line has the keys, so q and the digits are text here.
-  'chat-session': entry<'chat-session'>(Conversation, ['chat'], (r) => `session ${r.sessionId}`),
-  files: entry<'files'>(Files, ['global', 'list', 'files'], () => 'Files'),
-  file: entry<'file'>(FileDetail, ['global', 'detail', 'file'], (r) => `file ${r.id}`),
-  'file-upload': entry<'file-upload'>(FileUpload, form, () => 'upload'),
-  help: entry<'help'>(Help, ['global', 'detail'], () => 'Help'),
-  json: entry<'json'>(JsonView, ['global', 'detail'], (r) => `JSON ${r.title}`),
+  assistants: entry('assistants', AssistantsList),
+  assistant: entry('assistant', AssistantDetail),
+  'assistant-new': entry('assistant-new', AssistantCreate),
+  'assistant-edit': entry('assistant-edit', AssistantEdit),
+  'assistant-kb': entry('assistant-kb', AssistantKnowledgeBase),
+  numbers: entry('numbers', Numbers),
+  'number-link': entry('number-link', NumberLink),
+  calls: entry('calls', Calls),
+  call: entry('call', CallDetail),
+  'call-filters': entry('call-filters', CallFilters),
+  'call-outbound': entry('call-outbound', CallOutbound),
+  chat: entry('chat', ChatSessions),
+  'chat-new': entry('chat-new', NewChat),
+  'chat-session': entry('chat-session', Conversation),
+  files: entry('files', Files),
+  file: entry('file', FileDetail),
+  'file-upload': entry('file-upload', FileUpload),
+  help: entry('help', Help),
+  json: entry('json', JsonView),
 };
 
-export function titleOf(r: Route): string {
-  return (SCREENS[r.name].title as (r: Route) => string)(r);
-}
+export { titleOf } from './routes.js';

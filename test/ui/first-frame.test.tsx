@@ -1,0 +1,53 @@
+// The frame drawn before Ink has loaded (src/ui/start.ts chromeFrame) must be the app's own first
+// frame minus the screen body: same header, breadcrumbs and key hints, on the same rows, so the
+// hand-over to Ink shows nothing jump. Both come from src/ui/chrome-text.ts; this test fails if
+// either side stops using it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createElement } from 'react';
+import type { VoiceAgentApi } from '../../src/api/contract.js';
+import { createConsoleStore, type Route } from '../../src/store/index.js';
+import { App } from '../../src/ui/app.js';
+import { chromeFrame } from '../../src/ui/start.js';
+import { renderApp } from '../support/ink.js';
+
+/** Still connecting: every request waits (the console's state while the sandbox starts). */
+const connecting = new Proxy({} as VoiceAgentApi, { get: (_, p) => (p === 'then' ? undefined : () => new Promise(() => undefined)) });
+
+/** Row number → text, from the cursor-addressed frame. */
+function rowsOf(frame: string): Map<number, string> {
+  const rows = new Map<number, string>();
+  for (const m of frame.matchAll(/\x1b\[(\d+);1H([^\x1b]*)/g)) rows.set(Number(m[1]), m[2]);
+  return rows;
+}
+
+for (const route of [{ name: 'assistants' }, { name: 'chat' }, { name: 'calls' }] as Route[]) {
+  test(`the early frame is the app's chrome on the ${route.name} screen`, async () => {
+    const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: 'starting…' };
+    const store = createConsoleStore(connecting, target, { initialRoute: route });
+    const app = await renderApp(createElement(App, { store }));
+    try {
+      const { columns, rows } = store.getState();
+      const ink = app.frame().split('\n');
+      assert.equal(ink.length, rows, 'the app fills the terminal');
+      const early = rowsOf(chromeFrame(target, route, columns, rows, false));
+      assert.deepEqual([...early.keys()], [1, 2, rows]);
+      assert.equal(early.get(1), ink[0].trimEnd(), 'header');
+      assert.match(early.get(1)!, /^Switchboard │ sandbox starting… │ profile sandbox │ ○ connecting$/);
+      assert.equal(early.get(2), ink[1].trimEnd(), 'breadcrumbs');
+      assert.equal(early.get(rows), ink[rows - 1].trimEnd(), 'key hints');
+      assert.ok(early.get(rows)!.length > 20, 'the key hints are there');
+    } finally {
+      app.unmount();
+      store.getState().actions.dispose();
+    }
+  });
+}
+
+test('the early frame is colored only when asked, and never wider than the terminal', () => {
+  const target = { kind: 'remote' as const, profile: 'production-with-a-long-name', baseUrl: 'https://api.example.com/some/long/path', maskedKey: 'sk-…c0de' };
+  const plain = chromeFrame(target, { name: 'assistants' }, 40, 12, false);
+  assert.doesNotMatch(plain.replace(/\x1b\[[\d;?]*[HJlh]/g, ''), /\x1b/, 'no color codes');
+  for (const text of rowsOf(plain).values()) assert.ok([...text].length <= 40, `fits 40 columns: ${text}`);
+  assert.match(chromeFrame(target, { name: 'assistants' }, 40, 12, true), /\x1b\[37;44m/);
+});

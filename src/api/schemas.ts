@@ -1,7 +1,8 @@
 // Resource shapes of the Voice Agent Service. Types derive from these schemas.
 // Client-side parsing is tolerant: unknown fields are kept (looseObject), most fields optional,
 // because the hosted service returns more than the spec shows.
-import { z } from 'zod';
+// A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
+import * as z from 'zod';
 
 const str = z.string();
 const optStr = z.string().nullish();

@@ -1,7 +1,8 @@
 // Profiles (named remote services with their keys) and which target a run talks to.
 // config.json = { current?: string, profiles: { [name]: { baseUrl, apiKey } } }, mode 0600.
 import { statSync } from 'node:fs';
-import { z } from 'zod';
+// A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
+import * as z from 'zod';
 import { ConfigError, readJsonFile, writePrivateFile } from './files.js';
 import { maskKey } from './mask.js';
 import { configFile, dataDir, sandboxDataDir, type Env } from './paths.js';

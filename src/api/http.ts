@@ -1,7 +1,13 @@
 // The transport under the client: one keep-alive undici Pool per base URL, the x-api-key
 // header, timeouts, retries, error translation and the streamed multipart body.
 // client.ts decides paths and shapes; this file decides how bytes travel.
-import { Pool } from 'undici';
+import type { Pool as PoolType } from 'undici';
+// Only the pieces this transport uses. undici's index also loads fetch, WebSocket, the cache
+// stores, cookies and the mocks: ~1 MB of modules whose set-up was the largest cost of a
+// command's (and the console's) start. These three lines are what the index does for a Pool.
+import PoolImpl from 'undici/lib/dispatcher/pool.js';
+import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
+import requestApi from 'undici/lib/api/index.js';
 import { STATUS_CODES } from 'node:http';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -12,6 +18,10 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorBodySchema } from './schemas.js';
 import { AbortedError, ApiError, InputError, NetworkError, RequestError, ResponseShapeError, TimeoutError, stripQuery } from './errors.js';
+
+Object.assign(Dispatcher.prototype, requestApi);
+const Pool = PoolImpl as typeof PoolType;
+type Pool = PoolType;
 
 export interface Timeouts {
   /** Establishing the TCP/TLS connection. */

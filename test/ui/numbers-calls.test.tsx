@@ -1,6 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Call } from '../../src/api/schemas.js';
 import { KEYS } from '../support/ink.js';
+import { until } from '../support/wait.js';
 import { openConsole, startTestSandbox, type Sandbox } from './support.js';
 
 describe('Numbers and Calls screens', () => {
@@ -40,8 +42,16 @@ describe('Numbers and Calls screens', () => {
       const calls = c.store.getState().callLog.calls;
       assert.ok(calls.length > 0);
       assert.ok(calls.every((x, i) => i === 0 || calls[i - 1].createdAt >= x.createdAt), 'newest first');
+      assert.equal(calls[0].summary, undefined, 'the log keeps no summary');
       await c.press(KEYS.enter);
       await c.waitFor('Transcript');
+      // The page shows the row at once and the summary and transcript when the whole record is in;
+      // G before that would scroll the shorter page.
+      const key = `call:${calls[0].id}`;
+      await until(() => c.store.getState().records[key]?.status === 'ready', 'the whole call record');
+      const full = c.store.getState().records[key]!.data as Call;
+      assert.ok(full.summary, 'the seeded call has a summary');
+      await c.waitFor(full.summary.split(' ').slice(0, 3).join(' '));
       await c.press('G');
       await c.waitFor(/Assistant:|Caller:/);
       await c.press(KEYS.escape);

@@ -1,5 +1,6 @@
 // A windowed table: renders only the rows in view; columns drop by priority when the terminal is
 // narrow; cells are truncated with an ellipsis so a long value never breaks the grid.
+import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { pad } from '../format.js';
 
@@ -37,9 +38,25 @@ export function layoutColumns<T>(columns: Column<T>[], width: number): { col: Co
   });
 }
 
-export function Table<T>(props: { columns: Column<T>[]; rows: T[]; cursor: number; scroll: number; height: number; width: number; rowKey: (row: T) => string }) {
+/** One row's line. Memoized: a cursor move re-renders only the two rows whose highlight changed. */
+const Row = memo(function Row({ text, selected }: { text: string; selected: boolean }) {
+  return (
+    <Text inverse={selected} wrap="truncate">
+      {text}
+    </Text>
+  );
+});
+
+/**
+ * Rows are objects the store replaces (never mutates) when they change, so a row's formatted
+ * line is kept by identity for as long as the columns and width stay the same: a keypress that
+ * only moves the cursor formats no cells, and scrolling by one formats one row. Screens that
+ * build their columns on each render simply start a fresh cache each time.
+ */
+export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]; cursor: number; scroll: number; height: number; width: number; rowKey: (row: T) => string }) {
   const { rows, cursor, height, width } = props;
-  const cols = layoutColumns(props.columns, width);
+  const cols = useMemo(() => layoutColumns(props.columns, width), [props.columns, width]);
+  const lines = useMemo(() => new WeakMap<T, string>(), [cols]);
   const bodyHeight = Math.max(1, height - 1);
   // The stored scroll keeps the cursor in view; clamp again in case the window shrank.
   let scroll = Math.min(props.scroll, Math.max(0, rows.length - bodyHeight));
@@ -47,19 +64,22 @@ export function Table<T>(props: { columns: Column<T>[]; rows: T[]; cursor: numbe
   if (cursor < scroll) scroll = cursor;
   const visible = rows.slice(scroll, scroll + bodyHeight);
   const line = (cells: string[]) => cells.join(' '.repeat(GAP));
+  const lineOf = (row: T) => {
+    let text = lines.get(row);
+    if (text === undefined) {
+      text = line(cols.map(({ col, width: w }) => pad(col.value(row), w, col.align)));
+      lines.set(row, text);
+    }
+    return text;
+  };
   return (
     <Box flexDirection="column" height={height} width={width}>
       <Text bold color="cyan">
         {line(cols.map(({ col, width: w }) => pad(col.title, w, col.align)))}
       </Text>
-      {visible.map((row, i) => {
-        const selected = scroll + i === cursor;
-        return (
-          <Text key={props.rowKey(row)} inverse={selected} wrap="truncate">
-            {line(cols.map(({ col, width: w }) => pad(col.value(row), w, col.align)))}
-          </Text>
-        );
-      })}
+      {visible.map((row, i) => (
+        <Row key={props.rowKey(row)} text={lineOf(row)} selected={scroll + i === cursor} />
+      ))}
     </Box>
   );
 }

@@ -95,21 +95,28 @@ export const CallsChart = memo(function CallsChart({ calls, width }: { calls: Ca
 export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const log = useConsoleShallow((s) => ({ ...s.callLog }));
   const numbers = useConsole((s) => s.numbers.data);
+  const assistants = useConsole((s) => s.assistants.data);
   const assistantName = useAssistantName();
   const view = useTopView();
   const actions = useActions();
-  const columns: Column<Call>[] = [
-    { title: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt) },
-    { title: 'TYPE', width: 8, priority: 5, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
-    { title: 'STATUS', width: 11, priority: 1, value: (c) => c.status ?? '—' },
-    { title: 'ASSISTANT', width: 12, priority: 2, grow: true, value: (c) => assistantName(c.assistantId) },
-    { title: 'NUMBER', width: 13, priority: 6, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
-    { title: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
-    { title: 'NAME', width: 10, priority: 7, grow: true, value: (c) => c.customer?.name ?? '' },
-    { title: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(c.durationSeconds) },
-    { title: 'COST', width: 7, priority: 8, align: 'right', value: (c) => money(c.cost) },
-  ];
-  const rows = filterRows(log.calls, columns, view.filter);
+  // Kept until the names they look up change (useAssistantName gives a new function on every
+  // render, reading only the assistants): the table then keeps each row's formatted line, so a
+  // keypress formats no cells, and the filter runs over the log only when it or the log changes.
+  const columns = useMemo<Column<Call>[]>(
+    () => [
+      { title: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt) },
+      { title: 'TYPE', width: 8, priority: 5, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
+      { title: 'STATUS', width: 11, priority: 1, value: (c) => c.status ?? '—' },
+      { title: 'ASSISTANT', width: 12, priority: 2, grow: true, value: (c) => assistantName(c.assistantId) },
+      { title: 'NUMBER', width: 13, priority: 6, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
+      { title: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
+      { title: 'NAME', width: 10, priority: 7, grow: true, value: (c) => c.customer?.name ?? '' },
+      { title: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(c.durationSeconds) },
+      { title: 'COST', width: 7, priority: 8, align: 'right', value: (c) => money(c.cost) },
+    ],
+    [assistants, numbers],
+  );
+  const rows = useMemo(() => filterRows(log.calls, columns, view.filter), [log.calls, columns, view.filter]);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const tableHeight = Math.max(3, height - CHART_ROWS - 2);
 

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Call } from '../../src/api/schemas.js';
-import { appendOlder, logRow, mergeNewer, nextPageSize, CALLS_PAGE_SIZE } from '../../src/store/calls.js';
+import { appendOlder, logRow, mergeNewer, nextPageSize, olderBatchDone, CALLS_PAGE_SIZE, OLDER_BATCH_MS } from '../../src/store/calls.js';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 10, minute)).toISOString();
 const call = (id: string, minute: number, status = 'ended'): Call => ({ id, createdAt: at(minute), status });
@@ -33,6 +33,13 @@ test('pages grow with what is loaded, up to the service maximum', () => {
   assert.equal(nextPageSize(0), CALLS_PAGE_SIZE);
   assert.equal(nextPageSize(400), 400);
   assert.equal(nextPageSize(50_000), 1000);
+});
+
+test('load more gathers pages until a quarter of the log, or for a bounded time', () => {
+  assert.equal(olderBatchDone(CALLS_PAGE_SIZE, CALLS_PAGE_SIZE, 0), true, 'a small log grows by one page');
+  assert.equal(olderBatchDone(1000, 40_000, 0), false, 'a big log waits for more than one page');
+  assert.equal(olderBatchDone(10_000, 40_000, 0), true);
+  assert.equal(olderBatchDone(1000, 40_000, OLDER_BATCH_MS), true, 'but not longer than the batch time');
 });
 
 test('a log row keeps what the table, chart and filter show, and nothing else', () => {

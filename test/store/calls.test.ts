@@ -35,6 +35,28 @@ describe('console store: the call log', () => {
     assert.equal(all.length, everything.length, 'paging reaches every call');
   });
 
+  test('each load more is one update of the log, however many pages it fetched', async () => {
+    const { seedCalls } = await import('../../src/sandbox/seed.js');
+    seedCalls(sb.dataDir, 6000);
+    await store.getState().actions.loadCalls({ force: true });
+    let updates = 0;
+    const stop = store.subscribe((s, prev) => void (s.callLog.calls !== prev.callLog.calls && updates++));
+    try {
+      for (let i = 0; i < 100 && !store.getState().callLog.exhausted; i++) {
+        const before = { updates, loaded: store.getState().callLog.calls.length };
+        await store.getState().actions.loadMoreCalls();
+        assert.equal(updates - before.updates, 1, `one update at ${before.loaded} calls`);
+        assert.ok(store.getState().callLog.calls.length > before.loaded);
+      }
+    } finally {
+      stop();
+    }
+    const all = store.getState().callLog.calls;
+    assert.ok(all.length > 6000 && store.getState().callLog.exhausted);
+    assert.equal(new Set(all.map((c) => c.id)).size, all.length, 'no duplicates');
+    assert.ok(all.every((c, i) => i === 0 || all[i - 1].createdAt >= c.createdAt), 'newest first');
+  });
+
   test('a placed call joins the log; refresh follows its status; only the top view polls', async () => {
     const s = store.getState();
     const assistant = (await api.listAssistants())[0];

@@ -136,9 +136,15 @@ ${memo('slicedLine', 'sliceAnsi', "args[1] + ',' + args[2] + ',' + args[0]")}`,
 // or cleared since (so the top row is rows-1 above the cursor). Any other frame is drawn as Ink
 // draws it, so a frame after a resize or console output is still redrawn whole. Windows consoles
 // scroll when the bottom-right cell is written, so there it stays as it was.
+// Also in ink.js: a frame was three writes (begin synchronized update, the frame, end), three
+// system calls to the terminal; corked, they leave as one.
 INK_PATCHES.push({
   file: /[\\/]ink[\\/]build[\\/]ink\.js$/,
   edits: [
+    [
+      'const sync = shouldSynchronize(this.options.stdout);\n                if (sync && shouldWrite) {\n                    this.options.stdout.write(bsu);\n                }\n                this.log(output);\n                if (sync && shouldWrite) {\n                    this.options.stdout.write(esu);\n                }',
+      'const sync = shouldSynchronize(this.options.stdout);\n                this.options.stdout.cork?.();\n                if (sync && shouldWrite) {\n                    this.options.stdout.write(bsu);\n                }\n                this.log(output);\n                if (sync && shouldWrite) {\n                    this.options.stdout.write(esu);\n                }\n                this.options.stdout.uncork?.();',
+    ],
     ['const isFullscreen = this.options.stdout.isTTY && outputHeight >= this.options.stdout.rows;', 'const isFullscreen = this.options.stdout.isTTY && outputHeight >= this.options.stdout.rows;\n        const diffFullscreen = diffsFullscreen(this, outputHeight);'],
     ['if (this.lastOutputHeight >= this.options.stdout.rows) {', 'if (this.lastOutputHeight >= this.options.stdout.rows && !diffFullscreen) {'],
     ['this.log.clear();', 'this.log.clear();\n        this.fullscreenShown = false;', 'all'],

@@ -246,7 +246,11 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         try {
           const fresh = await api.listCalls({ ...log.filters, createdAtGt: since, limit: MAX_CALL_PAGE });
           if (gen !== generation) return;
-          setLog({ calls: mergeNewer(get().callLog.calls, fresh.map(logRow)), fetchedAt: Date.now(), error: undefined });
+          const now = get().callLog;
+          const calls = mergeNewer(now.calls, fresh.map(logRow));
+          // A quiet refresh (every 3 s while the log is on top) changes nothing: no update, no redraw.
+          if (calls === now.calls && now.error === undefined) return;
+          setLog({ calls, fetchedAt: Date.now(), error: undefined });
         } catch (err) {
           if (gen === generation) setLog({ error: errorMessage(err) });
         }

@@ -55,6 +55,9 @@ describe('console store: the call log', () => {
     assert.ok(all.length > 6000 && store.getState().callLog.exhausted);
     assert.equal(new Set(all.map((c) => c.id)).size, all.length, 'no duplicates');
     assert.ok(all.every((c, i) => i === 0 || all[i - 1].createdAt >= c.createdAt), 'newest first');
+    const quiet = store.getState().callLog;
+    await store.getState().actions.refreshCalls();
+    assert.equal(store.getState().callLog, quiet, 'a refresh that finds nothing new leaves the log as it was (no redraw)');
   });
 
   test('a placed call joins the log; refresh follows its status; only the top view polls', async () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Call } from '../../src/api/schemas.js';
 import { KEYS } from '../support/ink.js';
 import { until } from '../support/wait.js';
+import { callLines } from '../../src/ui/screens/calls/CallDetail.js';
 import { openConsole, startTestSandbox, type Sandbox } from './support.js';
 
 describe('Numbers and Calls screens', () => {
@@ -54,6 +55,10 @@ describe('Numbers and Calls screens', () => {
       await c.waitFor(full.summary.split(' ').slice(0, 3).join(' '));
       await c.press('G');
       await c.waitFor(/Assistant:|Caller:/);
+      const names = { assistant: 'a', number: 'n' };
+      const fromRow = callLines(calls[0], names, 80, 'loading…').map((l) => l.text);
+      assert.ok(!fromRow.some((t) => t.includes(full.summary!.slice(0, 20))) && fromRow.filter((t) => t === '  loading…').length === 2, 'summary and transcript say they are loading');
+      assert.ok(callLines(full, names, 80).some((l) => l.text.includes(full.summary!.split(' ')[0])));
       await c.press(KEYS.escape);
       await c.press('f');
       await c.waitFor('Filter the call log');

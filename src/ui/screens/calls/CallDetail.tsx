@@ -15,7 +15,11 @@ import { useAssistantName } from '../numbers/Numbers.js';
 const KNOWN = new Set(['id', 'assistantId', 'phoneNumberId', 'createdAt', 'updatedAt', 'type', 'status', 'customer', 'startedAt', 'endedAt', 'endedReason', 'durationSeconds', 'cost', 'transcript', 'messages', 'summary']);
 const SPEAKER: Record<string, string> = { assistant: 'Assistant', bot: 'Assistant', user: 'Caller', customer: 'Caller', system: 'System' };
 
-export function callLines(c: Call, names: { assistant: string; number: string }, width: number): Line[] {
+/**
+ * `pending` says why the summary and transcript are missing while only the log's row is known
+ * (the log keeps neither): still loading, or the whole record could not be loaded.
+ */
+export function callLines(c: Call, names: { assistant: string; number: string }, width: number, pending?: string): Line[] {
   const lines: Line[] = [];
   const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: 'cyan' });
   const field = (label: string, value: unknown) => {
@@ -34,11 +38,14 @@ export function callLines(c: Call, names: { assistant: string; number: string },
   field('duration', duration(c.durationSeconds));
   field('cost', money(c.cost));
   field('updated', dateTime(c.updatedAt));
+  const missing = { text: `  ${pending}`, dim: true };
   group('Summary');
-  for (const w of wrapText(c.summary || '—', width - 2)) lines.push({ text: `  ${w}` });
+  if (pending) lines.push(missing);
+  else for (const w of wrapText(c.summary || '—', width - 2)) lines.push({ text: `  ${w}` });
   group('Transcript');
   const msgs = (c.messages ?? []).filter((m) => m.role !== 'system');
-  if (msgs.length) {
+  if (pending) lines.push(missing);
+  else if (msgs.length) {
     for (const m of msgs) {
       const who = SPEAKER[m.role] ?? m.role;
       wrapText(m.content, Math.max(10, width - 12)).forEach((w, i) => lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && who === 'Caller' ? 'yellow' : undefined }));
@@ -64,7 +71,8 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
   const view = useTopView();
   const actions = useActions();
   const c = (rec?.data as Call | undefined) ?? listed;
-  const lines = c ? callLines(c, { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' }, width) : [];
+  const pending = rec?.data ? undefined : rec?.status === 'error' ? `could not load the whole call: ${rec.error}` : 'loading…';
+  const lines = c ? callLines(c, { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' }, width, pending) : [];
   useDetailKeys({
     contexts: ['detail', 'call'],
     lines: lines.length,

@@ -1,5 +1,11 @@
 // Entry point: argv → a command, or the console. Everything heavy is imported lazily so
 // `switchboard --version` loads nothing but this file.
+import * as nodeModule from 'node:module';
+
+// Node ≥ 22.1 keeps the code it compiles on disk (in its own cache dir under the OS temp dir) and
+// reuses it on the next start: most of what loading the console's UI costs. Node 20 has no such cache.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+
 declare const __SWITCHBOARD_VERSION__: string;
 const VERSION = typeof __SWITCHBOARD_VERSION__ === 'string' ? __SWITCHBOARD_VERSION__ : '0.0.0-dev';
 

@@ -4,6 +4,8 @@
 import type { VoiceAgentApi } from './api/contract.js';
 import { resolveTarget, type Target } from './config/config.js';
 import type { Env } from './config/paths.js';
+// Small (node:child_process only): loaded with this module so the fork needs no extra step.
+import { spawnSandbox } from './sandbox/child.js';
 
 export type { Target } from './config/config.js';
 
@@ -24,12 +26,18 @@ export interface ConnectOptions {
    * its memory and request handling stay off the console's heap and event loop).
    */
   sandboxIn?: 'process' | 'child';
+  /**
+   * Load the HTTP client only after this settles (the console passes its UI's loading, so its
+   * first frame does not wait for the client's code; the request waits for both anyway).
+   */
+  loadClientAfter?: Promise<unknown>;
 }
 
 export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
   const resolved = resolveTarget({ profile: opts.profile, env: opts.env });
   if (resolved.kind === 'sandbox' && opts.sandboxIn === 'child') return connectToChild(resolved, opts);
-  // Loaded here, not at the top: undici is ~1 MB of code, and the console draws its first frame before connecting.
+  // Loaded here, not at the top: the console draws its first frames before connecting.
+  await opts.loadClientAfter?.catch(() => undefined);
   const { createClient } = await import('./api/client.js');
   if (resolved.kind === 'remote') {
     const api = createClient({ baseUrl: resolved.baseUrl!, apiKey: resolved.apiKey!, debug: opts.debug });
@@ -51,10 +59,10 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
 }
 
 async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<Connection> {
-  // Forked first, so the child loads fastify and SQLite while this process loads the client.
-  const { spawnSandbox } = await import('./sandbox/child.js');
+  // Forked at once, so the child loads fastify and SQLite while this process loads its UI and client.
   const starting = spawnSandbox({ dataDir: resolved.sandboxDataDir! });
   starting.catch(() => undefined); // said below, once awaited
+  await opts.loadClientAfter?.catch(() => undefined);
   const { createClient } = await import('./api/client.js').catch(async (err: unknown) => {
     await (await starting.catch(() => undefined))?.close();
     throw err;

@@ -52,13 +52,14 @@ export function shownTarget(kind: Target['kind'], profile: string, baseUrl: stri
 
 export async function startConsole(opts: ConsoleOptions = {}): Promise<number> {
   const resolved = resolveTarget({ profile: opts.profile });
-  const connecting = connect({ profile: opts.profile, sandboxIn: 'child' });
+  const ui = import('./run.js');
+  const connecting = connect({ profile: opts.profile, sandboxIn: 'child', loadClientAfter: ui });
   connecting.catch(() => undefined); // handled in run.tsx, which may attach a little later
   const target = shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey);
   const route = routeFrom(opts.initialRoute);
   const terminal = holdTerminal();
   process.stdout.write(chromeFrame(target, route, process.stdout.columns || 80, process.stdout.rows || 24, process.stdout.hasColors?.() ?? false));
-  const { runConsole } = await import('./run.js');
+  const { runConsole } = await ui;
   return runConsole({ resolved, connecting, target, route, terminal });
 }
 

@@ -44,7 +44,8 @@ export function spawnSandbox(opts: SpawnOptions): Promise<SandboxChild> {
   const env: NodeJS.ProcessEnv = { ...process.env, [CHILD_MARKER]: '1', [DATA_DIR_VAR]: opts.dataDir };
   const child = fork(entry, [], {
     env,
-    execArgv: opts.execArgv ?? process.execArgv,
+    // The same node flags (a loader such as tsx, say), but not a debugger's port the console holds.
+    execArgv: opts.execArgv ?? process.execArgv.filter((a) => !a.startsWith('--inspect')),
     // stdout/stdin are the console's terminal: the child must never draw on it.
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'json',

@@ -164,10 +164,58 @@ function diffsFullscreen(ink, outputHeight) {
 // the terminal the cursor sits on its last cell, which xterm's erase takes with it (the
 // selected row's inverse bar would lose its last column). Erasing first, then writing, shows the
 // same row without that.
+// Also in log-update.js: when a diffed frame exactly fills the terminal (so its first row is the
+// terminal's first) and a block of rows moved by one (the table scrolled one row), the terminal
+// scrolls that block itself (a scroll region, one line up or down) and only the rows that really
+// differ are written: ~0.4 instead of ~3.2 kB a keypress while scrolling through the call log.
 INK_PATCHES.push({
   file: /[\\/]ink[\\/]build[\\/]log-update\.js$/,
-  edits: [['ansiEscapes.cursorTo(0) +\n                nextLines[i] +\n                ansiEscapes.eraseEndLine +', 'ansiEscapes.cursorTo(0) +\n                ansiEscapes.eraseEndLine +\n                nextLines[i] +']],
-  append: '',
+  edits: [
+    ['ansiEscapes.cursorTo(0) +\n                nextLines[i] +\n                ansiEscapes.eraseEndLine +', 'ansiEscapes.cursorTo(0) +\n                ansiEscapes.eraseEndLine +\n                nextLines[i] +'],
+    [
+      'else {\n            buffer.push(ansiEscapes.cursorUp(previousVisible - 1));\n        }',
+      'else {\n            const scroll = scrolledBlock(stream, previousLines, previousOutput, nextLines, str, cursorWasShown || activeCursor !== undefined);\n            if (scroll) {\n                buffer.push(scroll.escapes);\n                previousLines = scroll.lines;\n            }\n            else {\n                buffer.push(ansiEscapes.cursorUp(previousVisible - 1));\n            }\n        }',
+    ],
+  ],
+  append: `
+// The longest run of rows that are now the row one below (shift 1) or above (shift -1) them in
+// the last frame, and changed; null unless both frames fill the terminal exactly, no cursor is
+// shown and the run is worth a scroll. Else the escapes that scroll it into place and leave the
+// cursor on the first row, and the last frame's rows as the screen then holds them.
+function scrolledBlock(stream, previousLines, previousOutput, nextLines, str, cursorShown) {
+  const rows = stream.rows;
+  if (cursorShown || !rows || nextLines.length !== rows || previousLines.length !== rows || str.endsWith('\\n') || previousOutput.endsWith('\\n')) return null;
+  let best = { length: 0 };
+  for (const shift of [1, -1]) {
+    let start = -1;
+    for (let i = 0; i <= rows; i++) {
+      const from = i + shift;
+      const moved = i < rows && from >= 0 && from < rows && nextLines[i] !== previousLines[i] && nextLines[i] === previousLines[from];
+      if (moved && start < 0) start = i;
+      if (!moved && start >= 0) {
+        if (i - start > best.length) best = { shift, start, length: i - start };
+        start = -1;
+      }
+    }
+  }
+  if (best.length < 3) return null;
+  const lines = [...previousLines];
+  let escapes;
+  if (best.shift === 1) {
+    // Rows start..end take the rows below them: scroll the region start..end+1 up by one.
+    const end = best.start + best.length - 1;
+    escapes = '\\u001B[' + (best.start + 1) + ';' + (end + 2) + 'r\\u001B[S';
+    lines.splice(best.start, best.length + 1, ...previousLines.slice(best.start + 1, end + 2), '');
+  } else {
+    // Rows start..end take the rows above them: scroll the region start-1..end down by one.
+    const end = best.start + best.length - 1;
+    escapes = '\\u001B[' + best.start + ';' + (end + 1) + 'r\\u001B[T';
+    lines.splice(best.start - 1, best.length + 1, '', ...previousLines.slice(best.start - 1, end));
+  }
+  // Resetting the region puts the cursor home: the frame's first row.
+  return { escapes: escapes + '\\u001B[r\\u001B[H', lines };
+}
+`,
 });
 // yoga's WASM is inlined as a base64 data: URL, and its loader fetches that URL with the global
 // fetch when one exists: on Node that loads and runs undici's whole fetch stack (≈50-60 ms of the

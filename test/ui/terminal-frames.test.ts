@@ -132,6 +132,8 @@ test('moving through the call log: the terminal shows the right rows and one hig
   // A page down stops at the last call loaded so far (older pages load as the cursor nears it).
   const loaded = Number(/(\d+) calls\+?(?! loaded)/.exec(plain(t.screen()))?.[1]);
   await press('C-f', Math.min(cursor + bodyRows(rows), loaded - 1));
+  // Up past the top of the window: each key scrolls the other way.
+  for (let i = 0; i < bodyRows(rows) + 3; i++) await press('k', cursor - 1);
   await press('g', 0);
   await press('j', 1);
   // A smaller terminal and back: Ink redraws whole, then diffs again.

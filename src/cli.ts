@@ -1,10 +1,5 @@
-// Entry point: argv → a command, or the console. Everything heavy is imported lazily so
-// `switchboard --version` loads nothing but this file.
-import * as nodeModule from 'node:module';
-
-// Node ≥ 22.1 keeps the code it compiles on disk (in its own cache dir under the OS temp dir) and
-// reuses it on the next start: most of what loading the console's UI costs. Node 20 has no such cache.
-(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// The ESM main (dist/main.mjs, reached through the CommonJS entry src/entry.cts, which answers
+// `--version` itself): argv → a command, or the console. Everything heavy is imported lazily.
 
 declare const __SWITCHBOARD_VERSION__: string;
 const VERSION = typeof __SWITCHBOARD_VERSION__ === 'string' ? __SWITCHBOARD_VERSION__ : '0.0.0-dev';
@@ -14,10 +9,6 @@ async function main(argv: string[]): Promise<number> {
   if (process.env.SWITCHBOARD_SANDBOX_CHILD === '1' && process.send) {
     const { runSandboxChild } = await import('./sandbox/child.js');
     await runSandboxChild();
-    return 0;
-  }
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    process.stdout.write(`${VERSION}\n`);
     return 0;
   }
   // No unhandled error reaches the user as a stack trace (details go to the debug log).

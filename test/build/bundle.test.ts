@@ -1,6 +1,7 @@
-// What the built bundle loads before it can show anything: the console's start must not need
-// React, Ink or yoga (its first frame is drawn before they load), `--version` must need nothing,
-// and zod must come without its ~40 other locales. Reads the bundle `npm test` just built.
+// What the built bundle loads before it can show anything: `--version` is answered by the
+// CommonJS entry alone (no ESM loader), the console's start must not need React, Ink or yoga (its
+// first frame is drawn before they load), and zod must come without its ~40 other locales.
+// Reads the bundle `npm test` just built.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -21,19 +22,23 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
 }
 
 const dynamicImport = (file: string, name: string) => {
-  const m = readFileSync(join(dir, file), 'utf8').match(new RegExp(`import\\("\\./(chunks/${name}-[A-Z0-9]+\\.js)"\\)`));
+  const m = readFileSync(join(dir, file), 'utf8').match(new RegExp(`import\\("\\./(chunks/${name}-[A-Z0-9]+\\.mjs)"\\)`));
   assert.ok(m, `${file} loads a ${name} chunk lazily`);
   return m[1];
 };
 
 const text = (files: Set<string>) => [...files].map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
 
-test('the CLI entry loads no chunk up front (--version pays for nothing else)', () => {
-  assert.deepEqual([...staticClosure('cli.js')], ['cli.js']);
+test('the entry is CommonJS and answers --version before it imports anything', () => {
+  const entry = readFileSync(CLI, 'utf8');
+  assert.equal(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type, 'commonjs');
+  assert.deepEqual([...entry.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1]), ['./main.mjs'], 'one lazy import: the ESM main');
+  assert.ok(entry.indexOf('"--version"') < entry.indexOf('import("./main.mjs")'));
+  assert.deepEqual([...staticClosure('main.mjs')], ['main.mjs'], 'the main loads no chunk up front');
 });
 
 test("the console's start draws its frame without React, Ink or yoga", () => {
-  const start = staticClosure(dynamicImport('cli.js', 'start'));
+  const start = staticClosure(dynamicImport('main.mjs', 'start'));
   const code = text(start);
   for (const heavy of ['node_modules/react-reconciler/', 'node_modules/ink/', 'node_modules/yoga-layout/', 'node_modules/react/', 'node_modules/undici/', 'node_modules/fastify/']) {
     assert.ok(!code.includes(`// ${heavy}`), `the start chunk and its imports include ${heavy}`);
@@ -42,7 +47,7 @@ test("the console's start draws its frame without React, Ink or yoga", () => {
 });
 
 test('zod is bundled with its English messages only', () => {
-  const all = readdirSync(join(dir, 'chunks')).filter((f) => f.endsWith('.js'));
+  const all = readdirSync(join(dir, 'chunks')).filter((f) => f.endsWith('.mjs'));
   const code = text(new Set(all.map((f) => join('chunks', f))));
   assert.ok(code.includes('// node_modules/zod/v4/locales/en.js'));
   assert.ok(!code.includes('// node_modules/zod/v4/locales/de.js'), 'the German locale is in the bundle');

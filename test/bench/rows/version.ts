@@ -2,7 +2,7 @@
 // run by run so both see the same machine state.
 import { readFileSync } from 'node:fs';
 import { atMostRatio, fromSummary, type Figure } from '../report.js';
-import type { BenchContext } from '../fixtures.js';
+import { tempHome, type BenchContext } from '../fixtures.js';
 import { run } from '../procs.js';
 import { summarize } from '../stats.js';
 
@@ -11,10 +11,13 @@ export async function versionRow(ctx: BenchContext): Promise<Figure[]> {
   const runs = ctx.quick ? 5 : 15;
   const node: number[] = [];
   const cli: number[] = [];
+  // Both in the same clean environment as the other rows: this machine's shell sets
+  // NODE_EXTRA_CA_CERTS, which Node 20 parses at every start (~120 ms) and would flatter the ratio.
+  const { env } = tempHome('version');
   for (let i = -2; i < runs; i++) {
     // The first two rounds warm the file cache and are not counted.
-    const n = await run(process.execPath, ['-e', '0']);
-    const c = await run(process.execPath, [ctx.cli, '--version']);
+    const n = await run(process.execPath, ['-e', '0'], { env });
+    const c = await run(process.execPath, [ctx.cli, '--version'], { env });
     if (c.code !== 0 || c.stdout.trim() !== version) {
       throw new Error(`--version printed ${JSON.stringify(c.stdout.trim())} (exit ${c.code}), expected ${version}`);
     }

@@ -21,7 +21,7 @@ export function nextPageSize(loaded: number): number {
  * "Load more" fetches pages until it has a quarter of what is loaded, or for about this long,
  * and only then updates the log: every update redraws the screen and copies the whole log, and
  * that garbage, not the rows, is what grew the heap. Paging 100k calls with one update per page
- * left the console at ~240–270 MB resident, one per batch at ~180–190 MB (and paged faster).
+ * left the console at 240–280 MB resident, one per batch at 170–200 MB (and paged faster).
  */
 export const OLDER_BATCH_MS = 500;
 

@@ -38,6 +38,9 @@ export const INK_PATCHES = [
 const frameRowMemo = new Map();
 const BLANK_CELL = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });
 function frameRow(output, writes) {
+  // Plain text from the row's first column (an unselected table row): its cells, unstyled, join
+  // back into the text itself.
+  if (writes.length === 1 && writes[0].x === 0 && !writes[0].line.includes('\\u001B')) return writes[0].line.trimEnd();
   const row = new Array(output.width).fill(BLANK_CELL);
   for (const { x, line } of writes) {
     let offsetX = x;

@@ -66,10 +66,11 @@ test('every patch still applies to the installed Ink (a changed file would be le
 });
 
 // Text as Ink writes it: SGR runs (inverse, colours, dim), wide characters, several lines.
-const PIECES = ['Calls', 'ended', ' ', '  ', '—', '…', '漢字', '👍', 'x'.repeat(14), '\x1b[7m', '\x1b[27m', '\x1b[31m', '\x1b[39m', '\x1b[2m', '\x1b[22m', '\x1b[44m\x1b[37m', '\x1b[49m', '\n'];
+const PIECES = ['Calls', 'ended', ' ', '  ', '\t', '—', '…', '漢字', '👍', 'e\u0301', '👩\u200d💻', '\u00a0', 'x'.repeat(14), '\x1b[7m', '\x1b[27m', '\x1b[31m', '\x1b[39m', '\x1b[2m', '\x1b[22m', '\x1b[44m\x1b[37m', '\x1b[49m', '\n'];
 const text = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 8 }).map((p) => p.join(''));
 const TRANSFORMERS: Transformer[][] = [[], [(line) => `\x1b[1m${line}\x1b[22m`], [(line, i) => `${i}:${line}`, (line) => line.toUpperCase()]];
-const coord = fc.integer({ min: -3, max: 24 });
+// Column 0 often: most rows Ink draws start there (and plain ones take a shortcut).
+const coord = fc.oneof(fc.constant(0), fc.integer({ min: -3, max: 24 }));
 const op = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('write' as const), x: coord, y: coord, text, t: fc.nat(TRANSFORMERS.length - 1) }) },
   {
@@ -101,6 +102,15 @@ test('patched frames are the same as Ink’s, frame after frame (rows drawn befo
     }),
     { numRuns: 400 },
   );
+});
+
+test('plain rows (no styles, first column) come out as Ink draws them: leading and inner blanks, tabs, wide and combined characters, wider than the frame', () => {
+  for (const line of [' abc', 'a  b  ', '\tx', '漢字 x', 'e\u0301e', '👩\u200d💻 x', '\u00a0a\u00a0', 'x'.repeat(30), '']) {
+    for (const width of [4, 40]) {
+      const f: Frame = { width, height: 2, ops: [{ kind: 'write', x: 0, y: 0, text: line, t: 0 }] };
+      assert.deepEqual(draw(patched, f), draw(original, f), JSON.stringify({ line, width }));
+    }
+  }
 });
 
 test('a table frame: moving the selection redraws the same rows as Ink does', () => {

@@ -53,11 +53,16 @@ const Row = memo(function Row({ text, selected }: { text: string; selected: bool
  * only moves the cursor formats no cells, and scrolling by one formats one row. Screens that
  * build their columns on each render simply start a fresh cache each time.
  */
+/** Rows of a table of `height` lines left for its body (the header takes one). */
+export function tableBodyHeight(height: number): number {
+  return Math.max(1, height - 1);
+}
+
 export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]; cursor: number; scroll: number; height: number; width: number; rowKey: (row: T) => string }) {
   const { rows, cursor, height, width } = props;
   const cols = useMemo(() => layoutColumns(props.columns, width), [props.columns, width]);
   const lines = useMemo(() => new WeakMap<T, string>(), [cols]);
-  const bodyHeight = Math.max(1, height - 1);
+  const bodyHeight = tableBodyHeight(height);
   // The stored scroll keeps the cursor in view; clamp again in case the window shrank.
   let scroll = Math.min(props.scroll, Math.max(0, rows.length - bodyHeight));
   if (cursor >= scroll + bodyHeight) scroll = cursor - bodyHeight + 1;

@@ -4,8 +4,9 @@ import type { Key } from 'ink';
 import { useActions } from '../../store/index.js';
 import { Command, commandFor, type KeyContext } from '../keymap.js';
 import { Priority, useKeypress } from './keypress.js';
+import { tableBodyHeight } from '../components/Table.js';
 
-/** For tables: `count` rows in a window of `height` body rows. */
+/** For tables: `count` rows in a Table of `height` lines (its header included, as passed to <Table>). */
 export function useListKeys(opts: {
   contexts: KeyContext[];
   count: number;
@@ -18,25 +19,26 @@ export function useListKeys(opts: {
     (input: string, key: Key) => {
       const cmd = commandFor(input, key, opts.contexts);
       if (cmd === undefined) return false;
-      const page = Math.max(1, opts.height - 1);
+      // The window the store keeps the cursor in is the rows the table shows, not its header.
+      const rows = tableBodyHeight(opts.height);
       switch (cmd) {
         case Command.Up:
-          actions.moveCursor(-1, opts.count, opts.height);
+          actions.moveCursor(-1, opts.count, rows);
           return true;
         case Command.Down:
-          actions.moveCursor(1, opts.count, opts.height);
+          actions.moveCursor(1, opts.count, rows);
           return true;
         case Command.Top:
-          actions.setCursor(0, opts.count, opts.height);
+          actions.setCursor(0, opts.count, rows);
           return true;
         case Command.Bottom:
-          actions.setCursor(opts.count - 1, opts.count, opts.height);
+          actions.setCursor(opts.count - 1, opts.count, rows);
           return true;
         case Command.PageUp:
-          actions.moveCursor(-page, opts.count, opts.height);
+          actions.moveCursor(-rows, opts.count, rows);
           return true;
         case Command.PageDown:
-          actions.moveCursor(page, opts.count, opts.height);
+          actions.moveCursor(rows, opts.count, rows);
           return true;
         default:
           return opts.onCommand(cmd) === true;

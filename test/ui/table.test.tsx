@@ -110,3 +110,18 @@ test('a replaced row, new columns or a new width are drawn fresh, never from sta
     app.unmount();
   }
 });
+
+test('the kept lines are bounded: after scrolling through 1,500 rows the first ones are formatted again', () => {
+  const { count, columns } = counted();
+  const many: Item[] = Array.from({ length: 1500 }, (_, n) => ({ id: `id${n}`, n, label: `label ${n}` }));
+  const app = render(table(columns, many, 0, 0));
+  try {
+    for (let cursor = BODY; cursor < many.length; cursor += BODY) app.rerender(table(columns, many, cursor, cursor - BODY + 1));
+    const before = count.cells;
+    app.rerender(table(columns, many, 0, 0));
+    assert.equal(count.cells - before, BODY * 2, 'the top rows were no longer kept');
+    assert.match(body(app.lastFrame() ?? '').lines[0], /^row 0 /);
+  } finally {
+    app.unmount();
+  }
+});

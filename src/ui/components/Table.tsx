@@ -47,21 +47,25 @@ const Row = memo(function Row({ text, selected }: { text: string; selected: bool
   );
 });
 
+/** Rows of a table of `height` lines left for its body (the header takes one). */
+export function tableBodyHeight(height: number): number {
+  return Math.max(1, height - 1);
+}
+
+/** At most this many formatted lines are kept (the cache is dropped wholesale past it). */
+const LINES_KEPT = 1000;
+
 /**
  * Rows are objects the store replaces (never mutates) when they change, so a row's formatted
  * line is kept by identity for as long as the columns and width stay the same: a keypress that
  * only moves the cursor formats no cells, and scrolling by one formats one row. Screens that
  * build their columns on each render simply start a fresh cache each time.
  */
-/** Rows of a table of `height` lines left for its body (the header takes one). */
-export function tableBodyHeight(height: number): number {
-  return Math.max(1, height - 1);
-}
-
 export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]; cursor: number; scroll: number; height: number; width: number; rowKey: (row: T) => string }) {
   const { rows, cursor, height, width } = props;
   const cols = useMemo(() => layoutColumns(props.columns, width), [props.columns, width]);
-  const lines = useMemo(() => new WeakMap<T, string>(), [cols]);
+  // Lines of the rows drawn lately: scrolling through a 100,000-call log keeps no line for every row it passed.
+  const lines = useMemo(() => new Map<T, string>(), [cols]);
   const bodyHeight = tableBodyHeight(height);
   // The stored scroll keeps the cursor in view; clamp again in case the window shrank.
   let scroll = Math.min(props.scroll, Math.max(0, rows.length - bodyHeight));
@@ -72,6 +76,7 @@ export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]
   const lineOf = (row: T) => {
     let text = lines.get(row);
     if (text === undefined) {
+      if (lines.size >= LINES_KEPT) lines.clear();
       text = line(cols.map(({ col, width: w }) => pad(col.value(row), w, col.align)));
       lines.set(row, text);
     }

@@ -25,7 +25,7 @@ export async function chatRows(ctx: BenchContext): Promise<Figure[]> {
     const node: number[] = [];
     for (let i = -1; i < runs; i++) {
       const question = QUESTIONS[(i + QUESTIONS.length) % QUESTIONS.length];
-      const n = await run(process.execPath, ['-e', '0']);
+      const n = await run(process.execPath, ['-e', '0'], { env: home.env });
       const c = await run(process.execPath, [ctx.cli, 'chat', 'send', '--session', sessionId, question], { env });
       if (c.code !== 0 || !c.stdout.trim()) throw new Error(`chat send failed (${c.code}): ${firstErrorLine(c.stderr || c.stdout)}`);
       const t0 = performance.now();

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { homeEnv } from '../support/cli.js';
 
 const root = resolve(import.meta.dirname, '../..');
 // SWITCHBOARD_E2E_CLI points at another build (e.g. a copy, while someone else rebuilds dist/).
@@ -39,11 +40,7 @@ test('the console in a real terminal: every screen, a call, a new assistant, a l
   const kb = join(home, 'shipping-faq.txt');
   writeFileSync(kb, 'Orders ship within two business days.\n');
   const env = {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_DATA_HOME: join(home, 'data'),
-    XDG_STATE_HOME: join(home, 'state'),
-    XDG_CACHE_HOME: join(home, 'cache'),
+    ...homeEnv(home),
     TERM: 'xterm-256color',
     SWITCHBOARD_PROFILE: undefined,
   };
@@ -131,7 +128,7 @@ for (const how of ['Ctrl-C', 'SIGTERM'] as const) {
       name: `sb-e2e-${how}-${process.pid}`,
       cwd: root,
       command: `node ${cli}`,
-      env: { HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), XDG_STATE_HOME: join(dir, 'state'), TERM: 'xterm-256color' },
+      env: { ...homeEnv(dir), TERM: 'xterm-256color' },
     });
     others.push(t);
     await t.waitFor(/● online[\s\S]*NAME/);

@@ -22,10 +22,9 @@ export interface CliHome {
   cleanup(): void;
 }
 
-/** A throwaway home for one test (or one suite that shares profiles). */
-export function tempHome(): CliHome {
-  const dir = mkdtempSync(join(tmpdir(), 'switchboard-home-'));
-  const env: NodeJS.ProcessEnv = {
+/** HOME and the XDG dirs inside `dir`, plus PATH and TMPDIR: nothing else of the caller's environment. */
+export function homeEnv(dir: string): NodeJS.ProcessEnv {
+  return {
     PATH: process.env.PATH,
     HOME: dir,
     XDG_CONFIG_HOME: join(dir, 'config'),
@@ -34,7 +33,12 @@ export function tempHome(): CliHome {
     XDG_CACHE_HOME: join(dir, 'cache'),
     TMPDIR: process.env.TMPDIR,
   };
-  return { dir, env, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A throwaway home for one test (or one suite that shares profiles). */
+export function tempHome(): CliHome {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-home-'));
+  return { dir, env: homeEnv(dir), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export interface RunOptions {

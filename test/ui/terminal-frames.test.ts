@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI } from '../support/cli.js';
+import { CLI, homeEnv } from '../support/cli.js';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
@@ -99,11 +99,7 @@ async function showsCursor(t: TmuxSession, cursor: number, rows: number): Promis
 test('moving through the call log: the terminal shows the right rows and one highlight after every key', { skip }, async () => {
   assert.ok(numbers.length >= 80, `the seeded sandbox has ${numbers.length} calls; the test pages past the first 50`);
   const env = {
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_DATA_HOME: join(home, 'data'),
-    XDG_STATE_HOME: join(home, 'state'),
-    XDG_CACHE_HOME: join(home, 'cache'),
+    ...homeEnv(home),
     TERM: 'xterm-256color',
     SWITCHBOARD_BASE_URL: sb.url,
     SWITCHBOARD_API_KEY: sb.apiKey,

@@ -2,6 +2,9 @@
 // Assistants rows on screen (embedded sandbox, existing data dir). The ratio compares like with
 // like: bare node printing one line through the same pty path, with the path's own cost (a
 // program that prints at once, measured the same way) taken off both sides.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { build, type Plugin } from 'esbuild';
 import { atMostRatio, fromSummary, type Figure } from '../report.js';
 import { tempHome, type BenchContext, type Home } from '../fixtures.js';
 import { COLS, PtySession, ROWS } from '../pty.js';
@@ -35,6 +38,36 @@ async function firstTextOf(argv: string[], home: Home): Promise<number> {
   }
 }
 
+const INK_HELLO = 'hello from ink';
+
+/**
+ * The floor under rows 2-3: a minimal Ink app (one <Text>) bundled like the console (same esbuild
+ * settings and Ink patches), beside the bench's build so it resolves the same packages.
+ */
+async function buildInkHello(ctx: BenchContext): Promise<string> {
+  const dir = join(dirname(ctx.cli), '..', 'ink-hello');
+  mkdirSync(dir, { recursive: true });
+  const entry = join(dir, 'app.mjs');
+  const { inkPatches } = (await import(new URL('../../../src/scripts/ink-patches.mjs', import.meta.url).href)) as { inkPatches: Plugin };
+  writeFileSync(entry, `import { createElement } from 'react';\nimport { render, Text } from 'ink';\nrender(createElement(Text, null, ${JSON.stringify(INK_HELLO)}));\n`);
+  await build({
+    entryPoints: { hello: entry },
+    outdir: join(dir, 'out'),
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.18',
+    plugins: [inkPatches],
+    external: ['react-devtools-core'],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  return join(dir, 'out', 'hello.mjs');
+}
+
 /** The seeded assistants' names, read over HTTP from the data dir the console will use. */
 export async function assistantNames(ctx: BenchContext, home: Home): Promise<string[]> {
   const sb = await startSandbox(ctx, home.sandboxDir);
@@ -58,18 +91,21 @@ export async function startupRows(ctx: BenchContext): Promise<Figure[]> {
     await pty.settle(1000, 20_000);
   });
   const names = await assistantNames(ctx, home);
+  const inkHello = await buildInkHello(ctx);
   const showsAssistant = (t: string) => names.some((n) => t.includes(n));
 
   const runs = ctx.quick ? 3 : 7;
   const path: number[] = [];
   const node: number[] = [];
   const frame: number[] = [];
+  const hello: number[] = [];
   const app: number[] = [];
   const rows: number[] = [];
   for (let i = 0; i < runs; i++) {
     ctx.log(`rows 2-3: run ${i + 1}/${runs}…`);
     path.push(await firstTextOf(['/bin/echo', 'ready'], home));
     node.push(await firstTextOf([process.execPath, '-e', 'process.stdout.write("ready\\n")'], home));
+    hello.push(await firstTextOf([process.execPath, inkHello], home));
     await withConsole(ctx, home, async (pty) => {
       frame.push(await pty.waitFor(hasText, 30_000, 0, 'a first frame'));
       app.push(await pty.waitFor(appDrawn, 30_000, 0, "the app's first frame"));
@@ -82,10 +118,12 @@ export async function startupRows(ctx: BenchContext): Promise<Figure[]> {
   const frameS = summarize(frame);
   const rowsS = summarize(rows);
   const appS = summarize(app);
+  const helloS = summarize(hello);
   const detail = { ptyPathMs: pathS, bareNodeOnPtyMs: nodeS };
   const note = `pty via util-linux script (${COLS}×${ROWS}, TERM=xterm-256color, CI unset); bare node on the same pty ${nodeS.median.toFixed(0)} ms, pty path alone ${pathS.median.toFixed(1)} ms (taken off both sides of the ratio)`;
   return [
     { row: 2, name: 'console first frame (pty)', unit: 'ms', ...fromSummary(frameS), ratio: ratio(frameS), target: atMostRatio(3.5), note, detail },
+    { row: 2, name: 'a one-<Text> Ink app, first frame (the floor)', unit: 'ms', ...fromSummary(helloS), ratio: ratio(helloS), note: 'render(<Text>hello</Text>) bundled like the console: what Ink, React and yoga alone cost before any frame; against row 3\'s 5× it leaves almost nothing for a sandbox, a client and a request' },
     { row: 2, name: "console app's first frame (Ink, screen body)", unit: 'ms', ...fromSummary(appS), ratio: ratio(appS), note: 'the first frame above is the chrome drawn before React and Ink load; this one is the app itself, taking keys' },
     { row: 3, name: 'Assistants rows on screen (embedded sandbox)', unit: 'ms', ...fromSummary(rowsS), ratio: ratio(rowsS), target: atMostRatio(5), detail },
   ];

@@ -95,13 +95,11 @@ export const CallsChart = memo(function CallsChart({ calls, width }: { calls: Ca
 export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const log = useConsoleShallow((s) => ({ ...s.callLog }));
   const numbers = useConsole((s) => s.numbers.data);
-  const assistants = useConsole((s) => s.assistants.data);
   const assistantName = useAssistantName();
   const view = useTopView();
   const actions = useActions();
-  // Kept until the names they look up change (useAssistantName gives a new function on every
-  // render, reading only the assistants): the table then keeps each row's formatted line, so a
-  // keypress formats no cells, and the filter runs over the log only when it or the log changes.
+  // Kept until the names they look up change: the table then keeps each row's formatted line, so
+  // a keypress formats no cells, and the filter runs over the log only when it or the log changes.
   const columns = useMemo<Column<Call>[]>(
     () => [
       { title: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt) },
@@ -114,7 +112,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
       { title: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(c.durationSeconds) },
       { title: 'COST', width: 7, priority: 8, align: 'right', value: (c) => money(c.cost) },
     ],
-    [assistants, numbers],
+    [assistantName, numbers],
   );
   const rows = useMemo(() => filterRows(log.calls, columns, view.filter), [log.calls, columns, view.filter]);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];

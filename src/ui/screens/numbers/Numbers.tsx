@@ -1,4 +1,5 @@
 // Numbers: table of DID, provider, SIP domain, status, linked assistant; `l` links an assistant.
+import { useCallback } from 'react';
 import type { PhoneNumber } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { Table, type Column } from '../../components/Table.js';
@@ -20,9 +21,10 @@ function numberColumns(assistantName: (id: string | null | undefined) => string)
   ];
 }
 
+/** An assistant's name by id; the same function until the assistants change (tables key their line caches on it). */
 export function useAssistantName() {
   const assistants = useConsole((s) => s.assistants.data);
-  return (id: string | null | undefined) => (id ? (assistants?.find((a) => a.id === id)?.name ?? id) : '—');
+  return useCallback((id: string | null | undefined) => (id ? (assistants?.find((a) => a.id === id)?.name ?? id) : '—'), [assistants]);
 }
 
 export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {

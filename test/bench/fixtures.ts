@@ -3,6 +3,7 @@
 import { join, resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { makeTempDir, spawnTracked } from './procs.js';
+import { homeEnv } from '../support/cli.js';
 
 export interface BenchContext {
   /** absolute path of the built entry, dist/cli.js */
@@ -25,17 +26,7 @@ export interface Home {
  */
 export function tempHome(name: string): Home {
   const dir = makeTempDir(name);
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: dir,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_DATA_HOME: join(dir, 'data'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    XDG_CACHE_HOME: join(dir, 'cache'),
-    TMPDIR: process.env.TMPDIR,
-    TERM: 'xterm-256color',
-    LANG: process.env.LANG ?? 'C.UTF-8',
-  };
+  const env: NodeJS.ProcessEnv = { ...homeEnv(dir), TERM: 'xterm-256color', LANG: process.env.LANG ?? 'C.UTF-8' };
   return { dir, env, sandboxDir: join(dir, 'data', 'switchboard', 'sandbox') };
 }
 

@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inkPatches } from './ink-patches.mjs';
+import { esmBundleOptions } from './esm-bundle.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
@@ -17,28 +17,15 @@ const at = process.argv.indexOf('--outdir');
 const outdir = at >= 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) : resolve(root, 'dist');
 rmSync(outdir, { recursive: true, force: true });
 
-const define = { __SWITCHBOARD_VERSION__: JSON.stringify(pkg.version), 'process.env.NODE_ENV': '"production"' };
+const version = JSON.stringify(pkg.version);
 
 await build({
+  // The native addon stays outside the bundle.
+  ...esmBundleOptions({ external: ['better-sqlite3'], define: { __SWITCHBOARD_VERSION__: version } }),
   entryPoints: { main: resolve(root, 'src/cli.ts') },
   outdir,
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.18',
   sourcemap: 'linked',
-  logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [inkPatches],
-  // Native addon and optional dev-only imports stay outside the bundle.
-  external: ['better-sqlite3', 'react-devtools-core'],
-  define,
-  banner: {
-    // Some bundled CommonJS dependencies call require(); give them one.
-    js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);",
-  },
 });
 
 // The entry: its one import (./cli.js, the ESM main in the source) is the bundle's main.mjs.
@@ -57,7 +44,7 @@ await build({
   target: 'node20.18',
   logLevel: 'warning',
   plugins: [mainIsBundle],
-  define,
+  define: { __SWITCHBOARD_VERSION__: version },
   banner: { js: '#!/usr/bin/env node' },
 });
 // dist/cli.js is CommonJS whatever the package.json above says (and wherever the dir sits).

@@ -4,7 +4,7 @@
 // program that prints at once, measured the same way) taken off both sides.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { atMostRatio, fromSummary, type Figure } from '../report.js';
 import { tempHome, type BenchContext, type Home } from '../fixtures.js';
 import { COLS, PtySession, ROWS } from '../pty.js';
@@ -41,30 +41,17 @@ async function firstTextOf(argv: string[], home: Home): Promise<number> {
 const INK_HELLO = 'hello from ink';
 
 /**
- * The floor under rows 2-3: a minimal Ink app (one <Text>) bundled like the console (same esbuild
- * settings and Ink patches), beside the bench's build so it resolves the same packages.
+ * The floor under rows 2-3: a minimal Ink app (one <Text>) bundled like the console (the same
+ * esbuild settings and Ink patches, src/scripts/esm-bundle.mjs), beside the bench's build so it
+ * resolves the same packages.
  */
 async function buildInkHello(ctx: BenchContext): Promise<string> {
   const dir = join(dirname(ctx.cli), '..', 'ink-hello');
   mkdirSync(dir, { recursive: true });
   const entry = join(dir, 'app.mjs');
-  const { inkPatches } = (await import(new URL('../../../src/scripts/ink-patches.mjs', import.meta.url).href)) as { inkPatches: Plugin };
+  const { esmBundleOptions } = (await import(new URL('../../../src/scripts/esm-bundle.mjs', import.meta.url).href)) as { esmBundleOptions: () => BuildOptions };
   writeFileSync(entry, `import { createElement } from 'react';\nimport { render, Text } from 'ink';\nrender(createElement(Text, null, ${JSON.stringify(INK_HELLO)}));\n`);
-  await build({
-    entryPoints: { hello: entry },
-    outdir: join(dir, 'out'),
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.18',
-    plugins: [inkPatches],
-    external: ['react-devtools-core'],
-    define: { 'process.env.NODE_ENV': '"production"' },
-    banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
-    logLevel: 'warning',
-  });
+  await build({ ...esmBundleOptions(), entryPoints: { hello: entry }, outdir: join(dir, 'out') });
   return join(dir, 'out', 'hello.mjs');
 }
 

@@ -1,0 +1,24 @@
+// The esbuild settings of the console's ESM bundle, shared by the build (build.mjs) and the
+// benchmark's Ink floor (test/bench/rows/startup.ts), so "bundled like the console" stays true.
+import { inkPatches } from './ink-patches.mjs';
+
+/** Options for an ESM, code-split Node bundle with Ink patched; callers add entries, outdir and their own externals/defines. */
+export function esmBundleOptions({ external = [], define = {} } = {}) {
+  return {
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.18',
+    logLevel: 'warning',
+    plugins: [inkPatches],
+    // Optional dev-only imports stay outside the bundle.
+    external: ['react-devtools-core', ...external],
+    define: { 'process.env.NODE_ENV': '"production"', ...define },
+    banner: {
+      // Some bundled CommonJS dependencies call require(); give them one.
+      js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);",
+    },
+  };
+}

@@ -19,6 +19,8 @@ export interface Connection {
 export interface ConnectOptions {
   profile?: string;
   env?: Env;
+  /** The target when the caller has resolved it already (profile and env are then not read again). */
+  resolved?: Target;
   debug?: (line: string) => void;
   /**
    * Where an embedded sandbox runs: in this process (commands: one short request, no second
@@ -34,7 +36,7 @@ export interface ConnectOptions {
 }
 
 export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
-  const resolved = resolveTarget({ profile: opts.profile, env: opts.env });
+  const resolved = opts.resolved ?? resolveTarget({ profile: opts.profile, env: opts.env });
   if (resolved.kind === 'sandbox' && opts.sandboxIn === 'child') return connectToChild(resolved, opts);
   // Loaded here, not at the top: the console draws its first frames before connecting.
   await opts.loadClientAfter?.catch(() => undefined);

@@ -53,7 +53,7 @@ export function shownTarget(kind: Target['kind'], profile: string, baseUrl: stri
 export async function startConsole(opts: ConsoleOptions = {}): Promise<number> {
   const resolved = resolveTarget({ profile: opts.profile });
   const ui = import('./run.js');
-  const connecting = connect({ profile: opts.profile, sandboxIn: 'child', loadClientAfter: ui });
+  const connecting = connect({ resolved, sandboxIn: 'child', loadClientAfter: ui });
   connecting.catch(() => undefined); // handled in run.tsx, which may attach a little later
   const target = shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey);
   const route = routeFrom(opts.initialRoute);

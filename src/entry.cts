@@ -1,16 +1,34 @@
 // The program's entry (dist/cli.js), CommonJS on purpose: Node starts a CommonJS file without
 // setting up its ESM loader (≈30 ms of wall time and 60 ms of CPU on the dev machine), so
 // `switchboard --version` answers at bare-node speed. Everything else is the ESM bundle (cli.ts).
+// Bundled for old Node targets too, so an unsupported Node reads this far and says what it needs.
 import * as nodeModule from 'node:module';
 
 declare const __SWITCHBOARD_VERSION__: string;
+/** The lowest Node version the bundle runs on: package.json's engines.node, set at build time. */
+declare const __SWITCHBOARD_NODE_MIN__: string;
+
+const MIN_NODE = typeof __SWITCHBOARD_NODE_MIN__ === 'string' ? __SWITCHBOARD_NODE_MIN__ : '22.19.0';
+
+/** a.b.c ≥ x.y.z, numerically. */
+function atLeast(version: string, min: string): boolean {
+  const a = version.split('.').map(Number);
+  const b = min.split('.').map(Number);
+  for (let i = 0; i < 3; i++) {
+    if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) > (b[i] || 0);
+  }
+  return true;
+}
 
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+if (!atLeast(process.versions.node, MIN_NODE)) {
+  process.stderr.write(`switchboard: needs Node.js ${MIN_NODE} or newer; this is Node.js ${process.versions.node} (${process.execPath})\n`);
+  process.exitCode = 2;
+} else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${typeof __SWITCHBOARD_VERSION__ === 'string' ? __SWITCHBOARD_VERSION__ : '0.0.0-dev'}\n`);
 } else {
-  // Node ≥ 22.1 keeps the code it compiles on disk (its own cache dir under the OS temp dir) and
-  // reuses it at the next start: much of what loading the console's UI costs. Node 20 has none.
+  // Node keeps the code it compiles on disk (its own cache dir under the OS temp dir) and reuses
+  // it at the next start.
   (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   void import('./cli.js');
 }

@@ -1,12 +1,13 @@
-// The sandbox's records in SQLite (better-sqlite3, WAL). Every SQL statement lives here.
+// The sandbox's records in SQLite (Node's built-in node:sqlite, WAL). Every SQL statement lives here.
 // Durability: journal_mode=WAL with synchronous=FULL, so a write is fsynced before its
 // transaction returns; an acknowledged write survives kill -9 (and power loss).
-import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { openSqlite, pragmaValue, transaction } from './sqlite.js';
 
-export type Db = Database.Database;
+export type Db = DatabaseSync;
 
 export interface ChatMessage {
   role: string;
@@ -130,32 +131,32 @@ export function openDatabase(dataDir: string, onCreate?: (db: Db) => void): { db
   mkdirSync(paths.uploads, { recursive: true, mode: 0o700 });
   if (!existsSync(paths.db)) closeSync(openSync(paths.db, 'a', 0o600));
   chmodSync(paths.db, 0o600); // SQLite gives its -wal/-shm files the same mode
-  const db = new Database(paths.db);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000'); // `switchboard sandbox ring` may write while a server runs
-  db.pragma('foreign_keys = ON');
-  db.pragma('cache_size = -32000'); // 32 MB: keeps the call indexes hot on large logs
-  const version = db.pragma('user_version', { simple: true }) as number;
-  const created = version === 0;
-  if (created) {
-    try {
-      db.transaction(() => {
+  // busy_timeout: another process (a command, `switchboard sandbox ring`) may write while a server runs.
+  const db = openSqlite(paths.db, { timeout: 5000 });
+  let created = false;
+  try {
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON');
+    db.exec('PRAGMA cache_size = -32000'); // 32 MB: keeps the call indexes hot on large logs
+    // Several processes may open a fresh data dir at once: the schema is created or migrated
+    // under a write lock, by whichever gets it first; the others read the version it left.
+    transaction(db, () => {
+      const version = pragmaValue(db, 'user_version') as number;
+      if (version === 0) {
         db.exec(SCHEMA);
         onCreate?.(db);
-        db.pragma(`user_version = ${SCHEMA_VERSION}`);
-      })();
-    } catch (err) {
-      db.close();
-      throw err;
-    }
-  } else if (version === 3) {
-    db.transaction(() => moveConversationsOut(db))();
-  } else if (version !== SCHEMA_VERSION) {
+        db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+        created = true;
+      } else if (version === 3) {
+        moveConversationsOut(db);
+      } else if (version !== SCHEMA_VERSION) {
+        throw new Error(
+          `the sandbox data in ${dataDir} was written by a ${version < SCHEMA_VERSION ? 'older' : 'newer'} build (schema ${version}, this one reads ${SCHEMA_VERSION}); use another --data-dir, or remove that directory to start fresh`,
+        );
+      }
+    });
+  } catch (err) {
     db.close();
-    throw new Error(
-      `the sandbox data in ${dataDir} was written by a ${version < SCHEMA_VERSION ? 'older' : 'newer'} build (schema ${version}, this one reads ${SCHEMA_VERSION}); use another --data-dir, or remove that directory to start fresh`,
-    );
+    throw err;
   }
   return { db, created };
 }
@@ -174,7 +175,7 @@ function moveConversationsOut(db: Db): void {
     point.run(key, r.id);
   }
   db.exec('ALTER TABLE calls DROP COLUMN messages');
-  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 }
 
 /** Typed access to the records; one prepared statement per query. */
@@ -201,7 +202,7 @@ export class SandboxStore {
            @endedAt, @endedReason, @cost, @summary, @conversationId)`,
       ),
       conversationInsert: db.prepare('INSERT OR IGNORE INTO conversations (id, messages) VALUES (?, ?)'),
-      dataVersion: db.prepare('PRAGMA data_version').pluck(),
+      dataVersion: db.prepare('PRAGMA data_version'),
       fileGet: db.prepare('SELECT * FROM files WHERE id = ?'),
       fileCount: db.prepare('SELECT count(*) AS n FROM files'),
       filePage: db.prepare('SELECT * FROM files ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?'),
@@ -263,7 +264,7 @@ export class SandboxStore {
   /** Inserts calls in one transaction (one for a placed call; many when seeding or benchmarking). */
   insertCalls(calls: Iterable<CallRow>): number {
     let n = 0;
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       for (const { messages, customer, ...call } of calls) {
         const said = json(messages);
         const conversationId = conversationKey(said);
@@ -271,7 +272,7 @@ export class SandboxStore {
         this.s.callInsert.run({ ...call, customer: json(customer), conversationId });
         n++;
       }
-    })();
+    });
     this.callWrites++;
     return n;
   }
@@ -282,7 +283,7 @@ export class SandboxStore {
    * data_version counts. Cached call pages are valid only while it stays the same.
    */
   callsVersion(): string {
-    return `${this.callWrites}:${this.s.dataVersion.get() as number}`;
+    return `${this.callWrites}:${(this.s.dataVersion.get() as { data_version: number }).data_version}`;
   }
   /**
    * Newest first (created_at desc, id desc), served from the created_at indexes. `full` adds
@@ -298,14 +299,18 @@ export class SandboxStore {
     if (q.createdTo !== undefined) (where.push('c.created_at <= @createdTo'), (params.createdTo = q.createdTo));
     const from = full ? `${CALL_COLUMNS}, v.messages FROM calls c JOIN conversations v ON v.id = c.conversation_id` : `${CALL_COLUMNS} FROM calls c`;
     const sql = `SELECT ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`;
-    // Statements are cached by better-sqlite3 per text only when we keep them; the 32 filter
-    // combinations are few, so keep a small map. Rows come as arrays (raw): building a keyed
-    // object per row took half the query's time on a 100-call page.
+    // Statements are reused only when we keep them; the 32 filter combinations are few, so keep
+    // a small map. Rows come as arrays: building a keyed object per row took half the query's
+    // time on a 100-call page.
     let stmt = this.callQueries.get(sql);
-    if (!stmt) this.callQueries.set(sql, (stmt = this.db.prepare(sql).raw()));
-    return (stmt.all(params) as unknown[][]).map(toCall);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      stmt.setReturnArrays(true);
+      this.callQueries.set(sql, stmt);
+    }
+    return (stmt.all(params as Record<string, string | number>) as unknown as unknown[][]).map(toCall);
   }
-  private readonly callQueries = new Map<string, Database.Statement>();
+  private readonly callQueries = new Map<string, StatementSync>();
 
   // --- files
   getFile(id: string): FileRow | undefined {
@@ -322,20 +327,20 @@ export class SandboxStore {
     return (this.s.fileProcessing.all() as Record<string, unknown>[]).map(toFile);
   }
   insertFile(f: FileRow): void {
-    this.s.fileInsert.run(f);
+    this.s.fileInsert.run({ ...f });
   }
   finishFile(id: string, status: FileRow['status'], parsedTextBytes: number | null, updatedAt: string): void {
     this.s.fileFinish.run(status, parsedTextBytes, updatedAt, id);
   }
   /** Deletes the record and drops its id from every assistant's knowledge bases, in one transaction. */
   deleteFile(id: string, now: string): void {
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       this.s.fileDelete.run(id);
       for (const a of this.listAssistants()) {
         const body = withoutFileId(a.body, id);
         if (body) this.updateAssistant(a.id, body, now);
       }
-    })();
+    });
   }
 
   // --- sessions and chats
@@ -348,10 +353,10 @@ export class SandboxStore {
   }
   /** Stores the chat and the session's new messages together. */
   recordChat(session: SessionRow, chat: { id: string; createdAt: string } & Record<string, unknown>): void {
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       this.s.chatInsert.run(chat.id, session.id, json(chat), chat.createdAt);
       this.s.sessionUpdate.run(json(session.messages), json(session.variableValues), session.updatedAt, session.id);
-    })();
+    });
   }
 }
 

@@ -156,7 +156,7 @@ function insertSyntheticCalls(store: SandboxStore, dataDir: string, count: numbe
 /** Inserts `count` synthetic past calls (one transaction) into a data dir or an open database. */
 export function seedCalls(target: string | Db, count: number): number {
   if (typeof target !== 'string') {
-    const dataDir = dirname(target.name);
+    const dataDir = dirname(target.location() ?? '');
     return insertSyntheticCalls(new SandboxStore(target), dataDir, count);
   }
   if (!existsSync(dataPaths(target).db)) throw new Error(`no sandbox data in ${target}; start the sandbox once to create it`);

@@ -18,10 +18,12 @@ const outdir = at >= 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) :
 rmSync(outdir, { recursive: true, force: true });
 
 const version = JSON.stringify(pkg.version);
+// engines.node is ">=X.Y.Z": the entry refuses an older Node with one line naming X.Y.Z.
+const nodeMin = /^>=\s*(\d+\.\d+\.\d+)$/.exec(pkg.engines?.node ?? '')?.[1];
+if (!nodeMin) throw new Error(`package.json engines.node must read ">=X.Y.Z" (it reads ${JSON.stringify(pkg.engines?.node)})`);
 
 await build({
-  // The native addon stays outside the bundle.
-  ...esmBundleOptions({ external: ['better-sqlite3'], define: { __SWITCHBOARD_VERSION__: version } }),
+  ...esmBundleOptions({ define: { __SWITCHBOARD_VERSION__: version } }),
   entryPoints: { main: resolve(root, 'src/cli.ts') },
   outdir,
   sourcemap: 'linked',
@@ -41,10 +43,12 @@ await build({
   bundle: true,
   format: 'cjs',
   platform: 'node',
-  target: 'node20.18',
+  // Old enough that any Node still in use parses it, so an unsupported one gets the message.
+  target: 'node8',
+  supported: { 'dynamic-import': true }, // kept as import(): main.mjs is ESM
   logLevel: 'warning',
   plugins: [mainIsBundle],
-  define: { __SWITCHBOARD_VERSION__: version },
+  define: { __SWITCHBOARD_VERSION__: version, __SWITCHBOARD_NODE_MIN__: JSON.stringify(nodeMin) },
   banner: { js: '#!/usr/bin/env node' },
 });
 // dist/cli.js is CommonJS whatever the package.json above says (and wherever the dir sits).

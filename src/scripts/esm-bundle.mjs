@@ -10,7 +10,7 @@ export function esmBundleOptions({ external = [], define = {} } = {}) {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20.18',
+    target: 'node22',
     logLevel: 'warning',
     plugins: [inkPatches],
     // Optional dev-only imports stay outside the bundle.

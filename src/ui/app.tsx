@@ -42,7 +42,8 @@ function Shell() {
   const screen = SCREENS[route.name];
 
   useEffect(() => {
-    const onResize = () => actions.resize(stdout.columns || 80, stdout.rows || 24);
+    const tty = stdout as NodeJS.WriteStream;
+    const onResize = () => actions.resize(tty.columns || 80, tty.rows || 24);
     onResize();
     stdout.on('resize', onResize);
     return () => void stdout.off('resize', onResize);

@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite, pragmaValue } from '../../src/sandbox/sqlite.js';
 import { countAcked, runLoad, verifyAcked } from './load-run.js';
 import { removeDataDir, startChildSandbox, type ChildSandbox } from './child.js';
 
@@ -49,9 +49,9 @@ test(`SIGKILL after ${KILL_AFTER_WRITES} acknowledged writes under load: nothing
   assert.equal(v.checked, acked, 'every acknowledged write was checked');
   await second.stop();
 
-  const db = new Database(join(first.dataDir, 'sandbox.db'), { readonly: true });
+  const db = openSqlite(join(first.dataDir, 'sandbox.db'), { readOnly: true });
   try {
-    assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+    assert.equal(pragmaValue(db, 'integrity_check'), 'ok');
     const files = db.prepare('SELECT id, bytes FROM files').all() as { id: string; bytes: number }[];
     const dir = join(first.dataDir, 'files');
     for (const f of files) {

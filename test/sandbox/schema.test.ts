@@ -5,21 +5,21 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite, transaction } from '../../src/sandbox/sqlite.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { get, post } from './http.js';
 
 /** Turns a current data dir back into what schema 3 wrote: each call's messages in its own row. */
 function downgradeToSchema3(dataDir: string): void {
-  const db = new Database(join(dataDir, 'sandbox.db'));
+  const db = openSqlite(join(dataDir, 'sandbox.db'));
   try {
-    db.transaction(() => {
+    transaction(db, () => {
       db.exec(`ALTER TABLE calls ADD COLUMN messages TEXT NOT NULL DEFAULT '[]';
         UPDATE calls SET messages = (SELECT v.messages FROM conversations v WHERE v.id = calls.conversation_id);
         ALTER TABLE calls DROP COLUMN conversation_id;
         DROP TABLE conversations;`);
-      db.pragma('user_version = 3');
-    })();
+      db.exec('PRAGMA user_version = 3');
+    });
   } finally {
     db.close();
   }
@@ -54,9 +54,9 @@ test('a data dir from a newer build is refused with the way out, and left untouc
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-schema-new-'));
   try {
     await (await startTestSandbox({ dataDir })).close();
-    const db = new Database(join(dataDir, 'sandbox.db'));
-    db.pragma('user_version = 99');
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    const db = openSqlite(join(dataDir, 'sandbox.db'));
+    db.exec('PRAGMA user_version = 99');
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     db.close();
     const bytes = readFileSync(join(dataDir, 'sandbox.db'));
     await assert.rejects(startTestSandbox({ dataDir }), (err: Error) => {

@@ -1,5 +1,5 @@
 // Runs every test/**/*.test.ts(x) with Node's built-in runner through tsx.
-// (Node 20's `--test` does not expand globs itself.) Extra args pass through: a file filter.
+// Extra args pass through: substrings that pick test files (run-tests.mjs test/ui).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -19,5 +19,6 @@ if (files.length === 0) {
   process.exit(1);
 }
 const env = { ...process.env };
+console.log(`# tests on Node ${process.version}`);
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
 process.exit(r.status ?? 1);

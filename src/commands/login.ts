@@ -56,10 +56,10 @@ export async function login(input: LoginInput): Promise<void> {
   } finally {
     await api.close();
   }
-  const { loadConfig, saveProfile, useProfile } = await import('../config/config.js');
+  const { loadConfig, saveProfile, setCurrentProfile } = await import('../config/config.js');
   saveProfile(input.profile, { baseUrl: input.baseUrl, apiKey: input.apiKey });
   // The first profile saved becomes the default; after that, switching is `profiles use`.
-  if (loadConfig().current === undefined) useProfile(input.profile);
+  if (loadConfig().current === undefined) setCurrentProfile(input.profile);
 }
 
 function validBaseUrl(value: string): string {

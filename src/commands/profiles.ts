@@ -42,7 +42,7 @@ export function profilesCommand(): Command {
     .addHelpText('after', '\nExamples:\n  $ switchboard profiles use prod')
     .action(
       action('switch profiles', async (name: string) => {
-        (await config()).useProfile(name);
+        (await config()).setCurrentProfile(name);
         process.stdout.write(`active profile: ${name}\n`);
       }),
     );

@@ -77,7 +77,7 @@ export function removeProfile(name: string, env: Env = process.env): void {
 }
 
 /** Makes `name` the profile used by default ('sandbox' is always available). */
-export function useProfile(name: string, env: Env = process.env): void {
+export function setCurrentProfile(name: string, env: Env = process.env): void {
   const config = loadConfig(env);
   if (name !== SANDBOX_PROFILE && !config.profiles[name]) throw unknownProfile(name, config, 'to use');
   config.current = name;

@@ -127,7 +127,10 @@ export function bestPassage(question: string, passages: Passage[]): Passage | un
       if (p.headingTerms.has(t)) score += idf * 0.75; // a section's title says what it is about
     }
     if (p.source === '') score *= 0.6; // prefer the knowledge base over the prompt's instructions
-    if (score > bestScore + 1e-9) (best = p), (bestScore = score);
+    if (score > bestScore + 1e-9) {
+      best = p;
+      bestScore = score;
+    }
   }
   return best;
 }

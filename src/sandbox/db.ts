@@ -292,11 +292,26 @@ export class SandboxStore {
   queryCalls(q: CallQuery, full: boolean): CallRow[] {
     const where: string[] = [];
     const params: Record<string, unknown> = { limit: q.limit };
-    if (q.id !== undefined) (where.push('c.id = @id'), (params.id = q.id));
-    if (q.assistantId !== undefined) (where.push('c.assistant_id = @assistantId'), (params.assistantId = q.assistantId));
-    if (q.phoneNumberId !== undefined) (where.push('c.phone_number_id = @phoneNumberId'), (params.phoneNumberId = q.phoneNumberId));
-    if (q.createdFrom !== undefined) (where.push('c.created_at >= @createdFrom'), (params.createdFrom = q.createdFrom));
-    if (q.createdTo !== undefined) (where.push('c.created_at <= @createdTo'), (params.createdTo = q.createdTo));
+    if (q.id !== undefined) {
+      where.push('c.id = @id');
+      params.id = q.id;
+    }
+    if (q.assistantId !== undefined) {
+      where.push('c.assistant_id = @assistantId');
+      params.assistantId = q.assistantId;
+    }
+    if (q.phoneNumberId !== undefined) {
+      where.push('c.phone_number_id = @phoneNumberId');
+      params.phoneNumberId = q.phoneNumberId;
+    }
+    if (q.createdFrom !== undefined) {
+      where.push('c.created_at >= @createdFrom');
+      params.createdFrom = q.createdFrom;
+    }
+    if (q.createdTo !== undefined) {
+      where.push('c.created_at <= @createdTo');
+      params.createdTo = q.createdTo;
+    }
     const from = full ? `${CALL_COLUMNS}, v.messages FROM calls c JOIN conversations v ON v.id = c.conversation_id` : `${CALL_COLUMNS} FROM calls c`;
     const sql = `SELECT ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`;
     // Statements are reused only when we keep them; the 32 filter combinations are few, so keep

@@ -25,7 +25,7 @@ export function limitJsonDepth(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parse(request, body as string, (err: Error | null, value?: unknown) => {
+    void parse(request, body as string, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
       if (deeperThan(value, MAX_JSON_DEPTH)) return done(badRequest(`the body is nested more than ${MAX_JSON_DEPTH} levels deep`), undefined);
       done(null, value);

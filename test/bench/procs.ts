@@ -96,7 +96,7 @@ export async function cleanupAll(): Promise<void> {
 export function installCleanupHandlers(): void {
   const onSignal = (sig: NodeJS.Signals) => {
     process.stderr.write(`\nbench: ${sig}, cleaning up…\n`);
-    cleanupAll().finally(() => process.exit(130));
+    void cleanupAll().finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

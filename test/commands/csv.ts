@@ -8,9 +8,16 @@ export function parseCsv(text: string): string[][] {
   while (i < text.length) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), (i += 2);
-      else if (ch === '"') (quoted = false), i++;
-      else (field += ch), i++;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+      } else if (ch === '"') {
+        quoted = false;
+        i++;
+      } else {
+        field += ch;
+        i++;
+      }
       continue;
     }
     if (ch === '"') {
@@ -27,7 +34,10 @@ export function parseCsv(text: string): string[][] {
       row = [];
       field = '';
       i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
-    } else (field += ch), i++;
+    } else {
+      field += ch;
+      i++;
+    }
   }
   if (quoted) throw new Error('csv: unterminated quoted field');
   if (field !== '' || row.length > 0) rows.push([...row, field]);

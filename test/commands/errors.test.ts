@@ -76,7 +76,7 @@ describe('exit codes and errors', () => {
       [['calls', 'list', '--limit', 'ten'], /--limit .*'ten'/],
       [['calls', 'list', '--after', 'yesterday-ish'], /--after .*'yesterday-ish'.*not a date/],
       [['calls', 'list', '--before', '2026-02-30'], /--before .*'2026-02-30'/],
-      [['assistants', 'get', '  '], /'  ' is invalid for argument 'id'.*must not be empty/],
+      [['assistants', 'get', '  '], /' {2}' is invalid for argument 'id'.*must not be empty/],
       [['files', 'upload', '/no/such/file.txt'], /cannot read \/no\/such\/file\.txt: no such file/],
       [['assistants', 'update', 'some-id'], /nothing to update/],
       [['assistants', 'update', 'some-id', '--status', 'maybe'], /--status .*'maybe'.*'on' or 'off'/],

@@ -34,7 +34,7 @@ describe('--help', () => {
         for (const o of program.options) assert.ok(r.stdout.includes(o.flags), `${where} lists the global ${o.flags}`);
         for (const a of cmd.registeredArguments) assert.ok(r.stdout.includes(a.name()), `${where} names <${a.name()}>`);
         for (const c of cmd.commands) assert.match(r.stdout, new RegExp(`^  ${c.name()}\\b`, 'm'), `${where} lists ${c.name()}`);
-        assert.match(r.stdout, /\nExamples:\n  \$ /, `${where} has examples`);
+        assert.match(r.stdout, /\nExamples:\n {2}\$ /, `${where} has examples`);
       }),
     );
   });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, listProfiles, loadConfig, removeProfile, resolveTarget, saveProfile, useProfile } from '../../src/config/config.js';
+import { ConfigError, listProfiles, loadConfig, removeProfile, resolveTarget, saveProfile, setCurrentProfile } from '../../src/config/config.js';
 import { configDir, configFile, dataDir, stateDir } from '../../src/config/paths.js';
 import { maskKey, redactKey } from '../../src/config/mask.js';
 import type { Env } from '../../src/config/paths.js';
@@ -55,7 +55,7 @@ test('a saved profile is written 0600 in a 0700 dir, atomically, and read back',
 test('precedence: --profile > SWITCHBOARD_PROFILE > SWITCHBOARD_BASE_URL/KEY > current > sandbox', () => {
   saveProfile('prod', { baseUrl: 'https://prod.example.com', apiKey: 'sk-prod-0000000001' }, env);
   saveProfile('dev', { baseUrl: 'https://dev.example.com', apiKey: 'sk-dev-00000000002' }, env);
-  useProfile('dev', env);
+  setCurrentProfile('dev', env);
   const full = { ...env, SWITCHBOARD_PROFILE: 'prod', SWITCHBOARD_BASE_URL: 'http://127.0.0.1:4010', SWITCHBOARD_API_KEY: 'k-env-1234567' };
 
   assert.equal(resolveTarget({ profile: 'sandbox', env: full }).kind, 'sandbox');
@@ -65,7 +65,7 @@ test('precedence: --profile > SWITCHBOARD_PROFILE > SWITCHBOARD_BASE_URL/KEY > c
   assert.deepEqual([fromEnv.profile, fromEnv.baseUrl, fromEnv.apiKey, fromEnv.kind], ['env', 'http://127.0.0.1:4010', 'k-env-1234567', 'remote']);
   const current = resolveTarget({ env });
   assert.deepEqual([current.profile, current.apiKey], ['dev', 'sk-dev-00000000002']);
-  useProfile('sandbox', env);
+  setCurrentProfile('sandbox', env);
   assert.equal(resolveTarget({ env }).kind, 'sandbox');
 });
 
@@ -73,7 +73,7 @@ test('an unknown profile name lists the known ones', () => {
   saveProfile('prod', { baseUrl: 'https://prod.example.com', apiKey: KEY }, env);
   assert.throws(() => resolveTarget({ profile: 'prdo', env }), (e: unknown) => e instanceof ConfigError && /"prdo".*--profile.*known profiles: sandbox, prod/.test(e.message));
   assert.throws(() => resolveTarget({ env: { ...env, SWITCHBOARD_PROFILE: 'nope' } }), /SWITCHBOARD_PROFILE.*known profiles: sandbox, prod/);
-  assert.throws(() => useProfile('nope', env), /known profiles/);
+  assert.throws(() => setCurrentProfile('nope', env), /known profiles/);
   assert.throws(() => removeProfile('nope', env), /known profiles/);
 });
 
@@ -104,7 +104,7 @@ test('malformed or mis-shaped config names the file', () => {
 
 test('remove and use profiles; the current one is forgotten when removed', () => {
   saveProfile('prod', { baseUrl: 'https://prod.example.com', apiKey: KEY }, env);
-  useProfile('prod', env);
+  setCurrentProfile('prod', env);
   assert.equal(resolveTarget({ env }).profile, 'prod');
   removeProfile('prod', env);
   assert.equal(loadConfig(env).current, undefined);
@@ -122,7 +122,7 @@ test('profile names and values are checked before saving', () => {
 
 test('listProfiles shows keys only masked', () => {
   saveProfile('prod', { baseUrl: 'https://prod.example.com', apiKey: KEY }, env);
-  useProfile('prod', env);
+  setCurrentProfile('prod', env);
   const list = listProfiles(env);
   assert.deepEqual(list, [
     { name: 'sandbox', kind: 'sandbox', current: false },

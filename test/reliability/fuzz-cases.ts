@@ -223,7 +223,7 @@ export function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
       ),
       fc.nat(),
     )
-    .chain(([e, how, seed]) => {
+    .chain(([e, how, _seed]) => {
       const v = validJson(e.path, ids) ?? fc.record({ did: fc.string() });
       const text: fc.Arbitrary<string> =
         how === 'mutated' ? mutated(v).map((x) => JSON.stringify(x)) : how === 'any JSON' ? jsonish.map((x) => JSON.stringify(x) ?? 'null') : how === 'deep' ? deepJson : how === 'garbage' ? garbage : how === 'oversized' ? oversizedJson : v.map((x) => JSON.stringify(x));

@@ -7,7 +7,7 @@ import { removeDataDir, startChildSandbox } from './child.js';
 const cases = Number(process.env.FUZZ_CASES ?? 10_000);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const sb = await startChildSandbox({ maxUploadBytes: FUZZ_MAX_UPLOAD, logger: true });
-let failed = false;
+let failed: boolean;
 try {
   const ids = await knownIds(sb.url, sb.apiKey);
   console.log(`fuzzing ${sb.url} with ${cases} cases (seed ${seed})`);

@@ -12,7 +12,7 @@ const seconds = Number(flag('seconds') ?? process.env.LOAD_SECONDS ?? 30);
 const clients = Number(flag('clients') ?? process.env.LOAD_CLIENTS ?? 50);
 
 const sb = await startChildSandbox();
-let failed = true;
+let failed: boolean;
 try {
   console.log(`load: ${clients} clients for ${seconds} s against ${sb.url} (sandbox pid ${sb.child.pid})`);
   const r = await runLoad({ url: sb.url, apiKey: sb.apiKey, clients, seconds });

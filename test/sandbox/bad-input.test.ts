@@ -101,7 +101,7 @@ describe('bad input never makes the sandbox fail', () => {
   });
 
   test('huge and extreme values', async () => {
-    for (const v of [1e308, -1e308, 2 ** 53 + 1, -0, 1.5, 99999999999999999999999]) {
+    for (const v of [1e308, -1e308, 2 ** 53 + 1, -0, 1.5, 1e23]) {
       await expect4xx('POST', '/assistants', { name: 'n', maxDurationSeconds: v });
     }
     await expect4xx('GET', '/calls?limit=99999999999999999999');

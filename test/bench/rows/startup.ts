@@ -17,10 +17,10 @@ const hasText = (t: string) => /\S/.test(t);
 const appDrawn = (t: string) => /Loading assistants|NAME/.test(t);
 
 /** Opens the console, waits for `until`, quits with Ctrl-C; the session is closed either way. */
-export async function withConsole<T>(ctx: BenchContext, home: Home, use: (pty: PtySession) => Promise<T>): Promise<T> {
+export async function withConsole<T>(ctx: BenchContext, home: Home, during: (pty: PtySession) => Promise<T>): Promise<T> {
   const pty = new PtySession([process.execPath, ctx.cli], home.env);
   try {
-    return await use(pty);
+    return await during(pty);
   } finally {
     pty.type('\x03');
     await Promise.race([new Promise((d) => pty.child.once('exit', d)), new Promise((d) => setTimeout(d, 3000))]);

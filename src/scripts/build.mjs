@@ -4,7 +4,7 @@
 //
 // `--outdir <dir>` builds the same bundle elsewhere (the benchmark builds its own copy so it never
 // races a concurrent `npm test` rebuilding dist/); the dir must sit inside the repo so the
-// external better-sqlite3 and assets/ resolve from it.
+// assets/ resolve from it (the bundle reads seed data and knowledge-base samples from ../assets).
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -21,7 +21,7 @@ import { throughputRow } from './rows/throughput.js';
 import { uploadRow } from './rows/upload.js';
 import { chatRows } from './rows/chat.js';
 
-/** Inside the repo, so the bundle resolves better-sqlite3 and assets/ exactly as dist/ does
+/** Inside the repo, so the bundle resolves assets/ exactly as dist/ does
  *  (SWITCHBOARD_BENCH_BUILD: another dir under the repo, for two benches at once). */
 const BENCH_BUILD = process.env.SWITCHBOARD_BENCH_BUILD ?? 'node_modules/.cache/switchboard-bench/dist';
 

@@ -5,9 +5,7 @@
 // test/ui/ink-patches.test.ts checks the patched output against Ink's own.
 import { readFile } from 'node:fs/promises';
 
-// Ink measures every text node again on each frame with an uncached widestLine (its layout's
-// measureText has its own cache; the renderer's width check does not). A pure function of the
-// text, so the bundle memoizes it across frames, dropped wholesale when large.
+/** A function of its arguments memoized across frames (dropped wholesale when large). */
 const memo = (name, fn, key) => `
 const ${name}Memo = new Map();
 function ${name}(...args) {
@@ -140,6 +138,9 @@ ${INK_PAINT_LINE.replaceAll('this.caches', 'output.caches')}
 }
 `,
 });
+// Ink measures every text node again on each frame with an uncached widestLine (its layout's
+// measureText has its own cache; the renderer's width check does not). A pure function of the
+// text: memoized.
 INK_PATCHES.push({
   name: 'widest-line',
   file: /[\\/]widest-line[\\/]index\.js$/,

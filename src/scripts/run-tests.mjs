@@ -1,8 +1,10 @@
-// Runs every test/**/*.test.ts(x) with Node's built-in runner through tsx.
+// Runs every test/**/*.test.ts(x) with Node's built-in runner through tsx, with the patched Ink
+// the console ships in place of node_modules' (src/scripts/test-ink.mjs, test-ink-hook.mjs).
 // (Node 20's `--test` does not expand globs itself.) Extra args pass through: a file filter.
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { buildTestInk } from './test-ink.mjs';
 
 function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -18,6 +20,9 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const env = { ...process.env };
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
+const ink = await buildTestInk();
+const env = { ...process.env, SWITCHBOARD_TEST_INK: ink.entry };
+const hook = new URL('./test-ink-hook.mjs', import.meta.url).href;
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', hook, '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
+rmSync(ink.dir, { recursive: true, force: true });
 process.exit(r.status ?? 1);

@@ -1,14 +1,11 @@
 // Patches applied to Ink (and yoga's loader) as esbuild bundles them: each names the file, the
-// exact code it replaces (a dependency that changed keeps its own code, with a warning) and code
-// appended to the module. Same output, less work per frame; test/ui/ink-patches.test.ts checks
-// the patched frame output against Ink's own.
+// exact code it replaces and code appended to the module. They are written against one Ink
+// (package.json pins it exactly); an edit whose code is not in the file fails the build, naming
+// the file and the missing code, so an upgraded Ink never ships silently unpatched.
+// test/ui/ink-patches.test.ts checks the patched output against Ink's own.
 import { readFile } from 'node:fs/promises';
 
-// Ink measures and slices every line on screen again for each frame: a new Output (with empty
-// width / ANSI-token caches) per frame, an uncached widestLine per text node, and sliceAnsi on
-// every line inside an overflow-clipped box. These are pure functions of the text, so the bundle
-// memoizes them across frames (each memo dropped wholesale when large, bounding its memory while
-// scrolling through many distinct rows). Same output; about 35-40% less CPU per frame.
+/** A function of its arguments memoized across frames (dropped wholesale when large). */
 const memo = (name, fn, key) => `
 const ${name}Memo = new Map();
 function ${name}(...args) {
@@ -22,99 +19,20 @@ function ${name}(...args) {
   return hit;
 }
 `;
-export const INK_PATCHES = [
-  {
-    file: /[\\/]ink[\\/]build[\\/]output\.js$/,
-    edits: [
-      ['caches = new OutputCaches();', 'caches = sharedOutputCaches();'],
-      ['return sliceAnsi(line, from, to);', 'return slicedLine(line, from, to);'],
-    ],
-    append: `
-// Each frame Ink builds a grid of cell objects for the whole screen and turns every row back
-// into a string (an ANSI diff per cell), although a cursor move changes two rows. Here the
-// writes that land on each row are collected first (same clipping, same transformers, in the
-// same order); a row is rebuilt cell by cell only when its writes differ from an earlier
-// frame's, else its string comes from the memo. Same output.
-const frameRowMemo = new Map();
-const BLANK_CELL = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });
-function frameRow(output, writes) {
-  // Plain text from the row's first column (an unselected table row): its cells, unstyled, join
-  // back into the text itself.
-  if (writes.length === 1 && writes[0].x === 0 && !writes[0].line.includes('\\u001B')) return writes[0].line.trimEnd();
-  const row = new Array(output.width).fill(BLANK_CELL);
-  for (const { x, line } of writes) {
-    let offsetX = x;
-    for (const character of output.caches.getStyledChars(line)) {
-      row[offsetX] = character;
-      const characterWidth = Math.max(1, output.caches.getStringWidth(character.value));
-      for (let i = 1; i < characterWidth; i++) row[offsetX + i] = { type: 'char', value: '', fullWidth: false, styles: character.styles };
-      offsetX += characterWidth;
-    }
-  }
-  return styledCharsToString(row.filter((item) => item !== undefined)).trimEnd();
-}
-Output.prototype.get = function get() {
-  const rows = Array.from({ length: this.height }, () => []);
-  const clips = [];
-  for (const operation of this.operations) {
-    if (operation.type === 'clip') clips.push(operation.clip);
-    if (operation.type === 'unclip') clips.pop();
-    if (operation.type !== 'write') continue;
-    const { text, transformers } = operation;
-    let { x, y } = operation;
-    let lines = text.split('\\n');
-    const clip = clips.at(-1);
-    if (clip) {
-      const clipHorizontally = typeof clip?.x1 === 'number' && typeof clip?.x2 === 'number';
-      const clipVertically = typeof clip?.y1 === 'number' && typeof clip?.y2 === 'number';
-      if (clipHorizontally) {
-        const width = this.caches.getWidestLine(text);
-        if (x + width < clip.x1 || x > clip.x2) continue;
-      }
-      if (clipVertically) {
-        if (y + lines.length < clip.y1 || y > clip.y2) continue;
-      }
-      if (clipHorizontally) {
-        lines = lines.map((line) => {
-          const from = x < clip.x1 ? clip.x1 - x : 0;
-          const width = this.caches.getStringWidth(line);
-          const to = x + width > clip.x2 ? clip.x2 - x : width;
-          return slicedLine(line, from, to);
-        });
-        if (x < clip.x1) x = clip.x1;
-      }
-      if (clipVertically) {
-        const from = y < clip.y1 ? clip.y1 - y : 0;
-        const height = lines.length;
-        const to = y + height > clip.y2 ? clip.y2 - y : height;
-        lines = lines.slice(from, to);
-        if (y < clip.y1) y = clip.y1;
-      }
-    }
-    let offsetY = 0;
-    for (let [index, line] of lines.entries()) {
-      const writes = rows[y + offsetY];
-      // As in Ink: a line past the grid is dropped, and so are the ones after it.
-      if (!writes) continue;
-      for (const transformer of transformers) line = transformer(line, index);
-      writes.push({ x, line });
-      offsetY++;
-    }
-  }
-  const output = rows.map((writes) => {
-    if (writes.length === 0) return '';
-    let key = String(this.width);
-    for (const { x, line } of writes) key += ';' + x + ',' + line.length + ',' + line;
-    let hit = frameRowMemo.get(key);
-    if (hit === undefined) {
-      if (frameRowMemo.size > 2000) frameRowMemo.clear();
-      hit = frameRow(this, writes);
-      frameRowMemo.set(key, hit);
-    }
-    return hit;
-  });
-  return { output: output.join('\\n'), height: output.length };
-};
+
+/** @typedef {{ name: string, file: RegExp, edits: [string, string, ('all' | undefined)?][], append: string }} InkPatch */
+/** @type {InkPatch[]} */
+export const INK_PATCHES = [];
+
+// Each frame Ink builds a new Output with empty caches, so every line on screen is tokenized
+// into styled cells and measured again although most rows did not change. One set of caches
+// shared across frames (replaced when large, bounding its memory while scrolling through many
+// distinct rows) keeps them. The caches are pure functions of the text: same output.
+INK_PATCHES.push({
+  name: 'output-caches',
+  file: /[\\/]ink[\\/]build[\\/]output\.js$/,
+  edits: [['caches = new OutputCaches();', 'caches = sharedOutputCaches();']],
+  append: `
 let sharedCaches;
 function sharedOutputCaches() {
   if (!sharedCaches || sharedCaches.styledChars.size > 400 || sharedCaches.widths.size > 4000 || sharedCaches.blockWidths.size > 400) {
@@ -122,62 +40,137 @@ function sharedOutputCaches() {
   }
   return sharedCaches;
 }
-${memo('slicedLine', 'sliceAnsi', "args[1] + ',' + args[2] + ',' + args[0]")}`,
-  },
-  {
-    file: /[\\/]widest-line[\\/]index\.js$/,
-    edits: [['export default function widestLine(string) {', 'function widestLineOf(string) {']],
-    append: `export default widestLine;\n${memo('widestLine', 'widestLineOf', 'args[0]')}`,
-  },
-];
-// Ink clears the terminal and writes the whole frame again on every render once a frame is as
-// tall as the terminal, incrementalRendering or not; the console's frame always is (header to
-// footer, in the alternate screen), so every keypress rewrote all 40 rows (~4.3 kB). Here a
-// frame goes through Ink's own incremental path instead (only changed rows are rewritten; Ink 7
-// does the same) when it and the last frame both exactly fill the terminal and the last one is
-// known to be on screen whole: drawn by that full redraw or by such a diff, with nothing written
-// or cleared since (so the top row is rows-1 above the cursor). Any other frame is drawn as Ink
-// draws it, so a frame after a resize or console output is still redrawn whole. Windows consoles
-// scroll when the bottom-right cell is written, so there it stays as it was.
-// Also in ink.js: a frame was three writes (begin synchronized update, the frame, end), three
-// system calls to the terminal; corked, they leave as one.
+`,
+});
+// Each frame Ink paints a grid of cell objects for the whole screen and turns every row back into
+// a string, although a cursor move changes two rows. Here Ink's write operations (same clipping,
+// same transformers, in the same order) record what lands on each row; a row is painted, by
+// Ink's own painting code moved out of applyWriteOperation, only when its writes differ from an
+// earlier frame's, else its string comes from a memo. Same output.
+const INK_PAINT_LINE = [
+  "            let offsetX = x;",
+  "            // Wide characters (e.g. CJK) occupy two cells: a leading",
+  "            // cell with the character and a trailing placeholder with",
+  "            // value ''. When an overlapping write lands in the middle",
+  "            // of a wide character, the boundary cells need cleanup so",
+  "            // the terminal never renders a half-visible wide character.",
+  "            // Preserve the styles of cells outside the overlapping write.",
+  "            if (currentLine[offsetX]?.value === '' &&",
+  "                offsetX > 0 &&",
+  "                this.caches.getStringWidth(currentLine[offsetX - 1]?.value ?? '') > 1) {",
+  "                currentLine[offsetX - 1] = blankCell(currentLine[offsetX - 1]);",
+  "            }",
+  "            for (const character of characters) {",
+  "                currentLine[offsetX] = character;",
+  "                // Determine printed width using string-width to align with measurement",
+  "                const characterWidth = Math.max(1, this.caches.getStringWidth(character.value));",
+  "                // For multi-column characters, clear following cells to avoid stray spaces/artifacts",
+  "                if (characterWidth > 1) {",
+  "                    for (let offset = 1; offset < characterWidth; offset++) {",
+  "                        currentLine[offsetX + offset] = {",
+  "                            type: 'char',",
+  "                            // Preserve visible cells when the leading cell is outside the output.",
+  "                            value: offsetX < 0 ? ' ' : '',",
+  "                            fullWidth: false,",
+  "                            styles: character.styles,",
+  "                        };",
+  "                    }",
+  "                }",
+  "                offsetX += characterWidth;",
+  "            }",
+  "            if (currentLine[offsetX]?.value === '') {",
+  "                currentLine[offsetX] = blankCell(currentLine[offsetX]);",
+  "            }",
+].join('\n');
+const INK_GRID = [
+  "        const output = [];",
+  "        for (let y = 0; y < this.height; y++) {",
+  "            const row = [];",
+  "            for (let x = 0; x < this.width; x++) {",
+  "                row.push({",
+  "                    type: 'char',",
+  "                    value: ' ',",
+  "                    fullWidth: false,",
+  "                    styles: [],",
+  "                });",
+  "            }",
+  "            output.push(row);",
+  "        }",
+].join('\n');
+const INK_ROWS_TO_STRING = [
+  "        const generatedOutput = output",
+  "            .map(line => {",
+  "            // See https://github.com/vadimdemedes/ink/pull/564#issuecomment-1637022742",
+  "            const lineWithoutEmptyItems = line.filter(item => item !== undefined);",
+  "            return styledCharsToString(lineWithoutEmptyItems).trimEnd();",
+  "        })",
+  "            .join('\\n');",
+].join('\n');
 INK_PATCHES.push({
-  file: /[\\/]ink[\\/]build[\\/]ink\.js$/,
+  name: 'output-rows',
+  file: /[\\/]ink[\\/]build[\\/]output\.js$/,
   edits: [
-    [
-      'const sync = shouldSynchronize(this.options.stdout);\n                if (sync && shouldWrite) {\n                    this.options.stdout.write(bsu);\n                }\n                this.log(output);\n                if (sync && shouldWrite) {\n                    this.options.stdout.write(esu);\n                }',
-      'const sync = shouldSynchronize(this.options.stdout);\n                this.options.stdout.cork?.();\n                if (sync && shouldWrite) {\n                    this.options.stdout.write(bsu);\n                }\n                this.log(output);\n                if (sync && shouldWrite) {\n                    this.options.stdout.write(esu);\n                }\n                this.options.stdout.uncork?.();',
-    ],
-    ['const isFullscreen = this.options.stdout.isTTY && outputHeight >= this.options.stdout.rows;', 'const isFullscreen = this.options.stdout.isTTY && outputHeight >= this.options.stdout.rows;\n        const diffFullscreen = diffsFullscreen(this, outputHeight);'],
-    ['if (this.lastOutputHeight >= this.options.stdout.rows) {', 'if (this.lastOutputHeight >= this.options.stdout.rows && !diffFullscreen) {'],
-    ['this.log.clear();', 'this.log.clear();\n        this.fullscreenShown = false;', 'all'],
+    [INK_PAINT_LINE, '            currentLine.push({ x, line, characters });'],
+    [INK_GRID, '        const output = Array.from({ length: this.height }, () => []);'],
+    [INK_ROWS_TO_STRING, "        const generatedOutput = output.map((writes) => paintedRow(this, writes)).join('\\n');"],
   ],
   append: `
-function diffsFullscreen(ink, outputHeight) {
-  const rows = ink.options.stdout.rows;
-  const shown = ink.fullscreenShown === true;
-  // Either Ink redraws this frame whole (the last one filled the terminal) or it is diffed
-  // from a frame that was: then, if it fills the terminal exactly, it is on screen whole.
-  ink.fullscreenShown = ink.lastOutputHeight >= rows && outputHeight === rows && ink.fullStaticOutput === '';
-  return shown && ink.options.incrementalRendering === true && process.platform !== 'win32' && ink.lastOutputHeight === rows && outputHeight === rows;
+const paintedRowMemo = new Map();
+function paintedRow(output, writes) {
+  let key = String(output.width);
+  for (const { x, line } of writes) key += ';' + x + ',' + line.length + ',' + line;
+  let hit = paintedRowMemo.get(key);
+  if (hit === undefined) {
+    if (paintedRowMemo.size > 2000) paintedRowMemo.clear();
+    hit = paintRow(output, writes);
+    paintedRowMemo.set(key, hit);
+  }
+  return hit;
+}
+function paintRow(output, writes) {
+  const currentLine = [];
+  for (let x = 0; x < output.width; x++) currentLine.push({ type: 'char', value: ' ', fullWidth: false, styles: [] });
+  for (const { x, characters } of writes) {
+${INK_PAINT_LINE.replaceAll('this.caches', 'output.caches')}
+  }
+  // See https://github.com/vadimdemedes/ink/pull/564#issuecomment-1637022742
+  return styledCharsToString(currentLine.filter((item) => item !== undefined)).trimEnd();
 }
 `,
 });
-// The incremental path writes a changed row and then erases to its end; after a row as wide as
-// the terminal the cursor sits on its last cell, which xterm's erase takes with it (the
-// selected row's inverse bar would lose its last column). Erasing first, then writing, shows the
-// same row without that.
-// Also in log-update.js: when a diffed frame exactly fills the terminal (so its first row is the
-// terminal's first) and a block of rows moved by one (the table scrolled one row), the terminal
-// scrolls that block itself (a scroll region, one line up or down) and only the rows that really
-// differ are written: ~0.4 instead of ~3.2 kB a keypress while scrolling through the call log.
+// Ink measures every text node again on each frame with an uncached widestLine (its layout's
+// measureText has its own cache; the renderer's width check does not). A pure function of the
+// text: memoized.
 INK_PATCHES.push({
+  name: 'widest-line',
+  file: /[\\/]widest-line[\\/]index\.js$/,
+  edits: [['export default function widestLine(string) {', 'function widestLineOf(string) {']],
+  append: `export default widestLine;\n${memo('widestLine', 'widestLineOf', 'args[0]')}`,
+});
+// A frame is three writes (begin synchronized update, the frame, end), three system calls to the
+// terminal; corked, they leave as one writev.
+INK_PATCHES.push({
+  name: 'cork',
+  file: /[\\/]ink[\\/]build[\\/]ink\.js$/,
+  edits: [
+    [
+      'if (shouldSync && shouldWrite) {\n                    this.options.stdout.write(bsu);\n                }\n                this.log(output);\n                if (shouldSync && shouldWrite) {\n                    this.options.stdout.write(esu);\n                }',
+      'this.options.stdout.cork?.();\n                if (shouldSync && shouldWrite) {\n                    this.options.stdout.write(bsu);\n                }\n                this.log(output);\n                if (shouldSync && shouldWrite) {\n                    this.options.stdout.write(esu);\n                }\n                this.options.stdout.uncork?.();',
+    ],
+  ],
+  append: '',
+});
+// When a diffed frame exactly fills the terminal (so its first row is the terminal's first) and
+// a block of rows moved by one (the table scrolled one row), the terminal scrolls that block
+// itself (a scroll region, one line up or down) and only the rows that really differ are
+// written. Ink rewrites every moved row.
+INK_PATCHES.push({
+  name: 'scroll',
   file: /[\\/]ink[\\/]build[\\/]log-update\.js$/,
   edits: [
-    ['ansiEscapes.cursorTo(0) +\n                nextLines[i] +\n                ansiEscapes.eraseEndLine +', 'ansiEscapes.cursorTo(0) +\n                ansiEscapes.eraseEndLine +\n                nextLines[i] +'],
     [
-      'else {\n            buffer.push(ansiEscapes.cursorUp(previousVisible - 1));\n        }',
-      'else {\n            const scroll = scrolledBlock(stream, previousLines, previousOutput, nextLines, str, cursorWasShown || activeCursor !== undefined);\n            if (scroll) {\n                buffer.push(scroll.escapes);\n                previousLines = scroll.lines;\n            }\n            else {\n                buffer.push(ansiEscapes.cursorUp(previousVisible - 1));\n            }\n        }',
+      'else if (previousLines.length > 1) {\n            buffer.push(ansiEscapes.cursorUp(previousLines.length - 1));\n        }',
+      'else if (previousLines.length > 1) {\n            const scroll = scrolledBlock(stream, previousLines, previousOutput, nextLines, text, wasCursorShown || activeCursor !== undefined);\n            if (scroll) {\n                buffer.push(scroll.escapes);\n                previousLines = scroll.lines;\n            }\n            else {\n                buffer.push(ansiEscapes.cursorUp(previousLines.length - 1));\n            }\n        }',
     ],
   ],
   append: `
@@ -187,7 +180,7 @@ INK_PATCHES.push({
 // cursor on the first row, and the last frame's rows as the screen then holds them.
 function scrolledBlock(stream, previousLines, previousOutput, nextLines, str, cursorShown) {
   const rows = stream.rows;
-  if (cursorShown || !rows || nextLines.length !== rows || previousLines.length !== rows || str.endsWith('\\n') || previousOutput.endsWith('\\n')) return null;
+  if (cursorShown || !rows || process.platform === 'win32' || nextLines.length !== rows || previousLines.length !== rows || str.endsWith('\\n') || previousOutput.endsWith('\\n')) return null;
   let best = { length: 0 };
   for (const shift of [1, -1]) {
     let start = -1;
@@ -221,29 +214,65 @@ function scrolledBlock(stream, previousLines, previousOutput, nextLines, str, cu
 `,
 });
 // yoga's WASM is inlined as a base64 data: URL, and its loader fetches that URL with the global
-// fetch when one exists: on Node that loads and runs undici's whole fetch stack (≈50-60 ms of the
-// console's start) to decode a string. Telling the loader there is no fetch makes it take its own
-// synchronous base64 path. Same bytes, same module.
+// fetch when one exists: on Node that loads and runs undici's whole fetch stack to decode a
+// string. Telling the loader there is no fetch makes it take its own synchronous base64 path.
+// Same bytes, same module.
 INK_PATCHES.push({
+  name: 'yoga-no-fetch',
   file: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/,
   edits: [['typeof fetch', '"undefined"', 'all']],
   append: '',
 });
 
-/** The esbuild plugin that applies INK_PATCHES as the files load. */
-export const inkPatches = {
-  name: 'ink-patches',
-  setup(b) {
-    for (const patch of INK_PATCHES) {
-      b.onLoad({ filter: patch.file }, async (args) => {
-        let src = await readFile(args.path, 'utf8');
-        for (const [from, to, all] of patch.edits) {
-          // A changed dependency keeps its own code, unpatched, rather than breaking the build.
-          if (!src.includes(from)) return { contents: await readFile(args.path, 'utf8'), loader: 'js', warnings: [{ text: `${args.path} changed: left unmemoized` }] };
-          src = all ? src.split(from).join(to) : src.replace(from, to);
-        }
-        return { contents: src + patch.append, loader: 'js' };
+/**
+ * The esbuild plugin that applies `patches` as the files load; it also exports from Ink's entry
+ * the names of the patches applied (`inkPatches`), so a test can tell the patched Ink from the
+ * one in node_modules. An edit that finds nothing to replace fails the build, and so does a
+ * bundle of Ink (its entry) in which a patch found no file to patch.
+ */
+export function inkPatchesPlugin(patches = INK_PATCHES) {
+  return {
+    name: 'ink-patches',
+    setup(b) {
+      let bundlesInk = false;
+      const applied = new Set();
+      b.onStart(() => {
+        bundlesInk = false;
+        applied.clear();
       });
-    }
-  },
-};
+      b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]index\.js$/ }, async (args) => {
+        bundlesInk = true;
+        return { contents: `${await readFile(args.path, 'utf8')}\nexport const inkPatches = ${JSON.stringify(patches.map((p) => p.name))};\n`, loader: 'js' };
+      });
+      // One loader per file: esbuild takes the first onLoad that answers, so patches of the same
+      // file are applied together, in order.
+      const byFile = new Map();
+      for (const p of patches) byFile.set(p.file.source, [...(byFile.get(p.file.source) ?? []), p]);
+      for (const filePatches of byFile.values()) {
+        b.onLoad({ filter: filePatches[0].file }, async (args) => {
+          let src = await readFile(args.path, 'utf8');
+          for (const patch of filePatches) {
+            for (const [from, to, all] of patch.edits) {
+              if (!src.includes(from)) {
+                throw new Error(`Ink patch "${patch.name}": ${args.path} no longer contains the code it replaces:\n${from}\n(the installed version differs from the one package.json pins; re-anchor or drop the patch in src/scripts/ink-patches.mjs)`);
+              }
+              src = all ? src.split(from).join(to) : src.replace(from, to);
+            }
+            src += patch.append;
+            applied.add(patch.name);
+          }
+          return { contents: src, loader: 'js' };
+        });
+      }
+      b.onEnd((result) => {
+        const missing = patches.filter((p) => !applied.has(p.name));
+        if (bundlesInk && result.errors.length === 0 && missing.length > 0) {
+          throw new Error(`Ink patches found no file to patch: ${missing.map((p) => `"${p.name}" (${p.file})`).join(', ')}`);
+        }
+      });
+    },
+  };
+}
+
+/** The plugin with every patch: what the console ships. */
+export const inkPatches = inkPatchesPlugin();

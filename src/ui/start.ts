@@ -36,6 +36,9 @@ export interface TerminalHold {
   onQuitSignal(handler: (() => void) | undefined): void;
 }
 
+// Not Ink's alternateScreen option: Ink enters the alternate screen in render(), after React and
+// Ink have loaded, and the chrome is drawn here before that; asked to as well, Ink would send
+// ?1049h again on a screen already switched (which xterm defines as save the cursor, then clear).
 const ENTER_ALT = '\x1b[?1049h\x1b[H';
 const LEAVE_ALT = '\x1b[?25h\x1b[?1049l'; // show the cursor, leave the alternate screen
 const QUIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

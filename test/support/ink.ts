@@ -16,6 +16,9 @@ export const KEYS = {
   ctrlC: '\x03',
 } as const;
 
+/** Longer than Ink waits after a lone Esc for the rest of an escape sequence. */
+const ESC_WAIT_MS = 30;
+
 export async function tick(): Promise<void> {
   await new Promise((r) => setImmediate(r));
   await new Promise((r) => setTimeout(r, 0));
@@ -32,6 +35,9 @@ export async function renderApp(tree: ReactElement) {
       for (const k of keys) {
         app.stdin.write(k);
         await tick();
+        // Ink holds a lone Esc until no more of an escape sequence follows (Ink 8: 20 ms), so a
+        // key written sooner would arrive with it as Alt-<key>; a person's next key comes later.
+        if (k === KEYS.escape) await new Promise((r) => setTimeout(r, ESC_WAIT_MS));
       }
     },
     /** Types text (one write per character, like a person). */

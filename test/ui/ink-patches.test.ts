@@ -1,6 +1,7 @@
-// The bundle patches Ink as it builds (src/scripts/ink-patches.mjs). These tests bundle Ink's
-// frame Output with and without the patches and check that frames come out the same, and that
-// every patch still finds the code it replaces in the installed Ink.
+// The bundle patches Ink as it builds (src/scripts/ink-patches.mjs). These tests check that every
+// patch finds the code it replaces in the installed Ink (else the build fails), that the tests'
+// own Ink is the patched one, and bundle Ink's frame Output with and without the patches to check
+// that frames come out the same.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +10,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import fc from 'fast-check';
+import { createElement } from 'react';
+import * as ink from 'ink';
+import { render } from 'ink-testing-library';
 
 const root = resolve(import.meta.dirname, '../..');
 const inkOutput = join(root, 'node_modules/ink/build/output.js');
@@ -25,6 +29,8 @@ type OutputClass = new (o: { width: number; height: number }) => OutputLike;
 
 let dir: string;
 let plugin: Plugin;
+/** The names of the patches the console ships. */
+let patchNames: string[];
 let original: OutputClass;
 let patched: OutputClass;
 
@@ -45,24 +51,39 @@ async function bundleOutput(name: string, plugins: Plugin[]): Promise<OutputClas
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sb-ink-patches-'));
-  plugin = ((await import(pathToFileURL(join(root, 'src/scripts/ink-patches.mjs')).href)) as { inkPatches: Plugin }).inkPatches;
+  const patches = (await import(pathToFileURL(join(root, 'src/scripts/ink-patches.mjs')).href)) as { inkPatches: Plugin; INK_PATCHES: { name: string }[] };
+  plugin = patches.inkPatches;
+  patchNames = patches.INK_PATCHES.map((p) => p.name);
   original = await bundleOutput('original', []);
   patched = await bundleOutput('patched', [plugin]);
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('every patch still applies to the installed Ink (a changed file would be left unpatched, with a warning)', async () => {
+test('every patch applies to the installed Ink: a bundle of Ink builds, with each patch applied', async () => {
+  // The plugin fails the build when an edit finds nothing to replace or a patch finds no file.
   const r = await build({
-    stdin: { contents: "import 'ink';", resolveDir: root, loader: 'js' },
+    stdin: { contents: "export { inkPatches } from 'ink';", resolveDir: root, loader: 'js' },
     bundle: true,
     write: false,
     format: 'esm',
     platform: 'node',
     logLevel: 'silent',
-    external: ['react-devtools-core'],
+    external: ['react', 'react-devtools-core'],
     plugins: [plugin],
   });
   assert.deepEqual(r.warnings.map((w) => w.text), []);
+});
+
+test('the tests’ Ink is the patched Ink the console ships, and ink-testing-library renders with that same Ink', () => {
+  assert.deepEqual((ink as { inkPatches?: unknown }).inkPatches, patchNames, 'tests must run through src/scripts/run-tests.mjs, which puts the patched Ink in place');
+  // A second Ink would have its own contexts: this hook would not see ink-testing-library's stdout.
+  const Columns = () => createElement(ink.Text, null, `columns ${(ink.useStdout().stdout as NodeJS.WriteStream).columns}`);
+  const app = render(createElement(Columns));
+  try {
+    assert.equal(app.lastFrame(), 'columns 100');
+  } finally {
+    app.unmount();
+  }
 });
 
 // Text as Ink writes it: SGR runs (inverse, colours, dim), wide characters, several lines.
@@ -128,4 +149,107 @@ test('a table frame: moving the selection redraws the same rows as Ink does', ()
     };
     assert.deepEqual(draw(patched, f), draw(original, f));
   }
+});
+
+// log-update's patch: a frame whose rows moved by one scrolls the terminal's region. A small
+// terminal model (the escapes log-update writes: cursor moves, erases, scroll regions, text)
+// shows what each frame leaves on screen, with and without the patch.
+class TerminalModel {
+  cells: string[][];
+  x = 0;
+  y = 0;
+  top = 0;
+  bottom: number;
+  constructor(
+    readonly rows: number,
+    readonly columns: number,
+  ) {
+    this.cells = Array.from({ length: rows }, () => this.blank());
+    this.bottom = rows - 1;
+  }
+  private blank = () => Array<string>(this.columns).fill(' ');
+  private scrollUp() {
+    this.cells.splice(this.top, 1);
+    this.cells.splice(this.bottom, 0, this.blank());
+  }
+  private scrollDown() {
+    this.cells.splice(this.bottom, 1);
+    this.cells.splice(this.top, 0, this.blank());
+  }
+  write(s: string) {
+    for (let i = 0; i < s.length; i++) {
+      const ch = s[i];
+      if (ch === '\x1b' && s[i + 1] === '[') {
+        const m = /^\x1b\[(\??)([0-9;]*)([@-~])/.exec(s.slice(i))!;
+        i += m[0].length - 1;
+        if (m[1]) continue; // private modes (cursor, synchronized output)
+        const [p1, p2] = m[2].split(';').map((n) => (n === '' ? undefined : Number(n)));
+        const n = p1 ?? 1;
+        if (m[3] === 'H') [this.y, this.x] = [(p1 ?? 1) - 1, (p2 ?? 1) - 1];
+        else if (m[3] === 'G') this.x = n - 1;
+        else if (m[3] === 'A') this.y = Math.max(this.y >= this.top ? this.top : 0, this.y - n);
+        else if (m[3] === 'E') [this.y, this.x] = [Math.min(this.rows - 1, this.y + n), 0];
+        else if (m[3] === 'K') for (let c = p1 === 2 ? 0 : this.x; c < this.columns; c++) this.cells[this.y][c] = ' ';
+        else if (m[3] === 'J') for (let r = this.y; r < this.rows; r++) for (let c = r === this.y ? this.x : 0; c < this.columns; c++) this.cells[r][c] = ' ';
+        else if (m[3] === 'r') [this.top, this.bottom, this.x, this.y] = [(p1 ?? 1) - 1, (p2 ?? this.rows) - 1, 0, 0];
+        else if (m[3] === 'S') for (let k = 0; k < n; k++) this.scrollUp();
+        else if (m[3] === 'T') for (let k = 0; k < n; k++) this.scrollDown();
+        else if (m[3] !== 'm') throw new Error(`the model does not know ESC[${m[2]}${m[3]}`);
+      } else if (ch === '\n') {
+        // The tty turns a line feed into CR LF.
+        this.x = 0;
+        if (this.y === this.bottom) this.scrollUp();
+        else this.y = Math.min(this.rows - 1, this.y + 1);
+      } else if (ch === '\r') this.x = 0;
+      else if (this.x < this.columns) this.cells[this.y][this.x++] = ch;
+    }
+  }
+  screen = () => this.cells.map((r) => r.join('').trimEnd());
+}
+
+type LogUpdate = { create(stream: object, o: { incremental: boolean }): (text: string) => boolean };
+
+test('a frame whose rows moved by one leaves the same screen as Ink’s own diff, in fewer bytes', async () => {
+  const entry = join(root, 'node_modules/ink/build/log-update.js');
+  const bundle = async (name: string, plugins: Plugin[]) => {
+    const outfile = join(dir, `${name}.mjs`);
+    // cli-cursor's dependencies require() Node's modules: give the ESM bundle a require().
+    const banner = { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" };
+    await build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', logLevel: 'silent', banner, plugins });
+    return ((await import(pathToFileURL(outfile).href)) as { default: LogUpdate }).default;
+  };
+  const inks = { original: await bundle('log-update-original', []), patched: await bundle('log-update-patched', [plugin]) };
+  const rows = 12;
+  const columns = 40;
+  const calls = Array.from({ length: 60 }, (_, i) => `call ${String(i).padStart(2, '0')} ${'·'.repeat(i % 7)}`.trimEnd());
+  // A header, a window of the log with the cursor's row marked, a footer: the frame fills the terminal.
+  const frame = (cursor: number, top: number, status: string) =>
+    ['Calls', status, ...calls.slice(top, top + rows - 3).map((c, i) => (top + i === cursor ? `> ${c}` : `  ${c}`)), 'j/k move'].join('\n');
+  // Mostly down, so the window scrolls; now and then a row outside the log changes too.
+  const down = fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) });
+  const keys = fc.array(fc.record({ down, status: fc.constantFrom('live', 'live', 'live', 'paused') }), { minLength: 1, maxLength: 60 });
+  let scrolled = 0;
+  fc.assert(
+    fc.property(keys, (presses) => {
+      const written = { original: 0, patched: 0 };
+      for (const which of ['original', 'patched'] as const) {
+        const term = new TerminalModel(rows, columns);
+        const stream = { rows, columns, isTTY: true, write: (s: string) => ((written[which] += s.length), term.write(s), true) };
+        const log = inks[which].create(stream, { incremental: true });
+        let [cursor, top] = [0, 0];
+        log(frame(cursor, top, 'live'));
+        for (const { down, status } of presses) {
+          cursor = Math.min(calls.length - 1, Math.max(0, cursor + (down ? 1 : -1)));
+          top = Math.min(Math.max(top, cursor - (rows - 4)), cursor);
+          const text = frame(cursor, top, status);
+          log(text);
+          assert.deepEqual(term.screen(), text.split('\n'), `${which} after ${JSON.stringify(presses)}`);
+        }
+      }
+      assert.ok(written.patched <= written.original, JSON.stringify(written));
+      if (written.patched < written.original) scrolled++;
+    }),
+    { numRuns: 300 },
+  );
+  assert.ok(scrolled > 0, 'some runs scrolled the region');
 });

@@ -1,0 +1,16 @@
+// Imported (--import) by run-tests.mjs in every test process: 'ink', wherever it is imported
+// from (the app, ink-testing-library, ink-text-input, ink-select-input), resolves to the patched
+// Ink that run-tests.mjs built (src/scripts/test-ink.mjs; its path in SWITCHBOARD_TEST_INK), so
+// a test process has one Ink, the one the console ships. The resolve hook runs in the loader
+// thread, which loads this file again.
+import { register } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
+
+const testInk = process.env.SWITCHBOARD_TEST_INK;
+if (isMainThread && testInk) register(import.meta.url);
+
+export async function resolve(specifier, context, nextResolve) {
+  if (specifier === 'ink' && testInk) return { url: pathToFileURL(testInk).href, shortCircuit: true };
+  return nextResolve(specifier, context);
+}

@@ -1,0 +1,37 @@
+// The tests' Ink is the one the console ships: run-tests.mjs builds Ink with the bundle's patches
+// (src/scripts/ink-patches.mjs) into an ESM bundle for its run, and test-ink-hook.mjs makes 'ink'
+// resolve to it in every test process. React stays outside the bundle, so app and Ink share one
+// React.
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Builds Ink and its dependencies but React, with the console's patches, in a new dir; returns its entry's path. */
+export async function buildTestInk() {
+  // Inside node_modules, so the bundle's own imports (react) resolve to the project's; one dir
+  // per run, so concurrent runs don't replace each other's.
+  const cache = join(root, 'node_modules/.cache/switchboard');
+  mkdirSync(cache, { recursive: true });
+  const outdir = mkdtempSync(join(cache, 'ink-'));
+  const { build } = await import('esbuild');
+  const { inkPatches } = await import('./ink-patches.mjs');
+  await build({
+    entryPoints: { ink: 'ink' },
+    absWorkingDir: root,
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    // Ink loads its devtools (and react-devtools-core, not installed) only when asked: a chunk apart.
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    logLevel: 'warning',
+    plugins: [inkPatches],
+    external: ['react', 'react-devtools-core'],
+    banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
+  });
+  return { entry: join(outdir, 'ink.mjs'), dir: outdir };
+}

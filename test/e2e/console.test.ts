@@ -44,7 +44,7 @@ test('the console in a real terminal: every screen, a call, a new assistant, a l
     TERM: 'xterm-256color',
     SWITCHBOARD_PROFILE: undefined,
   };
-  term = startTmux({ name: `sb-e2e-${process.pid}`, cwd: root, env, command: `node ${cli}` });
+  term = startTmux({ name: `sb-e2e-${process.pid}`, cwd: root, env, command: `${JSON.stringify(process.execPath)} ${cli}` });
   const t = term;
 
   // Assistants (the seeded sandbox), detail, back.
@@ -127,7 +127,7 @@ for (const how of ['Ctrl-C', 'SIGTERM'] as const) {
     const t = startTmux({
       name: `sb-e2e-${how}-${process.pid}`,
       cwd: root,
-      command: `node ${cli}`,
+      command: `${JSON.stringify(process.execPath)} ${cli}`,
       env: { ...homeEnv(dir), TERM: 'xterm-256color' },
     });
     others.push(t);

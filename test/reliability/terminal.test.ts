@@ -51,7 +51,7 @@ function assertRestored(t: TmuxSession, screen: string) {
 }
 
 test('a burst of resizes and a 40×12 window: alive, not garbled, still responsive; Ctrl-C restores the terminal', { skip, timeout: 90_000 }, async () => {
-  const t = open('resize', `node ${JSON.stringify(cli)}`);
+  const t = open('resize', `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)}`);
   const screens: string[] = [];
   screens.push(await t.waitFor('NAME'));
   // A deterministic burst: 60 sizes from tiny to wide, as fast as tmux takes them.
@@ -79,7 +79,7 @@ test('a burst of resizes and a 40×12 window: alive, not garbled, still responsi
 });
 
 test('SIGTERM quits cleanly and restores the terminal', { skip, timeout: 60_000 }, async () => {
-  const t = open('sigterm', `node ${JSON.stringify(cli)}`);
+  const t = open('sigterm', `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)}`);
   await t.waitFor('NAME');
   const node = t.pid();
   assert.match(readFileSync(`/proc/${node}/cmdline`, 'utf8'), /cli\.js/, 'found the console process');

@@ -105,7 +105,7 @@ test('moving through the call log: the terminal shows the right rows and one hig
     SWITCHBOARD_BASE_URL: sb.url,
     SWITCHBOARD_API_KEY: sb.apiKey,
   };
-  term = startTmux({ name: `sb-frames-${process.pid}`, cwd: home, env, command: `node ${CLI}` });
+  term = startTmux({ name: `sb-frames-${process.pid}`, cwd: home, env, command: `${JSON.stringify(process.execPath)} ${CLI}` });
   const t = term;
   // The Assistants screen has few rows: a row left over from the first frames would show.
   await t.waitFor('● online');

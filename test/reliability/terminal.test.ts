@@ -90,7 +90,7 @@ test('SIGTERM quits cleanly and restores the terminal', { skip, timeout: 60_000 
 });
 
 test('piped stdin on a terminal: one line, exit 2, the terminal untouched', { skip, timeout: 60_000 }, async () => {
-  const t = open('piped', `echo x | node ${JSON.stringify(cli)}`);
+  const t = open('piped', `echo x | ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)}`);
   const done = await t.waitFor('DONE');
   const said = done.slice(0, done.indexOf('EXIT=')).replace(/\n/g, '');
   assert.equal(said, 'switchboard: the console needs an interactive terminal; for scripts use the commands (switchboard --help)');

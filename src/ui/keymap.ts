@@ -50,6 +50,13 @@ export enum Command {
   Choose = 'choose',
   Confirm = 'confirm',
   Complete = 'complete',
+  // In a single-line text input (it has the printable keys too)
+  CursorLeft = 'cursorLeft',
+  CursorRight = 'cursorRight',
+  LineStart = 'lineStart',
+  LineEnd = 'lineEnd',
+  DeleteBefore = 'deleteBefore',
+  DeleteAt = 'deleteAt',
 }
 
 /** Where a binding is live. Screens declare the contexts they are in. */
@@ -69,9 +76,10 @@ export type KeyContext =
   | 'form'
   | 'picker'
   | 'dialog'
-  | 'palette';
+  | 'palette'
+  | 'input';
 
-export type KeyName = 'escape' | 'return' | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'tab';
+export type KeyName = 'escape' | 'return' | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'tab' | 'backspace' | 'delete';
 
 export interface KeyDescriptor {
   /** A printable character, matched exactly (case-sensitive). */
@@ -137,6 +145,12 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Cancel]: { keys: [{ key: 'escape' }], contexts: ['form', 'picker', 'dialog', 'palette'], hint: 'cancel', footer: true },
   [Command.Confirm]: { keys: [{ char: 'y' }, { key: 'return' }], contexts: ['dialog'], hint: 'yes', footer: true },
   [Command.Complete]: { keys: [{ key: 'tab' }], contexts: ['palette'], hint: 'complete', footer: true },
+  [Command.CursorLeft]: { keys: [{ key: 'leftArrow' }], contexts: ['input'], hint: 'cursor left' },
+  [Command.CursorRight]: { keys: [{ key: 'rightArrow' }], contexts: ['input'], hint: 'cursor right' },
+  [Command.LineStart]: { keys: [{ key: 'home' }, { char: 'a', ctrl: true }], contexts: ['input'], hint: 'start of the line' },
+  [Command.LineEnd]: { keys: [{ key: 'end' }, { char: 'e', ctrl: true }], contexts: ['input'], hint: 'end of the line' },
+  [Command.DeleteBefore]: { keys: [{ key: 'backspace' }], contexts: ['input'], hint: 'delete before the cursor' },
+  [Command.DeleteAt]: { keys: [{ key: 'delete' }], contexts: ['input'], hint: 'delete at the cursor' },
 };
 
 export function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
@@ -167,6 +181,8 @@ const KEY_LABELS: Record<KeyName, string> = {
   home: 'Home',
   end: 'End',
   tab: 'Tab',
+  backspace: 'Backspace',
+  delete: 'Delete',
 };
 
 export function describeKey(d: KeyDescriptor): string {
@@ -191,4 +207,5 @@ export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Files', contexts: ['files', 'file'] },
   { title: 'Chat', contexts: ['sessions', 'chat'] },
   { title: 'Forms, pickers, dialogs', contexts: ['form', 'picker', 'dialog', 'palette'] },
+  { title: 'Text inputs', contexts: ['input'] },
 ];

@@ -1,12 +1,13 @@
-// A keyboard form: text, number (validated as you type), select (own scrolling cycle, no
-// ink-select-input: it wraps and eats j/k/digits), toggle and multi-line text. Long forms scroll
-// around the focused field. Tab/↓ next, Shift-Tab/↑ previous, ←/→/Space change, Ctrl-S or Enter on
-// the last row saves, Esc cancels.
+// A keyboard form: text (ink-text-input, one line, or own multi-line), number (validated as you
+// type), select (own scrolling cycle, no ink-select-input: it wraps and eats j/k/digits) and toggle.
+// Long forms scroll around the focused field. Tab/↓ next, Shift-Tab/↑ previous, ←/→/Space change,
+// Ctrl-S or Enter on the last row saves, Esc cancels.
 import { useState, type ReactElement } from 'react';
 import { Box, Text } from 'ink';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
 import { TextInput } from './TextInput.js';
+import { TextArea } from './TextArea.js';
 import { truncate, wrapText } from '../format.js';
 
 export type FormValues = Record<string, string | boolean>;
@@ -143,29 +144,20 @@ export function Form(props: {
         : undefined;
       // A multi-line value shows its last lines while focused (where typing happens), its first line otherwise;
       // lines are pre-wrapped so the form knows how tall each field is.
-      let display: string | undefined;
       if (f.kind === 'text' && f.multiline) {
         const wrapped = wrapText(s, valueWidth - 1);
+        let display: string;
         if (focused) {
           const shown = wrapped.slice(-5);
-          display = shown[shown.length - 1];
+          display = shown[shown.length - 1] ?? '';
           extra = shown.slice(0, -1);
         } else display = truncate(wrapped[0] ?? '', valueWidth - 2) + (wrapped.length > 1 ? ' …' : '');
-      } else if ([...s].length > valueWidth - 1) {
-        // One row per field: a long value shows its end while typing, its start otherwise.
-        display = focused ? '…' + [...s].slice(-(valueWidth - 2)).join('') : truncate(s, valueWidth);
+        valueEl = <TextArea value={s} display={display} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />;
+      } else {
+        // One row per field: a long value scrolls sideways while focused and shows its start otherwise.
+        const display = [...s].length > valueWidth - 1 ? truncate(s, valueWidth) : undefined;
+        valueEl = <TextInput value={s} display={display} width={valueWidth} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />;
       }
-      valueEl = (
-        <TextInput
-          value={s}
-          display={display}
-          onChange={(nv) => set(f.key, nv)}
-          focus={focused}
-          multiline={f.kind === 'text' && f.multiline}
-          placeholder={f.hint}
-          onTab={onTab}
-        />
-      );
     } else if (f.kind === 'select') {
       const opts = f.options(values);
       const i = opts.findIndex((o) => o.value === v);

@@ -1,5 +1,6 @@
-// The console's single-line text fields are ink-text-input (cursor editing); they get their keys
-// from the one dispatcher, every key of a burst counts, and none reaches a handler below them.
+// The console's inputs: single-line text fields are ink-text-input (cursor editing), short choice
+// lists are ink-select-input (the confirm dialog, a form's choice field); both get their keys from
+// the one dispatcher, every key of a burst counts, and none reaches a handler below them.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useState } from 'react';
@@ -184,6 +185,82 @@ describe('inputs in the console', () => {
       await c.press(KEYS.ctrlS);
       await c.waitFor('Created assistant Rioleyx');
       assert.ok(c.store.getState().assistants.data!.some((a) => a.name === 'Rioleyx'), 'created under the edited name');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('create form: Enter on a choice field lists its options (ink-select-input); ↓/j/k move, Enter picks, Esc closes', async () => {
+    const c = await openConsole(sb);
+    try {
+      await c.waitFor('NAME');
+      await c.press('n');
+      await c.waitFor('New assistant');
+      await c.type('Picker Bot');
+      // Model provider (field 4): Enter lists the providers; ↓ ↓ Enter picks the third.
+      await c.press(KEYS.tab, KEYS.tab, KEYS.tab);
+      await c.waitFor(/› Model provider +‹ openai ›/);
+      await c.press(KEYS.enter);
+      const list = await c.waitFor('anthropic');
+      assert.match(list, /groq/);
+      await c.press(KEYS.down, KEYS.down);
+      await c.press(KEYS.enter);
+      await c.waitFor(/› Model provider +‹ google ›/);
+      assert.doesNotMatch(c.frame(), /groq/, 'the list closed');
+      // The model list follows the provider; k/j move in it, Esc closes it unchanged.
+      await c.press(KEYS.tab, KEYS.enter);
+      await c.waitFor('gemini-2.5-flash');
+      await burst(c, 'jjk');
+      await escape(c);
+      assert.doesNotMatch(c.frame(), /gemini-2\.5-flash/, 'the list closed');
+      assert.match(c.frame(), /› Model +‹ gemini-2\.0-flash ›/);
+      assert.equal(c.store.getState().stack.at(-1)!.name, 'assistant-new', 'Esc closed the list, not the form');
+      await c.press(KEYS.enter);
+      await c.waitFor('gemini-2.5-flash');
+      await burst(c, 'jj');
+      await c.press('q', KEYS.enter);
+      await c.waitFor(/› Model +‹ gemini-1\.5-pro ›/);
+      await c.press(KEYS.ctrlS);
+      await c.waitFor('Created assistant Picker Bot');
+      const made = c.store.getState().assistants.data!.find((a) => a.name === 'Picker Bot');
+      assert.ok(made);
+      assert.equal(made!.model?.provider, 'google');
+      assert.equal(made!.model?.model, 'gemini-1.5-pro');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('the delete dialog is a choice list: ↓ Enter cancels, Esc cancels, j/k stay in it, Enter deletes', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'files' } });
+    try {
+      await c.waitFor('NAME');
+      const f = c.store.getState().files.data!.files[0];
+      const exists = () => c.store.getState().files.data!.files.some((x) => x.id === f.id);
+      await c.press('d');
+      await c.waitFor(`Delete "${f.name}"`);
+      assert.match(c.frame(), /❯ delete/);
+      await c.press(KEYS.down);
+      await c.waitFor(/❯ cancel/);
+      await c.press(KEYS.enter);
+      await tick();
+      assert.equal(c.store.getState().dialog, null);
+      assert.ok(exists(), 'Cancel chosen: the file stays');
+      await c.press('d');
+      await c.waitFor(`Delete "${f.name}"`);
+      await escape(c);
+      assert.equal(c.store.getState().dialog, null);
+      assert.ok(exists());
+      const cursor = c.store.getState().views['files']?.cursor ?? 0;
+      await c.press('d');
+      await c.waitFor(`Delete "${f.name}"`);
+      await burst(c, 'jk');
+      await c.press('q', 'j', 'k');
+      assert.equal(c.store.getState().views['files']?.cursor ?? 0, cursor, 'j/k moved the dialog, not the list under it');
+      assert.equal(c.store.getState().quitting, false);
+      await c.press(KEYS.enter);
+      await c.waitFor(/deleted/i);
+      assert.ok(!exists());
     } finally {
       await c.close();
     }

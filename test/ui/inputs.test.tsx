@@ -9,6 +9,7 @@ import { KEYS, renderApp, tick } from '../support/ink.js';
 import { openConsole, startTestSandbox, type Sandbox } from './support.js';
 import { KeypressProvider, Priority, useKeypress } from '../../src/ui/hooks/keypress.js';
 import { TextInput } from '../../src/ui/components/TextInput.js';
+import { Form } from '../../src/ui/components/Form.js';
 
 /** Writes one string to stdin as a single read (a paste, a held key), then yields. */
 async function burst(c: { stdin: { write: (s: string) => void } }, keys: string) {
@@ -154,6 +155,33 @@ test('text input: a value wider than the field scrolls sideways to keep the curs
   assert.equal(c.frame(), '[ abcdefghi]');
   await c.press('\x1b[F');
   assert.equal(c.frame(), '[…ijklmnop ]');
+  c.unmount();
+});
+
+test('keys typed ahead in one read go where the keys before them led: ↓ then text fills the next field', async () => {
+  let got: Record<string, unknown> | undefined;
+  const c = await renderApp(
+    <KeypressProvider onForceQuit={() => {}}>
+      <Form
+        title="T"
+        width={60}
+        height={10}
+        submitLabel="Go"
+        initial={{ a: '', b: '' }}
+        onCancel={() => {}}
+        onSubmit={(v) => {
+          got = v;
+        }}
+        fields={[
+          { kind: 'text', key: 'a', label: 'First' },
+          { kind: 'text', key: 'b', label: 'Second' },
+        ]}
+      />
+    </KeypressProvider>,
+  );
+  await burst(c, 'one' + KEYS.down + 'two' + KEYS.left + KEYS.backspace + KEYS.up + 'x');
+  await c.press(KEYS.ctrlS); // Ink reads a Ctrl key inside a run of text as part of the text
+  assert.deepEqual(got, { a: 'onex', b: 'to' });
   c.unmount();
 });
 

@@ -83,7 +83,7 @@ export function TextInput(props: {
       else if (key.ctrl || key.meta || key.escape || key.return || key.tab || !input) return false;
       else {
         // A paste arrives as one string: one line, no control characters.
-        const text = input.replace(/[\r\n]+/g, ' ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+        const text = input.replace(/[\r\n\t]+/g, ' ').replace(/[\x00-\x1f\x7f]/g, '');
         if (text) {
           cursor.current += text.length;
           send(text);

@@ -5,14 +5,11 @@
 // arrows queued behind a slow frame) reaches them before React re-renders, so all but one are
 // lost. So such a component listens to a private stdin instead: the dispatcher's handler decides
 // which keys it gets and sends them here one at a time, each rendered before the next is sent.
-//
-// Ink exports neither its stdin context nor its renderer, so both come from its build directly
-// (one module each, the same ones Ink uses); test/ui/inputs.test.tsx fails if a new Ink moves them.
+
 import { EventEmitter } from 'node:events';
 import { useMemo, useState, type ContextType, type ReactNode } from 'react';
 import { useStdin } from 'ink';
-import StdinContext from '../../../node_modules/ink/build/components/StdinContext.js';
-import reconciler from '../../../node_modules/ink/build/reconciler.js';
+import { StdinContext, renderNow, runPendingEffects } from '../ink-internals.js';
 
 /** Terminal bytes for the keys the console forwards (Ink's parser turns them back into the same Key). */
 export const KEY_BYTES = {
@@ -33,10 +30,9 @@ export function useForwardedKeys() {
   const context = useMemo<StdinValue>(() => ({ ...stdin, internal_eventEmitter: emitter }), [stdin, emitter]);
   const send = (bytes: string) => {
     // A component mounted in this same burst subscribes in a passive effect: run those first.
-    if (emitter.listenerCount('input') === 0) reconciler.flushPassiveEffects();
+    if (emitter.listenerCount('input') === 0) runPendingEffects();
     emitter.emit('input', bytes);
-    // Render now, so the next key of the burst meets this one's result.
-    reconciler.flushSyncWork();
+    renderNow();
   };
   return { context, send };
 }

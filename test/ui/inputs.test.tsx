@@ -158,7 +158,7 @@ test('text input: a value wider than the field scrolls sideways to keep the curs
   c.unmount();
 });
 
-test('keys typed ahead in one read go where the keys before them led: ↓ then text fills the next field', async () => {
+test('keys typed ahead in one read go where the keys before them led: ↓ then text fills the next field; Tab Tab moves twice', async () => {
   let got: Record<string, unknown> | undefined;
   const c = await renderApp(
     <KeypressProvider onForceQuit={() => {}}>
@@ -167,7 +167,7 @@ test('keys typed ahead in one read go where the keys before them led: ↓ then t
         width={60}
         height={10}
         submitLabel="Go"
-        initial={{ a: '', b: '' }}
+        initial={{ a: '', b: '', c: '' }}
         onCancel={() => {}}
         onSubmit={(v) => {
           got = v;
@@ -175,13 +175,19 @@ test('keys typed ahead in one read go where the keys before them led: ↓ then t
         fields={[
           { kind: 'text', key: 'a', label: 'First' },
           { kind: 'text', key: 'b', label: 'Second' },
+          { kind: 'text', key: 'c', label: 'Third' },
         ]}
       />
     </KeypressProvider>,
   );
   await burst(c, 'one' + KEYS.down + 'two' + KEYS.left + KEYS.backspace + KEYS.up + 'x');
   await c.press(KEYS.ctrlS); // Ink reads a Ctrl key inside a run of text as part of the text
-  assert.deepEqual(got, { a: 'onex', b: 'to' });
+  assert.deepEqual(got, { a: 'onex', b: 'to', c: '' });
+  // A run of Tabs is that many Tabs (Ink passes it as one string), not text.
+  await burst(c, '\t\t');
+  await burst(c, 'z');
+  await c.press(KEYS.ctrlS);
+  assert.deepEqual(got, { a: 'onex', b: 'to', c: 'z' });
   c.unmount();
 });
 

@@ -39,8 +39,7 @@ export function KeypressProvider({ onForceQuit, children }: { onForceQuit: () =>
       };
     },
   });
-  useInput((input, key) => {
-    if (key.ctrl && input === 'c') return onForceQuit();
+  const dispatch = (input: string, key: Key) => {
     // Snapshot: a handler may register or unregister others (opening a dialog) while we iterate.
     for (const r of [...regs.current]) {
       if (r.active.current && r.handler.current(input, key) === true) {
@@ -50,6 +49,14 @@ export function KeypressProvider({ onForceQuit, children }: { onForceQuit: () =>
         return;
       }
     }
+  };
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') return onForceQuit();
+    // Ink splits a read at escape sequences and Backspaces but passes a run of Tabs or Enters as
+    // one string (it could be pasted text); nothing pastes only those, so they are that many keys.
+    if (/^(\t{2,}|\r{2,})$/.test(input)) {
+      for (const ch of input) dispatch('', { ...key, tab: ch === '\t', return: ch === '\r' });
+    } else dispatch(input, key);
   });
   return <KeypressContext.Provider value={registry.current}>{children}</KeypressContext.Provider>;
 }

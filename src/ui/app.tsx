@@ -7,7 +7,7 @@ import { KeypressProvider, Priority, useKeypress } from './hooks/keypress.js';
 import { Command, commandFor } from './keymap.js';
 import { FlashLine, Footer, Header } from './components/Chrome.js';
 import { FilterBar, Palette } from './components/Palette.js';
-import { ConfirmDialog } from './components/ConfirmDialog.js';
+import { ConfirmDialog, dialogHeight } from './components/ConfirmDialog.js';
 import { SCREENS } from './screens/registry.js';
 
 const JUMPS: Partial<Record<Command, Route>> = {
@@ -75,8 +75,8 @@ function Shell() {
 
   const width = Math.max(20, columns);
   const showBar = mode === 'command' || mode === 'filter' || (filter !== '' && screen.contexts.includes('list'));
-  // header 2, flash 1, footer 1, optional bar 1
-  const bodyHeight = Math.max(3, rows - 4 - (showBar ? 1 : 0) - (dialog ? 5 : 0));
+  // header 2, flash 1, footer 1, optional bar 1, the dialog
+  const bodyHeight = Math.max(3, rows - 4 - (showBar ? 1 : 0) - (dialog ? dialogHeight(dialog, width) : 0));
   const Screen = screen.component as React.ComponentType<{ route: Route; width: number; height: number }>;
   const footerContexts = dialog ? (['dialog'] as const) : mode === 'command' ? (['palette'] as const) : screen.contexts;
   return (

@@ -49,7 +49,18 @@ export enum Command {
   Toggle = 'toggle',
   Choose = 'choose',
   Confirm = 'confirm',
+  Decline = 'decline',
   Complete = 'complete',
+  ShowChoices = 'showChoices',
+  PreviousChoice = 'previousChoice',
+  NextChoice = 'nextChoice',
+  // In a single-line text input (it has the printable keys too)
+  CursorLeft = 'cursorLeft',
+  CursorRight = 'cursorRight',
+  LineStart = 'lineStart',
+  LineEnd = 'lineEnd',
+  DeleteBefore = 'deleteBefore',
+  DeleteAt = 'deleteAt',
 }
 
 /** Where a binding is live. Screens declare the contexts they are in. */
@@ -69,9 +80,10 @@ export type KeyContext =
   | 'form'
   | 'picker'
   | 'dialog'
-  | 'palette';
+  | 'palette'
+  | 'input';
 
-export type KeyName = 'escape' | 'return' | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'tab';
+export type KeyName = 'escape' | 'return' | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'tab' | 'backspace' | 'delete';
 
 export interface KeyDescriptor {
   /** A printable character, matched exactly (case-sensitive). */
@@ -133,10 +145,20 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.PrevField]: { keys: [{ key: 'tab', shift: true }, { key: 'upArrow' }], contexts: ['form'], hint: 'previous field' },
   [Command.Toggle]: { keys: [{ key: 'leftArrow' }, { key: 'rightArrow' }, { char: ' ' }], contexts: ['form', 'picker'], hint: 'change / toggle', footer: true },
   [Command.Submit]: { keys: [{ char: 's', ctrl: true }], contexts: ['form', 'picker'], hint: 'save', footer: true },
-  [Command.Choose]: { keys: [{ key: 'return' }], contexts: ['picker'], hint: 'choose', footer: true },
+  [Command.ShowChoices]: { keys: [{ key: 'return' }], contexts: ['form'], hint: 'list a choice field\'s options' },
+  [Command.PreviousChoice]: { keys: [{ char: 'k' }, { key: 'upArrow' }], contexts: ['dialog'], hint: 'previous choice' },
+  [Command.NextChoice]: { keys: [{ char: 'j' }, { key: 'downArrow' }], contexts: ['dialog'], hint: 'next choice' },
+  [Command.Choose]: { keys: [{ key: 'return' }], contexts: ['picker', 'dialog'], hint: 'choose', footer: true },
   [Command.Cancel]: { keys: [{ key: 'escape' }], contexts: ['form', 'picker', 'dialog', 'palette'], hint: 'cancel', footer: true },
-  [Command.Confirm]: { keys: [{ char: 'y' }, { key: 'return' }], contexts: ['dialog'], hint: 'yes', footer: true },
+  [Command.Confirm]: { keys: [{ char: 'y' }], contexts: ['dialog'], hint: 'yes', footer: true },
+  [Command.Decline]: { keys: [{ char: 'n' }], contexts: ['dialog'], hint: 'no', footer: true },
   [Command.Complete]: { keys: [{ key: 'tab' }], contexts: ['palette'], hint: 'complete', footer: true },
+  [Command.CursorLeft]: { keys: [{ key: 'leftArrow' }], contexts: ['input'], hint: 'cursor left' },
+  [Command.CursorRight]: { keys: [{ key: 'rightArrow' }], contexts: ['input'], hint: 'cursor right' },
+  [Command.LineStart]: { keys: [{ key: 'home' }, { char: 'a', ctrl: true }], contexts: ['input'], hint: 'start of the line' },
+  [Command.LineEnd]: { keys: [{ key: 'end' }, { char: 'e', ctrl: true }], contexts: ['input'], hint: 'end of the line' },
+  [Command.DeleteBefore]: { keys: [{ key: 'backspace' }], contexts: ['input'], hint: 'delete before the cursor' },
+  [Command.DeleteAt]: { keys: [{ key: 'delete' }], contexts: ['input'], hint: 'delete at the cursor' },
 };
 
 export function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
@@ -167,6 +189,8 @@ const KEY_LABELS: Record<KeyName, string> = {
   home: 'Home',
   end: 'End',
   tab: 'Tab',
+  backspace: 'Backspace',
+  delete: 'Delete',
 };
 
 export function describeKey(d: KeyDescriptor): string {
@@ -191,4 +215,5 @@ export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Files', contexts: ['files', 'file'] },
   { title: 'Chat', contexts: ['sessions', 'chat'] },
   { title: 'Forms, pickers, dialogs', contexts: ['form', 'picker', 'dialog', 'palette'] },
+  { title: 'Text inputs', contexts: ['input'] },
 ];

@@ -1,12 +1,14 @@
-// A keyboard form: text, number (validated as you type), select (own scrolling cycle, no
-// ink-select-input: it wraps and eats j/k/digits), toggle and multi-line text. Long forms scroll
-// around the focused field. Tab/↓ next, Shift-Tab/↑ previous, ←/→/Space change, Ctrl-S or Enter on
-// the last row saves, Esc cancels.
+// A keyboard form: text (ink-text-input, one line, or own multi-line), number (validated as you
+// type), choice (←/→/Space cycle in place; Enter lists the options in an ink-select-input list),
+// toggle. Long forms scroll around the focused field. Tab/↓ next, Shift-Tab/↑ previous, Ctrl-S or
+// Enter on the last row saves, Esc cancels.
 import { useState, type ReactElement } from 'react';
 import { Box, Text } from 'ink';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
 import { TextInput } from './TextInput.js';
+import { TextArea } from './TextArea.js';
+import { ChoiceList } from './ChoiceList.js';
 import { truncate, wrapText } from '../format.js';
 
 export type FormValues = Record<string, string | boolean>;
@@ -74,6 +76,8 @@ export function Form(props: {
   const [focus, setFocus] = useState(0);
   const [busy, setBusy] = useState(false);
   const [showErrors, setShowErrors] = useState(false);
+  // The focused choice field's options are listed (Enter) until one is chosen or Esc.
+  const [choosing, setChoosing] = useState(false);
   const submitRow = fields.length;
   const current = fields[focus];
 
@@ -111,6 +115,7 @@ export function Form(props: {
       else if (cmd === Command.NextField) setFocus((f) => Math.min(submitRow, f + 1));
       else if (cmd === Command.PrevField) setFocus((f) => Math.max(0, f - 1));
       else if (cmd === Command.Toggle) cycle(key.leftArrow ? -1 : 1);
+      else if (cmd === Command.ShowChoices && current?.kind === 'select') setChoosing(true);
       else if (key.return) {
         if (focus === submitRow) void submit();
         else setFocus((f) => f + 1);
@@ -121,16 +126,19 @@ export function Form(props: {
   );
 
   const labelWidth = Math.min(28, Math.floor(width / 3));
+  const listRows = Math.max(2, Math.min(8, props.height - 6));
   const valueWidth = Math.max(10, width - labelWidth - 2);
   // Each field renders as one or more lines; scroll so the focused one is in view.
   const blocks = fields.map((f, i) => {
     const err = showErrors || f.kind === 'number' ? fieldError(f, values) : null;
     const focused = i === focus;
     const v = values[f.key];
-    const lines: ReactElement[] = [];
+    // One entry per terminal row (a taller element is followed by nulls for its other rows).
+    const lines: (ReactElement | null)[] = [];
     if (f.group) lines.push(<Text key={`${f.key}-g`} bold color="cyan">{f.group}</Text>);
     let valueEl: ReactElement;
     let extra: string[] = [];
+    let after: (ReactElement | null)[] = [];
     if (f.kind === 'text' || f.kind === 'number') {
       const s = String(v ?? '');
       const complete = f.kind === 'text' && f.complete ? f.complete : undefined;
@@ -143,29 +151,20 @@ export function Form(props: {
         : undefined;
       // A multi-line value shows its last lines while focused (where typing happens), its first line otherwise;
       // lines are pre-wrapped so the form knows how tall each field is.
-      let display: string | undefined;
       if (f.kind === 'text' && f.multiline) {
         const wrapped = wrapText(s, valueWidth - 1);
+        let display: string;
         if (focused) {
           const shown = wrapped.slice(-5);
-          display = shown[shown.length - 1];
+          display = shown[shown.length - 1] ?? '';
           extra = shown.slice(0, -1);
         } else display = truncate(wrapped[0] ?? '', valueWidth - 2) + (wrapped.length > 1 ? ' …' : '');
-      } else if ([...s].length > valueWidth - 1) {
-        // One row per field: a long value shows its end while typing, its start otherwise.
-        display = focused ? '…' + [...s].slice(-(valueWidth - 2)).join('') : truncate(s, valueWidth);
+        valueEl = <TextArea value={s} display={display} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />;
+      } else {
+        // One row per field: a long value scrolls sideways while focused and shows its start otherwise.
+        const display = [...s].length > valueWidth - 1 ? truncate(s, valueWidth) : undefined;
+        valueEl = <TextInput value={s} display={display} width={valueWidth} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />;
       }
-      valueEl = (
-        <TextInput
-          value={s}
-          display={display}
-          onChange={(nv) => set(f.key, nv)}
-          focus={focused}
-          multiline={f.kind === 'text' && f.multiline}
-          placeholder={f.hint}
-          onTab={onTab}
-        />
-      );
     } else if (f.kind === 'select') {
       const opts = f.options(values);
       const i = opts.findIndex((o) => o.value === v);
@@ -177,6 +176,25 @@ export function Form(props: {
           {focused ? ` ›  ${i + 1}/${opts.length}` : ''}
         </Text>
       );
+      if (focused && choosing && opts.length > 0) {
+        const rows = Math.min(opts.length, listRows);
+        after = [
+          <Box key={`${f.key}-list`} marginLeft={labelWidth + 2} height={rows}>
+            <ChoiceList
+              choices={opts.map((x) => ({ label: x.label ?? x.value, value: x.value }))}
+              initial={v}
+              width={valueWidth}
+              limit={listRows}
+              onChoose={(value) => {
+                set(f.key, value);
+                setChoosing(false);
+              }}
+              onCancel={() => setChoosing(false)}
+            />
+          </Box>,
+          ...Array.from({ length: rows - 1 }, () => null),
+        ];
+      }
     } else {
       valueEl = <Text>{v ? '[x] yes' : '[ ] no'}</Text>;
     }
@@ -201,6 +219,7 @@ export function Form(props: {
         <Box width={valueWidth}>{valueEl}</Box>
       </Box>,
     );
+    lines.push(...after);
     if (focused && (f.kind === 'text' || f.kind === 'number') && f.hint && v) lines.push(<Text key={`${f.key}-h`} dimColor>{' '.repeat(labelWidth + 2)}{truncate(f.hint, valueWidth)}</Text>);
     if (err) lines.push(<Text key={`${f.key}-e`} color="red">{' '.repeat(labelWidth + 2)}{truncate(err, valueWidth)}</Text>);
     return lines;

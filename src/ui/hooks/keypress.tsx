@@ -3,6 +3,7 @@
 // Ctrl-C never reaches a handler: it always quits.
 import { createContext, useContext, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useInput, type Key } from 'ink';
+import { renderNow } from '../ink-internals.js';
 
 /** Higher runs first. A focused text input beats a form, which beats a screen, which beats global keys. */
 export const Priority = {
@@ -38,12 +39,24 @@ export function KeypressProvider({ onForceQuit, children }: { onForceQuit: () =>
       };
     },
   });
-  useInput((input, key) => {
-    if (key.ctrl && input === 'c') return onForceQuit();
+  const dispatch = (input: string, key: Key) => {
     // Snapshot: a handler may register or unregister others (opening a dialog) while we iterate.
     for (const r of [...regs.current]) {
-      if (r.active.current && r.handler.current(input, key) === true) return;
+      if (r.active.current && r.handler.current(input, key) === true) {
+        // Several keys can come in one read (typed ahead of a slow frame): the next one goes to
+        // whatever this one opened or focused, so render before it is dispatched.
+        renderNow();
+        return;
+      }
     }
+  };
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') return onForceQuit();
+    // Ink splits a read at escape sequences and Backspaces but passes a run of Tabs or Enters as
+    // one string (it could be pasted text); nothing pastes only those, so they are that many keys.
+    if (/^(\t{2,}|\r{2,})$/.test(input)) {
+      for (const ch of input) dispatch('', { ...key, tab: ch === '\t', return: ch === '\r' });
+    } else dispatch(input, key);
   });
   return <KeypressContext.Provider value={registry.current}>{children}</KeypressContext.Provider>;
 }

@@ -1,6 +1,7 @@
 // switchboard assistants list | get | create | update
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
+import { describeCatalog } from '../api/catalog.js';
 import type { Assistant, AssistantInput } from '../api/schemas.js';
 import { nonEmpty, onOff, readJsonObject } from './input.js';
 import { printList, printRecord, statusTone, type Column, type OutputTarget } from './output.js';
@@ -66,7 +67,7 @@ export function assistantsCommand(): Command {
     .command('create')
     .description('create an assistant from a JSON spec (the fields of the service\'s assistant)')
     .requiredOption('--file <path>', 'JSON file with the assistant spec (- for stdin)')
-    .addHelpText('after', '\nExamples:\n  $ switchboard assistants create --file assistant.json\n  $ switchboard assistants create --file assistant.json -o ids')
+    .addHelpText('after', `\n${describeCatalog()}\n\nExamples:\n  $ switchboard assistants create --file assistant.json\n  $ switchboard assistants create --file assistant.json -o ids`)
     .action(
       action('create the assistant', async (o: { file: string }, c: Command) => {
         const spec = readJsonObject(o.file) as AssistantInput;

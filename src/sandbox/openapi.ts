@@ -5,6 +5,7 @@ import { CALL_STATUSES, ENDED_REASONS } from './simulate.js';
 import { CHAT_STATUSES, SESSION_STATUSES } from './routes/chats.js';
 import { FILE_STATUSES, DEFAULT_FILE_PAGE_LIMIT, MAX_FILE_PAGE_LIMIT } from './routes/files.js';
 import { DEFAULT_CALL_LIMIT, MAX_CALL_LIMIT } from './routes/calls.js';
+import { MODEL_PROVIDERS, MODEL_PROVIDER_NAMES, VOICE_DETAIL_FIELDS, VOICE_PROVIDERS, VOICE_PROVIDER_NAMES } from '../api/catalog.js';
 
 type Schema = Record<string, unknown>;
 
@@ -27,16 +28,38 @@ const assistantFields: Record<string, Schema> = {
   name: { type: 'string', minLength: 1, maxLength: 200 },
   status: { type: 'boolean', description: 'active flag' },
   description: { type: 'string', maxLength: 2000 },
-  voice: obj({ provider: str(), voiceId: str(), model: str(), language: str(), speed: { type: 'number', minimum: 0.25, maximum: 4 } }),
+  voice: obj(
+    {
+      provider: { type: 'string', enum: VOICE_PROVIDER_NAMES, description: 'the spec: two voice providers are supported' },
+      voiceId: str(),
+      model: str(),
+      language: str(),
+      speed: { type: 'number', minimum: 0.25, maximum: 4 },
+    },
+    [],
+    {
+      description: `voiceId, model and language are required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')} (the spec: "required for the second provider")`,
+      allOf: VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => ({
+        if: { properties: { provider: { const: p.value } }, required: ['provider'] },
+        then: { required: [...VOICE_DETAIL_FIELDS], properties: Object.fromEntries(VOICE_DETAIL_FIELDS.map((f) => [f, { type: 'string', minLength: 1 }])) },
+      })),
+    },
+  ),
   transcriber: obj({ provider: str(), model: str(), language: str() }),
   model: obj({
-    provider: str(),
-    model: str(),
+    provider: { type: 'string', enum: MODEL_PROVIDER_NAMES, description: 'the spec: a fixed list of five provider families' },
+    model: { type: 'string', description: 'one of the model ids of the provider family; needs provider' },
     temperature: { type: 'number', minimum: 0, maximum: 2 },
     maxTokens: { type: 'integer', minimum: 1 },
     emotionRecognitionEnabled: { type: 'boolean' },
     messages: { ...arrayOf(message), description: 'the `system` message is the prompt; {{variables}} are filled from chat variableValues' },
     knowledgeBase,
+  }, [], {
+    dependentRequired: { model: ['provider'] },
+    allOf: MODEL_PROVIDER_NAMES.map((p) => ({
+      if: { properties: { provider: { const: p } }, required: ['provider'] },
+      then: { properties: { model: { type: 'string', enum: [...MODEL_PROVIDERS[p]] } } },
+    })),
   }),
   firstMessage: str('opening message; may use {{variables}}'),
   firstMessageMode: str('`assistant-speaks-first` opens chat sessions and calls with firstMessage'),

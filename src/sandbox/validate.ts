@@ -53,9 +53,10 @@ export function describeIssue(issue: Issue, input: unknown): string {
   const field = fieldPath(issue.path);
   switch (issue.code) {
     case 'invalid_type': {
-      if (valueAt(input, issue.path) === undefined) return `${field} is required`;
-      const expected = issue.expected === 'int' ? 'whole number' : issue.expected;
-      return `${field || 'the body'} must be ${article(expected)}`;
+      const value = valueAt(input, issue.path);
+      if (value === undefined) return `${field} is required`;
+      const expected = issue.expected === 'int' ? 'whole number' : issue.expected === 'record' ? 'object' : issue.expected;
+      return `${field || 'the body'} must be ${article(expected)}${value === null ? ', not null' : ''}`;
     }
     case 'unrecognized_keys': {
       const names = issue.keys.map((k) => (field ? `${field}.${k}` : k)).join(', ');

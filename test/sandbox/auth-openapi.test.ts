@@ -87,6 +87,19 @@ describe('the OpenAPI document matches the routes', () => {
     assert.deepEqual(doc.components.schemas.Call.properties.status.enum, ['queued', 'ringing', 'in-progress', 'ended']);
   });
 
+  test('the document enumerates the provider catalogue the sandbox validates against', async () => {
+    const { MODEL_PROVIDERS, VOICE_PROVIDERS } = await import('../../src/api/catalog.js');
+    const model = doc.components.schemas.AssistantInput.properties.model;
+    assert.deepEqual(model.properties.provider.enum, Object.keys(MODEL_PROVIDERS));
+    for (const [family, models] of Object.entries(MODEL_PROVIDERS)) {
+      const branch = model.allOf.find((b: any) => b.if.properties.provider.const === family);
+      assert.deepEqual(branch.then.properties.model.enum, models, family);
+    }
+    const voice = doc.components.schemas.AssistantInput.properties.voice;
+    assert.deepEqual(voice.properties.provider.enum, VOICE_PROVIDERS.map((v) => v.value));
+    assert.deepEqual(voice.allOf[0].then.required, ['voiceId', 'model', 'language']);
+  });
+
   test('each documented operation answers with its documented keys', async () => {
     const assistant = (await get(sb, '/assistants')).body.assistants[0];
     const number = (await get(sb, '/phone-numbers')).body.phoneNumbers[0];

@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart';
 import { installAuth } from './auth.js';
 import { SandboxStore } from './db.js';
 import { frameworkError, installErrorHandling } from './errors.js';
-import { limitJsonDepth } from './validate.js';
+import { limitJsonDepth, refuseUndocumentedQuery } from './validate.js';
 import type { SandboxContext } from './context.js';
 import { openApiDocument } from './openapi.js';
 import { openSeeded } from './seed.js';
@@ -98,6 +98,7 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
   limitJsonDepth(app);
   installErrorHandling(app, ctx.maxUploadBytes);
   installAuth(app, opts.apiKey);
+  refuseUndocumentedQuery(app, openApiDocument('').paths as Parameters<typeof refuseUndocumentedQuery>[1]);
   app.register(multipart, {
     throwFileSizeLimit: true,
     // One byte over the limit reaches saveUpload, which counts bytes and answers 413.

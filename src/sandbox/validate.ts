@@ -25,6 +25,8 @@ export function limitJsonDepth(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // DELETE takes no body: "Content-Type: application/json" with none is what many clients send.
+    if (body === '' && request.method === 'DELETE') return done(null, undefined);
     void parse(request, body as string, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
       if (deeperThan(value, MAX_JSON_DEPTH)) return done(badRequest(`the body is nested more than ${MAX_JSON_DEPTH} levels deep`), undefined);
@@ -104,10 +106,31 @@ export type Query = Record<string, string | string[] | undefined>;
 export function checkQuery(query: unknown, allowed: readonly string[]): Query {
   const q = (query ?? {}) as Query;
   for (const [k, v] of Object.entries(q)) {
-    if (!allowed.includes(k)) throw badRequest(`unknown query parameter ${k}; this route takes ${allowed.join(', ')}`);
+    if (!allowed.includes(k)) throw badRequest(`unknown query parameter ${k}; ${allowed.length ? `this route takes ${allowed.join(', ')}` : 'this route takes none'}`);
     if (Array.isArray(v)) throw badRequest(`query parameter ${k} must be given once`);
   }
   return q;
+}
+
+/**
+ * One policy for every route: query parameters the OpenAPI document does not list for the
+ * operation are refused (400 naming them), so a typo never passes silently.
+ */
+export function refuseUndocumentedQuery(app: FastifyInstance, paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>): void {
+  const allowed = new Map<string, string[]>();
+  for (const [template, ops] of Object.entries(paths)) {
+    const key = template.replace(/\{[^}]+\}/g, '*');
+    for (const [method, op] of Object.entries(ops)) {
+      allowed.set(`${method.toUpperCase()} ${key}`, (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));
+    }
+  }
+  app.addHook('preValidation', async (request) => {
+    const route = request.routeOptions.url;
+    if (route === undefined) return;
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const names = allowed.get(`${method} ${route.replace(/:[^/]+/g, '*')}`);
+    if (names) checkQuery(request.query, names);
+  });
 }
 
 export function intParam(q: Query, name: string, min: number, max: number, fallback: number): number {
@@ -119,7 +142,9 @@ export function intParam(q: Query, name: string, min: number, max: number, fallb
   return Number(raw);
 }
 
-const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+/** The dates a query parameter takes, as a JSON Schema pattern (the OpenAPI document carries it). */
+export const DATE_QUERY_PATTERN = '^(\\d{4}-\\d{2}-\\d{2})([Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:?\\d{2})?)?$';
+const ISO_DATE = new RegExp(DATE_QUERY_PATTERN);
 
 /**
  * An ISO 8601 date or date-time, as a UTC ISO string. No zone means UTC. A bare date is the
@@ -128,10 +153,10 @@ const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\
 export function dateParam(q: Query, name: string, endOfDay: boolean): string | undefined {
   const raw = q[name] as string | undefined;
   if (raw === undefined) return undefined;
-  const m = ISO_DATE.exec(raw.trim());
+  const m = ISO_DATE.exec(raw);
   const hint = `${name} must be an ISO 8601 date or date-time like 2026-11-01 or 2026-11-01T09:30:00Z`;
   if (!m) throw badRequest(hint);
-  let iso = raw.trim();
+  let iso = raw.toUpperCase();
   if (!m[2]) iso = `${m[1]}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z`;
   else if (!m[5]) iso = `${iso}Z`;
   const ms = Date.parse(iso);

@@ -1,5 +1,30 @@
 // Plain HTTP for the sandbox's own tests (the client has its own tests against the sandbox).
+// Every exchange is checked against the sandbox's own /openapi.json (test/support/openapi-check.ts):
+// an answer the document does not describe fails the test that received it.
 import type { RunningSandbox } from '../support/sandbox.js';
+import { OpenApiCheck } from '../support/openapi-check.js';
+
+const checks = new Map<string, Promise<OpenApiCheck>>();
+
+/** The checker for this sandbox, fed the document it serves. */
+export function openApiCheck(sb: { url: string }): Promise<OpenApiCheck> {
+  let c = checks.get(sb.url);
+  if (!c) {
+    c = fetch(`${sb.url}/openapi.json`).then(async (r) => new OpenApiCheck(await r.json()));
+    checks.set(sb.url, c);
+  }
+  return c;
+}
+
+function requestBodyOf(body: unknown, contentType: string | undefined): unknown {
+  if (typeof body !== 'string') return body instanceof FormData || body instanceof Uint8Array ? '(binary)' : body;
+  if (!/json/i.test(contentType ?? '')) return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
 
 export interface Answer {
   status: number;
@@ -28,6 +53,18 @@ export async function send(
   } catch {
     parsed = undefined;
   }
+  const sentType = (init.headers as Record<string, string>)['content-type'] ?? (body instanceof FormData ? 'multipart/form-data' : undefined);
+  const problems = (await openApiCheck(sb)).problems({
+    method,
+    url: path,
+    requestContentType: sentType,
+    requestBody: body === undefined ? undefined : requestBodyOf(body, sentType),
+    status: res.status,
+    responseContentType: res.headers.get('content-type'),
+    responseBody: parsed,
+    responseText: text,
+  });
+  if (problems.length) throw new Error(`the answer does not match /openapi.json:\n${problems.join('\n')}`);
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 

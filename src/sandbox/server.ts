@@ -3,6 +3,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { installAuth } from './auth.js';
+import { installCors } from './cors.js';
+import { installGzip } from './gzip.js';
 import { SandboxStore } from './db.js';
 import { frameworkError, installErrorHandling } from './errors.js';
 import { limitJsonDepth, refuseUndocumentedQuery } from './validate.js';
@@ -35,6 +37,8 @@ export interface SandboxOptions {
   logger?: boolean;
   /** Milliseconds per simulated second of a call timeline (default 1000; tests use less). */
   callPace?: number;
+  /** A browser origin (or "*") allowed to call the sandbox; off by default. */
+  cors?: string;
 }
 
 export interface RunningSandbox {
@@ -97,7 +101,9 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
   });
   limitJsonDepth(app);
   installErrorHandling(app, ctx.maxUploadBytes);
+  if (opts.cors) installCors(app, opts.cors); // before the key check: preflights carry no key
   installAuth(app, opts.apiKey);
+  installGzip(app);
   refuseUndocumentedQuery(app, openApiDocument('').paths as Parameters<typeof refuseUndocumentedQuery>[1]);
   app.register(multipart, {
     throwFileSizeLimit: true,

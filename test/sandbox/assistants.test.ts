@@ -156,6 +156,21 @@ describe('assistants', () => {
     assert.equal(vapi.status, 201, 'the first voice provider needs no details');
   });
 
+  test('null stored by an older build reads as absent, so answers stay valid against the document', async () => {
+    const { SandboxStore } = await import('../../src/sandbox/db.js');
+    const { openSeeded } = await import('../../src/sandbox/seed.js');
+    const { db } = openSeeded(sb.dataDir, false);
+    try {
+      const now = new Date().toISOString();
+      new SandboxStore(db).insertAssistant({ id: 'legacy-nulls', body: { name: 'Old', status: null, description: null, voice: null, model: { provider: 'openai', temperature: null }, hangupUsingPrompt: null, analysisPlan: { keep: null } }, createdAt: now, updatedAt: now });
+    } finally {
+      db.close();
+    }
+    const r = await get(sb, '/assistants/legacy-nulls');
+    assert.deepEqual(r.body.assistant, { id: 'legacy-nulls', name: 'Old', model: { provider: 'openai' }, analysisPlan: { keep: null }, createdAt: r.body.assistant.createdAt, updatedAt: r.body.assistant.updatedAt });
+    assert.equal((await get(sb, '/assistants')).status, 200);
+  });
+
   test('unknown ids answer 404', async () => {
     const r = await get(sb, '/assistants/does-not-exist');
     assert.equal(r.status, 404);

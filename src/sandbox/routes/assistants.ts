@@ -81,7 +81,23 @@ const withoutServerFields = (body: unknown) => {
 const CreateAssistant = z.strictObject(assistantFields);
 const PatchAssistant = z.strictObject({ ...assistantFields, name: requiredText(200).optional() });
 
-export const assistantRecord = (a: AssistantRow) => ({ id: a.id, ...a.body, createdAt: a.createdAt, updatedAt: a.updatedAt });
+/** Objects whose fields are typed (free-form analysisPlan keeps whatever it holds). */
+const TYPED_OBJECTS = ['voice', 'transcriber', 'model', 'hangupUsingPrompt', 'knowledgeBase'];
+
+/**
+ * Data dirs written before null was refused may hold it: a null field reads as absent, so every
+ * answer stays valid against the document.
+ */
+function withoutNulls(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (v === null) continue;
+    out[k] = TYPED_OBJECTS.includes(k) && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as object).filter(([, x]) => x !== null)) : v;
+  }
+  return out;
+}
+
+export const assistantRecord = (a: AssistantRow) => ({ id: a.id, ...withoutNulls(a.body), createdAt: a.createdAt, updatedAt: a.updatedAt });
 
 function checkFilesExist(ctx: SandboxContext, body: Record<string, unknown>): void {
   const lists: [string, unknown][] = [

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
-import { get, isErrorBody, send, upload } from './http.js';
+import { checkedFetch, get, isErrorBody, send, upload } from './http.js';
 
 describe('auth', () => {
   let sb: RunningSandbox;
@@ -34,7 +34,7 @@ describe('auth', () => {
     for (const [method, path] of routes) {
       for (const key of [undefined, '', 'wrong', sameLength, sb.apiKey.toUpperCase(), `${sb.apiKey}x`]) {
         const headers: Record<string, string> = key === undefined ? {} : { 'x-api-key': key };
-        const res = await fetch(sb.url + path, { method, headers: { ...headers, 'content-type': 'application/json' }, body: method === 'GET' || method === 'DELETE' ? undefined : '{}' });
+        const res = await checkedFetch(sb.url, path, { method, headers: { ...headers, 'content-type': 'application/json' }, body: method === 'GET' || method === 'DELETE' ? undefined : '{}' });
         assert.equal(res.status, 401, `${method} ${path} key=${JSON.stringify(key)}`);
         const body = await res.json();
         assert.ok(isErrorBody(body, 401));
@@ -42,7 +42,7 @@ describe('auth', () => {
         assert.ok(!JSON.stringify(body).includes(sb.apiKey));
       }
     }
-    const doc = await fetch(`${sb.url}/openapi.json`);
+    const doc = await checkedFetch(sb.url, '/openapi.json');
     assert.equal(doc.status, 200);
   });
 });

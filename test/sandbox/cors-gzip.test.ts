@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { checkedFetch } from './http.js';
 
 /** A raw GET (fetch would decompress on its own and hide the encoding). */
 function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
@@ -25,8 +26,9 @@ describe('CORS is off by default', () => {
   after(() => sb.close());
 
   test('no CORS headers, and a preflight is not answered as one', async () => {
-    const r = await fetch(`${sb.url}/assistants`, { headers: { 'x-api-key': sb.apiKey, origin: 'http://localhost:5173' } });
+    const r = await checkedFetch(sb.url, `/assistants`, { headers: { 'x-api-key': sb.apiKey, origin: 'http://localhost:5173' } });
     assert.equal(r.headers.get('access-control-allow-origin'), null);
+    // A preflight is CORS, not an operation of the document: plain fetch.
     const pre = await fetch(`${sb.url}/assistants`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
     assert.equal(pre.headers.get('access-control-allow-origin'), null);
   });
@@ -39,6 +41,7 @@ describe('--cors <origin>', () => {
   after(() => sb.close());
 
   test('a preflight from that origin is answered without a key, naming the key header', async () => {
+    // A preflight is CORS, not an operation of the document: plain fetch.
     const pre = await fetch(`${sb.url}/assistants/abc`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'x-api-key, content-type' } });
     assert.equal(pre.status, 204);
     assert.equal(pre.headers.get('access-control-allow-origin'), origin);
@@ -47,14 +50,14 @@ describe('--cors <origin>', () => {
   });
 
   test('answers, errors included, carry the origin; another origin gets nothing', async () => {
-    const ok = await fetch(`${sb.url}/assistants`, { headers: { 'x-api-key': sb.apiKey, origin } });
+    const ok = await checkedFetch(sb.url, `/assistants`, { headers: { 'x-api-key': sb.apiKey, origin } });
     assert.equal(ok.status, 200);
     assert.equal(ok.headers.get('access-control-allow-origin'), origin);
     assert.match(ok.headers.get('vary') ?? '', /origin/i);
-    const denied = await fetch(`${sb.url}/assistants`, { headers: { origin } });
+    const denied = await checkedFetch(sb.url, `/assistants`, { headers: { origin } });
     assert.equal(denied.status, 401);
     assert.equal(denied.headers.get('access-control-allow-origin'), origin, 'the app can read why');
-    const other = await fetch(`${sb.url}/assistants`, { headers: { 'x-api-key': sb.apiKey, origin: 'http://evil.example' } });
+    const other = await checkedFetch(sb.url, `/assistants`, { headers: { 'x-api-key': sb.apiKey, origin: 'http://evil.example' } });
     assert.equal(other.headers.get('access-control-allow-origin'), null);
   });
 });
@@ -63,10 +66,10 @@ describe('gzip', () => {
   let sb: RunningSandbox;
   before(async () => {
     sb = await startTestSandbox();
-    const a = (await (await fetch(`${sb.url}/assistants`, { headers: { 'x-api-key': sb.apiKey } })).json()).assistants[0].id;
-    const n = (await (await fetch(`${sb.url}/phone-numbers`, { headers: { 'x-api-key': sb.apiKey } })).json()).phoneNumbers[0].id;
+    const a = (await (await checkedFetch(sb.url, `/assistants`, { headers: { 'x-api-key': sb.apiKey } })).json()).assistants[0].id;
+    const n = (await (await checkedFetch(sb.url, `/phone-numbers`, { headers: { 'x-api-key': sb.apiKey } })).json()).phoneNumbers[0].id;
     for (let i = 0; i < 30; i++) {
-      await fetch(`${sb.url}/calls/outbound`, { method: 'POST', headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ assistantId: a, phoneNumberId: n, customer: { number: '+14155550100' } }) });
+      await checkedFetch(sb.url, `/calls/outbound`, { method: 'POST', headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ assistantId: a, phoneNumberId: n, customer: { number: '+14155550100' } }) });
     }
   });
   after(() => sb.close());

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
-import { get, send, upload } from './http.js';
+import { checkedFetch, get, send, upload } from './http.js';
 
 describe('the document and the server agree', () => {
   let sb: RunningSandbox;
@@ -99,10 +99,10 @@ describe('the document and the server agree', () => {
   });
 
   test('HEAD /openapi.json needs no key, like GET', async () => {
-    const r = await fetch(`${sb.url}/openapi.json`, { method: 'HEAD' });
+    const r = await checkedFetch(sb.url, '/openapi.json', { method: 'HEAD' });
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /application\/json/);
-    const keyed = await fetch(`${sb.url}/assistants`, { method: 'HEAD' });
+    const keyed = await checkedFetch(sb.url, '/assistants', { method: 'HEAD' });
     assert.equal(keyed.status, 401);
   });
 });

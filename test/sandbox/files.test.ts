@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
-import { eventually, get, isErrorBody, post, send, upload } from './http.js';
+import { checkedFetch, eventually, get, isErrorBody, post, send, upload } from './http.js';
 
 const done = (sb: RunningSandbox, id: string) =>
   eventually(async () => {
@@ -34,7 +34,7 @@ describe('files', () => {
     assert.equal(content.text, '# Notes\n\nhello wörld\n');
     const text = await send(sb, 'GET', new URL(finished.parsedTextUrl).pathname + new URL(finished.parsedTextUrl).search);
     assert.equal(text.text, '# Notes\n\nhello wörld\n');
-    const noKey = await fetch(finished.url);
+    const noKey = await checkedFetch(sb.url, finished.url.slice(sb.url.length));
     assert.equal(noKey.status, 401);
     // On disk by id, never by name.
     assert.ok(existsSync(join(sb.dataDir, 'files', f.id)));
@@ -126,7 +126,7 @@ describe('files', () => {
   test('every client reads the 413 of a body far over the limit (no ECONNRESET, no stall)', async () => {
     const attempt = async (path: string, body: BodyInit, headers: Record<string, string> = {}) => {
       try {
-        const r = await fetch(sb.url + path, { method: 'POST', headers: { 'x-api-key': sb.apiKey, ...headers }, body, signal: AbortSignal.timeout(10_000) });
+        const r = await checkedFetch(sb.url, path, { method: 'POST', headers: { 'x-api-key': sb.apiKey, ...headers }, body, signal: AbortSignal.timeout(10_000) });
         await r.arrayBuffer();
         return r.status;
       } catch (err) {

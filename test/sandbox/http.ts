@@ -33,6 +33,36 @@ export interface Answer {
   text: string;
 }
 
+/**
+ * fetch, then the exchange is checked against the sandbox's /openapi.json: a request or answer
+ * the document does not describe throws, failing the test that made it.
+ */
+export async function checkedFetch(base: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(base + path, init);
+  const text = await res.clone().text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const headers = new Headers(init.headers);
+  const body = init.body;
+  const sentType = headers.get('content-type') ?? (body instanceof FormData ? 'multipart/form-data' : undefined);
+  const problems = (await openApiCheck({ url: base })).problems({
+    method: init.method ?? 'GET',
+    url: path,
+    requestContentType: sentType,
+    requestBody: body === undefined || body === null ? undefined : requestBodyOf(body, sentType),
+    status: res.status,
+    responseContentType: res.headers.get('content-type'),
+    responseBody: parsed,
+    responseText: text,
+  });
+  if (problems.length) throw new Error(`the answer does not match /openapi.json:\n${problems.join('\n')}`);
+  return res;
+}
+
 export async function send(
   sb: RunningSandbox,
   method: string,
@@ -45,7 +75,7 @@ export async function send(
     init.body = typeof body === 'string' || body instanceof FormData || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body);
     if (!(body instanceof FormData) && !('content-type' in headers)) (init.headers as Record<string, string>)['content-type'] = 'application/json';
   }
-  const res = await fetch(sb.url + path, init);
+  const res = await checkedFetch(sb.url, path, init);
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -53,18 +83,6 @@ export async function send(
   } catch {
     parsed = undefined;
   }
-  const sentType = (init.headers as Record<string, string>)['content-type'] ?? (body instanceof FormData ? 'multipart/form-data' : undefined);
-  const problems = (await openApiCheck(sb)).problems({
-    method,
-    url: path,
-    requestContentType: sentType,
-    requestBody: body === undefined ? undefined : requestBodyOf(body, sentType),
-    status: res.status,
-    responseContentType: res.headers.get('content-type'),
-    responseBody: parsed,
-    responseText: text,
-  });
-  if (problems.length) throw new Error(`the answer does not match /openapi.json:\n${problems.join('\n')}`);
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 

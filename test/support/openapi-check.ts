@@ -129,8 +129,9 @@ export class OpenApiCheck {
     const op: Operation | undefined = route && this.doc.paths[route.template][method];
     const out: string[] = [];
     if (!route || !op) {
-      // No such operation: the document promises a 404 (or 414 for an over-long path id) in the error shape.
-      if (![404, 414, 400].includes(x.status)) out.push(`${where}: not a documented operation, yet not 404`);
+      // No such operation: a 404 in the error shape (401 first without the key, which every path
+      // but the document needs; 414 for an over-long path segment, 400 for a malformed URL).
+      if (![400, 401, 404, 414].includes(x.status)) out.push(`${where}: not a documented operation, yet ${x.status}`);
       const problem = this.errorsOf('/components/schemas/Error', x.responseBody);
       if (problem) out.push(`${where}: error body: ${problem}`);
       return out;

@@ -7,7 +7,7 @@ import { installCors } from './cors.js';
 import { installGzip } from './gzip.js';
 import { SandboxStore } from './db.js';
 import { frameworkError, installErrorHandling } from './errors.js';
-import { limitJsonDepth, refuseUndocumentedQuery } from './validate.js';
+import { ignoreEmptyDeleteBodies, limitJsonDepth, refuseUndocumentedQuery } from './validate.js';
 import type { SandboxContext } from './context.js';
 import { openApiDocument } from './openapi.js';
 import { openSeeded } from './seed.js';
@@ -100,6 +100,7 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
     frameworkErrors: frameworkError,
   });
   limitJsonDepth(app);
+  ignoreEmptyDeleteBodies(app);
   installErrorHandling(app, ctx.maxUploadBytes);
   if (opts.cors) installCors(app, opts.cors); // before the key check: preflights carry no key
   installAuth(app, opts.apiKey);

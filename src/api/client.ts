@@ -11,6 +11,7 @@ import {
   KbFileSchema,
   PaginationSchema,
   PhoneNumberSchema,
+  reportNotApplied,
   type CallFilters,
 } from './schemas.js';
 import type { FilesPage, RequestOptions, VoiceAgentApi } from './contract.js';
@@ -104,7 +105,15 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
       return one(await call('POST', '/assistants', ro, input), 'assistant', AssistantSchema);
     },
     async updateAssistant(id, patch, ro) {
-      return one(await call('PATCH', `/assistants/${seg(id, 'assistant id')}`, ro, patch), 'assistant', AssistantSchema);
+      const path = `/assistants/${seg(id, 'assistant id')}`;
+      const answered = one(await call('PATCH', path, ro, patch), 'assistant', AssistantSchema);
+      // A service may answer with the patch while keeping only some fields: what it stored is what
+      // a re-read shows. If the re-read fails, the write still happened: report against its answer.
+      const stored = await call('GET', path, ro).then(
+        (a) => one(a, 'assistant', AssistantSchema),
+        () => answered,
+      );
+      return reportNotApplied(stored, patch);
     },
 
     async listPhoneNumbers(ro) {

@@ -15,7 +15,7 @@
 //   POST   /assistants {...} -> 201 { message, assistant }   (client also accepts bare)
 //   GET    /assistants -> 200 { assistants: Assistant[] }     (client also accepts bare array or data/items/results)
 //   GET    /assistants/{id} -> 200 { assistant }               (client also accepts bare)
-//   PATCH  /assistants/{id} {...} -> 200 { message, assistant }
+//   PATCH  /assistants/{id} {...} -> 200 { message, assistant }  (then a GET: the client reports fields not applied)
 //   POST   /phone-numbers/inbound/setup { assistantId, phoneNumberId } -> 200 { message, phoneNumber }
 //   GET    /phone-numbers -> 200 { phoneNumbers }
 //   POST   /files multipart part `file` -> 201 { message, file }
@@ -25,7 +25,7 @@
 //   GET    /files/{id}/content -> the bytes (file.url points here; needs the key)
 //   GET    /openapi.json -> OpenAPI 3.1 (no key)
 // Every error: { statusCode, error, message }. Missing/wrong x-api-key -> 401.
-import type { Assistant, AssistantInput, Call, CallFilters, Chat, ChatSession, KbFile, Pagination, PhoneNumber } from './schemas.js';
+import type { Assistant, AssistantInput, UpdatedAssistant, Call, CallFilters, Chat, ChatSession, KbFile, Pagination, PhoneNumber } from './schemas.js';
 
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -71,7 +71,12 @@ export interface VoiceAgentApi {
   listAssistants(opts?: RequestOptions): Promise<Assistant[]>;
   getAssistant(id: string, opts?: RequestOptions): Promise<Assistant>;
   createAssistant(input: AssistantInput, opts?: RequestOptions): Promise<Assistant>;
-  updateAssistant(id: string, patch: AssistantInput, opts?: RequestOptions): Promise<Assistant>;
+  /**
+   * PATCH, then a re-read: the record as the service stored it, with `notApplied` naming the
+   * fields of the patch it did not apply (the spec's service applies only name, status and
+   * description locally).
+   */
+  updateAssistant(id: string, patch: AssistantInput, opts?: RequestOptions): Promise<UpdatedAssistant>;
 
   listPhoneNumbers(opts?: RequestOptions): Promise<PhoneNumber[]>;
   /** POST /phone-numbers/inbound/setup; returns the service's message. */

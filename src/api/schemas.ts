@@ -59,6 +59,32 @@ export type Assistant = z.infer<typeof AssistantSchema>;
 export const AssistantInputSchema = AssistantSchema.omit({ id: true, createdAt: true, updatedAt: true }).partial();
 export type AssistantInput = z.input<typeof AssistantInputSchema>;
 
+/**
+ * The assistant as stored after a PATCH, plus the patch's fields the service did not apply.
+ * `notApplied` is not enumerable: printed or stored, the value is the record alone.
+ */
+export type UpdatedAssistant = Assistant & { readonly notApplied: readonly string[] };
+
+const SERVER_SET = new Set(['id', 'createdAt', 'updatedAt']);
+
+/** Whether `stored` holds what `sent` asked for: objects may carry more keys, everything else is equal. */
+function holds(stored: unknown, sent: unknown): boolean {
+  if (Array.isArray(sent)) return Array.isArray(stored) && stored.length === sent.length && sent.every((v, i) => holds(stored[i], v));
+  if (sent !== null && typeof sent === 'object') {
+    if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return false;
+    return Object.entries(sent).every(([k, v]) => v === undefined || holds((stored as Record<string, unknown>)[k], v));
+  }
+  return Object.is(stored, sent);
+}
+
+/** `stored` with `notApplied`: the top-level fields of `patch` that `stored` does not hold. */
+export function reportNotApplied(stored: Assistant, patch: AssistantInput): UpdatedAssistant {
+  const notApplied = Object.entries(patch)
+    .filter(([k, v]) => v !== undefined && !SERVER_SET.has(k) && !holds((stored as Record<string, unknown>)[k], v))
+    .map(([k]) => k);
+  return Object.defineProperty({ ...stored }, 'notApplied', { value: notApplied, enumerable: false }) as UpdatedAssistant;
+}
+
 export const CustomerSchema = z.looseObject({ number: optStr, name: optStr });
 
 export const CallSchema = z.looseObject({

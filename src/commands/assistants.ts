@@ -1,10 +1,11 @@
 // switchboard assistants list | get | create | update
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
+import { describeCatalog } from '../api/catalog.js';
 import type { Assistant, AssistantInput } from '../api/schemas.js';
 import { nonEmpty, onOff, readJsonObject } from './input.js';
 import { printList, printRecord, statusTone, type Column, type OutputTarget } from './output.js';
-import { action, UsageError, withApi } from './runtime.js';
+import { action, UsageError, withApi, writeErr } from './runtime.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
   { header: 'id', value: (a) => a.id },
@@ -25,6 +26,15 @@ export async function showAssistant(api: VoiceAgentApi, out: OutputTarget, id: s
 
 export async function createAssistant(api: VoiceAgentApi, out: OutputTarget, spec: AssistantInput): Promise<void> {
   printRecord(out, await api.createAssistant(spec), ASSISTANT_COLUMNS);
+}
+
+/** Updates, prints the record as stored, and warns about fields the service did not apply. */
+export async function updateAssistantAndReport(api: VoiceAgentApi, out: OutputTarget, id: string, patch: AssistantInput, warn: (line: string) => void = writeErr): Promise<void> {
+  const updated = await api.updateAssistant(id, patch);
+  printRecord(out, updated, ASSISTANT_COLUMNS);
+  if (updated.notApplied.length) {
+    warn(`warning: the service did not apply: ${updated.notApplied.join(', ')} (it answered the update, but a re-read shows ${updated.notApplied.length === 1 ? 'this field' : 'these fields'} unchanged)\n`);
+  }
 }
 
 export interface UpdateFlags {
@@ -66,7 +76,7 @@ export function assistantsCommand(): Command {
     .command('create')
     .description('create an assistant from a JSON spec (the fields of the service\'s assistant)')
     .requiredOption('--file <path>', 'JSON file with the assistant spec (- for stdin)')
-    .addHelpText('after', '\nExamples:\n  $ switchboard assistants create --file assistant.json\n  $ switchboard assistants create --file assistant.json -o ids')
+    .addHelpText('after', `\n${describeCatalog()}\n\nExamples:\n  $ switchboard assistants create --file assistant.json\n  $ switchboard assistants create --file assistant.json -o ids`)
     .action(
       action('create the assistant', async (o: { file: string }, c: Command) => {
         const spec = readJsonObject(o.file) as AssistantInput;
@@ -86,7 +96,7 @@ export function assistantsCommand(): Command {
     .action(
       action('update the assistant', async (id: string, o: UpdateFlags, c: Command) => {
         const patch = assistantPatch(o);
-        await withApi(c, async ({ api, out }) => printRecord(out, await api.updateAssistant(id, patch), ASSISTANT_COLUMNS));
+        await withApi(c, ({ api, out }) => updateAssistantAndReport(api, out, id, patch));
       }),
     );
 

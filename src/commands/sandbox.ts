@@ -3,6 +3,8 @@
 // switchboard sandbox seed --calls N      bulk-insert past calls (large data dirs for the benchmark)
 // The sandbox (fastify, sqlite) is imported only inside these actions.
 import { Command, InvalidArgumentError } from 'commander';
+// A few lines with no dependency: --help and flag parsing never load the sandbox itself.
+import { checkCorsOrigin } from '../sandbox/cors.js';
 import { nonEmpty, positiveInt } from './input.js';
 import { printRecord, type Column } from './output.js';
 import { action, globalsOf, outputFor, rejectStrayWords, setExitCode, UsageError } from './runtime.js';
@@ -13,6 +15,12 @@ interface SandboxFlags {
   apiKey?: string;
   dataDir?: string;
   maxUploadMb?: number;
+  cors?: string;
+}
+
+function corsOrigin(value: string): string {
+  if (checkCorsOrigin(value)) return value;
+  throw new InvalidArgumentError(`--cors takes an origin like http://localhost:5173 (scheme, host and port, no path) or *; got ${JSON.stringify(value)}`);
 }
 
 function port(value: string): number {
@@ -53,6 +61,7 @@ export function sandboxCommand(): Command {
     .option('--api-key <key>', 'key clients must send as x-api-key (default: a generated key, printed once)', nonEmpty)
     .option('--data-dir <dir>', 'where records and files live (default: the XDG data dir\'s sandbox)', nonEmpty)
     .option('--max-upload-mb <n>', 'largest upload accepted, in MB (default 25)', positiveInt)
+    .option('--cors <origin>', 'let a browser app on this origin (like http://localhost:5173, or * for any) call the sandbox (default: off)', corsOrigin)
     .allowExcessArguments(true)
     .addHelpText(
       'after',
@@ -68,6 +77,7 @@ export function sandboxCommand(): Command {
           apiKey: o.apiKey,
           dataDir: await dataDirOf(o),
           maxUploadBytes: o.maxUploadMb === undefined ? undefined : o.maxUploadMb * 1024 * 1024,
+          cors: o.cors,
         });
         setExitCode(code);
       }),

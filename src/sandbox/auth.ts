@@ -1,4 +1,4 @@
-// x-api-key on every route but GET /openapi.json. The comparison hashes both sides first so
+// x-api-key on every route but GET (and HEAD) /openapi.json. The comparison hashes both sides first so
 // timingSafeEqual sees equal-length buffers and the key's length does not leak through timing.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -22,7 +22,7 @@ export function installAuth(app: FastifyInstance, apiKey: string): void {
   const expected = digest(apiKey);
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0];
-    if (request.method === 'GET' && PUBLIC_PATHS.has(path)) return;
+    if ((request.method === 'GET' || request.method === 'HEAD') && PUBLIC_PATHS.has(path)) return;
     const given = request.headers['x-api-key'];
     if (given === undefined) return sendError(reply, 401, 'missing x-api-key header');
     if (!keyMatches(expected, given)) return sendError(reply, 401, 'invalid API key in x-api-key header');

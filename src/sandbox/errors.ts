@@ -2,7 +2,7 @@
 // Routes throw HttpError; the handlers below turn framework errors (malformed JSON, wrong
 // content type, body too large, multipart limits) into the same shape, so no input yields a 500.
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export interface ErrorBody {
   statusCode: number;
@@ -75,10 +75,38 @@ export function frameworkError(err: FastifyError, _request: unknown, reply: Fast
   else sendError(reply, 400, `the URL is malformed: ${err.message}`);
 }
 
+/** How long a refused request's remaining body is read (and dropped) after the answer, at most. */
+const LINGER_MS = 10_000;
+
+/**
+ * For an answer given before the body was read (413): `Connection: close`, then the rest of the
+ * body is read and dropped until the client closes. Closing a socket with unread bytes resets
+ * the connection, and a client still sending (Node's fetch) then loses the answer
+ * (ECONNRESET); leaving them unread stalls it instead.
+ */
+function closeAfterAnswer(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('connection', 'close');
+  const socket = request.raw.socket;
+  if (!socket || socket.destroyed) return;
+  request.raw.unpipe();
+  request.raw.resume();
+  socket.destroySoon = function lingeringClose() {
+    this.end();
+    this.resume();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS).unref();
+    this.once('end', () => this.destroy());
+    this.once('close', () => clearTimeout(timer));
+  };
+}
+
 export function installErrorHandling(app: FastifyInstance, maxUploadBytes: number): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    if (err instanceof HttpError) return sendError(reply, err.statusCode, err.message);
+    if (err instanceof HttpError) {
+      if (err.statusCode === 413) closeAfterAnswer(request, reply);
+      return sendError(reply, err.statusCode, err.message);
+    }
     const known = describeFrameworkError(err, maxUploadBytes);
+    if (known?.status === 413) closeAfterAnswer(request, reply);
     if (known) return sendError(reply, known.status, known.message);
     request.log.error({ err }, 'unexpected error');
     return sendError(reply, 500, 'the sandbox failed to handle this request; see its log');

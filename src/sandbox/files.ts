@@ -66,11 +66,18 @@ export class UploadTooLarge extends HttpError {
   }
 }
 
+/** An upload whose bytes are on disk under uploads/, not yet a file: `keep` records it, `discard` removes it. */
+export interface PendingUpload {
+  keep(): Promise<FileRow>;
+  discard(): Promise<void>;
+}
+
 /**
- * Streams an upload to disk and records it as `processing`. Bytes are counted as they pass,
- * so a too-large upload is cut off without ever being held in memory.
+ * Streams an upload to disk under uploads/. Bytes are counted as they pass, so a too-large
+ * upload is cut off without ever being held in memory. Nothing is recorded until `keep`, which
+ * the route calls only once the whole request was accepted: a refused request leaves nothing.
  */
-export async function saveUpload(ctx: SandboxContext, stream: Readable & { truncated?: boolean }, rawName: string | undefined): Promise<FileRow> {
+export async function saveUpload(ctx: SandboxContext, stream: Readable & { truncated?: boolean }, rawName: string | undefined): Promise<PendingUpload> {
   const id = randomUUID();
   const tmp = join(dataPaths(ctx.dataDir).uploads, `${id}.part`);
   let bytes = 0;
@@ -87,20 +94,30 @@ export async function saveUpload(ctx: SandboxContext, stream: Readable & { trunc
     if (stream.truncated) throw new UploadTooLarge(ctx.maxUploadBytes);
     const fh = await open(tmp, 'r+');
     try {
-      await fh.sync(); // the record below promises the bytes are on disk
+      await fh.sync(); // the record written by keep() promises the bytes are on disk
     } finally {
       await fh.close();
     }
-    await rename(tmp, contentPath(ctx.dataDir, id));
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;
   }
-  const name = displayName(rawName);
-  const now = new Date().toISOString();
-  const row: FileRow = { id, name, bytes, mimetype: mimetypeOf(name), status: 'processing', parsedTextBytes: null, createdAt: now, updatedAt: now };
-  ctx.store.insertFile(row);
-  return row;
+  return {
+    async keep() {
+      try {
+        await rename(tmp, contentPath(ctx.dataDir, id));
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+      const name = displayName(rawName);
+      const now = new Date().toISOString();
+      const row: FileRow = { id, name, bytes, mimetype: mimetypeOf(name), status: 'processing', parsedTextBytes: null, createdAt: now, updatedAt: now };
+      ctx.store.insertFile(row);
+      return row;
+    },
+    discard: () => rm(tmp, { force: true }),
+  };
 }
 
 /**

@@ -5,6 +5,8 @@ import { CALL_STATUSES, ENDED_REASONS } from './simulate.js';
 import { CHAT_STATUSES, SESSION_STATUSES } from './routes/chats.js';
 import { FILE_STATUSES, DEFAULT_FILE_PAGE_LIMIT, MAX_FILE_PAGE_LIMIT } from './routes/files.js';
 import { DEFAULT_CALL_LIMIT, MAX_CALL_LIMIT } from './routes/calls.js';
+import { DATE_QUERY_PATTERN } from './validate.js';
+import { MODEL_PROVIDERS, MODEL_PROVIDER_NAMES, VOICE_DETAIL_FIELDS, VOICE_PROVIDERS, VOICE_PROVIDER_NAMES } from '../api/catalog.js';
 
 type Schema = Record<string, unknown>;
 
@@ -19,24 +21,48 @@ const obj = (properties: Record<string, Schema>, required: string[] = [], extra:
   ...extra,
 });
 const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
+/** An object that keeps keys beyond the listed ones (the hosted service has more than the spec shows). */
+const loose = (properties: Record<string, Schema>, required: string[] = [], extra: Schema = {}): Schema => obj(properties, required, { additionalProperties: true, ...extra });
 
-const message = obj({ role: str('system, user or assistant'), content: str() }, ['role', 'content']);
-const knowledgeBase = obj({ fileIds: arrayOf(str('a file id from POST /files')) }, ['fileIds']);
+const message = loose({ role: str('system, user or assistant'), content: str() }, ['role', 'content']);
+const knowledgeBase = loose({ fileIds: arrayOf(str('a file id from POST /files')) }, ['fileIds']);
 
 const assistantFields: Record<string, Schema> = {
   name: { type: 'string', minLength: 1, maxLength: 200 },
   status: { type: 'boolean', description: 'active flag' },
   description: { type: 'string', maxLength: 2000 },
-  voice: obj({ provider: str(), voiceId: str(), model: str(), language: str(), speed: { type: 'number', minimum: 0.25, maximum: 4 } }),
-  transcriber: obj({ provider: str(), model: str(), language: str() }),
-  model: obj({
-    provider: str(),
-    model: str(),
+  voice: loose(
+    {
+      provider: { type: 'string', enum: VOICE_PROVIDER_NAMES, description: 'the spec: two voice providers are supported' },
+      voiceId: str(),
+      model: str(),
+      language: str(),
+      speed: { type: 'number', minimum: 0.25, maximum: 4 },
+    },
+    [],
+    {
+      description: `voiceId, model and language are required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')} (the spec: "required for the second provider")`,
+      allOf: VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => ({
+        if: { properties: { provider: { const: p.value } }, required: ['provider'] },
+        then: { required: [...VOICE_DETAIL_FIELDS], properties: Object.fromEntries(VOICE_DETAIL_FIELDS.map((f) => [f, { type: 'string', minLength: 1 }])) },
+      })),
+    },
+  ),
+  transcriber: loose({ provider: str(), model: str(), language: str() }),
+  model: loose({
+    provider: { type: 'string', enum: MODEL_PROVIDER_NAMES, description: 'the spec: a fixed list of five provider families' },
+    model: { type: 'string', description: 'one of the model ids of the provider family; needs provider' },
     temperature: { type: 'number', minimum: 0, maximum: 2 },
     maxTokens: { type: 'integer', minimum: 1 },
     emotionRecognitionEnabled: { type: 'boolean' },
     messages: { ...arrayOf(message), description: 'the `system` message is the prompt; {{variables}} are filled from chat variableValues' },
     knowledgeBase,
+  }, [], {
+    dependentRequired: { model: ['provider'] },
+    allOf: MODEL_PROVIDER_NAMES.map((p) => ({
+      if: { properties: { provider: { const: p } }, required: ['provider'] },
+      then: { properties: { model: { type: 'string', enum: [...MODEL_PROVIDERS[p]] } } },
+    })),
   }),
   firstMessage: str('opening message; may use {{variables}}'),
   firstMessageMode: str('`assistant-speaks-first` opens chat sessions and calls with firstMessage'),
@@ -45,9 +71,9 @@ const assistantFields: Record<string, Schema> = {
   backgroundDenoisingEnabled: { type: 'boolean' },
   firstMessageInterruptionsEnabled: { type: 'boolean' },
   maxDurationSeconds: { type: 'integer', minimum: 1, maximum: 86400 },
-  analysisPlan: { type: 'object', description: 'free-form' },
+  analysisPlan: { type: 'object', additionalProperties: true, description: 'free-form' },
   knowledgeBase,
-  hangupUsingPrompt: obj({ enabled: { type: 'boolean' }, prompt: str() }),
+  hangupUsingPrompt: loose({ enabled: { type: 'boolean' }, prompt: str() }),
 };
 
 const call: Schema = obj(
@@ -81,7 +107,11 @@ const schemas: Record<string, Schema> = {
     { statusCode: { type: 'integer' }, error: str('HTTP reason phrase'), message: str('what was wrong, naming the field') },
     ['statusCode', 'error', 'message'],
   ),
-  AssistantInput: obj(assistantFields, [], { additionalProperties: false, description: 'id, createdAt and updatedAt are ignored if sent; other unknown fields are rejected' }),
+  AssistantInput: obj(
+    { ...assistantFields, id: str('ignored if sent'), createdAt: str('ignored if sent'), updatedAt: str('ignored if sent') },
+    [],
+    { additionalProperties: false, description: 'id, createdAt and updatedAt are ignored if sent; other unknown fields are rejected, and so is null in any field' },
+  ),
   Assistant: obj({ id: str(), ...assistantFields, createdAt: dateTime, updatedAt: dateTime }, ['id', 'name', 'createdAt', 'updatedAt']),
   PhoneNumber: obj(
     {
@@ -124,7 +154,7 @@ const schemas: Record<string, Schema> = {
       cost: { type: 'number', description: 'US dollars' },
       createdAt: dateTime,
       updatedAt: dateTime,
-      assistantOverrides: obj({ variableValues: { type: 'object', description: 'values in force for this session so far' } }),
+      assistantOverrides: obj({ variableValues: { type: 'object', additionalProperties: true, description: 'values in force for this session so far' } }),
     },
     ['id', 'externalChatId', 'sessionId', 'input', 'output', 'assistantId', 'status', 'cost', 'createdAt', 'updatedAt', 'assistantOverrides'],
   ),
@@ -148,7 +178,7 @@ const schemas: Record<string, Schema> = {
       createdAt: dateTime,
       updatedAt: dateTime,
       service: obj({ id: str(), name: str() }, ['id', 'name']),
-      integration: { type: 'object' },
+      integration: { type: 'object', additionalProperties: true, description: 'free-form' },
     },
     ['id', 'externalId', 'name', 'url', 'bytes', 'object', 'purpose', 'mimetype', 'status', 'parsedTextUrl', 'parsedTextBytes', 'createdAt', 'updatedAt', 'service'],
   ),
@@ -160,176 +190,291 @@ const schemas: Record<string, Schema> = {
 
 const json = (schema: Schema) => ({ 'application/json': { schema } });
 const ok = (description: string, schema: Schema) => ({ description, content: json(schema) });
-const errors = (...codes: number[]) =>
-  Object.fromEntries(
-    [401, ...codes].map((c) => [
-      String(c),
-      {
-        description: {
-          400: 'bad input; the message names the field',
-          401: 'missing or wrong x-api-key',
-          404: 'no such record (the message says which)',
-          409: 'the number has no linked assistant',
-          413: 'body or upload too large',
-          415: 'wrong Content-Type',
-        }[c],
-        content: json(ref('Error')),
-      },
-    ]),
+
+const ERROR_MEANING: Record<number, string> = {
+  400: 'bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it',
+  401: 'missing or wrong x-api-key',
+  404: 'no such record (the message says which)',
+  409: 'the number has no linked assistant',
+  413: 'body or upload too large (the connection is closed after the answer)',
+  414: 'an id in the path is too long',
+  415: 'wrong Content-Type',
+  503: 'the sandbox is shutting down',
+};
+
+interface OperationSpec {
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  parameters?: Schema[];
+  requestBody?: Schema;
+  /** The success status and its answer. */
+  success: [number, Schema];
+  /** Statuses beyond the ones every operation of its kind can answer. */
+  extraErrors?: number[];
+  public?: boolean;
+}
+
+/**
+ * One operation, with every status it can answer: 400 (unknown query parameters are refused
+ * everywhere), 503 while closing; 401 unless public; 404 and 414 with an id in the path;
+ * 413 and 415 where a body is read (Fastify reads bodies of every method but GET and HEAD).
+ */
+function operation(method: string, spec: OperationSpec): Schema {
+  const codes = new Set([400, 503, ...(spec.extraErrors ?? [])]);
+  if (!spec.public) codes.add(401);
+  if (spec.parameters?.some((p) => p.in === 'path')) [404, 414].forEach((c) => codes.add(c));
+  if (method !== 'get') [413, 415].forEach((c) => codes.add(c));
+  const errors = Object.fromEntries(
+    [...codes].sort().map((c) => [String(c), { description: ERROR_MEANING[c], content: json(ref('Error')) }]),
   );
+  return {
+    operationId: spec.operationId,
+    tags: [spec.tag],
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    ...(spec.public ? { security: [] } : {}),
+    ...(spec.parameters ? { parameters: spec.parameters } : {}),
+    ...(spec.requestBody ? { requestBody: spec.requestBody } : {}),
+    responses: { [String(spec.success[0])]: spec.success[1], ...errors },
+  };
+}
+
 const body = (schema: Schema) => ({ required: true, content: json(schema) });
-const pathId = (name: string) => ({ name, in: 'path', required: true, schema: str() });
+const pathId = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1, maxLength: 1000 } });
 const query = (name: string, description: string, schema: Schema = str()) => ({ name, in: 'query', required: false, description, schema });
 
 const callFilters = [
-  query('id', 'call id'),
+  query('id', 'only the call with this id (no match: an empty list)'),
   query('assistantId', 'calls handled by this assistant'),
   query('phoneNumberId', 'calls on this number'),
-  query('createdAtGt', 'created on or after (ISO 8601; a bare date is its start, no zone is UTC)', dateTime),
-  query('createdAtLt', 'created on or before (ISO 8601; a bare date is its end, no zone is UTC)', dateTime),
+  query('createdAtGt', 'created on or after: a date (its start) or a date-time; no zone is UTC', { type: 'string', pattern: DATE_QUERY_PATTERN, examples: ['2026-11-01', '2026-11-01T09:30:00Z', '2026-11-01T09:30'] }),
+  query('createdAtLt', 'created on or before: a date (its end) or a date-time; no zone is UTC', { type: 'string', pattern: DATE_QUERY_PATTERN, examples: ['2026-11-30', '2026-11-30T18:00:00+01:00'] }),
   query('limit', `most records to return (default ${DEFAULT_CALL_LIMIT})`, { type: 'integer', minimum: 1, maximum: MAX_CALL_LIMIT }),
 ];
 const callsEnvelope = obj({ message: str(), calls: arrayOf(ref('Call')) }, ['message', 'calls']);
+const strictBody = (properties: Record<string, Schema>, required: string[]) => obj(properties, required, { additionalProperties: false });
+const freeForm = (description: string): Schema => ({ type: 'object', additionalProperties: true, description });
 
 const paths = {
   '/calls': {
-    get: {
-      summary: 'List calls, newest first (createdAt desc, id desc); records omit transcript and messages',
+    get: operation('get', {
+      operationId: 'listCalls',
+      tag: 'Calls',
+      summary: 'List calls, newest first',
+      description: 'Ordered by createdAt, then id, descending; records omit transcript and messages.',
       parameters: callFilters,
-      responses: { 200: ok('calls', callsEnvelope), ...errors(400) },
-    },
+      success: [200, ok('calls', callsEnvelope)],
+    }),
   },
   '/calls/details': {
-    get: {
-      summary: 'Full call records (with transcript and messages), same filters as /calls',
+    get: operation('get', {
+      operationId: 'listCallDetails',
+      tag: 'Calls',
+      summary: 'Full call records, same filters as /calls',
+      description: 'With transcript and messages. `id` filters like the other parameters: an unknown id answers an empty list.',
       parameters: callFilters,
-      responses: { 200: ok('calls', callsEnvelope), ...errors(400, 404) },
-    },
+      success: [200, ok('calls', callsEnvelope)],
+    }),
   },
   '/calls/outbound': {
-    post: {
+    post: operation('post', {
+      operationId: 'placeOutboundCall',
+      tag: 'Calls',
       summary: 'Place an outbound call (simulated)',
       requestBody: body(
-        obj(
+        strictBody(
           {
             assistantId: str(),
             phoneNumberId: str(),
-            customer: obj({ number: { type: 'string', pattern: '^\\+[1-9]\\d{6,14}$', description: 'E.164' }, name: str() }, ['number']),
+            customer: obj({ number: { type: 'string', pattern: '^\\+[1-9]\\d{6,14}$', description: 'E.164' }, name: str() }, ['number'], { additionalProperties: true }),
           },
           ['assistantId', 'phoneNumberId', 'customer'],
         ),
       ),
-      responses: { 201: ok('the call, queued', obj({ message: str(), call: ref('Call') }, ['message', 'call'])), ...errors(400, 404, 415) },
-    },
+      success: [201, ok('the call, queued', obj({ message: str(), call: ref('Call') }, ['message', 'call']))],
+      extraErrors: [404],
+    }),
   },
   '/chats': {
-    post: {
-      summary: 'Send a message in a session; the reply comes from the prompt, first message, variables and knowledge-base files',
+    post: operation('post', {
+      operationId: 'sendChatMessage',
+      tag: 'Chat',
+      summary: 'Send a message in a session',
+      description: 'The reply comes from the prompt, first message, variables and knowledge-base files.',
       requestBody: body(
-        obj(
-          { sessionId: str(), input: { type: 'string', minLength: 1 }, assistantOverrides: obj({ variableValues: { type: 'object', description: 'fills {{name}} in prompt and first message; kept for the session' } }) },
+        strictBody(
+          {
+            sessionId: str(),
+            input: { type: 'string', minLength: 1 },
+            assistantOverrides: obj({ variableValues: freeForm('fills {{name}} in prompt and first message; kept for the session') }, [], { additionalProperties: true }),
+          },
           ['sessionId', 'input'],
         ),
       ),
-      responses: { 201: ok('the exchange', obj({ message: str(), chat: ref('Chat') }, ['message', 'chat'])), ...errors(400, 404, 415) },
-    },
+      success: [201, ok('the exchange', obj({ message: str(), chat: ref('Chat') }, ['message', 'chat']))],
+      extraErrors: [404],
+    }),
   },
   '/sessions': {
-    post: {
+    post: operation('post', {
+      operationId: 'createChatSession',
+      tag: 'Chat',
       summary: 'Start a chat session with an assistant',
-      requestBody: body(obj({ name: str('default "Chat with <assistant>"'), assistantId: str() }, ['assistantId'])),
-      responses: { 201: ok('the session', obj({ message: str(), session: ref('ChatSession') }, ['message', 'session'])), ...errors(400, 404, 415) },
-    },
+      requestBody: body(strictBody({ name: str('default "Chat with <assistant>"'), assistantId: str() }, ['assistantId'])),
+      success: [201, ok('the session', obj({ message: str(), session: ref('ChatSession') }, ['message', 'session']))],
+      extraErrors: [404],
+    }),
   },
   '/chats/session/{sessionId}': {
-    get: {
+    get: operation('get', {
+      operationId: 'getChatSession',
+      tag: 'Chat',
       summary: 'A session with its messages',
-      parameters: [pathId('sessionId')],
-      responses: { 200: ok('the session', obj({ message: str(), session: ref('ChatSession') }, ['message', 'session'])), ...errors(404) },
-    },
+      parameters: [pathId('sessionId', 'chat session id')],
+      success: [200, ok('the session', obj({ message: str(), session: ref('ChatSession') }, ['message', 'session']))],
+    }),
   },
   '/assistants': {
-    post: {
-      summary: 'Create an assistant (name required; every field kept as given)',
+    post: operation('post', {
+      operationId: 'createAssistant',
+      tag: 'Assistants',
+      summary: 'Create an assistant',
+      description: 'name is required; every field is kept as given. null is no value of any field.',
       requestBody: body({ allOf: [ref('AssistantInput'), { required: ['name'] }] }),
-      responses: { 201: ok('created', obj({ message: str(), assistant: ref('Assistant') }, ['message', 'assistant'])), ...errors(400, 413, 415) },
-    },
-    get: {
+      success: [201, ok('created', obj({ message: str(), assistant: ref('Assistant') }, ['message', 'assistant']))],
+    }),
+    get: operation('get', {
+      operationId: 'listAssistants',
+      tag: 'Assistants',
       summary: 'All assistants, oldest first',
-      responses: { 200: ok('assistants', obj({ assistants: arrayOf(ref('Assistant')) }, ['assistants'])), ...errors() },
-    },
+      success: [200, ok('assistants', obj({ assistants: arrayOf(ref('Assistant')) }, ['assistants']))],
+    }),
   },
   '/assistants/{id}': {
-    get: {
+    get: operation('get', {
+      operationId: 'getAssistant',
+      tag: 'Assistants',
       summary: 'One assistant',
-      parameters: [pathId('id')],
-      responses: { 200: ok('the assistant', obj({ assistant: ref('Assistant') }, ['assistant'])), ...errors(404) },
-    },
-    patch: {
-      summary: 'Change any fields; nested objects are replaced whole',
-      parameters: [pathId('id')],
+      parameters: [pathId('id', 'assistant id')],
+      success: [200, ok('the assistant', obj({ assistant: ref('Assistant') }, ['assistant']))],
+    }),
+    patch: operation('patch', {
+      operationId: 'updateAssistant',
+      tag: 'Assistants',
+      summary: 'Change fields of an assistant',
+      description:
+        'The spec says the hosted service updates only name, status and description locally. The sandbox has no upstream and applies every field; nested objects are replaced whole. Read the assistant back to see what a service applied (the Switchboard client does, and reports fields not applied).',
+      parameters: [pathId('id', 'assistant id')],
       requestBody: body(ref('AssistantInput')),
-      responses: { 200: ok('updated', obj({ message: str(), assistant: ref('Assistant') }, ['message', 'assistant'])), ...errors(400, 404, 415) },
-    },
+      success: [200, ok('updated', obj({ message: str(), assistant: ref('Assistant') }, ['message', 'assistant']))],
+    }),
   },
   '/phone-numbers/inbound/setup': {
-    post: {
+    post: operation('post', {
+      operationId: 'setUpInboundNumber',
+      tag: 'Phone numbers',
       summary: 'Link an assistant to a number for inbound calls',
       requestBody: body(obj({ assistantId: str(), phoneNumberId: str() }, ['assistantId', 'phoneNumberId'])),
-      responses: { 200: ok('linked', obj({ message: str(), phoneNumber: ref('PhoneNumber') }, ['message', 'phoneNumber'])), ...errors(400, 404, 415) },
-    },
+      success: [200, ok('linked', obj({ message: str(), phoneNumber: ref('PhoneNumber') }, ['message', 'phoneNumber']))],
+      extraErrors: [404],
+    }),
   },
   '/phone-numbers': {
-    get: {
+    get: operation('get', {
+      operationId: 'listPhoneNumbers',
+      tag: 'Phone numbers',
       summary: 'All phone numbers',
-      responses: { 200: ok('numbers', obj({ phoneNumbers: arrayOf(ref('PhoneNumber')) }, ['phoneNumbers'])), ...errors() },
-    },
+      success: [200, ok('numbers', obj({ phoneNumbers: arrayOf(ref('PhoneNumber')) }, ['phoneNumbers']))],
+    }),
   },
   '/files': {
-    post: {
-      summary: 'Upload a knowledge-base file (multipart part `file`); streamed to disk, size-limited',
-      requestBody: { required: true, content: { 'multipart/form-data': { schema: obj({ file: { type: 'string', format: 'binary' } }, ['file']) } } },
-      responses: { 201: ok('uploaded; status processing until text is extracted', obj({ message: str(), file: ref('File') }, ['message', 'file'])), ...errors(400, 413, 415) },
-    },
-    get: {
+    post: operation('post', {
+      operationId: 'uploadFile',
+      tag: 'Files',
+      summary: 'Upload a knowledge-base file',
+      description: 'One multipart part named `file`; streamed to disk, size-limited. Other parts are ignored (at most 10 fields); a second file part is refused. A refused upload leaves nothing.',
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: obj({ file: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream', description: 'the file; its name gives the display name and mimetype' } }, ['file']),
+            encoding: { file: { contentType: '*/*' } },
+          },
+        },
+      },
+      success: [201, ok('uploaded; status processing until text is extracted', obj({ message: str(), file: ref('File') }, ['message', 'file']))],
+    }),
+    get: operation('get', {
+      operationId: 'listFiles',
+      tag: 'Files',
       summary: 'Files, newest first, by page',
       parameters: [
-        query('page', 'from 1', { type: 'integer', minimum: 1 }),
+        query('page', 'from 1', { type: 'integer', minimum: 1, maximum: 1_000_000 }),
         query('limit', `per page (default ${DEFAULT_FILE_PAGE_LIMIT})`, { type: 'integer', minimum: 1, maximum: MAX_FILE_PAGE_LIMIT }),
       ],
-      responses: { 200: ok('a page', obj({ files: arrayOf(ref('File')), pagination: ref('Pagination') }, ['files', 'pagination'])), ...errors(400) },
-    },
+      success: [200, ok('a page', obj({ files: arrayOf(ref('File')), pagination: ref('Pagination') }, ['files', 'pagination']))],
+    }),
   },
   '/files/{fileId}': {
-    get: {
+    get: operation('get', {
+      operationId: 'getFile',
+      tag: 'Files',
       summary: 'One file record',
-      parameters: [pathId('fileId')],
-      responses: { 200: ok('the file', obj({ file: ref('File') }, ['file'])), ...errors(404) },
-    },
-    delete: {
-      summary: "Delete a file's record and bytes; its id is also removed from assistants' knowledge bases",
-      parameters: [pathId('fileId')],
-      responses: { 200: ok('deleted', obj({ message: str() }, ['message'])), ...errors(404) },
-    },
+      parameters: [pathId('fileId', 'file id')],
+      success: [200, ok('the file', obj({ file: ref('File') }, ['file']))],
+    }),
+    delete: operation('delete', {
+      operationId: 'deleteFile',
+      tag: 'Files',
+      summary: 'Delete a file',
+      description: "Removes the record and bytes; its id is also removed from assistants' knowledge bases. Takes no body (an empty one with any Content-Type is fine).",
+      parameters: [pathId('fileId', 'file id')],
+      success: [200, ok('deleted', obj({ message: str() }, ['message']))],
+    }),
   },
   '/files/{fileId}/content': {
-    get: {
-      summary: "The file's bytes (its `url`), or with format=text its extracted text (its `parsedTextUrl`)",
-      parameters: [pathId('fileId'), query('format', 'text for the extracted text', { type: 'string', enum: ['text'] })],
-      responses: { 200: { description: 'the bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, ...errors(400, 404) },
-    },
+    get: operation('get', {
+      operationId: 'getFileContent',
+      tag: 'Files',
+      summary: "A file's bytes, or its extracted text",
+      description: "The file's `url` answers its bytes with its mimetype; with format=text (its `parsedTextUrl`) the extracted text as text/plain.",
+      parameters: [pathId('fileId', 'file id'), query('format', 'text for the extracted text', { type: 'string', enum: ['text'] })],
+      success: [200, { description: 'the bytes', content: { '*/*': { schema: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' } } } }],
+    }),
   },
   '/sandbox/ring': {
-    post: {
-      summary: 'Sandbox only: simulate an inbound call to a DID; the linked assistant answers',
-      requestBody: body(obj({ did: str('like +14155550100, or a phone number id') }, ['did'])),
-      responses: { 201: ok('the inbound call', obj({ message: str(), call: ref('Call') }, ['message', 'call'])), ...errors(400, 404, 409) },
-    },
+    post: operation('post', {
+      operationId: 'ringSandboxNumber',
+      tag: 'Sandbox',
+      summary: 'Simulate an inbound call (sandbox only)',
+      description: 'Rings a DID; the linked assistant answers.',
+      requestBody: body(strictBody({ did: str('like +14155550100, or a phone number id') }, ['did'])),
+      success: [201, ok('the inbound call', obj({ message: str(), call: ref('Call') }, ['message', 'call']))],
+      extraErrors: [404, 409],
+    }),
   },
   '/openapi.json': {
-    get: { summary: 'This document (no key needed)', security: [], responses: { 200: { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
+    get: operation('get', {
+      operationId: 'getOpenApiDocument',
+      tag: 'Sandbox',
+      summary: 'This document',
+      description: 'Needs no key (GET or HEAD).',
+      public: true,
+      success: [200, { description: 'OpenAPI 3.1', content: json({ type: 'object', additionalProperties: true }) }],
+    }),
   },
 };
+
+const tags = [
+  { name: 'Calls', description: 'Call records and outbound calls (simulated)' },
+  { name: 'Chat', description: 'Text sessions with an assistant' },
+  { name: 'Assistants', description: 'Voice AI assistants' },
+  { name: 'Phone numbers', description: 'Numbers and their inbound assistant' },
+  { name: 'Files', description: 'Knowledge-base files' },
+  { name: 'Sandbox', description: 'Sandbox only: not part of the hosted service' },
+];
 
 export function openApiDocument(baseUrl: string): Record<string, unknown> {
   return {
@@ -338,10 +483,12 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
       title: 'Voice Agent Service — Switchboard sandbox',
       version: '1',
       description:
-        'A local implementation of the Voice Agent Service. Every path but this document needs the x-api-key header. Every error answers { statusCode, error, message }. Uploads are limited in size (413 beyond). Unknown routes answer 404.',
+        'A local implementation of the Voice Agent Service. Every path but this document needs the x-api-key header. Every error answers { statusCode, error, message }. Every route refuses query parameters it does not document (400 naming them). Every GET also answers HEAD. Bodies are limited in size (413 beyond). Unknown routes answer 404.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: baseUrl }],
+    servers: [{ url: baseUrl, description: 'this sandbox' }],
     security: [{ apiKey: [] }],
+    tags,
     paths,
     components: { schemas, securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
   };

@@ -3,9 +3,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { installAuth } from './auth.js';
+import { installCors } from './cors.js';
+import { installGzip } from './gzip.js';
 import { SandboxStore } from './db.js';
 import { frameworkError, installErrorHandling } from './errors.js';
-import { limitJsonDepth } from './validate.js';
+import { ignoreEmptyDeleteBodies, limitJsonDepth, refuseUndocumentedQuery } from './validate.js';
 import type { SandboxContext } from './context.js';
 import { openApiDocument } from './openapi.js';
 import { openSeeded } from './seed.js';
@@ -35,6 +37,8 @@ export interface SandboxOptions {
   logger?: boolean;
   /** Milliseconds per simulated second of a call timeline (default 1000; tests use less). */
   callPace?: number;
+  /** A browser origin (or "*") allowed to call the sandbox; off by default. */
+  cors?: string;
 }
 
 export interface RunningSandbox {
@@ -96,8 +100,12 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
     frameworkErrors: frameworkError,
   });
   limitJsonDepth(app);
+  ignoreEmptyDeleteBodies(app);
   installErrorHandling(app, ctx.maxUploadBytes);
+  if (opts.cors) installCors(app, opts.cors); // before the key check: preflights carry no key
   installAuth(app, opts.apiKey);
+  installGzip(app);
+  refuseUndocumentedQuery(app, openApiDocument('').paths as Parameters<typeof refuseUndocumentedQuery>[1]);
   app.register(multipart, {
     throwFileSizeLimit: true,
     // One byte over the limit reaches saveUpload, which counts bytes and answers 413.

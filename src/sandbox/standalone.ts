@@ -11,6 +11,7 @@ export interface StandaloneOptions {
   dataDir?: string;
   maxUploadBytes?: number;
   logger?: boolean;
+  cors?: string;
 }
 
 /** ${XDG_DATA_HOME:-~/.local/share}/switchboard/sandbox */
@@ -26,13 +27,14 @@ export async function runStandaloneSandbox(opts: StandaloneOptions, out: NodeJS.
   const generated = !opts.apiKey;
   const apiKey = opts.apiKey || generateApiKey();
   const dataDir = opts.dataDir ?? defaultSandboxDataDir();
-  const sb = await startSandbox({ dataDir, apiKey, host: opts.host, port: opts.port, maxUploadBytes: opts.maxUploadBytes, logger: opts.logger });
+  const sb = await startSandbox({ dataDir, apiKey, host: opts.host, port: opts.port, maxUploadBytes: opts.maxUploadBytes, logger: opts.logger, cors: opts.cors });
   out.write(
     [
       `Switchboard sandbox listening on ${sb.url}`,
       `  API key:  ${generated ? apiKey : `${mask(apiKey)} (as given)`}`,
       `  data dir: ${dataDir}`,
       `  API docs: ${sb.url}/openapi.json`,
+      ...(opts.cors ? [`  CORS:     browser calls allowed from ${opts.cors === '*' ? 'any origin' : opts.cors}`] : []),
       `  try:      curl -H 'x-api-key: ${generated ? apiKey : '<your key>'}' ${sb.url}/assistants`,
       'Press Ctrl-C to stop.',
       '',

@@ -33,6 +33,19 @@ export function limitJsonDepth(app: FastifyInstance): void {
   });
 }
 
+/**
+ * DELETE takes no body, and many clients send one empty with a Content-Type anyway (often
+ * application/json): without a body the header means nothing, so it is not parsed (no 400, no 415).
+ */
+export function ignoreEmptyDeleteBodies(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const h = request.headers;
+    if (request.method === 'DELETE' && h['transfer-encoding'] === undefined && (h['content-length'] === undefined || h['content-length'] === '0')) {
+      delete h['content-type'];
+    }
+  });
+}
+
 type Issue = z.core.$ZodIssue;
 
 const fieldPath = (path: PropertyKey[]) =>
@@ -53,9 +66,10 @@ export function describeIssue(issue: Issue, input: unknown): string {
   const field = fieldPath(issue.path);
   switch (issue.code) {
     case 'invalid_type': {
-      if (valueAt(input, issue.path) === undefined) return `${field} is required`;
-      const expected = issue.expected === 'int' ? 'whole number' : issue.expected;
-      return `${field || 'the body'} must be ${article(expected)}`;
+      const value = valueAt(input, issue.path);
+      if (value === undefined) return `${field} is required`;
+      const expected = issue.expected === 'int' ? 'whole number' : issue.expected === 'record' ? 'object' : issue.expected;
+      return `${field || 'the body'} must be ${article(expected)}${value === null ? ', not null' : ''}`;
     }
     case 'unrecognized_keys': {
       const names = issue.keys.map((k) => (field ? `${field}.${k}` : k)).join(', ');
@@ -103,10 +117,31 @@ export type Query = Record<string, string | string[] | undefined>;
 export function checkQuery(query: unknown, allowed: readonly string[]): Query {
   const q = (query ?? {}) as Query;
   for (const [k, v] of Object.entries(q)) {
-    if (!allowed.includes(k)) throw badRequest(`unknown query parameter ${k}; this route takes ${allowed.join(', ')}`);
+    if (!allowed.includes(k)) throw badRequest(`unknown query parameter ${k}; ${allowed.length ? `this route takes ${allowed.join(', ')}` : 'this route takes none'}`);
     if (Array.isArray(v)) throw badRequest(`query parameter ${k} must be given once`);
   }
   return q;
+}
+
+/**
+ * One policy for every route: query parameters the OpenAPI document does not list for the
+ * operation are refused (400 naming them), so a typo never passes silently.
+ */
+export function refuseUndocumentedQuery(app: FastifyInstance, paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>): void {
+  const allowed = new Map<string, string[]>();
+  for (const [template, ops] of Object.entries(paths)) {
+    const key = template.replace(/\{[^}]+\}/g, '*');
+    for (const [method, op] of Object.entries(ops)) {
+      allowed.set(`${method.toUpperCase()} ${key}`, (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));
+    }
+  }
+  app.addHook('preValidation', async (request) => {
+    const route = request.routeOptions.url;
+    if (route === undefined) return;
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const names = allowed.get(`${method} ${route.replace(/:[^/]+/g, '*')}`);
+    if (names) checkQuery(request.query, names);
+  });
 }
 
 export function intParam(q: Query, name: string, min: number, max: number, fallback: number): number {
@@ -118,7 +153,9 @@ export function intParam(q: Query, name: string, min: number, max: number, fallb
   return Number(raw);
 }
 
-const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+/** The dates a query parameter takes, as a JSON Schema pattern (the OpenAPI document carries it). */
+export const DATE_QUERY_PATTERN = '^(\\d{4}-\\d{2}-\\d{2})([Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:?\\d{2})?)?$';
+const ISO_DATE = new RegExp(DATE_QUERY_PATTERN);
 
 /**
  * An ISO 8601 date or date-time, as a UTC ISO string. No zone means UTC. A bare date is the
@@ -127,10 +164,10 @@ const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\
 export function dateParam(q: Query, name: string, endOfDay: boolean): string | undefined {
   const raw = q[name] as string | undefined;
   if (raw === undefined) return undefined;
-  const m = ISO_DATE.exec(raw.trim());
+  const m = ISO_DATE.exec(raw);
   const hint = `${name} must be an ISO 8601 date or date-time like 2026-11-01 or 2026-11-01T09:30:00Z`;
   if (!m) throw badRequest(hint);
-  let iso = raw.trim();
+  let iso = raw.toUpperCase();
   if (!m[2]) iso = `${m[1]}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z`;
   else if (!m[5]) iso = `${iso}Z`;
   const ms = Date.parse(iso);

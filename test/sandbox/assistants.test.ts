@@ -92,6 +92,21 @@ describe('assistants', () => {
     ['fileIds not strings', { name: 'a', knowledgeBase: { fileIds: [1] } }, /^knowledgeBase\.fileIds\[0\] must be a string/],
     ['analysisPlan array', { name: 'a', analysisPlan: [] }, /^analysisPlan must be/],
     ['array body', [{ name: 'a' }], /body must be a JSON object/],
+    // Spec, Voice object: "two voice providers are supported"; voiceId, model, language "required for the second provider".
+    ['unknown voice provider', { name: 'a', voice: { provider: 'nope' } }, /^voice\.provider must be one of vapi, 11labs/],
+    ['second voice provider without voiceId', { name: 'a', voice: { provider: '11labs', model: 'eleven_turbo_v2_5', language: 'en' } }, /^voice\.voiceId is required for voice provider 11labs/],
+    ['second voice provider without model', { name: 'a', voice: { provider: '11labs', voiceId: 'v', language: 'en' } }, /^voice\.model is required for voice provider 11labs/],
+    ['second voice provider without language', { name: 'a', voice: { provider: '11labs', voiceId: 'v', model: 'm' } }, /^voice\.language is required for voice provider 11labs/],
+    // Spec, Model object: "a fixed list of five provider families, each with its own list of model identifiers".
+    ['unknown model provider', { name: 'a', model: { provider: 'nope', model: 'gpt-4o' } }, /^model\.provider must be one of openai, anthropic, google, groq, deep-seek/],
+    ['model of another family', { name: 'a', model: { provider: 'groq', model: 'gpt-4o' } }, /^model\.model must be one of llama-3\.3-70b-versatile, .* for provider groq/],
+    ['model without provider', { name: 'a', model: { model: 'gpt-4o' } }, /^model\.provider is required with model\.model/],
+    // null is not a value of any typed field: it would be stored and break every later GET against the document.
+    ['null status', { name: 'a', status: null }, /^status must be a boolean, not null/],
+    ['null description', { name: 'a', description: null }, /^description must be a string, not null/],
+    ['null voice', { name: 'a', voice: null }, /^voice must be an object, not null/],
+    ['null temperature', { name: 'a', model: { temperature: null } }, /^model\.temperature must be a number, not null/],
+    ['null hangupUsingPrompt', { name: 'a', hangupUsingPrompt: null }, /^hangupUsingPrompt must be an object, not null/],
   ];
   for (const [label, body, msg] of bad) {
     test(`create rejects ${label} with a 400 naming the field`, async () => {
@@ -101,6 +116,60 @@ describe('assistants', () => {
       assert.match(r.body.message, msg);
     });
   }
+
+  test('patch rejects null, unknown providers and an incomplete second voice provider', async () => {
+    const { body } = await post(sb, '/assistants', full);
+    const id = body.assistant.id;
+    for (const [patch, msg] of [
+      [{ status: null }, /^status must be a boolean, not null/],
+      [{ description: null }, /^description must be a string, not null/],
+      [{ voice: null }, /^voice must be an object, not null/],
+      [{ model: { provider: 'openai', model: 'gpt-4o', temperature: null } }, /^model\.temperature must be a number, not null/],
+      [{ hangupUsingPrompt: null }, /^hangupUsingPrompt must be an object, not null/],
+      [{ voice: { provider: '11labs' } }, /^voice\.voiceId is required for voice provider 11labs/],
+      [{ model: { provider: 'nope' } }, /^model\.provider must be one of/],
+    ] as [unknown, RegExp][]) {
+      const r = await send(sb, 'PATCH', `/assistants/${id}`, patch);
+      assert.equal(r.status, 400, `${JSON.stringify(patch)} → ${r.status} ${r.text}`);
+      assert.match(r.body.message, msg);
+    }
+    const after = await get(sb, `/assistants/${id}`);
+    assert.deepEqual(after.body.assistant, body.assistant, 'nothing was stored');
+  });
+
+  test('every seed assistant is valid input, and every catalogue model is accepted', async () => {
+    const { assistants } = (await get(sb, '/assistants')).body;
+    for (const a of assistants) {
+      const { id: _id, createdAt: _c, updatedAt: _u, knowledgeBase: _k, model, ...rest } = a;
+      const { knowledgeBase: _mk, ...modelRest } = model ?? {};
+      const r = await post(sb, '/assistants', { ...rest, ...(model ? { model: modelRest } : {}) });
+      assert.equal(r.status, 201, `${a.name}: ${r.text}`);
+    }
+    const { MODEL_PROVIDERS } = await import('../../src/api/catalog.js');
+    for (const [provider, models] of Object.entries(MODEL_PROVIDERS)) {
+      for (const model of models) {
+        const r = await post(sb, '/assistants', { name: 'each', model: { provider, model } });
+        assert.equal(r.status, 201, `${provider}/${model}: ${r.text}`);
+      }
+    }
+    const vapi = await post(sb, '/assistants', { name: 'v', voice: { provider: 'vapi' } });
+    assert.equal(vapi.status, 201, 'the first voice provider needs no details');
+  });
+
+  test('null stored by an older build reads as absent, so answers stay valid against the document', async () => {
+    const { SandboxStore } = await import('../../src/sandbox/db.js');
+    const { openSeeded } = await import('../../src/sandbox/seed.js');
+    const { db } = openSeeded(sb.dataDir, false);
+    try {
+      const now = new Date().toISOString();
+      new SandboxStore(db).insertAssistant({ id: 'legacy-nulls', body: { name: 'Old', status: null, description: null, voice: null, model: { provider: 'openai', temperature: null }, hangupUsingPrompt: null, analysisPlan: { keep: null } }, createdAt: now, updatedAt: now });
+    } finally {
+      db.close();
+    }
+    const r = await get(sb, '/assistants/legacy-nulls');
+    assert.deepEqual(r.body.assistant, { id: 'legacy-nulls', name: 'Old', model: { provider: 'openai' }, analysisPlan: { keep: null }, createdAt: r.body.assistant.createdAt, updatedAt: r.body.assistant.updatedAt });
+    assert.equal((await get(sb, '/assistants')).status, 200);
+  });
 
   test('unknown ids answer 404', async () => {
     const r = await get(sb, '/assistants/does-not-exist');

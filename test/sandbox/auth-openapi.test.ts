@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
-import { get, isErrorBody, send, upload } from './http.js';
+import { checkedFetch, get, isErrorBody, send, upload } from './http.js';
 
 describe('auth', () => {
   let sb: RunningSandbox;
@@ -34,7 +34,7 @@ describe('auth', () => {
     for (const [method, path] of routes) {
       for (const key of [undefined, '', 'wrong', sameLength, sb.apiKey.toUpperCase(), `${sb.apiKey}x`]) {
         const headers: Record<string, string> = key === undefined ? {} : { 'x-api-key': key };
-        const res = await fetch(sb.url + path, { method, headers: { ...headers, 'content-type': 'application/json' }, body: method === 'GET' || method === 'DELETE' ? undefined : '{}' });
+        const res = await checkedFetch(sb.url, path, { method, headers: { ...headers, 'content-type': 'application/json' }, body: method === 'GET' || method === 'DELETE' ? undefined : '{}' });
         assert.equal(res.status, 401, `${method} ${path} key=${JSON.stringify(key)}`);
         const body = await res.json();
         assert.ok(isErrorBody(body, 401));
@@ -42,7 +42,7 @@ describe('auth', () => {
         assert.ok(!JSON.stringify(body).includes(sb.apiKey));
       }
     }
-    const doc = await fetch(`${sb.url}/openapi.json`);
+    const doc = await checkedFetch(sb.url, '/openapi.json');
     assert.equal(doc.status, 200);
   });
 });
@@ -85,6 +85,19 @@ describe('the OpenAPI document matches the routes', () => {
     assert.ok(Object.keys(doc.paths).length >= 14);
     assert.deepEqual(doc.components.schemas.File.properties.status.enum, ['processing', 'done', 'failed']);
     assert.deepEqual(doc.components.schemas.Call.properties.status.enum, ['queued', 'ringing', 'in-progress', 'ended']);
+  });
+
+  test('the document enumerates the provider catalogue the sandbox validates against', async () => {
+    const { MODEL_PROVIDERS, VOICE_PROVIDERS } = await import('../../src/api/catalog.js');
+    const model = doc.components.schemas.AssistantInput.properties.model;
+    assert.deepEqual(model.properties.provider.enum, Object.keys(MODEL_PROVIDERS));
+    for (const [family, models] of Object.entries(MODEL_PROVIDERS)) {
+      const branch = model.allOf.find((b: any) => b.if.properties.provider.const === family);
+      assert.deepEqual(branch.then.properties.model.enum, models, family);
+    }
+    const voice = doc.components.schemas.AssistantInput.properties.voice;
+    assert.deepEqual(voice.properties.provider.enum, VOICE_PROVIDERS.map((v) => v.value));
+    assert.deepEqual(voice.allOf[0].then.required, ['voiceId', 'model', 'language']);
   });
 
   test('each documented operation answers with its documented keys', async () => {

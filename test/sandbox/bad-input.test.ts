@@ -72,8 +72,9 @@ describe('bad input never makes the sandbox fail', () => {
       for (const field of fields) {
         for (const v of WRONG_TYPES) {
           const r = await send(sb, method, path, { ...valid, [field]: v });
-          // Some wrong-looking values are valid for some fields (null clears an optional one).
+          // Some wrong-looking values are valid for some fields ({} is a voice); null is valid for none.
           assert.ok(r.status < 500, `${method} ${path} ${field}=${JSON.stringify(v)} → ${r.status}`);
+          if (v === null) assert.equal(r.status, 400, `${method} ${path} ${field}=null → ${r.status}`);
           if (r.status >= 400) assert.equal(r.body.statusCode, r.status);
         }
       }

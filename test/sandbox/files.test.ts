@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
-import { eventually, get, isErrorBody, post, send, upload } from './http.js';
+import { checkedFetch, eventually, get, isErrorBody, post, send, upload } from './http.js';
 
 const done = (sb: RunningSandbox, id: string) =>
   eventually(async () => {
@@ -34,7 +34,7 @@ describe('files', () => {
     assert.equal(content.text, '# Notes\n\nhello wörld\n');
     const text = await send(sb, 'GET', new URL(finished.parsedTextUrl).pathname + new URL(finished.parsedTextUrl).search);
     assert.equal(text.text, '# Notes\n\nhello wörld\n');
-    const noKey = await fetch(finished.url);
+    const noKey = await checkedFetch(sb.url, finished.url.slice(sb.url.length));
     assert.equal(noKey.status, 401);
     // On disk by id, never by name.
     assert.ok(existsSync(join(sb.dataDir, 'files', f.id)));
@@ -100,6 +100,51 @@ describe('files', () => {
     assert.deepEqual(readdirSync(join(sb.dataDir, 'uploads')), []);
     const exact = await upload(sb, 'exact.txt', 'x'.repeat(4096));
     assert.equal(exact.status, 201);
+  });
+
+  test('a refused upload leaves no record and no bytes: two file parts, or a file and too many fields', async () => {
+    const before = (await get(sb, '/files?limit=100')).body.pagination.total;
+    // Extracted text (<id>.txt) of earlier uploads may still land meanwhile; count the bytes files.
+    const stored = () => readdirSync(join(sb.dataDir, 'files')).filter((f) => !f.endsWith('.txt')).sort();
+    const filesBefore = stored();
+    const two = new FormData();
+    two.append('file', new Blob(['first']), 'a.txt');
+    two.append('file', new Blob(['second']), 'b.txt');
+    const many = new FormData();
+    many.append('file', new Blob(['the file']), 'c.txt');
+    for (let i = 0; i < 20; i++) many.append(`field${i}`, 'v');
+    for (const form of [two, many]) {
+      const r = await send(sb, 'POST', '/files', form);
+      assert.equal(r.status, 413, r.text);
+      assert.ok(isErrorBody(r.body, 413));
+    }
+    assert.equal((await get(sb, '/files?limit=100')).body.pagination.total, before, 'no record');
+    assert.deepEqual(stored(), filesBefore, 'no bytes');
+    assert.deepEqual(readdirSync(join(sb.dataDir, 'uploads')), []);
+  });
+
+  test('every client reads the 413 of a body far over the limit (no ECONNRESET, no stall)', async () => {
+    const attempt = async (path: string, body: BodyInit, headers: Record<string, string> = {}) => {
+      try {
+        const r = await checkedFetch(sb.url, path, { method: 'POST', headers: { 'x-api-key': sb.apiKey, ...headers }, body, signal: AbortSignal.timeout(10_000) });
+        await r.arrayBuffer();
+        return r.status;
+      } catch (err) {
+        return String((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name);
+      }
+    };
+    const form = (size: number) => {
+      const f = new FormData();
+      f.append('file', new Blob([new Uint8Array(size)]), 'huge.bin');
+      return f;
+    };
+    const answers: unknown[] = [];
+    for (const size of [64 * 1024, 1024 * 1024, 16 * 1024 * 1024]) {
+      for (let i = 0; i < 4; i++) answers.push(await attempt('/files', form(size)));
+    }
+    answers.push(...(await Promise.all(Array.from({ length: 4 }, () => attempt('/files', form(4 * 1024 * 1024))))));
+    for (const size of [2, 16]) answers.push(await attempt('/assistants', `{"name":"${'x'.repeat(size * 1024 * 1024)}"}`, { 'content-type': 'application/json' }));
+    assert.deepEqual(answers, Array(answers.length).fill(413));
   });
 
   test('a missing part is 400, a JSON body 415', async () => {

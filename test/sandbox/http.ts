@@ -1,11 +1,66 @@
 // Plain HTTP for the sandbox's own tests (the client has its own tests against the sandbox).
+// Every exchange is checked against the sandbox's own /openapi.json (test/support/openapi-check.ts):
+// an answer the document does not describe fails the test that received it.
 import type { RunningSandbox } from '../support/sandbox.js';
+import { OpenApiCheck } from '../support/openapi-check.js';
+
+const checks = new Map<string, Promise<OpenApiCheck>>();
+
+/** The checker for this sandbox, fed the document it serves. */
+export function openApiCheck(sb: { url: string }): Promise<OpenApiCheck> {
+  let c = checks.get(sb.url);
+  if (!c) {
+    c = fetch(`${sb.url}/openapi.json`).then(async (r) => new OpenApiCheck(await r.json()));
+    checks.set(sb.url, c);
+  }
+  return c;
+}
+
+function requestBodyOf(body: unknown, contentType: string | undefined): unknown {
+  if (typeof body !== 'string') return body instanceof FormData || body instanceof Uint8Array ? '(binary)' : body;
+  if (!/json/i.test(contentType ?? '')) return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
 
 export interface Answer {
   status: number;
   headers: Headers;
   body: any;
   text: string;
+}
+
+/**
+ * fetch, then the exchange is checked against the sandbox's /openapi.json: a request or answer
+ * the document does not describe throws, failing the test that made it.
+ */
+export async function checkedFetch(base: string, path: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(base + path, init);
+  const text = await res.clone().text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const headers = new Headers(init.headers);
+  const body = init.body;
+  const sentType = headers.get('content-type') ?? (body instanceof FormData ? 'multipart/form-data' : undefined);
+  const problems = (await openApiCheck({ url: base })).problems({
+    method: init.method ?? 'GET',
+    url: path,
+    requestContentType: sentType,
+    requestBody: body === undefined || body === null ? undefined : requestBodyOf(body, sentType),
+    status: res.status,
+    responseContentType: res.headers.get('content-type'),
+    responseBody: parsed,
+    responseText: text,
+  });
+  if (problems.length) throw new Error(`the answer does not match /openapi.json:\n${problems.join('\n')}`);
+  return res;
 }
 
 export async function send(
@@ -20,7 +75,7 @@ export async function send(
     init.body = typeof body === 'string' || body instanceof FormData || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body);
     if (!(body instanceof FormData) && !('content-type' in headers)) (init.headers as Record<string, string>)['content-type'] = 'application/json';
   }
-  const res = await fetch(sb.url + path, init);
+  const res = await checkedFetch(sb.url, path, init);
   const text = await res.text();
   let parsed: unknown;
   try {

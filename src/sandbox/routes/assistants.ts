@@ -1,5 +1,6 @@
 // POST/GET/PATCH /assistants. Every spec field is kept as given; nested objects keep extra
 // keys (the hosted service has more than the spec shows); PATCH replaces whole top-level fields.
+// null is no value of any field (stored, it would break every later read against the document).
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 // A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
@@ -8,8 +9,26 @@ import type { SandboxContext } from '../context.js';
 import type { AssistantRow } from '../db.js';
 import { badRequest, notFound } from '../errors.js';
 import { numberIn, parseBody, requiredText, text, wholeNumber } from '../validate.js';
+import { MODEL_PROVIDER_NAMES, VOICE_DETAIL_FIELDS, VOICE_PROVIDERS, VOICE_PROVIDER_NAMES, modelsOf } from '../../api/catalog.js';
 
-const opt = <T extends z.ZodType>(t: T) => t.nullable().optional();
+const opt = <T extends z.ZodType>(t: T) => t.optional();
+const oneOf = (values: readonly string[]) => text(200).refine((v) => values.includes(v), `must be one of ${values.join(', ')}`);
+const given = (v: unknown) => typeof v === 'string' && v.trim().length > 0;
+
+const voice = z
+  .looseObject({
+    provider: opt(oneOf(VOICE_PROVIDER_NAMES)),
+    voiceId: opt(text(200)),
+    model: opt(text(200)),
+    language: opt(text(50)),
+    speed: opt(numberIn(0.25, 4)),
+  })
+  .superRefine((v, ctx) => {
+    if (!VOICE_PROVIDERS.find((p) => p.value === v.provider)?.needsDetails) return;
+    for (const field of VOICE_DETAIL_FIELDS) {
+      if (!given(v[field])) ctx.addIssue({ code: 'custom', path: [field], message: `is required for voice provider ${v.provider}` });
+    }
+  });
 
 const knowledgeBase = z.looseObject({
   fileIds: z.array(text(100)).max(100, 'must list at most 100 files'),
@@ -19,25 +38,23 @@ const assistantFields = {
   name: requiredText(200),
   status: opt(z.boolean()),
   description: opt(text(2000)),
-  voice: opt(
-    z.looseObject({
-      provider: opt(text(100)),
-      voiceId: opt(text(200)),
-      model: opt(text(200)),
-      language: opt(text(50)),
-      speed: opt(numberIn(0.25, 4)),
-    }),
-  ),
+  voice: opt(voice),
   transcriber: opt(z.looseObject({ provider: opt(text(100)), model: opt(text(200)), language: opt(text(50)) })),
   model: opt(
     z.looseObject({
-      provider: opt(text(100)),
+      provider: opt(oneOf(MODEL_PROVIDER_NAMES)),
       model: opt(text(200)),
       temperature: opt(numberIn(0, 2)),
       maxTokens: opt(wholeNumber(1, 1_000_000)),
       emotionRecognitionEnabled: opt(z.boolean()),
       messages: opt(z.array(z.looseObject({ role: requiredText(50), content: text(200_000) })).max(200, 'must hold at most 200 messages')),
       knowledgeBase: opt(knowledgeBase),
+    }).superRefine((m, ctx) => {
+      if (m.model === undefined) return;
+      if (m.provider === undefined) ctx.addIssue({ code: 'custom', path: ['provider'], message: 'is required with model.model' });
+      else if (!modelsOf(m.provider).includes(m.model)) {
+        ctx.addIssue({ code: 'custom', path: ['model'], message: `must be one of ${modelsOf(m.provider).join(', ')} for provider ${m.provider}` });
+      }
     }),
   ),
   firstMessage: opt(text(10_000)),
@@ -64,7 +81,23 @@ const withoutServerFields = (body: unknown) => {
 const CreateAssistant = z.strictObject(assistantFields);
 const PatchAssistant = z.strictObject({ ...assistantFields, name: requiredText(200).optional() });
 
-export const assistantRecord = (a: AssistantRow) => ({ id: a.id, ...a.body, createdAt: a.createdAt, updatedAt: a.updatedAt });
+/** Objects whose fields are typed (free-form analysisPlan keeps whatever it holds). */
+const TYPED_OBJECTS = ['voice', 'transcriber', 'model', 'hangupUsingPrompt', 'knowledgeBase'];
+
+/**
+ * Data dirs written before null was refused may hold it: a null field reads as absent, so every
+ * answer stays valid against the document.
+ */
+function withoutNulls(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (v === null) continue;
+    out[k] = TYPED_OBJECTS.includes(k) && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as object).filter(([, x]) => x !== null)) : v;
+  }
+  return out;
+}
+
+export const assistantRecord = (a: AssistantRow) => ({ id: a.id, ...withoutNulls(a.body), createdAt: a.createdAt, updatedAt: a.updatedAt });
 
 function checkFilesExist(ctx: SandboxContext, body: Record<string, unknown>): void {
   const lists: [string, unknown][] = [

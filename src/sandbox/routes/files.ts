@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import type { FileRow } from '../db.js';
 import { HttpError, badRequest, notFound } from '../errors.js';
-import { contentPath, deleteFileContents, extractText, saveUpload, textPath } from '../files.js';
+import { contentPath, deleteFileContents, extractText, saveUpload, textPath, type PendingUpload } from '../files.js';
 import { checkQuery, intParam } from '../validate.js';
 
 /** File status: 'processing' until text extraction finishes, then 'done' (or 'failed'). */
@@ -45,22 +45,30 @@ function getFileOr404(ctx: SandboxContext, id: string): FileRow {
   return f;
 }
 
-/** Saves the part named `file`; other parts are drained and ignored. */
+/**
+ * Saves the part named `file`; other parts are drained and ignored. The file is recorded only
+ * once the whole body was read within the limits, so a refused upload leaves no record, no bytes.
+ */
 async function receiveUpload(ctx: SandboxContext, request: FastifyRequest): Promise<FileRow> {
   if (!request.isMultipart()) {
     throw new HttpError(415, 'POST /files needs Content-Type multipart/form-data with a part named "file"');
   }
-  let saved: FileRow | undefined;
-  for await (const part of request.parts()) {
-    if (part.type !== 'file') continue;
-    if (part.fieldname !== 'file' || saved) {
-      part.file.resume();
-      continue;
+  let saved: PendingUpload | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      if (part.fieldname !== 'file' || saved) {
+        part.file.resume();
+        continue;
+      }
+      saved = await saveUpload(ctx, part.file, part.filename);
     }
-    saved = await saveUpload(ctx, part.file, part.filename);
+  } catch (err) {
+    await saved?.discard();
+    throw err;
   }
   if (!saved) throw badRequest('file is required: send a multipart part named "file"');
-  return saved;
+  return saved.keep();
 }
 
 export function fileRoutes(app: FastifyInstance, ctx: SandboxContext): void {

@@ -2,20 +2,11 @@
 // each with its own model ids, two voice providers and a set of transcribers; these lists are data
 // so they can grow without touching the form.
 import type { Option } from '../../components/Form.js';
+import { MODEL_PROVIDERS as CATALOG_MODEL_PROVIDERS, VOICE_PROVIDERS } from '../../../api/catalog.js';
 
-export const MODEL_PROVIDERS: Record<string, string[]> = {
-  openai: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4.1-nano', 'o3-mini'],
-  anthropic: ['claude-3-5-sonnet-20241022', 'claude-3-5-haiku-20241022', 'claude-3-7-sonnet-20250219', 'claude-sonnet-4-20250514'],
-  google: ['gemini-2.0-flash', 'gemini-2.0-flash-lite', 'gemini-1.5-pro', 'gemini-2.5-flash'],
-  groq: ['llama-3.3-70b-versatile', 'llama-3.1-8b-instant', 'mixtral-8x7b-32768', 'gemma2-9b-it'],
-  'custom-llm': ['custom-model'],
-};
-
-/** The second voice provider needs voiceId, model and language. */
-export const VOICE_PROVIDERS: { value: string; needsDetails: boolean; models: string[] }[] = [
-  { value: 'vapi', needsDetails: false, models: [] },
-  { value: '11labs', needsDetails: true, models: ['eleven_turbo_v2_5', 'eleven_flash_v2_5', 'eleven_multilingual_v2'] },
-];
+/** The language models and voice providers come from the one catalogue the sandbox validates against. */
+export const MODEL_PROVIDERS: Readonly<Record<string, readonly string[]>> = CATALOG_MODEL_PROVIDERS;
+export { VOICE_PROVIDERS };
 
 export const TRANSCRIBERS: Record<string, string[]> = {
   deepgram: ['nova-2', 'nova-3', 'nova-2-phonecall'],

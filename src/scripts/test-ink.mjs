@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Ink's modules that src/ui/ink-internals.ts imports by path, by the bundle entry that replaces each. */
+export const INK_INTERNALS = { 'ink-stdin-context': 'components/StdinContext.js', 'ink-reconciler': 'reconciler.js' };
+
 /** Builds Ink and its dependencies but React, with the console's patches, in a new dir; returns its entry's path. */
 export async function buildTestInk() {
   // Inside node_modules, so the bundle's own imports (react) resolve to the project's; one dir
@@ -18,7 +21,9 @@ export async function buildTestInk() {
   const { build } = await import('esbuild');
   const { inkPatches } = await import('./ink-patches.mjs');
   await build({
-    entryPoints: { ink: 'ink' },
+    // Ink, and the two of its modules the console imports by path (src/ui/ink-internals.ts): entries
+    // of one split bundle, so they share Ink's single instance of each module.
+    entryPoints: { ink: 'ink', ...Object.fromEntries(Object.entries(INK_INTERNALS).map(([name, file]) => [name, join(root, 'node_modules/ink/build', file)])) },
     absWorkingDir: root,
     outdir,
     outExtension: { '.js': '.mjs' },

@@ -4,7 +4,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { startTestSandbox } from '../support/sandbox.js';

@@ -63,9 +63,9 @@ const LINES_KEPT = 1000;
  */
 export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]; cursor: number; scroll: number; height: number; width: number; rowKey: (row: T) => string }) {
   const { rows, cursor, height, width } = props;
-  const cols = useMemo(() => layoutColumns(props.columns, width), [props.columns, width]);
-  // Lines of the rows drawn lately: scrolling through a 100,000-call log keeps no line for every row it passed.
-  const lines = useMemo(() => new Map<T, string>(), [cols]);
+  // Lines of the rows drawn lately, valid while the columns and width stay: scrolling through a
+  // 100,000-call log keeps no line for every row it passed.
+  const { cols, lines } = useMemo(() => ({ cols: layoutColumns(props.columns, width), lines: new Map<T, string>() }), [props.columns, width]);
   const bodyHeight = tableBodyHeight(height);
   // The stored scroll keeps the cursor in view; clamp again in case the window shrank.
   let scroll = Math.min(props.scroll, Math.max(0, rows.length - bodyHeight));

@@ -158,7 +158,7 @@ const TurnBlock = memo(function TurnBlock(props: { turn: Turn; assistantName: st
 });
 
 function Elapsed({ since }: { since: number }) {
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
@@ -174,9 +174,11 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
   const turns = useConsole((s) => s.chat.conversations[id]?.turns);
   const actions = useActions();
   // Recall walks back through what you said in this session; `stash` is what you were typing.
-  const [recall, setRecall] = useState<{ at: number; stash: string } | null>(null);
+  // A recall belongs to the turns it walked: once they change (a message sent), it is over.
+  const [walk, setWalk] = useState<{ at: number; stash: string; turns: typeof turns } | null>(null);
+  const recall = walk && walk.turns === turns ? walk : null;
+  const setRecall = (r: { at: number; stash: string } | null) => setWalk(r && { ...r, turns });
   const said = (turns ?? []).filter((t) => t.role === 'user').map((t) => t.content);
-  useEffect(() => setRecall(null), [turns]);
 
   useKeypress(
     (input, key) => {

@@ -1,26 +1,15 @@
 // Runs the console once start.ts has taken the terminal and started connecting: render the app,
 // let the screens' first loads wait for the connection, and put the terminal back however we leave.
 import { render } from 'ink';
-import type { VoiceAgentApi } from '../api/contract.js';
-import type { Connection } from '../target.js';
+import { ApiOnceConnected } from '../target.js';
 import { addCrashSecret, setCrashReporter } from '../crash.js';
 import { createConsoleStore } from '../store/index.js';
 import { App } from './app.js';
 import { shownTarget, type Started } from './start.js';
 
-/** The api once `connecting` settles: each call waits for the connection (or fails as it did). */
-function whenConnected(connecting: Promise<Connection>): VoiceAgentApi {
-  return new Proxy({} as VoiceAgentApi, {
-    get(_, prop) {
-      if (prop === 'then') return undefined; // not a thenable
-      return (...args: unknown[]) => connecting.then((c) => (c.api[prop as keyof VoiceAgentApi] as (...a: unknown[]) => unknown)(...args));
-    },
-  });
-}
-
 export async function runConsole(started: Started): Promise<number> {
   const { resolved, connecting, terminal } = started;
-  const store = createConsoleStore(whenConnected(connecting), started.target, { initialRoute: started.route });
+  const store = createConsoleStore(new ApiOnceConnected(connecting), started.target, { initialRoute: started.route });
   let failed: { err: unknown } | undefined;
   const conn = connecting.then(
     (c) => {

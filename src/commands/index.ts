@@ -12,7 +12,8 @@ import { loginCommand } from './login.js';
 import { numbersCommand } from './numbers.js';
 import { FORMATS } from './output.js';
 import { profilesCommand } from './profiles.js';
-import { EXIT, CommandFailed, UsageError, takeExitCode, writeErr } from './runtime.js';
+import { openConsole } from './console.js';
+import { EXIT, CommandFailed, UsageError, action, globalsOf, rejectStrayWords, takeExitCode, writeErr } from './runtime.js';
 import { sandboxCommand } from './sandbox.js';
 import { sessionsCommand } from './sessions.js';
 import { whoamiCommand } from './whoami.js';
@@ -25,6 +26,15 @@ export function buildProgram(version: string): Command {
     .addOption(new Option('-o, --output <format>', 'output format (default: table)').choices(FORMATS))
     .option('--debug', 'print each request and response line to stderr (the key masked)')
     .option('--no-color', 'no colour in the output (NO_COLOR and FORCE_COLOR are honoured too)')
+    // No subcommand: the console, with these same global options.
+    .allowExcessArguments(true)
+    .helpCommand(true) // commander drops its `help` command once the root has an action
+    .action(
+      action('open the console', async (_o: unknown, c: Command) => {
+        rejectStrayWords(c);
+        await openConsole(globalsOf(c), { what: 'the console', forScripts: 'the commands (switchboard --help)' });
+      }),
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  $ switchboard                                  open the console\n  $ switchboard assistants list\n  $ switchboard calls list --after 24h -o json | jq .\n  $ switchboard login --profile prod --base-url https://api.example.com',

@@ -1,8 +1,7 @@
 // The scriptable commands: builds the commander program, runs it, and turns every outcome into
 // one exit code. Stays light: each resource's work (and anything heavy) loads inside its action.
 import { Command, CommanderError, Option } from 'commander';
-import { ApiError, InputError, hintFor } from '../api/errors.js';
-import { ConfigError } from '../config/files.js';
+import { failure } from '../api/errors.js';
 import { assistantsCommand } from './assistants.js';
 import { callsCommand } from './calls.js';
 import { chatCommand } from './chat.js';
@@ -95,20 +94,13 @@ function reportFailure(err: unknown): number {
     // Commander already printed its message, or the help / version (exit code 0).
     return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
-  const cause = err instanceof CommandFailed ? err.cause : err;
+  const f = failure(err instanceof CommandFailed ? err.cause : err);
   // Bad input needs no "could not…": its message names the value and what to give instead.
-  if (cause instanceof UsageError || cause instanceof InputError || cause instanceof ConfigError) {
-    writeErr(`switchboard: ${oneLine(cause.message)}`);
+  if (f.kind === 'input') {
+    writeErr(`switchboard: ${f.message}`);
     return EXIT.usage;
   }
   const what = err instanceof CommandFailed ? `could not ${err.what}: ` : '';
-  const message = cause instanceof Error ? cause.message : String(cause);
-  const hint = hintFor(cause);
-  writeErr(`switchboard: ${what}${oneLine(message)}${hint ? ` (hint: ${hint})` : ''}`);
-  if (cause instanceof ApiError && (cause.status === 401 || cause.status === 403)) return EXIT.auth;
-  return EXIT.failed;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim();
+  writeErr(`switchboard: ${what}${f.message}${f.hint ? ` (hint: ${f.hint})` : ''}`);
+  return f.kind === 'auth' ? EXIT.auth : EXIT.failed;
 }

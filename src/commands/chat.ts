@@ -4,7 +4,8 @@ import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Chat } from '../api/schemas.js';
 import { collectVar, nonEmpty } from './input.js';
-import { printRecord, type Column, type OutputTarget } from './output.js';
+import { type Column } from '../format/column.js';
+import { printRecord, type OutputTarget } from './output.js';
 import { openConsole } from './console.js';
 import { action, globalsOf, rejectStrayWords, UsageError, withApi } from './runtime.js';
 

@@ -4,7 +4,8 @@
 // The sandbox (fastify, sqlite) is imported only inside these actions.
 import { Command, InvalidArgumentError } from 'commander';
 import { nonEmpty, positiveInt } from './input.js';
-import { printRecord, type Column } from './output.js';
+import { type Column } from '../format/column.js';
+import { printRecord } from './output.js';
 import { action, globalsOf, outputFor, rejectStrayWords, setExitCode, UsageError } from './runtime.js';
 
 interface SandboxFlags {

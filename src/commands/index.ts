@@ -23,7 +23,7 @@ export function buildProgram(version: string): Command {
     .version(version, '-V, --version', 'print the version')
     .option('--profile <name>', 'use this profile (default: SWITCHBOARD_PROFILE, then the current profile, then the sandbox)')
     .addOption(new Option('-o, --output <format>', 'output format (default: table)').choices(FORMATS))
-    .option('--debug', 'print each request and response line to stderr (the key masked)')
+    .option('--debug', 'print each request and response line to stderr (the console: to its debug log); never the key')
     .option('--no-color', 'no colour in the output (NO_COLOR and FORCE_COLOR are honoured too)')
     // No subcommand: the console, with these same global options.
     .allowExcessArguments(true)

@@ -58,8 +58,11 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   const target = shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey);
   const route = routeFrom(opts.initialRoute);
   terminal.write(chromeFrame(target, route, terminal.columns, terminal.rows, terminal.color));
-  const { runConsole } = await ui;
-  return runConsole({ resolved, connecting, target, route, terminal, debugLog });
+  const run = await ui.catch((err: unknown) => {
+    terminal.restore(); // so the line that says why is printed on the main screen, where it stays
+    throw err;
+  });
+  return run.runConsole({ resolved, connecting, target, route, terminal, debugLog });
 }
 
 /** The frame's chrome as the app draws it while connecting: header, breadcrumbs, key hints. */

@@ -85,6 +85,18 @@ describe('the global options open the console on a terminal', { skip }, () => {
     await quit(t);
   });
 
+  test('chat --assistant ID goes the same way: its profile, no colour', { timeout: 60_000 }, async () => {
+    const listed = await runCli(['--profile', 'lab', 'assistants', 'list', '-o', 'json'], { env: home.env });
+    assert.equal(listed.code, 0, listed.stderr);
+    const riley = (JSON.parse(listed.stdout) as { id: string; name?: string }[]).find((a) => a.name?.startsWith('Riley'));
+    assert.ok(riley, 'the seed has Riley');
+    const t = open('chat', ['--no-color', '--profile', 'lab', 'chat', '--assistant', riley.id]);
+    const screen = await t.waitFor(/profile lab │ ● online[\s\S]*Riley — Northwind support/);
+    assert.match(screen, /^Chat/m);
+    assert.ok(!hasColour(coloured(t)), 'no colour');
+    await quit(t);
+  });
+
   test('the options in any order, with a profile: --no-color --profile NAME --debug', { timeout: 60_000 }, async () => {
     const t = open('all', ['--no-color', '--profile', 'lab', '--debug']);
     await t.waitFor(/profile lab │ ● online[\s\S]*NAME/);
@@ -102,6 +114,12 @@ describe('off a terminal the console refuses in one line, exit 2', () => {
       assert.equal(r.stderr, 'switchboard: the console needs an interactive terminal; for scripts use the commands (switchboard --help)\n');
     });
   }
+
+  test('chat --assistant ID: its own refusal, through the same path', async () => {
+    const r = await runCli(['--no-color', 'chat', '--assistant', 'a1'], { env: home.env });
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, 'switchboard: the chat console needs an interactive terminal; for scripts use switchboard sessions create and switchboard chat send.\n');
+  });
 
   test('an unknown command is still an unknown command, and --help still prints the help', async () => {
     const r = await runCli(['asistants'], { env: home.env });

@@ -97,6 +97,19 @@ describe('the global options open the console on a terminal', { skip }, () => {
     await quit(t);
   });
 
+  test('-o FORMAT is for the commands: the console refuses it in one line, exit 2, before taking the terminal', { timeout: 30_000 }, async () => {
+    // The shell stays after the program (which ends at once), so the pane is there to read.
+    const t = startTmux({
+      name: `sb-start-output-${process.pid}`,
+      cwd: root,
+      env: { ...home.env, TERM: 'xterm-256color' },
+      command: `sh -c '${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} -o json; echo EXIT=$?; sleep 60'`,
+    });
+    sessions.push(t);
+    const screen = await t.waitFor('EXIT=');
+    assert.match(screen, /^switchboard: --output is for the commands; the console has no output format\nEXIT=2$/m);
+  });
+
   test('the options in any order, with a profile: --no-color --profile NAME --debug', { timeout: 60_000 }, async () => {
     const t = open('all', ['--no-color', '--profile', 'lab', '--debug']);
     await t.waitFor(/profile lab │ ● online[\s\S]*NAME/);

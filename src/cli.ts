@@ -1,5 +1,6 @@
 // The ESM main (dist/main.mjs, reached through the CommonJS entry src/entry.cts, which answers
-// `--version` itself): argv → a command, or the console. Everything heavy is imported lazily.
+// `--version` itself): argv → commander (commands/index.ts), whose root action is the console.
+// Everything heavy is imported lazily.
 
 declare const __SWITCHBOARD_VERSION__: string;
 const VERSION = typeof __SWITCHBOARD_VERSION__ === 'string' ? __SWITCHBOARD_VERSION__ : '0.0.0-dev';
@@ -14,15 +15,7 @@ async function main(argv: string[]): Promise<number> {
   // No unhandled error reaches the user as a stack trace (details go to the debug log).
   const { installCrashHandler } = await import('./crash.js');
   installCrashHandler();
-  const wantsConsole = argv.length === 0 || (argv.length === 2 && argv[0] === '--profile');
-  if (wantsConsole) {
-    if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      process.stderr.write('switchboard: the console needs an interactive terminal; for scripts use the commands (switchboard --help)\n');
-      return 2;
-    }
-    const { startConsole } = await import('./ui/start.js');
-    return startConsole({ profile: argv[0] === '--profile' ? argv[1] : undefined });
-  }
+  // The commands' parser decides, console included: its root action opens the console.
   const { runCommands } = await import('./commands/index.js');
   return runCommands(argv, VERSION);
 }

@@ -55,6 +55,26 @@ export function debugLogPath(env: Env = process.env): string {
   return join(stateDir(env), 'debug.log');
 }
 
+/**
+ * `--debug` in the console: each request line appended to the debug log (stderr is the screen
+ * there). Lines are redacted like crash entries; a log that cannot be written is skipped.
+ */
+export function debugLogWriter(env: Env = process.env): (line: string) => void {
+  const path = debugLogPath(env);
+  let ready = false;
+  return (line) => {
+    try {
+      if (!ready) {
+        mkdirSync(stateDir(env), { recursive: true, mode: 0o700 });
+        ready = true;
+      }
+      appendFileSync(path, redactSecrets(`${new Date().toISOString()} debug: ${line}\n`, env), { mode: 0o600 });
+    } catch {
+      /* debugging output must not break the console */
+    }
+  };
+}
+
 /** Appends the details of `err` to the debug log (0600 in a 0700 dir); returns the path, or undefined if it could not be written. */
 export function writeCrashLog(err: unknown, origin: string, env: Env = process.env): string | undefined {
   const path = debugLogPath(env);

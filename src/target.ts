@@ -2,6 +2,7 @@
 // config; for the sandbox, start it embedded on a loopback port with a fresh key and talk to it
 // over real HTTP, exactly as to a hosted service.
 import type { VoiceAgentApi } from './api/contract.js';
+import { ConnectionStateFeed, type ConnectionListener, type ConnectionState } from './api/connection-state.js';
 import { resolveTarget, type Target } from './config/config.js';
 import type { Env } from './config/paths.js';
 // Small (node:child_process only): loaded with this module so the fork needs no extra step.
@@ -84,4 +85,103 @@ async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<C
 function once(fn: () => Promise<void>): () => Promise<void> {
   let done: Promise<void> | undefined;
   return () => (done ??= fn());
+}
+
+type Args<K extends keyof VoiceAgentApi> = VoiceAgentApi[K] extends (...a: infer A) => unknown ? A : never;
+
+/**
+ * The api while `connecting` settles, so the console's screens can ask for their data before the
+ * service is reached: each call waits for the connection (or fails as it did). Its connection
+ * state is 'connecting' until then and the client's transport's from then on ('offline' if the
+ * connection could not be made).
+ */
+export class ApiOnceConnected implements VoiceAgentApi {
+  readonly #ready: Promise<VoiceAgentApi>;
+  readonly #state = new ConnectionStateFeed('connecting');
+  #baseUrl = '';
+
+  constructor(connecting: Promise<Connection>) {
+    this.#ready = connecting.then(
+      ({ api }) => {
+        this.#baseUrl = api.baseUrl;
+        this.#state.set(api.connectionState);
+        api.onConnectionState((s) => this.#state.set(s));
+        return api;
+      },
+      (err: unknown) => {
+        this.#state.set('offline');
+        throw err;
+      },
+    );
+    this.#ready.catch(() => undefined); // each call that waits on it says the error
+  }
+
+  get baseUrl(): string {
+    return this.#baseUrl;
+  }
+  get connectionState(): ConnectionState {
+    return this.#state.state;
+  }
+  onConnectionState(listener: ConnectionListener): () => void {
+    return this.#state.subscribe(listener);
+  }
+
+  listCalls(...a: Args<'listCalls'>) {
+    return this.#ready.then((api) => api.listCalls(...a));
+  }
+  callDetails(...a: Args<'callDetails'>) {
+    return this.#ready.then((api) => api.callDetails(...a));
+  }
+  getCall(...a: Args<'getCall'>) {
+    return this.#ready.then((api) => api.getCall(...a));
+  }
+  placeOutboundCall(...a: Args<'placeOutboundCall'>) {
+    return this.#ready.then((api) => api.placeOutboundCall(...a));
+  }
+  createSession(...a: Args<'createSession'>) {
+    return this.#ready.then((api) => api.createSession(...a));
+  }
+  getSession(...a: Args<'getSession'>) {
+    return this.#ready.then((api) => api.getSession(...a));
+  }
+  sendChat(...a: Args<'sendChat'>) {
+    return this.#ready.then((api) => api.sendChat(...a));
+  }
+  listAssistants(...a: Args<'listAssistants'>) {
+    return this.#ready.then((api) => api.listAssistants(...a));
+  }
+  getAssistant(...a: Args<'getAssistant'>) {
+    return this.#ready.then((api) => api.getAssistant(...a));
+  }
+  createAssistant(...a: Args<'createAssistant'>) {
+    return this.#ready.then((api) => api.createAssistant(...a));
+  }
+  updateAssistant(...a: Args<'updateAssistant'>) {
+    return this.#ready.then((api) => api.updateAssistant(...a));
+  }
+  listPhoneNumbers(...a: Args<'listPhoneNumbers'>) {
+    return this.#ready.then((api) => api.listPhoneNumbers(...a));
+  }
+  linkNumber(...a: Args<'linkNumber'>) {
+    return this.#ready.then((api) => api.linkNumber(...a));
+  }
+  listFiles(...a: Args<'listFiles'>) {
+    return this.#ready.then((api) => api.listFiles(...a));
+  }
+  getFile(...a: Args<'getFile'>) {
+    return this.#ready.then((api) => api.getFile(...a));
+  }
+  uploadFile(...a: Args<'uploadFile'>) {
+    return this.#ready.then((api) => api.uploadFile(...a));
+  }
+  deleteFile(...a: Args<'deleteFile'>) {
+    return this.#ready.then((api) => api.deleteFile(...a));
+  }
+  /** Closes the client once connected; the connection itself (and its sandbox) is closed by its owner. */
+  close() {
+    return this.#ready.then(
+      (api) => api.close(),
+      () => undefined,
+    );
+  }
 }

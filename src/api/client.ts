@@ -66,6 +66,10 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
 
   return {
     baseUrl: http.baseUrl,
+    get connectionState() {
+      return http.connection.state;
+    },
+    onConnectionState: (listener) => http.connection.subscribe(listener),
 
     async listCalls(filters, ro) {
       return many(await call('GET', `/calls${callQuery(filters)}`, ro), 'calls', CallSchema);

@@ -25,6 +25,7 @@
 //   GET    /files/{id}/content -> the bytes (file.url points here; needs the key)
 //   GET    /openapi.json -> OpenAPI 3.1 (no key)
 // Every error: { statusCode, error, message }. Missing/wrong x-api-key -> 401.
+import type { ConnectionListener, ConnectionState } from './connection-state.js';
 import type { Assistant, AssistantInput, UpdatedAssistant, Call, CallFilters, Chat, ChatSession, KbFile, Pagination, PhoneNumber } from './schemas.js';
 
 export interface RequestOptions {
@@ -57,6 +58,10 @@ export interface FilesPage {
 
 export interface VoiceAgentApi {
   readonly baseUrl: string;
+  /** How the service answered lately, as the transport saw its requests end: the header's indicator. */
+  readonly connectionState: ConnectionState;
+  /** Calls `listener` each time connectionState changes; returns the unsubscribe. */
+  onConnectionState(listener: ConnectionListener): () => void;
 
   listCalls(filters?: CallFilters, opts?: RequestOptions): Promise<Call[]>;
   callDetails(filters?: CallFilters, opts?: RequestOptions): Promise<Call[]>;

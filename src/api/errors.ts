@@ -1,6 +1,8 @@
-// The error kinds of the wire. Each has a message written for the person at the terminal;
-// `hintFor` gives the next step. No message ever contains an API key: the client never
-// puts headers into errors, and the base URL carries no credentials.
+// The error kinds of the wire, and `failure()`: the one function that turns any error into the
+// user's words (what failed, the next step, and what kind of failure it is), for the console's
+// flashes and error states and for every command's line on stderr. A leaf module (no imports),
+// so every layer may use it. No message ever contains an API key: the client never puts
+// headers into errors, and the base URL carries no credentials.
 
 /** Something about a request to the service failed; every kind below names the request. */
 export class RequestError extends Error {
@@ -86,7 +88,11 @@ export class AbortedError extends RequestError {
   }
 }
 
-/** Bad input given by the user before anything is sent: a date, a phone number, a file path. */
+/**
+ * Bad input given by the user before anything is sent: a date, a phone number, a file path, a
+ * profile or setting (config's ConfigError), a command's usage (commands' UsageError). Its
+ * message names the value and what to give instead.
+ */
 export class InputError extends Error {
   constructor(message: string) {
     super(message);
@@ -94,8 +100,33 @@ export class InputError extends Error {
   }
 }
 
+/** What kind of failure: what the user can do about it (commands turn it into an exit code). */
+export type FailureKind = 'input' | 'auth' | 'unreachable' | 'service' | 'cancelled' | 'unexpected';
+
+export interface Failure {
+  kind: FailureKind;
+  /** What failed and why, on one line. */
+  message: string;
+  /** The next step, when the message does not already say it. */
+  hint?: string;
+}
+
+/** An error in the user's words. Every surface (console, commands) says errors through this. */
+export function failure(err: unknown): Failure {
+  const raw = err instanceof Error ? err.message : String(err);
+  return { kind: kindOf(err), message: raw.replace(/\s*\n\s*/g, ' ').trim(), hint: hintFor(err) };
+}
+
+function kindOf(err: unknown): FailureKind {
+  if (err instanceof InputError) return 'input';
+  if (err instanceof Error && err.name === 'AbortError') return 'cancelled'; // ours (AbortedError) or the platform's
+  if (err instanceof ApiError) return err.status === 401 || err.status === 403 ? 'auth' : 'service';
+  if (err instanceof NetworkError || err instanceof TimeoutError) return 'unreachable';
+  return 'unexpected';
+}
+
 /** The next step for the user, or undefined when the message already says it all. */
-export function hintFor(err: unknown): string | undefined {
+function hintFor(err: unknown): string | undefined {
   if (err instanceof ResponseShapeError) {
     return `check that ${err.baseUrl} is the Voice Agent Service (the base URL may point somewhere else)`;
   }

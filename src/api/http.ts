@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorBodySchema } from './schemas.js';
 import { AbortedError, ApiError, InputError, NetworkError, RequestError, ResponseShapeError, TimeoutError, stripQuery } from './errors.js';
+import { ConnectionStateFeed, stateAfter } from './connection-state.js';
 
 Object.assign(Dispatcher.prototype, requestApi);
 const Pool = PoolImpl as typeof PoolType;
@@ -91,6 +92,8 @@ const pools = new Map<string, SharedPool>();
 
 export interface Transport {
   readonly baseUrl: string;
+  /** Set from how each request ended (answered, refused the key, unreachable). */
+  readonly connection: ConnectionStateFeed;
   send(req: WireRequest): Promise<WireResponse>;
   close(): Promise<void>;
 }
@@ -105,6 +108,7 @@ export function createTransport(opts: TransportOptions): Transport {
   const debug = opts.debug;
   const poolKey = `${base.origin}|${timeouts.connectMs}|${timeouts.headersMs}|${timeouts.bodyMs}`;
   const shared = acquirePool(poolKey, base.origin, timeouts);
+  const connection = new ConnectionStateFeed();
   let closed = false;
 
   async function once(req: WireRequest): Promise<{ status: number; contentType: string; text: string }> {
@@ -166,6 +170,7 @@ export function createTransport(opts: TransportOptions): Transport {
           continue;
         }
         debug?.(`${req.method} ${req.path} → ${describeFailure(err)} (${took()})`);
+        connection.set(stateAfter(err));
         throw err;
       }
       if (mayRetry && attempt < retries && RETRY_STATUSES.has(answer.status)) {
@@ -175,12 +180,14 @@ export function createTransport(opts: TransportOptions): Transport {
         continue;
       }
       debug?.(`${req.method} ${req.path} → ${answer.status} (${took()})`);
+      connection.set(stateAfter(answer));
       return interpret(answer, where);
     }
   }
 
   return {
     baseUrl,
+    connection,
     send,
     async close() {
       if (closed) return;

@@ -4,7 +4,8 @@ import type { VoiceAgentApi } from '../api/contract.js';
 import { describeCatalog } from '../api/catalog.js';
 import type { Assistant, AssistantInput } from '../api/schemas.js';
 import { nonEmpty, onOff, readJsonObject } from './input.js';
-import { printList, printRecord, statusTone, type Column, type OutputTarget } from './output.js';
+import { type Column } from '../format/column.js';
+import { printList, printRecord, statusTone, type OutputTarget } from './output.js';
 import { action, UsageError, withApi, writeErr } from './runtime.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [

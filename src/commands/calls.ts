@@ -3,7 +3,8 @@ import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call, CallFilters } from '../api/schemas.js';
 import { endDate, startDate, e164, nonEmpty, positiveInt } from './input.js';
-import { listWriter, paint, printList, printRecord, statusTone, type Column, type OutputTarget } from './output.js';
+import { type Column } from '../format/column.js';
+import { listWriter, paint, printList, printRecord, statusTone, type OutputTarget } from './output.js';
 import { action, withApi } from './runtime.js';
 
 export const CALL_COLUMNS: Column<Call>[] = [

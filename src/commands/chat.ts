@@ -4,8 +4,10 @@ import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Chat } from '../api/schemas.js';
 import { collectVar, nonEmpty } from './input.js';
-import { printRecord, type Column, type OutputTarget } from './output.js';
-import { action, globalsOf, rejectStrayWords, setExitCode, UsageError, withApi } from './runtime.js';
+import { type Column } from '../format/column.js';
+import { printRecord, type OutputTarget } from './output.js';
+import { openConsole } from './console.js';
+import { action, globalsOf, rejectStrayWords, UsageError, withApi } from './runtime.js';
 
 /** The assistant's words in a chat exchange. */
 export function replyText(chat: Chat): string {
@@ -55,10 +57,11 @@ export function chatCommand(): Command {
           c.help({ error: true });
           return;
         }
-        if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('the chat console needs an interactive terminal; for scripts use switchboard sessions create and switchboard chat send.');
-        const { startConsole } = await import('../ui/start.js');
-        const code = await startConsole({ profile: globalsOf(c).profile, initialRoute: { screen: 'chat', assistantId: o.assistant } });
-        setExitCode(code);
+        await openConsole(globalsOf(c), {
+          what: 'the chat console',
+          forScripts: 'switchboard sessions create and switchboard chat send.',
+          initialRoute: { screen: 'chat', assistantId: o.assistant },
+        });
       }),
     );
 

@@ -3,7 +3,8 @@ import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { KbFile } from '../api/schemas.js';
 import { nonEmpty, positiveInt, readableFile } from './input.js';
-import { printList, printRecord, statusTone, toCsv, type Column, type OutputTarget } from './output.js';
+import { type Column } from '../format/column.js';
+import { printList, printRecord, statusTone, toCsv, type OutputTarget } from './output.js';
 import { action, UsageError, withApi, writeErr } from './runtime.js';
 
 export const FILE_COLUMNS: Column<KbFile>[] = [

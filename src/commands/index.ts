@@ -1,8 +1,7 @@
 // The scriptable commands: builds the commander program, runs it, and turns every outcome into
 // one exit code. Stays light: each resource's work (and anything heavy) loads inside its action.
 import { Command, CommanderError, Option } from 'commander';
-import { ApiError, InputError, hintFor } from '../api/errors.js';
-import { ConfigError } from '../config/files.js';
+import { failure } from '../api/errors.js';
 import { assistantsCommand } from './assistants.js';
 import { callsCommand } from './calls.js';
 import { chatCommand } from './chat.js';
@@ -12,7 +11,8 @@ import { loginCommand } from './login.js';
 import { numbersCommand } from './numbers.js';
 import { FORMATS } from './output.js';
 import { profilesCommand } from './profiles.js';
-import { EXIT, CommandFailed, UsageError, takeExitCode, writeErr } from './runtime.js';
+import { openConsole } from './console.js';
+import { EXIT, CommandFailed, action, globalsOf, rejectStrayWords, takeExitCode, writeErr } from './runtime.js';
 import { sandboxCommand } from './sandbox.js';
 import { sessionsCommand } from './sessions.js';
 import { whoamiCommand } from './whoami.js';
@@ -23,8 +23,17 @@ export function buildProgram(version: string): Command {
     .version(version, '-V, --version', 'print the version')
     .option('--profile <name>', 'use this profile (default: SWITCHBOARD_PROFILE, then the current profile, then the sandbox)')
     .addOption(new Option('-o, --output <format>', 'output format (default: table)').choices(FORMATS))
-    .option('--debug', 'print each request and response line to stderr (the key masked)')
+    .option('--debug', 'print each request and response line to stderr (the console: to its debug log); never the key')
     .option('--no-color', 'no colour in the output (NO_COLOR and FORCE_COLOR are honoured too)')
+    // No subcommand: the console, with these same global options.
+    .allowExcessArguments(true)
+    .helpCommand(true) // commander drops its `help` command once the root has an action
+    .action(
+      action('open the console', async (_o: unknown, c: Command) => {
+        rejectStrayWords(c);
+        await openConsole(globalsOf(c), { what: 'the console', forScripts: 'the commands (switchboard --help)' });
+      }),
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  $ switchboard                                  open the console\n  $ switchboard assistants list\n  $ switchboard calls list --after 24h -o json | jq .\n  $ switchboard login --profile prod --base-url https://api.example.com',
@@ -85,20 +94,13 @@ function reportFailure(err: unknown): number {
     // Commander already printed its message, or the help / version (exit code 0).
     return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
-  const cause = err instanceof CommandFailed ? err.cause : err;
+  const f = failure(err instanceof CommandFailed ? err.cause : err);
   // Bad input needs no "could not…": its message names the value and what to give instead.
-  if (cause instanceof UsageError || cause instanceof InputError || cause instanceof ConfigError) {
-    writeErr(`switchboard: ${oneLine(cause.message)}`);
+  if (f.kind === 'input') {
+    writeErr(`switchboard: ${f.message}`);
     return EXIT.usage;
   }
   const what = err instanceof CommandFailed ? `could not ${err.what}: ` : '';
-  const message = cause instanceof Error ? cause.message : String(cause);
-  const hint = hintFor(cause);
-  writeErr(`switchboard: ${what}${oneLine(message)}${hint ? ` (hint: ${hint})` : ''}`);
-  if (cause instanceof ApiError && (cause.status === 401 || cause.status === 403)) return EXIT.auth;
-  return EXIT.failed;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim();
+  writeErr(`switchboard: ${what}${f.message}${f.hint ? ` (hint: ${f.hint})` : ''}`);
+  return f.kind === 'auth' ? EXIT.auth : EXIT.failed;
 }

@@ -3,7 +3,8 @@ import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { PhoneNumber } from '../api/schemas.js';
 import { nonEmpty } from './input.js';
-import { printList, printRecord, statusTone, type Column, type OutputTarget } from './output.js';
+import { type Column } from '../format/column.js';
+import { printList, printRecord, statusTone, type OutputTarget } from './output.js';
 import { action, withApi } from './runtime.js';
 
 export const NUMBER_COLUMNS: Column<PhoneNumber>[] = [

@@ -3,15 +3,7 @@
 export const FORMATS = ['table', 'json', 'csv', 'ids'] as const;
 export type Format = (typeof FORMATS)[number];
 
-export type Cell = string | number | boolean | null | undefined;
-export type Tone = 'green' | 'yellow' | 'red' | 'dim' | 'cyan';
-
-export interface Column<T> {
-  header: string;
-  value: (record: T) => Cell;
-  /** Colour for this cell on a colour terminal; tables only. */
-  tone?: (record: T) => Tone | undefined;
-}
+import { cellText, type Cell, type Column, type Tone } from '../format/column.js';
 
 /** Where and how output goes; built once per invocation from the global options. */
 export interface OutputTarget {
@@ -47,12 +39,6 @@ export function colorWanted(flag: boolean, env: NodeJS.ProcessEnv, tty: boolean)
   if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   return tty;
-}
-
-export function cellText(v: Cell): string {
-  if (v === null || v === undefined) return '';
-  // Control characters from data (ESC, BEL, NUL…) are shown as \x1b etc., never sent raw to the terminal.
-  return String(v).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 // A cell must stay on one line and inside its column in the plain and aligned tables.

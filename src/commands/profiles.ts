@@ -2,7 +2,8 @@
 import { Command } from 'commander';
 import type { ProfileSummary } from '../config/config.js';
 import { nonEmpty } from './input.js';
-import { printList, type Column } from './output.js';
+import { type Column } from '../format/column.js';
+import { printList } from './output.js';
 import { action, globalsOf, outputFor } from './runtime.js';
 
 /** A saved profile as scripts see it in json too: `id` is the name, the key is masked. */

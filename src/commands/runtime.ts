@@ -2,6 +2,7 @@
 // service, and the one place errors become a line on stderr and an exit code.
 import { CommanderError, type Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
+import { InputError } from '../api/errors.js';
 import { redactKey } from '../config/mask.js';
 import type { Target } from '../target.js';
 import { colorWanted, type Format, type OutputTarget } from './output.js';
@@ -9,7 +10,7 @@ import { colorWanted, type Format, type OutputTarget } from './output.js';
 export const EXIT = { ok: 0, failed: 1, usage: 2, auth: 4 } as const;
 
 /** Bad usage or invalid input: exit 2, with a message naming the bad value. */
-export class UsageError extends Error {
+export class UsageError extends InputError {
   override name = 'UsageError';
 }
 

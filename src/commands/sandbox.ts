@@ -6,7 +6,8 @@ import { Command, InvalidArgumentError } from 'commander';
 // A few lines with no dependency: --help and flag parsing never load the sandbox itself.
 import { checkCorsOrigin } from '../sandbox/cors.js';
 import { nonEmpty, positiveInt } from './input.js';
-import { printRecord, type Column } from './output.js';
+import { type Column } from '../format/column.js';
+import { printRecord } from './output.js';
 import { action, globalsOf, outputFor, rejectStrayWords, setExitCode, UsageError } from './runtime.js';
 
 interface SandboxFlags {

@@ -4,7 +4,8 @@ import type { VoiceAgentApi } from '../api/contract.js';
 import type { ChatSession, Message } from '../api/schemas.js';
 import type { Target } from '../target.js';
 import { nonEmpty } from './input.js';
-import { paint, printList, printRecord, type Column, type OutputTarget } from './output.js';
+import { type Column } from '../format/column.js';
+import { paint, printList, printRecord, type OutputTarget } from './output.js';
 import { action, withApi } from './runtime.js';
 
 export const SESSION_COLUMNS: Column<ChatSession>[] = [

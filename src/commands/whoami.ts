@@ -1,7 +1,8 @@
 // switchboard whoami: which service the commands talk to, with which profile and key (masked).
 import { Command } from 'commander';
 import { maskKey } from '../config/mask.js';
-import { toCsv, toFieldList, type Column } from './output.js';
+import { type Column } from '../format/column.js';
+import { toCsv, toFieldList } from './output.js';
 import { action, globalsOf, outputFor } from './runtime.js';
 
 export interface Identity {

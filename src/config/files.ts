@@ -3,9 +3,10 @@
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { InputError } from '../api/errors.js';
 
 /** A problem with Switchboard's own files or settings; the message says how to fix it. */
-export class ConfigError extends Error {
+export class ConfigError extends InputError {
   constructor(message: string) {
     super(message);
     this.name = 'ConfigError';

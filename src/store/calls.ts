@@ -5,7 +5,8 @@ import { parseDateInput } from '../api/dates.js';
 import { fetchCallsBefore, MAX_CALL_PAGE, type CallCursor } from '../api/pager.js';
 import type { NavigationActions, NavigationState } from './navigation.js';
 import type { Route, SliceCreator } from './types.js';
-import { errorMessage, failure } from './types.js';
+import { failure } from '../api/errors.js';
+import { resourceError } from './types.js';
 import type { UiActions } from './ui.js';
 
 export const CALLS_PAGE_SIZE = 50;
@@ -90,7 +91,7 @@ export function callFiltersFromForm(form: CallFilterForm, now = new Date()): { f
     try {
       filters[key] = parseDateInput(text, { now, endOfDay: field === 'to' }).toISOString();
     } catch (err) {
-      return { error: `${label} date: ${errorMessage(err)}` };
+      return { error: `${label} date: ${failure(err).message}` };
     }
   }
   return { filters };
@@ -207,7 +208,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
           if (gen !== generation) return;
           setLog({ status: 'ready', calls: mergeCalls([], page.calls.map(logRow)), cursor: page.cursor, exhausted: page.cursor.done, fetchedAt: Date.now() });
         } catch (err) {
-          if (gen === generation) setLog({ status: 'error', ...failure(err) });
+          if (gen === generation) setLog({ status: 'error', ...resourceError(err) });
         }
       },
       async loadMoreCalls() {
@@ -232,7 +233,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         }
         // Pages fetched before a failure are kept; the cursor is where they end.
         setLog({ calls: appendOlder(get().callLog.calls, older), cursor, exhausted: cursor?.done ?? false, loadingMore: false });
-        if (failed) get().actions.flash(`Could not load older calls: ${errorMessage(failed)}`, 'error');
+        if (failed) get().actions.flash(`Could not load older calls: ${failure(failed).message}`, 'error');
       },
       async refreshCalls() {
         const log = get().callLog;
@@ -252,7 +253,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
           if (calls === now.calls && now.error === undefined) return;
           setLog({ calls, fetchedAt: Date.now(), error: undefined });
         } catch (err) {
-          if (gen === generation) setLog({ error: errorMessage(err) });
+          if (gen === generation) setLog({ error: failure(err).message });
         }
       },
       applyCallFilters(form) {
@@ -280,7 +281,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
             callLog: { ...s.callLog, calls: s.callLog.calls.map((c) => (c.id === id ? { ...c, status: call.status, durationSeconds: call.durationSeconds, cost: call.cost } : c)) },
           }));
         } catch (err) {
-          set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...failure(err) } } }));
+          set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...resourceError(err) } } }));
         }
       },
       async showCallJson(id) {
@@ -296,7 +297,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
           get().actions.flash(`Calling ${input.customer.number} (${call.status ?? 'queued'})`);
           return call;
         } catch (err) {
-          get().actions.flash(`Could not place the call: ${errorMessage(err)}`, 'error');
+          get().actions.flash(`Could not place the call: ${failure(err).message}`, 'error');
           return null;
         }
       },

@@ -3,10 +3,10 @@
 // cancel. A message leaves the input only once the service has answered: a failed or cancelled
 // send keeps its text, so nothing typed is ever lost.
 import type { ChatSession, Message } from '../api/schemas.js';
-import { hintFor } from '../api/errors.js';
+import { failure } from '../api/errors.js';
 import { listSessions, rememberSession, updateSession, type RememberedSession, type SessionInput } from '../config/sessions.js';
 import type { Resource, Route, SliceCreator } from './types.js';
-import { errorMessage, routeKey } from './types.js';
+import { routeKey } from './types.js';
 import type { UiActions } from './ui.js';
 
 /** One message of a conversation; `at` and `cost` are known for the turns this console saw happen. */
@@ -73,13 +73,13 @@ export function variablesFrom(values: Record<string, unknown> | undefined): Vari
   return out;
 }
 
-/** The error line for a failed request: what failed, and the next step when there is one. */
-function failure(err: unknown): string {
-  const hint = hintFor(err);
-  return hint ? `${errorMessage(err)} — ${hint}` : errorMessage(err);
+/** The error line for a failed request: api's failure(), and its next step when there is one. */
+function errorLine(err: unknown): string {
+  const f = failure(err);
+  return f.hint ? `${f.message} — ${f.hint}` : f.message;
 }
 
-const isAbort = (err: unknown) => (err as { name?: unknown } | null)?.name === 'AbortError';
+const isAbort = (err: unknown) => failure(err).kind === 'cancelled';
 
 /** A message's own time, if the service gives one (the sandbox does not). */
 function timeOf(m: Message): string | undefined {
@@ -148,7 +148,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
         set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data: [entry, ...rest], fetchedAt: Date.now() } } }));
       }
     } catch (err) {
-      get().actions.flash(`Could not remember the session: ${errorMessage(err)}`, 'error');
+      get().actions.flash(`Could not remember the session: ${failure(err).message}`, 'error');
     }
   };
 
@@ -168,7 +168,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
           const data = listSessions(profile, dir);
           set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data, fetchedAt: Date.now() } } }));
         } catch (err) {
-          set((s) => ({ chat: { ...s.chat, index: { ...s.chat.index, status: 'error', error: errorMessage(err) } } }));
+          set((s) => ({ chat: { ...s.chat, index: { ...s.chat.index, status: 'error', error: failure(err).message } } }));
         }
       },
 
@@ -192,7 +192,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
           get().actions.showConversation(c.id, asking);
           return c.id;
         } catch (err) {
-          setStart(assistantId, { status: 'error', error: failure(err) });
+          setStart(assistantId, { status: 'error', error: errorLine(err) });
           return null;
         }
       },
@@ -215,7 +215,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
           }));
           remember(() => updateSession(profile, id, sessionInput(session, conv(id)!), dir));
         } catch (err) {
-          patch(id, { status: 'error', error: failure(err) });
+          patch(id, { status: 'error', error: errorLine(err) });
         }
       },
 
@@ -254,7 +254,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
           );
           return true;
         } catch (err) {
-          patch(id, { sending: null, sendError: isAbort(err) ? null : failure(err) });
+          patch(id, { sending: null, sendError: isAbort(err) ? null : errorLine(err) });
           if (isAbort(err)) get().actions.flash('Cancelled; your message is still in the input');
           return false;
         } finally {

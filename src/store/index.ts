@@ -9,7 +9,7 @@ import { useShallow } from 'zustand/shallow';
 import type { VoiceAgentApi } from '../api/contract.js';
 import { routeKey, type ConsoleTarget, type Deps, type Route } from './types.js';
 import { createNavigationSlice, topRoute, type NavigationActions, type NavigationState } from './navigation.js';
-import { createUiSlice, type Connection, type UiActions, type UiState } from './ui.js';
+import { createUiSlice, type UiActions, type UiState } from './ui.js';
 import { createResourcesSlice, type ResourcesActions, type ResourcesState } from './resources.js';
 import { callPoller, createCallLogSlice, LIVE_REFRESH_MS, type CallLogActions, type CallLogState } from './calls.js';
 import { createChatSlice, enterChat, type ChatActions, type ChatState } from './chat.js';
@@ -75,46 +75,14 @@ const ENTER: Enter[] = [
   enterChat,
 ];
 
-/** The HTTP status of a failed request, if the error carries one. */
-function statusOf(err: unknown): number | undefined {
-  const e = err as { status?: unknown; statusCode?: unknown } | null;
-  const s = e?.status ?? e?.statusCode;
-  return typeof s === 'number' ? s : undefined;
-}
-
-/** Wraps the api so every answer (or failure to reach the service) updates the header's connection state. */
-function watchConnection(api: VoiceAgentApi, report: (c: Connection) => void): VoiceAgentApi {
-  return new Proxy(api, {
-    get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver);
-      if (typeof v !== 'function' || prop === 'close') return v;
-      return (...args: unknown[]) => {
-        const p = (v as (...a: unknown[]) => unknown).apply(target, args);
-        if (p instanceof Promise) {
-          p.then(
-            () => report('online'),
-            (err) => {
-              if ((err as { name?: unknown } | null)?.name === 'AbortError') return; // we cancelled it (Esc in chat): says nothing about the service
-              const st = statusOf(err);
-              report(st === 401 || st === 403 ? 'unauthorized' : st === undefined ? 'offline' : 'online');
-            },
-          );
-        }
-        return p;
-      };
-    },
-  });
-}
-
-export function createConsoleStore(rawApi: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route } = {}): ConsoleStore {
-  let report: (c: Connection) => void = () => {};
-  const api = watchConnection(rawApi, (c) => report(c));
+export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route } = {}): ConsoleStore {
   const deps: Deps = { api, target, timers: new Set() };
   let disposed = false;
   const store = createStore<ConsoleState>()((set, get) => {
-    report = (c) => {
-      if (!disposed && get().connection !== c) set({ connection: c });
-    };
+    // The header's connection state is the transport's, whoever made the request.
+    const unwatch = api.onConnectionState((connectionState) => {
+      if (!disposed) set({ connectionState });
+    });
     // Each slice sees the whole store; the casts narrow it to what the slice declares it needs.
     const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice, createChatSlice] as const;
     const parts = SLICES.map((make) => (make as (s: unknown, g: unknown, d: Deps) => { state: object; actions: object })(set, get, deps));
@@ -137,6 +105,7 @@ export function createConsoleStore(rawApi: VoiceAgentApi, target: ConsoleTarget,
     const actions = Object.assign({}, ...parts.map((p) => p.actions), {
       dispose() {
         disposed = true;
+        unwatch();
         clearInterval(loop);
         for (const t of deps.timers) clearTimeout(t);
         deps.timers.clear();

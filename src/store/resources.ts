@@ -2,7 +2,8 @@
 // Every fetch goes through the api; each cache carries status, error and fetchedAt.
 import type { Assistant, AssistantInput, KbFile, Pagination, PhoneNumber } from '../api/schemas.js';
 import type { Resource, SliceCreator } from './types.js';
-import { errorMessage, failure } from './types.js';
+import { failure } from '../api/errors.js';
+import { resourceError } from './types.js';
 import type { UiActions } from './ui.js';
 
 export interface FileList {
@@ -57,7 +58,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
       const data = await fetch();
       set({ [key]: { status: 'ready', data, fetchedAt: Date.now() } } as Partial<Full>);
     } catch (err) {
-      set({ [key]: { ...get()[key], status: 'error', ...failure(err) } } as Partial<Full>);
+      set({ [key]: { ...get()[key], status: 'error', ...resourceError(err) } } as Partial<Full>);
     }
   }
 
@@ -69,7 +70,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
       const data = await fetch();
       set((s) => ({ records: { ...s.records, [key]: { status: 'ready', data, fetchedAt: Date.now() } } }));
     } catch (err) {
-      set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...failure(err) } } }));
+      set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...resourceError(err) } } }));
     }
   }
 
@@ -104,7 +105,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
             const files = [...cur.data!.files, ...page.files.filter((f) => !seen.has(f.id))];
             set({ files: { status: 'ready', data: { files, pagination: page.pagination }, fetchedAt: Date.now() } });
           } catch (err) {
-            set({ files: { ...get().files, status: 'error', ...failure(err) } });
+            set({ files: { ...get().files, status: 'error', ...resourceError(err) } });
           }
           return;
         }
@@ -122,7 +123,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           get().actions.flash(`Created assistant ${a.name ?? a.id}`);
           return a;
         } catch (err) {
-          get().actions.flash(`Could not create the assistant: ${errorMessage(err)}`, 'error');
+          get().actions.flash(`Could not create the assistant: ${failure(err).message}`, 'error');
           return null;
         }
       },
@@ -133,7 +134,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           get().actions.flash(done ?? `Saved assistant ${a.name ?? a.id}`);
           return a;
         } catch (err) {
-          get().actions.flash(`Could not save the assistant: ${errorMessage(err)}`, 'error');
+          get().actions.flash(`Could not save the assistant: ${failure(err).message}`, 'error');
           return null;
         }
       },
@@ -149,7 +150,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           get().actions.flash(r.message || 'Inbound assistant linked');
           return true;
         } catch (err) {
-          get().actions.flash(`Could not link the number: ${errorMessage(err)}`, 'error');
+          get().actions.flash(`Could not link the number: ${failure(err).message}`, 'error');
           return false;
         }
       },
@@ -166,8 +167,8 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           get().actions.flash(`Uploaded ${file.name ?? path}`);
           return file;
         } catch (err) {
-          set((s) => ({ upload: { ...s.upload, status: 'error', error: errorMessage(err) } }));
-          get().actions.flash(`Upload failed: ${errorMessage(err)}`, 'error');
+          set((s) => ({ upload: { ...s.upload, status: 'error', error: failure(err).message } }));
+          get().actions.flash(`Upload failed: ${failure(err).message}`, 'error');
           return null;
         }
       },
@@ -181,7 +182,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           get().actions.flash(r.message || `Deleted ${name}`);
           return true;
         } catch (err) {
-          get().actions.flash(`Could not delete ${name}: ${errorMessage(err)}`, 'error');
+          get().actions.flash(`Could not delete ${name}: ${failure(err).message}`, 'error');
           return false;
         }
       },

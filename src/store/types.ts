@@ -2,7 +2,7 @@
 // (so a new slice, e.g. chat, lives in its own file and is added with one line in index.ts).
 import type { StoreApi } from 'zustand/vanilla';
 import type { VoiceAgentApi } from '../api/contract.js';
-import { hintFor } from '../api/errors.js';
+import { failure } from '../api/errors.js';
 
 /** Where the console is: one entry of the navigation stack. */
 export type Route =
@@ -73,12 +73,8 @@ export type SliceCreator<S, A, Full> = (
   deps: Deps,
 ) => { state: S; actions: A };
 
-/** The error and its next step, as a resource records them. */
-export function failure(err: unknown): { error: string; hint?: string } {
-  return { error: errorMessage(err), hint: hintFor(err) };
-}
-
-export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
+/** An error as a resource records it: api's failure() (the user's words) and its next step. */
+export function resourceError(err: unknown): { error: string; hint?: string } {
+  const f = failure(err);
+  return { error: f.message, hint: f.hint };
 }

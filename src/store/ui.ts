@@ -1,5 +1,6 @@
 // UI mode, flash line, confirm dialog and terminal size. The flash expires on a store timer,
 // so no component owns a timeout.
+import type { ConnectionState } from '../api/connection-state.js';
 import type { SliceCreator } from './types.js';
 
 /** normal: single-letter shortcuts live; command: the `:` palette; filter: typing into `/`; input: a form or dialog has the keys. */
@@ -18,12 +19,10 @@ export interface ConfirmDialog {
   onConfirm: () => void | Promise<void>;
 }
 
-/** How the last request went: shown in the header. */
-export type Connection = 'connecting' | 'online' | 'offline' | 'unauthorized';
-
 export interface UiState {
   mode: UiMode;
-  connection: Connection;
+  /** The api's transport's state (src/api/connection-state.ts), mirrored for the header. */
+  connectionState: ConnectionState;
   flash: Flash | null;
   dialog: ConfirmDialog | null;
   columns: number;
@@ -49,7 +48,7 @@ export const createUiSlice: SliceCreator<UiState, UiActions, UiState & { actions
   let flashTimer: ReturnType<typeof setTimeout> | undefined;
   let flashSeq = 0;
   return {
-    state: { mode: 'normal', connection: 'connecting', flash: null, dialog: null, columns: 80, rows: 24, quitting: false },
+    state: { mode: 'normal', connectionState: deps.api.connectionState, flash: null, dialog: null, columns: 80, rows: 24, quitting: false },
     actions: {
       setMode(mode) {
         if (get().mode !== mode) set({ mode });

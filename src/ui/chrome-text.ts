@@ -2,11 +2,11 @@
 // shared by the Ink components (components/Chrome.tsx) and the first frame drawn before Ink has
 // loaded (start.ts), so the two cannot drift apart.
 import type { ConsoleTarget } from '../store/types.js';
-import type { Connection } from '../store/ui.js';
+import type { ConnectionState } from '../api/connection-state.js';
 import { KEYMAP, bindingsFor, type KeyContext } from './keymap.js';
 import { truncate } from './format.js';
 
-export const CONNECTION_MARK: Record<Connection, { mark: string; color: 'green' | 'red' | 'yellow' }> = {
+export const CONNECTION_MARK: Record<ConnectionState, { mark: string; color: 'green' | 'red' | 'yellow' }> = {
   online: { mark: '●', color: 'green' },
   offline: { mark: '●', color: 'red' },
   unauthorized: { mark: '●', color: 'red' },

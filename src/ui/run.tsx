@@ -1,26 +1,16 @@
 // Runs the console once start.ts has taken the terminal and started connecting: render the app,
-// let the screens' first loads wait for the connection, and put the terminal back however we leave.
+// let the screens' first loads wait for the connection, and give the terminal back however we leave.
 import { render } from 'ink';
-import type { VoiceAgentApi } from '../api/contract.js';
-import type { Connection } from '../target.js';
-import { addCrashSecret, setCrashReporter } from '../crash.js';
+import { addCrashSecret } from '../crash.js';
 import { createConsoleStore } from '../store/index.js';
+import { ApiOnceConnected } from '../target.js';
 import { App } from './app.js';
 import { shownTarget, type Started } from './start.js';
 
-/** The api once `connecting` settles: each call waits for the connection (or fails as it did). */
-function whenConnected(connecting: Promise<Connection>): VoiceAgentApi {
-  return new Proxy({} as VoiceAgentApi, {
-    get(_, prop) {
-      if (prop === 'then') return undefined; // not a thenable
-      return (...args: unknown[]) => connecting.then((c) => (c.api[prop as keyof VoiceAgentApi] as (...a: unknown[]) => unknown)(...args));
-    },
-  });
-}
-
 export async function runConsole(started: Started): Promise<number> {
   const { resolved, connecting, terminal } = started;
-  const store = createConsoleStore(whenConnected(connecting), started.target, { initialRoute: started.route });
+  const store = createConsoleStore(new ApiOnceConnected(connecting), started.target, { initialRoute: started.route });
+  if (started.debugLog) store.getState().actions.flash(`--debug: each request is logged to ${started.debugLog}`);
   let failed: { err: unknown } | undefined;
   const conn = connecting.then(
     (c) => {
@@ -38,14 +28,13 @@ export async function runConsole(started: Started): Promise<number> {
   terminal.onQuitSignal(() => store.getState().actions.quit());
   // An unexpected error becomes a flash (details in the debug log, see src/crash.ts), not an exit.
   addCrashSecret(resolved.apiKey);
-  setCrashReporter((line) => store.getState().actions.flash(line, 'error'));
+  terminal.reportCrashesTo((line) => store.getState().actions.flash(line, 'error'));
   try {
     const app = render(<App store={store} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true });
     await app.waitUntilExit();
   } finally {
     store.getState().actions.dispose();
     terminal.restore();
-    setCrashReporter(undefined);
     await (await conn)?.close();
   }
   if (failed) throw failed.err;

@@ -1,20 +1,26 @@
 // The console's start, before React and Ink are loaded (they take a few hundred ms): resolve the
-// target (a bad profile is refused before the terminal is taken), start connecting (for the
-// embedded sandbox: fork it now, so it loads on the other core while this process loads the UI),
-// take the terminal and draw the frame's chrome at once, then hand over to run.tsx.
+// target (a bad profile is refused before the terminal is taken), take the terminal (terminal.ts),
+// start connecting (for the embedded sandbox: fork it now, so it loads on the other core while
+// this process loads the UI), draw the frame's chrome at once, then hand over to run.tsx.
 //
 // The first frame is the real chrome (header, breadcrumbs, key hints) from the same functions
 // the Ink components use; keys typed meanwhile wait in stdin for the app.
 import { resolveTarget, type Target } from '../config/config.js';
 import { maskKey } from '../config/mask.js';
+import { debugLogPath, debugLogWriter } from '../crash.js';
 import { connect, type Connection } from '../target.js';
 import type { ConsoleTarget, Route } from '../store/types.js';
 import { CONNECTION_MARK, footerLine, headerLeft } from './chrome-text.js';
 import { truncate } from './format.js';
 import { ROUTES, titleOf } from './screens/routes.js';
+import { takeTerminal, type Terminal } from './terminal.js';
 
 export interface ConsoleOptions {
   profile?: string;
+  /** Colour wanted by the flags and environment; the terminal may still have none. */
+  color: boolean;
+  /** Each request and response line goes to the debug log (the screen is the console's). */
+  debug?: boolean;
   /** Open on this screen instead of Assistants (e.g. `switchboard chat` opens Chat). */
   initialRoute?: { screen: 'assistants' | 'numbers' | 'calls' | 'chat' | 'files'; assistantId?: string; sessionId?: string };
 }
@@ -26,22 +32,10 @@ export interface Started {
   /** What the header shows until connected. */
   target: ConsoleTarget;
   route: Route;
-  terminal: TerminalHold;
+  terminal: Terminal;
+  /** Where --debug writes, when it was given. */
+  debugLog?: string;
 }
-
-export interface TerminalHold {
-  /** Leaves the alternate screen and raw mode; safe to call twice (also runs on exit). */
-  restore(): void;
-  /** Who handles SIGINT/SIGTERM/SIGHUP from now on (until then they restore and exit). */
-  onQuitSignal(handler: (() => void) | undefined): void;
-}
-
-// Not Ink's alternateScreen option: Ink enters the alternate screen in render(), after React and
-// Ink have loaded, and the chrome is drawn here before that; asked to as well, Ink would send
-// ?1049h again on a screen already switched (which xterm defines as save the cursor, then clear).
-const ENTER_ALT = '\x1b[?1049h\x1b[H';
-const LEAVE_ALT = '\x1b[?25h\x1b[?1049l'; // show the cursor, leave the alternate screen
-const QUIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export function routeFrom(r: ConsoleOptions['initialRoute']): Route {
   if (!r) return { name: 'assistants' };
@@ -53,44 +47,22 @@ export function shownTarget(kind: Target['kind'], profile: string, baseUrl: stri
   return { kind, profile, baseUrl, maskedKey: apiKey ? maskKey(apiKey) : undefined };
 }
 
-export async function startConsole(opts: ConsoleOptions = {}): Promise<number> {
+export async function startConsole(opts: ConsoleOptions): Promise<number> {
   const resolved = resolveTarget({ profile: opts.profile });
+  // Taken before Ink loads: its colour is decided when it loads.
+  const terminal = takeTerminal({ color: opts.color });
   const ui = import('./run.js');
-  const connecting = connect({ resolved, sandboxIn: 'child', loadClientAfter: ui });
+  const debugLog = opts.debug ? debugLogPath() : undefined;
+  const connecting = connect({ resolved, sandboxIn: 'child', loadClientAfter: ui, debug: debugLog ? debugLogWriter() : undefined });
   connecting.catch(() => undefined); // handled in run.tsx, which may attach a little later
   const target = shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey);
   const route = routeFrom(opts.initialRoute);
-  const terminal = holdTerminal();
-  process.stdout.write(chromeFrame(target, route, process.stdout.columns || 80, process.stdout.rows || 24, process.stdout.hasColors?.() ?? false));
-  const { runConsole } = await ui;
-  return runConsole({ resolved, connecting, target, route, terminal });
-}
-
-function holdTerminal(): TerminalHold {
-  let restored = false;
-  let quitHandler: (() => void) | undefined;
-  const restore = () => {
-    if (restored) return;
-    restored = true;
-    for (const s of QUIT_SIGNALS) process.off(s, onSignal);
-    try {
-      if (process.stdin.isTTY) process.stdin.setRawMode(false);
-    } catch {
-      /* stdin already closed */
-    }
-    process.stdout.write(LEAVE_ALT);
-  };
-  function onSignal() {
-    if (quitHandler) return quitHandler();
-    restore();
-    process.exit(0);
-  }
-  process.stdout.write(ENTER_ALT);
-  // Raw now, so keys typed before the app is up are neither echoed nor lost (they wait in stdin).
-  if (process.stdin.isTTY) process.stdin.setRawMode(true);
-  process.on('exit', restore);
-  for (const s of QUIT_SIGNALS) process.on(s, onSignal);
-  return { restore, onQuitSignal: (h) => void (quitHandler = h) };
+  terminal.write(chromeFrame(target, route, terminal.columns, terminal.rows, terminal.color));
+  const run = await ui.catch((err: unknown) => {
+    terminal.restore(); // so the line that says why is printed on the main screen, where it stays
+    throw err;
+  });
+  return run.runConsole({ resolved, connecting, target, route, terminal, debugLog });
 }
 
 /** The frame's chrome as the app draws it while connecting: header, breadcrumbs, key hints. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
-import { ApiError, InputError, hintFor } from '../../src/api/errors.js';
+import { ApiError, InputError, failure as userWords } from '../../src/api/errors.js';
 import { walkCallLog } from '../../src/api/pager.js';
 
 let sb: RunningSandbox;
@@ -77,7 +77,7 @@ test('a wrong key is a 401 with a hint, and the key never appears in errors or d
   try {
     const err = await failure(wrong.listAssistants());
     assert.equal(err.status, 401);
-    assert.match(hintFor(err) ?? '', /switchboard login/);
+    assert.match(userWords(err).hint ?? '', /switchboard login/);
     assert.ok(!err.message.includes('sk-wrong-key-123456789'));
   } finally {
     await wrong.close();
@@ -189,7 +189,7 @@ test('an upload over the service limit is a 413', async () => {
     writeFileSync(path, 'x'.repeat(64 * 1024));
     const err = await failure(client.uploadFile(path));
     assert.equal(err.status, 413);
-    assert.match(hintFor(err) ?? '', /larger than the service accepts/);
+    assert.match(userWords(err).hint ?? '', /larger than the service accepts/);
   } finally {
     await client.close();
     await small.close();

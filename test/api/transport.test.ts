@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient, type ClientOptions } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
-import { AbortedError, ApiError, InputError, NetworkError, ResponseShapeError, TimeoutError, hintFor } from '../../src/api/errors.js';
+import { AbortedError, ApiError, InputError, NetworkError, ResponseShapeError, TimeoutError, failure } from '../../src/api/errors.js';
 import { drain, json, startServer, type Handler, type TestServer } from './servers.js';
 
 const KEY = 'sk-test-0123456789abcdef-c0de';
@@ -69,7 +69,7 @@ describe('envelopes', () => {
     assert.ok(err instanceof ApiError, 'part of the ApiError family');
     assert.match(err.message, /^the service answered GET \/assistants with an unexpected shape: assistants\[0\]\.id: /);
     assert.ok(!err.message.includes('"code"'), err.message);
-    assert.match(hintFor(err) ?? '', /base URL/);
+    assert.match(failure(err).hint ?? '', /base URL/);
   });
 
   test('a 200 that is not a list where a list belongs says what came instead', async () => {
@@ -130,8 +130,8 @@ describe('errors', () => {
     const { api, lines } = await serve((_req, res) => json(res, 401, { statusCode: 401, error: 'Unauthorized', message: 'invalid API key' }));
     const err = await api.listCalls().then(() => assert.fail('should throw'), (e: unknown) => e);
     assert.ok(err instanceof ApiError);
-    assert.match(hintFor(err) ?? '', /switchboard login.*SWITCHBOARD_API_KEY/);
-    for (const text of [err.message, hintFor(err) ?? '', ...lines]) assert.ok(!text.includes(KEY), text);
+    assert.match(failure(err).hint ?? '', /switchboard login.*SWITCHBOARD_API_KEY/);
+    for (const text of [err.message, failure(err).hint ?? '', ...lines]) assert.ok(!text.includes(KEY), text);
   });
 
   test('getCall of an id the service does not know is a 404 ApiError', async () => {
@@ -271,7 +271,7 @@ describe('retries', () => {
     const err = await api.listCalls().then(() => assert.fail('should throw'), (e: unknown) => e);
     assert.ok(err instanceof NetworkError);
     assert.equal(err.message, `nothing is answering at http://127.0.0.1:${port} (connection refused)`);
-    assert.match(hintFor(err) ?? '', new RegExp(`running at http://127.0.0.1:${port}`));
+    assert.match(failure(err).hint ?? '', new RegExp(`running at http://127.0.0.1:${port}`));
     assert.equal(lines.filter((l) => l.includes('retrying')).length, 2);
   });
 });

@@ -21,10 +21,11 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
+/** The chunk `file` loads lazily under `name`, as a path under dist/. */
 const dynamicImport = (file: string, name: string) => {
-  const m = readFileSync(join(dir, file), 'utf8').match(new RegExp(`import\\("\\./(chunks/${name}-[A-Z0-9]+\\.mjs)"\\)`));
+  const m = readFileSync(join(dir, file), 'utf8').match(new RegExp(`import\\("\\./((?:chunks/)?${name}-[A-Z0-9]+\\.mjs)"\\)`));
   assert.ok(m, `${file} loads a ${name} chunk lazily`);
-  return m[1];
+  return join(dirname(file), m[1]);
 };
 
 const text = (files: Set<string>) => [...files].map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
@@ -37,13 +38,20 @@ test('the entry is CommonJS and answers --version before it imports anything', (
   assert.deepEqual([...staticClosure('main.mjs')], ['main.mjs'], 'the main loads no chunk up front');
 });
 
+const HEAVY = ['node_modules/react-reconciler/', 'node_modules/ink/', 'node_modules/yoga-layout/', 'node_modules/react/', 'node_modules/undici/', 'node_modules/fastify/'];
+
+test('the parser that decides between a command and the console loads nothing heavy', () => {
+  const code = text(staticClosure(dynamicImport('main.mjs', 'commands')));
+  for (const heavy of HEAVY) assert.ok(!code.includes(`// ${heavy}`), `the commands chunk and its imports include ${heavy}`);
+  assert.ok(code.includes('// node_modules/commander/'), 'it is commander');
+});
+
 test("the console's start draws its frame without React, Ink or yoga", () => {
-  const start = staticClosure(dynamicImport('main.mjs', 'start'));
+  const start = staticClosure(dynamicImport(dynamicImport('main.mjs', 'commands'), 'start'));
   const code = text(start);
-  for (const heavy of ['node_modules/react-reconciler/', 'node_modules/ink/', 'node_modules/yoga-layout/', 'node_modules/react/', 'node_modules/undici/', 'node_modules/fastify/']) {
-    assert.ok(!code.includes(`// ${heavy}`), `the start chunk and its imports include ${heavy}`);
-  }
+  for (const heavy of HEAVY) assert.ok(!code.includes(`// ${heavy}`), `the start chunk and its imports include ${heavy}`);
   assert.ok(code.includes('// src/ui/chrome-text.ts'), 'it does include the chrome');
+  assert.ok(code.includes('// src/ui/terminal.ts'), 'and takes the terminal');
 });
 
 test('zod is bundled with its English messages only', () => {

@@ -5,14 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement } from 'react';
-import type { VoiceAgentApi } from '../../src/api/contract.js';
 import { createConsoleStore, type Route } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
 import { chromeFrame } from '../../src/ui/start.js';
+import { ApiOnceConnected } from '../../src/target.js';
 import { renderApp } from '../support/ink.js';
 
 /** Still connecting: every request waits (the console's state while the sandbox starts). */
-const connecting = new Proxy({} as VoiceAgentApi, { get: (_, p) => (p === 'then' ? undefined : () => new Promise(() => undefined)) });
+const connecting = new ApiOnceConnected(new Promise(() => undefined));
 
 /** Row number → text, from the cursor-addressed frame. */
 function rowsOf(frame: string): Map<number, string> {

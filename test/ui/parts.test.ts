@@ -1,7 +1,8 @@
 // Pure pieces of the console: column layout, truncation, the chart, palette parsing, filter forms.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { layoutColumns, type Column } from '../../src/ui/components/Table.js';
+import type { Column } from '../../src/format/column.js';
+import { layoutColumns } from '../../src/ui/components/Table.js';
 import { chartRows, callsPerDay } from '../../src/ui/screens/calls/Calls.js';
 import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
 import { truncate, wrapText } from '../../src/ui/format.js';
@@ -10,15 +11,15 @@ import { Command, commandFor, bindingsFor } from '../../src/ui/keymap.js';
 import type { Key } from 'ink';
 
 const cols: Column<string>[] = [
-  { title: 'A', width: 10, priority: 1, grow: true, value: (s) => s },
-  { title: 'B', width: 10, priority: 3, value: (s) => s },
-  { title: 'C', width: 10, priority: 2, value: (s) => s },
+  { header: 'A', width: 10, priority: 1, grow: true, value: (s) => s },
+  { header: 'B', width: 10, priority: 3, value: (s) => s },
+  { header: 'C', width: 10, priority: 2, value: (s) => s },
 ];
 
 test('columns drop by priority when narrow and the growing one takes the spare width', () => {
-  assert.deepEqual(layoutColumns(cols, 80).map((c) => [c.col.title, c.width]), [['A', 56], ['B', 10], ['C', 10]]);
-  assert.deepEqual(layoutColumns(cols, 25).map((c) => c.col.title), ['A', 'C']);
-  assert.deepEqual(layoutColumns(cols, 12).map((c) => c.col.title), ['A']);
+  assert.deepEqual(layoutColumns(cols, 80).map((c) => [c.col.header, c.width]), [['A', 56], ['B', 10], ['C', 10]]);
+  assert.deepEqual(layoutColumns(cols, 25).map((c) => c.col.header), ['A', 'C']);
+  assert.deepEqual(layoutColumns(cols, 12).map((c) => c.col.header), ['A']);
 });
 
 test('truncation uses an ellipsis and wrapping never exceeds the width', () => {
@@ -65,4 +66,12 @@ test('the keymap: one table decides dispatch, footer and help; j/k are off where
   assert.equal(commandFor('', key({ tab: true }), ['form']), Command.NextField);
   assert.equal(commandFor('d', key(), ['list', 'assistants']), undefined);
   assert.ok(bindingsFor(['files'], { footerOnly: true }).some((b) => b.keys === 'u' && b.hint === 'upload'));
+});
+
+test("one Column for both surfaces: a command's columns lay out in the console, defaults filled in", () => {
+  const commandCols: Column<{ id: string; n: number }>[] = [
+    { header: 'id', value: (r) => r.id },
+    { header: 'count', value: (r) => r.n, tone: () => 'green' },
+  ];
+  assert.deepEqual(layoutColumns(commandCols, 80).map((c) => [c.col.header, c.width]), [['id', 2], ['count', 5]]);
 });

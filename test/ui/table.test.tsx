@@ -4,7 +4,8 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReactElement } from 'react';
-import type { Column, Table as TableType } from '../../src/ui/components/Table.js';
+import type { Column } from '../../src/format/column.js';
+import type { Table as TableType } from '../../src/ui/components/Table.js';
 
 // Inverse video only shows with colours on; chalk reads this when Ink loads, hence the late imports.
 process.env.FORCE_COLOR = '1';
@@ -30,8 +31,8 @@ const lineFor = (n: number, label = `label ${n}`) => `${`row ${n}`.padEnd(8)}  $
 function counted() {
   const count = { cells: 0 };
   const columns: Column<Item>[] = [
-    { title: 'N', width: 8, priority: 1, value: (r) => (count.cells++, `row ${r.n}`) },
-    { title: 'LABEL', width: 10, priority: 2, grow: true, value: (r) => (count.cells++, r.label) },
+    { header: 'N', width: 8, priority: 1, value: (r) => (count.cells++, `row ${r.n}`) },
+    { header: 'LABEL', width: 10, priority: 2, grow: true, value: (r) => (count.cells++, r.label) },
   ];
   return { count, columns };
 }

@@ -8,7 +8,7 @@ import { titleOf } from '../screens/registry.js';
 
 export function Header({ width }: { width: number }) {
   const target = useConsole((s) => s.target);
-  const connection = useConsole((s) => s.connection);
+  const connection = useConsole((s) => s.connectionState);
   const crumbs = useConsoleShallow((s) => s.stack.map(titleOf));
   const conn = CONNECTION_MARK[connection];
   return (

@@ -2,29 +2,19 @@
 // narrow; cells are truncated with an ellipsis so a long value never breaks the grid.
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
+import { cellText, type Column } from '../../format/column.js';
 import { pad } from '../format.js';
-
-export interface Column<T> {
-  title: string;
-  /** Minimum width in characters. */
-  width: number;
-  /** 1 = always shown; higher numbers drop first when space runs out. */
-  priority: number;
-  /** Takes a share of the spare width. */
-  grow?: boolean;
-  align?: 'left' | 'right';
-  value: (row: T) => string;
-}
 
 const GAP = 2;
 
 /** Which columns fit in `width`, and how wide each is. Exported for tests. */
 export function layoutColumns<T>(columns: Column<T>[], width: number): { col: Column<T>; width: number }[] {
-  const byPriority = [...columns].sort((a, b) => a.priority - b.priority);
+  const least = (c: Column<T>) => c.width ?? [...c.header].length;
+  const byPriority = [...columns].sort((a, b) => (a.priority ?? 1) - (b.priority ?? 1));
   const chosen = new Set<Column<T>>();
   let used = 0;
   for (const c of byPriority) {
-    const need = c.width + (chosen.size ? GAP : 0);
+    const need = least(c) + (chosen.size ? GAP : 0);
     if (used + need > width && chosen.size) continue;
     chosen.add(c);
     used += need;
@@ -34,7 +24,7 @@ export function layoutColumns<T>(columns: Column<T>[], width: number): { col: Co
   const spare = Math.max(0, width - used);
   return visible.map((c) => {
     const share = growers.length ? Math.floor(spare / growers.length) + (c === growers[0] ? spare % growers.length : 0) : 0;
-    return { col: c, width: Math.min(c.width + (c.grow ? share : 0), Math.max(1, width)) };
+    return { col: c, width: Math.min(least(c) + (c.grow ? share : 0), Math.max(1, width)) };
   });
 }
 
@@ -77,7 +67,7 @@ export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]
     let text = lines.get(row);
     if (text === undefined) {
       if (lines.size >= LINES_KEPT) lines.clear();
-      text = line(cols.map(({ col, width: w }) => pad(col.value(row), w, col.align)));
+      text = line(cols.map(({ col, width: w }) => pad(cellText(col.value(row)), w, col.align)));
       lines.set(row, text);
     }
     return text;
@@ -85,7 +75,7 @@ export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]
   return (
     <Box flexDirection="column" height={height} width={width}>
       <Text bold color="cyan">
-        {line(cols.map(({ col, width: w }) => pad(col.title, w, col.align)))}
+        {line(cols.map(({ col, width: w }) => pad(col.header, w, col.align)))}
       </Text>
       {visible.map((row, i) => (
         <Row key={props.rowKey(row)} text={lineOf(row)} selected={scroll + i === cursor} />

@@ -1,5 +1,5 @@
 // Small helpers the screens share.
-import type { Column } from '../components/Table.js';
+import { cellText, type Column } from '../../format/column.js';
 
 /** The screen props every route component gets. */
 export interface ScreenProps<R> {
@@ -12,5 +12,5 @@ export interface ScreenProps<R> {
 export function filterRows<T>(rows: T[], columns: Column<T>[], filter: string): T[] {
   const q = filter.trim().toLowerCase();
   if (!q) return rows;
-  return rows.filter((r) => columns.some((c) => c.value(r).toLowerCase().includes(q)));
+  return rows.filter((r) => columns.some((c) => cellText(c.value(r)).toLowerCase().includes(q)));
 }

@@ -2,7 +2,8 @@
 import { Box } from 'ink';
 import type { Assistant } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
-import { Table, type Column } from '../../components/Table.js';
+import type { Column } from '../../../format/column.js';
+import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
@@ -11,12 +12,12 @@ import { dateTime } from '../../format.js';
 import { filterRows, type ScreenProps } from '../shared.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
-  { title: 'NAME', width: 18, priority: 1, grow: true, value: (a) => a.name ?? a.id },
-  { title: 'STATUS', width: 8, priority: 2, value: (a) => (a.status === false ? 'inactive' : 'active') },
-  { title: 'MODEL', width: 22, priority: 3, grow: true, value: (a) => [a.model?.provider, a.model?.model].filter(Boolean).join('/') || '—' },
-  { title: 'VOICE', width: 10, priority: 4, value: (a) => a.voice?.provider ?? '—' },
-  { title: 'UPDATED', width: 16, priority: 5, value: (a) => dateTime(a.updatedAt ?? a.createdAt) },
-  { title: 'ID', width: 12, priority: 6, value: (a) => a.id },
+  { header: 'NAME', width: 18, priority: 1, grow: true, value: (a) => a.name ?? a.id },
+  { header: 'STATUS', width: 8, priority: 2, value: (a) => (a.status === false ? 'inactive' : 'active') },
+  { header: 'MODEL', width: 22, priority: 3, grow: true, value: (a) => [a.model?.provider, a.model?.model].filter(Boolean).join('/') || '—' },
+  { header: 'VOICE', width: 10, priority: 4, value: (a) => a.voice?.provider ?? '—' },
+  { header: 'UPDATED', width: 16, priority: 5, value: (a) => dateTime(a.updatedAt ?? a.createdAt) },
+  { header: 'ID', width: 12, priority: 6, value: (a) => a.id },
 ];
 
 export const CONTEXTS: KeyContext[] = ['list', 'assistants'];

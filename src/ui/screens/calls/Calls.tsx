@@ -4,7 +4,8 @@ import { memo, useEffect, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { Call } from '../../../api/schemas.js';
 import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
-import { Table, type Column } from '../../components/Table.js';
+import type { Column } from '../../../format/column.js';
+import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
@@ -102,15 +103,15 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   // a keypress formats no cells, and the filter runs over the log only when it or the log changes.
   const columns = useMemo<Column<Call>[]>(
     () => [
-      { title: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt) },
-      { title: 'TYPE', width: 8, priority: 5, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
-      { title: 'STATUS', width: 11, priority: 1, value: (c) => c.status ?? '—' },
-      { title: 'ASSISTANT', width: 12, priority: 2, grow: true, value: (c) => assistantName(c.assistantId) },
-      { title: 'NUMBER', width: 13, priority: 6, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
-      { title: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
-      { title: 'NAME', width: 10, priority: 7, grow: true, value: (c) => c.customer?.name ?? '' },
-      { title: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(c.durationSeconds) },
-      { title: 'COST', width: 7, priority: 8, align: 'right', value: (c) => money(c.cost) },
+      { header: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt) },
+      { header: 'TYPE', width: 8, priority: 5, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
+      { header: 'STATUS', width: 11, priority: 1, value: (c) => c.status ?? '—' },
+      { header: 'ASSISTANT', width: 12, priority: 2, grow: true, value: (c) => assistantName(c.assistantId) },
+      { header: 'NUMBER', width: 13, priority: 6, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
+      { header: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
+      { header: 'NAME', width: 10, priority: 7, grow: true, value: (c) => c.customer?.name ?? '' },
+      { header: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(c.durationSeconds) },
+      { header: 'COST', width: 7, priority: 8, align: 'right', value: (c) => money(c.cost) },
     ],
     [assistantName, numbers],
   );

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { Box, Text } from 'ink';
 import type { RememberedSession } from '../../../config/sessions.js';
 import { useActions, useConsole, type Route } from '../../../store/index.js';
-import { Table, type Column } from '../../components/Table.js';
+import type { Column } from '../../../format/column.js';
+import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { TextInput } from '../../components/TextInput.js';
 import { Priority, useKeypress } from '../../hooks/keypress.js';
@@ -24,12 +25,12 @@ export function newestFirst(sessions: RememberedSession[]): RememberedSession[] 
 
 function sessionColumns(assistantName: (id?: string) => string): Column<RememberedSession>[] {
   return [
-    { title: 'NAME', width: 16, priority: 1, grow: true, value: (s) => s.name ?? '—' },
-    { title: 'ASSISTANT', width: 16, priority: 2, value: (s) => assistantName(s.assistantId) },
-    { title: 'CREATED', width: 16, priority: 4, value: (s) => dateTime(s.createdAt) },
-    { title: 'LAST MESSAGE', width: 20, priority: 3, grow: true, value: (s) => s.lastMessage ?? '—' },
-    { title: 'MSGS', width: 4, priority: 5, align: 'right', value: (s) => (s.messageCount == null ? '—' : String(s.messageCount)) },
-    { title: 'ID', width: 12, priority: 6, value: (s) => s.id },
+    { header: 'NAME', width: 16, priority: 1, grow: true, value: (s) => s.name ?? '—' },
+    { header: 'ASSISTANT', width: 16, priority: 2, value: (s) => assistantName(s.assistantId) },
+    { header: 'CREATED', width: 16, priority: 4, value: (s) => dateTime(s.createdAt) },
+    { header: 'LAST MESSAGE', width: 20, priority: 3, grow: true, value: (s) => s.lastMessage ?? '—' },
+    { header: 'MSGS', width: 4, priority: 5, align: 'right', value: (s) => (s.messageCount == null ? '—' : String(s.messageCount)) },
+    { header: 'ID', width: 12, priority: 6, value: (s) => s.id },
   ];
 }
 

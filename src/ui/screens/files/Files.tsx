@@ -3,7 +3,8 @@
 import { Box, Text } from 'ink';
 import type { KbFile } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
-import { Table, type Column } from '../../components/Table.js';
+import type { Column } from '../../../format/column.js';
+import { Table } from '../../components/Table.js';
 import { Form } from '../../components/Form.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
@@ -17,12 +18,12 @@ import { kbFileIds } from '../assistants/AssistantDetail.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
 
 export const FILE_COLUMNS: Column<KbFile>[] = [
-  { title: 'NAME', width: 20, priority: 1, grow: true, value: (f) => f.name ?? f.id },
-  { title: 'SIZE', width: 9, priority: 2, align: 'right', value: (f) => humanBytes(f.bytes) },
-  { title: 'TYPE', width: 16, priority: 4, value: (f) => f.mimetype ?? '—' },
-  { title: 'STATUS', width: 10, priority: 3, value: (f) => f.status ?? '—' },
-  { title: 'CREATED', width: 16, priority: 5, value: (f) => dateTime(f.createdAt) },
-  { title: 'ID', width: 12, priority: 6, value: (f) => f.id },
+  { header: 'NAME', width: 20, priority: 1, grow: true, value: (f) => f.name ?? f.id },
+  { header: 'SIZE', width: 9, priority: 2, align: 'right', value: (f) => humanBytes(f.bytes) },
+  { header: 'TYPE', width: 16, priority: 4, value: (f) => f.mimetype ?? '—' },
+  { header: 'STATUS', width: 10, priority: 3, value: (f) => f.status ?? '—' },
+  { header: 'CREATED', width: 16, priority: 5, value: (f) => dateTime(f.createdAt) },
+  { header: 'ID', width: 12, priority: 6, value: (f) => f.id },
 ];
 
 function useDeleteFile() {

@@ -2,7 +2,8 @@
 import { useCallback } from 'react';
 import type { PhoneNumber } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
-import { Table, type Column } from '../../components/Table.js';
+import type { Column } from '../../../format/column.js';
+import { Table } from '../../components/Table.js';
 import { Picker } from '../../components/Picker.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
@@ -12,12 +13,12 @@ import { filterRows, type ScreenProps } from '../shared.js';
 
 function numberColumns(assistantName: (id: string | null | undefined) => string): Column<PhoneNumber>[] {
   return [
-    { title: 'DID', width: 16, priority: 1, value: (n) => n.did ?? n.id },
-    { title: 'PROVIDER', width: 10, priority: 3, value: (n) => n.provider ?? '—' },
-    { title: 'SIP DOMAIN', width: 18, priority: 4, grow: true, value: (n) => n.domain ?? '—' },
-    { title: 'STATUS', width: 8, priority: 2, value: (n) => (n.status === false ? 'inactive' : 'active') },
-    { title: 'ASSISTANT', width: 16, priority: 1, grow: true, value: (n) => assistantName(n.assistantId) },
-    { title: 'ID', width: 12, priority: 6, value: (n) => n.id },
+    { header: 'DID', width: 16, priority: 1, value: (n) => n.did ?? n.id },
+    { header: 'PROVIDER', width: 10, priority: 3, value: (n) => n.provider ?? '—' },
+    { header: 'SIP DOMAIN', width: 18, priority: 4, grow: true, value: (n) => n.domain ?? '—' },
+    { header: 'STATUS', width: 8, priority: 2, value: (n) => (n.status === false ? 'inactive' : 'active') },
+    { header: 'ASSISTANT', width: 16, priority: 1, grow: true, value: (n) => assistantName(n.assistantId) },
+    { header: 'ID', width: 12, priority: 6, value: (n) => n.id },
   ];
 }
 

@@ -1,0 +1,98 @@
+// The one owner of the terminal while the console runs: it takes it (alternate screen, raw mode,
+// the quit signals), decides colour, and puts it back however the console ends: a normal quit,
+// a signal, process.exit, or a crash the console could not show. Nothing else in the console
+// writes these modes or listens for these signals. Small and free of React/Ink: start.ts takes
+// the terminal before they load.
+import { setCrashReporter } from '../crash.js';
+
+export interface Terminal {
+  /** Colour is on for this console (flags and environment decided, and the terminal has it). */
+  readonly color: boolean;
+  readonly columns: number;
+  readonly rows: number;
+  /** Writes to the screen (the first frame, drawn before Ink is up). */
+  write(text: string): void;
+  /** Who handles SIGINT/SIGTERM/SIGHUP from now on; until set (or once unset) they restore and exit. */
+  onQuitSignal(handler: (() => void) | undefined): void;
+  /**
+   * Unexpected errors while the console runs go to `show` (a flash) instead of ending it. If
+   * showing fails, the terminal is given back first, so the line printed on the way out is seen.
+   */
+  reportCrashesTo(show: ((line: string) => void) | undefined): void;
+  /** Leaves the alternate screen and raw mode, shows the cursor; safe to call twice (also runs on exit). */
+  restore(): void;
+}
+
+export interface TakeOptions {
+  /** Colour wanted by the flags and environment (`--no-color`, NO_COLOR, FORCE_COLOR). */
+  color: boolean;
+}
+
+// Not Ink's alternateScreen option: Ink enters the alternate screen in render(), after React and
+// Ink have loaded, and the chrome is drawn before that; asked to as well, Ink would send ?1049h
+// again on a screen already switched (which xterm defines as save the cursor, then clear).
+const ENTER_ALT = '\x1b[?1049h\x1b[H';
+const LEAVE_ALT = '\x1b[?25h\x1b[?1049l'; // show the cursor, leave the alternate screen
+const QUIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+export function takeTerminal(opts: TakeOptions): Terminal {
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  const color = opts.color && (stdout.hasColors?.() ?? false);
+  // Ink colours through chalk, which reads FORCE_COLOR once, when it loads (after this, in
+  // run.tsx's chunk), and offers no switch of its own. FORCE_COLOR=0 is chalk's "none"; it also
+  // overrides any FORCE_COLOR the user set, as --no-color does for the commands.
+  if (!color) process.env.FORCE_COLOR = '0';
+
+  let restored = false;
+  let quitHandler: (() => void) | undefined;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    for (const s of QUIT_SIGNALS) process.off(s, onSignal);
+    process.off('exit', restore);
+    setCrashReporter(undefined);
+    try {
+      if (stdin.isTTY) stdin.setRawMode(false);
+    } catch {
+      /* stdin already closed */
+    }
+    stdout.write(LEAVE_ALT);
+  };
+  function onSignal() {
+    if (quitHandler) return quitHandler();
+    restore();
+    process.exit(0);
+  }
+  stdout.write(ENTER_ALT);
+  // Raw now, so keys typed before the app is up are neither echoed nor lost (they wait in stdin).
+  if (stdin.isTTY) stdin.setRawMode(true);
+  process.on('exit', restore);
+  for (const s of QUIT_SIGNALS) process.on(s, onSignal);
+
+  return {
+    color,
+    get columns() {
+      return stdout.columns || 80;
+    },
+    get rows() {
+      return stdout.rows || 24;
+    },
+    write: (text) => void stdout.write(text),
+    onQuitSignal: (h) => void (quitHandler = h),
+    reportCrashesTo(show) {
+      setCrashReporter(
+        show &&
+          ((line) => {
+            try {
+              show(line);
+            } catch (err) {
+              restore(); // the crash handler prints the line and exits: on the main screen, where it stays
+              throw err;
+            }
+          }),
+      );
+    },
+    restore,
+  };
+}

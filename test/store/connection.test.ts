@@ -1,0 +1,77 @@
+// The header's connection state is the transport's: each request the client makes (through the
+// store or not) moves it, from how the request ended on the wire. Against a real sandbox.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { until } from '../support/wait.js';
+import { createClient } from '../../src/api/client.js';
+import type { VoiceAgentApi } from '../../src/api/contract.js';
+import { createConsoleStore, type ConsoleStore, type Route } from '../../src/store/index.js';
+
+let sb: RunningSandbox;
+const open: { api: VoiceAgentApi; store: ConsoleStore }[] = [];
+before(async () => {
+  sb = await startTestSandbox();
+});
+after(async () => {
+  for (const o of open) {
+    o.store.getState().actions.dispose();
+    await o.api.close();
+  }
+  await sb.close();
+});
+
+function consoleOn(baseUrl: string, apiKey: string, route: Route = { name: 'files' }) {
+  // No retries: a refused connection is reported at once.
+  const api = createClient({ baseUrl, apiKey, retries: 0 });
+  const store = createConsoleStore(api, { kind: 'remote', profile: 'test', baseUrl }, { initialRoute: route });
+  open.push({ api, store });
+  return { api, store, state: () => store.getState().connectionState };
+}
+
+test('connecting until the first answer, then online', async () => {
+  const c = consoleOn(sb.url, sb.apiKey);
+  assert.equal(c.state(), 'connecting');
+  await until(() => c.state() === 'online');
+});
+
+test('requests made outside the store move it too: it listens to the transport', async () => {
+  const help: Route = { name: 'help' }; // a screen that loads nothing
+  const right = consoleOn(sb.url, sb.apiKey, help);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(right.state(), 'connecting', 'nothing asked yet');
+  await right.api.listPhoneNumbers();
+  assert.equal(right.state(), 'online');
+  const wrong = consoleOn(sb.url, 'sk-wrong-key-000000000000', help);
+  await assert.rejects(wrong.api.listPhoneNumbers());
+  assert.equal(wrong.state(), 'unauthorized');
+});
+
+test('a wrong key: unauthorized', async () => {
+  const c = consoleOn(sb.url, 'sk-not-the-key-1234567890');
+  await until(() => c.state() === 'unauthorized');
+  await assert.rejects(c.api.listAssistants());
+  assert.equal(c.state(), 'unauthorized');
+});
+
+test('a stopped sandbox: offline', async () => {
+  const gone = await startTestSandbox();
+  const c = consoleOn(gone.url, gone.apiKey);
+  try {
+    await until(() => c.state() === 'online');
+  } finally {
+    await gone.close();
+  }
+  await c.store.getState().actions.loadFiles({ force: true });
+  assert.equal(c.state(), 'offline');
+  assert.equal(c.store.getState().files.status, 'error');
+});
+
+test('input refused before anything is sent says nothing about the service', async () => {
+  const c = consoleOn(sb.url, sb.apiKey);
+  await until(() => c.state() === 'online');
+  await c.store.getState().actions.loadAssistant(''); // "a assistant id is needed": never sent
+  assert.equal(c.state(), 'online');
+  await assert.rejects(c.api.getFile(' '));
+  assert.equal(c.state(), 'online');
+});

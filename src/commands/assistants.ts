@@ -46,8 +46,8 @@ export interface UpdateFlags {
 }
 
 /** The patch an update sends: the file's fields, then the flags on top. */
-export function assistantPatch(flags: UpdateFlags): AssistantInput {
-  const patch: Record<string, unknown> = flags.file ? readJsonObject(flags.file) : {};
+export async function assistantPatch(flags: UpdateFlags): Promise<AssistantInput> {
+  const patch: Record<string, unknown> = flags.file ? await readJsonObject(flags.file) : {};
   if (flags.name !== undefined) patch.name = flags.name;
   if (flags.description !== undefined) patch.description = flags.description;
   if (flags.status !== undefined) patch.status = flags.status;
@@ -80,7 +80,7 @@ export function assistantsCommand(): Command {
     .addHelpText('after', `\n${describeCatalog()}\n\nExamples:\n  $ switchboard assistants create --file assistant.json\n  $ switchboard assistants create --file assistant.json -o ids`)
     .action(
       action('create the assistant', async (o: { file: string }, c: Command) => {
-        const spec = readJsonObject(o.file) as AssistantInput;
+        const spec = (await readJsonObject(o.file)) as AssistantInput;
         await withApi(c, ({ api, out }) => createAssistant(api, out, spec));
       }),
     );
@@ -96,7 +96,7 @@ export function assistantsCommand(): Command {
     .addHelpText('after', '\nExamples:\n  $ switchboard assistants update asst_123 --status off\n  $ switchboard assistants update asst_123 --name "Front desk" --file patch.json')
     .action(
       action('update the assistant', async (id: string, o: UpdateFlags, c: Command) => {
-        const patch = assistantPatch(o);
+        const patch = await assistantPatch(o);
         await withApi(c, ({ api, out }) => updateAssistantAndReport(api, out, id, patch));
       }),
     );

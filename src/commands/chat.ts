@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Chat } from '../api/schemas.js';
-import { collectVar, nonEmpty } from './input.js';
+import { collectVar, nonEmpty, readStdin } from './input.js';
 import { type Column } from '../format/column.js';
 import { printRecord, type OutputTarget } from './output.js';
 import { openConsole } from './console.js';
@@ -31,11 +31,6 @@ export async function sendChat(api: VoiceAgentApi, out: OutputTarget, sessionId:
   else printRecord(out, chat, CHAT_COLUMNS);
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /** The message to send: the argument, or all of stdin for `-`; never empty. */
 export async function messageText(arg: string): Promise<string> {

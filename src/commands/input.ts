@@ -69,13 +69,24 @@ export function readableFile(path: string): string {
   return path;
 }
 
+/**
+ * All of stdin, read as a stream: a synchronous read of fd 0 fails with EAGAIN when stdin is a
+ * non-blocking pipe or socket (as a parent process may hand it over).
+ */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** A JSON object read from a file the user named, or stdin for `-` (assistant specs and patches). */
-export function readJsonObject(path: string): Record<string, unknown> {
+export async function readJsonObject(path: string): Promise<Record<string, unknown>> {
   if (path !== '-') readableFile(path);
   const source = path === '-' ? 'stdin' : path;
+  const text = path === '-' ? await readStdin() : readFileSync(path, 'utf8');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path === '-' ? 0 : path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new UsageError(`${source} is not valid JSON: ${(err as Error).message}`);
   }

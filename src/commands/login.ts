@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { ApiError } from '../api/errors.js';
 import { maskKey } from '../config/mask.js';
 import { action, addSecret, EXIT, globalsOf, setExitCode, UsageError, writeErr } from './runtime.js';
+import { readStdin } from './input.js';
 
 /** Reads a key from the terminal without echoing it: raw mode, nothing printed per key. */
 export function readHiddenKey(prompt: string): Promise<string> {
@@ -35,9 +36,7 @@ export function readHiddenKey(prompt: string): Promise<string> {
 }
 
 async function readPipedKey(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
+  return (await readStdin()).split(/\r?\n/)[0] ?? '';
 }
 
 export interface LoginInput {

@@ -45,6 +45,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Written to the child's stdin, which is then closed (a pipe, never a TTY). */
   stdin?: string;
+  /** Write stdin only this long after the start, as a slow producer in a pipeline would. */
+  stdinAfterMs?: number;
 }
 
 /** Starts the binary and leaves it running (for `calls watch`); stdin is a closed pipe unless given. */
@@ -54,7 +56,8 @@ export function startCli(args: string[], opts: RunOptions = {}): { child: ChildP
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (stdout += s));
   child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-  child.stdin!.end(opts.stdin ?? '');
+  if (opts.stdinAfterMs) setTimeout(() => child.stdin!.end(opts.stdin ?? ''), opts.stdinAfterMs);
+  else child.stdin!.end(opts.stdin ?? '');
   const result = new Promise<CliResult>((done, fail) => {
     child.on('error', fail);
     child.on('close', (code) => done({ stdout, stderr, code }));

@@ -2,6 +2,7 @@
 // pty and relays our pipes to it (a C relay, ~1 ms; cheaper than python3's pty module or tmux).
 // Every output chunk is timestamped as it arrives, so frames can be timed against keypresses.
 import type { ChildProcess } from 'node:child_process';
+import xterm from '@xterm/headless';
 import { descendants, killTree, spawnTracked } from './procs.js';
 import { msSince } from './stats.js';
 
@@ -34,6 +35,10 @@ export class PtySession {
   private readonly chunks: Chunk[] = [];
   private waiters: Array<() => void> = [];
   private exited = false;
+  // What a terminal shows: the output run through a terminal emulator. A frame diffed row by row
+  // rewrites only the changed part of a row, so the output stream alone does not say what a
+  // row now reads.
+  private readonly screen = new xterm.Terminal({ cols: COLS, rows: ROWS, allowProposedApi: true });
 
   /** Runs argv (exec'd by /bin/sh, so no extra process stays between the pty and the program). */
   constructor(argv: string[], env: NodeJS.ProcessEnv) {
@@ -44,6 +49,7 @@ export class PtySession {
     });
     this.child.stdout!.setEncoding('utf8').on('data', (text: string) => {
       this.chunks.push({ at: this.now(), text });
+      this.screen.write(text, () => this.wake());
       this.wake();
     });
     this.child.stderr!.resume();
@@ -68,6 +74,30 @@ export class PtySession {
   /** Everything printed so far, escape sequences removed. */
   screenText(fromChunk = 0): string {
     return visibleText(this.chunks.slice(fromChunk).map((c) => c.text).join(''));
+  }
+
+  /** The rows the terminal shows now (output the emulator has parsed so far). */
+  screenLines(): string[] {
+    const b = this.screen.buffer.active;
+    return Array.from({ length: ROWS }, (_, i) => b.getLine(b.viewportY + i)?.translateToString(true) ?? '');
+  }
+
+  /** Resolves with the time the terminal's rows first satisfy `test`. */
+  async waitForScreen(test: (lines: string[]) => boolean, timeoutMs: number, what = 'the expected screen'): Promise<number> {
+    const deadline = this.now() + timeoutMs;
+    for (;;) {
+      if (test(this.screenLines())) return this.now();
+      if (this.exited) throw new Error(`the program exited before ${what} appeared; the screen showed: ${tail(this.screenLines().join(' '))}`);
+      const left = deadline - this.now();
+      if (left <= 0) throw new Error(`no ${what} within ${timeoutMs} ms; the screen showed: ${tail(this.screenLines().join(' '))}`);
+      await new Promise<void>((done) => {
+        const t = setTimeout(done, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          done();
+        });
+      });
+    }
   }
 
   get chunkCount(): number {

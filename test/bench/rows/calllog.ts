@@ -62,24 +62,24 @@ async function keyLatencies(pty: PtySession, keyAt: (i: number) => string, n: nu
 /** G until the log has no older calls (or the budget ran out); PgDn latencies measured on the way. */
 async function pageToEnd(pty: PtySession, budgetMs: number, log: (m: string) => void): Promise<{ ms: number; loaded: number; done: boolean; pages: number }> {
   const start = pty.now();
-  let count = lastCount(pty.screenText()) ?? { loaded: 0, more: true };
+  const shown = () => lastCount(pty.screenLines().join('\n'));
+  let count = shown() ?? { loaded: 0, more: true };
   let pages = 0;
   let lastLog = start;
   while (count.more && pty.now() - start < budgetMs) {
-    const from = pty.chunkCount;
     pty.type('G');
     const before = count.loaded;
     try {
-      // Wait for the log to grow (or to say it is complete).
-      await pty.waitFor((t) => {
-        const c = lastCount(t);
+      // Wait for the log to grow (or to say it is complete), as the terminal shows it.
+      await pty.waitForScreen(() => {
+        const c = shown();
         return c !== undefined && (c.loaded > before || !c.more);
-      }, 30_000, from, 'older calls after G');
+      }, 30_000, 'older calls after G');
     } catch (err) {
       log(`row 4: paging stopped: ${err instanceof Error ? err.message : String(err)}`);
       break;
     }
-    count = lastCount(pty.screenText(from)) ?? count;
+    count = shown() ?? count;
     pages++;
     if (pty.now() - lastLog > 10_000) {
       lastLog = pty.now();

@@ -2,6 +2,8 @@
 // `--version` itself): argv → commander (commands/index.ts), whose root action is the console.
 // Everything heavy is imported lazily.
 
+import { escapeLine } from './format/escape.js';
+
 declare const __SWITCHBOARD_VERSION__: string;
 const VERSION = typeof __SWITCHBOARD_VERSION__ === 'string' ? __SWITCHBOARD_VERSION__ : '0.0.0-dev';
 
@@ -27,7 +29,7 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     // Last resort: never a stack trace for the user.
     const msg = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`switchboard: ${msg}\n`);
+    process.stderr.write(`switchboard: ${escapeLine(msg)}\n`);
     process.exitCode = 1;
   },
 );

@@ -1,0 +1,41 @@
+// j/k on an assistant whose system prompt is 100,000 characters with no space: each key re-lays
+// the detail out (wrapText over the prompt), so wrapping must be linear. Took ~2 s a key when
+// wrapping was quadratic; the bench's target on a terminal is 16 ms a key.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createClient } from '../../src/api/client.js';
+import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+
+let sb: Sandbox;
+let id = '';
+before(async () => {
+  sb = await startTestSandbox();
+  const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+  try {
+    const prompt = 'p'.repeat(100_000);
+    id = (await api.createAssistant({ name: 'Long prompt', model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: prompt }] } } as never)).id;
+  } finally {
+    await api.close();
+  }
+});
+after(async () => {
+  await sb.close();
+});
+
+test('j/k on the detail of an assistant with a 100,000-character unbroken prompt take well under 100 ms a key', async () => {
+  const c = await openConsole(sb, { initialRoute: { name: 'assistant', id } });
+  try {
+    await c.waitFor('System prompt');
+    await c.waitFor('pppppppp');
+    const keys = 20;
+    const start = performance.now();
+    for (let i = 0; i < keys; i++) await c.press(i % 2 ? 'k' : 'j');
+    const perKey = (performance.now() - start) / keys;
+    assert.ok(perKey < 100, `${perKey.toFixed(1)} ms a key`);
+    await c.press('j', 'j', 'j');
+    assert.equal(c.store.getState().views[`assistant:${id}`]?.scroll ?? 3, 3);
+    console.log(`# j/k on a 100,000-character prompt: ${perKey.toFixed(1)} ms a key (ink-testing-library)`);
+  } finally {
+    await c.close();
+  }
+});

@@ -2,8 +2,6 @@
 // `--version` itself): argv → commander (commands/index.ts), whose root action is the console.
 // Everything heavy is imported lazily.
 
-import { escapeLine } from './format/escape.js';
-
 declare const __SWITCHBOARD_VERSION__: string;
 const VERSION = typeof __SWITCHBOARD_VERSION__ === 'string' ? __SWITCHBOARD_VERSION__ : '0.0.0-dev';
 
@@ -26,9 +24,10 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (err: unknown) => {
-    // Last resort: never a stack trace for the user.
+  async (err: unknown) => {
+    // Last resort: never a stack trace for the user, and the message is escaped like any other.
     const msg = err instanceof Error ? err.message : String(err);
+    const { escapeLine } = await import('./format/escape.js');
     process.stderr.write(`switchboard: ${escapeLine(msg)}\n`);
     process.exitCode = 1;
   },

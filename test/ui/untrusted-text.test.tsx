@@ -1,15 +1,19 @@
 // Service text is data on every console screen: an assistant, a file, a session and chat
 // messages whose names and texts carry ESC/CSI/OSC 52/OSC 8, BEL, BS, CR, C1 and newlines are
 // shown escaped in titles, breadcrumbs, form values, chat author labels, the raw-JSON view and
-// flashes — no byte of those sequences reaches the terminal raw.
+// flashes and error states — no byte of those sequences reaches the terminal raw.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createElement } from 'react';
 import { createClient } from '../../src/api/client.js';
-import type { Route } from '../../src/store/index.js';
-import { KEYS } from '../support/ink.js';
+import { createConsoleStore, type Route } from '../../src/store/index.js';
+import { App } from '../../src/ui/app.js';
+import { KEYS, renderApp } from '../support/ink.js';
 import { openConsole, startTestSandbox, type Sandbox } from './support.js';
 
 /** Every kind of control text a service could send: SGR, OSC 52 clipboard write, OSC 8 link, BS, CR, C1 CSI and NEL, a newline. */
@@ -81,5 +85,27 @@ test('console: every screen shows hostile service text escaped (titles, breadcru
     } finally {
       await c.close();
     }
+  }
+});
+
+test('console: a service error message on an error state is shown escaped', async () => {
+  const server = createServer((_req, res) => {
+    res.statusCode = 400;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ statusCode: 400, error: 'Bad Request', message: HOSTILE }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const api = createClient({ baseUrl: url, apiKey: 'sk-untrusted-test-0000' });
+  const store = createConsoleStore(api, { kind: 'remote', profile: 'untrusted', baseUrl: url }, { initialRoute: { name: 'files' } });
+  const app = await renderApp(createElement(App, { store }));
+  try {
+    await app.waitFor('Evil');
+    assert.deepEqual(rawIn(app.frames.join('')), [], `raw control text on screen:\n${app.frame()}`);
+  } finally {
+    app.unmount();
+    store.getState().actions.dispose();
+    await api.close();
+    await new Promise((r) => server.close(r));
   }
 });

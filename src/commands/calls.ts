@@ -5,7 +5,7 @@ import type { Call, CallFilters } from '../api/schemas.js';
 import { endDate, startDate, e164, nonEmpty, positiveInt } from './input.js';
 import { cellWidth, padCells } from '../format/cells.js';
 import { type Column } from '../format/column.js';
-import { escapeLine } from '../format/escape.js';
+import { escapeLine, jsonText } from '../format/escape.js';
 import { listWriter, paint, printList, printRecord, statusTone, type OutputTarget } from './output.js';
 import { action, withApi } from './runtime.js';
 
@@ -108,7 +108,7 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
     }
     const changed = callChanges(seen, calls);
     if (!first && changed.length > 0) {
-      if (out.format === 'json') out.write(changed.map((c) => JSON.stringify(c) + '\n').join(''));
+      if (out.format === 'json') out.write(changed.map((c) => jsonText(c) + '\n').join(''));
       else if (out.format === 'ids') out.write(changed.map((c) => c.id + '\n').join(''));
       else if (out.format === 'table' && out.tty) out.write(changed.map((c) => watchLine(c, out.color) + '\n').join(''));
       else rows.add(changed);

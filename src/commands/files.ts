@@ -4,7 +4,7 @@ import type { VoiceAgentApi } from '../api/contract.js';
 import type { KbFile } from '../api/schemas.js';
 import { nonEmpty, positiveInt, readableFile } from './input.js';
 import { type Column } from '../format/column.js';
-import { escapeLine } from '../format/escape.js';
+import { escapeLine, jsonText } from '../format/escape.js';
 import { printList, printRecord, statusTone, toCsv, type OutputTarget } from './output.js';
 import { action, UsageError, withApi, writeErr } from './runtime.js';
 
@@ -73,7 +73,7 @@ export async function deleteFile(api: VoiceAgentApi, out: OutputTarget, id: stri
     }
   }
   const res = await api.deleteFile(id);
-  if (out.format === 'json') out.write(JSON.stringify({ id, ...res }, null, 2) + '\n');
+  if (out.format === 'json') out.write(jsonText({ id, ...res }, 2) + '\n');
   else if (out.format === 'ids') out.write(id + '\n');
   else if (out.format === 'csv') out.write(toCsv([{ id, message: res.message }], DELETED_COLUMNS));
   else out.write(`${escapeLine(res.message || `deleted ${id}`)}\n`);

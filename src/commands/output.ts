@@ -5,7 +5,7 @@ export type Format = (typeof FORMATS)[number];
 
 import { cellWidth } from '../format/cells.js';
 import { cellText, type Cell, type Column, type Tone } from '../format/column.js';
-import { escapeLine, escapeText } from '../format/escape.js';
+import { escapeLine, escapeText, jsonText } from '../format/escape.js';
 
 /** Where and how output goes; built once per invocation from the global options. */
 export interface OutputTarget {
@@ -86,7 +86,7 @@ export function toTable<T>(records: readonly T[], columns: readonly Column<T>[],
 export function printList<T extends { id: string }>(out: OutputTarget, records: readonly T[], columns: readonly Column<T>[]): void {
   switch (out.format) {
     case 'json':
-      out.write(JSON.stringify(records, null, 2) + '\n');
+      out.write(jsonText(records, 2) + '\n');
       return;
     case 'csv':
       out.write(toCsv(records, columns));
@@ -119,7 +119,7 @@ export function listWriter<T extends { id: string }>(out: OutputTarget, columns:
     add(records) {
       if (records.length === 0) return;
       let text: string;
-      if (out.format === 'json') text = (started ? ',\n' : '[\n') + records.map((r) => JSON.stringify(r, null, 2).replace(/^/gm, '  ')).join(',\n');
+      if (out.format === 'json') text = (started ? ',\n' : '[\n') + records.map((r) => jsonText(r, 2).replace(/^/gm, '  ')).join(',\n');
       else if (out.format === 'ids') text = records.map((r) => r.id + '\n').join('');
       else if (out.format === 'csv') text = toCsv(records, columns);
       else text = toTable(records, columns, false, out.color);
@@ -142,7 +142,7 @@ export function listWriter<T extends { id: string }>(out: OutputTarget, columns:
 export function printRecord<T extends { id: string }>(out: OutputTarget, record: T, columns: readonly Column<T>[]): void {
   switch (out.format) {
     case 'json':
-      out.write(JSON.stringify(record, null, 2) + '\n');
+      out.write(jsonText(record, 2) + '\n');
       return;
     case 'csv':
       out.write(toCsv([record], columns));

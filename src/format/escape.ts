@@ -17,3 +17,12 @@ export function escapeText(text: string): string {
 export function escapeLine(text: string): string {
   return escapeText(text.replace(/\r?\n/g, '↵').replace(/\t/g, ' '));
 }
+
+/**
+ * A value as JSON for -o json: exact JSON, and safe on a terminal. JSON.stringify escapes C0
+ * but leaves DEL and C1 (U+009B is a CSI) raw; those are written as \u escapes, which parse back
+ * to the same string.
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

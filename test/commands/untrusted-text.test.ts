@@ -84,7 +84,7 @@ test('commands on a terminal: tables, records, sessions show, chat send, numbers
   }
 });
 
-test('the built binary: pipe output and -o json of every listing; json stays exact', async () => {
+test('the built binary: pipe output and -o json; json stays exact JSON with C1 as \\u escapes', async () => {
   for (const args of [
     ['assistants', 'list'],
     ['assistants', 'get', ids.assistant],
@@ -99,8 +99,13 @@ test('the built binary: pipe output and -o json of every listing; json stays exa
     if (args.join(' ') !== 'calls list') assert.match(r.stdout, /Evil/, `${args.join(' ')} shows the text`);
     assert.deepEqual(rawIn(r.stdout + r.stderr), [], `${args.join(' ')} printed raw control text: ${JSON.stringify(r.stdout)}`);
   }
-  const r = await runCli(['assistants', 'get', ids.assistant, '-o', 'json'], { env });
-  assert.equal((JSON.parse(r.stdout) as { name: string }).name, HOSTILE, 'json keeps the exact value');
+  // -o json: exact JSON (the value parses back unchanged) with DEL and C1 written as \u escapes.
+  for (const args of [['assistants', 'get', ids.assistant], ['assistants', 'list'], ['sessions', 'show', ids.session], ['calls', 'get', ids.call]]) {
+    const r = await runCli([...args, '-o', 'json'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(rawIn(r.stdout), [], `${args.join(' ')} -o json printed raw control text`);
+    assert.ok(JSON.stringify(JSON.parse(r.stdout)).includes(JSON.stringify(HOSTILE).slice(1, -1)), `${args.join(' ')} -o json keeps the exact value`);
+  }
 });
 
 test('error lines: a service error message carrying control text is printed escaped on one line', async () => {

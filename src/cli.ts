@@ -24,10 +24,11 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (err: unknown) => {
-    // Last resort: never a stack trace for the user.
+  async (err: unknown) => {
+    // Last resort: never a stack trace for the user, and the message is escaped like any other.
     const msg = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`switchboard: ${msg}\n`);
+    const { escapeLine } = await import('./format/escape.js');
+    process.stderr.write(`switchboard: ${escapeLine(msg)}\n`);
     process.exitCode = 1;
   },
 );

@@ -3,7 +3,9 @@ import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call, CallFilters } from '../api/schemas.js';
 import { endDate, startDate, e164, nonEmpty, positiveInt } from './input.js';
+import { cellWidth, padCells } from '../format/cells.js';
 import { type Column } from '../format/column.js';
+import { escapeLine, jsonText } from '../format/escape.js';
 import { listWriter, paint, printList, printRecord, statusTone, type OutputTarget } from './output.js';
 import { action, withApi } from './runtime.js';
 
@@ -106,7 +108,7 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
     }
     const changed = callChanges(seen, calls);
     if (!first && changed.length > 0) {
-      if (out.format === 'json') out.write(changed.map((c) => JSON.stringify(c) + '\n').join(''));
+      if (out.format === 'json') out.write(changed.map((c) => jsonText(c) + '\n').join(''));
       else if (out.format === 'ids') out.write(changed.map((c) => c.id + '\n').join(''));
       else if (out.format === 'table' && out.tty) out.write(changed.map((c) => watchLine(c, out.color) + '\n').join(''));
       else rows.add(changed);
@@ -120,11 +122,16 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
 /** One event on a terminal, in fixed-width columns so lines from different polls line up. */
 function watchLine(c: Call, color: boolean): string {
   const time = new Date().toTimeString().slice(0, 8);
-  const status = paint(color, statusTone(c.status) ?? 'dim', (c.status ?? '').padEnd(11));
-  const type = (c.type === 'inboundPhoneCall' ? 'inbound' : c.type === 'outboundPhoneCall' ? 'outbound' : (c.type ?? '')).padEnd(8);
-  const who = [c.customer?.number, c.customer?.name].filter(Boolean).join(' ').padEnd(28);
-  const ended = c.status === 'ended' ? `${c.durationSeconds ?? 0}s ${c.endedReason ?? ''}` : '';
-  return `${paint(color, 'dim', time)}  ${c.id}  ${status}  ${type}  ${who}  ${ended}`.trimEnd();
+  // Service text, escaped and padded in terminal cells (a cell is never cut: only padded up to its width).
+  const cell = (s: string, width: number) => {
+    const t = escapeLine(s);
+    return padCells(t, Math.max(width, cellWidth(t)));
+  };
+  const status = paint(color, statusTone(c.status) ?? 'dim', cell(c.status ?? '', 11));
+  const type = cell(c.type === 'inboundPhoneCall' ? 'inbound' : c.type === 'outboundPhoneCall' ? 'outbound' : (c.type ?? ''), 8);
+  const who = cell([c.customer?.number, c.customer?.name].filter(Boolean).join(' '), 28);
+  const ended = c.status === 'ended' ? escapeLine(`${c.durationSeconds ?? 0}s ${c.endedReason ?? ''}`) : '';
+  return `${paint(color, 'dim', time)}  ${escapeLine(c.id)}  ${status}  ${type}  ${who}  ${ended}`.trimEnd();
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

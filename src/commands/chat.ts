@@ -5,6 +5,7 @@ import type { VoiceAgentApi } from '../api/contract.js';
 import type { Chat } from '../api/schemas.js';
 import { collectVar, nonEmpty, readStdin } from './input.js';
 import { type Column } from '../format/column.js';
+import { escapeText } from '../format/escape.js';
 import { printRecord, type OutputTarget } from './output.js';
 import { openConsole } from './console.js';
 import { action, globalsOf, rejectStrayWords, UsageError, withApi } from './runtime.js';
@@ -27,7 +28,7 @@ export const CHAT_COLUMNS: Column<Chat>[] = [
 
 export async function sendChat(api: VoiceAgentApi, out: OutputTarget, sessionId: string, input: string, vars?: Record<string, string>): Promise<void> {
   const chat = await api.sendChat({ sessionId, input, ...(vars ? { variableValues: vars } : {}) });
-  if (out.format === 'table') out.write(replyText(chat) + '\n');
+  if (out.format === 'table') out.write(escapeText(replyText(chat)) + '\n');
   else printRecord(out, chat, CHAT_COLUMNS);
 }
 

@@ -4,6 +4,7 @@ import type { VoiceAgentApi } from '../api/contract.js';
 import type { KbFile } from '../api/schemas.js';
 import { nonEmpty, positiveInt, readableFile } from './input.js';
 import { type Column } from '../format/column.js';
+import { escapeLine, jsonText } from '../format/escape.js';
 import { printList, printRecord, statusTone, toCsv, type OutputTarget } from './output.js';
 import { action, UsageError, withApi, writeErr } from './runtime.js';
 
@@ -72,10 +73,10 @@ export async function deleteFile(api: VoiceAgentApi, out: OutputTarget, id: stri
     }
   }
   const res = await api.deleteFile(id);
-  if (out.format === 'json') out.write(JSON.stringify({ id, ...res }, null, 2) + '\n');
+  if (out.format === 'json') out.write(jsonText({ id, ...res }, 2) + '\n');
   else if (out.format === 'ids') out.write(id + '\n');
   else if (out.format === 'csv') out.write(toCsv([{ id, message: res.message }], DELETED_COLUMNS));
-  else out.write(`${res.message || `deleted ${id}`}\n`);
+  else out.write(`${escapeLine(res.message || `deleted ${id}`)}\n`);
 }
 
 export function filesCommand(): Command {

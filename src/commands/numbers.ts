@@ -4,6 +4,7 @@ import type { VoiceAgentApi } from '../api/contract.js';
 import type { PhoneNumber } from '../api/schemas.js';
 import { nonEmpty } from './input.js';
 import { type Column } from '../format/column.js';
+import { escapeLine, jsonText } from '../format/escape.js';
 import { printList, printRecord, statusTone, type OutputTarget } from './output.js';
 import { action, withApi } from './runtime.js';
 
@@ -22,10 +23,10 @@ export async function listNumbers(api: VoiceAgentApi, out: OutputTarget): Promis
 
 export async function linkNumber(api: VoiceAgentApi, out: OutputTarget, phoneNumberId: string, assistantId: string): Promise<void> {
   const res = await api.linkNumber({ phoneNumberId, assistantId });
-  if (out.format === 'json') out.write(JSON.stringify(res, null, 2) + '\n');
+  if (out.format === 'json') out.write(jsonText(res, 2) + '\n');
   else if (res.phoneNumber && out.format !== 'table') printRecord(out, res.phoneNumber, NUMBER_COLUMNS);
   else if (out.format === 'ids') out.write(phoneNumberId + '\n');
-  else out.write(`${res.message || `linked ${phoneNumberId} to ${assistantId}`}\n`);
+  else out.write(`${escapeLine(res.message || `linked ${phoneNumberId} to ${assistantId}`)}\n`);
 }
 
 export function numbersCommand(): Command {

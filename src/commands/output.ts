@@ -3,7 +3,9 @@
 export const FORMATS = ['table', 'json', 'csv', 'ids'] as const;
 export type Format = (typeof FORMATS)[number];
 
+import { cellWidth } from '../format/cells.js';
 import { cellText, type Cell, type Column, type Tone } from '../format/column.js';
+import { escapeLine, escapeText, jsonText } from '../format/escape.js';
 
 /** Where and how output goes; built once per invocation from the global options. */
 export interface OutputTarget {
@@ -57,10 +59,8 @@ export function toCsv<T>(records: readonly T[], columns: readonly Column<T>[]): 
   return lines.join('\r\n') + '\r\n';
 }
 
-function visibleWidth(s: string): number {
-  // Code points, not UTF-16 units; good enough for names and ids.
-  return [...s].length;
-}
+// Terminal cells, so CJK, emoji and combining marks keep the later columns in line.
+const visibleWidth = cellWidth;
 
 export function toTable<T>(records: readonly T[], columns: readonly Column<T>[], tty: boolean, color: boolean): string {
   const rows = records.map((r) => columns.map((c) => oneLine(cellText(c.value(r)))));
@@ -86,7 +86,7 @@ export function toTable<T>(records: readonly T[], columns: readonly Column<T>[],
 export function printList<T extends { id: string }>(out: OutputTarget, records: readonly T[], columns: readonly Column<T>[]): void {
   switch (out.format) {
     case 'json':
-      out.write(JSON.stringify(records, null, 2) + '\n');
+      out.write(jsonText(records, 2) + '\n');
       return;
     case 'csv':
       out.write(toCsv(records, columns));
@@ -119,7 +119,7 @@ export function listWriter<T extends { id: string }>(out: OutputTarget, columns:
     add(records) {
       if (records.length === 0) return;
       let text: string;
-      if (out.format === 'json') text = (started ? ',\n' : '[\n') + records.map((r) => JSON.stringify(r, null, 2).replace(/^/gm, '  ')).join(',\n');
+      if (out.format === 'json') text = (started ? ',\n' : '[\n') + records.map((r) => jsonText(r, 2).replace(/^/gm, '  ')).join(',\n');
       else if (out.format === 'ids') text = records.map((r) => r.id + '\n').join('');
       else if (out.format === 'csv') text = toCsv(records, columns);
       else text = toTable(records, columns, false, out.color);
@@ -142,7 +142,7 @@ export function listWriter<T extends { id: string }>(out: OutputTarget, columns:
 export function printRecord<T extends { id: string }>(out: OutputTarget, record: T, columns: readonly Column<T>[]): void {
   switch (out.format) {
     case 'json':
-      out.write(JSON.stringify(record, null, 2) + '\n');
+      out.write(jsonText(record, 2) + '\n');
       return;
     case 'csv':
       out.write(toCsv([record], columns));
@@ -156,14 +156,14 @@ export function printRecord<T extends { id: string }>(out: OutputTarget, record:
 }
 
 export function toFieldList(record: Record<string, unknown>, tty: boolean, color: boolean): string {
-  const entries = Object.entries(record).map(([k, v]) => [k, typeof v === 'object' && v !== null ? JSON.stringify(v) : cellText(v as Cell)]);
+  const entries = Object.entries(record).map(([k, v]) => [escapeLine(k), typeof v === 'object' && v !== null ? escapeText(JSON.stringify(v)) : cellText(v as Cell)]);
   if (!tty) return entries.map(([k, v]) => `${paint(color, 'bold', k)}\t${oneLine(v)}`).join('\n') + '\n';
   // On a terminal a long text (a transcript) keeps its lines, indented under its name.
   const width = Math.max(0, ...entries.map(([k]) => visibleWidth(k)));
   return (
     entries
       .map(([k, v]) => {
-        const name = paint(color, 'bold', k.padEnd(width));
+        const name = paint(color, 'bold', k + ' '.repeat(width - visibleWidth(k)));
         return v.includes('\n') ? `${name}\n${v.replace(/^/gm, '    ')}` : `${name}  ${v}`.trimEnd();
       })
       .join('\n') + '\n'

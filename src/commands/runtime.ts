@@ -5,6 +5,7 @@ import type { VoiceAgentApi } from '../api/contract.js';
 import { InputError } from '../api/errors.js';
 import { redactKey } from '../config/mask.js';
 import type { Target } from '../target.js';
+import { escapeLine } from '../format/escape.js';
 import { colorWanted, type Format, type OutputTarget } from './output.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, auth: 4 } as const;
@@ -65,8 +66,9 @@ export function scrub(text: string): string {
   return s;
 }
 
+/** One line on stderr: service text in it (error messages, names) escaped, keys scrubbed. */
 export function writeErr(line: string): void {
-  process.stderr.write(scrub(line.endsWith('\n') ? line : line + '\n'));
+  process.stderr.write(scrub(escapeLine(line.replace(/\n$/, ''))) + '\n');
 }
 
 export function outputFor(g: Globals): OutputTarget {

@@ -5,6 +5,7 @@ import type { ChatSession, Message } from '../api/schemas.js';
 import type { Target } from '../target.js';
 import { nonEmpty } from './input.js';
 import { type Column } from '../format/column.js';
+import { escapeLine, escapeText } from '../format/escape.js';
 import { paint, printList, printRecord, type OutputTarget } from './output.js';
 import { action, withApi } from './runtime.js';
 
@@ -41,7 +42,7 @@ export async function showSession(api: VoiceAgentApi, out: OutputTarget, id: str
     return;
   }
   const title = [session.name, session.id].filter(Boolean).join(' · ');
-  const lines = [paint(out.color, 'bold', title), ...session.messages.map((m) => `${paint(out.color, m.role === 'user' ? 'cyan' : 'green', m.role + ':')} ${m.content}`)];
+  const lines = [paint(out.color, 'bold', escapeLine(title)), ...session.messages.map((m) => `${paint(out.color, m.role === 'user' ? 'cyan' : 'green', escapeLine(m.role) + ':')} ${escapeText(m.content)}`)];
   out.write(lines.join('\n') + '\n');
 }
 

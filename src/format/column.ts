@@ -1,8 +1,10 @@
 // One column of a table of records, as both the console's <Table> (src/ui/components/Table.tsx)
 // and the commands' printers (src/commands/output.ts) use it. It lives here, in a leaf that
-// imports nothing, because neither of those layers may import the other (ui → store → api,
+// imports only the escaping next to it, because neither of those layers may import the other (ui → store → api,
 // commands → api) and it is not the wire's business (src/api), yet a resource's columns should
 // be written once in one shape whichever surface shows them.
+
+import { escapeText } from './escape.js';
 
 export type Cell = string | number | boolean | null | undefined;
 export type Tone = 'green' | 'yellow' | 'red' | 'dim' | 'cyan';
@@ -22,8 +24,8 @@ export interface Column<T> {
   align?: 'left' | 'right';
 }
 
-/** A cell as text: empty for nothing; control characters from data (ESC, BEL, NUL…) shown as \x1b etc., never sent raw. */
+/** A cell as text: empty for nothing; service text escaped (escapeText), so it may still hold line breaks. */
 export function cellText(v: Cell): string {
   if (v === null || v === undefined) return '';
-  return String(v).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return escapeText(String(v));
 }

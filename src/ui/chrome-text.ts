@@ -5,6 +5,7 @@ import type { ConsoleTarget } from '../store/types.js';
 import type { ConnectionState } from '../api/connection-state.js';
 import { KEYMAP, bindingsFor, type KeyContext } from './keymap.js';
 import { truncate } from './format.js';
+import { cellWidth } from '../format/cells.js';
 
 export const CONNECTION_MARK: Record<ConnectionState, { mark: string; color: 'green' | 'red' | 'yellow' }> = {
   online: { mark: '●', color: 'green' },
@@ -27,7 +28,7 @@ export function footerLine(contexts: readonly KeyContext[], width: number): stri
   let line = '';
   for (const h of hints) {
     const piece = `${h.keys} ${h.hint}`;
-    if ([...line].length + piece.length + 3 > width) break;
+    if (cellWidth(line) + cellWidth(piece) + 3 > width) break;
     line += (line ? ' · ' : '') + piece;
   }
   return line;

@@ -1,49 +1,21 @@
 // Display formatting shared by the screens: sizes, durations, times, truncation and wrapping.
 
-/** Control characters from data (ESC, BEL, NUL…) shown as \x1b etc., never sent raw to the terminal. */
-export function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
+import { escapeLine, escapeText } from '../format/escape.js';
+import { padCells, truncateCells, wrapCells } from '../format/cells.js';
 
+/** Service text cut to `width` terminal cells on one line: escaped, line breaks shown as ↵. */
 export function truncate(text: string, width: number): string {
-  if (width <= 0) return '';
-  const chars = [...escapeControls(text.replace(/[\r\n\t]+/g, ' '))];
-  if (chars.length <= width) return chars.join('');
-  return width === 1 ? '…' : chars.slice(0, width - 1).join('') + '…';
+  return truncateCells(escapeLine(text), width);
 }
 
+/** Service text cut and padded to exactly `width` terminal cells. */
 export function pad(text: string, width: number, align: 'left' | 'right' = 'left'): string {
-  const t = truncate(text, width);
-  const fill = ' '.repeat(Math.max(0, width - [...t].length));
-  return align === 'right' ? fill + t : t + fill;
+  return padCells(escapeLine(text), width, align);
 }
 
-/** Word-wraps to lines of at most `width` characters, breaking long words; keeps blank lines. */
+/** Service text word-wrapped to lines of at most `width` terminal cells, breaking long words; keeps blank lines. Linear in the text. */
 export function wrapText(text: string, width: number): string[] {
-  const w = Math.max(1, width);
-  const out: string[] = [];
-  for (const para of escapeControls(text.replace(/\t/g, '  ')).split('\n')) {
-    let line = '';
-    for (const word of para.split(' ')) {
-      let rest = word;
-      while ([...rest].length > w) {
-        if (line) {
-          out.push(line);
-          line = '';
-        }
-        out.push([...rest].slice(0, w).join(''));
-        rest = [...rest].slice(w).join('');
-      }
-      if (!line) line = rest;
-      else if ([...line].length + 1 + [...rest].length <= w) line += ' ' + rest;
-      else {
-        out.push(line);
-        line = rest;
-      }
-    }
-    out.push(line);
-  }
-  return out;
+  return wrapCells(escapeText(text.replace(/\r\n/g, '\n').replace(/\t/g, '  ')), width);
 }
 
 export function humanBytes(n: number | null | undefined): string {

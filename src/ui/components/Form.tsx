@@ -10,6 +10,8 @@ import { TextInput } from './TextInput.js';
 import { TextArea } from './TextArea.js';
 import { ChoiceList } from './ChoiceList.js';
 import { truncate, wrapText } from '../format.js';
+import { cellWidth } from '../../format/cells.js';
+import { escapeLine, escapeText } from '../../format/escape.js';
 
 export type FormValues = Record<string, string | boolean>;
 export interface Option {
@@ -153,17 +155,20 @@ export function Form(props: {
       // lines are pre-wrapped so the form knows how tall each field is.
       if (f.kind === 'text' && f.multiline) {
         const wrapped = wrapText(s, valueWidth - 1);
+        // Service text is edited as shown: escaped (a value left alone is saved unchanged).
+        const shown = escapeText(s);
         let display: string;
         if (focused) {
           const shown = wrapped.slice(-5);
           display = shown[shown.length - 1] ?? '';
           extra = shown.slice(0, -1);
         } else display = truncate(wrapped[0] ?? '', valueWidth - 2) + (wrapped.length > 1 ? ' …' : '');
-        valueEl = <TextArea value={s} display={display} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />;
+        valueEl = <TextArea value={shown} display={display} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />;
       } else {
         // One row per field: a long value scrolls sideways while focused and shows its start otherwise.
-        const display = [...s].length > valueWidth - 1 ? truncate(s, valueWidth) : undefined;
-        valueEl = <TextInput value={s} display={display} width={valueWidth} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />;
+        const shown = escapeLine(s);
+        const display = cellWidth(shown) > valueWidth - 1 ? truncate(shown, valueWidth) : undefined;
+        valueEl = <TextInput value={shown} display={display} width={valueWidth} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />;
       }
     } else if (f.kind === 'select') {
       const opts = f.options(values);
@@ -238,7 +243,7 @@ export function Form(props: {
   return (
     <Box flexDirection="column" height={props.height} width={width}>
       <Text bold>
-        {props.title}
+        {escapeLine(props.title)}
         <Text dimColor>{`  (${focus < submitRow ? focus + 1 : submitRow}/${submitRow})`}</Text>
       </Text>
       {all.slice(scroll, scroll + bodyHeight)}

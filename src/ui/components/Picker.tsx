@@ -5,6 +5,7 @@ import { Box, Text } from 'ink';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
 import { scrollFor } from '../../store/navigation.js';
+import { escapeLine } from '../../format/escape.js';
 import { truncate } from '../format.js';
 
 export interface PickItem {
@@ -69,7 +70,7 @@ export function Picker(props: {
   const visibleTop = cur < top ? cur : cur >= top + bodyHeight ? cur - bodyHeight + 1 : top;
   return (
     <Box flexDirection="column" width={props.width} height={props.height}>
-      <Text bold>{props.title}</Text>
+      <Text bold>{escapeLine(props.title)}</Text>
       <Text dimColor>
         {filter ? `filter: ${filter}` : 'type to filter'} · {props.multi ? 'Space toggle · Enter/Ctrl-S save' : 'Enter choose'} · Esc cancel
       </Text>

@@ -1,6 +1,7 @@
 // A scrolled block of pre-wrapped lines (details, JSON, help). The scroll offset is the route's
-// view state, so coming back restores it.
+// view state, so coming back restores it. Each line is service text: escaped and cut to the width here.
 import { Box, Text } from 'ink';
+import { truncate } from '../format.js';
 
 export interface Line {
   text: string;
@@ -16,7 +17,7 @@ export function ScrollView({ lines, scroll, height, width }: { lines: Line[]; sc
     <Box flexDirection="column" height={height} width={width}>
       {lines.slice(top, top + height - (more ? 1 : 0)).map((l, i) => (
         <Text key={i} color={l.color} bold={l.bold} dimColor={l.dim} wrap="truncate">
-          {l.text || ' '}
+          {truncate(l.text, width) || ' '}
         </Text>
       ))}
       {more ? <Text dimColor>{`↑↓ scroll${more}`}</Text> : null}

@@ -1,5 +1,6 @@
 // Loading, empty and error states, the same on every screen.
 import { Box, Text } from 'ink';
+import { escapeLine } from '../../format/escape.js';
 import { Spinner } from './Spinner.js';
 
 export function Loading({ what }: { what: string }) {
@@ -14,12 +15,12 @@ export function ErrorState({ what, message, hint }: { what: string; message?: st
   return (
     <Box flexDirection="column">
       <Text color="red" bold>
-        Could not load {what}
+        Could not load {escapeLine(what)}
       </Text>
       <Text color="red" wrap="wrap">
-        {message ?? 'unknown error'}
+        {escapeLine(message ?? 'unknown error')}
       </Text>
-      {hint ? <Text wrap="wrap">{hint}</Text> : null}
+      {hint ? <Text wrap="wrap">{escapeLine(hint)}</Text> : null}
       <Text dimColor>Press r to retry.</Text>
     </Box>
   );

@@ -1,7 +1,9 @@
 // A windowed table: renders only the rows in view; columns drop by priority when the terminal is
-// narrow; cells are truncated with an ellipsis so a long value never breaks the grid.
+// narrow; cells are truncated with an ellipsis and padded in terminal cells, so a long or wide
+// (CJK, emoji) value never breaks the grid.
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
+import { cellWidth } from '../../format/cells.js';
 import { cellText, type Column } from '../../format/column.js';
 import { pad } from '../format.js';
 
@@ -9,7 +11,7 @@ const GAP = 2;
 
 /** Which columns fit in `width`, and how wide each is. Exported for tests. */
 export function layoutColumns<T>(columns: Column<T>[], width: number): { col: Column<T>; width: number }[] {
-  const least = (c: Column<T>) => c.width ?? [...c.header].length;
+  const least = (c: Column<T>) => c.width ?? cellWidth(c.header);
   const byPriority = [...columns].sort((a, b) => (a.priority ?? 1) - (b.priority ?? 1));
   const chosen = new Set<Column<T>>();
   let used = 0;

@@ -1,5 +1,6 @@
 // One assistant, every field, grouped: model and prompt, voice, transcriber, call behaviour,
 // knowledge-base files by name, analysis plan, hang-up prompt, and anything else it came with.
+import { useMemo } from 'react';
 import type { Assistant, KbFile } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
@@ -88,7 +89,8 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
   const view = useTopView();
   const actions = useActions();
   const a = (rec?.data as Assistant | undefined) ?? listed;
-  const lines = a ? assistantLines(a, files ?? [], width) : [];
+  // Laid out once per record, files and width: a j/k only scrolls (a prompt may be 100,000 characters).
+  const lines = useMemo(() => (a ? assistantLines(a, files ?? [], width) : []), [a, files, width]);
   useDetailKeys({
     contexts: ['detail', 'assistant'],
     lines: lines.length,

@@ -3,6 +3,7 @@
 // keystrokes never re-wrap the history.
 import type { Turn } from '../../../store/chat.js';
 import { money, wrapText } from '../../format.js';
+import { escapeLine } from '../../../format/escape.js';
 
 export interface TurnLine {
   text: string;
@@ -36,7 +37,7 @@ export function turnLines(turn: Turn, assistantName: string, width: number): Tur
   if (hit) return hit;
   const heading = [speakerOf(turn.role, assistantName), turnTime(turn.at), turn.cost != null ? money(turn.cost) : ''].filter(Boolean).join(' · ');
   const lines: TurnLine[] = [
-    { text: heading, heading: true, role: turn.role },
+    { text: escapeLine(heading), heading: true, role: turn.role },
     ...wrapText(turn.content, Math.max(10, width - 2)).map((t) => ({ text: `  ${t}`, role: turn.role })),
     { text: '', role: turn.role },
   ];

@@ -1,0 +1,126 @@
+// Widths in terminal cells, as Ink measures them (string-width): CJK and emoji take 2 cells,
+// combining marks 0, a ZWJ sequence is one glyph. Cutting and wrapping walk grapheme clusters
+// once, so their cost is linear in the text (cli-truncate and wrap-ansi re-measure as they go,
+// which costs ~100 ms on a 100,000-character prompt), and never split a glyph.
+import stringWidth from 'string-width';
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Printable ASCII is one cell a character: the common case, measured without segmenting.
+const ASCII = /^[\u0020-\u007e]*$/;
+
+/** Display cells the text takes on a terminal (no control characters expected: escape first). */
+export function cellWidth(text: string): number {
+  if (ASCII.test(text)) return text.length;
+  if (text.length <= 256) return stringWidth(text);
+  // string-width re-measures each glyph with regular expressions: on a long text, sum the glyphs.
+  let w = 0;
+  for (const { segment } of graphemes.segment(text)) w += glyphWidth(segment);
+  return w;
+}
+
+// Widths of single glyphs, which repeat: string-width costs microseconds a call.
+const glyphWidths = new Map<string, number>();
+function glyphWidth(glyph: string): number {
+  let w = glyphWidths.get(glyph);
+  if (w === undefined) {
+    if (glyphWidths.size >= 4096) glyphWidths.clear();
+    w = stringWidth(glyph);
+    glyphWidths.set(glyph, w);
+  }
+  return w;
+}
+
+/** The text cut to at most `width` cells, ending in … when cut. */
+export function truncateCells(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (cellWidth(text) <= width) return text;
+  if (width === 1) return '…';
+  let used = 0;
+  let end = 0;
+  for (const { segment, index } of graphemes.segment(text)) {
+    const w = glyphWidth(segment);
+    if (used + w > width - 1) break;
+    used += w;
+    end = index + segment.length;
+  }
+  return text.slice(0, end) + '…';
+}
+
+/** The text cut and padded with spaces to exactly `width` cells. */
+export function padCells(text: string, width: number, align: 'left' | 'right' = 'left'): string {
+  const t = truncateCells(text, width);
+  const fill = ' '.repeat(Math.max(0, width - cellWidth(t)));
+  return align === 'right' ? fill + t : t + fill;
+}
+
+/** A word in pieces of at most `width` cells (a wide glyph never split), with the last piece's width. */
+function breakWord(word: string, width: number): { pieces: string[]; lastWidth: number } {
+  const pieces: string[] = [];
+  if (ASCII.test(word)) {
+    for (let i = 0; i < word.length; i += width) pieces.push(word.slice(i, i + width));
+    if (pieces.length === 0) pieces.push('');
+    return { pieces, lastWidth: pieces[pieces.length - 1].length };
+  }
+  let start = 0;
+  let used = 0;
+  for (const { segment, index } of graphemes.segment(word)) {
+    const w = glyphWidth(segment);
+    if (used + w > width && index > start) {
+      pieces.push(word.slice(start, index));
+      start = index;
+      used = 0;
+    }
+    used += w;
+  }
+  pieces.push(word.slice(start));
+  return { pieces, lastWidth: used };
+}
+
+/** Word-wraps each line of the text to lines of at most `width` cells, breaking long words; keeps blank lines. */
+export function wrapCells(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  for (const para of text.split('\n')) {
+    let line = '';
+    let lineWidth = 0;
+    for (const word of para.split(' ')) {
+      let rest = word;
+      let restWidth: number;
+      // A word longer than the line in code units may be wider in cells: measure it by breaking it (one pass).
+      if (word.length > w) {
+        const { pieces, lastWidth } = breakWord(word, w);
+        rest = pieces.pop()!;
+        restWidth = lastWidth;
+        if (pieces.length > 0) {
+          if (line) out.push(line);
+          for (const p of pieces) out.push(p);
+          line = '';
+          lineWidth = 0;
+        }
+      } else restWidth = cellWidth(word);
+      if (restWidth > w) {
+        // A short word of wide glyphs (CJK, emoji): break it too.
+        const { pieces, lastWidth } = breakWord(word, w);
+        rest = pieces.pop()!;
+        restWidth = lastWidth;
+        if (line) out.push(line);
+        for (const p of pieces) out.push(p);
+        line = '';
+        lineWidth = 0;
+      }
+      if (!line) {
+        line = rest;
+        lineWidth = restWidth;
+      } else if (lineWidth + 1 + restWidth <= w) {
+        line += ' ' + rest;
+        lineWidth += 1 + restWidth;
+      } else {
+        out.push(line);
+        line = rest;
+        lineWidth = restWidth;
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}

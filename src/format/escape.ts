@@ -1,0 +1,28 @@
+// Service text as terminal text. Names, prompts, messages, transcripts, file names and error
+// messages come from the network: every control character in them (ESC and so CSI/OSC, BEL,
+// BS, CR, DEL, C1) is shown as \x1b etc. so it can never drive the terminal. This is the one
+// escaping function; both the console (src/ui) and the commands (src/commands) import it, and
+// it lives in this leaf because neither layer may import the other.
+
+// C0 except TAB and LF, DEL, C1.
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const hex = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+
+/** Text that may keep its lines (a transcript, a prompt): control characters shown escaped, LF and TAB kept. */
+export function escapeText(text: string): string {
+  return text.replace(CONTROLS, hex);
+}
+
+/** Text where one line is expected (a title, a label, a cell, an error line): as escapeText, with each line break shown as ↵ and tabs as a space. */
+export function escapeLine(text: string): string {
+  return escapeText(text.replace(/\r?\n/g, '↵').replace(/\t/g, ' '));
+}
+
+/**
+ * A value as JSON for -o json: exact JSON, and safe on a terminal. JSON.stringify escapes C0
+ * but leaves DEL and C1 (U+009B is a CSI) raw; those are written as \u escapes, which parse back
+ * to the same string.
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,89 @@
+// Widths are terminal cells: CJK and emoji take 2, combining marks 0, a ZWJ sequence is one
+// glyph. Rows with such names keep every later column at the same screen column as plain rows,
+// in the console's table and in the commands' `-o table` on a terminal; wrapping is linear.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ReactElement } from 'react';
+import stringWidth from 'string-width';
+import type { Column } from '../../src/format/column.js';
+import { cellWidth, padCells, truncateCells, wrapCells } from '../../src/format/cells.js';
+import { toTable } from '../../src/commands/output.js';
+import { truncate, wrapText } from '../../src/ui/format.js';
+import type { Table as TableType } from '../../src/ui/components/Table.js';
+
+let Table: typeof TableType;
+let render: (tree: ReactElement) => { lastFrame(): string | undefined; unmount(): void };
+before(async () => {
+  ({ Table } = await import('../../src/ui/components/Table.js'));
+  ({ render } = await import('ink-testing-library'));
+});
+
+interface Row {
+  id: string;
+  name: string;
+  status: string;
+}
+const NAMES = ['Plain assistant', '受付アシスタント', '상담 도우미', '👩‍💻👨‍👩‍👧 team', 'Cafe\u0301 Zoe\u0308 ñ', '日本語の長い名前のアシスタントです本当に長い'];
+const ROWS: Row[] = NAMES.map((name, i) => ({ id: `id-${i}`, name, status: 'active' }));
+const COLUMNS: Column<Row>[] = [
+  { header: 'name', width: 12, grow: true, value: (r) => r.name },
+  { header: 'status', width: 8, value: (r) => r.status },
+  { header: 'id', width: 6, value: (r) => r.id },
+];
+
+/** The screen column (in cells) where `marker` starts on each line that has it. */
+const columnsOf = (text: string, marker: RegExp) =>
+  text
+    .split('\n')
+    .map((line) => ({ line, at: line.search(marker) }))
+    .filter((l) => l.at >= 0)
+    .map((l) => stringWidth(l.line.slice(0, l.at)));
+
+test('cells: width, cut, pad and wrap count display cells and never split a glyph', () => {
+  assert.equal(cellWidth('受付'), 4);
+  assert.equal(cellWidth('👩‍💻'), 2);
+  assert.equal(cellWidth('e\u0301'), 1);
+  assert.equal(truncateCells('受付アシスタント', 7), '受付ア…');
+  assert.equal(stringWidth(padCells('상담', 6)), 6);
+  assert.equal(stringWidth(padCells('👩‍💻👨‍👩‍👧 team', 5)), 5);
+  assert.equal(truncate('Riley — Northwind support', 10), 'Riley — N…');
+  for (const line of wrapCells('日本語の長い名前 '.repeat(20) + '受付'.repeat(30), 11)) assert.ok(stringWidth(line) <= 11, line);
+  assert.deepEqual(wrapCells('ab cd\n\nef', 2), ['ab', 'cd', '', 'ef']);
+});
+
+test('-o table on a terminal: later columns line up on rows with CJK, Korean, emoji-ZWJ and combining marks', () => {
+  const text = toTable(ROWS, COLUMNS, true, false);
+  const starts = columnsOf(text, /active|STATUS/);
+  assert.equal(starts.length, ROWS.length + 1);
+  assert.deepEqual(new Set(starts).size, 1, text);
+  assert.deepEqual(new Set(columnsOf(text, /id-\d|ID/)).size, 1, text);
+});
+
+test('console table: later columns line up on rows with CJK, Korean, emoji-ZWJ and combining marks', () => {
+  const app = render(<Table columns={COLUMNS} rows={ROWS} cursor={0} scroll={0} height={10} width={40} rowKey={(r) => r.id} />);
+  try {
+    const frame = app.lastFrame() ?? '';
+    const starts = columnsOf(frame, /active|status/);
+    assert.equal(starts.length, ROWS.length + 1, frame);
+    assert.equal(new Set(starts).size, 1, frame);
+    assert.equal(new Set(columnsOf(frame, /id-\d|\bid\b/)).size, 1, frame);
+    for (const line of frame.split('\n')) assert.ok(stringWidth(line) <= 40, line);
+  } finally {
+    app.unmount();
+  }
+});
+
+test('wrapping is linear: 100,000 characters with no space wrap in under 100 ms (CJK: 500 ms on a loaded machine)', () => {
+  const word = 'x'.repeat(100_000);
+  wrapText(word.slice(0, 1000), 80); // warm up
+  let t = performance.now();
+  const lines = wrapText(word, 80);
+  const plain = performance.now() - t;
+  assert.equal(lines.length, 1250);
+  t = performance.now();
+  const wide = wrapText('受'.repeat(100_000), 80);
+  const cjk = performance.now() - t;
+  assert.equal(wide.length, 2500);
+  // Quadratic wrapping took ~2 s for the ASCII word; CJK is measured glyph by glyph (~35 ms idle).
+  assert.ok(plain < 100 && cjk < 500, `wrapping took ${plain.toFixed(1)} ms (ASCII) and ${cjk.toFixed(1)} ms (CJK)`);
+});

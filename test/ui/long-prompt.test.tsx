@@ -1,0 +1,43 @@
+// j/k on an assistant whose system prompt is 100,000 characters with no space: the detail is laid
+// out (wrapText over the prompt) once per record and width, and wrapping is linear. Took ~2 s a key when
+// wrapping was quadratic; the bench's target on a terminal is 16 ms a key.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createClient } from '../../src/api/client.js';
+import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+
+let sb: Sandbox;
+let id = '';
+before(async () => {
+  sb = await startTestSandbox();
+  const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+  try {
+    const prompt = 'p'.repeat(100_000);
+    id = (await api.createAssistant({ name: 'Long prompt', model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: prompt }] } } as never)).id;
+  } finally {
+    await api.close();
+  }
+});
+after(async () => {
+  await sb.close();
+});
+
+test('j/k on the detail of an assistant with a 100,000-character unbroken prompt take well under a second a key', async () => {
+  const c = await openConsole(sb, { initialRoute: { name: 'assistant', id } });
+  try {
+    await c.waitFor('System prompt');
+    await c.waitFor('pppppppp');
+    const keys = 20;
+    const start = performance.now();
+    for (let i = 0; i < keys; i++) await c.press(i % 2 ? 'k' : 'j');
+    const perKey = (performance.now() - start) / keys;
+    // A wall-clock bound loose enough for a loaded machine (the harness's own turns take 20-110 ms a
+    // key there, whatever the prompt), yet far below the seconds a quadratic wrap took a key.
+    assert.ok(perKey < 1000, `${perKey.toFixed(1)} ms a key`);
+    await c.press('j', 'j', 'j');
+    assert.equal(c.store.getState().views[`assistant:${id}`]?.scroll ?? 3, 3);
+    console.log(`# j/k on a 100,000-character prompt: ${perKey.toFixed(1)} ms a key (ink-testing-library)`);
+  } finally {
+    await c.close();
+  }
+});

@@ -5,6 +5,7 @@
 //
 // The first frame is the real chrome (header, breadcrumbs, key hints) from the same functions
 // the Ink components use; keys typed meanwhile wait in stdin for the app.
+import { setFlagsFromString } from 'node:v8';
 import { resolveTarget, type Target } from '../config/config.js';
 import { maskKey } from '../config/mask.js';
 import { debugLogPath, debugLogWriter } from '../crash.js';
@@ -47,7 +48,19 @@ export function shownTarget(kind: Target['kind'], profile: string, baseUrl: stri
   return { kind, profile, baseUrl, maskedKey: apiKey ? maskKey(apiKey) : undefined };
 }
 
+/**
+ * The console's old generation may grow to 1.5× what was live after the last full GC before the
+ * next one, not V8's own factor (up to 4× for a small, quickly collected heap). Paging the call
+ * log reads ~100 bodies of 1,000 calls, each one string of ~0.7 MB: large objects, which only a
+ * full GC frees. With V8's factor on Node 22 they piled up to ~70 MB of dead strings before the
+ * first full GC came (console at ~248 MB resident with 100k calls loaded, ~180 MB after a GC);
+ * at 1.5× the full GCs come sooner and it stays at ~180 MB; paging pays for the extra full GCs
+ * (0.2-3 s more of ~4-8 s on a loaded 2-core machine; see the README's Memory note).
+ */
+export const HEAP_GROWING_PERCENT = 50;
+
 export async function startConsole(opts: ConsoleOptions): Promise<number> {
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const resolved = resolveTarget({ profile: opts.profile });
   // Taken before Ink loads: its colour is decided when it loads.
   const terminal = takeTerminal({ color: opts.color });

@@ -21,7 +21,7 @@ const JUMPS: Partial<Record<Command, Route>> = {
 export function App({ store }: { store: ConsoleStore }) {
   return (
     <StoreProvider store={store}>
-      <KeypressProvider onForceQuit={store.getState().actions.quit}>
+      <KeypressProvider onForceQuit={store.getState().actions.quit} onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}>
         <Shell />
       </KeypressProvider>
     </StoreProvider>

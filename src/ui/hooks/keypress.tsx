@@ -29,6 +29,8 @@ interface Registration {
 
 interface Registry {
   add(r: Registration): () => void;
+  /** Keys wait (in order) until every hold is released; returns the release. */
+  hold(): () => void;
 }
 
 const KeypressContext = createContext<Registry | null>(null);
@@ -44,6 +46,10 @@ export function KeypressProvider({
   children: ReactNode;
 }) {
   const regs = useRef<Registration[]>([]);
+  // Keys typed while a screen loads its first rows (type-ahead at start-up: `3j` lands on the
+  // second call) wait for it, then go in order. Ctrl-C never waits.
+  const holds = useRef(0);
+  const waiting = useRef<[string, Key][]>([]);
   const registry = useRef<Registry>({
     add(r) {
       regs.current = [...regs.current, r].sort((a, b) => b.priority - a.priority || b.seq - a.seq);
@@ -51,8 +57,23 @@ export function KeypressProvider({
         regs.current = regs.current.filter((x) => x !== r);
       };
     },
+    hold() {
+      holds.current++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        holds.current--;
+        // Released in a commit: dispatch after it, where a key may render.
+        if (holds.current === 0 && waiting.current.length > 0) queueMicrotask(() => drain.current());
+      };
+    },
   });
   const dispatch = (input: string, key: Key) => {
+    if (holds.current > 0) {
+      waiting.current.push([input, key]);
+      return;
+    }
     // Snapshot: a handler may register or unregister others (opening a dialog) while we iterate.
     for (const r of [...regs.current]) {
       if (r.active.current && r.handler.current(input, key) === true) {
@@ -61,6 +82,13 @@ export function KeypressProvider({
         renderNow();
         return;
       }
+    }
+  };
+  const drain = useRef(() => {});
+  drain.current = () => {
+    while (holds.current === 0 && waiting.current.length > 0) {
+      const [input, key] = waiting.current.shift()!;
+      dispatch(input, key);
     }
   };
   const dispatchPaste = (text: string) => {
@@ -125,4 +153,11 @@ export function useKeypress(handler: KeyHandler, opts: { priority: number; activ
   // Later registrations at equal priority win: the innermost, newest component is on top.
   // A layout effect: registered at commit, so the very next key already reaches a new screen.
   useLayoutEffect(() => registry.add({ priority: opts.priority, seq: ++seq, handler: ref, paste, active }), [registry, opts.priority]);
+}
+
+/** While `holding` (a screen loading its first rows), keys wait and then go in order. */
+export function useHoldKeys(holding: boolean) {
+  const registry = useContext(KeypressContext);
+  if (!registry) throw new Error('useHoldKeys must be used inside <KeypressProvider>');
+  useLayoutEffect(() => (holding ? registry.hold() : undefined), [registry, holding]);
 }

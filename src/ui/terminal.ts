@@ -21,6 +21,11 @@ export interface Terminal {
   reportCrashesTo(show: ((line: string) => void) | undefined): void;
   /** Leaves the alternate screen and raw mode, shows the cursor; safe to call twice (also runs on exit). */
   restore(): void;
+  /**
+   * Job control (Ctrl-Z): gives the terminal back as restore does, stops the process (SIGTSTP, as
+   * a shell expects), and once continued (`fg`) takes the terminal again exactly as before.
+   */
+  stop(): Promise<void>;
 }
 
 export interface TakeOptions {
@@ -64,6 +69,25 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     }
     stdout.write(PASTE_OFF + LEAVE_ALT);
   };
+  const stop = async () => {
+    if (restored) return;
+    try {
+      if (stdin.isTTY) stdin.setRawMode(false);
+    } catch {
+      /* stdin already closed */
+    }
+    stdout.write(PASTE_OFF + LEAVE_ALT);
+    // A signal listener does not keep Node running, and Ink has let go of stdin: without a timer,
+    // the loop would be empty on SIGCONT and Ink would unmount on 'beforeExit'.
+    const alive = setInterval(() => undefined, 1 << 30);
+    const continued = new Promise<void>((resolve) => process.once('SIGCONT', () => resolve()));
+    process.kill(process.pid, 'SIGTSTP');
+    await continued;
+    clearInterval(alive);
+    if (restored) return;
+    stdout.write(ENTER_ALT + PASTE_ON);
+    if (stdin.isTTY) stdin.setRawMode(true);
+  };
   function onSignal() {
     if (quitHandler) return quitHandler();
     restore();
@@ -99,5 +123,6 @@ export function takeTerminal(opts: TakeOptions): Terminal {
       );
     },
     restore,
+    stop,
   };
 }

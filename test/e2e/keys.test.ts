@@ -96,4 +96,33 @@ describe('keys in a real terminal', { skip }, () => {
     assert.doesNotMatch(screen, /\^\[\[20[01]~/, 'bracketed paste is off once the console has quit');
     t.keys('C-d');
   });
+
+  test('Ctrl-Z hands the terminal back to the shell; fg takes it again exactly: a full redraw, keys work', { timeout: 60_000 }, async () => {
+    // A shell with job control in the pane: the console is its job.
+    const t = startTmux({
+      name: `sb-keys-jobs-${process.pid}`,
+      cwd: root,
+      env: { ...home.env, TERM: 'xterm-256color', PS1: 'shell$ ' },
+      command: 'bash --norc --noprofile -i',
+    });
+    sessions.push(t);
+    await t.waitFor('shell$');
+    t.type([process.execPath, cli, '--profile', 'lab'].map((a) => JSON.stringify(a)).join(' '));
+    t.keys('Enter');
+    await t.waitFor(/● online[\s\S]*NAME/);
+    t.keys('C-z');
+    await t.waitFor(/Stopped[\s\S]*^shell\$\s*$/m);
+    assert.doesNotMatch(t.screen(), /NAME/, 'the alternate screen was left');
+    t.type("stty -a | tr ' ' '\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' '; echo");
+    t.keys('Enter');
+    await t.waitFor(/^icanon echo\s*$/m);
+    t.type('fg');
+    t.keys('Enter');
+    const redrawn = await t.waitFor(/● online[\s\S]*NAME/);
+    assert.doesNotMatch(redrawn, /Stopped|shell\$/, 'the whole frame is drawn again on the alternate screen');
+    t.keys('3');
+    await t.waitFor('calls/day');
+    t.keys('C-c');
+    await t.waitFor(/^shell\$ fg[\s\S]*^shell\$\s*$/m);
+  });
 });

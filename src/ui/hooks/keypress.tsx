@@ -1,10 +1,11 @@
 // One keypress dispatcher with priorities (after gemini-cli's KeypressContext): Ink delivers every
 // key once, here; handlers run highest priority first and the first that returns true consumes it.
-// Ctrl-C never reaches a handler: it always quits. A bracketed paste (terminal.ts turns the mode on)
+// Ctrl-C never reaches a handler: it always quits; nor does Ctrl-Z, which suspends (job control). A bracketed paste (terminal.ts turns the mode on)
 // is one event, for the highest handler that takes pastes (a focused text input), never keys.
 import { createContext, useContext, useLayoutEffect, useRef, type ContextType, type ReactNode } from 'react';
 import { useInput, useStdin, type Key } from 'ink';
 import { StdinContext, renderNow } from '../ink-internals.js';
+import { Command, commandFor } from '../keymap.js';
 
 /** Higher runs first. A focused text input beats a form, which beats a screen, which beats global keys. */
 export const Priority = {
@@ -37,10 +38,13 @@ const KeypressContext = createContext<Registry | null>(null);
 
 export function KeypressProvider({
   onForceQuit,
+  onSuspend,
   onUnwantedPaste,
   children,
 }: {
   onForceQuit: () => void;
+  /** Ctrl-Z: hand the terminal back and stop until `fg` (without it, Ctrl-Z is a key like any). */
+  onSuspend?: () => void;
   /** A paste that no focused input takes (a list has focus): its letters are not commands. */
   onUnwantedPaste?: () => void;
   children: ReactNode;
@@ -133,6 +137,7 @@ export function KeypressProvider({
       return;
     }
     if (key.ctrl && input === 'c') return onForceQuit();
+    if (onSuspend && commandFor(input, key, ['global']) === Command.Suspend) return onSuspend();
     dispatch(input, key);
   });
   return <KeypressContext.Provider value={registry.current}>{children}</KeypressContext.Provider>;

@@ -18,10 +18,14 @@ const JUMPS: Partial<Record<Command, Route>> = {
   [Command.GoFiles]: { name: 'files' },
 };
 
-export function App({ store }: { store: ConsoleStore }) {
+/** `stop` (the console's terminal, run.tsx) gives the terminal back and resolves once the console is in the foreground again. */
+export function App({ store, stop }: { store: ConsoleStore; stop?: () => Promise<void> }) {
+  const { suspendTerminal } = useApp();
+  // Ink clears its frame and lets go of input around `stop`, and draws the whole frame after it.
+  const suspend = stop && (() => void suspendTerminal(stop).catch((err: unknown) => store.getState().actions.flash(`Could not suspend: ${String(err)}`, 'error')));
   return (
     <StoreProvider store={store}>
-      <KeypressProvider onForceQuit={store.getState().actions.quit}>
+      <KeypressProvider onForceQuit={store.getState().actions.quit} onSuspend={suspend} onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}>
         <Shell />
       </KeypressProvider>
     </StoreProvider>

@@ -5,6 +5,7 @@ import type { Key } from 'ink';
 export enum Command {
   Quit = 'quit',
   ForceQuit = 'forceQuit',
+  Suspend = 'suspend',
   Back = 'back',
   PreviousView = 'previousView',
   GoAssistants = 'goAssistants',
@@ -105,6 +106,7 @@ export interface Binding {
 
 export const KEYMAP: Record<Command, Binding> = {
   [Command.ForceQuit]: { keys: [{ char: 'c', ctrl: true }], contexts: ['global'], hint: 'quit (always)' },
+  [Command.Suspend]: { keys: [{ char: 'z', ctrl: true }], contexts: ['global'], hint: 'suspend (fg resumes)' },
   [Command.Quit]: { keys: [{ char: 'q' }], contexts: ['global'], hint: 'quit', footer: true },
   [Command.Back]: { keys: [{ key: 'escape' }], contexts: ['global'], hint: 'back', footer: true },
   [Command.PreviousView]: { keys: [{ char: '-' }], contexts: ['global'], hint: 'previous view' },

@@ -1,6 +1,6 @@
 // The one owner of the terminal while the console runs: it takes it (alternate screen, raw mode,
-// the quit signals), decides colour, and puts it back however the console ends: a normal quit,
-// a signal, process.exit, or a crash the console could not show. Nothing else in the console
+// bracketed paste, the quit signals), decides colour, and puts it back however the console ends:
+// a normal quit, a signal, process.exit, or a crash the console could not show. Nothing else in the console
 // writes these modes or listens for these signals. Small and free of React/Ink: start.ts takes
 // the terminal before they load.
 import { setCrashReporter } from '../crash.js';
@@ -21,6 +21,11 @@ export interface Terminal {
   reportCrashesTo(show: ((line: string) => void) | undefined): void;
   /** Leaves the alternate screen and raw mode, shows the cursor; safe to call twice (also runs on exit). */
   restore(): void;
+  /**
+   * Job control (Ctrl-Z): gives the terminal back as restore does, stops the process (SIGTSTP, as
+   * a shell expects), and once continued (`fg`) takes the terminal again exactly as before.
+   */
+  stop(): Promise<void>;
 }
 
 export interface TakeOptions {
@@ -33,6 +38,11 @@ export interface TakeOptions {
 // again on a screen already switched (which xterm defines as save the cursor, then clear).
 const ENTER_ALT = '\x1b[?1049h\x1b[H';
 const LEAVE_ALT = '\x1b[?25h\x1b[?1049l'; // show the cursor, leave the alternate screen
+// Bracketed paste: the terminal wraps a paste in ESC[200~ … ESC[201~, so a paste reaches the
+// console as text for an input (keypress.tsx), never as keys. On from the take, so a paste
+// during start-up is bracketed too; off on every way out, or the shell would get the brackets.
+const PASTE_ON = '\x1b[?2004h';
+const PASTE_OFF = '\x1b[?2004l';
 const QUIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export function takeTerminal(opts: TakeOptions): Terminal {
@@ -57,14 +67,33 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     } catch {
       /* stdin already closed */
     }
-    stdout.write(LEAVE_ALT);
+    stdout.write(PASTE_OFF + LEAVE_ALT);
+  };
+  const stop = async () => {
+    if (restored) return;
+    try {
+      if (stdin.isTTY) stdin.setRawMode(false);
+    } catch {
+      /* stdin already closed */
+    }
+    stdout.write(PASTE_OFF + LEAVE_ALT);
+    // A signal listener does not keep Node running, and Ink has let go of stdin: without a timer,
+    // the loop would be empty on SIGCONT and Ink would unmount on 'beforeExit'.
+    const alive = setInterval(() => undefined, 1 << 30);
+    const continued = new Promise<void>((resolve) => process.once('SIGCONT', () => resolve()));
+    process.kill(process.pid, 'SIGTSTP');
+    await continued;
+    clearInterval(alive);
+    if (restored) return;
+    stdout.write(ENTER_ALT + PASTE_ON);
+    if (stdin.isTTY) stdin.setRawMode(true);
   };
   function onSignal() {
     if (quitHandler) return quitHandler();
     restore();
     process.exit(0);
   }
-  stdout.write(ENTER_ALT);
+  stdout.write(ENTER_ALT + PASTE_ON);
   // Raw now, so keys typed before the app is up are neither echoed nor lost (they wait in stdin).
   if (stdin.isTTY) stdin.setRawMode(true);
   process.on('exit', restore);
@@ -94,5 +123,6 @@ export function takeTerminal(opts: TakeOptions): Terminal {
       );
     },
     restore,
+    stop,
   };
 }

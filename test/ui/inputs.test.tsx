@@ -112,8 +112,10 @@ describe('text input (ink-text-input)', () => {
     await escape(c);
     assert.equal(state.value, 'q');
     assert.equal(state.below.length, 5, JSON.stringify(state.below));
-    await burst(c, 'two\r\nlines\x07');
+    // A paste comes bracketed (terminal.ts turns the mode on); unbracketed, the same bytes are keys.
+    await burst(c, '\x1b[200~two\r\nlines\x07\x1b[201~');
     assert.equal(state.value, 'qtwo lines');
+    assert.equal(state.below.length, 5, 'the paste reached no one else');
     c.unmount();
   });
 

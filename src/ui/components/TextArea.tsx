@@ -1,5 +1,5 @@
 // A multi-line text input (the system prompt): Enter adds a line, Backspace deletes the last
-// character, printable keys and pastes append; Tab, arrows and Esc fall through to the form.
+// character, printable keys and pastes (lines kept) append; Tab, arrows and Esc fall through to the form.
 // Own-made: ink-text-input edits a single line only (Enter submits there).
 import { useRef } from 'react';
 import { Text } from 'ink';
@@ -42,7 +42,11 @@ export function TextArea(props: {
       onChange(value + input.replace(/\r\n?/g, '\n').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, ''));
       return true;
     },
-    { priority: Priority.TextInput, active: focus },
+    {
+      priority: Priority.TextInput,
+      active: focus,
+      onPaste: (text) => (onChange(latest.current + text.replace(/\r\n?/g, '\n').replace(/[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]/g, '')), true),
+    },
   );
   const shown = props.display ?? props.value;
   if (!shown && props.placeholder && !focus) return <Text dimColor>{props.placeholder}</Text>;

@@ -24,6 +24,8 @@ export function TextInput(props: {
   onTab?: () => boolean;
   /** Columns for the input: a longer value scrolls sideways around the cursor. */
   width?: number;
+  /** A paste keeps its lines (the chat draft); otherwise they are joined into one. */
+  multiline?: boolean;
 }) {
   const { value, focus } = props;
   const { context, send } = useForwardedKeys();
@@ -66,6 +68,12 @@ export function TextInput(props: {
     send(KEY_BYTES.backspace);
   };
 
+  const insert = (text: string) => {
+    if (!text) return;
+    cursor.current += text.length;
+    send(text);
+  };
+
   useKeypress(
     (input, key) => {
       const cmd = commandFor(input, key, ['input']);
@@ -81,17 +89,10 @@ export function TextInput(props: {
         }
       } else if (key.tab && props.onTab) return props.onTab();
       else if (key.ctrl || key.meta || key.escape || key.return || key.tab || !input) return false;
-      else {
-        // A paste arrives as one string: one line, no control characters.
-        const text = input.replace(/[\r\n\t]+/g, ' ').replace(/[\x00-\x1f\x7f]/g, '');
-        if (text) {
-          cursor.current += text.length;
-          send(text);
-        }
-      }
+      else insert(input.replace(/[\x00-\x1f\x7f]/g, ''));
       return true;
     },
-    { priority: Priority.TextInput, active: focus },
+    { priority: Priority.TextInput, active: focus, onPaste: (text) => (insert(pastedText(text, props.multiline ?? false)), true) },
   );
 
   const onChange = (v: string) => {
@@ -131,4 +132,10 @@ export function TextInput(props: {
       </Box>
     </Box>
   );
+}
+
+/** Pasted text as an input takes it: line breaks kept as \n (multi-line) or joined by a space, tabs as spaces, no other control characters. */
+export function pastedText(text: string, multiline: boolean): string {
+  const lines = text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/[\x00-\x09\x0b-\x1f\x7f\x80-\x9f]/g, '');
+  return multiline ? lines : lines.replace(/\n+/g, ' ');
 }

@@ -3,7 +3,7 @@
 import type { Key } from 'ink';
 import { useActions } from '../../store/index.js';
 import { Command, commandFor, type KeyContext } from '../keymap.js';
-import { Priority, useKeypress } from './keypress.js';
+import { Priority, useHoldKeys, useKeypress } from './keypress.js';
 import { tableBodyHeight } from '../components/Table.js';
 
 /** For tables: `count` rows in a Table of `height` lines (its header included, as passed to <Table>). */
@@ -12,9 +12,12 @@ export function useListKeys(opts: {
   count: number;
   height: number;
   active?: boolean;
+  /** Loading its first rows: keys wait until they are in (a `j` typed ahead moves on them). */
+  loading?: boolean;
   onCommand: (cmd: Command) => boolean | void;
 }) {
   const actions = useActions();
+  useHoldKeys(opts.loading ?? false);
   useKeypress(
     (input: string, key: Key) => {
       const cmd = commandFor(input, key, opts.contexts);

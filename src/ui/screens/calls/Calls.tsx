@@ -128,6 +128,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
     contexts: ['list', 'calls'],
     count: rows.length,
     height: tableHeight,
+    loading: log.status === 'idle' || (log.status === 'loading' && log.calls.length === 0),
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadCalls({ force: true }), true;
       if (cmd === Command.CallFilters) return actions.push({ name: 'call-filters' }), true;

@@ -222,7 +222,7 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
     <Box height={props.lines} width={props.width} overflow="hidden" flexDirection="column" justifyContent="flex-end">
       <Text wrap="wrap">
         <Text color={sending ? 'gray' : 'yellow'}>› </Text>
-        {sending ? <Text dimColor>{draft}</Text> : <TextInput value={draft} onChange={(v) => actions.setDraft(id, v)} focus={props.active} placeholder="type a message" />}
+        {sending ? <Text dimColor>{draft}</Text> : <TextInput value={draft} onChange={(v) => actions.setDraft(id, v)} focus={props.active} placeholder="type a message" multiline />}
       </Text>
     </Box>
   );

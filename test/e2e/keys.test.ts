@@ -1,0 +1,128 @@
+// Keys in, in a real terminal (the built binary in tmux): keys typed during start-up wait for the
+// app, and a paste arrives bracketed (text, not commands) and the brackets are off again after.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { saveProfile } from '../../src/config/config.js';
+import { CLI, tempHome, type CliHome } from '../support/cli.js';
+import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { until } from '../support/wait.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const cli = process.env.SWITCHBOARD_E2E_CLI ?? CLI;
+const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? `${cli} is missing (npm run build)` : false;
+
+let sb: RunningSandbox;
+let home: CliHome;
+const sessions: TmuxSession[] = [];
+
+before(async () => {
+  sb = await startTestSandbox();
+  home = tempHome();
+  saveProfile('lab', { baseUrl: sb.url, apiKey: sb.apiKey }, home.env);
+});
+after(async () => {
+  sessions.forEach((s) => s.kill());
+  await sb.close();
+  home.cleanup();
+});
+
+/** The console on the lab profile; `then` runs in the same pane after it exits. */
+function open(name: string, then?: string): TmuxSession {
+  const t = startTmux({
+    name: `sb-keys-${name}-${process.pid}`,
+    cwd: root,
+    env: { ...home.env, TERM: 'xterm-256color' },
+    command: [process.execPath, cli, '--profile', 'lab'].map((a) => JSON.stringify(a)).join(' ') + (then ? `; ${then}` : ''),
+  });
+  sessions.push(t);
+  return t;
+}
+
+const withSgr = (t: TmuxSession) => spawnSync('tmux', ['capture-pane', '-p', '-e', '-t', t.name], { encoding: 'utf8' }).stdout;
+
+/** Which row of the call log is highlighted (inverse): 0 for the first under the header, -1 for none. */
+function highlightedRow(t: TmuxSession): number {
+  const lines = withSgr(t).split('\n');
+  const header = lines.findIndex((l) => /CREATED.*STATUS/.test(l));
+  const selected = lines.findIndex((l, i) => i > header && /\x1b\[(?:[\d;]*;)?7(?:;[\d;]*)?m/.test(l));
+  return header >= 0 && selected > header ? selected - header - 1 : -1;
+}
+
+/** Polls (bounded) until the highlight is on `row`; fails with the row it is on. */
+async function highlightOn(t: TmuxSession, row: number) {
+  await until(() => highlightedRow(t) === row, `the highlight on row ${row}`).catch(() => assert.fail(`the highlight is on row ${highlightedRow(t)}, not ${row}:\n${t.screen()}`));
+}
+
+function paste(t: TmuxSession, text: string) {
+  spawnSync('tmux', ['set-buffer', '-b', t.name, text]);
+  // -p: brackets around the paste when the program in the pane asked for bracketed paste.
+  spawnSync('tmux', ['paste-buffer', '-p', '-d', '-b', t.name, '-t', t.name]);
+}
+
+describe('keys in a real terminal', { skip }, () => {
+  test('3 then j typed before the first frame land on the call log\'s second row', { timeout: 60_000 }, async () => {
+    const t = open('ahead');
+    // Sent at once, before node has even loaded the CLI: they wait in the terminal.
+    t.keys('3');
+    t.keys('j');
+    await t.waitFor(/CREATED[\s\S]*\d{4}-\d\d-\d\d \d\d:\d\d[\s\S]*\d{4}-\d\d-\d\d \d\d:\d\d/);
+    await highlightOn(t, 1);
+    // j moved once, and only once: nothing else waits.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(highlightedRow(t), 1);
+    t.keys('C-c');
+    await t.waitForExit();
+  });
+
+  test('a paste on the call log is not keys; after quitting the shell gets no brackets', { timeout: 60_000 }, async () => {
+    const t = open('paste', 'echo console-exited; cat -v');
+    t.keys('3');
+    await t.waitFor('calls/day');
+    await t.waitFor(/CREATED[\s\S]*\d{4}-\d\d-\d\d \d\d:\d\d/);
+    paste(t, 'jjj');
+    await t.waitFor('Nothing was pasted');
+    assert.equal(highlightedRow(t), 0, 'the pasted letters moved nothing');
+    t.keys('j');
+    await highlightOn(t, 1);
+    t.keys('q');
+    await t.waitFor('console-exited');
+    paste(t, 'after quit');
+    t.keys('Enter');
+    const screen = await t.waitFor(/after quit\s*\n\s*after quit/);
+    assert.doesNotMatch(screen, /\^\[\[20[01]~/, 'bracketed paste is off once the console has quit');
+    t.keys('C-d');
+  });
+
+  test('Ctrl-Z hands the terminal back to the shell; fg takes it again exactly: a full redraw, keys work', { timeout: 60_000 }, async () => {
+    // A shell with job control in the pane: the console is its job.
+    const t = startTmux({
+      name: `sb-keys-jobs-${process.pid}`,
+      cwd: root,
+      env: { ...home.env, TERM: 'xterm-256color', PS1: 'shell$ ' },
+      command: 'bash --norc --noprofile -i',
+    });
+    sessions.push(t);
+    await t.waitFor('shell$');
+    t.type([process.execPath, cli, '--profile', 'lab'].map((a) => JSON.stringify(a)).join(' '));
+    t.keys('Enter');
+    await t.waitFor(/● online[\s\S]*NAME/);
+    t.keys('C-z');
+    await t.waitFor(/Stopped[\s\S]*^shell\$\s*$/m);
+    assert.doesNotMatch(t.screen(), /NAME/, 'the alternate screen was left');
+    t.type("stty -a | tr ' ' '\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' '; echo");
+    t.keys('Enter');
+    await t.waitFor(/^icanon echo\s*$/m);
+    t.type('fg');
+    t.keys('Enter');
+    const redrawn = await t.waitFor(/● online[\s\S]*NAME/);
+    assert.doesNotMatch(redrawn, /Stopped|shell\$/, 'the whole frame is drawn again on the alternate screen');
+    t.keys('3');
+    await t.waitFor('calls/day');
+    t.keys('C-c');
+    await t.waitFor(/^shell\$ fg[\s\S]*^shell\$\s*$/m);
+  });
+});

@@ -1,0 +1,178 @@
+// Keys in: several keys in one read are each dispatched in order, and a bracketed paste is text
+// for the focused input, never commands for a list.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createElement } from 'react';
+import { createClient } from '../../src/api/client.js';
+import { createConsoleStore, routeKey, topRoute, viewOf } from '../../src/store/index.js';
+import { App } from '../../src/ui/app.js';
+import { Form } from '../../src/ui/components/Form.js';
+import { KeypressProvider } from '../../src/ui/hooks/keypress.js';
+import { KEYS, renderApp, tick } from '../support/ink.js';
+import { until } from '../support/wait.js';
+import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+
+describe('Keys in', () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startTestSandbox();
+  });
+  after(async () => {
+    await sb.close();
+  });
+
+  test('one write of jjjjj on the call log moves the highlight 5 rows, then kk 2 back', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+    try {
+      await c.waitFor('calls/day');
+      assert.ok(c.store.getState().callLog.calls.length > 6, 'the seed has enough calls');
+      const cursor = () => viewOf(c.store.getState(), routeKey(topRoute(c.store.getState()))).cursor;
+      assert.equal(cursor(), 0);
+      c.stdin.write('jjjjj');
+      await tick();
+      assert.equal(cursor(), 5);
+      // Mixed arrows in one read: Ink splits escape sequences itself.
+      c.stdin.write(KEYS.up + KEYS.up + KEYS.down + 'k');
+      await tick();
+      assert.equal(cursor(), 3);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test(':calls and Enter in one write open Calls', async () => {
+    const c = await openConsole(sb);
+    try {
+      await c.waitFor('Assistants');
+      c.stdin.write(':calls\r');
+      await tick();
+      assert.equal(topRoute(c.store.getState()).name, 'calls');
+      assert.equal(c.store.getState().mode, 'normal');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('ten Backspaces in one write delete ten characters in an input', async () => {
+    const c = await openConsole(sb);
+    try {
+      await c.waitFor('Assistants');
+      await c.press('/');
+      c.stdin.write('abcdefghijklmnop');
+      await tick();
+      assert.equal(viewOf(c.store.getState(), 'assistants').filter, 'abcdefghijklmnop');
+      c.stdin.write(KEYS.backspace.repeat(10));
+      await tick();
+      assert.equal(viewOf(c.store.getState(), 'assistants').filter, 'abcdef');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a paste goes whole into a single-line input, its lines joined', async () => {
+    const c = await openConsole(sb);
+    try {
+      await c.waitFor('Assistants');
+      await c.press('/');
+      c.stdin.write(`${PASTE_START}sup\nport${PASTE_END}`);
+      await tick();
+      assert.equal(viewOf(c.store.getState(), 'assistants').filter, 'sup port');
+      assert.equal(c.store.getState().mode, 'filter', 'the newline in the paste did not end the filter');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a paste split across reads is one paste', async () => {
+    const c = await openConsole(sb);
+    try {
+      await c.waitFor('Assistants');
+      await c.press('/');
+      c.stdin.write(`${PASTE_START}jj`);
+      await tick();
+      c.stdin.write(`kk\rq${PASTE_END}`);
+      await tick();
+      assert.equal(viewOf(c.store.getState(), 'assistants').filter, 'jjkk q');
+      assert.equal(topRoute(c.store.getState()).name, 'assistants');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a paste while a list has focus fires none of its letters and says it needs an input', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+    try {
+      await c.waitFor('calls/day');
+      const before = c.store.getState().stack.length;
+      c.stdin.write(`${PASTE_START}jjj2q${PASTE_END}`);
+      await tick();
+      const s = c.store.getState();
+      assert.equal(viewOf(s, routeKey(topRoute(s))).cursor, 0);
+      assert.equal(topRoute(s).name, 'calls');
+      assert.equal(s.stack.length, before);
+      assert.equal(s.quitting, false);
+      assert.match(s.flash?.text ?? '', /paste/i);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a multi-line paste keeps its lines in the chat draft', async () => {
+    const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, retries: 0 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-keys-'));
+    const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, dataDir });
+    const c = await renderApp(createElement(App, { store }));
+    try {
+      await c.waitFor('NAME');
+      await c.press('c');
+      await until(() => topRoute(store.getState()).name === 'chat-session', 'a conversation');
+      const id = (topRoute(store.getState()) as { sessionId: string }).sessionId;
+      await until(() => store.getState().chat.conversations[id] !== undefined, 'the conversation');
+      c.stdin.write(`${PASTE_START}first line\r\nsecond line${PASTE_END}`);
+      await tick();
+      assert.equal(store.getState().chat.conversations[id].draft, 'first line\nsecond line');
+    } finally {
+      c.unmount();
+      store.getState().actions.dispose();
+      await api.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+test('a multi-line paste keeps its lines in the system prompt field; a paste in a one-line field is one line', async () => {
+  let got: Record<string, unknown> | undefined;
+  const c = await renderApp(
+    <KeypressProvider onForceQuit={() => {}}>
+      <Form
+        title="T"
+        width={60}
+        height={12}
+        submitLabel="Go"
+        initial={{ p: '', n: '' }}
+        onCancel={() => {}}
+        onSubmit={(v) => {
+          got = v;
+        }}
+        fields={[
+          { kind: 'text', key: 'p', label: 'Prompt', multiline: true },
+          { kind: 'text', key: 'n', label: 'Name' },
+        ]}
+      />
+    </KeypressProvider>,
+  );
+  c.stdin.write(`${PASTE_START}You are Ava.\r\n\tBe brief.${PASTE_END}`);
+  await tick();
+  await c.press(KEYS.tab);
+  c.stdin.write(`${PASTE_START}Front\ndesk${PASTE_END}`);
+  await tick();
+  await c.press(KEYS.ctrlS);
+  assert.deepEqual(got, { p: 'You are Ava.\n\tBe brief.', n: 'Front desk' });
+  c.unmount();
+});

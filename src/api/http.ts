@@ -87,7 +87,7 @@ interface SharedPool {
   pool: Pool;
   users: number;
 }
-/** Pools shared by clients of the same base URL and timeouts; closed when the last client closes. */
+/** Pools shared by clients of the same base URL and timeouts; destroyed when the last client closes. */
 const pools = new Map<string, SharedPool>();
 
 export interface Transport {
@@ -271,7 +271,9 @@ async function releasePool(key: string): Promise<void> {
   shared.users--;
   if (shared.users > 0) return;
   pools.delete(key);
-  await shared.pool.close();
+  // Destroyed, not closed: close() waits for requests in flight, and a service that never answers
+  // would hold a quit for a whole headers timeout. Nobody is left to read those answers.
+  await shared.pool.destroy();
 }
 
 function parseBaseUrl(text: string): URL {

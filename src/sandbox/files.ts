@@ -2,8 +2,8 @@
 // name); extracted text beside it as <id>.txt. Uploads stream to <dataDir>/uploads/ first and
 // are renamed into place only when complete, so a half-written upload never becomes a record.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -104,16 +104,19 @@ export async function saveUpload(ctx: SandboxContext, stream: Readable & { trunc
   }
   return {
     async keep() {
+      const name = displayName(rawName);
+      const now = new Date().toISOString();
+      const row: FileRow = { id, name, bytes, mimetype: mimetypeOf(name), status: 'processing', parsedTextBytes: null, createdAt: now, updatedAt: now };
       try {
-        await rename(tmp, contentPath(ctx.dataDir, id));
+        // Under the write lock, so another process's start never sees the bytes without their record.
+        ctx.store.underWriteLock(() => {
+          renameSync(tmp, contentPath(ctx.dataDir, id));
+          ctx.store.insertFile(row);
+        });
       } catch (err) {
         await rm(tmp, { force: true });
         throw err;
       }
-      const name = displayName(rawName);
-      const now = new Date().toISOString();
-      const row: FileRow = { id, name, bytes, mimetype: mimetypeOf(name), status: 'processing', parsedTextBytes: null, createdAt: now, updatedAt: now };
-      ctx.store.insertFile(row);
       return row;
     },
     discard: () => rm(tmp, { force: true }),
@@ -154,8 +157,6 @@ export async function extractText(ctx: SandboxContext, file: FileRow): Promise<v
 const partName = (id: string) => `${id}.${process.pid}.part`;
 /** A part whose writer still runs is left alone for this long (after that, its pid was reused). */
 const LIVE_PART_MAX_AGE_MS = 24 * 60 * 60 * 1000;
-/** Bytes without a record may be another process's upload between its rename and its insert. */
-const ORPHAN_MIN_AGE_MS = 60 * 1000;
 
 function processAlive(pid: number): boolean {
   try {
@@ -193,12 +194,12 @@ export function resumeExtraction(ctx: SandboxContext): void {
     const path = join(uploads, f);
     if (abandonedPart(path, f, now)) rmSync(path, { force: true });
   }
-  for (const f of readdirSync(files)) {
-    const path = join(files, f);
-    if (ctx.store.getFile(f.replace(/\.txt$/, ''))) continue;
-    const age = ageMs(path, now);
-    if (age !== undefined && age > ORPHAN_MIN_AGE_MS) rmSync(path, { force: true });
-  }
+  // Under the write lock, which keep() holds from its rename to its insert.
+  ctx.store.underWriteLock(() => {
+    for (const f of readdirSync(files)) {
+      if (!ctx.store.getFile(f.replace(/\.txt$/, ''))) rmSync(join(files, f), { force: true });
+    }
+  });
   for (const f of ctx.store.filesStillProcessing()) void extractText(ctx, f);
 }
 

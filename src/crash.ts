@@ -1,6 +1,8 @@
 // The last safety net: an unhandled rejection or exception never reaches the user as a stack
-// trace. Its details go to a debug log in the XDG state dir (keys redacted); the console shows
-// a flash and keeps running, a command prints one line pointing at the log and exits 1.
+// trace. Its details go to a debug log in the XDG state dir (keys redacted). An uncaught exception
+// ends the process (Node's state is undefined after one): the console gives the terminal back
+// first, then one line pointing at the log, exit 1. An unhandled rejection in the console is a
+// flash and the console carries on; in a command it ends the process the same way.
 import { appendFileSync, chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { maskKey, redactKey } from './config/mask.js';
@@ -10,12 +12,18 @@ import { configFile, stateDir, type Env } from './config/paths.js';
 export type CrashReporter = (message: string) => void;
 
 let reporter: CrashReporter | undefined;
+let cleanup: (() => void) | undefined;
 const secrets = new Set<string>();
 let installed = false;
 
 /** The console registers its flash here while it runs; `undefined` unregisters. */
 export function setCrashReporter(fn: CrashReporter | undefined): void {
   reporter = fn;
+}
+
+/** Runs before the one line of a crash that ends the process: the console gives the terminal back here. */
+export function setCrashCleanup(fn: (() => void) | undefined): void {
+  cleanup = fn;
 }
 
 /** A key in use this run: scrubbed from everything the handler writes. */
@@ -121,13 +129,18 @@ export function installCrashHandler(opts: { env?: Env; exit?: (code: number) => 
   const handle = (origin: string) => (err: unknown) => {
     const log = writeCrashLog(err, origin, env);
     const line = crashLine(err, log, env);
-    if (reporter) {
+    if (reporter && origin !== 'uncaughtException') {
       try {
         reporter(line);
         return;
       } catch {
         // the console itself is broken: fall through and leave like a command
       }
+    }
+    try {
+      cleanup?.();
+    } catch {
+      // the line and the exit matter more than a tidy terminal
     }
     write(`switchboard: ${line}\n`);
     exit(1);

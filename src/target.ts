@@ -2,6 +2,7 @@
 // config; for the sandbox, start it embedded on a loopback port with a fresh key and talk to it
 // over real HTTP, exactly as to a hosted service.
 import type { VoiceAgentApi } from './api/contract.js';
+import type { RateLimitWait } from './api/http.js';
 import { ConnectionStateFeed, type ConnectionListener, type ConnectionState } from './api/connection-state.js';
 import { resolveTarget, type Target } from './config/config.js';
 import type { Env } from './config/paths.js';
@@ -23,6 +24,8 @@ export interface ConnectOptions {
   /** The target when the caller has resolved it already (profile and env are then not read again). */
   resolved?: Target;
   debug?: (line: string) => void;
+  /** Told before each wait on a 429 (the console says so; see http.ts). */
+  onRateLimited?: (wait: RateLimitWait) => void;
   /**
    * Where an embedded sandbox runs: in this process (commands: one short request, no second
    * process to start) or in a child process (the console: it starts in parallel with the UI, and
@@ -43,14 +46,14 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
   await opts.loadClientAfter?.catch(() => undefined);
   const { createClient } = await import('./api/client.js');
   if (resolved.kind === 'remote') {
-    const api = createClient({ baseUrl: resolved.baseUrl!, apiKey: resolved.apiKey!, debug: opts.debug });
+    const api = createClient({ baseUrl: resolved.baseUrl!, apiKey: resolved.apiKey!, debug: opts.debug, onRateLimited: opts.onRateLimited });
     return { api, target: resolved, close: once(() => api.close()) };
   }
   // Loaded only when needed: fastify and sqlite cost startup time a remote target never pays.
   const { startSandbox, generateApiKey } = await import('./sandbox/server.js');
   const sandbox = await startSandbox({ dataDir: resolved.sandboxDataDir!, apiKey: generateApiKey(), host: '127.0.0.1', port: 0, seed: true });
   const target: Target = { ...resolved, baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-  const api = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, debug: opts.debug });
+  const api = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited });
   return {
     api,
     target,
@@ -71,7 +74,7 @@ async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<C
     throw err;
   });
   const sandbox = await starting;
-  const api = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, debug: opts.debug });
+  const api = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited });
   return {
     api,
     target: { ...resolved, baseUrl: sandbox.url, apiKey: sandbox.apiKey },

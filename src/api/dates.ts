@@ -28,7 +28,8 @@ export function parseDateInput(text: string, opts: DateInputOptions | Date = {})
   const rel = RELATIVE.exec(value);
   if (rel) {
     const when = new Date(now.getTime() - Number(rel[1]) * UNIT_MS[rel[2].toLowerCase()]);
-    if (Number.isNaN(when.getTime())) throw new InputError(`"${text}" reaches too far back; give a date instead`);
+    // Before 1970 no call exists, and far enough back the ISO form turns into an expanded year the service refuses.
+    if (Number.isNaN(when.getTime()) || when.getTime() < 0) throw new InputError(`"${text}" reaches too far back; give a date instead`);
     return when;
   }
 

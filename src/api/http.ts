@@ -46,6 +46,10 @@ const RETRY_METHODS = new Set(['GET']);
 const RETRY_STATUSES = new Set([502, 503, 504]);
 /** Connection failures worth a second try (not DNS "no such host" or TLS problems, which will not heal). */
 const RETRY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** How many 429s a GET waits out, counted apart from the failures above: a rate limit is the service working. */
+export const RATE_LIMIT_RETRIES = 5;
+/** The longest one wait for a rate limit; a Retry-After beyond it fails at once, saying when to try again. */
+export const RATE_LIMIT_MAX_WAIT_MS = 30_000;
 
 export interface TransportOptions {
   baseUrl: string;
@@ -57,6 +61,14 @@ export interface TransportOptions {
   retryBaseMs?: number;
   /** One line per request and response; never contains the key. */
   debug?: (line: string) => void;
+  /** Told before each wait on a 429, so a person can be shown why nothing happens meanwhile. */
+  onRateLimited?: (wait: RateLimitWait) => void;
+}
+
+export interface RateLimitWait {
+  method: Method;
+  path: string;
+  waitMs: number;
 }
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -87,7 +99,7 @@ interface SharedPool {
   pool: Pool;
   users: number;
 }
-/** Pools shared by clients of the same base URL and timeouts; closed when the last client closes. */
+/** Pools shared by clients of the same base URL and timeouts; destroyed when the last client closes. */
 const pools = new Map<string, SharedPool>();
 
 export interface Transport {
@@ -110,8 +122,10 @@ export function createTransport(opts: TransportOptions): Transport {
   const shared = acquirePool(poolKey, base.origin, timeouts);
   const connection = new ConnectionStateFeed();
   let closed = false;
+  // Ends the waits between retries when the client closes, so a quit never sleeps out a backoff.
+  const closing = new AbortController();
 
-  async function once(req: WireRequest): Promise<{ status: number; contentType: string; text: string }> {
+  async function once(req: WireRequest): Promise<Answer> {
     const headers: Record<string, string> = { 'x-api-key': opts.apiKey, accept: 'application/json' };
     let body: string | Readable | undefined;
     let signal = req.signal;
@@ -140,7 +154,8 @@ export function createTransport(opts: TransportOptions): Transport {
       // Always drain the body, even for errors, so the connection goes back to the pool.
       const text = await res.body.text();
       const ct = res.headers['content-type'];
-      return { status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : (ct ?? ''), text };
+      const ra = res.headers['retry-after'];
+      return { status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : (ct ?? ''), text, retryAfter: Array.isArray(ra) ? ra[0] : ra };
     } catch (err) {
       const phase = watch?.firedPhase();
       if (phase) throw new TimeoutError(phase, phase === 'upload' ? timeouts.bodyMs : uploadAnswerMs(timeouts), req.method, req.path, baseUrl);
@@ -154,10 +169,11 @@ export function createTransport(opts: TransportOptions): Transport {
     const where = { method: req.method, path: req.path, baseUrl };
     if (closed) throw new NetworkError(`the connection to ${baseUrl} was already closed`, undefined, req.method, req.path, baseUrl);
     const mayRetry = RETRY_METHODS.has(req.method);
+    let limited = 0;
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
       const took = () => `${Math.round(performance.now() - started)} ms`;
-      let answer: { status: number; contentType: string; text: string };
+      let answer: Answer;
       try {
         if (req.signal?.aborted) throw req.signal.reason;
         answer = await once(req);
@@ -166,7 +182,7 @@ export function createTransport(opts: TransportOptions): Transport {
         if (mayRetry && attempt < retries && isRetryable(err)) {
           const wait = backoff(retryBaseMs, attempt);
           debug?.(`${req.method} ${req.path} → ${describeFailure(err)} (${took()}), retrying in ${wait} ms`);
-          await pause(wait, req, baseUrl);
+          await pause(wait, req, baseUrl, closing.signal);
           continue;
         }
         debug?.(`${req.method} ${req.path} → ${describeFailure(err)} (${took()})`);
@@ -176,8 +192,20 @@ export function createTransport(opts: TransportOptions): Transport {
       if (mayRetry && attempt < retries && RETRY_STATUSES.has(answer.status)) {
         const wait = backoff(retryBaseMs, attempt);
         debug?.(`${req.method} ${req.path} → ${answer.status} (${took()}), retrying in ${wait} ms`);
-        await pause(wait, req, baseUrl);
+        await pause(wait, req, baseUrl, closing.signal);
         continue;
+      }
+      if (mayRetry && answer.status === 429 && limited < RATE_LIMIT_RETRIES) {
+        // A rate limit starts a little slower than a failure: the service asked for less traffic.
+        const wait = retryAfterMs(answer.retryAfter) ?? backoff(retryBaseMs * 4, limited);
+        if (wait <= RATE_LIMIT_MAX_WAIT_MS) {
+          limited++;
+          attempt--; // a rate limit does not use up the budget for failures
+          debug?.(`${req.method} ${req.path} → 429 (${took()}), rate limited, retrying in ${wait} ms`);
+          opts.onRateLimited?.({ method: req.method, path: req.path, waitMs: wait });
+          await pause(wait, req, baseUrl, closing.signal);
+          continue;
+        }
       }
       debug?.(`${req.method} ${req.path} → ${answer.status} (${took()})`);
       connection.set(stateAfter(answer));
@@ -192,6 +220,7 @@ export function createTransport(opts: TransportOptions): Transport {
     async close() {
       if (closed) return;
       closed = true;
+      closing.abort();
       await releasePool(poolKey);
     },
   };
@@ -271,7 +300,9 @@ async function releasePool(key: string): Promise<void> {
   shared.users--;
   if (shared.users > 0) return;
   pools.delete(key);
-  await shared.pool.close();
+  // Destroyed, not closed: close() waits for requests in flight, and a service that never answers
+  // would hold a quit for a whole headers timeout. Nobody is left to read those answers.
+  await shared.pool.destroy();
 }
 
 function parseBaseUrl(text: string): URL {
@@ -297,12 +328,22 @@ function backoff(baseMs: number, attempt: number): number {
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }
 
-async function pause(ms: number, req: WireRequest, baseUrl: string): Promise<void> {
+async function pause(ms: number, req: WireRequest, baseUrl: string, closing: AbortSignal): Promise<void> {
   try {
-    await sleep(ms, undefined, { signal: req.signal });
+    await sleep(ms, undefined, { signal: req.signal ? AbortSignal.any([req.signal, closing]) : closing });
   } catch {
+    if (closing.aborted && !req.signal?.aborted) throw new NetworkError(`the connection to ${baseUrl} was closed while waiting to retry`, undefined, req.method, req.path, baseUrl);
     throw new AbortedError(req.method, req.path, baseUrl);
   }
+}
+
+/** Retry-After as milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 function isRetryable(err: RequestError): boolean {
@@ -361,7 +402,14 @@ function translateFailure(err: unknown, where: { method: string; path: string; b
   return net(`cannot reach ${baseUrl}: ${detail}`);
 }
 
-function interpret(answer: { status: number; contentType: string; text: string }, where: { method: string; path: string; baseUrl: string }): WireResponse {
+interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+  retryAfter?: string;
+}
+
+function interpret(answer: Answer, where: { method: string; path: string; baseUrl: string }): WireResponse {
   const { method, path, baseUrl } = where;
   let body: unknown;
   let isJson = answer.text.trim() === '';

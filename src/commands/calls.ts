@@ -2,7 +2,8 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call, CallFilters } from '../api/schemas.js';
-import { endDate, startDate, e164, nonEmpty, positiveInt } from './input.js';
+import { endDate, startDate, e164, nonEmpty, positiveIntUpTo } from './input.js';
+import { MAX_CALL_PAGE } from '../api/pager.js';
 import { cellWidth, padCells } from '../format/cells.js';
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
@@ -161,7 +162,7 @@ export function callsCommand(): Command {
 
   filterOptions(cmd.command('list').description('list calls, newest first'))
     .option('--id <callId>', 'only the call with this id', nonEmpty)
-    .option('--limit <n>', 'at most n calls (the service default is 100); with --all, calls per request', positiveInt)
+    .option('--limit <n>', `at most n calls (the service default is 100, at most ${MAX_CALL_PAGE}); with --all, calls per request`, positiveIntUpTo(MAX_CALL_PAGE))
     .option('--all', 'page through the whole log matching the filters')
     .addHelpText(
       'after',
@@ -187,7 +188,7 @@ export function callsCommand(): Command {
     .action(action('place the call', async (o: OutboundFlags, c: Command) => withApi(c, ({ api, out }) => placeCall(api, out, o))));
 
   filterOptions(cmd.command('watch').description('print new calls and status changes as they happen, until Ctrl-C'))
-    .option('--interval <seconds>', 'seconds between polls', positiveInt, 2)
+    .option('--interval <seconds>', 'seconds between polls (at most a day)', positiveIntUpTo(24 * 60 * 60), 2)
     .addHelpText('after', '\nExamples:\n  $ switchboard calls watch\n  $ switchboard calls watch --assistant asst_123 -o json | jq .status')
     .action(
       action('watch calls', async (o: ListFlags & { interval: number }, c: Command) => {

@@ -2,7 +2,10 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { KbFile } from '../api/schemas.js';
-import { nonEmpty, positiveInt, readableFile } from './input.js';
+import { nonEmpty, positiveInt, positiveIntUpTo, readableFile } from './input.js';
+
+/** The most files one page holds (the service's limit). */
+const MAX_FILE_PAGE = 100;
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
 import { printList, printRecord, statusTone, toCsv, type OutputTarget } from './output.js';
@@ -88,7 +91,7 @@ export function filesCommand(): Command {
     .command('list')
     .description('list files, one page at a time')
     .option('--page <n>', 'page number, from 1', positiveInt)
-    .option('--limit <n>', 'files per page (the service default is 20, at most 100)', positiveInt)
+    .option('--limit <n>', `files per page (the service default is 20, at most ${MAX_FILE_PAGE})`, positiveIntUpTo(MAX_FILE_PAGE))
     .addHelpText('after', '\nExamples:\n  $ switchboard files list\n  $ switchboard files list --page 2 --limit 50 -o json')
     .action(
       action('list files', async (o: { page?: number; limit?: number }, c: Command) =>

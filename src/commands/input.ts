@@ -20,6 +20,15 @@ export function positiveInt(value: string): number {
   return Number(value);
 }
 
+/** positiveInt with a ceiling, for values the service (or a timer) cannot take beyond it. */
+export function positiveIntUpTo(max: number): (value: string) => number {
+  return (value) => {
+    const n = positiveInt(value);
+    if (n > max) throw new InvalidArgumentError(`It must be at most ${max}.`);
+    return n;
+  };
+}
+
 /** ISO 8601, YYYY-MM-DD or relative (24h, 7d) → ISO 8601 for the service; a bare day starts at midnight. */
 export function startDate(value: string): string {
   return isoDate(value, false);

@@ -2,6 +2,8 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { PhoneNumber } from '../api/schemas.js';
+import { ApiError } from '../api/errors.js';
+import { isE164 } from '../api/validate.js';
 import { nonEmpty } from './input.js';
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
@@ -21,7 +23,16 @@ export async function listNumbers(api: VoiceAgentApi, out: OutputTarget): Promis
   printList(out, await api.listPhoneNumbers(), NUMBER_COLUMNS);
 }
 
-export async function linkNumber(api: VoiceAgentApi, out: OutputTarget, phoneNumberId: string, assistantId: string): Promise<void> {
+/** The id of a number given by id or by DID (`+12125550142`, as `sandbox ring` takes it). */
+export async function phoneNumberIdOf(api: VoiceAgentApi, idOrDid: string): Promise<string> {
+  if (!isE164(idOrDid)) return idOrDid;
+  const found = (await api.listPhoneNumbers()).find((n) => n.did === idOrDid);
+  if (!found) throw new ApiError(404, `no phone number with DID ${idOrDid}; switchboard numbers list shows the numbers there are`, 'GET', '/phone-numbers', api.baseUrl, 'Not Found');
+  return found.id;
+}
+
+export async function linkNumber(api: VoiceAgentApi, out: OutputTarget, idOrDid: string, assistantId: string): Promise<void> {
+  const phoneNumberId = await phoneNumberIdOf(api, idOrDid);
   const res = await api.linkNumber({ phoneNumberId, assistantId });
   if (out.format === 'json') out.write(jsonText(res, 2) + '\n');
   else if (res.phoneNumber && out.format !== 'table') printRecord(out, res.phoneNumber, NUMBER_COLUMNS);
@@ -43,9 +54,9 @@ export function numbersCommand(): Command {
   cmd
     .command('link')
     .description('link an assistant to a phone number for inbound calls')
-    .argument('<phoneNumberId>', 'phone number id', nonEmpty)
+    .argument('<number>', 'phone number id, or its DID (+12125550142)', nonEmpty)
     .requiredOption('--assistant <id>', 'assistant that answers calls to this number', nonEmpty)
-    .addHelpText('after', '\nExamples:\n  $ switchboard numbers link pn_123 --assistant asst_456')
+    .addHelpText('after', '\nExamples:\n  $ switchboard numbers link pn_123 --assistant asst_456\n  $ switchboard numbers link +12125550142 --assistant asst_456')
     .action(
       action('link the phone number', async (id: string, o: { assistant: string }, c: Command) =>
         withApi(c, ({ api, out }) => linkNumber(api, out, id, o.assistant)),

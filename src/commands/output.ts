@@ -48,14 +48,20 @@ function oneLine(s: string): string {
   return s.replace(/[\t\r\n]+/g, ' ');
 }
 
-/** RFC 4180: quote when the field holds a comma, quote, CR or LF; double inner quotes. */
-export function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+/**
+ * RFC 4180: quote when the field holds a comma, quote, CR or LF; double inner quotes. With
+ * `formulas` false, a cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first) gets a
+ * leading ' (OWASP's CSV injection advice): service text is data, never a formula.
+ */
+export function csvField(s: string, formulas = false): string {
+  const safe = !formulas && /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export function toCsv<T>(records: readonly T[], columns: readonly Column<T>[]): string {
+/** CSV rows; formulas are neutralised unless `formulas` (kept only for a terminal, which runs nothing). */
+export function toCsv<T>(records: readonly T[], columns: readonly Column<T>[], formulas = false): string {
   const lines = [columns.map((c) => csvField(c.header)).join(',')];
-  for (const r of records) lines.push(columns.map((c) => csvField(cellText(c.value(r)))).join(','));
+  for (const r of records) lines.push(columns.map((c) => csvField(cellText(c.value(r)), formulas)).join(','));
   return lines.join('\r\n') + '\r\n';
 }
 
@@ -66,7 +72,8 @@ export function toTable<T>(records: readonly T[], columns: readonly Column<T>[],
   const rows = records.map((r) => columns.map((c) => oneLine(cellText(c.value(r)))));
   const headers = columns.map((c) => c.header.toUpperCase());
   // On a terminal, columns are padded to line up; in a pipe they are tab-separated.
-  const widths = headers.map((h, i) => Math.max(visibleWidth(h), ...rows.map((cells) => visibleWidth(cells[i]))));
+  // A loop, not Math.max(...rows): spreading 200,000 rows overflows the call stack.
+  const widths = headers.map((h, i) => rows.reduce((w, cells) => Math.max(w, visibleWidth(cells[i])), visibleWidth(h)));
   const pad = (s: string, i: number) => (!tty || i === columns.length - 1 ? s : s + ' '.repeat(widths[i] - visibleWidth(s)));
   const sep = tty ? '  ' : '\t';
   const out = [headers.map((h, i) => paint(color, 'bold', pad(h, i))).join(sep)];
@@ -89,7 +96,7 @@ export function printList<T extends { id: string }>(out: OutputTarget, records: 
       out.write(jsonText(records, 2) + '\n');
       return;
     case 'csv':
-      out.write(toCsv(records, columns));
+      out.write(toCsv(records, columns, out.tty));
       return;
     case 'ids':
       out.write(records.map((r) => r.id + '\n').join(''));
@@ -111,7 +118,7 @@ export function printList<T extends { id: string }>(out: OutputTarget, records: 
 export function listWriter<T extends { id: string }>(out: OutputTarget, columns: readonly Column<T>[]): { add(records: readonly T[]): void; end(): void } {
   if (out.format === 'table' && out.tty) {
     const all: T[] = [];
-    return { add: (records) => void all.push(...records), end: () => printList(out, all, columns) };
+    return { add: (records) => void records.forEach((r) => all.push(r)), end: () => printList(out, all, columns) };
   }
   let started = false;
   const withoutHeader = (text: string, eol: string) => text.slice(text.indexOf(eol) + eol.length);
@@ -121,7 +128,7 @@ export function listWriter<T extends { id: string }>(out: OutputTarget, columns:
       let text: string;
       if (out.format === 'json') text = (started ? ',\n' : '[\n') + records.map((r) => jsonText(r, 2).replace(/^/gm, '  ')).join(',\n');
       else if (out.format === 'ids') text = records.map((r) => r.id + '\n').join('');
-      else if (out.format === 'csv') text = toCsv(records, columns);
+      else if (out.format === 'csv') text = toCsv(records, columns, out.tty);
       else text = toTable(records, columns, false, out.color);
       if (started && out.format === 'csv') text = withoutHeader(text, '\r\n');
       if (started && out.format === 'table') text = withoutHeader(text, '\n');
@@ -145,7 +152,7 @@ export function printRecord<T extends { id: string }>(out: OutputTarget, record:
       out.write(jsonText(record, 2) + '\n');
       return;
     case 'csv':
-      out.write(toCsv([record], columns));
+      out.write(toCsv([record], columns, out.tty));
       return;
     case 'ids':
       out.write(record.id + '\n');

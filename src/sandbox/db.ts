@@ -341,6 +341,10 @@ export class SandboxStore {
   filesStillProcessing(): FileRow[] {
     return (this.s.fileProcessing.all() as Record<string, unknown>[]).map(toFile);
   }
+  /** Runs `fn` holding the database's write lock (BEGIN IMMEDIATE), which every process on this data dir shares. */
+  underWriteLock<T>(fn: () => T): T {
+    return transaction(this.db, fn);
+  }
   insertFile(f: FileRow): void {
     this.s.fileInsert.run({ ...f });
   }

@@ -2,8 +2,8 @@
 // name); extracted text beside it as <id>.txt. Uploads stream to <dataDir>/uploads/ first and
 // are renamed into place only when complete, so a half-written upload never becomes a record.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -79,7 +79,7 @@ export interface PendingUpload {
  */
 export async function saveUpload(ctx: SandboxContext, stream: Readable & { truncated?: boolean }, rawName: string | undefined): Promise<PendingUpload> {
   const id = randomUUID();
-  const tmp = join(dataPaths(ctx.dataDir).uploads, `${id}.part`);
+  const tmp = join(dataPaths(ctx.dataDir).uploads, partName(id));
   let bytes = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
@@ -104,16 +104,19 @@ export async function saveUpload(ctx: SandboxContext, stream: Readable & { trunc
   }
   return {
     async keep() {
+      const name = displayName(rawName);
+      const now = new Date().toISOString();
+      const row: FileRow = { id, name, bytes, mimetype: mimetypeOf(name), status: 'processing', parsedTextBytes: null, createdAt: now, updatedAt: now };
       try {
-        await rename(tmp, contentPath(ctx.dataDir, id));
+        // Under the write lock, so another process's start never sees the bytes without their record.
+        ctx.store.underWriteLock(() => {
+          renameSync(tmp, contentPath(ctx.dataDir, id));
+          ctx.store.insertFile(row);
+        });
       } catch (err) {
         await rm(tmp, { force: true });
         throw err;
       }
-      const name = displayName(rawName);
-      const now = new Date().toISOString();
-      const row: FileRow = { id, name, bytes, mimetype: mimetypeOf(name), status: 'processing', parsedTextBytes: null, createdAt: now, updatedAt: now };
-      ctx.store.insertFile(row);
       return row;
     },
     discard: () => rm(tmp, { force: true }),
@@ -148,16 +151,55 @@ export async function extractText(ctx: SandboxContext, file: FileRow): Promise<v
   }
 }
 
+// Other processes (commands, consoles, a standalone sandbox) may be using the same data dir at
+// this moment, so a start sweeps only what nobody can still be writing.
+/** A part file names the process writing it: `<id>.<pid>.part`. */
+const partName = (id: string) => `${id}.${process.pid}.part`;
+/** A part whose writer still runs is left alone for this long (after that, its pid was reused). */
+const LIVE_PART_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function ageMs(path: string, now: number): number | undefined {
+  try {
+    return now - statSync(path).mtimeMs;
+  } catch {
+    return undefined; // gone meanwhile: renamed by its upload, or swept by another start
+  }
+}
+
+/** An upload's part file that no live process is writing. */
+function abandonedPart(path: string, name: string, now: number): boolean {
+  const owner = /\.(\d+)\.part$/.exec(name);
+  if (!owner || !processAlive(Number(owner[1]))) return true;
+  const age = ageMs(path, now);
+  return age !== undefined && age > LIVE_PART_MAX_AGE_MS;
+}
+
 /**
- * After a stop: clears uploads that never completed and bytes whose record was never written
- * (or was deleted just before a crash), and finishes interrupted text extraction.
+ * At a start: clears uploads that no live process is writing and bytes whose record was never
+ * written (or was deleted just before a crash), and finishes interrupted text extraction.
  */
 export function resumeExtraction(ctx: SandboxContext): void {
   const { uploads, files } = dataPaths(ctx.dataDir);
-  for (const f of readdirSync(uploads)) rmSync(join(uploads, f), { force: true });
-  for (const f of readdirSync(files)) {
-    if (!ctx.store.getFile(f.replace(/\.txt$/, ''))) rmSync(join(files, f), { force: true });
+  const now = Date.now();
+  for (const f of readdirSync(uploads)) {
+    const path = join(uploads, f);
+    if (abandonedPart(path, f, now)) rmSync(path, { force: true });
   }
+  // Under the write lock, which keep() holds from its rename to its insert.
+  ctx.store.underWriteLock(() => {
+    for (const f of readdirSync(files)) {
+      if (!ctx.store.getFile(f.replace(/\.txt$/, ''))) rmSync(join(files, f), { force: true });
+    }
+  });
   for (const f of ctx.store.filesStillProcessing()) void extractText(ctx, f);
 }
 

@@ -26,7 +26,8 @@ export async function runConsole(started: Started): Promise<number> {
   );
 
   terminal.onQuitSignal(() => store.getState().actions.quit());
-  // An unexpected error becomes a flash (details in the debug log, see src/crash.ts), not an exit.
+  started.onRateLimited((w) => store.getState().actions.flash(`rate limited, retrying in ${Math.max(1, Math.ceil(w.waitMs / 1000))}s`));
+  // An unhandled rejection becomes a flash (details in the debug log, see src/crash.ts); an uncaught exception ends the console.
   addCrashSecret(resolved.apiKey);
   terminal.reportCrashesTo((line) => store.getState().actions.flash(line, 'error'));
   try {

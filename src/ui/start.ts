@@ -10,6 +10,7 @@ import { resolveTarget, type Target } from '../config/config.js';
 import { maskKey } from '../config/mask.js';
 import { debugLogPath, debugLogWriter } from '../crash.js';
 import { connect, type Connection } from '../target.js';
+import type { RateLimitWait } from '../api/http.js';
 import type { ConsoleTarget, Route } from '../store/types.js';
 import { CONNECTION_MARK, footerLine, headerLeft } from './chrome-text.js';
 import { truncate } from './format.js';
@@ -36,6 +37,8 @@ export interface Started {
   terminal: Terminal;
   /** Where --debug writes, when it was given. */
   debugLog?: string;
+  /** Who is told of each wait on a 429 from now on (the connection starts before the app is up). */
+  onRateLimited(listener: (wait: RateLimitWait) => void): void;
 }
 
 export function routeFrom(r: ConsoleOptions['initialRoute']): Route {
@@ -66,7 +69,8 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   const terminal = takeTerminal({ color: opts.color });
   const ui = import('./run.js');
   const debugLog = opts.debug ? debugLogPath() : undefined;
-  const connecting = connect({ resolved, sandboxIn: 'child', loadClientAfter: ui, debug: debugLog ? debugLogWriter() : undefined });
+  let rateLimited: ((wait: RateLimitWait) => void) | undefined;
+  const connecting = connect({ resolved, sandboxIn: 'child', loadClientAfter: ui, debug: debugLog ? debugLogWriter() : undefined, onRateLimited: (w) => rateLimited?.(w) });
   connecting.catch(() => undefined); // handled in run.tsx, which may attach a little later
   const target = shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey);
   const route = routeFrom(opts.initialRoute);
@@ -75,7 +79,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
     terminal.restore(); // so the line that says why is printed on the main screen, where it stays
     throw err;
   });
-  return run.runConsole({ resolved, connecting, target, route, terminal, debugLog });
+  return run.runConsole({ resolved, connecting, target, route, terminal, debugLog, onRateLimited: (l) => void (rateLimited = l) });
 }
 
 /** The frame's chrome as the app draws it while connecting: header, breadcrumbs, key hints. */

@@ -3,7 +3,7 @@
 // a normal quit, a signal, process.exit, or a crash the console could not show. Nothing else in the console
 // writes these modes or listens for these signals. Small and free of React/Ink: start.ts takes
 // the terminal before they load.
-import { setCrashReporter } from '../crash.js';
+import { setCrashCleanup, setCrashReporter } from '../crash.js';
 
 export interface Terminal {
   /** Colour is on for this console (flags and environment decided, and the terminal has it). */
@@ -62,6 +62,7 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     for (const s of QUIT_SIGNALS) process.off(s, onSignal);
     process.off('exit', restore);
     setCrashReporter(undefined);
+    setCrashCleanup(undefined);
     try {
       if (stdin.isTTY) stdin.setRawMode(false);
     } catch {
@@ -98,6 +99,7 @@ export function takeTerminal(opts: TakeOptions): Terminal {
   if (stdin.isTTY) stdin.setRawMode(true);
   process.on('exit', restore);
   for (const s of QUIT_SIGNALS) process.on(s, onSignal);
+  setCrashCleanup(restore); // a crash that ends the process prints its line on the main screen
 
   return {
     color,

@@ -1,6 +1,7 @@
 // src/crash.ts: an unhandled rejection or exception writes its details (keys redacted) to the
 // debug log in the XDG state dir; a command prints one line pointing at it and exits 1; the
-// console (a registered reporter) shows a flash and keeps running.
+// console (a registered reporter) shows a rejection as a flash and keeps running, and on an
+// uncaught exception gives the terminal back, prints one line and exits 1.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -51,17 +52,19 @@ for (const kind of ['rejection', 'exception']) {
   });
 }
 
-test('in the console a crash becomes a flash and the process keeps running', async () => {
+test('in the console an unhandled rejection is a flash and the console carries on; an uncaught exception restores the terminal, prints one line and exits 1', async () => {
   const r = await run({ CRASH_REPORTER: '1' });
-  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.code, 1, r.stderr);
   const flashes = r.stdout.split('\n').filter((l) => l.startsWith('FLASH '));
-  assert.equal(flashes.length, 2, r.stdout);
-  for (const f of flashes) assert.match(f, /^FLASH unexpected error: request with key sk-…c0de failed \(details in .*debug\.log\)$/);
-  assert.match(r.stdout, /ALIVE/);
-  assert.equal(r.stderr, '');
-  const details = readFileSync(join(r.state, 'debug.log'), 'utf8');
+  assert.equal(flashes.length, 1, r.stdout);
+  assert.match(flashes[0], /^FLASH unexpected error: request with key sk-…c0de failed \(details in .*debug\.log\)$/);
+  assert.match(r.stdout, /ALIVE/, 'the rejection did not end it');
+  const log = join(r.state, 'debug.log');
+  assert.deepEqual(r.stderr.split('\n').filter(Boolean), ['RESTORED', `switchboard: unexpected error: request with key sk-…c0de failed (details in ${log})`]);
+  const details = readFileSync(log, 'utf8');
   assert.equal(details.match(/^--- /gm)?.length, 2, 'both failures logged');
-  assert.ok(!(r.stdout + details).includes(SECRET));
+  assert.match(details, /uncaughtException/);
+  assert.ok(!(r.stdout + r.stderr + details).includes(SECRET));
 });
 
 test('the command line in the crash log masks a key given as a flag', async () => {

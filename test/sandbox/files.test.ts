@@ -208,7 +208,7 @@ describe('file paging', () => {
 });
 
 describe('file storage after a crash', () => {
-  test('a restart clears half-written uploads and bytes without a record, keeping recorded files', async () => {
+  test('a restart clears abandoned uploads and bytes without a record, keeping recorded files and live uploads', async () => {
     const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-orphans-'));
@@ -218,10 +218,14 @@ describe('file storage after a crash', () => {
       await done(first, kept.id);
       await first.close();
       writeFileSync(join(dataDir, 'uploads', 'abc.part'), 'half');
+      writeFileSync(join(dataDir, 'uploads', `def.${2 ** 30}.part`), 'its writer is gone');
+      const live = `ghi.${process.pid}.part`;
+      writeFileSync(join(dataDir, 'uploads', live), 'still being written');
       writeFileSync(join(dataDir, 'files', 'no-such-record'), 'orphan');
       const again = await startTestSandbox({ dataDir });
       try {
-        assert.deepEqual(readdirSync(join(dataDir, 'uploads')), []);
+        assert.deepEqual(readdirSync(join(dataDir, 'uploads')), [live]);
+        rmSync(join(dataDir, 'uploads', live));
         assert.deepEqual(readdirSync(join(dataDir, 'files')).sort(), [kept.id, `${kept.id}.txt`].sort());
         assert.equal((await send(again, 'GET', `/files/${kept.id}/content`)).text, 'keep me');
       } finally {

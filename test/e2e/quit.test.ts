@@ -1,0 +1,50 @@
+// Quit is instant: the console against a service that accepts every request and never answers
+// exits on q / Ctrl-C at once, abandoning the requests in flight instead of draining them.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { homeEnv } from '../support/cli.js';
+import { startFaultyServer } from '../support/faulty-server.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
+const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? 'dist/cli.js is missing (npm run build)' : false;
+
+const home = mkdtempSync(join(tmpdir(), 'sb-quit-'));
+const sessions: TmuxSession[] = [];
+after(() => {
+  for (const t of sessions) t.kill();
+  rmSync(home, { recursive: true, force: true });
+});
+
+for (const key of ['q', 'C-c'] as const) {
+  test(`${key} quits within 200 ms while a request hangs on a service that never answers`, { skip }, async () => {
+    const hung = await startFaultyServer({ mode: 'slow' });
+    try {
+      const t = startTmux({
+        name: `sb-quit-${key}-${process.pid}`,
+        cwd: root,
+        command: `${JSON.stringify(process.execPath)} ${cli}`,
+        env: { ...homeEnv(join(home, key)), TERM: 'xterm-256color', SWITCHBOARD_BASE_URL: hung.url, SWITCHBOARD_API_KEY: 'sk-test-quit-0000000000' },
+      });
+      sessions.push(t);
+      await t.waitFor('Loading assistants');
+      // The assistants list is in flight and will never be answered.
+      for (let i = 0; i < 100 && !hung.seen.some((s) => s.startsWith('GET') && s.includes('/assistants')); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(hung.seen.length > 0, 'the console asked the service for something');
+      const started = performance.now();
+      t.keys(key);
+      let status: number | null = null;
+      while ((status = t.exitStatus()) === null && performance.now() - started < 20_000) await new Promise((r) => setTimeout(r, 5));
+      const ms = Math.round(performance.now() - started);
+      console.log(`# ${key}: exited in ${ms} ms with a request in flight`);
+      assert.equal(status, 0);
+      assert.ok(ms < 200, `quit took ${ms} ms`);
+    } finally {
+      await hung.close();
+    }
+  });
+}

@@ -1,0 +1,52 @@
+// The console says when the service rate-limits it: a real terminal (tmux, built binary) against
+// a small real server whose first answer is 429 with Retry-After, then the list.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { homeEnv } from '../support/cli.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
+const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? 'dist/cli.js is missing (npm run build)' : false;
+
+const home = mkdtempSync(join(tmpdir(), 'sb-429-'));
+let t: TmuxSession | undefined;
+after(() => {
+  t?.kill();
+  rmSync(home, { recursive: true, force: true });
+});
+
+test('the console shows "rate limited, retrying in Ns" and then the list', { skip }, async () => {
+  let limited = false;
+  const server = createServer((req, res) => {
+    if (!limited && req.url?.startsWith('/assistants')) {
+      limited = true;
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' }).end(JSON.stringify({ statusCode: 429, error: 'Too Many Requests', message: 'slow down' }));
+      return;
+    }
+    const now = new Date().toISOString();
+    const body = req.url?.startsWith('/assistants') ? [{ id: 'a1', name: 'Patient Desk', createdAt: now, updatedAt: now }] : [];
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    t = startTmux({
+      name: `sb-429-${process.pid}`,
+      cwd: root,
+      command: `${JSON.stringify(process.execPath)} ${cli}`,
+      env: { ...homeEnv(home), TERM: 'xterm-256color', SWITCHBOARD_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, SWITCHBOARD_API_KEY: 'sk-test-429-00000000000' },
+    });
+    await t.waitFor('rate limited, retrying in 3s');
+    await t.waitFor('Patient Desk');
+    t.keys('q');
+    assert.equal(await t.waitForExit(), 0);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});

@@ -292,25 +292,11 @@ export class SandboxStore {
   queryCalls(q: CallQuery, full: boolean): CallRow[] {
     const where: string[] = [];
     const params: Record<string, unknown> = { limit: q.limit };
-    if (q.id !== undefined) {
-      where.push('c.id = @id');
-      params.id = q.id;
-    }
-    if (q.assistantId !== undefined) {
-      where.push('c.assistant_id = @assistantId');
-      params.assistantId = q.assistantId;
-    }
-    if (q.phoneNumberId !== undefined) {
-      where.push('c.phone_number_id = @phoneNumberId');
-      params.phoneNumberId = q.phoneNumberId;
-    }
-    if (q.createdFrom !== undefined) {
-      where.push('c.created_at >= @createdFrom');
-      params.createdFrom = q.createdFrom;
-    }
-    if (q.createdTo !== undefined) {
-      where.push('c.created_at <= @createdTo');
-      params.createdTo = q.createdTo;
+    // Only the filters given are bound: node:sqlite refuses a parameter the statement lacks.
+    for (const [key, clause] of CALL_FILTERS) {
+      if (q[key] === undefined) continue;
+      where.push(clause);
+      params[key] = q[key];
     }
     const from = full ? `${CALL_COLUMNS}, v.messages FROM calls c JOIN conversations v ON v.id = c.conversation_id` : `${CALL_COLUMNS} FROM calls c`;
     const sql = `SELECT ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`;
@@ -394,6 +380,15 @@ const toNumber = (r: Record<string, string>): PhoneNumberRow => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
+
+/** Each call filter's WHERE clause, named by its CallQuery field. */
+const CALL_FILTERS: [Exclude<keyof CallQuery, 'limit'>, string][] = [
+  ['id', 'c.id = @id'],
+  ['assistantId', 'c.assistant_id = @assistantId'],
+  ['phoneNumberId', 'c.phone_number_id = @phoneNumberId'],
+  ['createdFrom', 'c.created_at >= @createdFrom'],
+  ['createdTo', 'c.created_at <= @createdTo'],
+];
 
 /** The columns toCall reads, in its order; a query for the full record adds the messages last. */
 const CALL_COLUMNS =

@@ -1,5 +1,6 @@
 // The esbuild settings of the console's ESM bundle, shared by the build (build.mjs) and the
-// benchmark's Ink floor (test/bench/rows/startup.ts), so "bundled like the console" stays true.
+// benchmark's Ink floor (test/bench/rows/startup.ts) and the tests' Ink (test-ink.mjs), so
+// "bundled like the console" stays true.
 import { inkPatches } from './ink-patches.mjs';
 
 /** Options for an ESM, code-split Node bundle with Ink patched; callers add entries, outdir and their own externals/defines. */

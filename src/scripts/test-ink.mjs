@@ -19,24 +19,18 @@ export async function buildTestInk() {
   mkdirSync(cache, { recursive: true });
   const outdir = mkdtempSync(join(cache, 'ink-'));
   const { build } = await import('esbuild');
-  const { inkPatches } = await import('./ink-patches.mjs');
+  const { esmBundleOptions } = await import('./esm-bundle.mjs');
   await build({
+    // The console's own bundle options (patches, target, externals), React left outside.
+    ...esmBundleOptions({ external: ['react'] }),
     // Ink, and the two of its modules the console imports by path (src/ui/ink-internals.ts): entries
     // of one split bundle, so they share Ink's single instance of each module.
     entryPoints: { ink: 'ink', ...Object.fromEntries(Object.entries(INK_INTERNALS).map(([name, file]) => [name, join(root, 'node_modules/ink/build', file)])) },
     absWorkingDir: root,
     outdir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    // Ink loads its devtools (and react-devtools-core, not installed) only when asked: a chunk apart.
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    logLevel: 'warning',
-    plugins: [inkPatches],
-    external: ['react', 'react-devtools-core'],
-    banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
+    // Not NODE_ENV=production: the bundled react-reconciler must run in the mode of the React
+    // outside it, which the tests load as development (in the shipped bundle both are production).
+    define: {},
   });
   return { entry: join(outdir, 'ink.mjs'), dir: outdir };
 }

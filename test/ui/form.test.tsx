@@ -1,30 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Form } from '../../src/ui/components/Form.js';
-import { KeypressProvider } from '../../src/ui/hooks/keypress.js';
-import { renderApp, KEYS } from '../support/ink.js';
+import { KEYS } from '../support/ink.js';
+import { PROMPT_AND_NAME, renderForm } from './support.js';
 
 test('form: multi-line text keeps newlines and wraps inside its column; a long value stays on one row', async () => {
-  let got: Record<string, unknown> | undefined;
-  const c = await renderApp(
-    <KeypressProvider onForceQuit={() => {}}>
-      <Form
-        title="T"
-        width={60}
-        height={12}
-        submitLabel="Go"
-        initial={{ p: '', n: '' }}
-        onCancel={() => {}}
-        onSubmit={(v) => {
-          got = v;
-        }}
-        fields={[
-          { kind: 'text', key: 'p', label: 'Prompt', multiline: true },
-          { kind: 'text', key: 'n', label: 'Name' },
-        ]}
-      />
-    </KeypressProvider>,
-  );
+  const c = await renderForm(PROMPT_AND_NAME);
   await c.type('line one');
   await c.press(KEYS.enter);
   await c.type('line two is a much longer line that has to wrap around the value column');
@@ -36,6 +16,6 @@ test('form: multi-line text keeps newlines and wraps inside its column; a long v
   assert.match(f, /Prompt +line one …/);
   assert.match(f, /› Name +…x+\n/);
   await c.press(KEYS.ctrlS);
-  assert.deepEqual(got, { p: 'line one\nline two is a much longer line that has to wrap around the value column', n: 'x'.repeat(80) });
+  assert.deepEqual(c.submitted(), { p: 'line one\nline two is a much longer line that has to wrap around the value column', n: 'x'.repeat(80) });
   c.unmount();
 });

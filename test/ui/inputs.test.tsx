@@ -6,10 +6,9 @@ import assert from 'node:assert/strict';
 import { useState } from 'react';
 import { Box, Text } from 'ink';
 import { KEYS, renderApp, tick } from '../support/ink.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole, startTestSandbox, type Sandbox, renderForm } from './support.js';
 import { KeypressProvider, Priority, useKeypress } from '../../src/ui/hooks/keypress.js';
 import { TextInput } from '../../src/ui/components/TextInput.js';
-import { Form } from '../../src/ui/components/Form.js';
 
 /** Writes one string to stdin as a single read (a paste, a held key), then yields. */
 async function burst(c: { stdin: { write: (s: string) => void } }, keys: string) {
@@ -161,35 +160,22 @@ test('text input: a value wider than the field scrolls sideways to keep the curs
 });
 
 test('keys typed ahead in one read go where the keys before them led: ↓ then text fills the next field; Tab Tab moves twice', async () => {
-  let got: Record<string, unknown> | undefined;
-  const c = await renderApp(
-    <KeypressProvider onForceQuit={() => {}}>
-      <Form
-        title="T"
-        width={60}
-        height={10}
-        submitLabel="Go"
-        initial={{ a: '', b: '', c: '' }}
-        onCancel={() => {}}
-        onSubmit={(v) => {
-          got = v;
-        }}
-        fields={[
-          { kind: 'text', key: 'a', label: 'First' },
-          { kind: 'text', key: 'b', label: 'Second' },
-          { kind: 'text', key: 'c', label: 'Third' },
-        ]}
-      />
-    </KeypressProvider>,
+  const c = await renderForm(
+    [
+      { kind: 'text', key: 'a', label: 'First' },
+      { kind: 'text', key: 'b', label: 'Second' },
+      { kind: 'text', key: 'c', label: 'Third' },
+    ],
+    { height: 10 },
   );
   await burst(c, 'one' + KEYS.down + 'two' + KEYS.left + KEYS.backspace + KEYS.up + 'x');
   await c.press(KEYS.ctrlS); // Ink reads a Ctrl key inside a run of text as part of the text
-  assert.deepEqual(got, { a: 'onex', b: 'to', c: '' });
+  assert.deepEqual(c.submitted(), { a: 'onex', b: 'to', c: '' });
   // A run of Tabs is that many Tabs (Ink passes it as one string), not text.
   await burst(c, '\t\t');
   await burst(c, 'z');
   await c.press(KEYS.ctrlS);
-  assert.deepEqual(got, { a: 'onex', b: 'to', c: 'z' });
+  assert.deepEqual(c.submitted(), { a: 'onex', b: 'to', c: 'z' });
   c.unmount();
 });
 

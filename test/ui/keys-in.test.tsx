@@ -9,11 +9,9 @@ import { createElement } from 'react';
 import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, routeKey, topRoute, viewOf } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
-import { Form } from '../../src/ui/components/Form.js';
-import { KeypressProvider } from '../../src/ui/hooks/keypress.js';
 import { KEYS, renderApp, tick } from '../support/ink.js';
 import { until } from '../support/wait.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole, startTestSandbox, type Sandbox, PROMPT_AND_NAME, renderForm } from './support.js';
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -147,32 +145,13 @@ describe('Keys in', () => {
 });
 
 test('a multi-line paste keeps its lines in the system prompt field; a paste in a one-line field is one line', async () => {
-  let got: Record<string, unknown> | undefined;
-  const c = await renderApp(
-    <KeypressProvider onForceQuit={() => {}}>
-      <Form
-        title="T"
-        width={60}
-        height={12}
-        submitLabel="Go"
-        initial={{ p: '', n: '' }}
-        onCancel={() => {}}
-        onSubmit={(v) => {
-          got = v;
-        }}
-        fields={[
-          { kind: 'text', key: 'p', label: 'Prompt', multiline: true },
-          { kind: 'text', key: 'n', label: 'Name' },
-        ]}
-      />
-    </KeypressProvider>,
-  );
+  const c = await renderForm(PROMPT_AND_NAME);
   c.stdin.write(`${PASTE_START}You are Ava.\r\n\tBe brief.${PASTE_END}`);
   await tick();
   await c.press(KEYS.tab);
   c.stdin.write(`${PASTE_START}Front\ndesk${PASTE_END}`);
   await tick();
   await c.press(KEYS.ctrlS);
-  assert.deepEqual(got, { p: 'You are Ava.\n\tBe brief.', n: 'Front desk' });
+  assert.deepEqual(c.submitted(), { p: 'You are Ava.\n\tBe brief.', n: 'Front desk' });
   c.unmount();
 });

@@ -4,6 +4,8 @@ import { startTestSandbox } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, type ConsoleStore, type Route } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
+import { Form, type Field } from '../../src/ui/components/Form.js';
+import { KeypressProvider } from '../../src/ui/hooks/keypress.js';
 import { renderApp } from '../support/ink.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
@@ -24,3 +26,18 @@ export async function openConsole(sb: Sandbox, opts: { apiKey?: string; initialR
 }
 
 export { startTestSandbox };
+
+/** A bare Form inside the key dispatcher (no app, no sandbox); `submitted()` is what its last Ctrl-S sent. */
+export async function renderForm(fields: Field[], opts: { height?: number } = {}) {
+  let got: Record<string, unknown> | undefined;
+  const initial = Object.fromEntries(fields.map((f) => [f.key, '']));
+  const form = createElement(Form, { title: 'T', width: 60, height: opts.height ?? 12, submitLabel: 'Go', initial, onCancel: () => {}, onSubmit: (v: Record<string, unknown>) => void (got = v), fields });
+  const app = await renderApp(createElement(KeypressProvider, { onForceQuit: () => {}, children: form }));
+  return { ...app, submitted: () => got };
+}
+
+/** The multi-line prompt and a one-line name, as in the create form. */
+export const PROMPT_AND_NAME: Field[] = [
+  { kind: 'text', key: 'p', label: 'Prompt', multiline: true },
+  { kind: 'text', key: 'n', label: 'Name' },
+];

@@ -1,22 +1,10 @@
 // Exit codes, one-line errors with hints, --debug, and the key never printed.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
-import { runCli, tempHome, type CliHome, type CliResult } from '../support/cli.js';
+import { sandboxForCli } from '../support/sandbox.js';
+import { runCli, tempHome, type CliResult } from '../support/cli.js';
 
-let sb: RunningSandbox;
-let home: CliHome;
-let env: NodeJS.ProcessEnv;
-
-before(async () => {
-  sb = await startTestSandbox();
-  home = tempHome();
-  env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
-});
-after(async () => {
-  await sb.close();
-  home.cleanup();
-});
+const on = sandboxForCli();
 
 function noKey(r: CliResult, key: string): void {
   assert.ok(!r.stdout.includes(key), 'key in stdout');
@@ -32,14 +20,14 @@ function oneLine(r: CliResult): string {
 
 describe('exit codes and errors', () => {
   test('0 on success, nothing on stderr', async () => {
-    const r = await runCli(['numbers', 'list'], { env });
+    const r = await runCli(['numbers', 'list'], { env: on.env });
     assert.equal(r.code, 0);
     assert.equal(r.stderr, '');
   });
 
   test('4 when the key is refused, with the hint to log in; the wrong key is not printed', async () => {
     const wrong = 'sk-wrong-key-0123456789';
-    const r = await runCli(['assistants', 'list', '--debug'], { env: { ...env, SWITCHBOARD_API_KEY: wrong } });
+    const r = await runCli(['assistants', 'list', '--debug'], { env: { ...on.env, SWITCHBOARD_API_KEY: wrong } });
     assert.equal(r.code, 4);
     assert.match(r.stderr, /could not list assistants: .*401/);
     assert.match(r.stderr, /switchboard login/);
@@ -47,7 +35,7 @@ describe('exit codes and errors', () => {
   });
 
   test('1 for a service error (404), one line naming what failed', async () => {
-    const r = await runCli(['assistants', 'get', 'no-such-assistant'], { env });
+    const r = await runCli(['assistants', 'get', 'no-such-assistant'], { env: on.env });
     assert.equal(r.code, 1);
     const line = oneLine(r);
     assert.match(line, /^switchboard: could not get the assistant: .*404/);
@@ -55,16 +43,16 @@ describe('exit codes and errors', () => {
   });
 
   test('1 when the service cannot be reached', async () => {
-    const r = await runCli(['numbers', 'list'], { env: { ...env, SWITCHBOARD_BASE_URL: 'http://127.0.0.1:9' } });
+    const r = await runCli(['numbers', 'list'], { env: { ...on.env, SWITCHBOARD_BASE_URL: 'http://127.0.0.1:9' } });
     assert.equal(r.code, 1);
     assert.match(oneLine(r), /could not list phone numbers: .*hint: check that the service is running/);
   });
 
   test('2 for a mistyped command, with a suggestion', async () => {
-    const r = await runCli(['asistants', 'list'], { env });
+    const r = await runCli(['asistants', 'list'], { env: on.env });
     assert.equal(r.code, 2);
     assert.match(oneLine(r), /unknown command 'asistants'.*Did you mean assistants\?/);
-    const sub = await runCli(['calls', 'lsit'], { env });
+    const sub = await runCli(['calls', 'lsit'], { env: on.env });
     assert.equal(sub.code, 2);
     assert.match(sub.stderr, /Did you mean list\?/);
   });
@@ -86,7 +74,7 @@ describe('exit codes and errors', () => {
     ];
     await Promise.all(
       cases.map(async ([args, message]) => {
-        const r = await runCli(['--debug', ...args], { env });
+        const r = await runCli(['--debug', ...args], { env: on.env });
         assert.equal(r.code, 2, `${args.join(' ')} → ${r.code}: ${r.stderr}`);
         const line = oneLine(r);
         assert.match(line, message);
@@ -96,7 +84,7 @@ describe('exit codes and errors', () => {
   });
 
   test('a bare group shows its help on stderr and exits 2', async () => {
-    const r = await runCli(['calls'], { env });
+    const r = await runCli(['calls'], { env: on.env });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /Usage: switchboard calls/);
   });
@@ -104,10 +92,10 @@ describe('exit codes and errors', () => {
 
 describe('--debug', () => {
   test('prints each request and response line to stderr, never the key', async () => {
-    const r = await runCli(['--debug', 'calls', 'list', '--limit', '3', '-o', 'json'], { env });
+    const r = await runCli(['--debug', 'calls', 'list', '--limit', '3', '-o', 'json'], { env: on.env });
     assert.equal(r.code, 0);
     assert.match(r.stderr, /GET \/calls\?.*limit=3.*200/);
-    noKey(r, sb.apiKey);
+    noKey(r, on.sb.apiKey);
     assert.equal(JSON.parse(r.stdout).length, 3, 'debug lines stay out of stdout');
   });
 

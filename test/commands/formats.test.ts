@@ -1,28 +1,16 @@
 // Every command's output parses in every format, run through the built binary against a real sandbox.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
-import { runCli, startCli, tempHome, type CliHome, type CliResult } from '../support/cli.js';
+import { sandboxForCli } from '../support/sandbox.js';
+import { runCli, startCli, type CliResult } from '../support/cli.js';
 import { parseCsv } from './csv.js';
 
-let sb: RunningSandbox;
-let home: CliHome;
-let env: NodeJS.ProcessEnv;
-
-before(async () => {
-  sb = await startTestSandbox();
-  home = tempHome();
-  env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
-});
-after(async () => {
-  await sb.close();
-  home.cleanup();
-});
+const on = sandboxForCli();
 
 /** Runs the binary; every run must keep the key out of its output and escape codes out of a pipe. */
 async function cli(args: string[], stdin?: string): Promise<CliResult> {
-  const r = await runCli(args, { env, stdin });
-  assert.ok(!r.stdout.includes(sb.apiKey) && !r.stderr.includes(sb.apiKey), `the key leaked from ${args.join(' ')}`);
+  const r = await runCli(args, { env: on.env, stdin });
+  assert.ok(!r.stdout.includes(on.sb.apiKey) && !r.stderr.includes(on.sb.apiKey), `the key leaked from ${args.join(' ')}`);
   assert.ok(!r.stdout.includes('\u001b'), `escape codes in piped output of ${args.join(' ')}`);
   return r;
 }
@@ -107,7 +95,7 @@ describe('output formats', () => {
   });
 
   test('--all streams: the first page arrives as one valid stream, and a reader that stops early ends it quietly', async () => {
-    const run = startCli(['calls', 'list', '--all', '--limit', '10', '-o', 'ids'], { env });
+    const run = startCli(['calls', 'list', '--all', '--limit', '10', '-o', 'ids'], { env: on.env });
     await new Promise<void>((resolve) => run.child.stdout!.once('data', () => resolve()));
     run.child.stdout!.destroy(); // like `| head -1`
     const r = await run.result;
@@ -136,9 +124,9 @@ describe('output formats', () => {
   });
 
   test('FORCE_COLOR colours a piped table; NO_COLOR and --no-color do not', async () => {
-    const forced = await runCli(['numbers', 'list'], { env: { ...env, FORCE_COLOR: '1' } });
+    const forced = await runCli(['numbers', 'list'], { env: { ...on.env, FORCE_COLOR: '1' } });
     assert.ok(forced.stdout.includes('\u001b['), 'FORCE_COLOR=1 colours');
-    const off = await runCli(['numbers', 'list', '--no-color'], { env: { ...env, FORCE_COLOR: '1' } });
+    const off = await runCli(['numbers', 'list', '--no-color'], { env: { ...on.env, FORCE_COLOR: '1' } });
     assert.ok(!off.stdout.includes('\u001b'));
   });
 });

@@ -1,29 +1,17 @@
 // Commands from issue 13: numbers link by DID, out-of-range values refused before any request,
 // lists of any size, and CSV cells that a spreadsheet would run as formulas.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
-import { runCli, tempHome, type CliHome } from '../support/cli.js';
+import { sandboxForCli } from '../support/sandbox.js';
+import { runCli } from '../support/cli.js';
 import { parseCsv } from './csv.js';
 
-let sb: RunningSandbox;
-let home: CliHome;
-let env: NodeJS.ProcessEnv;
-
-before(async () => {
-  sb = await startTestSandbox();
-  home = tempHome();
-  env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
-});
-after(async () => {
-  await sb.close();
-  home.cleanup();
-});
+const on = sandboxForCli();
 
 async function ok(args: string[], stdin?: string): Promise<string> {
-  const r = await runCli(args, { env, stdin });
+  const r = await runCli(args, { env: on.env, stdin });
   assert.equal(r.code, 0, `${args.join(' ')} exited ${r.code}: ${r.stderr}`);
   return r.stdout;
 }
@@ -36,7 +24,7 @@ describe('issue 13 commands', () => {
     await ok(['numbers', 'link', target.did, '--assistant', assistant.id]);
     const after = JSON.parse(await ok(['numbers', 'list', '-o', 'json'])) as { id: string; assistantId?: string | null }[];
     assert.equal(after.find((n) => n.id === target.id)?.assistantId, assistant.id);
-    const unknown = await runCli(['numbers', 'link', '+19995550100', '--assistant', assistant.id], { env });
+    const unknown = await runCli(['numbers', 'link', '+19995550100', '--assistant', assistant.id], { env: on.env });
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /\+19995550100/);
   });
@@ -50,7 +38,7 @@ describe('issue 13 commands', () => {
       [['calls', 'watch', '--interval', '99999999999'], /--interval .*at most/],
     ];
     for (const [args, message] of cases) {
-      const r = await runCli(['--debug', ...args], { env });
+      const r = await runCli(['--debug', ...args], { env: on.env });
       assert.equal(r.code, 2, `${args.join(' ')} → ${r.code}: ${r.stderr}`);
       assert.match(r.stderr, message);
       assert.doesNotMatch(r.stderr, /debug:/, `${args.join(' ')} made a request`);
@@ -63,7 +51,7 @@ describe('issue 13 commands', () => {
     const server: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const big = { ...env, SWITCHBOARD_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+      const big = { ...on.env, SWITCHBOARD_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
       for (const format of ['table', 'csv', 'ids', 'json']) {
         const r = await runCli(['numbers', 'list', '-o', format], { env: big });
         assert.equal(r.code, 0, `-o ${format}: ${r.stderr}`);

@@ -3,6 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
+import { tempHome, type CliHome } from './cli.js';
 import { generateApiKey, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
 export type { RunningSandbox, SandboxOptions };
@@ -23,4 +25,22 @@ export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Prom
     if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/**
+ * For a file of built-CLI tests: a sandbox and a temporary HOME, started before the file's tests
+ * and removed after them, with `env` pointing the CLI at that sandbox as a remote service.
+ */
+export function sandboxForCli(): { readonly sb: RunningSandbox; readonly home: CliHome; readonly env: NodeJS.ProcessEnv } {
+  const on = {} as { sb: RunningSandbox; home: CliHome; env: NodeJS.ProcessEnv };
+  before(async () => {
+    on.sb = await startTestSandbox();
+    on.home = tempHome();
+    on.env = { ...on.home.env, SWITCHBOARD_BASE_URL: on.sb.url, SWITCHBOARD_API_KEY: on.sb.apiKey };
+  });
+  after(async () => {
+    await on.sb.close();
+    on.home.cleanup();
+  });
+  return on;
 }

@@ -24,7 +24,12 @@ function terminal(name: string, args: string[], env: NodeJS.ProcessEnv) {
     .map(([k, v]) => shellQuote(`${k}=${v}`))
     .join(' ');
   const cmd = `env -i ${envArgs} ${shellQuote(process.execPath)} ${shellQuote(CLI)} ${args.map(shellQuote).join(' ')}; echo "EXIT=$?"; sleep 600`;
-  const r = tmux('new-session', '-d', '-s', name, '-x', '150', '-y', '30', cmd);
+  // The tests share one tmux server; when the previous test's last session just ended, the server
+  // may be exiting as this one connects ("server exited unexpectedly"): start it again.
+  let r = tmux('new-session', '-d', '-s', name, '-x', '150', '-y', '30', cmd);
+  for (let i = 0; i < 3 && r.status !== 0 && /server exited unexpectedly/.test(r.stderr); i++) {
+    r = tmux('new-session', '-d', '-s', name, '-x', '150', '-y', '30', cmd);
+  }
   assert.equal(r.status, 0, r.stderr);
   return {
     screen: (colour = false) => tmux('capture-pane', '-p', ...(colour ? ['-e'] : []), '-t', name).stdout,

@@ -65,9 +65,10 @@ export function debugLogPath(env: Env = process.env): string {
 
 /**
  * `--debug` in the console: each request line appended to the debug log (stderr is the screen
- * there). Lines are redacted like crash entries; a log that cannot be written is skipped.
+ * there); also the whole text of a flash too long for its line. Lines are redacted like crash
+ * entries; a log that cannot be written is skipped (the writer returns undefined, else the path).
  */
-export function debugLogWriter(env: Env = process.env): (line: string) => void {
+export function debugLogWriter(env: Env = process.env): (line: string) => string | undefined {
   const path = debugLogPath(env);
   let ready = false;
   return (line) => {
@@ -77,10 +78,17 @@ export function debugLogWriter(env: Env = process.env): (line: string) => void {
         ready = true;
       }
       appendFileSync(path, redactSecrets(`${new Date().toISOString()} debug: ${line}\n`, env), { mode: 0o600 });
+      return path;
     } catch {
-      /* debugging output must not break the console */
+      return undefined; // debugging output must not break the console
     }
   };
+}
+
+/** A path as the user would type it: the home directory as ~. */
+export function shortPath(path: string, env: Env = process.env): string {
+  const home = env.HOME;
+  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
 }
 
 /** Appends the details of `err` to the debug log (0600 in a 0700 dir); returns the path, or undefined if it could not be written. */

@@ -76,51 +76,61 @@ function breakWord(word: string, width: number): { pieces: string[]; lastWidth: 
   return { pieces, lastWidth: used };
 }
 
-/** Word-wraps each line of the text to lines of at most `width` cells, breaking long words; keeps blank lines. */
+/** Word-wraps each line of the text to lines of at most `width` cells, breaking long words; keeps blank lines and each line's indentation (JSON stays indented). */
 export function wrapCells(text: string, width: number): string[] {
-  const w = Math.max(1, width);
   const out: string[] = [];
-  for (const para of text.split('\n')) {
-    let line = '';
-    let lineWidth = 0;
-    for (const word of para.split(' ')) {
-      let rest = word;
-      let restWidth: number;
-      // A word longer than the line in code units may be wider in cells: measure it by breaking it (one pass).
-      if (word.length > w) {
-        const { pieces, lastWidth } = breakWord(word, w);
-        rest = pieces.pop()!;
-        restWidth = lastWidth;
-        if (pieces.length > 0) {
-          if (line) out.push(line);
-          for (const p of pieces) out.push(p);
-          line = '';
-          lineWidth = 0;
-        }
-      } else restWidth = cellWidth(word);
-      if (restWidth > w) {
-        // A short word of wide glyphs (CJK, emoji): break it too.
-        const { pieces, lastWidth } = breakWord(word, w);
-        rest = pieces.pop()!;
-        restWidth = lastWidth;
+  for (const whole of text.split('\n')) {
+    // A line's leading spaces stay, on each line it wraps to, while they leave room for text.
+    let indent = /^ */.exec(whole)![0];
+    if (indent.length >= width - 1) indent = '';
+    const para = whole.slice(indent.length);
+    const w = Math.max(1, width - indent.length);
+    const first = out.length;
+    wrapLine(para, w, out);
+    if (indent) for (let i = first; i < out.length; i++) out[i] = indent + out[i];
+  }
+  return out;
+}
+
+function wrapLine(para: string, w: number, out: string[]): void {
+  let line = '';
+  let lineWidth = 0;
+  for (const word of para.split(' ')) {
+    let rest = word;
+    let restWidth: number;
+    // A word longer than the line in code units may be wider in cells: measure it by breaking it (one pass).
+    if (word.length > w) {
+      const { pieces, lastWidth } = breakWord(word, w);
+      rest = pieces.pop()!;
+      restWidth = lastWidth;
+      if (pieces.length > 0) {
         if (line) out.push(line);
         for (const p of pieces) out.push(p);
         line = '';
         lineWidth = 0;
       }
-      if (!line) {
-        line = rest;
-        lineWidth = restWidth;
-      } else if (lineWidth + 1 + restWidth <= w) {
-        line += ' ' + rest;
-        lineWidth += 1 + restWidth;
-      } else {
-        out.push(line);
-        line = rest;
-        lineWidth = restWidth;
-      }
+    } else restWidth = cellWidth(word);
+    if (restWidth > w) {
+      // A short word of wide glyphs (CJK, emoji): break it too.
+      const { pieces, lastWidth } = breakWord(word, w);
+      rest = pieces.pop()!;
+      restWidth = lastWidth;
+      if (line) out.push(line);
+      for (const p of pieces) out.push(p);
+      line = '';
+      lineWidth = 0;
     }
-    out.push(line);
+    if (!line) {
+      line = rest;
+      lineWidth = restWidth;
+    } else if (lineWidth + 1 + restWidth <= w) {
+      line += ' ' + rest;
+      lineWidth += 1 + restWidth;
+    } else {
+      out.push(line);
+      line = rest;
+      lineWidth = restWidth;
+    }
   }
-  return out;
+  out.push(line);
 }

@@ -224,6 +224,18 @@ INK_PATCHES.push({
   append: '',
 });
 
+// NO_COLOR and --no-color: no colour anywhere, but the text styles (inverse for the cursor and
+// the selected row, bold, dim) stay, which chalk's level 0 would drop too. Every colour Ink draws
+// (a Text's colour and background, a Box's border, whoever asked for it: the console or a
+// library such as ink-select-input) passes through colorize, which leaves the text plain while the
+// console's capabilities (src/ui/capabilities.ts) say so.
+INK_PATCHES.push({
+  name: 'no-color',
+  file: /[\\/]ink[\\/]build[\\/]colorize\.js$/,
+  edits: [['    if (!color) {\n        return text;\n    }', "    if (!color || globalThis[Symbol.for('switchboard.noColor')] === true) {\n        return text;\n    }"]],
+  append: '',
+});
+
 /**
  * The esbuild plugin that applies `patches` as the files load; it also exports from Ink's entry
  * the names of the patches applied (`inkPatches`), so a test can tell the patched Ink from the

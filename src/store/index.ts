@@ -75,8 +75,8 @@ const ENTER: Enter[] = [
   enterChat,
 ];
 
-export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route } = {}): ConsoleStore {
-  const deps: Deps = { api, target, timers: new Set() };
+export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route; debugLog?: Deps['debugLog'] } = {}): ConsoleStore {
+  const deps: Deps = { api, target, timers: new Set(), debugLog: opts.debugLog };
   let disposed = false;
   const store = createStore<ConsoleState>()((set, get) => {
     // The header's connection state is the transport's, whoever made the request.

@@ -64,6 +64,8 @@ export interface Deps {
   target: ConsoleTarget;
   /** Timers the store owns (flash expiry, polling); cleared by actions.dispose(). */
   timers: Set<ReturnType<typeof setTimeout>>;
+  /** Appends a line to the debug log (keys masked); returns the log's path as shown, or undefined when it could not be written. */
+  debugLog?: (line: string) => string | undefined;
 }
 
 /** A slice gives its initial state and its actions; actions are merged into one stable object. */

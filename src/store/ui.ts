@@ -2,6 +2,8 @@
 // so no component owns a timeout.
 import type { ConnectionState } from '../api/connection-state.js';
 import type { SliceCreator } from './types.js';
+import { cellWidth } from '../format/cells.js';
+import { escapeLine } from '../format/escape.js';
 
 /** normal: single-letter shortcuts live; command: the `:` palette; filter: typing into `/`; input: a form or dialog has the keys. */
 export type UiMode = 'normal' | 'command' | 'filter' | 'input';
@@ -10,6 +12,8 @@ export interface Flash {
   id: number;
   kind: 'info' | 'error';
   text: string;
+  /** Where the whole text was written when it is longer than the flash line shows (the debug log). */
+  logged?: string;
 }
 
 export interface ConfirmDialog {
@@ -55,7 +59,11 @@ export const createUiSlice: SliceCreator<UiState, UiActions, UiState & { actions
       },
       flash(text, kind = 'info') {
         const id = ++flashSeq;
-        set({ flash: { id, kind, text } });
+        // A flash shows one line; a longer one (or one of several lines) is written whole to the
+        // debug log, and the flash says where.
+        const long = text.includes('\n') || cellWidth(escapeLine(text)) > get().columns;
+        const logged = long ? deps.debugLog?.(`${kind === 'error' ? 'error' : 'flash'}: ${text}`) : undefined;
+        set({ flash: { id, kind, text, ...(logged ? { logged } : {}) } });
         if (flashTimer) {
           clearTimeout(flashTimer);
           deps.timers.delete(flashTimer);

@@ -1,11 +1,14 @@
 // The app shell: header, the screen on top of the stack, filter/palette line, flash, footer.
 // Global keys (screens 1-5, :, /, ?, Esc, -, q) live here at the lowest priority.
 import { useEffect } from 'react';
-import { Box, useApp, useStdout } from 'ink';
+import { Box, Text, useApp, useStdout } from 'ink';
 import { StoreProvider, routeKey, topRoute, useActions, useConsole, viewOf, type ConsoleStore, type Route } from '../store/index.js';
 import { KeypressProvider, Priority, useKeypress } from './hooks/keypress.js';
 import { Command, commandFor } from './keymap.js';
 import { FlashLine, Footer, Header } from './components/Chrome.js';
+import { flashLines } from './chrome-text.js';
+import { MIN_COLUMNS, MIN_ROWS } from './capabilities.js';
+import { truncate } from './format.js';
 import { FilterBar, Palette } from './components/Palette.js';
 import { ConfirmDialog, dialogHeight } from './components/ConfirmDialog.js';
 import { SCREENS } from './screens/registry.js';
@@ -43,6 +46,7 @@ function Shell() {
   const filter = useConsole((s) => viewOf(s, routeKey(topRoute(s))).filter);
   const columns = useConsole((s) => s.columns);
   const rows = useConsole((s) => s.rows);
+  const flashShown = useConsole((s) => s.flash);
   const screen = SCREENS[route.name];
 
   useEffect(() => {
@@ -79,20 +83,29 @@ function Shell() {
 
   const width = Math.max(20, columns);
   const showBar = mode === 'command' || mode === 'filter' || (filter !== '' && screen.contexts.includes('list'));
-  // header 2, flash 1, footer 1, optional bar 1, the dialog
-  const bodyHeight = Math.max(3, rows - 4 - (showBar ? 1 : 0) - (dialog ? dialogHeight(dialog, width) : 0));
+  // The frame is never taller than the window, or the terminal scrolls and the header is drawn
+  // over (the dialog at 40×10 did that). The header (2 rows), the flash and the footer always
+  // stay; the dialog comes before the screen, which shrinks to what is left (even to nothing).
+  const room = Math.max(0, rows - 2 - flashLines(flashShown, width).length - 1 - (showBar ? 1 : 0));
+  const dialogRows = dialog ? Math.min(dialogHeight(dialog, width), room) : 0;
+  const bodyHeight = room - dialogRows;
   const Screen = screen.component as React.ComponentType<{ route: Route; width: number; height: number }>;
   const footerContexts = dialog ? (['dialog'] as const) : mode === 'command' ? (['palette'] as const) : screen.contexts;
+  const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
   return (
-    <Box flexDirection="column" width={width} height={rows}>
-      <Header width={width} />
-      <Box height={bodyHeight} flexDirection="column" overflow="hidden">
-        <Screen key={routeKey(route)} route={route} width={width} height={bodyHeight} />
+    <>
+      {/* Hidden, not unmounted, while the window is too small: a form keeps what was typed. */}
+      <Box flexDirection="column" width={width} height={rows} display={tooSmall ? 'none' : 'flex'}>
+        <Header width={width} />
+        <Box height={bodyHeight} flexDirection="column" overflow="hidden" flexShrink={0}>
+          <Screen key={routeKey(route)} route={route} width={width} height={Math.max(1, bodyHeight)} />
+        </Box>
+        {dialog ? <ConfirmDialog width={width} height={dialogRows} /> : null}
+        {mode === 'command' ? <Palette /> : showBar ? <FilterBar value={filter} editing={mode === 'filter'} /> : null}
+        <FlashLine width={width} />
+        <Footer contexts={[...footerContexts]} width={width} />
       </Box>
-      {dialog ? <ConfirmDialog width={width} /> : null}
-      {mode === 'command' ? <Palette /> : showBar ? <FilterBar value={filter} editing={mode === 'filter'} /> : null}
-      <FlashLine width={width} />
-      <Footer contexts={[...footerContexts]} width={width} />
-    </Box>
+      {tooSmall ? <Text wrap="truncate">{truncate(`Too small (${columns}×${rows}); needs ${MIN_COLUMNS}×${MIN_ROWS}. Resize, or q to quit`, Math.max(1, columns))}</Text> : null}
+    </>
   );
 }

@@ -4,8 +4,10 @@
 import type { ConsoleTarget } from '../store/types.js';
 import type { ConnectionState } from '../api/connection-state.js';
 import { KEYMAP, bindingsFor, type KeyContext } from './keymap.js';
-import { truncate } from './format.js';
-import { cellWidth } from '../format/cells.js';
+import { truncate, wrapText } from './format.js';
+import type { Flash } from '../store/ui.js';
+import { cellWidth, truncateCells } from '../format/cells.js';
+import { escapeLine } from '../format/escape.js';
 
 export const CONNECTION_MARK: Record<ConnectionState, { mark: string; color: 'green' | 'red' | 'yellow' }> = {
   online: { mark: '●', color: 'green' },
@@ -32,4 +34,17 @@ export function footerLine(contexts: readonly KeyContext[], width: number): stri
     line += (line ? ' · ' : '') + piece;
   }
   return line;
+}
+
+/**
+ * The flash's lines: one when it fits; a longer one is cut to two, the second ending in …, and
+ * when the whole text went to the debug log (store/ui.ts) the second line says where instead.
+ */
+export function flashLines(flash: Flash | null, width: number): string[] {
+  if (!flash) return [' '];
+  if (!flash.text.includes('\n') && cellWidth(escapeLine(flash.text)) <= width) return [escapeLine(flash.text)];
+  const lines = wrapText(flash.text, width);
+  const more = (line: string) => `${truncateCells(line, width - 1).replace(/…$/, '')}…`;
+  if (flash.logged) return [more(lines[0] ?? ''), truncate(`full text in ${flash.logged}`, width)];
+  return lines.length <= 2 ? lines : [lines[0], more(lines[1])];
 }

@@ -1,7 +1,7 @@
 // Runs the console once start.ts has taken the terminal and started connecting: render the app,
 // let the screens' first loads wait for the connection, and give the terminal back however we leave.
 import { render } from 'ink';
-import { addCrashSecret } from '../crash.js';
+import { addCrashSecret, debugLogWriter, shortPath } from '../crash.js';
 import { createConsoleStore } from '../store/index.js';
 import { ApiOnceConnected } from '../target.js';
 import { App } from './app.js';
@@ -9,7 +9,12 @@ import { shownTarget, type Started } from './start.js';
 
 export async function runConsole(started: Started): Promise<number> {
   const { resolved, connecting, terminal } = started;
-  const store = createConsoleStore(new ApiOnceConnected(connecting), started.target, { initialRoute: started.route });
+  const writeDebug = debugLogWriter();
+  const debugLog = (line: string) => {
+    const path = writeDebug(line);
+    return path && shortPath(path);
+  };
+  const store = createConsoleStore(new ApiOnceConnected(connecting), started.target, { initialRoute: started.route, debugLog });
   if (started.debugLog) store.getState().actions.flash(`--debug: each request is logged to ${started.debugLog}`);
   let failed: { err: unknown } | undefined;
   const conn = connecting.then(
@@ -31,7 +36,7 @@ export async function runConsole(started: Started): Promise<number> {
   addCrashSecret(resolved.apiKey);
   terminal.reportCrashesTo((line) => store.getState().actions.flash(line, 'error'));
   try {
-    const app = render(<App store={store} stop={terminal.stop} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true });
+    const app = render(<App store={store} stop={terminal.stop} />, { stdout: terminal.output, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true });
     await app.waitUntilExit();
   } finally {
     store.getState().actions.dispose();

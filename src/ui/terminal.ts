@@ -4,6 +4,7 @@
 // writes these modes or listens for these signals. Small and free of React/Ink: start.ts takes
 // the terminal before they load.
 import { setCrashCleanup, setCrashReporter } from '../crash.js';
+import { asciiText, isUtf8Locale, setCapabilities } from './capabilities.js';
 
 export interface Terminal {
   /** Colour is on for this console (flags and environment decided, and the terminal has it). */
@@ -12,6 +13,8 @@ export interface Terminal {
   readonly rows: number;
   /** Writes to the screen (the first frame, drawn before Ink is up). */
   write(text: string): void;
+  /** The stream Ink renders to: stdout, or stdout writing ASCII when the locale is not UTF-8. */
+  readonly output: NodeJS.WriteStream;
   /** Who handles SIGINT/SIGTERM/SIGHUP from now on; until set (or once unset) they restore and exit. */
   onQuitSignal(handler: (() => void) | undefined): void;
   /**
@@ -49,10 +52,12 @@ export function takeTerminal(opts: TakeOptions): Terminal {
   const stdin = process.stdin;
   const stdout = process.stdout;
   const color = opts.color && (stdout.hasColors?.() ?? false);
-  // Ink colours through chalk, which reads FORCE_COLOR once, when it loads (after this, in
-  // run.tsx's chunk), and offers no switch of its own. FORCE_COLOR=0 is chalk's "none"; it also
-  // overrides any FORCE_COLOR the user set, as --no-color does for the commands.
-  if (!color) process.env.FORCE_COLOR = '0';
+  // Without colour the console still draws text styles (inverse, bold, dim): Ink's colours are
+  // dropped by the capabilities (the no-color Ink patch), not by chalk's level 0, which drops both.
+  const unicode = isUtf8Locale();
+  setCapabilities({ color, unicode });
+  // Not UTF-8: every write (the first frame, then Ink's) in ASCII through the one glyph table.
+  const out = unicode ? (text: string) => stdout.write(text) : (text: string) => stdout.write(asciiText(text));
 
   let restored = false;
   let quitHandler: (() => void) | undefined;
@@ -109,7 +114,8 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     get rows() {
       return stdout.rows || 24;
     },
-    write: (text) => void stdout.write(text),
+    write: (text) => void out(text),
+    output: unicode ? stdout : asciiOutput(stdout),
     onQuitSignal: (h) => void (quitHandler = h),
     reportCrashesTo(show) {
       setCrashReporter(
@@ -127,4 +133,16 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     restore,
     stop,
   };
+}
+
+/** stdout with every write passed through the glyph table (sizes, resize events and the rest are stdout's own). */
+function asciiOutput(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
+  const write = (chunk: unknown, ...rest: unknown[]) => (stdout.write as (...a: unknown[]) => boolean)(typeof chunk === 'string' ? asciiText(chunk) : chunk, ...rest);
+  return new Proxy(stdout, {
+    get(target, key) {
+      if (key === 'write') return write;
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

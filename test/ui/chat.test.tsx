@@ -134,7 +134,7 @@ describe('Chat screen', () => {
   test('a bad variable line is named and nothing is saved', async () => {
     const c = await openChat(sb.url, sb.apiKey, { initialRoute: { name: 'chat', assistantId: (await firstAssistant(sb)).id } });
     try {
-      await c.waitFor('1 messages'); // the conversation is in (the footer shows before it)
+      await c.waitFor('1 message ·'); // the conversation is in (the footer shows before it)
       const id = sessionIdOf(c.topRoute());
       await c.press(CTRL_V);
       await c.waitFor('Variables — sent');

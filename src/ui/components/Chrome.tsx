@@ -2,7 +2,7 @@
 import { Box, Text } from 'ink';
 import { useConsole, useConsoleShallow } from '../../store/index.js';
 import type { KeyContext } from '../keymap.js';
-import { CONNECTION_MARK, footerLine, headerLeft } from '../chrome-text.js';
+import { CONNECTION_MARK, flashLines, footerLine, headerLeft } from '../chrome-text.js';
 import { truncate } from '../format.js';
 import { titleOf } from '../screens/registry.js';
 
@@ -35,10 +35,15 @@ export function Footer({ contexts, width }: { contexts: KeyContext[]; width: num
 
 export function FlashLine({ width }: { width: number }) {
   const flash = useConsole((s) => s.flash);
+  const lines = flashLines(flash, width);
   if (!flash) return <Text> </Text>;
   return (
-    <Text wrap="truncate" color={flash.kind === 'error' ? 'red' : 'green'}>
-      {truncate(flash.text, width)}
-    </Text>
+    <Box flexDirection="column" width={width} flexShrink={0}>
+      {lines.map((line, i) => (
+        <Text key={i} wrap="truncate" color={flash.kind === 'error' ? 'red' : 'green'}>
+          {line}
+        </Text>
+      ))}
+    </Box>
   );
 }

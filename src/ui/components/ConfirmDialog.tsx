@@ -5,28 +5,38 @@ import { Command, commandFor } from '../keymap.js';
 import { useActions, useConsole } from '../../store/index.js';
 import type { ConfirmDialog as Dialog } from '../../store/ui.js';
 import { truncate, wrapText } from '../format.js';
+import { truncateCells } from '../../format/cells.js';
 import { ChoiceList } from './ChoiceList.js';
 
 const boxWidth = (width: number) => Math.min(width, 70);
 // The border and padding take two columns each side.
 const messageLines = (dialog: Dialog, width: number) => wrapText(dialog.message, boxWidth(width) - 4);
 
-/** Rows the dialog takes: border, title, message, the two choices. */
+/** Rows the dialog takes when it has room: border, title, message, the two choices. */
 export function dialogHeight(dialog: Dialog, width: number): number {
   return 2 + 1 + messageLines(dialog, width).length + 2;
 }
 
-export function ConfirmDialog({ width }: { width: number }) {
+/** `height`: the rows it may take (app.tsx); a message longer than what is left is cut, ending in …. */
+export function ConfirmDialog({ width, height }: { width: number; height: number }) {
   const dialog = useConsole((s) => s.dialog);
   const actions = useActions();
   if (!dialog) return null;
   const answer = (yes: boolean) => void actions.answerDialog(yes);
+  // Inside the border: the two choices first, then the title, then as much of the message as fits.
+  const inside = Math.max(0, height - 2);
+  const showTitle = inside >= 3;
+  const room = Math.max(0, inside - 3);
+  const all = messageLines(dialog, width);
+  const lines = all.length <= room ? all : room === 0 ? [] : [...all.slice(0, room - 1), `${truncateCells(all[room - 1], boxWidth(width) - 5).replace(/…$/, '')}…`];
   return (
-    <Box borderStyle="round" borderColor="yellow" flexDirection="column" paddingX={1} width={boxWidth(width)} flexShrink={0}>
-      <Text bold color="yellow">
-        {truncate(dialog.title, boxWidth(width) - 4)}
-      </Text>
-      {messageLines(dialog, width).map((line, i) => (
+    <Box borderStyle="round" borderColor="yellow" flexDirection="column" paddingX={1} width={boxWidth(width)} height={height} overflow="hidden" flexShrink={0}>
+      {showTitle ? (
+        <Text bold color="yellow">
+          {truncate(dialog.title, boxWidth(width) - 4)}
+        </Text>
+      ) : null}
+      {lines.map((line, i) => (
         <Text key={i}>{line}</Text>
       ))}
       <ChoiceList

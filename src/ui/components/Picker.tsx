@@ -7,6 +7,8 @@ import { Command, commandFor } from '../keymap.js';
 import { scrollFor } from '../../store/navigation.js';
 import { escapeLine } from '../../format/escape.js';
 import { truncate } from '../format.js';
+import { capabilities } from '../capabilities.js';
+import { markerOf } from './Table.js';
 
 export interface PickItem {
   id: string;
@@ -66,6 +68,7 @@ export function Picker(props: {
     { priority: Priority.Overlay },
   );
 
+  const marker = !capabilities().color;
   const top = Math.min(scroll, Math.max(0, items.length - bodyHeight));
   const visibleTop = cur < top ? cur : cur >= top + bodyHeight ? cur - bodyHeight + 1 : top;
   return (
@@ -80,7 +83,7 @@ export function Picker(props: {
         const mark = props.multi ? (selected.has(it.id) ? '[x] ' : '[ ] ') : '';
         return (
           <Text key={it.id} inverse={idx === cur} wrap="truncate">
-            {truncate(`${mark}${it.label}${it.detail ? `  ${it.detail}` : ''}`, props.width)}
+            {truncate(`${marker ? markerOf(idx === cur) : ''}${mark}${it.label}${it.detail ? `  ${it.detail}` : ''}`, props.width)}
           </Text>
         );
       })}

@@ -6,6 +6,7 @@ import { Box, Text } from 'ink';
 import { cellWidth } from '../../format/cells.js';
 import { cellText, type Column } from '../../format/column.js';
 import { pad } from '../format.js';
+import { capabilities } from '../capabilities.js';
 
 const GAP = 2;
 
@@ -31,13 +32,18 @@ export function layoutColumns<T>(columns: Column<T>[], width: number): { col: Co
 }
 
 /** One row's line. Memoized: a cursor move re-renders only the two rows whose highlight changed. */
-const Row = memo(function Row({ text, selected }: { text: string; selected: boolean }) {
+const Row = memo(function Row({ text, selected, marker }: { text: string; selected: boolean; marker: boolean }) {
   return (
     <Text inverse={selected} wrap="truncate">
+      {marker ? markerOf(selected) : ''}
       {text}
     </Text>
   );
 });
+
+/** Without colour the selected row is also marked in a column of its own (inverse may not show). */
+export const markerOf = (selected: boolean) => (selected ? '› ' : '  ');
+const MARKER_WIDTH = 2;
 
 /** Rows of a table of `height` lines left for its body (the header takes one). */
 export function tableBodyHeight(height: number): number {
@@ -54,7 +60,9 @@ const LINES_KEPT = 1000;
  * build their columns on each render simply start a fresh cache each time.
  */
 export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]; cursor: number; scroll: number; height: number; width: number; rowKey: (row: T) => string }) {
-  const { rows, cursor, height, width } = props;
+  const { rows, cursor, height } = props;
+  const marker = !capabilities().color;
+  const width = props.width - (marker ? MARKER_WIDTH : 0);
   // Lines of the rows drawn lately, valid while the columns and width stay: scrolling through a
   // 100,000-call log keeps no line for every row it passed.
   const { cols, lines } = useMemo(() => ({ cols: layoutColumns(props.columns, width), lines: new Map<T, string>() }), [props.columns, width]);
@@ -75,12 +83,13 @@ export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]
     return text;
   };
   return (
-    <Box flexDirection="column" height={height} width={width}>
+    <Box flexDirection="column" height={height} width={props.width}>
       <Text bold color="cyan">
+        {marker ? markerOf(false) : ''}
         {line(cols.map(({ col, width: w }) => pad(col.header, w, col.align)))}
       </Text>
       {visible.map((row, i) => (
-        <Row key={props.rowKey(row)} text={lineOf(row)} selected={scroll + i === cursor} />
+        <Row key={props.rowKey(row)} text={lineOf(row)} selected={scroll + i === cursor} marker={marker} />
       ))}
     </Box>
   );

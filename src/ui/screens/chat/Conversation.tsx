@@ -13,7 +13,7 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { Priority, useKeypress } from '../../hooks/keypress.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, commandFor, KEYMAP, describeKey } from '../../keymap.js';
-import { money, truncate, wrapText } from '../../format.js';
+import { counted, money, truncate, wrapText } from '../../format.js';
 import type { ScreenProps } from '../shared.js';
 import { turnLines, windowTurns } from './transcript.js';
 import { VariablesEditor } from './VariablesEditor.js';
@@ -64,7 +64,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
   const title = [
     assistantName,
     meta.name === `Chat with ${assistantName}` ? '' : meta.name, // the service's default name says nothing new
-    `${turns.length} messages`,
+    counted(turns.length, 'message'),
     // Costs come with each reply; turns loaded from the service carry none.
     priced ? `total ${money(totalCost(turns))}` : '',
     vars.length ? `vars ${vars.map(([k, v]) => `${k}=${v}`).join(' ')}` : `${describeKey(KEYMAP[Command.Variables].keys[0])} variables`,
@@ -117,7 +117,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
       ) : (
         <Text dimColor wrap="truncate">
           {scroll > 0 && win.maxScroll > 0
-            ? `↑ ${Math.min(scroll, win.maxScroll)} lines up · PgDn for newer`
+            ? `↑ ${counted(Math.min(scroll, win.maxScroll), 'line')} up · PgDn for newer`
             : win.maxScroll > 0
               ? 'PgUp for earlier messages'
               : turns.length === 0

@@ -12,7 +12,7 @@ import { Spinner } from '../../components/Spinner.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, humanBytes, show, wrapText } from '../../format.js';
+import { counted, dateTime, humanBytes, show, wrapText } from '../../format.js';
 import { filterRows, type ScreenProps } from '../shared.js';
 import { kbFileIds } from '../assistants/AssistantDetail.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
@@ -70,7 +70,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {p ? `${res.data!.files.length} of ${p.total} files · page ${p.page}/${Math.max(1, p.totalPages)}${p.page < p.totalPages ? ' · more load as you scroll' : ''}` : ' '}
+        {p ? `${res.data!.files.length} of ${counted(p.total, 'file')} · page ${p.page}/${Math.max(1, p.totalPages)}${p.page < p.totalPages ? ' · more load as you scroll' : ''}` : ' '}
         {res.status === 'error' ? <Text color="red">{`  ${res.error}`}</Text> : ''}
       </Text>
       {rows.length === 0 ? (

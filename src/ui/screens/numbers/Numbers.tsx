@@ -58,16 +58,36 @@ export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number
   const number = useConsole((s) => s.numbers.data?.find((n) => n.id === route.id));
   const assistants = useConsole((s) => s.assistants);
   if (!assistants.data) return assistants.status === 'error' ? <ErrorState what="assistants" message={assistants.error} hint={assistants.hint} /> : <Loading what="assistants" />;
+  const linkedNow = number?.assistantId ?? undefined;
+  const did = number?.did ?? route.id;
+  const link = async (assistantId: string) => {
+    if (await actions.linkNumber(route.id, assistantId)) actions.back();
+  };
   return (
     <Picker
-      title={`Link an assistant to ${number?.did ?? route.id} for inbound calls`}
-      items={assistants.data.map((a) => ({ id: a.id, label: a.name ?? a.id, detail: a.id }))}
-      initialId={number?.assistantId ?? undefined}
+      title={`Link an assistant to ${did} for inbound calls`}
+      items={assistants.data.map((a) => ({
+        id: a.id,
+        label: a.name ?? a.id,
+        detail: [a.id === linkedNow ? 'linked now' : '', a.status === false ? 'inactive' : '', a.id].filter(Boolean).join(' · '),
+      }))}
+      initialId={linkedNow}
       width={width}
       height={height}
       onCancel={actions.back}
-      onChoose={async ([assistantId]) => {
-        if (await actions.linkNumber(route.id, assistantId)) actions.back();
+      onChoose={([assistantId]) => {
+        const a = assistants.data?.find((x) => x.id === assistantId);
+        // An inactive assistant answers no calls: linking one leaves the number silent, so ask first.
+        if (a?.status === false) {
+          actions.confirm({
+            title: 'Link an inactive assistant?',
+            message: `${a.name ?? a.id} is inactive and answers no calls: inbound calls to ${did} will not be answered until it is active.`,
+            confirmLabel: 'link anyway',
+            onConfirm: () => link(a.id),
+          });
+          return;
+        }
+        void link(assistantId);
       }}
     />
   );

@@ -10,7 +10,7 @@ import { renderApp } from '../support/ink.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
-export async function openConsole(sb: Sandbox, opts: { apiKey?: string; initialRoute?: Route; pollMs?: number } = {}) {
+export async function openConsole(sb: Sandbox, opts: { apiKey?: string; initialRoute?: Route; pollMs?: number; debugLog?: (line: string) => string | undefined } = {}) {
   const api = createClient({ baseUrl: sb.url, apiKey: opts.apiKey ?? sb.apiKey });
   const store: ConsoleStore = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, opts);
   const app = await renderApp(createElement(App, { store }));

@@ -44,9 +44,9 @@ function open(name: string, args: string[], env: NodeJS.ProcessEnv = home.env): 
 
 /** The screen with its SGR sequences (tmux capture-pane -e). */
 const coloured = (t: TmuxSession) => spawnSync('tmux', ['capture-pane', '-p', '-e', '-t', t.name], { encoding: 'utf8' }).stdout;
-/** A foreground or background colour: 30–37, 39, 40–47, 49, 90–97, 100–107, 38;… or 48;… in any SGR. */
+/** A foreground or background colour: 30–37, 40–47, 90–97, 100–107, 38;… or 48;… in any SGR (39 and 49, the default colours, are what tmux writes before a text style such as bold or inverse). */
 const hasColour = (screen: string) =>
-  [...screen.matchAll(/\x1b\[([\d;]*)m/g)].some((m) => m[1].split(';').some((p) => /^(3[0-9]|4[0-9]|9[0-7]|10[0-7])$/.test(p)));
+  [...screen.matchAll(/\x1b\[([\d;]*)m/g)].some((m) => m[1].split(';').some((p) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(p)));
 
 async function quit(t: TmuxSession) {
   t.keys('C-c');

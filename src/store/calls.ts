@@ -51,6 +51,7 @@ export interface CallLogState {
     calls: Call[];
     error?: string;
     hint?: string;
+    logged?: string;
     fetchedAt?: number;
     /** Where "load more" continues; `cursor.done` when no older calls remain. */
     cursor?: CallCursor;
@@ -187,9 +188,9 @@ function visibleCalls(s: Full): Call[] {
   return s.callLog.calls.slice(from, from + s.rows);
 }
 
-type Full = CallLogState & Pick<NavigationState, 'views'> & { rows: number } & { records: Record<string, { status: string; data?: unknown; error?: string; hint?: string; fetchedAt?: number }>; actions: CallLogActions & UiActions & Pick<NavigationActions, 'push'> };
+type Full = CallLogState & Pick<NavigationState, 'views'> & { rows: number } & { records: Record<string, { status: string; data?: unknown; error?: string; hint?: string; logged?: string; fetchedAt?: number }>; actions: CallLogActions & UiActions & Pick<NavigationActions, 'push'> };
 
-export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full> = (set, get, { api }) => {
+export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full> = (set, get, { api, debugLog }) => {
   const setLog = (patch: Partial<CallLogState['callLog']>) => set((s) => ({ callLog: { ...s.callLog, ...patch } }));
   let generation = 0; // a reload with new filters makes older in-flight answers stale
 
@@ -202,13 +203,13 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         const log = get().callLog;
         if (log.status === 'loading' || (log.status === 'ready' && !opts?.force)) return;
         const gen = ++generation;
-        setLog({ status: 'loading', error: undefined, hint: undefined });
+        setLog({ status: 'loading', error: undefined, hint: undefined, logged: undefined });
         try {
           const page = await fetchCallsBefore(api, log.filters, undefined, { pageSize: CALLS_PAGE_SIZE });
           if (gen !== generation) return;
           setLog({ status: 'ready', calls: mergeCalls([], page.calls.map(logRow)), cursor: page.cursor, exhausted: page.cursor.done, fetchedAt: Date.now() });
         } catch (err) {
-          if (gen === generation) setLog({ status: 'error', ...resourceError(err) });
+          if (gen === generation) setLog({ status: 'error', ...resourceError(err, debugLog) });
         }
       },
       async loadMoreCalls() {
@@ -281,7 +282,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
             callLog: { ...s.callLog, calls: s.callLog.calls.map((c) => (c.id === id ? { ...c, status: call.status, durationSeconds: call.durationSeconds, cost: call.cost } : c)) },
           }));
         } catch (err) {
-          set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...resourceError(err) } } }));
+          set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...resourceError(err, debugLog) } } }));
         }
       },
       async showCallJson(id) {

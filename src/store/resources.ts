@@ -48,29 +48,29 @@ type Full = ResourcesState & { actions: ResourcesActions & UiActions };
 
 const idle = { status: 'idle' } as const;
 
-export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api }) => {
+export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, debugLog }) => {
   /** Loads into a top-level cache key unless it is already loading (or ready, unless forced). */
   async function load<K extends 'assistants' | 'numbers' | 'files'>(key: K, force: boolean | undefined, fetch: () => Promise<ResourcesState[K]['data']>) {
     const cur = get()[key];
     if (cur.status === 'loading' || (cur.status === 'ready' && !force)) return;
-    set({ [key]: { ...cur, status: 'loading', error: undefined, hint: undefined } } as Partial<Full>);
+    set({ [key]: { ...cur, status: 'loading', error: undefined, hint: undefined, logged: undefined } } as Partial<Full>);
     try {
       const data = await fetch();
       set({ [key]: { status: 'ready', data, fetchedAt: Date.now() } } as Partial<Full>);
     } catch (err) {
-      set({ [key]: { ...get()[key], status: 'error', ...resourceError(err) } } as Partial<Full>);
+      set({ [key]: { ...get()[key], status: 'error', ...resourceError(err, debugLog) } } as Partial<Full>);
     }
   }
 
   async function loadRecord(key: string, fetch: () => Promise<unknown>) {
     const cur = get().records[key] ?? idle;
     if (cur.status === 'loading') return;
-    set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'loading', error: undefined, hint: undefined } } }));
+    set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'loading', error: undefined, hint: undefined, logged: undefined } } }));
     try {
       const data = await fetch();
       set((s) => ({ records: { ...s.records, [key]: { status: 'ready', data, fetchedAt: Date.now() } } }));
     } catch (err) {
-      set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...resourceError(err) } } }));
+      set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...resourceError(err, debugLog) } } }));
     }
   }
 
@@ -105,7 +105,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
             const files = [...cur.data!.files, ...page.files.filter((f) => !seen.has(f.id))];
             set({ files: { status: 'ready', data: { files, pagination: page.pagination }, fetchedAt: Date.now() } });
           } catch (err) {
-            set({ files: { ...get().files, status: 'error', ...resourceError(err) } });
+            set({ files: { ...get().files, status: 'error', ...resourceError(err, debugLog) } });
           }
           return;
         }

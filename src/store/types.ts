@@ -44,6 +44,8 @@ export interface Resource<T> {
   error?: string;
   /** What to do about the error (from the api's error kinds), when there is something to say. */
   hint?: string;
+  /** Where the whole error went when it is too long to show (the debug log). */
+  logged?: string;
   fetchedAt?: number;
 }
 
@@ -76,7 +78,12 @@ export type SliceCreator<S, A, Full> = (
 ) => { state: S; actions: A };
 
 /** An error as a resource records it: api's failure() (the user's words) and its next step. */
-export function resourceError(err: unknown): { error: string; hint?: string } {
+export function resourceError(err: unknown, debugLog?: Deps['debugLog']): { error: string; hint?: string; logged?: string } {
   const f = failure(err);
-  return { error: f.message, hint: f.hint };
+  // An error state shows a few lines of it (components/Status.tsx); a longer one is logged whole.
+  const logged = f.message.length > LONG_ERROR || f.message.includes('\n') ? debugLog?.(`error: ${f.message}`) : undefined;
+  return { error: f.message, hint: f.hint, ...(logged ? { logged } : {}) };
 }
+
+/** Characters past which an error is more than an error state shows. */
+const LONG_ERROR = 200;

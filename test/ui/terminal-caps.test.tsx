@@ -187,7 +187,7 @@ test('an assistant detail scrolls to its last line (the hang-up prompt), keeps t
     c.store.getState().actions.resize(100, 60);
     await c.waitFor('Analysis plan');
     assert.match(plain(c.frame()), new RegExp(`^    "summaryPrompt": "${PLAN_PROMPT.replace(/\./g, '\\.')}",$`, 'm'), `the plan's JSON keeps its indentation:\n${plain(c.frame())}`);
-    assert.match(plain(c.frame()), /^      "type": "object"$/m, 'nested keys keep their deeper indentation');
+    assert.match(plain(c.frame()), /^ {6}"type": "object"$/m, 'nested keys keep their deeper indentation');
 
     await c.press('y');
     await c.waitFor('"analysisPlan"');
@@ -232,5 +232,41 @@ test('numbers link picker: the assistant linked now is marked; linking an inacti
     await c.waitFor(/DID[\s\S]*Sleepy Inactive/);
   } finally {
     await c.close();
+  }
+});
+
+test('an error state of any length: a few lines ending in …, the whole message in the debug log, and where', async () => {
+  const { createServer } = await import('node:http');
+  const { createElement } = await import('react');
+  const { createConsoleStore } = await import('../../src/store/index.js');
+  const { App } = await import('../../src/ui/app.js');
+  const { renderApp } = await import('../support/ink.js');
+  const message = `The service refused: ${'this part explains at length. '.repeat(300)}\nTHE END`;
+  const server = createServer((_req, res) => {
+    res.statusCode = 400;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ statusCode: 400, error: 'Bad Request', message }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+  const api = createClient({ baseUrl: url, apiKey: 'sk-long-error-test-0000' });
+  const logged: string[] = [];
+  const store = createConsoleStore(api, { kind: 'remote', profile: 'long', baseUrl: url }, { initialRoute: { name: 'files' }, debugLog: (line) => (logged.push(line), '~/.local/state/switchboard/debug.log') });
+  const app = await renderApp(createElement(App, { store }));
+  try {
+    await app.waitFor('full text in');
+    const lines = plain(app.frame()).split('\n');
+    const first = lines.findIndex((l) => l.includes('The service refused'));
+    assert.ok(first > 0, app.frame());
+    assert.match(lines[first + 2], /…$/, 'the third line ends in …');
+    assert.equal(lines[first + 3], 'full text in ~/.local/state/switchboard/debug.log');
+    assert.ok(lines.length <= 24, 'the frame fits the window');
+    assertFrame(app.frame(), 24, 'a long error state');
+    assert.ok(logged.some((l) => l.includes('THE END')), 'the whole message is in the debug log');
+  } finally {
+    app.unmount();
+    store.getState().actions.dispose();
+    await api.close();
+    await new Promise((r) => server.close(r));
   }
 });

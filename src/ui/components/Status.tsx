@@ -2,6 +2,9 @@
 import { Box, Text } from 'ink';
 import { escapeLine } from '../../format/escape.js';
 import { Spinner } from './Spinner.js';
+import { useConsole } from '../../store/index.js';
+import { wrapText } from '../format.js';
+import { truncateCells } from '../../format/cells.js';
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -11,15 +14,24 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-export function ErrorState({ what, message, hint }: { what: string; message?: string; hint?: string }) {
+/** Lines of an error message an error state shows at most; a longer one ends in … (and is in the debug log: `logged`). */
+const ERROR_LINES = 3;
+
+export function ErrorState({ what, message, hint, logged }: { what: string; message?: string; hint?: string; logged?: string }) {
+  const width = useConsole((s) => s.columns);
+  const all = wrapText(message ?? 'unknown error', Math.max(10, width));
+  const lines = all.length <= ERROR_LINES ? all : [...all.slice(0, ERROR_LINES - 1), `${truncateCells(all[ERROR_LINES - 1], Math.max(10, width) - 1).replace(/…$/, '')}…`];
   return (
     <Box flexDirection="column">
       <Text color="red" bold>
         Could not load {escapeLine(what)}
       </Text>
-      <Text color="red" wrap="wrap">
-        {escapeLine(message ?? 'unknown error')}
-      </Text>
+      {lines.map((line, i) => (
+        <Text key={i} color="red" wrap="truncate">
+          {line}
+        </Text>
+      ))}
+      {logged ? <Text wrap="truncate">{`full text in ${logged}`}</Text> : null}
       {hint ? <Text wrap="wrap">{escapeLine(hint)}</Text> : null}
       <Text dimColor>Press r to retry.</Text>
     </Box>

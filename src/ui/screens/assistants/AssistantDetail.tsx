@@ -106,7 +106,7 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
       return false;
     },
   });
-  if (!a && rec?.status === 'error') return <ErrorState what="the assistant" message={rec.error} hint={rec.hint} />;
+  if (!a && rec?.status === 'error') return <ErrorState what="the assistant" message={rec.error} hint={rec.hint} logged={rec.logged} />;
   if (!a) return <Loading what="the assistant" />;
   return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
 }

@@ -54,7 +54,7 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="assistants" />;
-  if (res.status === 'error' && !res.data) return <ErrorState what="assistants" message={res.error} hint={res.hint} />;
+  if (res.status === 'error' && !res.data) return <ErrorState what="assistants" message={res.error} hint={res.hint} logged={res.logged} />;
   if (rows.length === 0) return <Empty text={view.filter ? `No assistant matches "${view.filter}".` : 'No assistants yet. Press n to create one.'} />;
   return (
     <Box flexDirection="column">

@@ -83,7 +83,7 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
       return false;
     },
   });
-  if (!c && rec?.status === 'error') return <ErrorState what="the call" message={rec.error} hint={rec.hint} />;
+  if (!c && rec?.status === 'error') return <ErrorState what="the call" message={rec.error} hint={rec.hint} logged={rec.logged} />;
   if (!c) return <Loading what="the call" />;
   return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
 }

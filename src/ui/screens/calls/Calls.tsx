@@ -152,7 +152,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
     </Text>
   );
   if (log.status === 'idle' || (log.status === 'loading' && log.calls.length === 0)) return <Loading what="the call log" />;
-  if (log.status === 'error') return <ErrorState what="the call log" message={log.error} hint={log.hint} />;
+  if (log.status === 'error') return <ErrorState what="the call log" message={log.error} hint={log.hint} logged={log.logged} />;
   return (
     <Box flexDirection="column" height={height}>
       <CallsChart calls={log.calls} width={width} />

@@ -66,7 +66,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="files" />;
-  if (res.status === 'error' && !res.data) return <ErrorState what="files" message={res.error} hint={res.hint} />;
+  if (res.status === 'error' && !res.data) return <ErrorState what="files" message={res.error} hint={res.hint} logged={res.logged} />;
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
@@ -115,7 +115,7 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
       return false;
     },
   });
-  if (!f && rec?.status === 'error') return <ErrorState what="the file" message={rec.error} hint={rec.hint} />;
+  if (!f && rec?.status === 'error') return <ErrorState what="the file" message={rec.error} hint={rec.hint} logged={rec.logged} />;
   if (!f) return <Loading what="the file" />;
   return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
 }

@@ -48,7 +48,7 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="phone numbers" />;
-  if (res.status === 'error' && !res.data) return <ErrorState what="phone numbers" message={res.error} hint={res.hint} />;
+  if (res.status === 'error' && !res.data) return <ErrorState what="phone numbers" message={res.error} hint={res.hint} logged={res.logged} />;
   if (rows.length === 0) return <Empty text={view.filter ? `No number matches "${view.filter}".` : 'No phone numbers on this account.'} />;
   return <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height} width={width} rowKey={(n) => n.id} />;
 }
@@ -57,7 +57,7 @@ export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number
   const actions = useActions();
   const number = useConsole((s) => s.numbers.data?.find((n) => n.id === route.id));
   const assistants = useConsole((s) => s.assistants);
-  if (!assistants.data) return assistants.status === 'error' ? <ErrorState what="assistants" message={assistants.error} hint={assistants.hint} /> : <Loading what="assistants" />;
+  if (!assistants.data) return assistants.status === 'error' ? <ErrorState what="assistants" message={assistants.error} hint={assistants.hint} logged={assistants.logged} /> : <Loading what="assistants" />;
   const linkedNow = number?.assistantId ?? undefined;
   const did = number?.did ?? route.id;
   const link = async (assistantId: string) => {

@@ -65,7 +65,7 @@ export const HEAP_GROWING_PERCENT = 50;
 export async function startConsole(opts: ConsoleOptions): Promise<number> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const resolved = resolveTarget({ profile: opts.profile });
-  // Taken before Ink loads: its colour is decided when it loads.
+  // Taken before Ink loads: colour and glyphs (capabilities.ts) are decided here, and the first frame is drawn with them.
   const terminal = takeTerminal({ color: opts.color });
   const ui = import('./run.js');
   const debugLog = opts.debug ? debugLogPath() : undefined;

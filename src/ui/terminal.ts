@@ -1,5 +1,5 @@
 // The one owner of the terminal while the console runs: it takes it (alternate screen, raw mode,
-// bracketed paste, the quit signals), decides colour, and puts it back however the console ends:
+// bracketed paste, the quit signals), decides colour and glyphs (capabilities.ts), and puts it back however the console ends:
 // a normal quit, a signal, process.exit, or a crash the console could not show. Nothing else in the console
 // writes these modes or listens for these signals. Small and free of React/Ink: start.ts takes
 // the terminal before they load.

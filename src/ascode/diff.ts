@@ -92,9 +92,10 @@ export function driftSince(base: FileValue, service: FileValue, file: FileValue)
   return { onService, inFile };
 }
 
-export function describeDrift(d: Drift): string {
+/** `since`: when the base copy was taken, in the user's words. */
+export function describeDrift(d: Drift, since = 'the pull'): string {
   const here = d.inFile.length ? d.inFile.join(', ') : 'nothing';
-  return `changed on the service since the pull: ${d.onService.join(', ')}; changed in the file: ${here}`;
+  return `changed on the service since ${since}: ${d.onService.join(', ')}; changed in the file: ${here}`;
 }
 
 // ---- knowledge-base files named by file name ----
@@ -141,7 +142,9 @@ export function namesKnowledgeBaseFiles(file: FileValue): boolean {
 export type Paint = (tone: 'red' | 'green' | 'cyan' | 'dim' | 'bold', text: string) => string;
 const plain: Paint = (_tone, text) => text;
 
-const isMultiline = (v: unknown): v is string => typeof v === 'string' && v.includes('\n');
+/** Shown as lines (a unified diff) rather than `a → b`: multi-line text, and text too long to read on one line. */
+const LONG_TEXT = 100;
+const isMultiline = (v: unknown): v is string => typeof v === 'string' && (v.includes('\n') || v.length > LONG_TEXT);
 
 /** A value on one line, safe on a terminal. */
 export function shownValue(v: unknown): string {

@@ -46,8 +46,15 @@ export function toFileValue(a: Assistant): FileValue {
 
 /** The YAML text of an assistant; `header` lines go on top as comments (the console's error note). */
 export function renderAssistantYaml(value: FileValue, header: readonly string[] = []): string {
-  const comments = header.map((l) => `# ${l}`.trimEnd() + '\n').join('');
-  return comments + stringify(value, YAML_OPTIONS);
+  return headerComment(header) + stringify(value, YAML_OPTIONS);
+}
+
+/** Lines as YAML comments, one `# ` line each (a line break in one starts another). */
+export function headerComment(lines: readonly string[]): string {
+  return lines
+    .flatMap((l) => l.split(/\r?\n/))
+    .map((l) => `# ${l}`.trimEnd() + '\n')
+    .join('');
 }
 
 /** Invalid YAML or a field of the wrong type: names the file, line and column (exit 2: nothing is sent). */

@@ -202,6 +202,23 @@ describe('assistants as code', () => {
     }
   });
 
+  test('service text in a diff is escaped; colour only when asked for (a TTY, FORCE_COLOR)', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'switchboard-ascode-'));
+    try {
+      const [first] = await listed();
+      await ok(['assistants', 'pull', '--dir', other, first!.id]);
+      await ok(['assistants', 'update', first!.id, '--description', 'evil \u001b]52;c;aGk=\u0007 \u009b31m text']);
+      const plain = await run(['assistants', 'diff', '--dir', other]);
+      assert.doesNotMatch(plain.stdout, /[\u001b\u0007\u009b]/, 'no raw control character');
+      assert.match(plain.stdout, /evil \\x1b\]52;c;aGk=\\x07 \\x9b31m text|evil \\u001b/);
+      const coloured = await runCli(['assistants', 'diff', '--dir', other], { env: { ...on.env, FORCE_COLOR: '1' } });
+      assert.match(coloured.stdout, /\u001b\[31m/);
+      assert.doesNotMatch(coloured.stdout.replace(/\u001b\[\d+m/g, ''), /[\u001b\u0007\u009b]/);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   test('clone creates a copy with a new name', async () => {
     const [first] = await listed();
     const src = await get(first!.id);

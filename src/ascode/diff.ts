@@ -7,9 +7,10 @@
 //   base    - what the service held when the file was last pulled or pushed.
 // A top-level field absent from the file is not managed by it: never diffed, never sent.
 // The service replaces whole top-level fields on PATCH, so a patch carries whole top-level fields.
+// No `yaml` here (document.ts has it): the console loads this with its screens, the YAML only on `E`.
 import type { AssistantInput, KbFile } from '../api/schemas.js';
 import { escapeLine, escapeText, jsonText } from '../format/escape.js';
-import { fieldPath, type FileValue } from './document.js';
+import type { FileValue } from './document.js';
 
 export interface FieldChange {
   /** `model.temperature`, `model.messages[0].content` */
@@ -18,6 +19,11 @@ export interface FieldChange {
   from: unknown;
   /** The file's value (undefined: none). */
   to: unknown;
+}
+
+/** `model.messages[0].content` from a path of keys and indexes. */
+export function fieldPath(path: readonly (string | number)[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -6,6 +6,7 @@
 import { isMap, LineCounter, parseDocument, stringify, type Document } from 'yaml';
 import { AssistantFileSchema, AssistantInputSchema, ModelSchema, TranscriberSchema, VoiceSchema, type Assistant } from '../api/schemas.js';
 import { InputError } from '../api/errors.js';
+import { fieldPath } from './diff.js';
 
 /** An assistant as a file holds it: plain data, keys in file order. */
 export type FileValue = Record<string, unknown>;
@@ -117,11 +118,6 @@ function nodeStart(doc: Document, path: (string | number)[]): number | undefined
     if (node && typeof node === 'object' && node.range) return node.range[0];
   }
   return undefined;
-}
-
-/** `model.messages[0].content` from a path of keys and indexes. */
-export function fieldPath(path: readonly (string | number)[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }
 
 /**

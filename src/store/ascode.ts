@@ -5,7 +5,7 @@
 // passes it in as `edit`, so the store never touches the terminal.
 import { failure } from '../api/errors.js';
 import type { KbFile } from '../api/schemas.js';
-import { AssistantFileError, headerComment, parseAssistantYaml, renderAssistantYaml, toFileValue, withoutHeaderComments, type FileValue } from '../ascode/document.js';
+import type { FileValue } from '../ascode/document.js';
 import { describeDrift, driftSince, fieldChanges, KnowledgeBaseNameError, namesKnowledgeBaseFiles, patchFor, resolveKnowledgeBase, type FieldChange } from '../ascode/diff.js';
 import type { NavigationActions, NavigationState } from './navigation.js';
 import { topRoute } from './navigation.js';
@@ -68,6 +68,8 @@ export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> =
         if (editing) return;
         editing = true;
         try {
+          // The YAML parser loads with the first `E`, not with the console.
+          const { AssistantFileError, headerComment, parseAssistantYaml, renderAssistantYaml, toFileValue, withoutHeaderComments } = await import('../ascode/document.js');
           let assistant;
           try {
             assistant = await api.getAssistant(id);
@@ -123,6 +125,7 @@ export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> =
           flash(error, 'error');
         };
         try {
+          const { toFileValue } = await import('../ascode/document.js');
           const service = toFileValue(await api.getAssistant(cur.id));
           const drift = driftSince(cur.base, service, cur.edited);
           if (drift) return fail(`Not applied: ${describeDrift(drift, 'you opened it')}. Esc, then E to edit the service's copy again.`);

@@ -26,7 +26,8 @@ export async function editInEditor(text: string, fileName: string, env: NodeJS.P
     writeFileSync(file, text, { mode: 0o600 });
     const command = editorCommand(env);
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn('/bin/sh', ['-c', `${command} "$1"`, 'editor', file], { stdio: 'inherit', env });
+      // `exec`: the shell becomes the editor, so Ctrl-C reaches the editor alone (vi takes it as a key).
+      const child = spawn('/bin/sh', ['-c', `exec ${command} "$1"`, 'editor', file], { stdio: 'inherit', env });
       child.on('error', reject);
       child.on('exit', (c, signal) => resolve(signal ? null : c));
     });

@@ -88,12 +88,17 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     stdout.write(ENTER_ALT + PASTE_ON);
     if (stdin.isTTY) stdin.setRawMode(true);
   };
+  // While another program has the terminal, Ctrl-C is its key (the terminal sends SIGINT to the
+  // whole foreground group): the console must not quit under an open editor, as git and kubectl don't.
+  let handedOver = false;
   const handOver = async <T>(run: () => Promise<T>): Promise<T> => {
-    if (restored) return run();
+    if (restored || handedOver) return run();
     leave();
+    handedOver = true;
     try {
       return await run();
     } finally {
+      handedOver = false;
       if (!restored) enter();
     }
   };
@@ -110,7 +115,8 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     if (restored) return;
     enter();
   };
-  function onSignal() {
+  function onSignal(signal: NodeJS.Signals) {
+    if (handedOver && signal === 'SIGINT') return;
     if (quitHandler) return quitHandler();
     restore();
     process.exit(0);

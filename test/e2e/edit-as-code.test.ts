@@ -1,7 +1,8 @@
 // The console's `E` in a real terminal (tmux), with a scripted $EDITOR: the assistant opens as
 // YAML, an invalid save reopens the editor with the error on top and the text kept, the diff
 // shows both edits, Enter applies them (checked on the service); a second edit is discarded
-// with Esc (the service unchanged); a change made on the service meanwhile is refused.
+// with Esc (the service unchanged); a change made on the service meanwhile is refused; Ctrl-C
+// while the editor runs is the editor's, not the console's.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,7 +37,7 @@ after(async () => {
 
 // The editor: each run appends what it was given to a log, then edits as its run number says.
 const EDITOR_SCRIPT = `
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 const file = process.argv[2];
 const state = process.env.EDIT_STATE;
 let n = 1;
@@ -49,6 +50,13 @@ if (n === 1) out = text.replace(/^description: .*$/m, 'description: Edited in vi
 if (n === 2) out = text.replace(/^analysisPlan: \\[unclosed\\n/m, '').replace(/^( +content: )(.*)$/m, (_, k, v) => k + v.replace(/\\.?$/, '. Always spell names back.'));
 if (n === 3) out = text.replace(/^description: .*$/m, 'description: Never applied');
 if (n === 4) out = text.replace(/^description: .*$/m, 'description: Too late');
+if (n === 5) {
+  // Hold the terminal until the test says go (it sends Ctrl-C meanwhile, which vi would take as a key).
+  process.on('SIGINT', () => undefined);
+  writeFileSync(state + '.editing', '');
+  for (let i = 0; i < 200 && !existsSync(state + '.go'); i++) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  out = text.replace(/^description: .*$/m, 'description: After Ctrl-C');
+}
 writeFileSync(file, out);
 `;
 
@@ -111,6 +119,18 @@ test('E edits an assistant as YAML in $EDITOR: invalid YAML reopens, Enter appli
   t.keys('Enter');
   await t.waitFor(/Not applied: changed on the service since you opened it: name/);
   assert.equal((await api.getAssistant(first!.id)).description, 'Edited in vi');
+  t.keys('Escape');
+  await t.waitFor('System prompt');
+
+  // Ctrl-C while the editor has the terminal is the editor's: the console is still there after it.
+  t.keys('E');
+  for (let i = 0; i < 100 && !existsSync(`${state}.editing`); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(existsSync(`${state}.editing`), 'the editor runs');
+  t.keys('C-c');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(t.exitStatus(), null, 'the console is still running');
+  writeFileSync(`${state}.go`, '');
+  await t.waitFor(/Changes to[\s\S]*After Ctrl-C/);
   t.keys('Escape');
   await t.waitFor('System prompt');
 

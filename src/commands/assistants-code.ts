@@ -35,12 +35,12 @@ const label = (a: { name?: string | null; id: string }) => `${escapeLine(a.name 
 // ---- pull ----
 
 /** The id each existing file holds, for files that parse: a re-pull rewrites the same file. */
-function filesById(dir: string): Map<string, string> {
-  const byId = new Map<string, string>();
+function filesById(dir: string): Map<string, { path: string; value: FileValue }> {
+  const byId = new Map<string, { path: string; value: FileValue }>();
   for (const path of assistantFilePaths(dir)) {
     try {
-      const id = parseAssistantYaml(readFileSync(path, 'utf8'), path).id;
-      if (id && !byId.has(id)) byId.set(id, path);
+      const parsed = parseAssistantYaml(readFileSync(path, 'utf8'), path);
+      if (parsed.id && !byId.has(parsed.id)) byId.set(parsed.id, { path, value: parsed.value });
     } catch {
       /* a broken file is left alone; the assistant gets a file of its own */
     }
@@ -48,25 +48,41 @@ function filesById(dir: string): Map<string, string> {
   return byId;
 }
 
-export async function pullAssistants(api: VoiceAgentApi, out: OutputTarget, dir: string, ids: string[]): Promise<void> {
+/**
+ * Writes the files; a file edited since its last pull (it differs from its base copy, or from
+ * the service when it has none) is left alone unless `force`: a pull never loses an edit.
+ * Returns the exit code: 1 when a file was left alone.
+ */
+export async function pullAssistants(api: VoiceAgentApi, out: OutputTarget, dir: string, ids: string[], force = false): Promise<number> {
   const assistants = ids.length ? await Promise.all(ids.map((id) => api.getAssistant(id))) : await api.listAssistants();
   mkdirSync(dir, { recursive: true });
   const byId = filesById(dir);
-  const taken = new Set(assistantFilePaths(dir).filter((p) => ![...byId.values()].includes(p)));
+  const owned = new Set([...byId.values()].map((f) => f.path));
+  const taken = new Set(assistantFilePaths(dir).filter((p) => !owned.has(p)));
+  let kept = 0;
+  let pulled = 0;
   for (const a of assistants) {
-    let path = byId.get(a.id);
+    const value = toFileValue(a);
+    const existing = byId.get(a.id);
+    let path = existing?.path;
+    if (existing && !force && fieldChanges(readBase(dir, a.id) ?? value, existing.value).length > 0) {
+      kept++;
+      writeErr(`${existing.path}: not overwritten: it has changes not pushed (push them, or pull --force to drop them)`);
+      continue;
+    }
     if (!path) {
       const slug = slugOf(a.name, a.id);
       path = join(dir, `${slug}${ASSISTANT_FILE_SUFFIX}`);
       for (let n = 2; taken.has(path); n++) path = join(dir, `${slug}-${n}${ASSISTANT_FILE_SUFFIX}`);
     }
     taken.add(path);
-    const value = toFileValue(a);
     writeFileAtomic(path, renderAssistantYaml(value));
     writeBase(dir, a.id, value);
+    pulled++;
     out.write(`${escapeLine(path)}\t${label(a)}\n`);
   }
-  writeErr(`pulled ${assistants.length} assistant${assistants.length === 1 ? '' : 's'} into ${dir}`);
+  writeErr(`pulled ${pulled} assistant${pulled === 1 ? '' : 's'} into ${dir}${kept ? `; ${kept} file${kept === 1 ? '' : 's'} with local changes left alone` : ''}`);
+  return kept ? EXIT.failed : EXIT.ok;
 }
 
 // ---- reading the directory, checked before anything is sent ----

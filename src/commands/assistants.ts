@@ -115,11 +115,12 @@ function addAssistantsAsCode(cmd: Command): void {
     .description('write each assistant (or those named) to DIR as <name>.assistant.yaml, with a base copy for drift checks')
     .argument('[ids...]', 'assistant ids (default: every assistant)')
     .option(...DIR_OPTION)
+    .option('--force', 'overwrite files that have changes not pushed (otherwise they are left alone, exit 1)')
     .addHelpText('after', '\nExamples:\n  $ switchboard assistants pull\n  $ switchboard assistants pull --dir agents asst_123')
     .action(
-      action('pull the assistants', async (ids: string[], o: { dir: string }, c: Command) => {
+      action('pull the assistants', async (ids: string[], o: { dir: string; force?: boolean }, c: Command) => {
         const { pullAssistants } = await code();
-        await withApi(c, ({ api, out }) => pullAssistants(api, out, o.dir, ids));
+        setExitCode(await withApi(c, ({ api, out }) => pullAssistants(api, out, o.dir, ids, o.force === true)));
       }),
     );
 

@@ -92,6 +92,19 @@ describe('assistants as code', () => {
     assert.equal((await run(['assistants', 'diff', '--dir', dir, '--exit-code'])).code, 0);
   });
 
+  test('pull leaves a file with changes not pushed alone (exit 1), and --force overwrites it', async () => {
+    const [first] = await listed();
+    const path = fileOf(first!.id);
+    const pushed = readFileSync(path, 'utf8');
+    edit(path, /^description: .*$/m, 'description: Not pushed yet');
+    const kept = await run(['assistants', 'pull', '--dir', dir]);
+    assert.equal(kept.code, 1);
+    assert.match(kept.stderr, /not overwritten: it has changes not pushed/);
+    assert.match(readFileSync(path, 'utf8'), /^description: Not pushed yet$/m);
+    assert.equal((await run(['assistants', 'pull', '--dir', dir, '--force'])).code, 0);
+    assert.equal(readFileSync(path, 'utf8'), pushed);
+  });
+
   test('--dry-run and a push without a terminal and without --yes send nothing', async () => {
     const [first] = await listed();
     edit(fileOf(first!.id), /^description: .*$/m, 'description: Not sent');

@@ -181,7 +181,7 @@ function paintDiffLine(line: string, paint: Paint): string {
 
 /**
  * A unified diff of two texts (service → file), hunks with `context` lines around each change.
- * Longest common subsequence over lines; texts too large for that are shown as one replacement.
+ * Myers' shortest edit script over lines; texts that differ in too many lines are shown as one replacement.
  */
 export function unifiedDiff(a: string, b: string, context = 3): string[] {
   const x = a.split('\n');
@@ -230,7 +230,8 @@ interface LineOp {
   bi: number;
 }
 
-const MAX_LCS_CELLS = 4_000_000;
+/** Past this many changed lines a diff is shown as one replacement (the search costs D² memory). */
+const MAX_EDIT_DISTANCE = 2000;
 
 function lineOps(x: string[], y: string[]): LineOp[] {
   // Common head and tail first: an edit to a long prompt usually touches a few lines.
@@ -240,33 +241,64 @@ function lineOps(x: string[], y: string[]): LineOp[] {
   while (tail < x.length - head && tail < y.length - head && x[x.length - 1 - tail] === y[y.length - 1 - tail]) tail++;
   const xs = x.slice(head, x.length - tail);
   const ys = y.slice(head, y.length - tail);
+  const middle = shortestEdit(xs, ys, MAX_EDIT_DISTANCE) ?? [...xs.map((t) => ({ op: '-' as const, text: t })), ...ys.map((t) => ({ op: '+' as const, text: t }))];
   const ops: LineOp[] = [];
   for (let k = 0; k < head; k++) ops.push({ op: ' ', text: x[k]!, ai: k, bi: k });
-  const n = xs.length;
-  const m = ys.length;
-  if (n * m > MAX_LCS_CELLS) {
-    xs.forEach((t, k) => ops.push({ op: '-', text: t, ai: head + k, bi: head }));
-    ys.forEach((t, k) => ops.push({ op: '+', text: t, ai: head + n, bi: head + k }));
-  } else {
-    // lcs[i][j] = length of the LCS of xs[i..] and ys[j..]
-    const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-    for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = xs[i] === ys[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-    let i = 0;
-    let j = 0;
-    while (i < n || j < m) {
-      if (i < n && j < m && xs[i] === ys[j]) {
-        ops.push({ op: ' ', text: xs[i]!, ai: head + i, bi: head + j });
-        i++;
-        j++;
-      } else if (i < n && (j >= m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
-        ops.push({ op: '-', text: xs[i]!, ai: head + i, bi: head + j });
-        i++;
-      } else {
-        ops.push({ op: '+', text: ys[j]!, ai: head + i, bi: head + j });
-        j++;
-      }
-    }
+  let ai = head;
+  let bi = head;
+  for (const o of middle) {
+    ops.push({ ...o, ai, bi });
+    if (o.op !== '+') ai++;
+    if (o.op !== '-') bi++;
   }
   for (let k = 0; k < tail; k++) ops.push({ op: ' ', text: x[x.length - tail + k]!, ai: x.length - tail + k, bi: y.length - tail + k });
   return ops;
+}
+
+/**
+ * Myers' O((N+M)·D) shortest edit script (the one git diff uses by default), deletions before
+ * insertions; undefined when more than `maxD` lines change.
+ */
+function shortestEdit(a: string[], b: string[], maxD: number): { op: LineOp['op']; text: string }[] | undefined {
+  const n = a.length;
+  const m = b.length;
+  // v[k] (k = x - y, stored at k + off): the furthest x reached on diagonal k; trace[d] is v before step d, over k in [-d-1, d+1].
+  const off = n + m + 1;
+  const v = new Int32Array(2 * off + 1);
+  const trace: Int32Array[] = [];
+  const limit = Math.min(n + m, maxD);
+  let found = -1;
+  for (let d = 0; d <= limit && found < 0; d++) {
+    trace.push(v.slice(off - d - 1, off + d + 2));
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[off + k - 1]! < v[off + k + 1]!) ? v[off + k + 1]! : v[off + k - 1]! + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      v[off + k] = x;
+      if (x >= n && y >= m) {
+        found = d;
+        break;
+      }
+    }
+  }
+  if (found < 0) return undefined;
+  const out: { op: LineOp['op']; text: string }[] = [];
+  let x = n;
+  let y = m;
+  for (let d = found; d > 0; d--) {
+    const before = trace[d]!;
+    const at = (k: number) => before[k + d + 1]!;
+    const k = x - y;
+    const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
+    const prevX = at(prevK);
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) out.push({ op: ' ', text: a[--x]! }), y--;
+    if (x === prevX) out.push({ op: '+', text: b[--y]! });
+    else out.push({ op: '-', text: a[--x]! });
+  }
+  while (x > 0 && y > 0) out.push({ op: ' ', text: a[--x]! }), y--;
+  return out.reverse();
 }

@@ -78,6 +78,28 @@ describe('changes, patches and drift', () => {
     assert.ok(lines.includes('+\\x1b[31mthere'));
   });
 
+  test('unified diffs rebuild both texts, and stay small for a long prompt with two far-apart edits', () => {
+    let seed = 17;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let round = 0; round < 300; round++) {
+      const a = Array.from({ length: rnd(12) }, () => 'abc'[rnd(3)]!);
+      const b = Array.from({ length: rnd(12) }, () => 'abc'[rnd(3)]!);
+      const lines = unifiedDiff(a.join('\n'), b.join('\n'), 1000);
+      if (a.join('\n') === b.join('\n')) {
+        assert.deepEqual(lines, []);
+        continue;
+      }
+      const body = lines.slice(1);
+      assert.deepEqual(body.filter((l) => l[0] !== '+').map((l) => l.slice(1)), a.join('\n').split('\n'), `old side of ${a} → ${b}`);
+      assert.deepEqual(body.filter((l) => l[0] !== '-').map((l) => l.slice(1)), b.join('\n').split('\n'), `new side of ${a} → ${b}`);
+    }
+    const prompt = Array.from({ length: 3000 }, (_, i) => `Rule ${i}: be helpful.`);
+    const edited = prompt.map((l, i) => (i === 100 ? 'Rule 100: be brief.' : i === 2900 ? 'Rule 2900: be kind.' : l));
+    const lines = unifiedDiff(prompt.join('\n'), edited.join('\n'));
+    assert.deepEqual(lines.filter((l) => l.startsWith('@@')), ['@@ -98,7 +98,7 @@', '@@ -2898,7 +2898,7 @@']);
+    assert.deepEqual(lines.filter((l) => /^[-+]/.test(l)), ['-Rule 100: be helpful.', '+Rule 100: be brief.', '-Rule 2900: be helpful.', '+Rule 2900: be kind.']);
+  });
+
   test('knowledge-base files by name or id; unknown and ambiguous names fail', () => {
     const files = [{ id: 'f1', name: 'faq.md' }, { id: 'f2', name: 'dup.md' }, { id: 'f3', name: 'dup.md' }] as KbFile[];
     assert.deepEqual(resolveKnowledgeBase({ knowledgeBase: { files: ['faq.md', 'f2'] } }, files), { knowledgeBase: { fileIds: ['f1', 'f2'] } });

@@ -295,10 +295,16 @@ function shortestEdit(a: string[], b: string[], maxD: number): { op: LineOp['op'
     const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
     const prevX = at(prevK);
     const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) out.push({ op: ' ', text: a[--x]! }), y--;
+    while (x > prevX && y > prevY) {
+      out.push({ op: ' ', text: a[--x]! });
+      y--;
+    }
     if (x === prevX) out.push({ op: '+', text: b[--y]! });
     else out.push({ op: '-', text: a[--x]! });
   }
-  while (x > 0 && y > 0) out.push({ op: ' ', text: a[--x]! }), y--;
+  while (x > 0 && y > 0) {
+    out.push({ op: ' ', text: a[--x]! });
+    y--;
+  }
   return out.reverse();
 }

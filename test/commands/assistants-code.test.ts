@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxForCli } from '../support/sandbox.js';
 import { runCli, type CliResult } from '../support/cli.js';
+import { json, startServer } from '../api/servers.js';
 
 const on = sandboxForCli();
 let dir: string;
@@ -243,4 +244,39 @@ describe('assistants as code', () => {
     assert.deepEqual(copy.model?.messages, src.model?.messages);
     assert.equal(copy.description, src.description);
   });
+});
+
+test('push re-reads each assistant and names the fields the service did not apply (as the spec says of PATCH)', async () => {
+  // A service like the spec's: a PATCH keeps only name, status and description, and echoes the whole request.
+  let stored: Record<string, unknown> = { id: 'a1', name: 'Desk', description: 'Old', voice: { provider: 'vapi', voiceId: 'Elliot' } };
+  const server = await startServer(async (req, res) => {
+    if (req.method === 'PATCH') {
+      let raw = '';
+      for await (const c of req) raw += c as string;
+      const patch = JSON.parse(raw) as Record<string, unknown>;
+      stored = { ...stored, ...Object.fromEntries(Object.entries(patch).filter(([k]) => ['name', 'status', 'description'].includes(k))) };
+      return json(res, 200, { message: 'updated', assistant: { ...stored, ...patch } });
+    }
+    if (req.url === '/assistants') return json(res, 200, { assistants: [stored] });
+    json(res, 200, { assistant: stored });
+  });
+  const other = mkdtempSync(join(tmpdir(), 'switchboard-ascode-'));
+  try {
+    const env = { ...on.home.env, SWITCHBOARD_BASE_URL: server.url, SWITCHBOARD_API_KEY: 'sk-test-spec-0000000000' };
+    assert.equal((await runCli(['assistants', 'pull', '--dir', other], { env })).code, 0);
+    const path = join(other, 'desk.assistant.yaml');
+    edit(path, 'description: Old', 'description: New');
+    edit(path, 'voiceId: Elliot', 'voiceId: Paige');
+    const push = await runCli(['assistants', 'push', '--dir', other, '--yes'], { env });
+    assert.equal(push.code, 0, push.stderr);
+    assert.match(push.stderr, /warning: .*desk\.assistant\.yaml: the service did not apply: voice\b/);
+    assert.equal(stored.description, 'New');
+    const diff = await runCli(['assistants', 'diff', '--dir', other, '--exit-code'], { env });
+    assert.equal(diff.code, 1);
+    assert.match(diff.stdout, /voice\.voiceId: "Elliot" → "Paige"/);
+    assert.doesNotMatch(diff.stdout, /description/);
+  } finally {
+    rmSync(other, { recursive: true, force: true });
+    await server.close();
+  }
 });

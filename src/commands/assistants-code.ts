@@ -16,6 +16,8 @@ import {
   namesKnowledgeBaseFiles,
   patchFor,
   resolveKnowledgeBase,
+  type Drift,
+  type FieldChange,
   type Paint,
 } from '../ascode/diff.js';
 import { assistantFilePaths, DuplicateIdError, readAssistantFiles, readBase, slugOf, writeBase, writeFileAtomic, ASSISTANT_FILE_SUFFIX, type LocalAssistant } from '../ascode/dir.js';
@@ -123,42 +125,59 @@ async function readChecked(api: VoiceAgentApi, dir: string): Promise<Checked[]> 
 
 // ---- diff ----
 
-/** Prints what differs; resolves true when anything does. */
-export async function diffAssistants(api: VoiceAgentApi, out: OutputTarget, dir: string): Promise<boolean> {
+/** One line of `assistants diff`; `-o json` prints the list as it is. */
+export type DiffEntry =
+  | { kind: 'changed'; file: string; id: string; name?: string | null; changes: FieldChange[]; drift?: Drift }
+  | { kind: 'new'; file: string }
+  | { kind: 'not-on-service'; file: string; id: string }
+  | { kind: 'no-file'; id: string; name?: string | null };
+
+export async function assistantDiffs(api: VoiceAgentApi, dir: string): Promise<DiffEntry[]> {
   const locals = await readChecked(api, dir);
   const service = await api.listAssistants();
   const byId = new Map(service.map((a) => [a.id, a]));
-  const p = painter(out);
-  let differs = false;
+  const entries: DiffEntry[] = [];
   const inFiles = new Set<string>();
   for (const l of locals) {
     const id = l.parsed.id;
     if (!id) {
-      differs = true;
-      out.write(`${p('bold', escapeLine(l.path))}: new (no id; push creates it)\n`);
+      entries.push({ kind: 'new', file: l.path });
       continue;
     }
     inFiles.add(id);
     const remote = byId.get(id);
     if (!remote) {
-      differs = true;
-      out.write(`${p('bold', escapeLine(l.path))}: assistant ${escapeLine(id)} is not on the service (deleted there? remove the id to create it again)\n`);
+      entries.push({ kind: 'not-on-service', file: l.path, id });
       continue;
     }
     const serviceValue = toFileValue(remote);
     const changes = fieldChanges(serviceValue, l.value);
     const base = readBase(dir, id);
     const drift = base && driftSince(base, serviceValue, l.value);
-    if (changes.length === 0 && !drift) continue;
-    if (changes.length) differs = true;
-    out.write(`${p('bold', escapeLine(l.path))}: ${label(remote)}\n`);
-    if (drift) out.write(`  ${p('red', `drift: ${describeDrift(drift)}`)}\n`);
-    for (const c of changes) for (const line of changeLines(c, p)) out.write(`  ${line}\n`);
+    if (changes.length || drift) entries.push({ kind: 'changed', file: l.path, id, name: remote.name, changes, ...(drift ? { drift } : {}) });
   }
-  for (const a of service) {
-    if (inFiles.has(a.id)) continue;
-    differs = true;
-    out.write(`${label(a)}: on the service, no file in ${escapeLine(dir)} (switchboard assistants pull ${escapeLine(a.id)} writes one)\n`);
+  for (const a of service) if (!inFiles.has(a.id)) entries.push({ kind: 'no-file', id: a.id, name: a.name });
+  return entries;
+}
+
+/** Prints what differs; resolves true when anything does (a drift alone, with no change in the file, is not a difference). */
+export async function diffAssistants(api: VoiceAgentApi, out: OutputTarget, dir: string): Promise<boolean> {
+  const entries = await assistantDiffs(api, dir);
+  const differs = entries.some((e) => e.kind !== 'changed' || e.changes.length > 0);
+  if (out.format === 'json') {
+    out.write(jsonText(entries, 2) + '\n');
+    return differs;
+  }
+  const p = painter(out);
+  for (const e of entries) {
+    if (e.kind === 'new') out.write(`${p('bold', escapeLine(e.file))}: new (no id; push creates it)\n`);
+    else if (e.kind === 'not-on-service') out.write(`${p('bold', escapeLine(e.file))}: assistant ${escapeLine(e.id)} is not on the service (deleted there? remove the id to create it again)\n`);
+    else if (e.kind === 'no-file') out.write(`${label(e)}: on the service, no file in ${escapeLine(dir)} (switchboard assistants pull ${escapeLine(e.id)} writes one)\n`);
+    else {
+      out.write(`${p('bold', escapeLine(e.file))}: ${label(e)}\n`);
+      if (e.drift) out.write(`  ${p('red', `drift: ${describeDrift(e.drift)}`)}\n`);
+      for (const c of e.changes) for (const line of changeLines(c, p)) out.write(`  ${line}\n`);
+    }
   }
   if (!differs) writeErr(`no differences between ${dir} and the service`);
   return differs;

@@ -211,6 +211,8 @@ describe('assistants as code', () => {
       assert.equal(r.code, 1);
       const all = await listed();
       for (const a of all.filter((x) => x.id !== first!.id)) assert.ok(r.stdout.includes(`(${a.id}): on the service, no file`), `${a.id} listed`);
+      const asJson = JSON.parse(await ok(['assistants', 'diff', '--dir', other, '-o', 'json'])) as { kind: string; id: string }[];
+      assert.deepEqual(asJson.map((e) => e.kind), all.filter((x) => x.id !== first!.id).map(() => 'no-file'));
     } finally {
       rmSync(other, { recursive: true, force: true });
     }

@@ -60,6 +60,19 @@ export const AssistantInputSchema = AssistantSchema.omit({ id: true, createdAt: 
 export type AssistantInput = z.input<typeof AssistantInputSchema>;
 
 /**
+ * An assistant as a file (`switchboard assistants pull`/`push`): the input fields plus its `id`
+ * (none yet: push creates it), and knowledge-base files named by `files` (names or ids) as well
+ * as by `fileIds`.
+ */
+export const KnowledgeBaseRefSchema = z.looseObject({ fileIds: z.array(str).optional(), files: z.array(str).optional() });
+export const AssistantFileSchema = AssistantInputSchema.extend({
+  id: str.optional(),
+  model: ModelSchema.extend({ knowledgeBase: KnowledgeBaseRefSchema.nullish() }).nullish(),
+  knowledgeBase: KnowledgeBaseRefSchema.nullish(),
+});
+export type AssistantFile = z.input<typeof AssistantFileSchema>;
+
+/**
  * The assistant as stored after a PATCH, plus the patch's fields the service did not apply.
  * `notApplied` is not enumerable: printed or stored, the value is the record alone.
  */

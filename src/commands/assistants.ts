@@ -1,4 +1,4 @@
-// switchboard assistants list | get | create | update
+// switchboard assistants list | get | create | update | pull | diff | push | clone
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import { describeCatalog } from '../api/catalog.js';
@@ -6,7 +6,7 @@ import type { Assistant, AssistantInput } from '../api/schemas.js';
 import { nonEmpty, onOff, readJsonObject } from './input.js';
 import { type Column } from '../format/column.js';
 import { printList, printRecord, statusTone, type OutputTarget } from './output.js';
-import { action, UsageError, withApi, writeErr } from './runtime.js';
+import { action, EXIT, setExitCode, UsageError, withApi, writeErr } from './runtime.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
   { header: 'id', value: (a) => a.id },
@@ -57,7 +57,7 @@ export async function assistantPatch(flags: UpdateFlags): Promise<AssistantInput
 
 export function assistantsCommand(): Command {
   const cmd = new Command('assistants')
-    .description('list, show, create and update assistants')
+    .description('list, show, create, update and clone assistants; pull, diff and push them as YAML files')
     .addHelpText('after', '\nExamples:\n  $ switchboard assistants list\n  $ switchboard assistants update asst_123 --status off');
 
   cmd
@@ -101,5 +101,68 @@ export function assistantsCommand(): Command {
       }),
     );
 
+  addAssistantsAsCode(cmd);
   return cmd;
+}
+
+const DIR_OPTION = ['--dir <dir>', 'the directory of assistant files', './assistants'] as const;
+
+/** pull | diff | push | clone: the work is in assistants-code.ts, loaded only when one of them runs. */
+function addAssistantsAsCode(cmd: Command): void {
+  const code = () => import('./assistants-code.js');
+  cmd
+    .command('pull')
+    .description('write each assistant (or those named) to DIR as <name>.assistant.yaml, with a base copy for drift checks')
+    .argument('[ids...]', 'assistant ids (default: every assistant)')
+    .option(...DIR_OPTION)
+    .option('--force', 'overwrite files that have changes not pushed (otherwise they are left alone, exit 1)')
+    .addHelpText('after', '\nExamples:\n  $ switchboard assistants pull\n  $ switchboard assistants pull --dir agents asst_123')
+    .action(
+      action('pull the assistants', async (ids: string[], o: { dir: string; force?: boolean }, c: Command) => {
+        const { pullAssistants } = await code();
+        setExitCode(await withApi(c, ({ api, out }) => pullAssistants(api, out, o.dir, ids, o.force === true)));
+      }),
+    );
+
+  cmd
+    .command('diff')
+    .description('show the fields that differ between the files in DIR and the service')
+    .option(...DIR_OPTION)
+    .option('--exit-code', 'exit 1 when anything differs (as git diff --exit-code)')
+    .addHelpText('after', '\nExamples:\n  $ switchboard assistants diff\n  $ switchboard assistants diff --exit-code   # in CI: fail when the repository and the service differ')
+    .action(
+      action('diff the assistants', async (o: { dir: string; exitCode?: boolean }, c: Command) => {
+        const { diffAssistants } = await code();
+        const differs = await withApi(c, ({ api, out }) => diffAssistants(api, out, o.dir));
+        if (differs && o.exitCode) setExitCode(EXIT.failed);
+      }),
+    );
+
+  cmd
+    .command('push')
+    .description('create new files\' assistants and send changed fields; refuses assistants changed on the service since the pull')
+    .option(...DIR_OPTION)
+    .option('--dry-run', 'print what would be sent; send nothing')
+    .option('-y, --yes', 'push without asking (needed without a terminal)')
+    .option('--force', 'push even when the service changed since the pull (the file wins)')
+    .addHelpText('after', '\nExamples:\n  $ switchboard assistants push --dry-run\n  $ switchboard assistants push --yes')
+    .action(
+      action('push the assistants', async (o: { dir: string; dryRun?: boolean; yes?: boolean; force?: boolean }, c: Command) => {
+        const { pushAssistants } = await code();
+        setExitCode(await withApi(c, ({ api, out }) => pushAssistants(api, out, o.dir, o)));
+      }),
+    );
+
+  cmd
+    .command('clone')
+    .description('create a copy of an assistant')
+    .argument('<id>', 'assistant id', nonEmpty)
+    .option('--name <name>', 'name of the copy (default: "<name> (copy)")', nonEmpty)
+    .addHelpText('after', '\nExamples:\n  $ switchboard assistants clone asst_123 --name "Front desk (staging)"')
+    .action(
+      action('clone the assistant', async (id: string, o: { name?: string }, c: Command) => {
+        const { cloneAssistant } = await code();
+        await withApi(c, ({ api, out }) => cloneAssistant(api, out, id, o.name));
+      }),
+    );
 }

@@ -13,12 +13,14 @@ import { createUiSlice, type UiActions, type UiState } from './ui.js';
 import { createResourcesSlice, type ResourcesActions, type ResourcesState } from './resources.js';
 import { callPoller, createCallLogSlice, LIVE_REFRESH_MS, type CallLogActions, type CallLogState } from './calls.js';
 import { createChatSlice, enterChat, type ChatActions, type ChatState } from './chat.js';
+import { createAsCodeSlice, type AsCodeActions, type AsCodeState } from './ascode.js';
 
 export type ConsoleActions = NavigationActions &
   UiActions &
   ResourcesActions &
   CallLogActions &
-  ChatActions & {
+  ChatActions &
+  AsCodeActions & {
     /** Stops timers (flash, polling); call when the console closes. */
     dispose(): void;
   };
@@ -27,7 +29,8 @@ export type ConsoleState = NavigationState &
   UiState &
   ResourcesState &
   CallLogState &
-  ChatState & {
+  ChatState &
+  AsCodeState & {
     target: ConsoleTarget;
     actions: ConsoleActions;
   };
@@ -84,7 +87,7 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
       if (!disposed) set({ connectionState });
     });
     // Each slice sees the whole store; the casts narrow it to what the slice declares it needs.
-    const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice, createChatSlice] as const;
+    const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice, createChatSlice, createAsCodeSlice] as const;
     const parts = SLICES.map((make) => (make as (s: unknown, g: unknown, d: Deps) => { state: object; actions: object })(set, get, deps));
 
     // Only the top view polls: one loop asks the pollers about whatever route is on top now.
@@ -154,3 +157,4 @@ export function useActions(): ConsoleActions {
 export { topRoute, viewOf, EMPTY_VIEW } from './navigation.js';
 export { routeKey } from './types.js';
 export type { Route, RouteName, Resource, ConsoleTarget } from './types.js';
+export type { EditText, AssistantEdit } from './ascode.js';

@@ -11,6 +11,7 @@ export type Route =
   | { name: 'assistant-new' }
   | { name: 'assistant-edit'; id: string }
   | { name: 'assistant-kb'; id: string }
+  | { name: 'assistant-yaml'; id: string }
   | { name: 'numbers' }
   | { name: 'number-link'; id: string }
   | { name: 'calls' }

@@ -1,6 +1,6 @@
 // The app shell: header, the screen on top of the stack, filter/palette line, flash, footer.
 // Global keys (screens 1-5, :, /, ?, Esc, -, q) live here at the lowest priority.
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Box, Text, useApp, useStdout } from 'ink';
 import { StoreProvider, routeKey, topRoute, useActions, useConsole, viewOf, type ConsoleStore, type Route } from '../store/index.js';
 import { KeypressProvider, Priority, useKeypress } from './hooks/keypress.js';
@@ -12,6 +12,10 @@ import { truncate } from './format.js';
 import { FilterBar, Palette } from './components/Palette.js';
 import { ConfirmDialog, dialogHeight } from './components/ConfirmDialog.js';
 import { SCREENS } from './screens/registry.js';
+import { EditorContext } from './hooks/editor.js';
+import { editInEditor } from './editor.js';
+import type { EditText } from '../store/index.js';
+import type { Terminal } from './terminal.js';
 
 const JUMPS: Partial<Record<Command, Route>> = {
   [Command.GoAssistants]: { name: 'assistants' },
@@ -21,16 +25,32 @@ const JUMPS: Partial<Record<Command, Route>> = {
   [Command.GoFiles]: { name: 'files' },
 };
 
-/** `stop` (the console's terminal, run.tsx) gives the terminal back and resolves once the console is in the foreground again. */
-export function App({ store, stop }: { store: ConsoleStore; stop?: () => Promise<void> }) {
+/**
+ * `stop` (the console's terminal, run.tsx) gives the terminal back and resolves once the console is in the foreground again;
+ * `handOver` gives it to another program (the editor of `E`) and takes it back.
+ */
+export function App({ store, stop, handOver }: { store: ConsoleStore; stop?: () => Promise<void>; handOver?: Terminal['handOver'] }) {
   const { suspendTerminal } = useApp();
   // Ink clears its frame and lets go of input around `stop`, and draws the whole frame after it.
   const suspend = stop && (() => void suspendTerminal(stop).catch((err: unknown) => store.getState().actions.flash(`Could not suspend: ${String(err)}`, 'error')));
+  // The same path for the editor: Ink lets go, the terminal leaves the alternate screen and raw mode, the editor runs, all comes back.
+  const edit = useMemo<EditText | undefined>(
+    () =>
+      handOver &&
+      (async (text, fileName) => {
+        let saved: string | undefined;
+        await suspendTerminal(() => handOver(async () => void (saved = await editInEditor(text, fileName))));
+        return saved ?? text;
+      }),
+    [handOver, suspendTerminal],
+  );
   return (
     <StoreProvider store={store}>
-      <KeypressProvider onForceQuit={store.getState().actions.quit} onSuspend={suspend} onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}>
-        <Shell />
-      </KeypressProvider>
+      <EditorContext.Provider value={edit}>
+        <KeypressProvider onForceQuit={store.getState().actions.quit} onSuspend={suspend} onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}>
+          <Shell />
+        </KeypressProvider>
+      </EditorContext.Provider>
     </StoreProvider>
   );
 }

@@ -27,6 +27,7 @@ export enum Command {
   RawJson = 'rawJson',
   New = 'new',
   Edit = 'edit',
+  EditAsCode = 'editAsCode',
   KnowledgeBase = 'knowledgeBase',
   Chat = 'chat',
   Outbound = 'outbound',
@@ -42,6 +43,9 @@ export enum Command {
   RecallLater = 'recallLater',
   Variables = 'variables',
   LeaveChat = 'leaveChat',
+  // Reviewing an edit made in $EDITOR
+  ApplyEdit = 'applyEdit',
+  DiscardEdit = 'discardEdit',
   // In forms, pickers and dialogs
   NextField = 'nextField',
   PrevField = 'prevField',
@@ -78,6 +82,7 @@ export type KeyContext =
   | 'file'
   | 'sessions'
   | 'chat'
+  | 'review'
   | 'form'
   | 'picker'
   | 'dialog'
@@ -129,6 +134,7 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
   [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions'], hint: 'new', footer: true },
   [Command.Edit]: { keys: [{ char: 'e' }], contexts: ['assistants', 'assistant'], hint: 'edit', footer: true },
+  [Command.EditAsCode]: { keys: [{ char: 'E' }], contexts: ['assistants', 'assistant'], hint: 'edit as YAML in $VISUAL/$EDITOR (else vi)', footer: true },
   [Command.KnowledgeBase]: { keys: [{ char: 'k', ctrl: true }, { char: 'K' }], contexts: ['assistants', 'assistant'], hint: 'KB files', footer: true },
   [Command.Chat]: { keys: [{ char: 'c' }], contexts: ['assistants', 'assistant'], hint: 'chat', footer: true },
   [Command.Outbound]: { keys: [{ char: 'o' }], contexts: ['assistants', 'assistant', 'calls'], hint: 'call out', footer: true },
@@ -143,6 +149,8 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.RecallLater]: { keys: [{ key: 'downArrow' }], contexts: ['chat'], hint: 'later input' },
   [Command.Variables]: { keys: [{ char: 'v', ctrl: true }], contexts: ['chat'], hint: 'variables', footer: true },
   [Command.LeaveChat]: { keys: [{ key: 'escape' }], contexts: ['chat'], hint: 'cancel send / back', footer: true },
+  [Command.ApplyEdit]: { keys: [{ key: 'return' }], contexts: ['review'], hint: 'apply the changes', footer: true },
+  [Command.DiscardEdit]: { keys: [{ key: 'escape' }], contexts: ['review'], hint: 'discard them', footer: true },
   [Command.NextField]: { keys: [{ key: 'tab', shift: false }, { key: 'downArrow' }], contexts: ['form'], hint: 'next field', footer: true },
   [Command.PrevField]: { keys: [{ key: 'tab', shift: true }, { key: 'upArrow' }], contexts: ['form'], hint: 'previous field' },
   [Command.Toggle]: { keys: [{ key: 'leftArrow' }, { key: 'rightArrow' }, { char: ' ' }], contexts: ['form', 'picker'], hint: 'change / toggle', footer: true },
@@ -216,6 +224,7 @@ export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Calls', contexts: ['calls', 'call'] },
   { title: 'Files', contexts: ['files', 'file'] },
   { title: 'Chat', contexts: ['sessions', 'chat'] },
+  { title: 'Reviewing a YAML edit', contexts: ['review'] },
   { title: 'Forms, pickers, dialogs', contexts: ['form', 'picker', 'dialog', 'palette'] },
   { title: 'Text inputs', contexts: ['input'] },
 ];

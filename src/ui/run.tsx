@@ -36,7 +36,7 @@ export async function runConsole(started: Started): Promise<number> {
   addCrashSecret(resolved.apiKey);
   terminal.reportCrashesTo((line) => store.getState().actions.flash(line, 'error'));
   try {
-    const app = render(<App store={store} stop={terminal.stop} />, { stdout: terminal.output, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true });
+    const app = render(<App store={store} stop={terminal.stop} handOver={terminal.handOver} />, { stdout: terminal.output, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true });
     await app.waitUntilExit();
   } finally {
     store.getState().actions.dispose();

@@ -29,6 +29,11 @@ export interface Terminal {
    * a shell expects), and once continued (`fg`) takes the terminal again exactly as before.
    */
   stop(): Promise<void>;
+  /**
+   * Gives the terminal to another program (the `$EDITOR` of `E`) for as long as `run` takes, as
+   * stop does but without stopping the process, then takes it back exactly as before.
+   */
+  handOver<T>(run: () => Promise<T>): Promise<T>;
 }
 
 export interface TakeOptions {
@@ -75,14 +80,36 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     }
     stdout.write(PASTE_OFF + LEAVE_ALT);
   };
-  const stop = async () => {
-    if (restored) return;
+  // Cooked mode on the main screen, and back: around a stop (Ctrl-Z) and a hand-over (an editor).
+  const leave = () => {
     try {
       if (stdin.isTTY) stdin.setRawMode(false);
     } catch {
       /* stdin already closed */
     }
     stdout.write(PASTE_OFF + LEAVE_ALT);
+  };
+  const enter = () => {
+    stdout.write(ENTER_ALT + PASTE_ON);
+    if (stdin.isTTY) stdin.setRawMode(true);
+  };
+  // While another program has the terminal, Ctrl-C is its key (the terminal sends SIGINT to the
+  // whole foreground group): the console must not quit under an open editor, as git and kubectl don't.
+  let handedOver = false;
+  const handOver = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (restored || handedOver) return run();
+    leave();
+    handedOver = true;
+    try {
+      return await run();
+    } finally {
+      handedOver = false;
+      if (!restored) enter();
+    }
+  };
+  const stop = async () => {
+    if (restored) return;
+    leave();
     // A signal listener does not keep Node running, and Ink has let go of stdin: without a timer,
     // the loop would be empty on SIGCONT and Ink would unmount on 'beforeExit'.
     const alive = setInterval(() => undefined, 1 << 30);
@@ -91,10 +118,10 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     await continued;
     clearInterval(alive);
     if (restored) return;
-    stdout.write(ENTER_ALT + PASTE_ON);
-    if (stdin.isTTY) stdin.setRawMode(true);
+    enter();
   };
-  function onSignal() {
+  function onSignal(signal: NodeJS.Signals) {
+    if (handedOver && signal === 'SIGINT') return;
     if (quitHandler) return quitHandler();
     restore();
     process.exit(0);
@@ -132,6 +159,7 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     },
     restore,
     stop,
+    handOver,
   };
 }
 

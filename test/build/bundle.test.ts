@@ -60,3 +60,13 @@ test('zod is bundled with its English messages only', () => {
   assert.ok(code.includes('// node_modules/zod/v4/locales/en.js'));
   assert.ok(!code.includes('// node_modules/zod/v4/locales/de.js'), 'the German locale is in the bundle');
 });
+
+test('the console loads the YAML parser only when `E` needs it; the commands, only for pull/diff/push', () => {
+  const commands = dynamicImport('main.mjs', 'commands');
+  const runChunk = readdirSync(join(dir, 'chunks')).find((f) => /^run-[A-Z0-9]+\.mjs$/.test(f));
+  assert.ok(runChunk, 'a run chunk (src/ui/run.tsx, the console)');
+  const run = staticClosure(join('chunks', runChunk));
+  assert.ok(text(run).includes('// src/store/ascode.ts'), 'the run chunk is the console');
+  assert.ok(!text(run).includes('// node_modules/yaml/'), 'the console loads yaml up front');
+  assert.ok(!text(staticClosure(commands)).includes('// node_modules/yaml/'), 'the commands chunk loads yaml up front');
+});

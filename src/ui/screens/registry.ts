@@ -4,6 +4,7 @@ import type { Route, RouteName } from '../../store/index.js';
 import { ROUTES, type RouteInfo } from './routes.js';
 import { AssistantsList } from './assistants/AssistantsList.js';
 import { AssistantDetail } from './assistants/AssistantDetail.js';
+import { AssistantYamlChanges } from './assistants/AssistantYamlChanges.js';
 import { AssistantCreate, AssistantEdit, AssistantKnowledgeBase } from './assistants/AssistantForms.js';
 import { NumberLink, Numbers } from './numbers/Numbers.js';
 import { Calls } from './calls/Calls.js';
@@ -28,6 +29,7 @@ export const SCREENS: Record<RouteName, ScreenEntry> = {
   'assistant-new': entry('assistant-new', AssistantCreate),
   'assistant-edit': entry('assistant-edit', AssistantEdit),
   'assistant-kb': entry('assistant-kb', AssistantKnowledgeBase),
+  'assistant-yaml': entry('assistant-yaml', AssistantYamlChanges),
   numbers: entry('numbers', Numbers),
   'number-link': entry('number-link', NumberLink),
   calls: entry('calls', Calls),

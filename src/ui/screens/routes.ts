@@ -18,6 +18,8 @@ export const ROUTES: Record<RouteName, RouteInfo> = {
   'assistant-new': info<'assistant-new'>(form, () => 'new assistant'),
   'assistant-edit': info<'assistant-edit'>(form, () => 'edit'),
   'assistant-kb': info<'assistant-kb'>(['picker'], () => 'knowledge base'),
+  // No 'global': Esc discards here, and q must not quit past an unapplied edit. j/k scroll (useDetailKeys).
+  'assistant-yaml': info<'assistant-yaml'>(['review'], () => 'YAML changes'),
   numbers: info<'numbers'>(['global', 'list', 'numbers'], () => 'Numbers'),
   'number-link': info<'number-link'>(['picker'], () => 'link assistant'),
   calls: info<'calls'>(['global', 'list', 'calls'], () => 'Calls'),

@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import type { Assistant, KbFile } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
+import { useEditText } from '../../hooks/editor.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
@@ -88,6 +89,8 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
   const files = useConsole((s) => s.files.data?.files);
   const view = useTopView();
   const actions = useActions();
+  const editText = useEditText();
+  const editAsCode = (id: string) => (editText ? void actions.editAssistantAsCode(id, editText) : actions.flash('No terminal to run an editor on', 'error'));
   const a = (rec?.data as Assistant | undefined) ?? listed;
   // Laid out once per record, files and width: a j/k only scrolls (a prompt may be 100,000 characters).
   const lines = useMemo(() => (a ? assistantLines(a, files ?? [], width) : []), [a, files, width]);
@@ -99,6 +102,7 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
       if (cmd === Command.Refresh) return void actions.loadAssistant(route.id), true;
       if (!a) return false;
       if (cmd === Command.Edit) return actions.push({ name: 'assistant-edit', id: a.id }), true;
+      if (cmd === Command.EditAsCode) return editAsCode(a.id), true;
       if (cmd === Command.KnowledgeBase) return actions.push({ name: 'assistant-kb', id: a.id }), true;
       if (cmd === Command.Chat) return actions.push({ name: 'chat', assistantId: a.id }), true;
       if (cmd === Command.Outbound) return actions.push({ name: 'call-outbound', assistantId: a.id }), true;

@@ -2,6 +2,7 @@
 import { Box } from 'ink';
 import type { Assistant } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
+import { useEditText } from '../../hooks/editor.js';
 import type { Column } from '../../../format/column.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
@@ -26,6 +27,8 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
   const res = useConsole((s) => s.assistants);
   const view = useTopView();
   const actions = useActions();
+  const editText = useEditText();
+  const editAsCode = (id: string) => (editText ? void actions.editAssistantAsCode(id, editText) : actions.flash('No terminal to run an editor on', 'error'));
   const rows = filterRows(res.data ?? [], ASSISTANT_COLUMNS, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   useListKeys({
@@ -41,6 +44,8 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
           return actions.push({ name: 'assistant', id: selected.id }), true;
         case Command.Edit:
           return actions.push({ name: 'assistant-edit', id: selected.id }), true;
+        case Command.EditAsCode:
+          return editAsCode(selected.id), true;
         case Command.KnowledgeBase:
           return actions.push({ name: 'assistant-kb', id: selected.id }), true;
         case Command.Chat:

@@ -1,0 +1,292 @@
+// Assistants as code: `switchboard assistants pull | diff | push | clone`. The files and their
+// base copies are src/ascode/dir.ts; what differs and what to send is src/ascode/diff.ts, which
+// the console's `E` uses too. Loaded only when one of these commands runs (it brings `yaml`).
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { VoiceAgentApi } from '../api/contract.js';
+import { AssistantInputSchema, reportNotApplied, type Assistant, type KbFile } from '../api/schemas.js';
+import { parseAssistantYaml, renderAssistantYaml, toFileValue, withIdWritten, type FileValue } from '../ascode/document.js';
+import {
+  changeLines,
+  createBody,
+  describeDrift,
+  driftSince,
+  fieldChanges,
+  KnowledgeBaseNameError,
+  namesKnowledgeBaseFiles,
+  patchFor,
+  resolveKnowledgeBase,
+  type Drift,
+  type FieldChange,
+  type Paint,
+} from '../ascode/diff.js';
+import { assistantFilePaths, DuplicateIdError, readAssistantFiles, readBase, slugOf, writeBase, writeFileAtomic, ASSISTANT_FILE_SUFFIX, type LocalAssistant } from '../ascode/dir.js';
+import { escapeLine, jsonText } from '../format/escape.js';
+import { confirm } from './files.js';
+import { paint, printRecord, type OutputTarget } from './output.js';
+import { ASSISTANT_COLUMNS } from './assistants.js';
+import { EXIT, UsageError, writeErr } from './runtime.js';
+
+const painter =
+  (out: OutputTarget): Paint =>
+  (tone, text) =>
+    paint(out.color, tone, text);
+
+const label = (a: { name?: string | null; id: string }) => `${escapeLine(a.name ?? '(no name)')} (${escapeLine(a.id)})`;
+
+// ---- pull ----
+
+/** The id each existing file holds, for files that parse: a re-pull rewrites the same file. */
+function filesById(dir: string): Map<string, { path: string; value: FileValue }> {
+  const byId = new Map<string, { path: string; value: FileValue }>();
+  for (const path of assistantFilePaths(dir)) {
+    try {
+      const parsed = parseAssistantYaml(readFileSync(path, 'utf8'), path);
+      if (parsed.id && !byId.has(parsed.id)) byId.set(parsed.id, { path, value: parsed.value });
+    } catch {
+      /* a broken file is left alone; the assistant gets a file of its own */
+    }
+  }
+  return byId;
+}
+
+/**
+ * Writes the files; a file edited since its last pull (it differs from its base copy, or from
+ * the service when it has none) is left alone unless `force`: a pull never loses an edit.
+ * Returns the exit code: 1 when a file was left alone.
+ */
+export async function pullAssistants(api: VoiceAgentApi, out: OutputTarget, dir: string, ids: string[], force = false): Promise<number> {
+  const assistants = ids.length ? await Promise.all(ids.map((id) => api.getAssistant(id))) : await api.listAssistants();
+  mkdirSync(dir, { recursive: true });
+  const byId = filesById(dir);
+  const owned = new Set([...byId.values()].map((f) => f.path));
+  const taken = new Set(assistantFilePaths(dir).filter((p) => !owned.has(p)));
+  let kept = 0;
+  let pulled = 0;
+  for (const a of assistants) {
+    const value = toFileValue(a);
+    const existing = byId.get(a.id);
+    let path = existing?.path;
+    if (existing && !force && fieldChanges(readBase(dir, a.id) ?? value, existing.value).length > 0) {
+      kept++;
+      writeErr(`${existing.path}: not overwritten: it has changes not pushed (push them, or pull --force to drop them)`);
+      continue;
+    }
+    if (!path) {
+      const slug = slugOf(a.name, a.id);
+      path = join(dir, `${slug}${ASSISTANT_FILE_SUFFIX}`);
+      for (let n = 2; taken.has(path); n++) path = join(dir, `${slug}-${n}${ASSISTANT_FILE_SUFFIX}`);
+    }
+    taken.add(path);
+    writeFileAtomic(path, renderAssistantYaml(value));
+    writeBase(dir, a.id, value);
+    pulled++;
+    out.write(`${escapeLine(path)}\t${label(a)}\n`);
+  }
+  writeErr(`pulled ${pulled} assistant${pulled === 1 ? '' : 's'} into ${dir}${kept ? `; ${kept} file${kept === 1 ? '' : 's'} with local changes left alone` : ''}`);
+  return kept ? EXIT.failed : EXIT.ok;
+}
+
+// ---- reading the directory, checked before anything is sent ----
+
+interface Checked extends LocalAssistant {
+  /** The file's fields with knowledge-base file names resolved to ids. */
+  value: FileValue;
+}
+
+async function allFiles(api: VoiceAgentApi): Promise<KbFile[]> {
+  const files: KbFile[] = [];
+  for (let page = 1; ; page++) {
+    const p = await api.listFiles({ page, limit: 100 });
+    files.push(...p.files);
+    if (page >= p.pagination.totalPages || p.files.length === 0) return files;
+  }
+}
+
+/** Every file parsed, checked and resolved; any problem is a UsageError (exit 2) before a request that writes. */
+async function readChecked(api: VoiceAgentApi, dir: string): Promise<Checked[]> {
+  let locals: LocalAssistant[];
+  try {
+    locals = readAssistantFiles(dir);
+  } catch (err) {
+    if (err instanceof DuplicateIdError) throw new UsageError(err.message);
+    throw err;
+  }
+  const kbFiles = locals.some((l) => namesKnowledgeBaseFiles(l.parsed.value)) ? await allFiles(api) : [];
+  return locals.map((l) => {
+    try {
+      return { ...l, value: resolveKnowledgeBase(l.parsed.value, kbFiles) };
+    } catch (err) {
+      if (err instanceof KnowledgeBaseNameError) throw new UsageError(`${l.path}: ${err.message}`);
+      throw err;
+    }
+  });
+}
+
+// ---- diff ----
+
+/** One line of `assistants diff`; `-o json` prints the list as it is. */
+export type DiffEntry =
+  | { kind: 'changed'; file: string; id: string; name?: string | null; changes: FieldChange[]; drift?: Drift }
+  | { kind: 'new'; file: string }
+  | { kind: 'not-on-service'; file: string; id: string }
+  | { kind: 'no-file'; id: string; name?: string | null };
+
+export async function assistantDiffs(api: VoiceAgentApi, dir: string): Promise<DiffEntry[]> {
+  const locals = await readChecked(api, dir);
+  const service = await api.listAssistants();
+  const byId = new Map(service.map((a) => [a.id, a]));
+  const entries: DiffEntry[] = [];
+  const inFiles = new Set<string>();
+  for (const l of locals) {
+    const id = l.parsed.id;
+    if (!id) {
+      entries.push({ kind: 'new', file: l.path });
+      continue;
+    }
+    inFiles.add(id);
+    const remote = byId.get(id);
+    if (!remote) {
+      entries.push({ kind: 'not-on-service', file: l.path, id });
+      continue;
+    }
+    const serviceValue = toFileValue(remote);
+    const changes = fieldChanges(serviceValue, l.value);
+    const base = readBase(dir, id);
+    const drift = base && driftSince(base, serviceValue, l.value);
+    if (changes.length || drift) entries.push({ kind: 'changed', file: l.path, id, name: remote.name, changes, ...(drift ? { drift } : {}) });
+  }
+  for (const a of service) if (!inFiles.has(a.id)) entries.push({ kind: 'no-file', id: a.id, name: a.name });
+  return entries;
+}
+
+/** Prints what differs; resolves true when anything does (a drift alone, with no change in the file, is not a difference). */
+export async function diffAssistants(api: VoiceAgentApi, out: OutputTarget, dir: string): Promise<boolean> {
+  const entries = await assistantDiffs(api, dir);
+  const differs = entries.some((e) => e.kind !== 'changed' || e.changes.length > 0);
+  if (out.format === 'json') {
+    out.write(jsonText(entries, 2) + '\n');
+    return differs;
+  }
+  const p = painter(out);
+  for (const e of entries) {
+    if (e.kind === 'new') out.write(`${p('bold', escapeLine(e.file))}: new (no id; push creates it)\n`);
+    else if (e.kind === 'not-on-service') out.write(`${p('bold', escapeLine(e.file))}: assistant ${escapeLine(e.id)} is not on the service (deleted there? remove the id to create it again)\n`);
+    else if (e.kind === 'no-file') out.write(`${label(e)}: on the service, no file in ${escapeLine(dir)} (switchboard assistants pull ${escapeLine(e.id)} writes one)\n`);
+    else {
+      out.write(`${p('bold', escapeLine(e.file))}: ${label(e)}\n`);
+      if (e.drift) out.write(`  ${p('red', `drift: ${describeDrift(e.drift)}`)}\n`);
+      for (const c of e.changes) for (const line of changeLines(c, p)) out.write(`  ${line}\n`);
+    }
+  }
+  if (!differs) writeErr(`no differences between ${dir} and the service`);
+  return differs;
+}
+
+// ---- push ----
+
+export interface PushFlags {
+  dryRun?: boolean;
+  yes?: boolean;
+  force?: boolean;
+}
+
+type Step = { kind: 'create'; local: Checked; body: Record<string, unknown> } | { kind: 'update'; local: Checked; id: string; remote: Assistant; patch: Record<string, unknown> };
+
+/** Pushes the directory; returns the exit code (1 when an assistant was refused or failed). */
+export async function pushAssistants(api: VoiceAgentApi, out: OutputTarget, dir: string, flags: PushFlags): Promise<number> {
+  const locals = await readChecked(api, dir);
+  const service = await api.listAssistants();
+  const byId = new Map(service.map((a) => [a.id, a]));
+  const p = painter(out);
+  let failed = false;
+  const steps: Step[] = [];
+
+  for (const local of locals) {
+    const id = local.parsed.id;
+    const where = p('bold', escapeLine(local.path));
+    if (!id) {
+      const body = createBody(local.value) as Record<string, unknown>;
+      steps.push({ kind: 'create', local, body });
+      out.write(`${where}: create\n  POST /assistants ${escapeLine(jsonText(body))}\n`);
+      continue;
+    }
+    const remote = byId.get(id);
+    if (!remote) {
+      failed = true;
+      writeErr(`${local.path}: assistant ${id} is not on the service; not pushed (remove its id to create it again)`);
+      continue;
+    }
+    const serviceValue = toFileValue(remote);
+    const patch = patchFor(serviceValue, local.value) as Record<string, unknown>;
+    if (Object.keys(patch).length === 0) continue;
+    const base = readBase(dir, id);
+    const drift = base && driftSince(base, serviceValue, local.value);
+    if (drift && !flags.force) {
+      failed = true;
+      writeErr(`${local.path}: refused: ${label(remote)} ${describeDrift(drift)}. Pull it again and redo the edit, or push --force to make the service match the file.`);
+      continue;
+    }
+    if (!base) writeErr(`${local.path}: no base copy in ${join(dir, '.switchboard')} (never pulled here): cannot check for changes made on the service`);
+    steps.push({ kind: 'update', local, id, remote, patch });
+    out.write(`${where}: update ${label(remote)}${drift ? ' (--force: overwriting changes made on the service)' : ''}\n`);
+    for (const c of fieldChanges(serviceValue, local.value)) for (const line of changeLines(c, p)) out.write(`  ${line}\n`);
+    out.write(`  PATCH /assistants/${escapeLine(id)} (${Object.keys(patch).join(', ')})\n`);
+  }
+
+  if (flags.dryRun) {
+    writeErr(`dry run: ${steps.length} assistant${steps.length === 1 ? '' : 's'} would be written; nothing was sent`);
+    return failed ? EXIT.failed : EXIT.ok;
+  }
+  if (steps.length === 0) {
+    writeErr(failed ? 'nothing pushed' : `nothing to push: ${dir} and the service agree`);
+    return failed ? EXIT.failed : EXIT.ok;
+  }
+  if (!flags.yes) {
+    const what = `${steps.length} assistant${steps.length === 1 ? '' : 's'}`;
+    if (!process.stdin.isTTY) throw new UsageError(`refusing to push ${what} without a terminal to confirm on; add --yes to push, or --dry-run to see what would be sent.`);
+    if (!(await confirm(`Write ${what} to ${api.baseUrl}?`))) {
+      writeErr('nothing pushed');
+      return failed ? EXIT.failed : EXIT.ok;
+    }
+  }
+
+  for (const step of steps) {
+    try {
+      const notApplied = step.kind === 'create' ? await create(api, dir, step) : await update(api, dir, step);
+      if (notApplied.length) writeErr(`warning: ${step.local.path}: the service did not apply: ${notApplied.join(', ')} (a re-read shows ${notApplied.length === 1 ? 'it' : 'them'} unchanged)`);
+    } catch (err) {
+      failed = true;
+      const { failure } = await import('../api/errors.js');
+      writeErr(`${step.local.path}: could not ${step.kind} the assistant: ${failure(err).message}`);
+    }
+  }
+  return failed ? EXIT.failed : EXIT.ok;
+}
+
+async function create(api: VoiceAgentApi, dir: string, step: Extract<Step, { kind: 'create' }>): Promise<readonly string[]> {
+  const created = await api.createAssistant(step.body);
+  // The id first, so a failure later (the re-read) cannot make the next push create it twice.
+  writeFileAtomic(step.local.path, withIdWritten(step.local.text, created.id));
+  const stored = await api.getAssistant(created.id).catch(() => created);
+  writeBase(dir, created.id, toFileValue(stored));
+  writeErr(`created ${step.local.path}: ${created.name ?? ''} (${created.id}); its id is written into the file`);
+  return reportNotApplied(stored, step.body).notApplied;
+}
+
+async function update(api: VoiceAgentApi, dir: string, step: Extract<Step, { kind: 'update' }>): Promise<readonly string[]> {
+  const updated = await api.updateAssistant(step.id, step.patch);
+  writeBase(dir, step.id, toFileValue(updated));
+  writeErr(`updated ${step.local.path}: ${Object.keys(step.patch).join(', ')}`);
+  return updated.notApplied;
+}
+
+// ---- clone ----
+
+export async function cloneAssistant(api: VoiceAgentApi, out: OutputTarget, id: string, name: string | undefined): Promise<void> {
+  const source = await api.getAssistant(id);
+  // Only the spec's fields: what else the service returned (its own bookkeeping) is not for a create.
+  const fields = Object.entries(createBody(toFileValue(source))).filter(([k]) => k in AssistantInputSchema.shape);
+  const body = { ...Object.fromEntries(fields), name: name ?? `${source.name ?? 'assistant'} (copy)` };
+  printRecord(out, await api.createAssistant(body), ASSISTANT_COLUMNS);
+}

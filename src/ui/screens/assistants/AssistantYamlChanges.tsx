@@ -1,0 +1,47 @@
+// After `E`: what the edit in $EDITOR changes, field by field (prompts as a unified diff), the
+// same lines `switchboard assistants diff` prints. Enter applies (store: applyAssistantEdit),
+// Esc discards.
+import { useMemo } from 'react';
+import type { Route } from '../../../store/index.js';
+import { useActions, useConsole } from '../../../store/index.js';
+import { changeLines } from '../../../ascode/diff.js';
+import { ScrollView, type Line } from '../../components/ScrollView.js';
+import { useDetailKeys } from '../../hooks/useScreenKeys.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { Command } from '../../keymap.js';
+import { wrapText } from '../../format.js';
+import type { ScreenProps } from '../shared.js';
+
+const colorOf = (line: string): string | undefined => (line.startsWith('@@') ? 'cyan' : line.startsWith('-') ? 'red' : line.startsWith('+') ? 'green' : undefined);
+
+/** One change line, wrapped to the width (a prompt line can be long), each part in the line's colour; diff lines indented. */
+const wrapped = (line: string, indent: string, width: number): Line[] => {
+  const color = indent ? colorOf(line) : undefined;
+  return wrapText(line, Math.max(10, width - indent.length)).map((text) => ({ text: indent + text, ...(color ? { color } : {}) }));
+};
+
+export function AssistantYamlChanges({ width, height }: ScreenProps<Extract<Route, { name: 'assistant-yaml' }>>) {
+  const edit = useConsole((s) => s.assistantEdit);
+  const view = useTopView();
+  const actions = useActions();
+  const lines = useMemo<Line[]>(() => {
+    if (!edit) return [{ text: 'Nothing to review.', dim: true }];
+    const head: Line[] = [{ text: `Changes to ${edit.name} (${edit.id})`, bold: true }];
+    if (edit.status === 'applying') head.push({ text: 'Applying…', dim: true });
+    if (edit.error) head.push({ text: edit.error, color: 'red' });
+    head.push({ text: '' });
+    const body = edit.changes.flatMap((c) => changeLines(c).flatMap((l, i) => wrapped(l, i === 0 ? '' : '  ', width)));
+    return [...head, ...body];
+  }, [edit, width]);
+  useDetailKeys({
+    contexts: ['review', 'detail'],
+    lines: lines.length,
+    height,
+    onCommand(cmd) {
+      if (cmd === Command.ApplyEdit) return void actions.applyAssistantEdit(), true;
+      if (cmd === Command.DiscardEdit) return actions.discardAssistantEdit(), true;
+      return false;
+    },
+  });
+  return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
+}

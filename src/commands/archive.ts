@@ -1,7 +1,7 @@
 // switchboard archive status | sync | clear, and the call-log commands that read the archive:
 // calls search | stats | export (registered on `calls` by calls.ts). The archive itself is
 // src/archive/; this file is flags and output.
-import { createWriteStream, renameSync, rmSync } from 'node:fs';
+import { createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { CallArchive, CallQuery, SearchHit, Stats, StatsBy, StatsRow, SyncProgress, SyncResult } from '../archive/index.js';
 import type { Call } from '../api/schemas.js';
@@ -221,6 +221,14 @@ export async function exportCalls(archive: CallArchive, q: CallQuery, format: 'n
   return n;
 }
 
+function isRegularOrAbsent(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return true;
+  }
+}
+
 // ---- archive status | sync | clear
 
 const ago = (iso: string) => {
@@ -369,6 +377,16 @@ export function addArchiveCommands(calls: Command): void {
           const q = queryOf(o);
           if (!o.out) {
             await exportCalls(archive, q, o.format, process.stdout);
+            return;
+          }
+          if (!isRegularOrAbsent(o.out)) {
+            // /dev/null, a FIFO, a terminal: written as it is, never replaced.
+            const stream = createWriteStream(o.out, { flags: 'a' });
+            try {
+              await exportCalls(archive, q, o.format, stream);
+            } finally {
+              await new Promise<void>((resolve) => stream.end(resolve));
+            }
             return;
           }
           // Into a side file renamed at the end: an interrupted export never leaves half a file under the name.

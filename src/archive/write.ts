@@ -41,6 +41,9 @@ export function callEnded(c: Call): boolean {
 
 export class CallWriter {
   private readonly s: Record<string, StatementSync>;
+  /** The millisecond (× SLOTS) and rowid of the last insert of this write. */
+  private slotBase = -1;
+  private slotLast = -1;
 
   constructor(private readonly db: DatabaseSync) {
     this.s = {
@@ -77,27 +80,28 @@ export class CallWriter {
   /** Adds or replaces `calls` (by id). Run inside a transaction. */
   write(calls: readonly Call[]): WriteCounts {
     const counts: WriteCounts = { added: 0, updated: 0, unchanged: 0 };
-    const delta = new Map<string, [number, number, string, number, number, number]>();
+    // Rollup changes per dimension, quarter hour and value, applied once per write.
+    const delta = Object.values(DIM).map(() => new Map<number, Map<string, [number, number, number]>>());
+    const bump = (dim: number, bucket: number, key: string | null, sign: number, seconds: number, cost: number) => {
+      let byKey = delta[dim].get(bucket);
+      if (!byKey) delta[dim].set(bucket, (byKey = new Map()));
+      const d = byKey.get(key ?? '');
+      if (d) {
+        d[0] += sign;
+        d[1] += sign * seconds;
+        d[2] += sign * cost;
+      } else byKey.set(key ?? '', [sign, sign * seconds, sign * cost]);
+    };
     const add = (sign: 1 | -1, createdAt: number, r: { assistant: string | null; number: string | null; status: string | null; reason: string | null; type: string | null; seconds: number; cost: number }) => {
       const bucket = Math.floor(createdAt / BUCKET_MS);
-      const keys: [number, string | null][] = [
-        [DIM.all, ''],
-        [DIM.assistant, r.assistant],
-        [DIM.number, r.number],
-        [DIM.status, r.status],
-        [DIM.endedReason, r.reason],
-        [DIM.type, r.type],
-      ];
-      for (const [dim, key] of keys) {
-        const k = `${dim}\u0000${bucket}\u0000${key ?? ''}`;
-        const d = delta.get(k);
-        if (d) {
-          d[3] += sign;
-          d[4] += sign * r.seconds;
-          d[5] += sign * r.cost;
-        } else delta.set(k, [dim, bucket, key ?? '', sign, sign * r.seconds, sign * r.cost]);
-      }
+      bump(DIM.all, bucket, '', sign, r.seconds, r.cost);
+      bump(DIM.assistant, bucket, r.assistant, sign, r.seconds, r.cost);
+      bump(DIM.number, bucket, r.number, sign, r.seconds, r.cost);
+      bump(DIM.status, bucket, r.status, sign, r.seconds, r.cost);
+      bump(DIM.endedReason, bucket, r.reason, sign, r.seconds, r.cost);
+      bump(DIM.type, bucket, r.type, sign, r.seconds, r.cost);
     };
+    this.slotBase = -1;
     let sweep = false;
     // Oldest first: pages arrive newest first, and a b-tree filled in descending key order
     // leaves its pages half empty (twice the file, slower writes).
@@ -156,11 +160,15 @@ export class CallWriter {
       this.s.ftsInsert.run(rowid, transcript, summary, row.customerName, row.customerNumber);
       add(1, createdAt, { ...row, seconds: row.seconds ?? 0, cost: row.cost ?? 0 });
     }
-    for (const d of delta.values()) {
-      if (d[3] === 0 && d[4] === 0 && d[5] === 0) continue;
-      this.s.rollup.run(...d);
-      if (sweep && d[3] < 0) this.s.rollupSweep.run(d[0], d[1], d[2]);
-    }
+    delta.forEach((byBucket, dim) => {
+      for (const [bucket, byKey] of byBucket) {
+        for (const [key, [n, seconds, cost]] of byKey) {
+          if (n === 0 && seconds === 0 && cost === 0) continue;
+          this.s.rollup.run(dim, bucket, key, n, seconds, cost);
+          if (sweep && n < 0) this.s.rollupSweep.run(dim, bucket, key);
+        }
+      }
+    });
     return counts;
   }
 
@@ -170,21 +178,29 @@ export class CallWriter {
     r: { assistant: string | null; number: string | null; type: string | null; status: string | null; reason: string | null; cost: number | null; seconds: number | null; customerNumber: string | null; customerName: string | null; ended: number },
     json: string,
   ): number {
-    // The next free slot of that millisecond; past 1024 calls in one ms, the next ms's slots.
+    const rowid = this.nextRowid(createdAt);
+    const record = Number(this.s.insertRecord.run(json).lastInsertRowid);
+    this.s.insert.run(rowid, id, createdAt, r.assistant, r.number, r.type, r.status, r.reason, r.cost, r.seconds, r.customerNumber, r.customerName, r.ended, record);
+    return rowid;
+  }
+
+  /**
+   * The next free slot of that millisecond; past 1024 calls in one ms, the next ms's slots.
+   * Calls are written oldest first, so one of the same ms as the last insert takes the next slot
+   * without asking the database.
+   */
+  private nextRowid(createdAt: number): number {
     let base = createdAt * SLOTS;
-    let rowid: number;
-    for (;;) {
+    let rowid: number | undefined;
+    if (base === this.slotBase && this.slotLast < base + SLOTS - 1) rowid = this.slotLast + 1;
+    while (rowid === undefined) {
       const last = (this.s.lastSlot.get(base, base + SLOTS - 1) as { r: number | null }).r;
       if (last === null) rowid = base;
       else if (last < base + SLOTS - 1) rowid = last + 1;
-      else {
-        base += SLOTS;
-        continue;
-      }
-      break;
+      else base += SLOTS;
     }
-    const record = Number(this.s.insertRecord.run(json).lastInsertRowid);
-    this.s.insert.run(rowid, id, createdAt, r.assistant, r.number, r.type, r.status, r.reason, r.cost, r.seconds, r.customerNumber, r.customerName, r.ended, record);
+    this.slotBase = Math.floor(rowid / SLOTS) * SLOTS;
+    this.slotLast = rowid;
     return rowid;
   }
 

@@ -103,9 +103,10 @@ export class CallWriter {
     };
     this.slotBase = -1;
     let sweep = false;
-    // Oldest first: pages arrive newest first, and a b-tree filled in descending key order
+    // Oldest first (ties by id, so slots follow the service order): pages arrive newest first,
+    // and a b-tree filled in descending key order
     // leaves its pages half empty (twice the file, slower writes).
-    const ordered = [...calls].sort((a, b) => timeOf(a) - timeOf(b));
+    const ordered = [...calls].sort((a, b) => timeOf(a) - timeOf(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     for (const call of ordered) {
       const json = jsonText(call);
       const parsed = Date.parse(call.createdAt);

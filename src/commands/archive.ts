@@ -9,7 +9,7 @@ import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
 import { endDate, nonEmpty, positiveIntUpTo, startDate } from './input.js';
 import { csvField, printList, toCsv, toFieldList, toTable, type OutputTarget } from './output.js';
-import { UsageError, action, addSecret, globalsOf, outputFor, withApi, writeErr, type Globals } from './runtime.js';
+import { CommandFailed, UsageError, action, addSecret, globalsOf, outputFor, withApi, writeErr, type Globals } from './runtime.js';
 import { confirm } from './files.js';
 
 export interface ArchiveFlags {
@@ -46,7 +46,11 @@ async function withArchive<T>(cmd: Command, offline: boolean, fn: (o: Opened) =>
   return withApi(cmd, async ({ api, target, out }) => {
     const archive = openArchiveFor(target);
     try {
-      await syncWithProgress(archive, api, out);
+      try {
+        await syncWithProgress(archive, api);
+      } catch (err) {
+        throw new CommandFailed('sync the call archive first (--offline reads what it holds without syncing)', err);
+      }
       return await fn({ archive, out });
     } finally {
       archive.close();
@@ -57,7 +61,7 @@ async function withArchive<T>(cmd: Command, offline: boolean, fn: (o: Opened) =>
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** Syncs, drawing one progress line on stderr when it is a terminal. */
-async function syncWithProgress(archive: CallArchive, api: Parameters<CallArchive['sync']>[0], out: OutputTarget): Promise<SyncResult> {
+async function syncWithProgress(archive: CallArchive, api: Parameters<CallArchive['sync']>[0]): Promise<SyncResult> {
   const tty = process.stderr.isTTY === true;
   let drawn = false;
   const onProgress = tty
@@ -74,7 +78,6 @@ async function syncWithProgress(archive: CallArchive, api: Parameters<CallArchiv
   } finally {
     process.off('SIGINT', onSignal);
     if (drawn) process.stderr.write('\r\u001b[2K');
-    void out;
   }
 }
 
@@ -267,7 +270,7 @@ async function archiveSync(cmd: Command): Promise<void> {
     const { openArchiveFor } = await import('../archive/index.js');
     const archive = openArchiveFor(target);
     try {
-      const r = await syncWithProgress(archive, api, out);
+      const r = await syncWithProgress(archive, api);
       const held = archive.count();
       if (out.format === 'json') out.write(jsonText({ ...r, ms: Math.round(r.ms), held }, 2) + '\n');
       else if (out.format === 'ids') out.write(archive.path + '\n');

@@ -1,0 +1,116 @@
+// The archive's API as the console uses it (src/archive/index.ts), in process, synced from a real
+// sandbox over HTTP: windows and keyset pages agree with each other and with the service's order,
+// reads while another handle writes, a snippet's hit parts, the cached lists, clear and a change
+// of service.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '../../src/api/client.js';
+import type { VoiceAgentApi } from '../../src/api/contract.js';
+import { walkCallLog } from '../../src/api/pager.js';
+import { openArchive, type CallArchive, type SyncProgress } from '../../src/archive/index.js';
+import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+
+let sb: RunningSandbox;
+let api: VoiceAgentApi;
+let dir: string;
+let archive: CallArchive;
+let serviceIds: string[];
+
+before(async () => {
+  sb = await startTestSandbox();
+  api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+  dir = mkdtempSync(join(tmpdir(), 'switchboard-archive-'));
+  archive = openArchive(join(dir, 'cache', 'archive', 'test.db'), { service: 'sandbox:a' });
+  serviceIds = [];
+  for await (const page of walkCallLog(api, {}, { pageSize: 1000 })) serviceIds.push(...page.map((c) => c.id));
+});
+
+after(async () => {
+  archive.close();
+  await api.close();
+  await sb.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the archive API', () => {
+  test('a first sync reports progress and holds the whole log, in the service order; files are 0700/0600', async () => {
+    const seen: SyncProgress[] = [];
+    const r = await archive.sync(api, { onProgress: (p) => seen.push(p), pageSize: 100 });
+    assert.equal(r.added, serviceIds.length);
+    assert.ok(r.complete);
+    assert.ok(seen.some((p) => p.phase === 'backfill' && p.held > 0));
+    assert.equal(archive.count(), serviceIds.length);
+    assert.deepEqual(archive.window({}, { limit: 100_000 }).map((r) => r.call.id), serviceIds);
+    assert.equal(statSync(archive.path).mode & 0o777, 0o600);
+    assert.equal(statSync(join(dir, 'cache', 'archive')).mode & 0o777, 0o700);
+    const again = await archive.sync(api);
+    assert.deepEqual([again.added, again.updated], [0, 0]);
+    assert.ok(archive.lastSync()?.at);
+  });
+
+  test('window by offset, keyset pages both ways and indexOf agree', () => {
+    const all = archive.window({}, { limit: 100_000 });
+    assert.deepEqual(archive.window({}, { offset: 10, limit: 5 }), all.slice(10, 15));
+    const older = archive.page({}, all[9].position, { limit: 5 });
+    assert.deepEqual(older, all.slice(10, 15));
+    const newer = archive.page({}, all[15].position, { limit: 5, direction: 'newer' });
+    assert.deepEqual(newer, all.slice(10, 15));
+    assert.equal(archive.indexOf({}, all[42].position), 42);
+    // A filtered window is the filtered list.
+    const assistant = all[0].call.assistantId!;
+    const mine = archive.window({ assistantId: assistant }, { limit: 100_000 });
+    assert.deepEqual(mine, all.filter((r) => r.call.assistantId === assistant));
+    assert.equal(archive.count({ assistantId: assistant }), mine.length);
+    // Dates: inclusive bounds, ISO or ms.
+    const at = all[20].call.createdAt;
+    assert.ok(archive.window({ after: at }, { limit: 100_000 }).every((r) => r.call.createdAt >= at));
+    assert.ok(archive.window({ before: Date.parse(at) }, { limit: 100_000 }).some((r) => r.call.id === all[20].call.id));
+  });
+
+  test('get returns the full record; search hits come in parts with the matched words marked', () => {
+    const [first] = archive.window({}, { limit: 1 });
+    const full = archive.get(first.call.id)!;
+    assert.equal(full.id, first.call.id);
+    assert.ok('messages' in full && 'transcript' in full);
+    const hits = archive.search('thank*', {}, { limit: 5 });
+    assert.ok(hits.length > 0);
+    for (const h of hits) {
+      assert.equal(h.parts.map((p) => p.text).join(''), h.snippet);
+      assert.ok(h.parts.some((p) => p.hit && /^thank/i.test(p.text)));
+      assert.doesNotMatch(h.snippet, /\n/);
+    }
+    assert.equal(archive.countSearch('thank*'), archive.count({ text: 'thank*' }));
+    assert.deepEqual(archive.search('"', {}, { limit: 5 }), []);
+    assert.equal(archive.count({ text: '(((' }), 0);
+  });
+
+  test('a second handle reads while the first writes; the cached lists survive clear; clear stops nothing but empties', () => {
+    const reader = openArchive(archive.path);
+    try {
+      archive.remember('assistants', [{ id: 'a1' }]);
+      assert.deepEqual(reader.cached('assistants')?.value, [{ id: 'a1' }]);
+      assert.equal(reader.count(), archive.count());
+      archive.clear();
+      assert.equal(reader.count(), 0);
+      assert.deepEqual(reader.cached('assistants')?.value, [{ id: 'a1' }]);
+      assert.equal(reader.stats('day').total.calls, 0);
+    } finally {
+      reader.close();
+    }
+  });
+
+  test('opened for another service, the archive starts empty', async () => {
+    await archive.sync(api);
+    assert.equal(archive.count(), serviceIds.length);
+    const other = openArchive(archive.path, { service: 'sandbox:b' });
+    try {
+      assert.equal(other.count(), 0);
+      assert.equal(other.lastSync(), undefined);
+    } finally {
+      other.close();
+    }
+  });
+});

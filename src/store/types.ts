@@ -64,6 +64,8 @@ export interface Deps {
   target: ConsoleTarget;
   /** Timers the store owns (flash expiry, polling); cleared by actions.dispose(). */
   timers: Set<ReturnType<typeof setTimeout>>;
+  /** Run by actions.dispose() (last writes of the session index). */
+  disposers: (() => void)[];
 }
 
 /** A slice gives its initial state and its actions; actions are merged into one stable object. */

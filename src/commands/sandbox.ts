@@ -3,6 +3,7 @@
 // switchboard sandbox seed --calls N      bulk-insert past calls (large data dirs for the benchmark)
 // The sandbox (fastify, sqlite) is imported only inside these actions.
 import { Command, InvalidArgumentError } from 'commander';
+import { resolve as resolvePath } from 'node:path';
 // A few lines with no dependency: --help and flag parsing never load the sandbox itself.
 import { checkCorsOrigin } from '../sandbox/cors.js';
 import { nonEmpty, positiveInt } from './input.js';
@@ -17,6 +18,7 @@ interface SandboxFlags {
   dataDir?: string;
   maxUploadMb?: number;
   cors?: string;
+  logFile?: string;
 }
 
 function corsOrigin(value: string): string {
@@ -62,6 +64,7 @@ export function sandboxCommand(): Command {
     .option('--api-key <key>', 'key clients must send as x-api-key (default: a generated key, printed once)', nonEmpty)
     .option('--data-dir <dir>', 'where records and files live (default: the XDG data dir\'s sandbox)', nonEmpty)
     .option('--max-upload-mb <n>', 'largest upload accepted, in MB (default 25)', positiveInt)
+    .option('--log-file <path>', 'write errors (with their details) to this file; default: stderr. A 500 names where to look', nonEmpty)
     .option('--cors <origin>', 'let a browser app on this origin (like http://localhost:5173, or * for any) call the sandbox (default: off)', corsOrigin)
     .allowExcessArguments(true)
     .addHelpText(
@@ -79,6 +82,7 @@ export function sandboxCommand(): Command {
           dataDir: await dataDirOf(o),
           maxUploadBytes: o.maxUploadMb === undefined ? undefined : o.maxUploadMb * 1024 * 1024,
           cors: o.cors,
+          logFile: o.logFile === undefined ? undefined : resolvePath(o.logFile),
         });
         setExitCode(code);
       }),

@@ -7,8 +7,9 @@
 // over), and the result replaces the file by an atomic rename, so no writer loses another's
 // entries. The console queues its patches (SessionIndexWriter) and writes them off the render
 // path, a batch at a time with async I/O, and flushes whatever is left when it exits.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { link, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 // A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
 import * as z from 'zod';
@@ -130,6 +131,8 @@ export class SessionIndexWriter {
   private pending: SessionPatch[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | undefined;
+  /** The batch the running write is applying (written again by flushSync if the process exits under it). */
+  private inflight: SessionPatch[] = [];
   private readonly path: string;
   private readonly onExit = () => this.flushSync();
 
@@ -158,18 +161,27 @@ export class SessionIndexWriter {
     }
   }
 
-  /** For the exit path: writes what is queued synchronously (an async write under way finishes its own batch). */
+  /**
+   * For the exit path (the console awaits flush() first; this catches what a crash leaves): writes
+   * what is queued synchronously. A write under way when the process exits never finishes, so its
+   * batch is written again, under the lock this process already holds.
+   */
   flushSync(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     process.removeListener('exit', this.onExit);
-    const batch = this.pending.splice(0);
+    const held = this.running !== undefined;
+    const batch = [...(held ? this.inflight : []), ...this.pending.splice(0)];
     if (!batch.length) return;
     try {
-      withLockSync(this.path, () => {
-        const all = readSessionsSync(this.path);
-        if (batch.map((p) => applyPatch(all, p)).some(Boolean)) writePrivateFile(this.path, serialize(all));
-      });
+      withLockSync(
+        this.path,
+        () => {
+          const all = readSessionsSync(this.path);
+          if (batch.map((p) => applyPatch(all, p)).some(Boolean)) writePrivateFile(this.path, serialize(all));
+        },
+        held,
+      );
     } catch (err) {
       this.opts.onError?.(err);
     }
@@ -186,6 +198,7 @@ export class SessionIndexWriter {
   private run(): Promise<void> {
     const batch = this.pending.splice(0);
     if (!batch.length) return Promise.resolve();
+    this.inflight = batch;
     this.running = (async () => {
       try {
         const all = await withLock(this.path, async () => {
@@ -198,6 +211,7 @@ export class SessionIndexWriter {
         this.opts.onError?.(err);
       } finally {
         this.running = undefined;
+        this.inflight = [];
         if (!this.pending.length) process.removeListener('exit', this.onExit);
         else if (!this.timer) this.schedule();
       }
@@ -258,7 +272,7 @@ function serialize(sessions: RememberedSession[]): string {
   return `${JSON.stringify({ sessions: sessions.slice(0, KEEP) }, null, 2)}\n`;
 }
 
-// The lock: <file>.lock, created with O_EXCL, holding the owner's pid. Taken over when its owner
+// The lock: <file>.lock, holding the owner's pid. Taken over when its owner
 // is gone or it is older than LOCK_STALE_MS.
 const lockFor = (path: string) => `${path}.lock`;
 
@@ -276,14 +290,14 @@ function isStale(text: string, mtimeMs: number): boolean {
   return !pidAlive(Number(text.trim())) || Date.now() - mtimeMs > LOCK_STALE_MS;
 }
 
+
+// The lock file is made whole before it appears: written under a unique name, then hard-linked
+// to the lock's name, which fails if the lock exists. No reader ever sees a lock without its pid.
 function tryLockSync(lock: string): boolean {
+  const tmp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
-    const fd = openSync(lock, 'wx', 0o600);
-    try {
-      writeSync(fd, String(process.pid));
-    } finally {
-      closeSync(fd);
-    }
+    writeFileSync(tmp, String(process.pid), { mode: 0o600 });
+    linkSync(tmp, lock);
     return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -298,6 +312,8 @@ function tryLockSync(lock: string): boolean {
       // gone meanwhile: try again
     }
     return false;
+  } finally {
+    rmSync(tmp, { force: true });
   }
 }
 
@@ -308,10 +324,11 @@ function mkdirPrivate(lock: string): void {
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
-function withLockSync<T>(path: string, fn: () => T): T {
+/** `held`: this process holds the lock already (an async write that will never resume). */
+function withLockSync<T>(path: string, fn: () => T, held = false): T {
   const lock = lockFor(path);
   const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let wait = 2; !tryLockSync(lock); wait = Math.min(wait * 2, 50)) {
+  for (let wait = 2; !held && !tryLockSync(lock); wait = Math.min(wait * 2, 50)) {
     if (Date.now() > deadline) throw new ConfigError(`${lock} stayed locked for ${LOCK_WAIT_MS / 1000}s; if no other switchboard is running, delete it`);
     Atomics.wait(sleeper, 0, 0, wait);
   }
@@ -323,13 +340,10 @@ function withLockSync<T>(path: string, fn: () => T): T {
 }
 
 async function tryLock(lock: string): Promise<boolean> {
+  const tmp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
-    const handle = await open(lock, 'wx', 0o600);
-    try {
-      await handle.write(String(process.pid));
-    } finally {
-      await handle.close();
-    }
+    await writeFile(tmp, String(process.pid), { mode: 0o600 });
+    await link(tmp, lock);
     return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -344,6 +358,8 @@ async function tryLock(lock: string): Promise<boolean> {
       // gone meanwhile: try again
     }
     return false;
+  } finally {
+    await rm(tmp, { force: true });
   }
 }
 

@@ -16,6 +16,7 @@ import { dateTime, humanBytes, show, wrapText } from '../../format.js';
 import { filterRows, type ScreenProps } from '../shared.js';
 import { kbFileIds } from '../assistants/AssistantDetail.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
+import { knownUploadLimit } from '../../../api/upload-check.js';
 
 export const FILE_COLUMNS: Column<KbFile>[] = [
   { header: 'NAME', width: 20, priority: 1, grow: true, value: (f) => f.name ?? f.id },
@@ -123,13 +124,14 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
 export function FileUpload({ width, height }: ScreenProps<{ name: 'file-upload' }>) {
   const actions = useActions();
   const upload = useConsole((s) => s.upload);
+  const limit = knownUploadLimit(useConsole((s) => s.target.kind));
   const uploading = upload.status === 'uploading';
   const pct = upload.total ? Math.floor((upload.sent / upload.total) * 100) : 0;
   return (
     <Box flexDirection="column" height={height}>
       <Form
         title="Upload a knowledge-base file"
-        fields={[{ kind: 'text', key: 'path', label: 'Path', required: true, hint: 'Tab completes; ~ is your home', validate: (v) => checkUploadPath(v), complete: completePath }]}
+        fields={[{ kind: 'text', key: 'path', label: 'Path', required: true, hint: 'Tab completes; ~ is your home', validate: (v) => checkUploadPath(v, limit), complete: completePath }]}
         initial={{ path: '' }}
         submitLabel="Upload"
         width={width}

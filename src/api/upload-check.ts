@@ -24,7 +24,7 @@ export function uploadProblem(path: string, maxBytes?: number, shown: string = p
     st = statSync(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'EACCES' ? `${shown} is not readable (check its permissions)` : `No such file: ${shown}`;
+    return code === 'EACCES' ? `cannot read ${shown}: permission denied` : `cannot read ${shown}: no such file`;
   }
   if (st.isDirectory()) return `${shown} is a directory; give a file`;
   if (st.isFIFO()) return `${shown} is a pipe (fifo), not a file: its length is unknown until it is read; save it to a file first`;
@@ -32,7 +32,7 @@ export function uploadProblem(path: string, maxBytes?: number, shown: string = p
   try {
     accessSync(path, constants.R_OK);
   } catch {
-    return `${shown} is not readable (check its permissions)`;
+    return `cannot read ${shown}: permission denied`;
   }
   if (st.size === 0) {
     return /^\/(proc|sys)\//.test(path)

@@ -16,12 +16,12 @@ import { printList, printRecord, statusTone, toCsv, type OutputTarget } from './
 import { action, UsageError, withApi, writeErr } from './runtime.js';
 
 export const FILE_COLUMNS: Column<KbFile>[] = [
-  { header: 'id', value: (f) => f.id },
-  { header: 'name', value: (f) => f.name },
-  { header: 'bytes', value: (f) => f.bytes },
-  { header: 'type', value: (f) => f.mimetype },
-  { header: 'status', value: (f) => f.status, tone: (f) => statusTone(f.status) },
-  { header: 'created', value: (f) => f.createdAt },
+  { header: 'id', value: (f) => f.id, priority: 2 },
+  { header: 'name', value: (f) => f.name, priority: 1, grow: true, width: 16 },
+  { header: 'bytes', value: (f) => f.bytes, priority: 2, align: 'right' },
+  { header: 'type', value: (f) => f.mimetype, priority: 4, grow: true, width: 10 },
+  { header: 'status', value: (f) => f.status, tone: (f) => statusTone(f.status), priority: 3 },
+  { header: 'created', value: (f) => f.createdAt, priority: 5 },
 ];
 
 export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { page?: number; limit?: number }, note: (line: string) => void = writeErr): Promise<void> {

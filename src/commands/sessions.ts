@@ -12,12 +12,12 @@ import { failure } from '../api/errors.js';
 import type { RememberedSession } from '../config/sessions.js';
 
 export const SESSION_COLUMNS: Column<ChatSession>[] = [
-  { header: 'id', value: (s) => s.id },
-  { header: 'name', value: (s) => s.name },
-  { header: 'assistant', value: (s) => s.assistantId },
-  { header: 'status', value: (s) => s.status },
-  { header: 'messages', value: (s) => s.messages.length },
-  { header: 'created', value: (s) => s.createdAt },
+  { header: 'id', value: (s) => s.id, priority: 2 },
+  { header: 'name', value: (s) => s.name, priority: 1, grow: true, width: 12 },
+  { header: 'assistant', value: (s) => s.assistantId, priority: 5, grow: true, width: 12 },
+  { header: 'status', value: (s) => s.status, priority: 3 },
+  { header: 'messages', value: (s) => s.messages.length, priority: 2, align: 'right' },
+  { header: 'created', value: (s) => s.createdAt, priority: 4 },
 ];
 
 const MESSAGE_COLUMNS: Column<Message & { id: string }>[] = [
@@ -42,9 +42,9 @@ export interface ListedSession {
 }
 
 export const LISTED_SESSION_COLUMNS: Column<ListedSession>[] = [
-  { header: 'id', value: (s) => s.id, priority: 6, width: 12 },
+  { header: 'id', value: (s) => s.id, priority: 2 },
   { header: 'name', value: (s) => s.name, priority: 1, grow: true, width: 12 },
-  { header: 'assistant', value: (s) => s.assistantId, priority: 5, width: 12 },
+  { header: 'assistant', value: (s) => s.assistantId, priority: 5, grow: true, width: 12 },
   { header: 'status', value: (s) => s.status ?? (s.error ? 'unknown' : ''), tone: (s) => (s.error ? 'red' : undefined), priority: 3 },
   { header: 'messages', value: (s) => s.messageCount, priority: 2, align: 'right' },
   { header: 'cost', value: (s) => (s.totalCost == null ? '' : s.totalCost), priority: 4 },

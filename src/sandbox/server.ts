@@ -1,5 +1,6 @@
 // The sandbox: a local Voice Agent Service over real HTTP. The console embeds it (random
 // loopback port, generated key); `switchboard sandbox` runs it standalone.
+import { closeSync, openSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
 import { installAuth } from './auth.js';
@@ -71,6 +72,8 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   let app: FastifyInstance | undefined;
   try {
     resumeExtraction(ctx); // before listening, so no upload of this run can be mistaken for debris
+    // The logger opens its file later, where a failure could not be caught: fail here instead.
+    if (opts.errorLog && opts.errorLog !== '-') closeSync(openSync(opts.errorLog, 'a', 0o600));
     app = buildApp(ctx, opts);
     const host = opts.host ?? '127.0.0.1';
     await app.listen({ host, port: opts.port ?? 0 });

@@ -56,3 +56,12 @@ test('without --log-file, errors go to stderr and the 500 says so', async () => 
   assert.match(r.sandboxStderr, /unexpected error/);
   assert.match(r.banner, /errors on stderr/);
 });
+
+test('a --log-file that cannot be written is refused before the sandbox starts (exit 2, no stack)', async () => {
+  for (const [path, why] of [[join(home.dir, 'no', 'such', 'dir', 'x.log'), /its directory does not exist/], [home.dir, /it is a directory/]] as const) {
+    const r = await runCli(['sandbox', '--port', '0', '--data-dir', join(home.dir, 'refused'), '--log-file', path], { env: home.env });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, why);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  }
+});

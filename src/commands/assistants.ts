@@ -10,7 +10,7 @@ import { printList, printRecord, statusTone, type OutputTarget } from './output.
 import { action, UsageError, withApi, writeErr } from './runtime.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
-  { header: 'id', value: (a) => a.id, priority: 2 },
+  { header: 'id', value: (a) => a.id, priority: 2, id: true },
   { header: 'name', value: (a) => a.name, priority: 1, grow: true, width: 18 },
   { header: 'status', value: (a) => activeWord(a.status), tone: (a) => statusTone(a.status), priority: 2 },
   { header: 'model', value: (a) => [a.model?.provider, a.model?.model].filter(Boolean).join('/'), priority: 3, grow: true, width: 12 },

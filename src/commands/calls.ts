@@ -11,7 +11,7 @@ import { listWriter, paint, printList, printRecord, statusTone, type OutputTarge
 import { action, withApi } from './runtime.js';
 
 export const CALL_COLUMNS: Column<Call>[] = [
-  { header: 'id', value: (c) => c.id, priority: 2 },
+  { header: 'id', value: (c) => c.id, priority: 2, id: true },
   { header: 'created', value: (c) => c.createdAt, priority: 1 },
   { header: 'type', value: (c) => c.type, priority: 5 },
   { header: 'status', value: (c) => c.status, tone: (c) => statusTone(c.status), priority: 1 },

@@ -21,7 +21,7 @@ export function replyText(chat: Chat): string {
 }
 
 export const CHAT_COLUMNS: Column<Chat>[] = [
-  { header: 'id', value: (c) => c.id },
+  { header: 'id', value: (c) => c.id, id: true },
   { header: 'session', value: (c) => c.sessionId },
   { header: 'status', value: (c) => c.status },
   { header: 'cost', value: (c) => c.cost },

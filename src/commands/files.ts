@@ -16,7 +16,7 @@ import { printList, printRecord, statusTone, toCsv, type OutputTarget } from './
 import { action, UsageError, withApi, writeErr } from './runtime.js';
 
 export const FILE_COLUMNS: Column<KbFile>[] = [
-  { header: 'id', value: (f) => f.id, priority: 2 },
+  { header: 'id', value: (f) => f.id, priority: 2, id: true },
   { header: 'name', value: (f) => f.name, priority: 1, grow: true, width: 16 },
   { header: 'bytes', value: (f) => f.bytes, priority: 2, align: 'right' },
   { header: 'type', value: (f) => f.mimetype, priority: 4, grow: true, width: 10 },
@@ -63,7 +63,7 @@ export async function confirm(question: string): Promise<boolean> {
 }
 
 const DELETED_COLUMNS: Column<{ id: string; message: string }>[] = [
-  { header: 'id', value: (r) => r.id },
+  { header: 'id', value: (r) => r.id, id: true },
   { header: 'message', value: (r) => r.message },
 ];
 

@@ -12,7 +12,7 @@ import { printList, printRecord, statusTone, type OutputTarget } from './output.
 import { action, withApi } from './runtime.js';
 
 export const NUMBER_COLUMNS: Column<PhoneNumber>[] = [
-  { header: 'id', value: (n) => n.id, priority: 2 },
+  { header: 'id', value: (n) => n.id, priority: 2, id: true },
   { header: 'did', value: (n) => n.did, priority: 1 },
   { header: 'provider', value: (n) => n.provider, priority: 3 },
   { header: 'domain', value: (n) => n.domain, priority: 4, grow: true, width: 12 },

@@ -86,7 +86,7 @@ export function toTable<T>(records: readonly T[], allColumns: readonly Column<T>
   const short = tty && !layout.wide;
   let rows = records.map((r) => allColumns.map((c) => {
     const text = oneLine(cellText(c.value(r)));
-    return short && c.header === 'id' ? truncateCells(text, SHORT_ID_CELLS) : text;
+    return short && c.id ? truncateCells(text, SHORT_ID_CELLS) : text;
   }));
   const allHeaders = allColumns.map((c) => c.header.toUpperCase());
   // On a terminal, columns are padded to line up; in a pipe they are tab-separated.

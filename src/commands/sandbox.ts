@@ -64,7 +64,7 @@ async function asUsage<T>(fn: () => T): Promise<T> {
 }
 
 const RUNG_COLUMNS: Column<Record<string, unknown> & { id: string }>[] = [
-  { header: 'id', value: (c) => c.id },
+  { header: 'id', value: (c) => c.id, id: true },
   { header: 'status', value: (c) => c.status as string },
   { header: 'number', value: (c) => c.phoneNumberId as string },
   { header: 'assistant', value: (c) => c.assistantId as string },

@@ -12,7 +12,7 @@ import { failure } from '../api/errors.js';
 import type { RememberedSession } from '../config/sessions.js';
 
 export const SESSION_COLUMNS: Column<ChatSession>[] = [
-  { header: 'id', value: (s) => s.id, priority: 2 },
+  { header: 'id', value: (s) => s.id, priority: 2, id: true },
   { header: 'name', value: (s) => s.name, priority: 1, grow: true, width: 12 },
   { header: 'assistant', value: (s) => s.assistantId, priority: 5, grow: true, width: 12 },
   { header: 'status', value: (s) => s.status, priority: 3 },
@@ -42,7 +42,7 @@ export interface ListedSession {
 }
 
 export const LISTED_SESSION_COLUMNS: Column<ListedSession>[] = [
-  { header: 'id', value: (s) => s.id, priority: 2 },
+  { header: 'id', value: (s) => s.id, priority: 2, id: true },
   { header: 'name', value: (s) => s.name, priority: 1, grow: true, width: 12 },
   { header: 'assistant', value: (s) => s.assistantId, priority: 5, grow: true, width: 12 },
   { header: 'status', value: (s) => s.status ?? (s.error ? 'unknown' : ''), tone: (s) => (s.error ? 'red' : undefined), priority: 3 },

@@ -23,6 +23,8 @@ export interface Column<T> {
   /** The console's layout: takes a share of the spare width. */
   grow?: boolean;
   align?: 'left' | 'right';
+  /** A service-made id: the commands' terminal tables show it short, as the console does (unless --wide). */
+  id?: boolean;
 }
 
 /** A cell as text: empty for nothing; service text escaped (escapeText), so it may still hold line breaks. */

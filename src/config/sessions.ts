@@ -131,10 +131,11 @@ export class SessionIndexWriter {
   private pending: SessionPatch[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | undefined;
-  /** The batch the running write is applying (written again by flushSync if the process exits under it). */
+  /** The batch the running write is applying (written again by flushSync if the process exits before it lands). */
   private inflight: SessionPatch[] = [];
+  private inflightWritten = false;
   private readonly path: string;
-  private readonly onExit = () => this.flushSync();
+  private readonly onExit = () => this.flushSync(true);
 
   constructor(
     profile: string,
@@ -162,16 +163,17 @@ export class SessionIndexWriter {
   }
 
   /**
-   * For the exit path (the console awaits flush() first; this catches what a crash leaves): writes
-   * what is queued synchronously. A write under way when the process exits never finishes, so its
-   * batch is written again, under the lock this process already holds.
+   * Writes what is queued, synchronously: for dispose (the console awaits flush() first) and for
+   * the process's exit (a crash). While a write is under way, dispose leaves the rest to it (it
+   * takes what is queued when it ends). At exit a write under way never resumes: its batch is
+   * written again unless it landed, and a lock with this process's pid is this process's own.
    */
-  flushSync(): void {
+  flushSync(exiting = false): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    if (!exiting && this.running) return;
     process.removeListener('exit', this.onExit);
-    const held = this.running !== undefined;
-    const batch = [...(held ? this.inflight : []), ...this.pending.splice(0)];
+    const batch = [...(exiting && this.running && !this.inflightWritten ? this.inflight : []), ...this.pending.splice(0)];
     if (!batch.length) return;
     try {
       withLockSync(
@@ -180,18 +182,18 @@ export class SessionIndexWriter {
           const all = readSessionsSync(this.path);
           if (batch.map((p) => applyPatch(all, p)).some(Boolean)) writePrivateFile(this.path, serialize(all));
         },
-        held,
+        exiting,
       );
     } catch (err) {
       this.opts.onError?.(err);
     }
   }
 
-  private schedule(): void {
+  private schedule(delayMs = this.opts.delayMs ?? 50): void {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.run();
-    }, this.opts.delayMs ?? 50);
+    }, delayMs);
     this.timer.unref?.();
   }
 
@@ -199,11 +201,13 @@ export class SessionIndexWriter {
     const batch = this.pending.splice(0);
     if (!batch.length) return Promise.resolve();
     this.inflight = batch;
+    this.inflightWritten = false;
     this.running = (async () => {
       try {
         const all = await withLock(this.path, async () => {
           const list = parseSessions(await readJsonAsync(this.path), this.path);
           if (batch.map((p) => applyPatch(list, p)).some(Boolean)) await writePrivateFileAsync(this.path, serialize(list));
+          this.inflightWritten = true;
           return list;
         });
         this.opts.onWritten?.(all.slice(0, KEEP));
@@ -213,7 +217,7 @@ export class SessionIndexWriter {
         this.running = undefined;
         this.inflight = [];
         if (!this.pending.length) process.removeListener('exit', this.onExit);
-        else if (!this.timer) this.schedule();
+        else if (!this.timer) this.schedule(0);
       }
     })();
     return this.running;
@@ -293,7 +297,7 @@ function isStale(text: string, mtimeMs: number): boolean {
 
 // The lock file is made whole before it appears: written under a unique name, then hard-linked
 // to the lock's name, which fails if the lock exists. No reader ever sees a lock without its pid.
-function tryLockSync(lock: string): boolean {
+function tryLockSync(lock: string, ownPidIsMine = false): boolean {
   const tmp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
     writeFileSync(tmp, String(process.pid), { mode: 0o600 });
@@ -307,7 +311,9 @@ function tryLockSync(lock: string): boolean {
     }
     if (code !== 'EEXIST') throw new ConfigError(`cannot lock ${lock}: ${(err as Error).message}`);
     try {
-      if (isStale(readFileSync(lock, 'utf8'), statSync(lock).mtimeMs)) rmSync(lock, { force: true });
+      const holder = readFileSync(lock, 'utf8');
+      if (ownPidIsMine && Number(holder.trim()) === process.pid) return true;
+      if (isStale(holder, statSync(lock).mtimeMs)) rmSync(lock, { force: true });
     } catch {
       // gone meanwhile: try again
     }
@@ -324,11 +330,11 @@ function mkdirPrivate(lock: string): void {
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
-/** `held`: this process holds the lock already (an async write that will never resume). */
-function withLockSync<T>(path: string, fn: () => T, held = false): T {
+/** `exiting`: a lock holding this process's pid is its own (an async write that will never resume). */
+function withLockSync<T>(path: string, fn: () => T, exiting = false): T {
   const lock = lockFor(path);
   const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let wait = 2; !held && !tryLockSync(lock); wait = Math.min(wait * 2, 50)) {
+  for (let wait = 2; !tryLockSync(lock, exiting); wait = Math.min(wait * 2, 50)) {
     if (Date.now() > deadline) throw new ConfigError(`${lock} stayed locked for ${LOCK_WAIT_MS / 1000}s; if no other switchboard is running, delete it`);
     Atomics.wait(sleeper, 0, 0, wait);
   }

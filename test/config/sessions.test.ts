@@ -1,7 +1,7 @@
 // The console's memory of chat sessions it started, per profile.
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listSessions, rememberSession, updateSession } from '../../src/config/sessions.js';
@@ -89,4 +89,25 @@ test('a lock left by a process that died is taken over', async () => {
   write(join(dir, 'sessions', 'sandbox.json.lock'), '999999999');
   rememberSession('sandbox', { id: 'after-crash' }, dir);
   assert.equal(listSessions('sandbox', dir)[0].id, 'after-crash');
+});
+
+test('a process that exits with changes queued, or a write under way, still leaves them in the index', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const module = new URL('../../src/config/sessions.ts', import.meta.url).href;
+  const code = `
+    const { SessionIndexWriter } = await import(${JSON.stringify(module)});
+    const w = new SessionIndexWriter('sandbox', ${JSON.stringify(dir)});
+    w.queue({ mode: 'remember', session: { id: 'queued' }, addCost: 0.5 });
+    // a write under way: started, not finished, when the process exits
+    const underWay = new SessionIndexWriter('sandbox', ${JSON.stringify(dir)}, { delayMs: 0 });
+    underWay.queue({ mode: 'remember', session: { id: 'under-way' }, addCost: 0.25 });
+    setTimeout(() => { underWay.flush(); setImmediate(() => process.exit(0)); }, 5);
+  `;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const all = listSessions('sandbox', dir);
+  assert.deepEqual(all.map((s) => s.id).sort(), ['queued', 'under-way']);
+  assert.equal(all.find((s) => s.id === 'queued')?.totalCost, 0.5);
+  assert.equal(all.find((s) => s.id === 'under-way')?.totalCost, 0.25, 'written once, not twice');
+  assert.ok(!existsSync(join(dir, 'sessions', 'sandbox.json.lock')), 'no lock left behind');
 });

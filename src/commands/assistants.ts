@@ -5,16 +5,17 @@ import { describeCatalog } from '../api/catalog.js';
 import type { Assistant, AssistantInput } from '../api/schemas.js';
 import { nonEmpty, onOff, readJsonObject } from './input.js';
 import { type Column } from '../format/column.js';
+import { activeWord } from '../format/words.js';
 import { printList, printRecord, statusTone, type OutputTarget } from './output.js';
 import { action, EXIT, setExitCode, UsageError, withApi, writeErr } from './runtime.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
-  { header: 'id', value: (a) => a.id },
-  { header: 'name', value: (a) => a.name },
-  { header: 'status', value: (a) => (a.status == null ? '' : a.status ? 'on' : 'off'), tone: (a) => statusTone(a.status) },
-  { header: 'model', value: (a) => [a.model?.provider, a.model?.model].filter(Boolean).join('/') },
-  { header: 'voice', value: (a) => a.voice?.provider },
-  { header: 'created', value: (a) => a.createdAt },
+  { header: 'id', value: (a) => a.id, priority: 2, id: true },
+  { header: 'name', value: (a) => a.name, priority: 1, grow: true, width: 18 },
+  { header: 'status', value: (a) => activeWord(a.status), tone: (a) => statusTone(a.status), priority: 2 },
+  { header: 'model', value: (a) => [a.model?.provider, a.model?.model].filter(Boolean).join('/'), priority: 3, grow: true, width: 12 },
+  { header: 'voice', value: (a) => a.voice?.provider, priority: 4 },
+  { header: 'created', value: (a) => a.createdAt, priority: 5 },
 ];
 
 export async function listAssistants(api: VoiceAgentApi, out: OutputTarget): Promise<void> {

@@ -12,16 +12,16 @@ import { action, withApi } from './runtime.js';
 import { addArchiveCommands } from './archive.js';
 
 export const CALL_COLUMNS: Column<Call>[] = [
-  { header: 'id', value: (c) => c.id },
-  { header: 'created', value: (c) => c.createdAt },
-  { header: 'type', value: (c) => c.type },
-  { header: 'status', value: (c) => c.status, tone: (c) => statusTone(c.status) },
-  { header: 'assistant', value: (c) => c.assistantId },
-  { header: 'number', value: (c) => c.phoneNumberId },
-  { header: 'customer', value: (c) => c.customer?.number },
-  { header: 'duration', value: (c) => c.durationSeconds },
-  { header: 'cost', value: (c) => c.cost },
-  { header: 'ended reason', value: (c) => c.endedReason },
+  { header: 'id', value: (c) => c.id, priority: 2, id: true },
+  { header: 'created', value: (c) => c.createdAt, priority: 1 },
+  { header: 'type', value: (c) => c.type, priority: 5 },
+  { header: 'status', value: (c) => c.status, tone: (c) => statusTone(c.status), priority: 1 },
+  { header: 'assistant', value: (c) => c.assistantId, priority: 2, grow: true, width: 12 },
+  { header: 'number', value: (c) => c.phoneNumberId, priority: 6, grow: true, width: 12 },
+  { header: 'customer', value: (c) => c.customer?.number, priority: 3 },
+  { header: 'duration', value: (c) => c.durationSeconds, priority: 4, align: 'right' },
+  { header: 'cost', value: (c) => c.cost, priority: 8, align: 'right' },
+  { header: 'ended reason', value: (c) => c.endedReason, priority: 9, grow: true, width: 12 },
 ];
 
 export interface ListFlags {

@@ -8,7 +8,9 @@ import { type Column } from '../format/column.js';
 import { escapeText } from '../format/escape.js';
 import { printRecord, type OutputTarget } from './output.js';
 import { openConsole } from './console.js';
-import { action, globalsOf, rejectStrayWords, UsageError, withApi } from './runtime.js';
+import { action, globalsOf, rejectStrayWords, UsageError, withApi, writeErr } from './runtime.js';
+import { failure } from '../api/errors.js';
+import type { Target } from '../target.js';
 
 /** The assistant's words in a chat exchange. */
 export function replyText(chat: Chat): string {
@@ -19,17 +21,34 @@ export function replyText(chat: Chat): string {
 }
 
 export const CHAT_COLUMNS: Column<Chat>[] = [
-  { header: 'id', value: (c) => c.id },
+  { header: 'id', value: (c) => c.id, id: true },
   { header: 'session', value: (c) => c.sessionId },
   { header: 'status', value: (c) => c.status },
   { header: 'cost', value: (c) => c.cost },
   { header: 'reply', value: replyText },
 ];
 
-export async function sendChat(api: VoiceAgentApi, out: OutputTarget, sessionId: string, input: string, vars?: Record<string, string>): Promise<void> {
+export async function sendChat(api: VoiceAgentApi, out: OutputTarget, sessionId: string, input: string, vars?: Record<string, string>): Promise<Chat> {
   const chat = await api.sendChat({ sessionId, input, ...(vars ? { variableValues: vars } : {}) });
   if (out.format === 'table') out.write(escapeText(replyText(chat)) + '\n');
   else printRecord(out, chat, CHAT_COLUMNS);
+  return chat;
+}
+
+/**
+ * A turn sent from a script counts in the session index like one sent from the console: the
+ * message and its replies are added to the remembered count, its cost to the total (only for a
+ * session this profile remembers; the next console to open it recounts from the service).
+ */
+export async function recordTurn(target: Target, chat: Chat, input: string): Promise<void> {
+  const { applySessionPatch } = await import('../config/sessions.js');
+  const replies = chat.output.filter((m) => m.role !== 'user');
+  const last = replies.at(-1)?.content ?? input;
+  applySessionPatch(
+    target.profile,
+    { mode: 'update', session: { id: chat.sessionId ?? '', lastMessage: last }, addMessages: 1 + replies.length, ...(chat.cost != null ? { addCost: chat.cost } : {}) },
+    target.dataDir,
+  );
 }
 
 
@@ -74,7 +93,14 @@ export function chatCommand(): Command {
     .action(
       action('send the message', async (text: string, o: { session: string; var?: Record<string, string> }, c: Command) => {
         const input = await messageText(text);
-        await withApi(c, ({ api, out }) => sendChat(api, out, o.session, input, o.var));
+        await withApi(c, async ({ api, out, target }) => {
+          const chat = await sendChat(api, out, o.session, input, o.var);
+          try {
+            await recordTurn(target, { ...chat, sessionId: chat.sessionId ?? o.session }, input);
+          } catch (err) {
+            writeErr(`warning: the reply is in, but the local session index was not updated: ${failure(err).message}`);
+          }
+        });
       }),
     );
 

@@ -2,31 +2,36 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { KbFile } from '../api/schemas.js';
-import { nonEmpty, positiveInt, positiveIntUpTo, readableFile } from './input.js';
+import { nonEmpty, positiveIntUpTo } from './input.js';
+import { knownUploadLimit, uploadProblem } from '../api/upload-check.js';
 
 /** The most files one page holds (the service's limit). */
 const MAX_FILE_PAGE = 100;
+/** The highest page number asked for (the sandbox's bound; 100 files a page, a hundred million files). */
+const MAX_PAGE_NUMBER = 1_000_000;
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
+import { count } from '../format/words.js';
 import { printList, printRecord, statusTone, toCsv, type OutputTarget } from './output.js';
 import { action, UsageError, withApi, writeErr } from './runtime.js';
 
 export const FILE_COLUMNS: Column<KbFile>[] = [
-  { header: 'id', value: (f) => f.id },
-  { header: 'name', value: (f) => f.name },
-  { header: 'bytes', value: (f) => f.bytes },
-  { header: 'type', value: (f) => f.mimetype },
-  { header: 'status', value: (f) => f.status, tone: (f) => statusTone(f.status) },
-  { header: 'created', value: (f) => f.createdAt },
+  { header: 'id', value: (f) => f.id, priority: 2, id: true },
+  { header: 'name', value: (f) => f.name, priority: 1, grow: true, width: 16 },
+  { header: 'bytes', value: (f) => f.bytes, priority: 2, align: 'right' },
+  { header: 'type', value: (f) => f.mimetype, priority: 4, grow: true, width: 10 },
+  { header: 'status', value: (f) => f.status, tone: (f) => statusTone(f.status), priority: 3 },
+  { header: 'created', value: (f) => f.createdAt, priority: 5 },
 ];
 
-export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { page?: number; limit?: number }): Promise<void> {
+export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { page?: number; limit?: number }, note: (line: string) => void = writeErr): Promise<void> {
   const { files, pagination } = await api.listFiles(query);
   printList(out, files, FILE_COLUMNS);
-  // Paging is a note for people; scripts read the records only.
-  if (out.format === 'table' && out.tty && pagination.totalPages > 1) {
-    writeErr(`page ${pagination.page} of ${pagination.totalPages} (${pagination.total} files); --page N for more`);
-  }
+  // Whether more pages exist goes to stderr, in every format: stdout stays the records alone, so
+  // pipes and parsers are unchanged, and a script or a person still learns the list is not whole.
+  const { page, totalPages, total } = pagination;
+  if (page < totalPages) note(`more files: this is page ${page} of ${totalPages} (${count(total, 'file')}); --page ${page + 1} for the next`);
+  else if (page > totalPages && page > 1) note(`page ${page} is past the last page (${Math.max(1, totalPages)}, ${count(total, 'file')})`);
 }
 
 export async function uploadFile(api: VoiceAgentApi, out: OutputTarget, path: string): Promise<void> {
@@ -39,6 +44,10 @@ export async function uploadFile(api: VoiceAgentApi, out: OutputTarget, path: st
     if (progress) process.stderr.write('\r\u001b[K');
   }
   printRecord(out, file, FILE_COLUMNS);
+}
+
+function refuseUpload(problem: string | null): void {
+  if (problem) throw new UsageError(`${problem}.`.replace(/\.\.$/, '.'));
 }
 
 /** Asks on the terminal; resolves true only for an explicit yes. */
@@ -54,7 +63,7 @@ export async function confirm(question: string): Promise<boolean> {
 }
 
 const DELETED_COLUMNS: Column<{ id: string; message: string }>[] = [
-  { header: 'id', value: (r) => r.id },
+  { header: 'id', value: (r) => r.id, id: true },
   { header: 'message', value: (r) => r.message },
 ];
 
@@ -90,7 +99,7 @@ export function filesCommand(): Command {
   cmd
     .command('list')
     .description('list files, one page at a time')
-    .option('--page <n>', 'page number, from 1', positiveInt)
+    .option('--page <n>', `page number, from 1 (at most ${MAX_PAGE_NUMBER.toLocaleString('en-US')}); stderr says when more pages exist`, positiveIntUpTo(MAX_PAGE_NUMBER))
     .option('--limit <n>', `files per page (the service default is 20, at most ${MAX_FILE_PAGE})`, positiveIntUpTo(MAX_FILE_PAGE))
     .addHelpText('after', '\nExamples:\n  $ switchboard files list\n  $ switchboard files list --page 2 --limit 50 -o json')
     .action(
@@ -113,8 +122,12 @@ export function filesCommand(): Command {
     .addHelpText('after', '\nExamples:\n  $ switchboard files upload ./faq.md\n  $ switchboard files upload ./prices.csv -o ids')
     .action(
       action('upload the file', async (path: string, _o: object, c: Command) => {
-        readableFile(path);
-        await withApi(c, ({ api, out }) => uploadFile(api, out, path));
+        // The console's check too (src/api/upload-check.ts): the path first, the size limit once the target is known.
+        refuseUpload(uploadProblem(path));
+        await withApi(c, ({ api, out, target }) => {
+          refuseUpload(uploadProblem(path, knownUploadLimit(target.kind)));
+          return uploadFile(api, out, path);
+        });
       }),
     );
 

@@ -3,6 +3,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { failure } from '../api/errors.js';
 import { archiveCommand } from './archive.js';
+import { cellWidth, wrapCells } from '../format/cells.js';
+import { escapeLine } from '../format/escape.js';
 import { assistantsCommand } from './assistants.js';
 import { callsCommand } from './calls.js';
 import { chatCommand } from './chat.js';
@@ -25,6 +27,7 @@ export function buildProgram(version: string): Command {
     .option('--profile <name>', 'use this profile (default: SWITCHBOARD_PROFILE, then the current profile, then the sandbox)')
     .addOption(new Option('-o, --output <format>', 'output format (default: table)').choices(FORMATS))
     .option('--debug', 'print each request and response line to stderr (the console: to its debug log); never the key')
+    .option('--wide', 'tables on a terminal: full ids and every column, however wide (by default they fit the window)')
     .option('--no-color', 'no colour in the output (NO_COLOR and FORCE_COLOR are honoured too)')
     // No subcommand: the console, with these same global options.
     .allowExcessArguments(true)
@@ -87,11 +90,30 @@ export async function runCommands(argv: string[], version: string): Promise<numb
     await program.parseAsync(argv, { from: 'user' });
     return takeExitCode();
   } catch (err) {
-    return reportFailure(err);
+    return reportFailure(err, program.opts<{ debug?: boolean }>().debug === true);
   }
 }
 
-function reportFailure(err: unknown): number {
+/** A message of more lines than this, or more cells, is printed as lines and cut, unless --debug. */
+const MAX_ERROR_LINES = 4;
+const LONG_LINE_CELLS = 300;
+
+/**
+ * A long error message (a service's error body) as at most MAX_ERROR_LINES lines of stderr, the
+ * last saying how many more there were; --debug prints it whole. Short ones stay one line
+ * (failure() joins their lines).
+ */
+function errorLines(message: string, debug: boolean): string[] | undefined {
+  const raw = message.split(/\r?\n/);
+  if (raw.length <= MAX_ERROR_LINES && cellWidth(message) <= LONG_LINE_CELLS) return undefined; // one line, as always
+  const width = Math.max(40, Math.min(process.stderr.columns ?? 160, 160) - 2);
+  const lines = raw.flatMap((l) => (l.trim() === '' ? [] : wrapCells(escapeLine(l), width)));
+  if (debug || lines.length <= MAX_ERROR_LINES) return lines;
+  const shown = lines.slice(0, MAX_ERROR_LINES - 1);
+  return [...shown, `…(${lines.length - shown.length} more lines; --debug prints them all)`];
+}
+
+function reportFailure(err: unknown, debug = false): number {
   if (err instanceof CommanderError) {
     // Commander already printed its message, or the help / version (exit code 0).
     return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
@@ -103,6 +125,13 @@ function reportFailure(err: unknown): number {
     return EXIT.usage;
   }
   const what = err instanceof CommandFailed ? `could not ${err.what}: ` : '';
-  writeErr(`switchboard: ${what}${f.message}${f.hint ? ` (hint: ${f.hint})` : ''}`);
+  const cause = err instanceof CommandFailed ? err.cause : err;
+  const long = errorLines(cause instanceof Error ? cause.message : String(cause), debug);
+  if (long) {
+    const [first, ...rest] = long;
+    writeErr(`switchboard: ${what}${first}`);
+    for (const line of rest) writeErr(`  ${line}`);
+    if (f.hint) writeErr(`  hint: ${f.hint}`);
+  } else writeErr(`switchboard: ${what}${f.message}${f.hint ? ` (hint: ${f.hint})` : ''}`);
   return f.kind === 'auth' ? EXIT.auth : EXIT.failed;
 }

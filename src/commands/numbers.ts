@@ -6,17 +6,18 @@ import { ApiError } from '../api/errors.js';
 import { isE164 } from '../api/validate.js';
 import { nonEmpty } from './input.js';
 import { type Column } from '../format/column.js';
+import { activeWord } from '../format/words.js';
 import { escapeLine, jsonText } from '../format/escape.js';
 import { printList, printRecord, statusTone, type OutputTarget } from './output.js';
 import { action, withApi } from './runtime.js';
 
 export const NUMBER_COLUMNS: Column<PhoneNumber>[] = [
-  { header: 'id', value: (n) => n.id },
-  { header: 'did', value: (n) => n.did },
-  { header: 'provider', value: (n) => n.provider },
-  { header: 'domain', value: (n) => n.domain },
-  { header: 'status', value: (n) => (n.status == null ? '' : n.status ? 'active' : 'inactive'), tone: (n) => statusTone(n.status) },
-  { header: 'assistant', value: (n) => n.assistantId },
+  { header: 'id', value: (n) => n.id, priority: 2, id: true },
+  { header: 'did', value: (n) => n.did, priority: 1 },
+  { header: 'provider', value: (n) => n.provider, priority: 3 },
+  { header: 'domain', value: (n) => n.domain, priority: 4, grow: true, width: 12 },
+  { header: 'status', value: (n) => activeWord(n.status), tone: (n) => statusTone(n.status), priority: 2 },
+  { header: 'assistant', value: (n) => n.assistantId, priority: 1, grow: true, width: 12 },
 ];
 
 export async function listNumbers(api: VoiceAgentApi, out: OutputTarget): Promise<void> {

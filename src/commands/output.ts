@@ -3,8 +3,8 @@
 export const FORMATS = ['table', 'json', 'csv', 'ids'] as const;
 export type Format = (typeof FORMATS)[number];
 
-import { cellWidth } from '../format/cells.js';
-import { cellText, type Cell, type Column, type Tone } from '../format/column.js';
+import { cellWidth, padCells, truncateCells } from '../format/cells.js';
+import { cellText, COLUMN_GAP, layoutColumns, type Cell, type Column, type Tone } from '../format/column.js';
 import { escapeLine, escapeText, jsonText } from '../format/escape.js';
 
 /** Where and how output goes; built once per invocation from the global options. */
@@ -13,8 +13,15 @@ export interface OutputTarget {
   /** stdout is a terminal: aligned columns instead of tabs. */
   tty: boolean;
   color: boolean;
+  /** The terminal's width in cells: a table on a terminal fits it (short ids, low-priority columns dropped). */
+  width?: number;
+  /** --wide: full ids and every column on a terminal too, however wide. */
+  wide?: boolean;
   write: (text: string) => void;
 }
+
+/** Ids on a terminal, unless --wide: as many cells as the console shows ("ea54c06b-f9…"). */
+export const SHORT_ID_CELLS = 12;
 
 const ANSI: Record<Tone | 'bold', [number, number]> = {
   bold: [1, 22],
@@ -68,15 +75,45 @@ export function toCsv<T>(records: readonly T[], columns: readonly Column<T>[], f
 // Terminal cells, so CJK, emoji and combining marks keep the later columns in line.
 const visibleWidth = cellWidth;
 
-export function toTable<T>(records: readonly T[], columns: readonly Column<T>[], tty: boolean, color: boolean): string {
-  const rows = records.map((r) => columns.map((c) => oneLine(cellText(c.value(r)))));
-  const headers = columns.map((c) => c.header.toUpperCase());
+export interface TableLayout {
+  /** Terminal width to fit (a terminal table only). */
+  width?: number;
+  /** Full ids and every column, whatever the width. */
+  wide?: boolean;
+}
+
+export function toTable<T>(records: readonly T[], allColumns: readonly Column<T>[], tty: boolean, color: boolean, layout: TableLayout = {}): string {
+  const short = tty && !layout.wide;
+  let rows = records.map((r) => allColumns.map((c) => {
+    const text = oneLine(cellText(c.value(r)));
+    return short && c.id ? truncateCells(text, SHORT_ID_CELLS) : text;
+  }));
+  const allHeaders = allColumns.map((c) => c.header.toUpperCase());
   // On a terminal, columns are padded to line up; in a pipe they are tab-separated.
   // A loop, not Math.max(...rows): spreading 200,000 rows overflows the call stack.
-  const widths = headers.map((h, i) => rows.reduce((w, cells) => Math.max(w, visibleWidth(cells[i])), visibleWidth(h)));
-  const pad = (s: string, i: number) => (!tty || i === columns.length - 1 ? s : s + ' '.repeat(widths[i] - visibleWidth(s)));
-  const sep = tty ? '  ' : '\t';
-  const out = [headers.map((h, i) => paint(color, 'bold', pad(h, i))).join(sep)];
+  let widths = allHeaders.map((h, i) => rows.reduce((w, cells) => Math.max(w, visibleWidth(cells[i])), visibleWidth(h)));
+  let columns = allColumns;
+  let headers = allHeaders;
+  const total = widths.reduce((a, w) => a + w, 0) + COLUMN_GAP * (widths.length - 1);
+  if (short && layout.width && total > layout.width) {
+    // Too wide for the terminal: the console's layout (src/format/column.ts) drops the columns of
+    // lowest priority and shrinks the growing ones, whose cells are cut with an ellipsis.
+    const fitted = layoutColumns(allColumns, layout.width, widths);
+    const keep = fitted.map((f) => allColumns.indexOf(f.col));
+    columns = fitted.map((f) => f.col);
+    headers = keep.map((i) => allHeaders[i]);
+    widths = fitted.map((f) => f.width);
+    rows = rows.map((cells) => keep.map((i, k) => truncateCells(cells[i], widths[k])));
+    headers = headers.map((h, k) => truncateCells(h, widths[k]));
+  }
+  const last = columns.length - 1;
+  const pad = (s: string, i: number) => {
+    if (!tty) return s;
+    if (columns[i].align === 'right') return padCells(s, widths[i], 'right');
+    return i === last ? s : s + ' '.repeat(Math.max(0, widths[i] - visibleWidth(s)));
+  };
+  const sep = tty ? ' '.repeat(COLUMN_GAP) : '\t';
+  const out = [headers.map((h, i) => paint(color, 'bold', pad(h, i))).join(sep).trimEnd()];
   records.forEach((r, ri) => {
     const line = rows[ri]
       .map((cell, i) => {
@@ -106,7 +143,7 @@ export function printList<T extends { id: string }>(out: OutputTarget, records: 
         out.write(paint(out.color, 'dim', 'none found') + '\n');
         return;
       }
-      out.write(toTable(records, columns, out.tty, out.color));
+      out.write(toTable(records, columns, out.tty, out.color, { width: out.width, wide: out.wide }));
   }
 }
 

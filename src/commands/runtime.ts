@@ -48,6 +48,7 @@ export interface Globals {
   output?: Format;
   debug?: boolean;
   color: boolean;
+  wide?: boolean;
 }
 
 export function globalsOf(cmd: Command): Globals {
@@ -77,6 +78,8 @@ export function outputFor(g: Globals): OutputTarget {
     format: g.output ?? 'table',
     tty,
     color: colorWanted(g.color, process.env, tty),
+    width: tty ? process.stdout.columns : undefined,
+    wide: g.wide === true,
     write: (text) => {
       process.stdout.write(text);
     },

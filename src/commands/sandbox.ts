@@ -3,6 +3,8 @@
 // switchboard sandbox seed --calls N      bulk-insert past calls (large data dirs for the benchmark)
 // The sandbox (fastify, sqlite) is imported only inside these actions.
 import { Command, InvalidArgumentError } from 'commander';
+import { closeSync, openSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 // A few lines with no dependency: --help and flag parsing never load the sandbox itself.
 import { checkCorsOrigin } from '../sandbox/cors.js';
 import { nonEmpty, positiveInt } from './input.js';
@@ -17,6 +19,20 @@ interface SandboxFlags {
   dataDir?: string;
   maxUploadMb?: number;
   cors?: string;
+  logFile?: string;
+}
+
+/** --log-file: a file this process can append to (made 0600 if new), as an absolute path. */
+function logFile(value: string): string {
+  const path = resolvePath(nonEmpty(value));
+  try {
+    closeSync(openSync(path, 'a', 0o600));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    throw new InvalidArgumentError(`Cannot write to ${path}: ${why}.`);
+  }
+  return path;
 }
 
 function corsOrigin(value: string): string {
@@ -48,7 +64,7 @@ async function asUsage<T>(fn: () => T): Promise<T> {
 }
 
 const RUNG_COLUMNS: Column<Record<string, unknown> & { id: string }>[] = [
-  { header: 'id', value: (c) => c.id },
+  { header: 'id', value: (c) => c.id, id: true },
   { header: 'status', value: (c) => c.status as string },
   { header: 'number', value: (c) => c.phoneNumberId as string },
   { header: 'assistant', value: (c) => c.assistantId as string },
@@ -62,6 +78,7 @@ export function sandboxCommand(): Command {
     .option('--api-key <key>', 'key clients must send as x-api-key (default: a generated key, printed once)', nonEmpty)
     .option('--data-dir <dir>', 'where records and files live (default: the XDG data dir\'s sandbox)', nonEmpty)
     .option('--max-upload-mb <n>', 'largest upload accepted, in MB (default 25)', positiveInt)
+    .option('--log-file <path>', 'write errors (with their details) to this file; default: stderr. A 500 names where to look', logFile)
     .option('--cors <origin>', 'let a browser app on this origin (like http://localhost:5173, or * for any) call the sandbox (default: off)', corsOrigin)
     .allowExcessArguments(true)
     .addHelpText(
@@ -79,6 +96,7 @@ export function sandboxCommand(): Command {
           dataDir: await dataDirOf(o),
           maxUploadBytes: o.maxUploadMb === undefined ? undefined : o.maxUploadMb * 1024 * 1024,
           cors: o.cors,
+          logFile: o.logFile,
         });
         setExitCode(code);
       }),

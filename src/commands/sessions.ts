@@ -1,4 +1,4 @@
-// switchboard sessions create | show — chat sessions for scripts (the console has its own screen).
+// switchboard sessions create | list | show — chat sessions for scripts (the console has its own screen).
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { ChatSession, Message } from '../api/schemas.js';
@@ -7,21 +7,86 @@ import { nonEmpty } from './input.js';
 import { type Column } from '../format/column.js';
 import { escapeLine, escapeText } from '../format/escape.js';
 import { paint, printList, printRecord, type OutputTarget } from './output.js';
-import { action, withApi } from './runtime.js';
+import { action, withApi, writeErr } from './runtime.js';
+import { failure } from '../api/errors.js';
+import type { RememberedSession } from '../config/sessions.js';
 
 export const SESSION_COLUMNS: Column<ChatSession>[] = [
-  { header: 'id', value: (s) => s.id },
-  { header: 'name', value: (s) => s.name },
-  { header: 'assistant', value: (s) => s.assistantId },
-  { header: 'status', value: (s) => s.status },
-  { header: 'messages', value: (s) => s.messages.length },
-  { header: 'created', value: (s) => s.createdAt },
+  { header: 'id', value: (s) => s.id, priority: 2, id: true },
+  { header: 'name', value: (s) => s.name, priority: 1, grow: true, width: 12 },
+  { header: 'assistant', value: (s) => s.assistantId, priority: 5, grow: true, width: 12 },
+  { header: 'status', value: (s) => s.status, priority: 3 },
+  { header: 'messages', value: (s) => s.messages.length, priority: 2, align: 'right' },
+  { header: 'created', value: (s) => s.createdAt, priority: 4 },
 ];
 
 const MESSAGE_COLUMNS: Column<Message & { id: string }>[] = [
   { header: 'role', value: (m) => m.role },
   { header: 'content', value: (m) => m.content },
 ];
+
+/** A row of `sessions list`: the local index's entry, with status and message count from the service. */
+export interface ListedSession {
+  id: string;
+  name?: string;
+  assistantId?: string;
+  status?: string;
+  /** From the service; the remembered count when the service could not be asked. */
+  messageCount?: number;
+  /** The sum of the costs of the turns sent from this machine. */
+  totalCost?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /** Why the service's answer is missing (404: the session is gone). */
+  error?: string;
+}
+
+export const LISTED_SESSION_COLUMNS: Column<ListedSession>[] = [
+  { header: 'id', value: (s) => s.id, priority: 2, id: true },
+  { header: 'name', value: (s) => s.name, priority: 1, grow: true, width: 12 },
+  { header: 'assistant', value: (s) => s.assistantId, priority: 5, grow: true, width: 12 },
+  { header: 'status', value: (s) => s.status ?? (s.error ? 'unknown' : ''), tone: (s) => (s.error ? 'red' : undefined), priority: 3 },
+  { header: 'messages', value: (s) => s.messageCount, priority: 2, align: 'right' },
+  { header: 'cost', value: (s) => (s.totalCost == null ? '' : s.totalCost), priority: 4 },
+  { header: 'updated', value: (s) => s.updatedAt, priority: 4 },
+];
+
+/** At most this many sessions are read from the service at once. */
+const LIST_CONCURRENCY = 4;
+
+/**
+ * The sessions this profile started (the local index: the service has no "list sessions"), each
+ * read from the service for its status and message count; a session the service cannot give
+ * keeps its remembered count and says why on stderr.
+ */
+export async function listRememberedSessions(api: VoiceAgentApi, out: OutputTarget, remembered: readonly RememberedSession[], warn: (line: string) => void): Promise<ListedSession[]> {
+  const rows: ListedSession[] = remembered.map((r) => ({
+    id: r.id,
+    name: r.name,
+    assistantId: r.assistantId,
+    messageCount: r.messageCount,
+    totalCost: r.totalCost,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  }));
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < rows.length; i = next++) {
+      const row = rows[i];
+      try {
+        const s = await api.getSession(row.id);
+        rows[i] = { ...row, name: s.name ?? row.name, assistantId: s.assistantId ?? row.assistantId, status: s.status ?? undefined, messageCount: s.messages.length, updatedAt: s.updatedAt ?? row.updatedAt };
+      } catch (err) {
+        const f = failure(err);
+        rows[i] = { ...row, error: f.message };
+        warn(`warning: session ${row.id}: ${f.message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LIST_CONCURRENCY, rows.length) }, worker));
+  printList(out, rows, LISTED_SESSION_COLUMNS);
+  return rows;
+}
 
 export async function createSession(api: VoiceAgentApi, out: OutputTarget, assistantId: string, name?: string): Promise<ChatSession> {
   const session = await api.createSession(name === undefined ? { assistantId } : { assistantId, name });
@@ -49,7 +114,7 @@ export async function showSession(api: VoiceAgentApi, out: OutputTarget, id: str
 export function sessionsCommand(): Command {
   const cmd = new Command('sessions')
     .description('start chat sessions and read their conversations')
-    .addHelpText('after', '\nExamples:\n  $ switchboard sessions create --assistant asst_123\n  $ switchboard sessions show sess_123');
+    .addHelpText('after', '\nExamples:\n  $ switchboard sessions create --assistant asst_123\n  $ switchboard sessions list\n  $ switchboard sessions show sess_123');
 
   cmd
     .command('create')
@@ -62,6 +127,19 @@ export function sessionsCommand(): Command {
         withApi(c, async ({ api, out, target }) => {
           const session = await createSession(api, out, o.assistant, o.name);
           await rememberForConsole(target, session);
+        }),
+      ),
+    );
+
+  cmd
+    .command('list')
+    .description('the sessions this profile started, with their message counts from the service')
+    .addHelpText('after', '\nThe service has no list of sessions: this is the local index the console and these commands keep\n(sessions create, chat send, the console\'s chats), per profile; counts are read from the service.\n\nExamples:\n  $ switchboard sessions list\n  $ switchboard sessions list -o json | jq \'.[] | {id, messageCount}\'')
+    .action(
+      action('list the sessions', async (_o: object, c: Command) =>
+        withApi(c, async ({ api, out, target }) => {
+          const { listSessions } = await import('../config/sessions.js');
+          await listRememberedSessions(api, out, listSessions(target.profile, target.dataDir), writeErr);
         }),
       ),
     );

@@ -3,6 +3,7 @@
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { InputError } from '../api/errors.js';
 
 /** A problem with Switchboard's own files or settings; the message says how to fix it. */
@@ -29,6 +30,26 @@ export function writePrivateFile(path: string, text: string): void {
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** writePrivateFile with async I/O (temp file, fsync, rename), for writers on the console's event loop. */
+export async function writePrivateFileAsync(path: string, text: string): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const handle = await open(tmp, 'wx', 0o600);
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
     throw err;
   }
 }

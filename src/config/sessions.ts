@@ -1,14 +1,28 @@
 // The chat sessions this machine started, per profile, so the console can offer to reopen them
 // (the service has no "list sessions" endpoint). File: <dataDir>/sessions/<profile>.json.
-import { join } from 'node:path';
+//
+// Many writers: two consoles on one profile, `sessions create` and `chat send` all change the
+// file. Every change is a patch applied to what the file holds *now*, read under a lock file
+// (<file>.lock, created exclusively; a holder that died or stalls past LOCK_STALE_MS is taken
+// over), and the result replaces the file by an atomic rename, so no writer loses another's
+// entries. The console queues its patches (SessionIndexWriter) and writes them off the render
+// path, a batch at a time with async I/O, and flushes whatever is left when it exits.
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { link, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 // A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
 import * as z from 'zod';
-import { ConfigError, readJsonFile, writePrivateFile } from './files.js';
+import { ConfigError, readJsonFile, writePrivateFile, writePrivateFileAsync } from './files.js';
 import { dataDir as defaultDataDir } from './paths.js';
 
 /** Older entries beyond this are forgotten, so the list stays quick to read and show. */
 const KEEP = 200;
 const PREVIEW_CHARS = 200;
+/** A lock older than this belongs to a writer that died or hung (a write takes milliseconds). */
+const LOCK_STALE_MS = 5_000;
+/** How long a writer waits for the lock before it gives up with an error. */
+const LOCK_WAIT_MS = 10_000;
 
 const RememberedSessionSchema = z.looseObject({
   id: z.string(),
@@ -19,6 +33,8 @@ const RememberedSessionSchema = z.looseObject({
   updatedAt: z.string(),
   lastMessage: z.string().optional(),
   messageCount: z.number().optional(),
+  /** The sum of the costs of the turns sent from this machine (the service keeps no total). */
+  totalCost: z.number().optional(),
   variableValues: z.record(z.string(), z.unknown()).optional(),
 });
 export type RememberedSession = z.infer<typeof RememberedSessionSchema>;
@@ -37,18 +53,27 @@ export interface SessionInput {
   messages?: readonly { content?: string | null }[];
 }
 
+/**
+ * One change to the index. `remember` adds the session if it is new; `update` changes it only if
+ * it is remembered. `addMessages` and `addCost` count on from what the file holds when the patch
+ * is applied (a turn sent by `chat send` while a console has the session open adds to its count).
+ */
+export interface SessionPatch {
+  mode: 'remember' | 'update';
+  session: SessionInput;
+  addMessages?: number;
+  addCost?: number;
+  /** When the change was made (defaults to now). */
+  at?: string;
+}
+
 export function listSessions(profile: string, dir: string = defaultDataDir()): RememberedSession[] {
-  return readSessions(fileFor(profile, dir));
+  return parseSessions(readJsonFile(fileFor(profile, dir), 'delete it to start a fresh list of sessions'), fileFor(profile, dir));
 }
 
 /** Adds the session, or refreshes it if already remembered; returns the stored entry. */
 export function rememberSession(profile: string, session: SessionInput, dir: string = defaultDataDir()): RememberedSession {
-  const path = fileFor(profile, dir);
-  const all = readSessions(path);
-  const existing = all.find((s) => s.id === session.id);
-  const entry: RememberedSession = { ...existing, ...summarize(session), updatedAt: new Date().toISOString() };
-  writeSessions(path, [entry, ...all.filter((s) => s.id !== session.id)]);
-  return entry;
+  return applyNow(profile, dir, { mode: 'remember', session })!;
 }
 
 /** Updates a remembered session (after a message, say); returns undefined if it is not remembered. */
@@ -58,13 +83,145 @@ export function updateSession(
   patch: Omit<SessionInput, 'id'>,
   dir: string = defaultDataDir(),
 ): RememberedSession | undefined {
+  return applyNow(profile, dir, { mode: 'update', session: { ...patch, id } });
+}
+
+/** Applies one patch now, under the lock (for commands, which make one change and exit). */
+export function applySessionPatch(profile: string, patch: SessionPatch, dir: string = defaultDataDir()): RememberedSession | undefined {
+  return applyNow(profile, dir, patch);
+}
+
+function applyNow(profile: string, dir: string, patch: SessionPatch): RememberedSession | undefined {
   const path = fileFor(profile, dir);
-  const all = readSessions(path);
-  const existing = all.find((s) => s.id === id);
-  if (!existing) return undefined;
-  const entry: RememberedSession = { ...existing, ...summarize({ ...patch, id }), updatedAt: new Date().toISOString() };
-  writeSessions(path, [entry, ...all.filter((s) => s.id !== id)]);
+  return withLockSync(path, () => {
+    const all = readSessionsSync(path);
+    const entry = applyPatch(all, patch);
+    if (entry) writePrivateFile(path, serialize(all));
+    return entry;
+  });
+}
+
+/**
+ * Applies a patch to a list in place (the changed entry moves to the top); returns the entry, or
+ * undefined when an `update` names a session that is not in the list.
+ */
+export function applyPatch(all: RememberedSession[], patch: SessionPatch): RememberedSession | undefined {
+  const i = all.findIndex((s) => s.id === patch.session.id);
+  const existing = i === -1 ? undefined : all[i];
+  if (!existing && patch.mode === 'update') return undefined;
+  const entry: RememberedSession = { ...existing, ...summarize(patch.session), updatedAt: patch.at ?? new Date().toISOString() };
+  if (patch.addMessages && patch.session.messageCount === undefined && !patch.session.messages) {
+    if (existing?.messageCount !== undefined) entry.messageCount = existing.messageCount + patch.addMessages;
+  }
+  if (patch.addCost) entry.totalCost = round((existing?.totalCost ?? 0) + patch.addCost);
+  if (i !== -1) all.splice(i, 1);
+  all.unshift(entry);
   return entry;
+}
+
+/** Costs are sums of decimals: keep them from drifting (0.1 + 0.2). */
+const round = (n: number) => Math.round(n * 1e9) / 1e9;
+
+/**
+ * The console's writer: patches are queued and written together a moment later (one lock, one
+ * read, one rename for a burst of messages), with async I/O, so nothing on the render path waits
+ * for the disk. `flushSync()` writes what is left when the console exits.
+ */
+export class SessionIndexWriter {
+  private pending: SessionPatch[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running: Promise<void> | undefined;
+  /** The batch the running write is applying (written again by flushSync if the process exits before it lands). */
+  private inflight: SessionPatch[] = [];
+  private inflightWritten = false;
+  private readonly path: string;
+  private readonly onExit = () => this.flushSync(true);
+
+  constructor(
+    profile: string,
+    dir: string = defaultDataDir(),
+    private readonly opts: { delayMs?: number; onWritten?(all: RememberedSession[]): void; onError?(err: unknown): void } = {},
+  ) {
+    this.path = fileFor(profile, dir);
+  }
+
+  /** Queues a patch; it is written within `delayMs` (default 50 ms). */
+  queue(patch: SessionPatch): void {
+    this.pending.push({ ...patch, at: patch.at ?? new Date().toISOString() });
+    if (this.pending.length === 1) process.once('exit', this.onExit);
+    if (!this.timer && !this.running) this.schedule();
+  }
+
+  /** Writes everything queued so far; resolves when it is on disk (or the write failed and was reported). */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.running || this.pending.length) {
+      if (this.running) await this.running;
+      else await this.run();
+    }
+  }
+
+  /**
+   * Writes what is queued, synchronously: for dispose (the console awaits flush() first) and for
+   * the process's exit (a crash). While a write is under way, dispose leaves the rest to it (it
+   * takes what is queued when it ends). At exit a write under way never resumes: its batch is
+   * written again unless it landed, and a lock with this process's pid is this process's own.
+   */
+  flushSync(exiting = false): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!exiting && this.running) return;
+    process.removeListener('exit', this.onExit);
+    const batch = [...(exiting && this.running && !this.inflightWritten ? this.inflight : []), ...this.pending.splice(0)];
+    if (!batch.length) return;
+    try {
+      withLockSync(
+        this.path,
+        () => {
+          const all = readSessionsSync(this.path);
+          if (batch.map((p) => applyPatch(all, p)).some(Boolean)) writePrivateFile(this.path, serialize(all));
+        },
+        exiting,
+      );
+    } catch (err) {
+      this.opts.onError?.(err);
+    }
+  }
+
+  private schedule(delayMs = this.opts.delayMs ?? 50): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.run();
+    }, delayMs);
+    this.timer.unref?.();
+  }
+
+  private run(): Promise<void> {
+    const batch = this.pending.splice(0);
+    if (!batch.length) return Promise.resolve();
+    this.inflight = batch;
+    this.inflightWritten = false;
+    this.running = (async () => {
+      try {
+        const all = await withLock(this.path, async () => {
+          const list = parseSessions(await readJsonAsync(this.path), this.path);
+          if (batch.map((p) => applyPatch(list, p)).some(Boolean)) await writePrivateFileAsync(this.path, serialize(list));
+          this.inflightWritten = true;
+          return list;
+        });
+        this.opts.onWritten?.(all.slice(0, KEEP));
+      } catch (err) {
+        this.opts.onError?.(err);
+      } finally {
+        this.running = undefined;
+        this.inflight = [];
+        if (!this.pending.length) process.removeListener('exit', this.onExit);
+        else if (!this.timer) this.schedule(0);
+      }
+    })();
+    return this.running;
+  }
 }
 
 /** Only the fields worth keeping; null from the service means "not given". */
@@ -89,14 +246,139 @@ function fileFor(profile: string, dir: string): string {
   return join(dir, 'sessions', `${encodeURIComponent(profile)}.json`);
 }
 
-function readSessions(path: string): RememberedSession[] {
-  const raw = readJsonFile(path, 'delete it to start a fresh list of sessions');
+function parseSessions(raw: unknown, path: string): RememberedSession[] {
   if (raw === undefined) return [];
   const parsed = SessionsFileSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(`${path} is not a list of chat sessions; delete it to start a fresh list`);
   return parsed.data.sessions;
 }
 
-function writeSessions(path: string, sessions: RememberedSession[]): void {
-  writePrivateFile(path, `${JSON.stringify({ sessions: sessions.slice(0, KEEP) }, null, 2)}\n`);
+function readSessionsSync(path: string): RememberedSession[] {
+  return parseSessions(readJsonFile(path, 'delete it to start a fresh list of sessions'), path);
+}
+
+async function readJsonAsync(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`${path} is not valid JSON (${(err as Error).message}); delete it to start a fresh list of sessions`);
+  }
+}
+
+function serialize(sessions: RememberedSession[]): string {
+  return `${JSON.stringify({ sessions: sessions.slice(0, KEEP) }, null, 2)}\n`;
+}
+
+// The lock: <file>.lock, holding the owner's pid. Taken over when its owner
+// is gone or it is older than LOCK_STALE_MS.
+const lockFor = (path: string) => `${path}.lock`;
+
+function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function isStale(text: string, mtimeMs: number): boolean {
+  return !pidAlive(Number(text.trim())) || Date.now() - mtimeMs > LOCK_STALE_MS;
+}
+
+
+// The lock file is made whole before it appears: written under a unique name, then hard-linked
+// to the lock's name, which fails if the lock exists. No reader ever sees a lock without its pid.
+function tryLockSync(lock: string, ownPidIsMine = false): boolean {
+  const tmp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    writeFileSync(tmp, String(process.pid), { mode: 0o600 });
+    linkSync(tmp, lock);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      mkdirPrivate(lock);
+      return false;
+    }
+    if (code !== 'EEXIST') throw new ConfigError(`cannot lock ${lock}: ${(err as Error).message}`);
+    try {
+      const holder = readFileSync(lock, 'utf8');
+      if (ownPidIsMine && Number(holder.trim()) === process.pid) return true;
+      if (isStale(holder, statSync(lock).mtimeMs)) rmSync(lock, { force: true });
+    } catch {
+      // gone meanwhile: try again
+    }
+    return false;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** The sessions directory does not exist yet: made private, like the file. */
+function mkdirPrivate(lock: string): void {
+  mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** `exiting`: a lock holding this process's pid is its own (an async write that will never resume). */
+function withLockSync<T>(path: string, fn: () => T, exiting = false): T {
+  const lock = lockFor(path);
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (let wait = 2; !tryLockSync(lock, exiting); wait = Math.min(wait * 2, 50)) {
+    if (Date.now() > deadline) throw new ConfigError(`${lock} stayed locked for ${LOCK_WAIT_MS / 1000}s; if no other switchboard is running, delete it`);
+    Atomics.wait(sleeper, 0, 0, wait);
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+async function tryLock(lock: string): Promise<boolean> {
+  const tmp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    await writeFile(tmp, String(process.pid), { mode: 0o600 });
+    await link(tmp, lock);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      mkdirPrivate(lock);
+      return false;
+    }
+    if (code !== 'EEXIST') throw new ConfigError(`cannot lock ${lock}: ${(err as Error).message}`);
+    try {
+      if (isStale(await readFile(lock, 'utf8'), (await stat(lock)).mtimeMs)) await rm(lock, { force: true });
+    } catch {
+      // gone meanwhile: try again
+    }
+    return false;
+  } finally {
+    await rm(tmp, { force: true });
+  }
+}
+
+async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  const lock = lockFor(path);
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (let wait = 2; !(await tryLock(lock)); wait = Math.min(wait * 2, 50)) {
+    if (Date.now() > deadline) throw new ConfigError(`${lock} stayed locked for ${LOCK_WAIT_MS / 1000}s; if no other switchboard is running, delete it`);
+    await new Promise((r) => setTimeout(r, wait));
+  }
+  try {
+    return await fn();
+  } finally {
+    await rm(lock, { force: true });
+  }
 }

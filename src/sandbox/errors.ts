@@ -99,7 +99,7 @@ function closeAfterAnswer(request: FastifyRequest, reply: FastifyReply): void {
   };
 }
 
-export function installErrorHandling(app: FastifyInstance, maxUploadBytes: number): void {
+export function installErrorHandling(app: FastifyInstance, maxUploadBytes: number, logHint: string): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
       if (err.statusCode === 413) closeAfterAnswer(request, reply);
@@ -109,7 +109,7 @@ export function installErrorHandling(app: FastifyInstance, maxUploadBytes: numbe
     if (known?.status === 413) closeAfterAnswer(request, reply);
     if (known) return sendError(reply, known.status, known.message);
     request.log.error({ err }, 'unexpected error');
-    return sendError(reply, 500, 'the sandbox failed to handle this request; see its log');
+    return sendError(reply, 500, `the sandbox failed to handle this request; ${logHint}`);
   });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, 404, `no route ${request.method} ${request.url.split('?')[0]}; see GET /openapi.json`),

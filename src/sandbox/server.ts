@@ -1,6 +1,7 @@
 // The sandbox: a local Voice Agent Service over real HTTP. The console embeds it (random
 // loopback port, generated key); `switchboard sandbox` runs it standalone.
-import Fastify, { type FastifyInstance } from 'fastify';
+import { closeSync, openSync } from 'node:fs';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
 import { installAuth } from './auth.js';
 import { installCors } from './cors.js';
@@ -18,11 +19,13 @@ import { chatRoutes } from './routes/chats.js';
 import { fileRoutes } from './routes/files.js';
 import { phoneNumberRoutes } from './routes/phone-numbers.js';
 import { adminRoutes } from './routes/admin.js';
+import { SANDBOX_MAX_UPLOAD_BYTES } from '../api/upload-check.js';
 
 export { generateApiKey } from './auth.js';
 export { runStandaloneSandbox, defaultSandboxDataDir, type StandaloneOptions } from './standalone.js';
 
-export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+/** The clients check uploads against the same figure before sending (src/api/upload-check.ts). */
+export const DEFAULT_MAX_UPLOAD_BYTES = SANDBOX_MAX_UPLOAD_BYTES;
 
 export interface SandboxOptions {
   dataDir: string;
@@ -39,6 +42,11 @@ export interface SandboxOptions {
   callPace?: number;
   /** A browser origin (or "*") allowed to call the sandbox; off by default. */
   cors?: string;
+  /**
+   * Where unexpected errors (a 500) are logged with their stack: a file path, or '-' for stderr.
+   * Without one (the embedded sandbox) the 500 says there is no log and how to get one.
+   */
+  errorLog?: string;
 }
 
 export interface RunningSandbox {
@@ -64,6 +72,8 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   let app: FastifyInstance | undefined;
   try {
     resumeExtraction(ctx); // before listening, so no upload of this run can be mistaken for debris
+    // The logger opens its file later, where a failure could not be caught: fail here instead.
+    if (opts.errorLog && opts.errorLog !== '-') closeSync(openSync(opts.errorLog, 'a', 0o600));
     app = buildApp(ctx, opts);
     const host = opts.host ?? '127.0.0.1';
     await app.listen({ host, port: opts.port ?? 0 });
@@ -91,7 +101,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
 function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
   const app = Fastify({
     // Fastify's default request serializer logs method and url only, never headers (the key).
-    logger: opts.logger ? { level: 'info' } : false,
+    logger: loggerOptions(opts),
     bodyLimit: 1024 * 1024,
     // Close idle keep-alive sockets promptly so close() does not wait on clients.
     forceCloseConnections: true,
@@ -101,7 +111,7 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
   });
   limitJsonDepth(app);
   ignoreEmptyDeleteBodies(app);
-  installErrorHandling(app, ctx.maxUploadBytes);
+  installErrorHandling(app, ctx.maxUploadBytes, logHint(opts));
   if (opts.cors) installCors(app, opts.cors); // before the key check: preflights carry no key
   installAuth(app, opts.apiKey);
   installGzip(app);
@@ -121,6 +131,20 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
     adminRoutes(scope, ctx);
   });
   return app;
+}
+
+/** Request lines (logger) go to stdout; with an error log, errors go to its file or stderr. */
+function loggerOptions(opts: SandboxOptions): FastifyServerOptions['logger'] {
+  if (opts.errorLog && opts.errorLog !== '-') return { level: opts.logger ? 'info' : 'error', file: opts.errorLog };
+  if (opts.errorLog === '-') return { level: opts.logger ? 'info' : 'error', stream: process.stderr };
+  return opts.logger ? { level: 'info' } : false;
+}
+
+/** What a 500 tells the client about where the details are: only a log that exists. */
+function logHint(opts: SandboxOptions): string {
+  if (opts.errorLog && opts.errorLog !== '-') return `the details are in its log, ${opts.errorLog}`;
+  if (opts.errorLog === '-' || opts.logger) return "the details are in its log, on the sandbox's stderr";
+  return 'this sandbox keeps no log; run `switchboard sandbox --log-file PATH` to keep one';
 }
 
 function explainListenError(err: unknown, opts: SandboxOptions): Error {

@@ -12,6 +12,8 @@ export interface StandaloneOptions {
   maxUploadBytes?: number;
   logger?: boolean;
   cors?: string;
+  /** Where errors are logged; stderr when not given (a 500 names the one that is used). */
+  logFile?: string;
 }
 
 /** ${XDG_DATA_HOME:-~/.local/share}/switchboard/sandbox */
@@ -27,13 +29,14 @@ export async function runStandaloneSandbox(opts: StandaloneOptions, out: NodeJS.
   const generated = !opts.apiKey;
   const apiKey = opts.apiKey || generateApiKey();
   const dataDir = opts.dataDir ?? defaultSandboxDataDir();
-  const sb = await startSandbox({ dataDir, apiKey, host: opts.host, port: opts.port, maxUploadBytes: opts.maxUploadBytes, logger: opts.logger, cors: opts.cors });
+  const sb = await startSandbox({ dataDir, apiKey, host: opts.host, port: opts.port, maxUploadBytes: opts.maxUploadBytes, logger: opts.logger, cors: opts.cors, errorLog: opts.logFile ?? '-' });
   out.write(
     [
       `Switchboard sandbox listening on ${sb.url}`,
       `  API key:  ${generated ? apiKey : `${mask(apiKey)} (as given)`}`,
       `  data dir: ${dataDir}`,
       `  API docs: ${sb.url}/openapi.json`,
+      `  log:      ${opts.logFile ? `${opts.logFile} (errors)` : 'errors on stderr (--log-file PATH to keep them in a file)'}`,
       ...(opts.cors ? [`  CORS:     browser calls allowed from ${opts.cors === '*' ? 'any origin' : opts.cors}`] : []),
       `  try:      curl -H 'x-api-key: ${generated ? apiKey : '<your key>'}' ${sb.url}/assistants`,
       'Press Ctrl-C to stop.',

@@ -4,7 +4,7 @@
 // send keeps its text, so nothing typed is ever lost.
 import type { ChatSession, Message } from '../api/schemas.js';
 import { failure } from '../api/errors.js';
-import { listSessions, rememberSession, updateSession, type RememberedSession, type SessionInput } from '../config/sessions.js';
+import { applyPatch, listSessions, SessionIndexWriter, type RememberedSession, type SessionInput, type SessionPatch } from '../config/sessions.js';
 import type { Resource, Route, SliceCreator } from './types.js';
 import { routeKey } from './types.js';
 import type { UiActions } from './ui.js';
@@ -62,6 +62,8 @@ export interface ChatActions {
   setVariables(id: string, vars: Variables): void;
   /** Puts the conversation on top in place of `asking`, the route that asked for it, if that is still on top. */
   showConversation(id: string, asking: Route): void;
+  /** Resolves once every change to the session index made so far is on disk. */
+  flushSessionIndex(): Promise<void>;
 }
 
 type Full = ChatState & { stack: Route[]; actions: ChatActions & UiActions };
@@ -114,7 +116,7 @@ const blank = (id: string, remembered?: RememberedSession): Conversation => ({
   sendError: null,
 });
 
-export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set, get, { api, target }) => {
+export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set, get, { api, target, disposers }) => {
   const profile = target.profile;
   const dir = target.dataDir;
   /** In-flight sends by session id; not state, because an AbortController is not something to render. */
@@ -138,18 +140,27 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
       return { chat: { ...s.chat, starts } };
     });
 
-  /** Writes to the local index never break the chat: a failure is flashed and the chat goes on. */
-  const remember = (write: () => RememberedSession | undefined) => {
-    try {
-      const entry = write();
-      if (entry) {
-        const index = get().chat.index;
-        const rest = (index.data ?? []).filter((s) => s.id !== entry.id);
-        set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data: [entry, ...rest], fetchedAt: Date.now() } } }));
-      }
-    } catch (err) {
-      get().actions.flash(`Could not remember the session: ${failure(err).message}`, 'error');
+  /**
+   * Changes to the local index are shown at once and written off the render path: the writer
+   * batches them, merges them into the file as it is on disk under a lock (another console or a
+   * command may have changed it), and flushes what is left when the console closes. A failed
+   * write never breaks the chat: it is flashed and the chat goes on.
+   */
+  const writer = new SessionIndexWriter(profile, dir, {
+    onWritten: (all) => {
+      if (get().chat.index.status === 'ready') set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data: all, fetchedAt: Date.now() } } }));
+    },
+    onError: (err) => get().actions.flash(`Could not remember the session: ${failure(err).message}`, 'error'),
+  });
+  disposers.push(() => writer.flushSync());
+  const remember = (patch: SessionPatch) => {
+    const at = new Date().toISOString();
+    const index = get().chat.index;
+    if (index.data) {
+      const data = [...index.data];
+      if (applyPatch(data, { ...patch, at })) set((s) => ({ chat: { ...s.chat, index: { ...s.chat.index, data, fetchedAt: Date.now() } } }));
     }
+    writer.queue({ ...patch, at });
   };
 
   const sessionInput = (s: ChatSession, c: Conversation): SessionInput => ({
@@ -188,7 +199,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
             turns: mergeTurns([], session.messages).map((t) => ({ ...t, at: t.at ?? session.createdAt ?? undefined })),
           };
           set((s) => ({ chat: { ...s.chat, conversations: { ...s.chat.conversations, [c.id]: c } } }));
-          remember(() => rememberSession(profile, sessionInput(session, c), dir));
+          remember({ mode: 'remember', session: sessionInput(session, c) });
           get().actions.showConversation(c.id, asking);
           return c.id;
         } catch (err) {
@@ -198,6 +209,8 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
       },
 
       async openSession(id) {
+        // The index gives the session's remembered total; read once, not per message.
+        if (get().chat.index.status === 'idle') get().actions.loadSessionIndex();
         const remembered = get().chat.index.data?.find((s) => s.id === id) ?? safeFind(profile, id, dir);
         if (!conv(id)) set((s) => ({ chat: { ...s.chat, conversations: { ...s.chat.conversations, [id]: blank(id, remembered) } } }));
         else patch(id, { status: conv(id)!.turns.length || conv(id)!.status === 'ready' ? 'ready' : 'loading', error: undefined });
@@ -213,7 +226,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
             createdAt: session.createdAt ?? c.createdAt,
             turns: mergeTurns(c.turns, session.messages),
           }));
-          remember(() => updateSession(profile, id, sessionInput(session, conv(id)!), dir));
+          remember({ mode: 'update', session: sessionInput(session, conv(id)!) });
         } catch (err) {
           patch(id, { status: 'error', error: errorLine(err) });
         }
@@ -245,13 +258,11 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
             turns: [...cur.turns, { role: 'user', content: input, at: new Date(startedAt).toISOString() }, ...replies],
           }));
           const after = conv(id)!;
-          remember(() =>
-            rememberSession(
-              profile,
-              { id, name: after.name, assistantId: after.assistantId ?? chat.assistantId, createdAt: after.createdAt, messages: after.turns, variableValues: after.variables },
-              dir,
-            ),
-          );
+          remember({
+            mode: 'remember',
+            session: { id, name: after.name, assistantId: after.assistantId ?? chat.assistantId, createdAt: after.createdAt, messages: after.turns, variableValues: after.variables },
+            ...(chat.cost != null ? { addCost: chat.cost } : {}),
+          });
           return true;
         } catch (err) {
           patch(id, { sending: null, sendError: isAbort(err) ? null : errorLine(err) });
@@ -275,11 +286,15 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
         inFlight.get(id)?.abort();
       },
 
+      flushSessionIndex() {
+        return writer.flush();
+      },
+
       setVariables(id, vars) {
         patch(id, { variables: vars });
         const c = conv(id);
         if (!c) return;
-        remember(() => rememberSession(profile, { id, name: c.name, assistantId: c.assistantId, createdAt: c.createdAt, variableValues: vars }, dir));
+        remember({ mode: 'remember', session: { id, name: c.name, assistantId: c.assistantId, createdAt: c.createdAt, variableValues: vars } });
         get().actions.flash(Object.keys(vars).length ? `Variables set: ${Object.keys(vars).join(', ')}` : 'Variables cleared');
       },
     },

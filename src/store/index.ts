@@ -79,7 +79,7 @@ const ENTER: Enter[] = [
 ];
 
 export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route; debugLog?: Deps['debugLog'] } = {}): ConsoleStore {
-  const deps: Deps = { api, target, timers: new Set(), debugLog: opts.debugLog };
+  const deps: Deps = { api, target, timers: new Set(), debugLog: opts.debugLog, disposers: [] };
   let disposed = false;
   const store = createStore<ConsoleState>()((set, get) => {
     // The header's connection state is the transport's, whoever made the request.
@@ -112,6 +112,7 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
         clearInterval(loop);
         for (const t of deps.timers) clearTimeout(t);
         deps.timers.clear();
+        for (const d of deps.disposers.splice(0)) d();
       },
     }) as ConsoleActions;
     return Object.assign({}, ...parts.map((p) => p.state), { target, actions }) as ConsoleState;

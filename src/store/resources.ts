@@ -2,6 +2,7 @@
 // Every fetch goes through the api; each cache carries status, error and fetchedAt.
 import type { Assistant, AssistantInput, KbFile, Pagination, PhoneNumber } from '../api/schemas.js';
 import type { Resource, SliceCreator } from './types.js';
+import { knownUploadLimit, uploadProblem } from '../api/upload-check.js';
 import { failure } from '../api/errors.js';
 import { resourceError } from './types.js';
 import type { UiActions } from './ui.js';
@@ -48,7 +49,7 @@ type Full = ResourcesState & { actions: ResourcesActions & UiActions };
 
 const idle = { status: 'idle' } as const;
 
-export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, debugLog }) => {
+export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, target, debugLog }) => {
   /** Loads into a top-level cache key unless it is already loading (or ready, unless forced). */
   async function load<K extends 'assistants' | 'numbers' | 'files'>(key: K, force: boolean | undefined, fetch: () => Promise<ResourcesState[K]['data']>) {
     const cur = get()[key];
@@ -155,6 +156,13 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
         }
       },
       async uploadFile(path) {
+        // The same check as `files upload`, whoever asked: nothing is sent for a path it refuses.
+        const problem = uploadProblem(path, knownUploadLimit(target.kind));
+        if (problem) {
+          set({ upload: { status: 'error', path, sent: 0, total: 0, error: problem } });
+          get().actions.flash(`Upload refused: ${problem}`, 'error');
+          return null;
+        }
         set({ upload: { status: 'uploading', path, sent: 0, total: 0 } });
         try {
           const file = await api.uploadFile(path, {

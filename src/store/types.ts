@@ -69,6 +69,8 @@ export interface Deps {
   timers: Set<ReturnType<typeof setTimeout>>;
   /** Appends a line to the debug log (keys masked); returns the log's path as shown, or undefined when it could not be written. */
   debugLog?: (line: string) => string | undefined;
+  /** Run by actions.dispose() (last writes of the session index). */
+  disposers: (() => void)[];
 }
 
 /** A slice gives its initial state and its actions; actions are merged into one stable object. */

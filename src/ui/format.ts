@@ -18,10 +18,6 @@ export function wrapText(text: string, width: number): string[] {
   return wrapCells(escapeText(text.replace(/\r\n/g, '\n').replace(/\t/g, '  ')), width);
 }
 
-/** "1 call", "3 calls": a count with its noun (regular plurals; `plural` for the others). */
-export function counted(n: number, noun: string, plural = `${noun}s`): string {
-  return `${n} ${n === 1 ? noun : plural}`;
-}
 
 export function humanBytes(n: number | null | undefined): string {
   if (n == null) return '—';

@@ -39,6 +39,8 @@ export async function runConsole(started: Started): Promise<number> {
     const app = render(<App store={store} stop={terminal.stop} handOver={terminal.handOver} />, { stdout: terminal.output, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true });
     await app.waitUntilExit();
   } finally {
+    // The session index's last changes, written under its lock (milliseconds; a hung service does not delay it).
+    await store.getState().actions.flushSessionIndex();
     store.getState().actions.dispose();
     terminal.restore();
     await (await conn)?.close();

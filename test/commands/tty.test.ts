@@ -18,7 +18,7 @@ const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], {
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs the binary in a fresh tmux window; resolves with a handle to type into and read. */
-function terminal(name: string, args: string[], env: NodeJS.ProcessEnv) {
+function terminal(name: string, args: string[], env: NodeJS.ProcessEnv, columns = 150) {
   const envArgs = Object.entries({ ...env, TERM: 'xterm-256color' })
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => shellQuote(`${k}=${v}`))
@@ -26,9 +26,9 @@ function terminal(name: string, args: string[], env: NodeJS.ProcessEnv) {
   const cmd = `env -i ${envArgs} ${shellQuote(process.execPath)} ${shellQuote(CLI)} ${args.map(shellQuote).join(' ')}; echo "EXIT=$?"; sleep 600`;
   // The tests share one tmux server; when the previous test's last session just ended, the server
   // may be exiting as this one connects ("server exited unexpectedly"): start it again.
-  let r = tmux('new-session', '-d', '-s', name, '-x', '150', '-y', '30', cmd);
+  let r = tmux('new-session', '-d', '-s', name, '-x', String(columns), '-y', '30', cmd);
   for (let i = 0; i < 3 && r.status !== 0 && /server exited unexpectedly/.test(r.stderr); i++) {
-    r = tmux('new-session', '-d', '-s', name, '-x', '150', '-y', '30', cmd);
+    r = tmux('new-session', '-d', '-s', name, '-x', String(columns), '-y', '30', cmd);
   }
   assert.equal(r.status, 0, r.stderr);
   return {
@@ -109,7 +109,7 @@ describe('on a terminal', { skip: !hasTmux && 'tmux is not installed' }, () => {
     const t = terminal('table', ['numbers', 'list'], env);
     try {
       await t.waitFor('EXIT=');
-      const plain = t.screen().split('\n').filter((l) => /^[0-9a-f-]{36} /.test(l) || l.startsWith('ID '));
+      const plain = t.screen().split('\n').filter((l) => /^[0-9a-f]{8}-[0-9a-f]{2}… /.test(l) || l.startsWith('ID '));
       assert.ok(plain.length >= 4);
       assert.ok(!plain.some((l) => l.includes('\t')), 'aligned with spaces, not tabs');
       const col = plain[0].indexOf('DID');
@@ -124,6 +124,40 @@ describe('on a terminal', { skip: !hasTmux && 'tmux is not installed' }, () => {
       assert.ok(!/\u001b\[(1|3\d)m/.test(n.screen(true)), 'no colour with NO_COLOR');
     } finally {
       n.close();
+    }
+  });
+
+  test('tables fit the terminal: low-priority columns drop, long cells are cut, ids are short; --wide shows them whole', { timeout: 60_000 }, async () => {
+    const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
+    const ids = (await runCli(['calls', 'list', '--limit', '5', '-o', 'ids'], { env })).stdout.split('\n').filter(Boolean);
+    for (const [args, columns, must] of [
+      [['calls', 'list', '--limit', '5'], 80, ['ID', 'CREATED', 'STATUS']],
+      [['calls', 'list', '--limit', '5'], 60, ['ID', 'CREATED', 'STATUS']],
+      [['assistants', 'list'], 60, ['ID', 'NAME', 'STATUS']],
+      [['numbers', 'list'], 50, ['ID', 'DID', 'ASSISTANT']],
+    ] as [string[], number, string[]][]) {
+      const t = terminal(`fit-${columns}-${args[0]}`, args, env, columns);
+      try {
+        const screen = await t.waitFor('EXIT=');
+        const lines = screen.split('\n').slice(0, screen.split('\n').findIndex((l) => l.startsWith('EXIT=')));
+        const table = lines.filter((l) => l.trim() !== '');
+        // A line as wide as the window would wrap in the pane: none may wrap.
+        const rows = (await runCli([...args, '-o', 'ids'], { env })).stdout.split('\n').filter(Boolean).length;
+        assert.equal(table.length, rows + 1, `${args.join(' ')} at ${columns}: a header and one line a row, none wrapped\n${screen}`);
+        for (const h of must) assert.ok(table[0].includes(h), `${args.join(' ')} at ${columns} keeps ${h}: ${table[0]}`);
+        assert.ok(table.slice(1).every((l) => /^[0-9a-f]{8}-[0-9a-f]{2}… /.test(l)), `short ids:\n${screen}`);
+        assert.match(screen, /EXIT=0/);
+      } finally {
+        t.close();
+      }
+    }
+    const wide = terminal('fit-wide', ['--wide', 'calls', 'list', '--limit', '5'], env, 300);
+    try {
+      const screen = await wide.waitFor('EXIT=');
+      for (const id of ids) assert.ok(screen.includes(id), `--wide prints ${id} whole`);
+      assert.match(screen.split('\n')[0], /ENDED REASON/, 'and every column');
+    } finally {
+      wide.close();
     }
   });
 });

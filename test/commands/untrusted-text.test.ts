@@ -61,7 +61,7 @@ test('commands on a terminal: tables, records, sessions show, chat send, numbers
     ['calls get', (o) => showCall(api, o, ids.call)],
     ['files list', (o) => listFiles(api, o, {})],
     ['sessions show', (o) => showSession(api, o, ids.session)],
-    ['chat send', (o) => sendChat(api, o, ids.session, HOSTILE)],
+    ['chat send', async (o) => void (await sendChat(api, o, ids.session, HOSTILE))],
     ['numbers link', (o) => linkNumber({ ...api, linkNumber: async () => ({ message: HOSTILE }) } as VoiceAgentApi, o, ids.number, ids.assistant)],
     [
       'calls watch',

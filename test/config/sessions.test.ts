@@ -1,7 +1,7 @@
 // The console's memory of chat sessions it started, per profile.
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listSessions, rememberSession, updateSession } from '../../src/config/sessions.js';
@@ -50,4 +50,64 @@ test('a damaged sessions file is a clear error naming it', () => {
   assert.throws(() => listSessions('sandbox', dir), (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${path} is not valid JSON`));
   writeFileSync(path, '{"sessions": {}}');
   assert.throws(() => rememberSession('sandbox', { id: 's' }, dir), /not a list of chat sessions; delete it/);
+});
+
+test("the console's writer: nothing is written on the caller's turn; two writers on one file merge, never losing an entry", async () => {
+  const { SessionIndexWriter } = await import('../../src/config/sessions.js');
+  const path = join(dir, 'sessions', 'sandbox.json');
+  const a = new SessionIndexWriter('sandbox', dir, { delayMs: 1 });
+  const b = new SessionIndexWriter('sandbox', dir, { delayMs: 1 });
+  a.queue({ mode: 'remember', session: { id: 'a0' } });
+  assert.throws(() => statSync(path), 'the queue writes later, off the render path');
+  for (let i = 1; i < 30; i++) {
+    a.queue({ mode: 'remember', session: { id: `a${i}` } });
+    b.queue({ mode: 'remember', session: { id: `b${i}` } });
+    if (i % 5 === 0) await new Promise((r) => setTimeout(r, 2));
+  }
+  await Promise.all([a.flush(), b.flush()]);
+  const ids = new Set(listSessions('sandbox', dir).map((s) => s.id));
+  assert.equal(ids.size, 30 + 29, 'other processes writing meanwhile: test/commands/sessions-index.test.ts');
+  // Counts and totals add to what the file holds when the patch lands.
+  rememberSession('sandbox', { id: 'n', messageCount: 1 }, dir);
+  a.queue({ mode: 'update', session: { id: 'n' }, addMessages: 2, addCost: 0.1 });
+  b.queue({ mode: 'update', session: { id: 'n' }, addMessages: 2, addCost: 0.2 });
+  a.queue({ mode: 'update', session: { id: 'not-remembered' }, addMessages: 2 });
+  await Promise.all([a.flush(), b.flush()]);
+  const n = listSessions('sandbox', dir).find((s) => s.id === 'n')!;
+  assert.equal(n.messageCount, 5);
+  assert.equal(n.totalCost, 0.3);
+  assert.ok(!listSessions('sandbox', dir).some((s) => s.id === 'not-remembered'), 'an update never adds a session');
+  // What is still queued when the console exits is written by flushSync.
+  a.queue({ mode: 'remember', session: { id: 'last' } });
+  a.flushSync();
+  assert.equal(listSessions('sandbox', dir)[0].id, 'last');
+});
+
+test('a lock left by a process that died is taken over', async () => {
+  const { writeFileSync: write } = await import('node:fs');
+  mkdirSync(join(dir, 'sessions'), { recursive: true });
+  write(join(dir, 'sessions', 'sandbox.json.lock'), '999999999');
+  rememberSession('sandbox', { id: 'after-crash' }, dir);
+  assert.equal(listSessions('sandbox', dir)[0].id, 'after-crash');
+});
+
+test('a process that exits with changes queued, or a write under way, still leaves them in the index', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const module = new URL('../../src/config/sessions.ts', import.meta.url).href;
+  const code = `
+    const { SessionIndexWriter } = await import(${JSON.stringify(module)});
+    const w = new SessionIndexWriter('sandbox', ${JSON.stringify(dir)});
+    w.queue({ mode: 'remember', session: { id: 'queued' }, addCost: 0.5 });
+    // a write under way: started, not finished, when the process exits
+    const underWay = new SessionIndexWriter('sandbox', ${JSON.stringify(dir)}, { delayMs: 0 });
+    underWay.queue({ mode: 'remember', session: { id: 'under-way' }, addCost: 0.25 });
+    setTimeout(() => { underWay.flush(); setImmediate(() => process.exit(0)); }, 5);
+  `;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const all = listSessions('sandbox', dir);
+  assert.deepEqual(all.map((s) => s.id).sort(), ['queued', 'under-way']);
+  assert.equal(all.find((s) => s.id === 'queued')?.totalCost, 0.5);
+  assert.equal(all.find((s) => s.id === 'under-way')?.totalCost, 0.25, 'written once, not twice');
+  assert.ok(!existsSync(join(dir, 'sessions', 'sandbox.json.lock')), 'no lock left behind');
 });

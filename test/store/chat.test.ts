@@ -45,6 +45,7 @@ describe('chat slice against the sandbox', () => {
     const stack = store.getState().stack.map((r) => r.name);
     assert.deepEqual(stack, ['chat', 'chat-session'], 'the sessions list is under a chat opened from the top');
     const id = (topRoute(store.getState()) as { sessionId: string }).sessionId;
+    await store.getState().actions.flushSessionIndex();
     const remembered = listSessions('work', dir);
     assert.equal(remembered.length, 1, 'exactly one session, though the initial route is entered twice');
     assert.equal(remembered[0].id, id);
@@ -84,6 +85,7 @@ describe('chat slice against the sandbox', () => {
     assert.equal(after.length, before.length + 2);
     assert.equal(after[before.length - 1].cost, before[before.length - 1].cost);
     assert.equal(after.at(-2)!.content, 'sent from elsewhere');
+    await store.getState().actions.flushSessionIndex();
     assert.equal(listSessions('work', dir)[0].messageCount, after.length, 'the index is refreshed from the service');
   });
 
@@ -145,6 +147,7 @@ describe('chat slice against a recording server', () => {
         { sessionId: 's1', input: 'first', assistantOverrides: { variableValues: { customerName: 'Ada', city: 'Oslo' } } },
         { sessionId: 's1', input: 'second', assistantOverrides: { variableValues: { customerName: 'Ada', city: 'Oslo' } } },
       ]);
+      await store.getState().actions.flushSessionIndex();
       assert.deepEqual(listSessions('rec', dir)[0].variableValues, { customerName: 'Ada', city: 'Oslo' });
       assert.equal(totalCost(store.getState().chat.conversations.s1.turns), 0.02);
       // A fresh console reopening the session starts with its remembered variables.

@@ -76,6 +76,7 @@ describe('Chat screen', () => {
       assert.match(f, /\$0\.\d{3}/, 'the turn and the session show a cost');
       assert.equal(c.conv(id).draft, '', 'the input is cleared once the reply is in');
       assert.equal(c.conv(id).turns.length, 3);
+      await c.store.getState().actions.flushSessionIndex();
       const remembered = listSessions('sandbox', c.dataDir).find((s) => s.id === id);
       assert.ok(remembered, 'the session is in the local index');
       assert.equal(remembered!.name, 'hours check');
@@ -120,6 +121,7 @@ describe('Chat screen', () => {
       await c.type('hello');
       await c.press(KEYS.enter);
       await c.waitFor('Welcome back, Ada!');
+      await c.store.getState().actions.flushSessionIndex();
       const remembered = listSessions('sandbox', c.dataDir).find((s) => s.id === id);
       assert.deepEqual(remembered?.variableValues, { customerName: 'Ada' });
       // Esc leads back to the Assistants screen it came from.
@@ -166,6 +168,7 @@ describe('Chat screen', () => {
       const f = await c.waitFor('Where can I park?');
       assert.ok(f.includes('Free parking is available'), f);
       assert.equal(sessionIdOf(c.topRoute()), session.id);
+      await c.store.getState().actions.flushSessionIndex();
       const entry = listSessions('sandbox', dataDir).find((s) => s.id === session.id)!;
       assert.equal(entry.messageCount, session.messages.length + 2);
       assert.match(entry.lastMessage ?? '', /Free parking/);

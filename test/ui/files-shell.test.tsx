@@ -28,7 +28,7 @@ describe('Files screen and the shell', () => {
       await c.waitFor('Upload a knowledge-base file');
       await c.type(join(dir, 'nope.txt'));
       await c.press(KEYS.ctrlS);
-      await c.waitFor('No such file');
+      await c.waitFor('no such file');
       for (let i = 0; i < 'nope.txt'.length; i++) await c.press(KEYS.backspace);
       await c.type('ret');
       await c.press(KEYS.tab);
@@ -102,7 +102,7 @@ describe('Files screen and the shell', () => {
 
   test('upload path checks: missing, directory, empty, fine; completion of a unique name', () => {
     writeFileSync(join(dir, 'empty.txt'), '');
-    assert.match(checkUploadPath(join(dir, 'missing')) ?? '', /No such file/);
+    assert.match(checkUploadPath(join(dir, 'missing')) ?? '', /no such file/);
     assert.match(checkUploadPath(dir) ?? '', /is a directory/);
     assert.match(checkUploadPath(join(dir, 'empty.txt')) ?? '', /is empty/);
     assert.equal(checkUploadPath(join(dir, 'returns-policy.txt')), null);

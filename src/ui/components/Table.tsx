@@ -3,33 +3,13 @@
 // (CJK, emoji) value never breaks the grid.
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
-import { cellWidth } from '../../format/cells.js';
-import { cellText, type Column } from '../../format/column.js';
+import { cellText, COLUMN_GAP, layoutColumns, type Column } from '../../format/column.js';
 import { pad } from '../format.js';
 import { capabilities } from '../capabilities.js';
 
-const GAP = 2;
+const GAP = COLUMN_GAP;
 
-/** Which columns fit in `width`, and how wide each is. Exported for tests. */
-export function layoutColumns<T>(columns: Column<T>[], width: number): { col: Column<T>; width: number }[] {
-  const least = (c: Column<T>) => c.width ?? cellWidth(c.header);
-  const byPriority = [...columns].sort((a, b) => (a.priority ?? 1) - (b.priority ?? 1));
-  const chosen = new Set<Column<T>>();
-  let used = 0;
-  for (const c of byPriority) {
-    const need = least(c) + (chosen.size ? GAP : 0);
-    if (used + need > width && chosen.size) continue;
-    chosen.add(c);
-    used += need;
-  }
-  const visible = columns.filter((c) => chosen.has(c));
-  const growers = visible.filter((c) => c.grow);
-  const spare = Math.max(0, width - used);
-  return visible.map((c) => {
-    const share = growers.length ? Math.floor(spare / growers.length) + (c === growers[0] ? spare % growers.length : 0) : 0;
-    return { col: c, width: Math.min(least(c) + (c.grow ? share : 0), Math.max(1, width)) };
-  });
-}
+export { layoutColumns };
 
 /** One row's line. Memoized: a cursor move re-renders only the two rows whose highlight changed. */
 const Row = memo(function Row({ text, selected, marker }: { text: string; selected: boolean; marker: boolean }) {

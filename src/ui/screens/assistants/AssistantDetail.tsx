@@ -11,6 +11,7 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime, show, wrapText, yesNo } from '../../format.js';
 import type { ScreenProps } from '../shared.js';
+import { activeWord } from '../../../format/words.js';
 
 const KNOWN = new Set(['id', 'name', 'status', 'description', 'voice', 'transcriber', 'model', 'firstMessage', 'firstMessageMode', 'backgroundSound', 'silenceTimeoutSeconds', 'backgroundDenoisingEnabled', 'firstMessageInterruptionsEnabled', 'maxDurationSeconds', 'analysisPlan', 'knowledgeBase', 'hangupUsingPrompt', 'createdAt', 'updatedAt']);
 
@@ -32,7 +33,7 @@ export function assistantLines(a: Assistant, files: KbFile[], width: number): Li
   };
   lines.push({ text: a.name ?? a.id, bold: true });
   field('id', a.id);
-  field('status', a.status === false ? 'inactive' : 'active');
+  field('status', activeWord(a.status ?? true));
   field('description', a.description);
   field('created', dateTime(a.createdAt));
   field('updated', dateTime(a.updatedAt));

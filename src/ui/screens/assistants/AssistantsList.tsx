@@ -11,10 +11,11 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command, type KeyContext } from '../../keymap.js';
 import { dateTime } from '../../format.js';
 import { filterRows, type ScreenProps } from '../shared.js';
+import { activeWord } from '../../../format/words.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
   { header: 'NAME', width: 18, priority: 1, grow: true, value: (a) => a.name ?? a.id },
-  { header: 'STATUS', width: 8, priority: 2, value: (a) => (a.status === false ? 'inactive' : 'active') },
+  { header: 'STATUS', width: 8, priority: 2, value: (a) => activeWord(a.status ?? true) },
   { header: 'MODEL', width: 22, priority: 3, grow: true, value: (a) => [a.model?.provider, a.model?.model].filter(Boolean).join('/') || '—' },
   { header: 'VOICE', width: 10, priority: 4, value: (a) => a.voice?.provider ?? '—' },
   { header: 'UPDATED', width: 16, priority: 5, value: (a) => dateTime(a.updatedAt ?? a.createdAt) },

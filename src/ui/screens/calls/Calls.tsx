@@ -10,7 +10,8 @@ import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { counted, dateTime, duration, money, truncate } from '../../format.js';
+import { dateTime, duration, money, truncate } from '../../format.js';
+import { count } from '../../../format/words.js';
 import { filterRows, type ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
 
@@ -87,7 +88,7 @@ export const CallsChart = memo(function CallsChart({ calls, width }: { calls: Ca
         </Text>
       ))}
       <Text dimColor wrap="truncate">
-        {days.length ? truncate(`calls/day ${days[0].day} → ${days[days.length - 1].day} · busiest day ${max} · ${counted(calls.length, 'call')} loaded`, width) : 'calls/day: no calls loaded'}
+        {days.length ? truncate(`calls/day ${days[0].day} → ${days[days.length - 1].day} · busiest day ${max} · ${count(calls.length, 'call')} loaded`, width) : 'calls/day: no calls loaded'}
       </Text>
     </Box>
   );
@@ -146,7 +147,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const status = (
     <Text dimColor wrap="truncate">
       {log.live ? <Text color="green">● live</Text> : <Text color="yellow">❚❚ paused</Text>}
-      {`  ${filters.length ? 'filters: ' + filters.join(', ') : 'no filters (f)'}  ${counted(rows.length, 'call')}${log.exhausted ? '' : '+'}`}
+      {`  ${filters.length ? 'filters: ' + filters.join(', ') : 'no filters (f)'}  ${count(rows.length, 'call')}${log.exhausted ? '' : '+'}`}
       {log.loadingMore ? ' · loading older…' : ''}
       {log.error && log.status === 'ready' ? <Text color="red">{`  refresh failed: ${log.error}`}</Text> : ''}
     </Text>

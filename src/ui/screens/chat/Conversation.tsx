@@ -7,13 +7,14 @@ import { memo, useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import { useActions, useConsole, useConsoleShallow, type Route } from '../../../store/index.js';
 import { totalCost, type Turn } from '../../../store/chat.js';
+import { count } from '../../../format/words.js';
 import { TextInput } from '../../components/TextInput.js';
 import { Spinner } from '../../components/Spinner.js';
 import { ErrorState, Loading } from '../../components/Status.js';
 import { Priority, useKeypress } from '../../hooks/keypress.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, commandFor, KEYMAP, describeKey } from '../../keymap.js';
-import { counted, money, truncate, wrapText } from '../../format.js';
+import { money, truncate, wrapText } from '../../format.js';
 import type { ScreenProps } from '../shared.js';
 import { turnLines, windowTurns } from './transcript.js';
 import { VariablesEditor } from './VariablesEditor.js';
@@ -42,6 +43,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
     const aid = s.chat.conversations[id]?.assistantId;
     return (aid && s.assistants.data?.find((a) => a.id === aid)?.name) || 'Assistant';
   });
+  const rememberedTotal = useConsole((s) => s.chat.index.data?.find((e) => e.id === id)?.totalCost);
   const scroll = useTopView().scroll;
   const actions = useActions();
   const [editingVars, setEditingVars] = useState(false);
@@ -61,12 +63,13 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
 
   const vars = Object.entries(meta.variables);
   const priced = turns.some((t) => t.cost != null);
+  // The index keeps the total across restarts (and counts turns sent by `chat send`); turns loaded from the service carry no cost.
+  const total = rememberedTotal ?? (priced ? totalCost(turns) : undefined);
   const title = [
     assistantName,
     meta.name === `Chat with ${assistantName}` ? '' : meta.name, // the service's default name says nothing new
-    counted(turns.length, 'message'),
-    // Costs come with each reply; turns loaded from the service carry none.
-    priced ? `total ${money(totalCost(turns))}` : '',
+    count(turns.length, 'message'),
+    total !== undefined ? `total ${money(total)}` : '',
     vars.length ? `vars ${vars.map(([k, v]) => `${k}=${v}`).join(' ')}` : `${describeKey(KEYMAP[Command.Variables].keys[0])} variables`,
   ]
     .filter(Boolean)
@@ -117,7 +120,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
       ) : (
         <Text dimColor wrap="truncate">
           {scroll > 0 && win.maxScroll > 0
-            ? `↑ ${counted(Math.min(scroll, win.maxScroll), 'line')} up · PgDn for newer`
+            ? `↑ ${count(Math.min(scroll, win.maxScroll), 'line')} up · PgDn for newer`
             : win.maxScroll > 0
               ? 'PgUp for earlier messages'
               : turns.length === 0

@@ -8,6 +8,7 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { Spinner } from '../../components/Spinner.js';
 import { Priority, useKeypress } from '../../hooks/keypress.js';
 import type { ScreenProps } from '../shared.js';
+import { activeWord } from '../../../format/words.js';
 
 export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new' }>) {
   const assistants = useConsole((s) => s.assistants);
@@ -34,7 +35,7 @@ export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new'
     return (
       <Picker
         title="New chat — pick the assistant"
-        items={assistants.data.map((a) => ({ id: a.id, label: a.name ?? a.id, detail: a.status === false ? 'inactive' : undefined }))}
+        items={assistants.data.map((a) => ({ id: a.id, label: a.name ?? a.id, detail: a.status === false ? activeWord(false) : undefined }))}
         width={width}
         height={height}
         onChoose={([id]) => id && setAssistantId(id)}

@@ -12,10 +12,12 @@ import { Spinner } from '../../components/Spinner.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { counted, dateTime, humanBytes, show, wrapText } from '../../format.js';
+import { dateTime, humanBytes, show, wrapText } from '../../format.js';
+import { count } from '../../../format/words.js';
 import { filterRows, type ScreenProps } from '../shared.js';
 import { kbFileIds } from '../assistants/AssistantDetail.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
+import { knownUploadLimit } from '../../../api/upload-check.js';
 
 export const FILE_COLUMNS: Column<KbFile>[] = [
   { header: 'NAME', width: 20, priority: 1, grow: true, value: (f) => f.name ?? f.id },
@@ -70,7 +72,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {p ? `${res.data!.files.length} of ${counted(p.total, 'file')} · page ${p.page}/${Math.max(1, p.totalPages)}${p.page < p.totalPages ? ' · more load as you scroll' : ''}` : ' '}
+        {p ? `${res.data!.files.length} of ${count(p.total, 'file')} · page ${p.page}/${Math.max(1, p.totalPages)}${p.page < p.totalPages ? ' · more load as you scroll' : ''}` : ' '}
         {res.status === 'error' ? <Text color="red">{`  ${res.error}`}</Text> : ''}
       </Text>
       {rows.length === 0 ? (
@@ -123,13 +125,14 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
 export function FileUpload({ width, height }: ScreenProps<{ name: 'file-upload' }>) {
   const actions = useActions();
   const upload = useConsole((s) => s.upload);
+  const limit = knownUploadLimit(useConsole((s) => s.target.kind));
   const uploading = upload.status === 'uploading';
   const pct = upload.total ? Math.floor((upload.sent / upload.total) * 100) : 0;
   return (
     <Box flexDirection="column" height={height}>
       <Form
         title="Upload a knowledge-base file"
-        fields={[{ kind: 'text', key: 'path', label: 'Path', required: true, hint: 'Tab completes; ~ is your home', validate: (v) => checkUploadPath(v), complete: completePath }]}
+        fields={[{ kind: 'text', key: 'path', label: 'Path', required: true, hint: 'Tab completes; ~ is your home', validate: (v) => checkUploadPath(v, limit), complete: completePath }]}
         initial={{ path: '' }}
         submitLabel="Upload"
         width={width}

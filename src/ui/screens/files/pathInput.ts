@@ -1,10 +1,9 @@
 // The upload path field: `~` expansion, Tab completion, and the checks made before sending.
-import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { uploadProblem } from '../../../api/upload-check.js';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
-/** Same limit as the sandbox; a hosted service may allow less, and will say so. */
-export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
 export function expandHome(p: string): string {
   return p === '~' ? homedir() : p.startsWith('~/') ? join(homedir(), p.slice(2)) : p;
@@ -36,22 +35,7 @@ export function completePath(typed: string): string | null {
   return out === typed ? null : out;
 }
 
-/** Why this path can't be uploaded, or null when it can. */
-export function checkUploadPath(typed: string, maxBytes = MAX_UPLOAD_BYTES): string | null {
-  const p = expandHome(typed.trim());
-  let st;
-  try {
-    st = statSync(p);
-  } catch {
-    return `No such file: ${typed.trim()}`;
-  }
-  if (st.isDirectory()) return `${typed.trim()} is a directory; give a file`;
-  try {
-    accessSync(p, constants.R_OK);
-  } catch {
-    return `${typed.trim()} is not readable (check its permissions)`;
-  }
-  if (st.size === 0) return `${typed.trim()} is empty`;
-  if (st.size > maxBytes) return `${typed.trim()} is ${(st.size / 1048576).toFixed(1)} MB; the limit is ${maxBytes / 1048576} MB`;
-  return null;
+/** Why this path can't be uploaded, or null when it can: the commands' check (src/api/upload-check.ts), on the path as typed. */
+export function checkUploadPath(typed: string, maxBytes?: number): string | null {
+  return uploadProblem(expandHome(typed.trim()), maxBytes, typed.trim());
 }

@@ -10,13 +10,14 @@ import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { filterRows, type ScreenProps } from '../shared.js';
+import { activeWord } from '../../../format/words.js';
 
 function numberColumns(assistantName: (id: string | null | undefined) => string): Column<PhoneNumber>[] {
   return [
     { header: 'DID', width: 16, priority: 1, value: (n) => n.did ?? n.id },
     { header: 'PROVIDER', width: 10, priority: 3, value: (n) => n.provider ?? '—' },
     { header: 'SIP DOMAIN', width: 18, priority: 4, grow: true, value: (n) => n.domain ?? '—' },
-    { header: 'STATUS', width: 8, priority: 2, value: (n) => (n.status === false ? 'inactive' : 'active') },
+    { header: 'STATUS', width: 8, priority: 2, value: (n) => activeWord(n.status ?? true) },
     { header: 'ASSISTANT', width: 16, priority: 1, grow: true, value: (n) => assistantName(n.assistantId) },
     { header: 'ID', width: 12, priority: 6, value: (n) => n.id },
   ];

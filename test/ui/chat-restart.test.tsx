@@ -1,0 +1,76 @@
+// A chat's total cost and message count survive a restart of the console and include turns sent
+// with `switchboard chat send` (issue 13): the session index keeps them, shared by every process.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { createElement } from 'react';
+import { startTestSandbox } from '../support/sandbox.js';
+import { renderApp } from '../support/ink.js';
+import { runCli, tempHome, type CliHome } from '../support/cli.js';
+import { createClient } from '../../src/api/client.js';
+import { createConsoleStore, type Route } from '../../src/store/index.js';
+import { totalCost } from '../../src/store/chat.js';
+import { money } from '../../src/ui/format.js';
+import { App } from '../../src/ui/app.js';
+
+let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+let home: CliHome;
+before(async () => {
+  sb = await startTestSandbox();
+  home = tempHome();
+});
+after(async () => {
+  await sb.close();
+  home.cleanup();
+});
+
+/** A console as `switchboard` would open it with SWITCHBOARD_BASE_URL set: profile `env`, the home's data dir. */
+async function console(initialRoute?: Route) {
+  const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, retries: 0 });
+  const store = createConsoleStore(api, { kind: 'remote', profile: 'env', baseUrl: sb.url, dataDir: join(home.env.XDG_DATA_HOME!, 'switchboard') }, { initialRoute });
+  const app = await renderApp(createElement(App, { store }));
+  return {
+    ...app,
+    store,
+    async close() {
+      await store.getState().actions.flushSessionIndex(); // as the console does on exit
+      app.unmount();
+      store.getState().actions.dispose();
+      await api.close();
+    },
+  };
+}
+
+test('after a restart the conversation shows its total, including turns sent with `chat send`', async () => {
+  const first = await console();
+  let id: string;
+  let total: number;
+  try {
+    const assistant = (await createClient({ baseUrl: sb.url, apiKey: sb.apiKey }).listAssistants())[0];
+    id = (await first.store.getState().actions.startChat(assistant.id))!;
+    for (const text of ['When are you open?', 'Do you have parking?']) {
+      first.store.getState().actions.setDraft(id, text);
+      assert.equal(await first.store.getState().actions.sendMessage(id), true);
+    }
+    total = totalCost(first.store.getState().chat.conversations[id].turns);
+    assert.ok(total > 0);
+  } finally {
+    await first.close();
+  }
+  const sent = await runCli(['chat', 'send', '--session', id, 'And on Sundays?', '-o', 'json'], { env: { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey } });
+  assert.equal(sent.code, 0, sent.stderr);
+  total += (JSON.parse(sent.stdout) as { cost: number }).cost;
+
+  const again = await console({ name: 'chat', sessionId: id }); // as `:chat <id>`: the list under it
+  try {
+    const frame = await again.waitFor('messages ·');
+    const count = (await createClient({ baseUrl: sb.url, apiKey: sb.apiKey }).getSession(id)).messages.length;
+    assert.ok(frame.includes(`${count} messages · total ${money(total)}`), `${money(total)}: ${frame}`);
+    // The sessions list shows the same count.
+    again.store.getState().actions.back();
+    const list = await again.waitFor('LAST MESSAGE');
+    assert.match(list, new RegExp(`\\b${count}\\b`));
+  } finally {
+    await again.close();
+  }
+});

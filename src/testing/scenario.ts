@@ -161,7 +161,8 @@ export function parseScenarioFile(file: string, text: string): ScenarioFile {
   const isList = value !== null && typeof value === 'object' && !Array.isArray(value) && 'scenarios' in value;
   const result = isList ? ScenarioListSchema.safeParse(value, { reportInput: true }) : ScenarioSchema.safeParse(value, { reportInput: true });
   if (!result.success) {
-    const issue = result.error.issues[0];
+    // A misspelt key is the likelier mistake than the required key it leaves missing: name it first.
+    const issue = result.error.issues.find((i) => i.code === 'unrecognized_keys') ?? result.error.issues[0];
     let node = issue.code === 'unrecognized_keys' ? keyAt(doc, issue.path, issue.keys[0]) : undefined;
     node ??= nodeAt(doc, issue.path);
     const at = node?.range ? pos(node.range[0]) : { line: 1, col: 1 };

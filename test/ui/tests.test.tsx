@@ -14,6 +14,7 @@ import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, type Route } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
 import { KEYMAP, Command } from '../../src/ui/keymap.js';
+import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 const CTRL_T = '\x14';
@@ -44,6 +45,12 @@ describe('conversation tests in the console', () => {
       },
     };
   }
+
+  test(':test [path] in the palette (a path may hold spaces; Tab completes with a space)', () => {
+    assert.deepEqual(parsePalette(':test'), { route: { name: 'tests' } });
+    assert.deepEqual(parsePalette(':test my tests/a.test.yaml'), { route: { name: 'tests', path: 'my tests/a.test.yaml' } });
+    assert.equal(completePalette('te'), 'test ');
+  });
 
   test('the save key is in the keymap (so footer and help show it)', () => {
     assert.deepEqual(KEYMAP[Command.SaveAsTest].keys, [{ char: 't', ctrl: true }]);

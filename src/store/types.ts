@@ -24,7 +24,7 @@ export type Route =
   | { name: 'file'; id: string }
   | { name: 'file-upload' }
   | { name: 'tests'; path?: string }
-  | { name: 'test-result'; id: string }
+  | { name: 'test-result'; id: string; scenario: string }
   | { name: 'help' }
   | { name: 'json'; title: string; value: unknown };
 

@@ -209,6 +209,16 @@ describe('switchboard test', () => {
     assert.equal((await runCli(['assistants', 'list', '-o', 'junit'], { env: on.env })).code, 2);
   });
 
+  test('a refused key exits 4, with nothing run', async () => {
+    const f = file('auth/returns.test.yaml', PASSING);
+    const before = sent();
+    const r = await cli([f], { ...on.env, SWITCHBOARD_API_KEY: 'sk-wrong-key-0000' });
+    assert.equal(r.code, 4, r.stdout + r.stderr);
+    assert.match(r.stderr, /refused|401/);
+    assert.doesNotMatch(r.stderr, /sk-wrong-key-0000/);
+    assert.deepEqual(sent(), before);
+  });
+
   test('--repeat reports a scenario whose reply varies as flaky ({{now}} in the first message)', async () => {
     const api = createClient({ baseUrl: on.sb.url, apiKey: on.sb.apiKey });
     await api.createAssistant({ name: 'Speaking clock', firstMessage: 'The clock reads {{now}}.' });

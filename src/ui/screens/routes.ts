@@ -32,7 +32,7 @@ export const ROUTES: Record<RouteName, RouteInfo> = {
   file: info<'file'>(['global', 'detail', 'file'], (r) => `file ${r.id}`),
   'file-upload': info<'file-upload'>(form, () => 'upload'),
   tests: info<'tests'>(['global', 'list', 'tests'], () => 'Tests'),
-  'test-result': info<'test-result'>(['global', 'detail', 'tests'], () => 'result'),
+  'test-result': info<'test-result'>(['global', 'detail', 'tests'], (r) => r.scenario),
   help: info<'help'>(['global', 'detail'], () => 'Help'),
   json: info<'json'>(['global', 'detail'], (r) => `JSON ${r.title}`),
 };

@@ -31,6 +31,9 @@ const COLUMNS: Column<ScenarioResult>[] = [
   { header: 'FILE', width: 16, priority: 5, value: (r) => r.scenario.file },
 ];
 
+/** A result's id in the route: its file and name (names are unique in a file), stable across runs. */
+const resultId = (r: ScenarioResult) => `${r.scenario.file}#${r.scenario.name}`;
+
 export function TestResults({ route, width, height }: ScreenProps<Extract<Route, { name: 'tests' }>>) {
   const t = useConsole((s) => s.tests);
   const view = useTopView();
@@ -50,7 +53,7 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
     height: bodyHeight,
     onCommand(cmd) {
       if (cmd === Command.RunTestsAgain) return void actions.runTests(route.path), true;
-      if (cmd === Command.Open && selected) return actions.push({ name: 'test-result', id: String(t.results.indexOf(selected)) }), true;
+      if (cmd === Command.Open && selected) return actions.push({ name: 'test-result', id: resultId(selected), scenario: selected.scenario.name }), true;
       return false;
     },
   });
@@ -84,7 +87,7 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
       ) : rows.length === 0 ? (
         <Empty text={t.status === 'running' ? 'Waiting for the first scenario…' : view.filter ? `No scenario matches "${view.filter}".` : 'No scenarios ran.'} />
       ) : (
-        <Table columns={COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={bodyHeight} width={width} rowKey={(r) => `${r.scenario.file}#${r.scenario.name}`} />
+        <Table columns={COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={bodyHeight} width={width} rowKey={resultId} />
       )}
     </Box>
   );
@@ -133,19 +136,18 @@ export function resultLines(r: ScenarioResult, width: number): Line[] {
 }
 
 export function TestResultDetail({ route, width, height }: ScreenProps<Extract<Route, { name: 'test-result' }>>) {
-  const result = useConsole((s) => s.tests.results[Number(route.id)]);
+  const result = useConsole((s) => s.tests.results.find((r) => resultId(r) === route.id));
   const path = useConsole((s) => s.tests.path);
   const view = useTopView();
   const actions = useActions();
-  const lines = result ? resultLines(result, width) : [{ text: 'This result is gone (the tests ran again). Esc goes back.', dim: true }];
+  const lines = result ? resultLines(result, width) : [{ text: 'Not in the latest run (it is running again, or the file changed). Esc goes back.', dim: true }];
   useDetailKeys({
     contexts: DETAIL,
     lines: lines.length,
     height,
     onCommand(cmd) {
       if (cmd !== Command.RunTestsAgain) return false;
-      void actions.runTests(path);
-      actions.back();
+      void actions.runTests(path); // the result shows again once its scenario has run
       return true;
     },
   });

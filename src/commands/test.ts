@@ -5,6 +5,7 @@ import { paint } from './output.js';
 import { action, EXIT, globalsOf, outputFor, setExitCode, UsageError, withApi, writeErr } from './runtime.js';
 import { TEST_FORMATS, type TestFormat } from '../testing/report.js';
 import type { ScenarioFile } from '../testing/scenario.js';
+import type { ScenarioResult } from '../testing/run.js';
 
 interface TestOptions {
   schema?: boolean;
@@ -84,17 +85,29 @@ export function testCommand(): Command {
           return;
         }
         const { runScenarios, reportPassed, selectScenarios } = await import('../testing/run.js');
-        if (selectScenarios(parsed, grep).length === 0) throw new UsageError(`no scenario name matches --grep ${o.grep} (in ${files.length} file${files.length === 1 ? '' : 's'}).`);
-        const { renderReport, renderText } = await import('../testing/report.js');
-        const report = await withApi(c, ({ api }) =>
-          runScenarios(api, parsed, { grep, repeat: o.repeat, concurrency: o.concurrency, bail: o.bail, updateSnapshots: o.updateSnapshots }),
-        );
+        const order = selectScenarios(parsed, grep);
+        if (order.length === 0) throw new UsageError(`no scenario name matches --grep ${o.grep} (in ${files.length} file${files.length === 1 ? '' : 's'}).`);
+        const { renderReport, scenarioText, summaryText } = await import('../testing/report.js');
         const out = outputFor(globals);
         const colored = (tone: 'green' | 'red' | 'yellow' | 'dim', s: string) => paint(out.color, tone, s);
-        if (o.out) {
-          writeFileSync(o.out, renderReport(report, format as TestFormat));
-          out.write(renderText(report, colored));
-        } else out.write(renderReport(report, format as TestFormat, colored));
+        // The text report goes out as scenarios finish, in file order, so a long run shows progress.
+        const streaming = format === 'text' || o.out !== undefined;
+        const done = new Map<object, ScenarioResult>();
+        let printed = 0;
+        const onResult = (r: ScenarioResult) => {
+          done.set(r.scenario, r);
+          for (; printed < order.length && done.has(order[printed]); printed++) out.write(scenarioText(done.get(order[printed])!, colored));
+        };
+        const report = await withApi(c, ({ api }) =>
+          runScenarios(api, parsed, { grep, repeat: o.repeat, concurrency: o.concurrency, bail: o.bail, updateSnapshots: o.updateSnapshots, ...(streaming ? { onResult } : {}) }),
+        );
+        if (streaming) {
+          // Scenarios --bail left unrun are reported after the run.
+          for (const r of report.results.slice(printed)) out.write(scenarioText(r, colored));
+          out.write(summaryText(report, colored));
+        }
+        if (o.out) writeFileSync(o.out, renderReport(report, format as TestFormat));
+        else if (!streaming) out.write(renderReport(report, format as TestFormat, colored));
         setExitCode(reportPassed(report) ? EXIT.ok : EXIT.failed);
       }),
     );

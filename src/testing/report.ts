@@ -47,33 +47,38 @@ function summaryLine(report: TestReport): string {
 
 const MARK: Record<ScenarioResult['status'], [string, Tone]> = { passed: ['✓', 'green'], failed: ['✗', 'red'], flaky: ['~', 'yellow'], skipped: ['-', 'dim'] };
 
-/** The text report: ✓/✗ per scenario, the failing turn's expectation and reply, a summary. */
-export function renderText(report: TestReport, paint: Paint = plain): string {
+/** One scenario's lines of the text report: ✓/✗, and for a failure the turn, the expectations it broke and the reply. */
+export function scenarioText(r: ScenarioResult, paint: Paint = plain): string {
   const out: string[] = [];
-  for (const r of report.results) {
-    const [mark, tone] = MARK[r.status];
-    const run = shownRun(r);
-    const took = run ? ` ${Math.round(run.durationMs)} ms` : '';
-    const times = r.runs.length > 1 ? ` ×${r.runs.length}` : '';
-    out.push(`${paint(tone, mark)} ${escapeLine(r.scenario.name)}  ${paint('dim', `${escapeLine(r.scenario.file)}${times}${took}`)}`);
-    if (r.status === 'flaky') out.push(`    ${paint('yellow', `flaky: passed ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} runs`)}`);
-    if (r.variedTurns.length) out.push(`    ${paint('dim', `the reply to turn ${r.variedTurns.map((i) => i + 1).join(', ')} was not the same in every run`)}`);
-    if (r.status === 'skipped') out.push(`    ${paint('dim', 'not run (--bail)')}`);
-    if (r.status === 'passed' || !run) continue;
-    if (run.error) {
-      out.push(`    ${paint('red', `could not start a session: ${escapeLine(run.error)}`)}`);
-      continue;
-    }
-    const f = failingTurn(run);
-    if (!f) continue;
+  const [mark, tone] = MARK[r.status];
+  const run = shownRun(r);
+  const took = run ? ` ${Math.round(run.durationMs)} ms` : '';
+  const times = r.runs.length > 1 ? ` ×${r.runs.length}` : '';
+  out.push(`${paint(tone, mark)} ${escapeLine(r.scenario.name)}  ${paint('dim', `${escapeLine(r.scenario.file)}${times}${took}`)}`);
+  if (r.status === 'flaky') out.push(`    ${paint('yellow', `flaky: passed ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} runs`)}`);
+  if (r.variedTurns.length) out.push(`    ${paint('dim', `the reply to turn ${r.variedTurns.map((i) => i + 1).join(', ')} was not the same in every run`)}`);
+  if (r.status === 'skipped') out.push(`    ${paint('dim', 'not run (--bail)')}`);
+  if (r.status !== 'passed' && run?.error) out.push(`    ${paint('red', `could not start a session: ${escapeLine(run.error)}`)}`);
+  const f = r.status !== 'passed' && run && !run.error ? failingTurn(run) : undefined;
+  if (f) {
     out.push(`    turn ${f.n}: ${escapeLine(f.turn.user)}`);
     if (f.turn.error) out.push(`      ${paint('red', `request failed: ${escapeLine(f.turn.error)}`)}`);
     for (const x of f.turn.failures) out.push(`      ${paint('red', 'expected')} ${escapeLine(x)}`);
     if (f.turn.reply !== undefined) out.push(`      reply   ${escapeLine(f.turn.reply)}`);
   }
-  for (const p of report.snapshotsWritten) out.push(paint('dim', `snapshots written: ${escapeLine(p)}`));
+  return out.join('\n') + '\n';
+}
+
+/** The end of the text report: snapshot files written and the counts. */
+export function summaryText(report: TestReport, paint: Paint = plain): string {
+  const out = report.snapshotsWritten.map((p) => paint('dim', `snapshots written: ${escapeLine(p)}`));
   out.push('', summaryLine(report));
   return out.join('\n') + '\n';
+}
+
+/** The text report: every scenario (scenarioText), then the summary. */
+export function renderText(report: TestReport, paint: Paint = plain): string {
+  return report.results.map((r) => scenarioText(r, paint)).join('') + summaryText(report, paint);
 }
 
 /** Everything, for scripts: each scenario with every run and turn. */

@@ -5,18 +5,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createElement } from 'react';
 import { parse } from 'yaml';
-import { startTestSandbox } from '../support/sandbox.js';
-import { KEYS, renderApp } from '../support/ink.js';
+import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { KEYS } from '../support/ink.js';
 import { runCli, tempHome } from '../support/cli.js';
 import { createClient } from '../../src/api/client.js';
-import { createConsoleStore, type Route } from '../../src/store/index.js';
-import { App } from '../../src/ui/app.js';
+import type { Route } from '../../src/store/index.js';
 import { KEYMAP, Command } from '../../src/ui/keymap.js';
 import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 const CTRL_T = '\x14';
 
 describe('conversation tests in the console', () => {
@@ -31,20 +28,8 @@ describe('conversation tests in the console', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function open(initialRoute?: Route) {
-    const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, retries: 0 });
-    const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, dataDir: join(dir, 'data'), testsDir: join(dir, 'tests') }, { initialRoute });
-    const app = await renderApp(createElement(App, { store }));
-    return {
-      ...app,
-      store,
-      async close() {
-        app.unmount();
-        store.getState().actions.dispose();
-        await api.close();
-      },
-    };
-  }
+  /** The console on the real client, with its sessions index and tests directory in the temp dir. */
+  const open = (initialRoute?: Route) => openConsole(sb, { initialRoute, target: { dataDir: join(dir, 'data'), testsDir: join(dir, 'tests') } });
 
   test(':test [path] in the palette (a path may hold spaces; Tab completes with a space)', () => {
     assert.deepEqual(parsePalette(':test'), { route: { name: 'tests' } });

@@ -1,5 +1,5 @@
 // Finding scenario files, and the snapshot file beside each (`<name>.snap.yaml`).
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { InputError } from '../api/errors.js';
@@ -78,12 +78,50 @@ export function readSnapshots(file: string): Snapshots {
 
 const SNAPSHOT_HEADER = '# Replies stored by `switchboard test --update-snapshots`; a turn with `expect: { snapshot: true }` must reply the same.\n';
 
-/** Replaces the given scenarios' snapshots, keeping the others; written whole and renamed into place. */
+/**
+ * Replaces the given scenarios' snapshots, keeping the others; written whole and renamed into
+ * place, under a lock file so two runs updating the same file (two terminals, a watcher) each
+ * keep the other's scenarios.
+ */
 export function writeSnapshots(file: string, update: Snapshots): string {
   const path = snapshotPath(file);
-  const merged = { ...readSnapshots(file), ...update };
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, SNAPSHOT_HEADER + stringify(merged, { lineWidth: 0 }));
-  renameSync(tmp, path);
-  return path;
+  return withLock(`${path}.lock`, () => {
+    const merged = { ...readSnapshots(file), ...update };
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, SNAPSHOT_HEADER + stringify(merged, { lineWidth: 0 }));
+    renameSync(tmp, path);
+    return path;
+  });
+}
+
+const LOCK_WAIT_MS = 10_000;
+/** A lock older than this was left by a process that died while holding it. */
+const LOCK_STALE_MS = 30_000;
+
+function withLock<T>(lock: string, fn: () => T): T {
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) unlinkSync(lock);
+      } catch {
+        // gone meanwhile: try again
+      }
+      if (Date.now() > until) throw new InputError(`${lock} is held by another run; delete it if no other switchboard test is updating snapshots`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    try {
+      unlinkSync(lock);
+    } catch {
+      // removed as stale by another run: nothing to release
+    }
+  }
 }

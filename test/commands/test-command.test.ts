@@ -1,12 +1,12 @@
 // `switchboard test` (issue 16): the built CLI as a child process against a real sandbox.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { sandboxForCli } from '../support/sandbox.js';
-import { runCli, tempHome } from '../support/cli.js';
+import { runCli, startCli, tempHome } from '../support/cli.js';
 import { elements, parseXml } from '../support/xml.js';
 import { openSqlite } from '../../src/sandbox/sqlite.js';
 import { createClient } from '../../src/api/client.js';
@@ -279,6 +279,37 @@ describe('switchboard test', () => {
     assert.match(changed.stdout, /turn 2: What about sale items\?\n\s+expected snapshot \(stored: ".*final-sale/);
     assert.equal((await cli([f, '--update-snapshots'])).code, 0);
     assert.equal((await cli([f])).code, 0);
+  });
+
+  test('snapshot updates take a lock: two runs updating one file keep both; a held lock is waited for, a stale one taken over', async () => {
+    const f = file(
+      'locked/two.test.yaml',
+      `scenarios:
+  - { name: A, assistant: ${RILEY}, turns: [{ user: What about sale items?, expect: { snapshot: true } }] }
+  - { name: B, assistant: ${RILEY}, turns: [{ user: Who are you?, expect: { snapshot: true } }] }
+`,
+    );
+    const snap = join(dir, 'locked/two.snap.yaml');
+    const [a, b] = await Promise.all([cli([f, '--update-snapshots', '--grep', '^A$']), cli([f, '--update-snapshots', '--grep', '^B$'])]);
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal(b.code, 0, b.stderr);
+    assert.deepEqual(Object.keys(parse(readFileSync(snap, 'utf8')) as object).sort(), ['A', 'B']);
+
+    rmSync(snap);
+    const lock = `${snap}.lock`;
+    writeFileSync(lock, '');
+    const run = startCli(['test', f, '--update-snapshots'], { env: on.env });
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.ok(!existsSync(snap), 'written while another run held the lock');
+    unlinkSync(lock);
+    assert.equal((await run.result).code, 0);
+    assert.ok(existsSync(snap));
+    assert.ok(!existsSync(lock), 'the lock is released');
+
+    writeFileSync(lock, '');
+    utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    assert.equal((await cli([f, '--update-snapshots'])).code, 0, 'a stale lock is taken over');
+    assert.ok(!existsSync(lock));
   });
 
   test('-o tap and --bail', async () => {

@@ -43,12 +43,16 @@ export function testsDirOf(dir: string | undefined): string {
 
 export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (set, get, { api, target }) => {
   const update = (p: Partial<TestsState['tests']>) => set((s) => ({ tests: { ...s.tests, ...p } }));
+  /** The run under way: a new run stops it from starting more scenarios. */
+  let current: AbortController | undefined;
   return {
     state: { tests: { status: 'idle', errors: [], results: [], total: 0, run: 0 } },
     actions: {
       async runTests(path) {
         const run = get().tests.run + 1;
         const mine = () => get().tests.run === run;
+        current?.abort();
+        const controller = (current = new AbortController());
         update({ path, status: 'running', errors: [], results: [], report: undefined, total: 0, run });
         try {
           const { readFile } = await import('node:fs/promises');
@@ -70,9 +74,11 @@ export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (s
             if (mine()) update({ status: 'error', errors });
             return;
           }
+          if (!mine()) return;
           update({ total: selectScenarios(parsed).length });
           const report = await runScenarios(api, parsed, {
             concurrency: 4,
+            signal: controller.signal,
             onResult: (r) => mine() && set((s) => ({ tests: { ...s.tests, results: [...s.tests.results, r] } })),
           });
           if (mine()) update({ status: 'done', report, results: report.results });

@@ -203,7 +203,7 @@ export async function runScenarios(api: VoiceAgentApi, files: readonly ScenarioF
     opts.onResult?.(r);
   };
   const worker = async () => {
-    while (!stop && next < jobs.length) {
+    while (!stop && !opts.signal?.aborted && next < jobs.length) {
       const si = jobs[next++];
       const s = scenarios[si];
       try {

@@ -4,6 +4,7 @@
 import type { VoiceAgentApi } from '../api/contract.js';
 import { failure } from '../api/errors.js';
 import type { Assistant, Chat } from '../api/schemas.js';
+import { replyText } from '../api/reply.js';
 import { readSnapshots, writeSnapshots, type Snapshots } from './files.js';
 import { ScenarioError, type Expect, type Scenario, type ScenarioFile } from './scenario.js';
 
@@ -110,14 +111,6 @@ export function checkTurn(expect: Expect | undefined, got: { reply: string; late
   return out;
 }
 
-/** The assistant's words in a chat exchange. */
-export function replyOf(chat: Chat): string {
-  return chat.output
-    .filter((m) => m.role !== 'user')
-    .map((m) => m.content)
-    .join('\n');
-}
-
 class AuthRefused extends Error {
   constructor(readonly original: unknown) {
     super('auth');
@@ -150,7 +143,7 @@ async function runOnce(api: VoiceAgentApi, s: Scenario, assistantId: string, sto
       break; // the rest of the conversation would not be the one written
     }
     const latencyMs = performance.now() - t0;
-    const reply = replyOf(chat);
+    const reply = replyText(chat);
     const cost = typeof chat.cost === 'number' ? chat.cost : undefined;
     const expect = opts.updateSnapshots && t.expect?.snapshot ? { ...t.expect, snapshot: false } : t.expect;
     turns.push({ user: t.user, expect: t.expect, reply, latencyMs, cost, failures: checkTurn(expect, { reply, latencyMs, cost }, stored?.[i]?.reply) });

@@ -1,6 +1,7 @@
 // Conversation tests in the console: `:test [path]` runs scenario files (src/testing, the same
 // code as `switchboard test`) and keeps the report for the results view; a chat conversation
 // can be saved as a scenario file in the tests directory. The testing code loads on first use.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { failure } from '../api/errors.js';
 import type { ScenarioResult, TestReport } from '../testing/run.js';
@@ -59,7 +60,9 @@ export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (s
           const { findScenarioFiles } = await import('../testing/files.js');
           const { parseScenarioFile } = await import('../testing/scenario.js');
           const { runScenarios, selectScenarios } = await import('../testing/run.js');
-          const files = findScenarioFiles([path ? resolve(path) : testsDirOf(target.testsDir)]);
+          const dir = path ? resolve(path) : testsDirOf(target.testsDir);
+          if (!path && !existsSync(dir)) throw new Error(`no tests yet: ${dir} does not exist; save a chat conversation as a test, or :test <path>`);
+          const files = findScenarioFiles([dir]);
           if (files.length === 0) throw new Error(`no scenario files (*.test.yaml) under ${path ?? testsDirOf(target.testsDir)}; save a chat conversation as a test to make one`);
           const parsed: ScenarioFile[] = [];
           const errors: string[] = [];

@@ -109,6 +109,20 @@ describe('conversation tests in the console', () => {
     }
   });
 
+  test(':test with no tests directory says how to make one', async () => {
+    const c = await openConsole(sb, { target: { dataDir: join(dir, 'data'), testsDir: join(dir, 'none') } });
+    try {
+      await c.waitFor('NAME');
+      await c.press(':');
+      await c.type('test');
+      await c.press(KEYS.enter);
+      await c.waitFor('Nothing was run');
+      assert.match(c.store.getState().tests.errors[0], /^no tests yet: .*none does not exist; save a chat conversation as a test/);
+    } finally {
+      await c.close();
+    }
+  });
+
   test(':test on a file that fails shows ✗ with why; an invalid file shows where, and nothing runs', async () => {
     const { writeFileSync, mkdirSync } = await import('node:fs');
     const d = join(dir, 'other');

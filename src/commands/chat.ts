@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Chat } from '../api/schemas.js';
+import { replyText } from '../api/reply.js';
 import { collectVar, nonEmpty, readStdin } from './input.js';
 import { type Column } from '../format/column.js';
 import { escapeText } from '../format/escape.js';
@@ -12,13 +13,6 @@ import { action, globalsOf, rejectStrayWords, UsageError, withApi, writeErr } fr
 import { failure } from '../api/errors.js';
 import type { Target } from '../target.js';
 
-/** The assistant's words in a chat exchange. */
-export function replyText(chat: Chat): string {
-  return chat.output
-    .filter((m) => m.role !== 'user')
-    .map((m) => m.content)
-    .join('\n');
-}
 
 export const CHAT_COLUMNS: Column<Chat>[] = [
   { header: 'id', value: (c) => c.id, id: true },

@@ -1,6 +1,6 @@
 // The scriptable commands: builds the commander program, runs it, and turns every outcome into
 // one exit code. Stays light: each resource's work (and anything heavy) loads inside its action.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { failure } from '../api/errors.js';
 import { archiveCommand } from './archive.js';
 import { cellWidth, wrapCells } from '../format/cells.js';
@@ -15,17 +15,19 @@ import { numbersCommand } from './numbers.js';
 import { FORMATS } from './output.js';
 import { profilesCommand } from './profiles.js';
 import { openConsole } from './console.js';
-import { EXIT, CommandFailed, action, globalsOf, rejectStrayWords, takeExitCode, writeErr } from './runtime.js';
+import { EXIT, CommandFailed, UsageError, action, globalsOf, rejectStrayWords, takeExitCode, writeErr } from './runtime.js';
 import { sandboxCommand } from './sandbox.js';
 import { sessionsCommand } from './sessions.js';
 import { whoamiCommand } from './whoami.js';
+import { testCommand } from './test.js';
+import { TEST_FORMATS } from '../testing/report.js';
 
 export function buildProgram(version: string): Command {
   const program = new Command('switchboard')
     .description('A terminal console, scriptable commands and a local sandbox for the Voice Agent Service.\nRun without arguments on a terminal to open the console.')
     .version(version, '-V, --version', 'print the version')
     .option('--profile <name>', 'use this profile (default: SWITCHBOARD_PROFILE, then the current profile, then the sandbox)')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table)').choices(FORMATS))
+    .addOption(new Option('-o, --output <format>', `output format: ${FORMATS.join(', ')} (default: table); for \`switchboard test\`: ${TEST_FORMATS.join(', ')} (default: text)`).argParser(outputFormat))
     .option('--debug', 'print each request and response line to stderr (the console: to its debug log); never the key')
     .option('--wide', 'tables on a terminal: full ids and every column, however wide (by default they fit the window)')
     .option('--no-color', 'no colour in the output (NO_COLOR and FORCE_COLOR are honoured too)')
@@ -54,10 +56,19 @@ export function buildProgram(version: string): Command {
     loginCommand(),
     profilesCommand(),
     whoamiCommand(),
+    testCommand(),
     completionCommand(),
   ]) {
     program.addCommand(cmd);
   }
+  // -o is global, but `test` writes other formats than the record commands: checked per command.
+  program.hook('preAction', (_root, actionCommand) => {
+    const format = actionCommand.optsWithGlobals<{ output?: string }>().output;
+    if (format === undefined || actionCommand.name() === 'test') return;
+    if (!(FORMATS as readonly string[]).includes(format)) {
+      throw new UsageError(`option '-o, --output <format>' argument '${format}' is invalid for this command. Allowed choices are ${FORMATS.join(', ')}.`);
+    }
+  });
   applySettings(program);
   return program;
 }
@@ -75,6 +86,12 @@ function applySettings(cmd: Command): void {
       outputError: (s, write) => write(`${s.replace(/^error: /, 'switchboard: ').trimEnd().replace(/\n+/g, ' ')}\n`),
     });
   for (const child of cmd.commands) applySettings(child);
+}
+
+/** Any format some command writes; which command may use which is checked before its action. */
+function outputFormat(value: string): string {
+  if ((FORMATS as readonly string[]).includes(value) || (TEST_FORMATS as readonly string[]).includes(value)) return value;
+  throw new InvalidArgumentError(`Allowed choices are ${FORMATS.join(', ')} (switchboard test: ${TEST_FORMATS.join(', ')}).`);
 }
 
 /** Runs one invocation; never throws, never prints a stack trace. */

@@ -25,6 +25,24 @@ export function substitute(text: string, values: Record<string, unknown>): strin
   });
 }
 
+/**
+ * The variables the service fills from its clock (UTC) when a chat does not give them, as hosted
+ * voice-agent services do: {{now}} (ISO 8601, to the millisecond), {{date}}, {{time}}, {{year}},
+ * {{month}}, {{day}}. The only input of a reply that is not in the request or the records, so a
+ * prompt that says {{now}} answers differently each time (what `switchboard test --repeat` finds).
+ */
+export function clockVariables(at: Date): Record<string, string> {
+  const iso = at.toISOString();
+  return {
+    now: iso,
+    date: iso.slice(0, 10),
+    time: iso.slice(11, 19),
+    year: iso.slice(0, 4),
+    month: at.toLocaleString('en-US', { month: 'long', timeZone: 'UTC' }),
+    day: String(at.getUTCDate()),
+  };
+}
+
 /** The persona of an assistant record, with variables applied to its prompt and first message. */
 export function personaOf(assistant: Record<string, unknown>, values: Record<string, unknown> = {}): Persona {
   const model = (assistant.model ?? {}) as { messages?: unknown };

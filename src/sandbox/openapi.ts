@@ -308,7 +308,7 @@ const paths = {
           {
             sessionId: str(),
             input: { type: 'string', minLength: 1 },
-            assistantOverrides: obj({ variableValues: freeForm('fills {{name}} in prompt and first message; kept for the session') }, [], { additionalProperties: true }),
+            assistantOverrides: obj({ variableValues: freeForm('fills {{name}} in prompt and first message; kept for the session. {{now}}, {{date}}, {{time}}, {{year}}, {{month}} and {{day}} are filled from the clock (UTC) unless given') }, [], { additionalProperties: true }),
           },
           ['sessionId', 'input'],
         ),

@@ -14,13 +14,15 @@ import { createResourcesSlice, type ResourcesActions, type ResourcesState } from
 import { callPoller, createCallLogSlice, LIVE_REFRESH_MS, type CallLogActions, type CallLogState } from './calls.js';
 import { createChatSlice, enterChat, type ChatActions, type ChatState } from './chat.js';
 import { createAsCodeSlice, type AsCodeActions, type AsCodeState } from './ascode.js';
+import { createTestsSlice, enterTests, type TestsActions, type TestsState } from './tests.js';
 
 export type ConsoleActions = NavigationActions &
   UiActions &
   ResourcesActions &
   CallLogActions &
   ChatActions &
-  AsCodeActions & {
+  AsCodeActions &
+  TestsActions & {
     /** Stops timers (flash, polling); call when the console closes. */
     dispose(): void;
   };
@@ -30,7 +32,8 @@ export type ConsoleState = NavigationState &
   ResourcesState &
   CallLogState &
   ChatState &
-  AsCodeState & {
+  AsCodeState &
+  TestsState & {
     target: ConsoleTarget;
     actions: ConsoleActions;
   };
@@ -42,7 +45,7 @@ type Poller = (route: Route, s: ConsoleState) => (() => Promise<void>) | null;
 const POLLERS: Poller[] = [callPoller];
 
 /** What a route needs loaded when it comes on top (cached data is reused; `r` forces a reload). */
-type Enter = (route: Route, a: ConsoleActions) => void;
+type Enter = (route: Route, a: ConsoleActions, s: () => ConsoleState) => void;
 const ENTER: Enter[] = [
   (r, a) => {
     switch (r.name) {
@@ -76,6 +79,7 @@ const ENTER: Enter[] = [
     }
   },
   enterChat,
+  enterTests,
 ];
 
 export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route; debugLog?: Deps['debugLog'] } = {}): ConsoleStore {
@@ -87,7 +91,7 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
       if (!disposed) set({ connectionState });
     });
     // Each slice sees the whole store; the casts narrow it to what the slice declares it needs.
-    const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice, createChatSlice, createAsCodeSlice] as const;
+    const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice, createChatSlice, createAsCodeSlice, createTestsSlice] as const;
     const parts = SLICES.map((make) => (make as (s: unknown, g: unknown, d: Deps) => { state: object; actions: object })(set, get, deps));
 
     // Only the top view polls: one loop asks the pollers about whatever route is on top now.
@@ -119,7 +123,7 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
   });
 
   // Entering a route (on top of the stack) loads what it shows: screens never fetch themselves.
-  const enter = (s: ConsoleState) => ENTER.forEach((e) => e(topRoute(s), s.actions));
+  const enter = (s: ConsoleState) => ENTER.forEach((e) => e(topRoute(s), s.actions, store.getState));
   store.subscribe((s, prev) => {
     if (s.stack !== prev.stack && routeKey(topRoute(s)) !== routeKey(topRoute(prev))) enter(s);
   });

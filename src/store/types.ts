@@ -24,6 +24,8 @@ export type Route =
   | { name: 'files' }
   | { name: 'file'; id: string }
   | { name: 'file-upload' }
+  | { name: 'tests'; path?: string }
+  | { name: 'test-result'; id: string; scenario: string }
   | { name: 'help' }
   | { name: 'json'; title: string; value: unknown };
 
@@ -32,6 +34,7 @@ export type RouteName = Route['name'];
 /** Stable key of a route: view state (cursor, filter, scroll) is remembered per key. */
 export function routeKey(r: Route): string {
   if (r.name === 'json') return `json:${r.title}`;
+  if (r.name === 'tests') return r.path ? `tests:${r.path}` : 'tests';
   const id = 'id' in r ? r.id : 'sessionId' in r ? r.sessionId : 'assistantId' in r ? r.assistantId : undefined;
   return id ? `${r.name}:${id}` : r.name;
 }
@@ -60,6 +63,8 @@ export interface ConsoleTarget {
   maskedKey?: string;
   /** Where local data lives (remembered chat sessions); the XDG data dir when not given. */
   dataDir?: string;
+  /** Where `:test` looks and a chat saved as a test goes; ./tests when not given. */
+  testsDir?: string;
 }
 
 export interface Deps {

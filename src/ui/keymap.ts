@@ -23,6 +23,7 @@ export enum Command {
   PageUp = 'pageUp',
   PageDown = 'pageDown',
   Open = 'open',
+  RunTestsAgain = 'runTestsAgain',
   Refresh = 'refresh',
   RawJson = 'rawJson',
   New = 'new',
@@ -46,6 +47,7 @@ export enum Command {
   // Reviewing an edit made in $EDITOR
   ApplyEdit = 'applyEdit',
   DiscardEdit = 'discardEdit',
+  SaveAsTest = 'saveAsTest',
   // In forms, pickers and dialogs
   NextField = 'nextField',
   PrevField = 'prevField',
@@ -83,6 +85,7 @@ export type KeyContext =
   | 'sessions'
   | 'chat'
   | 'review'
+  | 'tests'
   | 'form'
   | 'picker'
   | 'dialog'
@@ -130,6 +133,8 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.PageUp]: { keys: [{ key: 'pageUp' }, { char: 'b', ctrl: true }], contexts: ['list', 'detail', 'chat'], hint: 'page up' },
   [Command.PageDown]: { keys: [{ key: 'pageDown' }, { char: 'f', ctrl: true }], contexts: ['list', 'detail', 'chat'], hint: 'page down' },
   [Command.Open]: { keys: [{ key: 'return' }], contexts: ['list'], hint: 'open', footer: true },
+  // Before Refresh: on the test results, r runs the scenarios again (first match wins).
+  [Command.RunTestsAgain]: { keys: [{ char: 'r' }], contexts: ['tests'], hint: 'run again', footer: true },
   [Command.Refresh]: { keys: [{ char: 'r' }], contexts: ['list', 'detail'], hint: 'refresh', footer: true },
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
   [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions'], hint: 'new', footer: true },
@@ -151,6 +156,7 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.LeaveChat]: { keys: [{ key: 'escape' }], contexts: ['chat'], hint: 'cancel send / back', footer: true },
   [Command.ApplyEdit]: { keys: [{ key: 'return' }], contexts: ['review'], hint: 'apply the changes', footer: true },
   [Command.DiscardEdit]: { keys: [{ key: 'escape' }], contexts: ['review'], hint: 'discard them', footer: true },
+  [Command.SaveAsTest]: { keys: [{ char: 't', ctrl: true }], contexts: ['chat'], hint: 'save as test', footer: true },
   [Command.NextField]: { keys: [{ key: 'tab', shift: false }, { key: 'downArrow' }], contexts: ['form'], hint: 'next field', footer: true },
   [Command.PrevField]: { keys: [{ key: 'tab', shift: true }, { key: 'upArrow' }], contexts: ['form'], hint: 'previous field' },
   [Command.Toggle]: { keys: [{ key: 'leftArrow' }, { key: 'rightArrow' }, { char: ' ' }], contexts: ['form', 'picker'], hint: 'change / toggle', footer: true },
@@ -208,11 +214,21 @@ export function describeKey(d: KeyDescriptor): string {
   return d.ctrl ? `Ctrl-${base.toUpperCase()}` : d.shift ? `Shift-${base}` : base;
 }
 
-/** Bindings active in these contexts, in table order: for the footer and help. */
+/**
+ * Bindings active in these contexts, in table order: for the footer and help. In the footer (one
+ * screen's contexts) a binding whose keys all belong to an earlier one is left out: the
+ * dispatcher would never reach it there.
+ */
 export function bindingsFor(contexts: readonly KeyContext[], opts: { footerOnly?: boolean } = {}): { command: Command; keys: string; hint: string }[] {
-  return (Object.entries(KEYMAP) as [Command, Binding][])
-    .filter(([, b]) => b.contexts.some((c) => contexts.includes(c)) && (!opts.footerOnly || b.footer))
-    .map(([command, b]) => ({ command, keys: b.keys.map(describeKey).join('/'), hint: b.hint }));
+  const live = (Object.entries(KEYMAP) as [Command, Binding][]).filter(([, b]) => b.contexts.some((c) => contexts.includes(c)));
+  const taken = new Set<string>();
+  const reachable = live.filter(([, b]) => {
+    const ids = b.keys.map((d) => JSON.stringify([d.char, d.key, !!d.ctrl, d.shift]));
+    const shadowed = opts.footerOnly === true && ids.every((id) => taken.has(id));
+    ids.forEach((id) => taken.add(id));
+    return !shadowed;
+  });
+  return reachable.filter(([, b]) => !opts.footerOnly || b.footer).map(([command, b]) => ({ command, keys: b.keys.map(describeKey).join('/'), hint: b.hint }));
 }
 
 /** Help lists these in this order, one section each. */
@@ -225,6 +241,7 @@ export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Files', contexts: ['files', 'file'] },
   { title: 'Chat', contexts: ['sessions', 'chat'] },
   { title: 'Reviewing a YAML edit', contexts: ['review'] },
+  { title: 'Tests', contexts: ['tests'] },
   { title: 'Forms, pickers, dialogs', contexts: ['form', 'picker', 'dialog', 'palette'] },
   { title: 'Text inputs', contexts: ['input'] },
 ];

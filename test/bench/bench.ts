@@ -22,6 +22,7 @@ import { uploadRow } from './rows/upload.js';
 import { chatRows } from './rows/chat.js';
 import { archiveRows } from './rows/archive.js';
 import { sessionIndexRows } from './rows/session-index.js';
+import { scenarioRows } from './rows/scenarios.js';
 
 /** Inside the repo, so the bundle resolves assets/ exactly as dist/ does
  *  (SWITCHBOARD_BENCH_BUILD: another dir under the repo, for two benches at once). */
@@ -51,6 +52,7 @@ const GROUPS: RowGroup[] = [
   { rows: [8], titles: { 8: { name: 'chat round trip (send → reply)' } }, run: chatRows },
   { rows: [9], titles: { 9: { name: 'call archive: sync, search, stats, export', target: '≥ 10,000 calls/s sync; ≤ 50 ms search' } }, run: archiveRows },
   { rows: [10], titles: { 10: { name: 'session index: a chat turn on the console event loop', target: '≤ 1 ms' } }, run: sessionIndexRows },
+  { rows: [11], titles: { 11: { name: '`switchboard test`, 100 scenarios × 3 turns', target: '≤ 10,000 ms' } }, run: scenarioRows },
 ];
 
 function parseArgs(argv: string[]): { quick: boolean; build: boolean; rows?: Set<number> } {

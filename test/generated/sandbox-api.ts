@@ -869,7 +869,7 @@ export interface operations {
                     sessionId: string;
                     input: string;
                     assistantOverrides?: {
-                        /** @description fills {{name}} in prompt and first message; kept for the session */
+                        /** @description fills {{name}} in prompt and first message; kept for the session. {{now}}, {{date}}, {{time}}, {{year}}, {{month}} and {{day}} are filled from the clock (UTC) unless given */
                         variableValues?: {
                             [key: string]: unknown;
                         };

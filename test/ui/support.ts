@@ -2,7 +2,7 @@
 import { createElement } from 'react';
 import { startTestSandbox } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
-import { createConsoleStore, type ConsoleStore, type Route } from '../../src/store/index.js';
+import { createConsoleStore, type ConsoleStore, type ConsoleTarget, type Route } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
 import { Form, type Field } from '../../src/ui/components/Form.js';
 import { KeypressProvider } from '../../src/ui/hooks/keypress.js';
@@ -10,9 +10,9 @@ import { renderApp } from '../support/ink.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
-export async function openConsole(sb: Sandbox, opts: { apiKey?: string; initialRoute?: Route; pollMs?: number; debugLog?: (line: string) => string | undefined } = {}) {
+export async function openConsole(sb: Sandbox, opts: { apiKey?: string; initialRoute?: Route; pollMs?: number; debugLog?: (line: string) => string | undefined; target?: Partial<ConsoleTarget> } = {}) {
   const api = createClient({ baseUrl: sb.url, apiKey: opts.apiKey ?? sb.apiKey });
-  const store: ConsoleStore = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, opts);
+  const store: ConsoleStore = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, ...opts.target }, opts);
   const app = await renderApp(createElement(App, { store }));
   return {
     ...app,

@@ -8,7 +8,7 @@ import type { SandboxContext } from '../context.js';
 import type { SessionRow } from '../db.js';
 import { notFound } from '../errors.js';
 import { loadKnowledge } from '../files.js';
-import { chatCost, composeReply, personaOf } from '../chat.js';
+import { chatCost, clockVariables, composeReply, personaOf } from '../chat.js';
 import { parseBody, requiredText, text } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
@@ -40,8 +40,9 @@ export function chatRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/sessions', async (request, reply) => {
     const body = parseBody(CreateSession, request.body);
     const assistant = getAssistantOr404(ctx, body.assistantId);
-    const persona = personaOf(assistant.body);
-    const now = new Date().toISOString();
+    const at = new Date();
+    const persona = personaOf(assistant.body, clockVariables(at));
+    const now = at.toISOString();
     const session: SessionRow = {
       id: randomUUID(),
       name: body.name?.trim() || `Chat with ${persona.name}`,
@@ -69,9 +70,10 @@ export function chatRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const assistant = getAssistantOr404(ctx, session.assistantId);
     // Variable values given once hold for the rest of the session; later ones override.
     const variableValues = { ...session.variableValues, ...(body.assistantOverrides?.variableValues ?? {}) };
-    const persona = personaOf(assistant.body, variableValues);
+    const at = new Date();
+    const persona = personaOf(assistant.body, { ...clockVariables(at), ...variableValues });
     const output = composeReply(persona, loadKnowledge(ctx.store, ctx.dataDir, assistant.body), body.input);
-    const now = new Date().toISOString();
+    const now = at.toISOString();
     const id = randomUUID();
     const chat = {
       id,

@@ -1,4 +1,4 @@
-// The `:` command palette: :assistants :numbers :calls :files :chat [id] :help :q, Tab completes.
+// The `:` command palette: :assistants :numbers :calls :files :chat [id] :test [path] :help :q, Tab completes.
 import { useState } from 'react';
 import { Text } from 'ink';
 import { useActions, type Route } from '../../store/index.js';
@@ -6,11 +6,12 @@ import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
 import { TextInput } from './TextInput.js';
 
-export const PALETTE_COMMANDS = ['assistants', 'numbers', 'calls', 'chat', 'files', 'help', 'q', 'quit'] as const;
+export const PALETTE_COMMANDS = ['assistants', 'numbers', 'calls', 'chat', 'files', 'test', 'help', 'q', 'quit'] as const;
 
 /** What a palette line means: a route to jump to, quit, or an error. Exported for tests. */
 export function parsePalette(line: string): { route: Route } | { quit: true } | { error: string } {
   const [word = '', arg] = line.trim().replace(/^:/, '').split(/\s+/);
+  const rest = line.trim().replace(/^:/, '').slice(word.length).trim(); // a path may hold spaces
   switch (word) {
     case 'assistants':
     case 'numbers':
@@ -19,6 +20,8 @@ export function parsePalette(line: string): { route: Route } | { quit: true } | 
       return { route: { name: word } };
     case 'chat':
       return { route: arg ? { name: 'chat', sessionId: arg } : { name: 'chat' } };
+    case 'test':
+      return { route: rest ? { name: 'tests', path: rest } : { name: 'tests' } };
     case 'help':
       return { route: { name: 'help' } };
     case 'q':
@@ -34,7 +37,7 @@ export function completePalette(line: string): string {
   if (line.includes(' ')) return line;
   const hits = PALETTE_COMMANDS.filter((c) => c.startsWith(line));
   if (hits.length === 0) return line;
-  if (hits.length === 1) return hits[0] + (hits[0] === 'chat' ? ' ' : '');
+  if (hits.length === 1) return hits[0] + (hits[0] === 'chat' || hits[0] === 'test' ? ' ' : '');
   let p: string = hits[0];
   for (const h of hits) while (!h.startsWith(p)) p = p.slice(0, -1);
   return p;

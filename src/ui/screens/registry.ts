@@ -15,6 +15,7 @@ import { NewChat } from './chat/NewChat.js';
 import { Conversation } from './chat/Conversation.js';
 import { FileDetail, FileUpload, Files } from './files/Files.js';
 import { Help, JsonView } from './Help.js';
+import { TestResultDetail, TestResults } from './tests/TestResults.js';
 
 interface ScreenEntry extends RouteInfo {
   component: ComponentType<{ route: never; width: number; height: number }>;
@@ -42,6 +43,8 @@ export const SCREENS: Record<RouteName, ScreenEntry> = {
   files: entry('files', Files),
   file: entry('file', FileDetail),
   'file-upload': entry('file-upload', FileUpload),
+  tests: entry('tests', TestResults),
+  'test-result': entry('test-result', TestResultDetail),
   help: entry('help', Help),
   json: entry('json', JsonView),
 };

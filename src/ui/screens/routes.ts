@@ -33,6 +33,8 @@ export const ROUTES: Record<RouteName, RouteInfo> = {
   files: info<'files'>(['global', 'list', 'files'], () => 'Files'),
   file: info<'file'>(['global', 'detail', 'file'], (r) => `file ${r.id}`),
   'file-upload': info<'file-upload'>(form, () => 'upload'),
+  tests: info<'tests'>(['global', 'list', 'tests'], () => 'Tests'),
+  'test-result': info<'test-result'>(['global', 'detail', 'tests'], (r) => r.scenario),
   help: info<'help'>(['global', 'detail'], () => 'Help'),
   json: info<'json'>(['global', 'detail'], (r) => `JSON ${r.title}`),
 };

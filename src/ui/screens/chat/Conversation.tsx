@@ -200,6 +200,7 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
       if (cmd === Command.Send) {
         void actions.sendMessage(id).then((ok) => ok && actions.scrollBy(-Infinity, props.maxScroll));
       } else if (cmd === Command.Variables) props.onVariables();
+      else if (cmd === Command.SaveAsTest) void actions.saveChatAsScenario(id);
       else if (cmd === Command.RecallEarlier) {
         if (said.length === 0) return true;
         const at = recall ? Math.max(0, recall.at - 1) : said.length - 1;

@@ -1,0 +1,155 @@
+// `:test [path]`: conversation tests run from the console (the same code as `switchboard test`).
+// One row per scenario; Enter shows each turn with its expectations and the reply; r runs again.
+import { Box, Text } from 'ink';
+import { useActions, useConsole, type Route } from '../../../store/index.js';
+import type { ScenarioResult } from '../../../testing/run.js';
+import type { Expect } from '../../../testing/scenario.js';
+import { failureLine, shownRun } from '../../../testing/report.js';
+import type { Column } from '../../../format/column.js';
+import { Table } from '../../components/Table.js';
+import { Empty } from '../../components/Status.js';
+import { ScrollView, type Line } from '../../components/ScrollView.js';
+import { Spinner } from '../../components/Spinner.js';
+import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { Command, type KeyContext } from '../../keymap.js';
+import { money, truncate, wrapText } from '../../format.js';
+import { filterRows, type ScreenProps } from '../shared.js';
+
+const LIST: KeyContext[] = ['list', 'tests'];
+const DETAIL: KeyContext[] = ['detail', 'tests'];
+
+const MARK: Record<ScenarioResult['status'], string> = { passed: '✓ passed', failed: '✗ failed', flaky: '~ flaky', skipped: '- skipped' };
+const TONE = { passed: 'green', failed: 'red', flaky: 'yellow', skipped: 'dim' } as const;
+
+const COLUMNS: Column<ScenarioResult>[] = [
+  { header: 'RESULT', width: 9, value: (r) => MARK[r.status], tone: (r) => TONE[r.status] },
+  { header: 'SCENARIO', width: 20, grow: true, value: (r) => r.scenario.name },
+  { header: 'TURNS', width: 5, priority: 3, align: 'right', value: (r) => String(r.scenario.turns.length) },
+  { header: 'TIME', width: 7, priority: 4, align: 'right', value: (r) => (shownRun(r) ? `${Math.round(shownRun(r)!.durationMs)} ms` : '—') },
+  { header: 'WHY', width: 20, priority: 2, grow: true, value: (r) => (r.status === 'passed' ? '' : failureLine(r)) },
+  { header: 'FILE', width: 16, priority: 5, value: (r) => r.scenario.file },
+];
+
+/** A result's id in the route: its file and name (names are unique in a file), stable across runs. */
+const resultId = (r: ScenarioResult) => `${r.scenario.file}#${r.scenario.name}`;
+
+export function TestResults({ route, width, height }: ScreenProps<Extract<Route, { name: 'tests' }>>) {
+  const t = useConsole((s) => s.tests);
+  const view = useTopView();
+  const actions = useActions();
+  const rows = filterRows(t.results, COLUMNS, view.filter);
+  const selected = rows[Math.min(view.cursor, rows.length - 1)];
+  const summary =
+    t.status === 'running'
+      ? null
+      : t.report
+        ? `${t.report.counts.passed} passed · ${t.report.counts.failed} failed${t.report.counts.flaky ? ` · ${t.report.counts.flaky} flaky` : ''} · ${(t.report.durationMs / 1000).toFixed(1)} s`
+        : '';
+  const bodyHeight = Math.max(2, height - 1 - (t.status === 'error' ? Math.min(t.errors.length, height - 4) + 1 : 0));
+  useListKeys({
+    contexts: LIST,
+    count: rows.length,
+    height: bodyHeight,
+    onCommand(cmd) {
+      if (cmd === Command.RunTestsAgain) return void actions.runTests(route.path), true;
+      if (cmd === Command.Open && selected) return actions.push({ name: 'test-result', id: resultId(selected), scenario: selected.scenario.name }), true;
+      return false;
+    },
+  });
+  const where = route.path ?? './tests';
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text wrap="truncate">
+        {t.status === 'running' ? (
+          <>
+            <Spinner /> Running {truncate(where, width - 30)}… {t.results.length}
+            {t.total ? ` of ${t.total}` : ''} scenarios done
+          </>
+        ) : (
+          <>
+            <Text bold>{truncate(where, Math.max(10, width - 40))}</Text>
+            {summary ? <Text color={t.report && t.report.counts.failed + t.report.counts.flaky > 0 ? 'red' : 'green'}> {summary}</Text> : null}
+          </>
+        )}
+      </Text>
+      {t.status === 'error' ? (
+        <Box flexDirection="column">
+          <Text color="red" bold>
+            Nothing was run
+          </Text>
+          {t.errors.slice(0, Math.max(1, height - 4)).map((e, i) => (
+            <Text key={i} color="red" wrap="truncate">
+              {truncate(e, width)}
+            </Text>
+          ))}
+        </Box>
+      ) : rows.length === 0 ? (
+        <Empty text={t.status === 'running' ? 'Waiting for the first scenario…' : view.filter ? `No scenario matches "${view.filter}".` : 'No scenarios ran.'} />
+      ) : (
+        <Table columns={COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={bodyHeight} width={width} rowKey={resultId} />
+      )}
+    </Box>
+  );
+}
+
+function expectations(e: Expect | undefined): string[] {
+  if (!e) return [];
+  const out: string[] = [];
+  if (e.contains?.length) out.push(`contains ${e.contains.map((c) => JSON.stringify(c)).join(', ')}`);
+  if (e.notContains?.length) out.push(`notContains ${e.notContains.map((c) => JSON.stringify(c)).join(', ')}`);
+  if (e.matches !== undefined) out.push(`matches /${e.matches}/i`);
+  if (e.maxLatencyMs !== undefined) out.push(`maxLatencyMs ${e.maxLatencyMs}`);
+  if (e.maxCost !== undefined) out.push(`maxCost ${e.maxCost}`);
+  if (e.snapshot) out.push('snapshot');
+  return out;
+}
+
+/** The lines of one scenario's result: each turn, its expectations (broken ones in red) and the reply. */
+export function resultLines(r: ScenarioResult, width: number): Line[] {
+  const run = shownRun(r);
+  const lines: Line[] = [
+    { text: r.scenario.name, bold: true },
+    { text: `${MARK[r.status]} · ${r.scenario.file} · assistant ${r.scenario.assistant}${r.runs.length > 1 ? ` · ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} runs passed` : ''}`, color: TONE[r.status] === 'dim' ? undefined : TONE[r.status], dim: r.status === 'skipped' },
+  ];
+  if (r.variedTurns.length) lines.push({ text: `The reply to turn ${r.variedTurns.map((i) => i + 1).join(', ')} was not the same in every run.`, color: 'yellow' });
+  if (run?.error) lines.push({ text: `Could not start a session: ${run.error}`, color: 'red' });
+  const indent = (text: string, color?: string, dim?: boolean) => wrapText(text, Math.max(10, width - 4)).map((l) => ({ text: `    ${l}`, color, dim }));
+  r.scenario.turns.forEach((turn, i) => {
+    const got = run?.turns[i];
+    lines.push({ text: '' }, { text: `Turn ${i + 1}${got?.latencyMs !== undefined ? ` · ${Math.round(got.latencyMs)} ms` : ''}${got?.cost !== undefined ? ` · ${money(got.cost)}` : ''}`, bold: true });
+    lines.push({ text: '  You', color: 'cyan' }, ...indent(turn.user));
+    const expected = expectations(turn.expect);
+    if (expected.length) {
+      lines.push({ text: '  Expect', dim: true });
+      for (const e of expected) {
+        const broken = got?.failures.some((f) => f.startsWith(e.split(' ')[0]));
+        lines.push(...indent(`${broken ? '✗' : got ? '✓' : '·'} ${e}`, broken ? 'red' : got ? 'green' : undefined));
+      }
+      for (const f of got?.failures ?? []) lines.push(...indent(`  ${f}`, 'red'));
+    }
+    if (got?.error) lines.push(...indent(`request failed: ${got.error}`, 'red'));
+    else if (got?.reply !== undefined) lines.push({ text: '  Reply', color: 'green' }, ...indent(got.reply));
+    else lines.push({ text: '  (not sent)', dim: true });
+  });
+  return lines;
+}
+
+export function TestResultDetail({ route, width, height }: ScreenProps<Extract<Route, { name: 'test-result' }>>) {
+  const result = useConsole((s) => s.tests.results.find((r) => resultId(r) === route.id));
+  const path = useConsole((s) => s.tests.path);
+  const view = useTopView();
+  const actions = useActions();
+  const lines = result ? resultLines(result, width) : [{ text: 'Not in the latest run (it is running again, or the file changed). Esc goes back.', dim: true }];
+  useDetailKeys({
+    contexts: DETAIL,
+    lines: lines.length,
+    height,
+    onCommand(cmd) {
+      if (cmd !== Command.RunTestsAgain) return false;
+      void actions.runTests(path); // the result shows again once its scenario has run
+      return true;
+    },
+  });
+  return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
+}

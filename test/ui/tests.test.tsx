@@ -1,0 +1,148 @@
+// Conversation tests in the console (issue 16): a chat saved as a scenario file with one key
+// (then passed by the built `switchboard test`), and `:test` showing the results view.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { KEYS } from '../support/ink.js';
+import { runCli, tempHome } from '../support/cli.js';
+import { createClient } from '../../src/api/client.js';
+import type { Route } from '../../src/store/index.js';
+import { KEYMAP, Command } from '../../src/ui/keymap.js';
+import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
+
+const CTRL_T = '\x14';
+
+describe('conversation tests in the console', () => {
+  let sb: Sandbox;
+  let dir: string;
+  before(async () => {
+    sb = await startTestSandbox();
+    dir = mkdtempSync(join(tmpdir(), 'switchboard-console-tests-'));
+  });
+  after(async () => {
+    await sb.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The console on the real client, with its sessions index and tests directory in the temp dir. */
+  const open = (initialRoute?: Route) => openConsole(sb, { initialRoute, target: { dataDir: join(dir, 'data'), testsDir: join(dir, 'tests') } });
+
+  test(':test [path] in the palette (a path may hold spaces; Tab completes with a space)', () => {
+    assert.deepEqual(parsePalette(':test'), { route: { name: 'tests' } });
+    assert.deepEqual(parsePalette(':test my tests/a.test.yaml'), { route: { name: 'tests', path: 'my tests/a.test.yaml' } });
+    assert.equal(completePalette('te'), 'test ');
+  });
+
+  test('the save key is in the keymap (so footer and help show it)', () => {
+    assert.deepEqual(KEYMAP[Command.SaveAsTest].keys, [{ char: 't', ctrl: true }]);
+    assert.ok(KEYMAP[Command.SaveAsTest].contexts.includes('chat'));
+  });
+
+  test('Ctrl-T saves the conversation as tests/<name>.test.yaml with snapshots; switchboard test passes it; :test shows it', async () => {
+    const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    const riley = (await api.listAssistants()).find((a) => a.name === 'Riley — Northwind support')!;
+    await api.close();
+    const c = await open({ name: 'chat', assistantId: riley.id });
+    try {
+      await c.waitFor('type a message');
+      await c.type('How long do I have to return an item?');
+      await c.press(KEYS.enter);
+      await c.waitFor('Items can be returned within 30 days');
+      await c.type('What about sale items?');
+      await c.press(KEYS.enter);
+      await c.waitFor('marked "final sale"');
+      await c.press(CTRL_T);
+      await c.waitFor('Saved as');
+      const flash = c.store.getState().flash?.text ?? '';
+      assert.ok(flash.startsWith(`Saved as ${join(dir, 'tests')}/riley-northwind-support-`), flash);
+      assert.match(flash, /\.test\.yaml; run it with switchboard test /);
+
+      const files = readdirSync(join(dir, 'tests')).sort();
+      assert.equal(files.length, 2, files.join(', '));
+      const [snapFile, testFile] = files;
+      assert.match(testFile, /\.test\.yaml$/);
+      assert.match(snapFile, /\.snap\.yaml$/);
+      const scenario = parse(readFileSync(join(dir, 'tests', testFile), 'utf8')) as { assistant: string; turns: { user: string; expect: unknown }[] };
+      assert.equal(scenario.assistant, 'Riley — Northwind support');
+      assert.deepEqual(scenario.turns, [
+        { user: 'How long do I have to return an item?', expect: { snapshot: true } },
+        { user: 'What about sale items?', expect: { snapshot: true } },
+      ]);
+
+      // The built CLI passes the saved file as it is, against the same service.
+      const home = tempHome();
+      try {
+        const r = await runCli(['test', join(dir, 'tests')], { env: { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey } });
+        assert.equal(r.code, 0, r.stdout + r.stderr);
+        assert.match(r.stdout, /^✓ Riley — Northwind support/m);
+      } finally {
+        home.cleanup();
+      }
+
+      // :test runs the tests directory in the results view; Enter shows the turns; r runs again.
+      await c.press(KEYS.escape);
+      await c.press(':');
+      await c.type('test');
+      await c.press(KEYS.enter);
+      const results = await c.waitFor(/✓ passed.*Riley — Northwind support/);
+      assert.match(results, /1 passed · 0 failed/);
+      assert.match(results, /r run again/);
+      await c.press(KEYS.enter);
+      const detail = await c.waitFor('Turn 2');
+      assert.match(detail, /You\n\s+How long do I have to return an item\?/);
+      assert.match(detail, /✓ snapshot/);
+      assert.match(detail, /Reply\n\s+Here's what I found in returns-policy\.md/);
+      await c.press(KEYS.escape);
+      await c.waitFor('1 passed');
+      const before = c.store.getState().tests.run;
+      await c.press('r');
+      for (let i = 0; i < 500 && !(c.store.getState().tests.run === before + 1 && c.store.getState().tests.status === 'done'); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(c.store.getState().tests.run, before + 1);
+      await c.waitFor('✓ passed');
+      assert.match(c.frame(), /✓ passed/);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test(':test with no tests directory says how to make one', async () => {
+    const c = await openConsole(sb, { target: { dataDir: join(dir, 'data'), testsDir: join(dir, 'none') } });
+    try {
+      await c.waitFor('NAME');
+      await c.press(':');
+      await c.type('test');
+      await c.press(KEYS.enter);
+      await c.waitFor('Nothing was run');
+      assert.match(c.store.getState().tests.errors[0], /^no tests yet: .*none does not exist; save a chat conversation as a test/);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test(':test on a file that fails shows ✗ with why; an invalid file shows where, and nothing runs', async () => {
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    const d = join(dir, 'other');
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, 'f.test.yaml'), 'assistant: Riley — Northwind support\nturns:\n  - user: What about sale items?\n    expect: { contains: ["\\e[31mred"] }\n');
+    const c = await open();
+    try {
+      await c.waitFor('NAME');
+      await c.press(':');
+      await c.type(`test ${d}`);
+      await c.press(KEYS.enter);
+      const f = await c.waitFor('✗ failed');
+      assert.match(f, /turn 1: contains/);
+      assert.ok(!f.includes('\x1b[31mred'), 'the expectation text is escaped');
+      writeFileSync(join(d, 'g.test.yaml'), 'assistant: x\nturns:\n  - usr: hi\n');
+      await c.press('r');
+      const bad = await c.waitFor('Nothing was run');
+      assert.match(bad, /g\.test\.yaml:3:5: unknown key "usr"/);
+    } finally {
+      await c.close();
+    }
+  });
+});

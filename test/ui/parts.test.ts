@@ -44,9 +44,9 @@ test('palette commands parse and complete', () => {
   assert.deepEqual(parsePalette('chat s-123'), { route: { name: 'chat', sessionId: 's-123' } });
   assert.deepEqual(parsePalette(':q'), { quit: true });
   assert.match((parsePalette('nope') as { error: string }).error, /Unknown command :nope/);
-  assert.equal(completePalette('fi'), 'files');
+  assert.equal(completePalette('fi'), 'files ');
   assert.equal(completePalette('ch'), 'chat ');
-  assert.equal(completePalette('q'), 'q');
+  assert.equal(completePalette('q'), 'quit');
 });
 
 test('the call filter form names the bad field and turns days into an inclusive range', () => {

@@ -6,12 +6,15 @@ import { useState, type ReactElement } from 'react';
 import { Box, Text } from 'ink';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
-import { TextInput } from './TextInput.js';
+import { TextInput, inputRows } from './TextInput.js';
 import { TextArea } from './TextArea.js';
 import { ChoiceList } from './ChoiceList.js';
 import { truncate, wrapText } from '../format.js';
 import { cellWidth } from '../../format/cells.js';
 import { escapeLine, escapeText } from '../../format/escape.js';
+
+/** Rows a focused multi-line field shows before it scrolls. */
+const MULTILINE_ROWS = 5;
 
 export type FormValues = Record<string, string | boolean>;
 export interface Option {
@@ -139,7 +142,8 @@ export function Form(props: {
     const lines: (ReactElement | null)[] = [];
     if (f.group) lines.push(<Text key={`${f.key}-g`} bold color="cyan">{f.group}</Text>);
     let valueEl: ReactElement;
-    let extra: string[] = [];
+    // Rows the value takes (a focused multi-line value is taller).
+    let tall = 1;
     let after: (ReactElement | null)[] = [];
     if (f.kind === 'text' || f.kind === 'number') {
       const s = String(v ?? '');
@@ -151,19 +155,20 @@ export function Form(props: {
             return c !== null;
           }
         : undefined;
-      // A multi-line value shows its last lines while focused (where typing happens), its first line otherwise;
-      // lines are pre-wrapped so the form knows how tall each field is.
+      // A multi-line value is a box of up to five rows while focused (it scrolls around the cursor), its first line otherwise.
       if (f.kind === 'text' && f.multiline) {
-        const wrapped = wrapText(s, valueWidth - 1);
         // Service text is edited as shown: escaped (a value left alone is saved unchanged).
         const shown = escapeText(s);
-        let display: string;
+        let display: string | undefined;
         if (focused) {
-          const shown = wrapped.slice(-5);
-          display = shown[shown.length - 1] ?? '';
-          extra = shown.slice(0, -1);
-        } else display = truncate(wrapped[0] ?? '', valueWidth - 2) + (wrapped.length > 1 ? ' …' : '');
-        valueEl = <TextArea value={shown} display={display} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />;
+          const rows = Math.min(MULTILINE_ROWS, inputRows(shown, valueWidth));
+          valueEl = <TextArea value={shown} width={valueWidth} rows={rows} onChange={(nv) => set(f.key, nv)} focus placeholder={f.hint} onTab={onTab} />;
+          tall = rows;
+        } else {
+          const wrapped = wrapText(s, valueWidth - 1);
+          display = truncate(wrapped[0] ?? '', valueWidth - 2) + (wrapped.length > 1 ? ' …' : '');
+          valueEl = <TextArea value={shown} width={valueWidth} rows={1} display={display} onChange={(nv) => set(f.key, nv)} focus={false} placeholder={f.hint} onTab={onTab} />;
+        }
       } else {
         // One row per field: a long value scrolls sideways while focused and shows its start otherwise.
         const shown = escapeLine(s);
@@ -203,26 +208,16 @@ export function Form(props: {
     } else {
       valueEl = <Text>{v ? '[x] yes' : '[ ] no'}</Text>;
     }
-    // Earlier lines of a focused multi-line value sit above the row being typed on.
-    extra.forEach((l, n) =>
-      lines.push(
-        <Text key={`${f.key}-x${n}`}>
-          <Text color="yellow" bold>
-            {(n === 0 ? `› ${truncate(f.label, labelWidth)}` : '').padEnd(labelWidth + 2)}
-          </Text>
-          {l}
-        </Text>,
-      ),
-    );
     lines.push(
-      <Box key={f.key}>
+      <Box key={f.key} height={tall}>
         <Box width={labelWidth + 2} flexShrink={0}>
           <Text color={focused ? 'yellow' : undefined} bold={focused}>
-            {extra.length ? '' : `${focused ? '› ' : '  '}${truncate(f.label, labelWidth)}`}
+            {`${focused ? '› ' : '  '}${truncate(f.label, labelWidth)}`}
           </Text>
         </Box>
         <Box width={valueWidth}>{valueEl}</Box>
       </Box>,
+      ...Array.from({ length: tall - 1 }, () => null),
     );
     lines.push(...after);
     if (focused && (f.kind === 'text' || f.kind === 'number') && f.hint && v) lines.push(<Text key={`${f.key}-h`} dimColor>{' '.repeat(labelWidth + 2)}{truncate(f.hint, valueWidth)}</Text>);

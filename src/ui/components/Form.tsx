@@ -5,6 +5,7 @@
 import { useState, type ReactElement } from 'react';
 import { Box, Text } from 'ink';
 import { Priority, useKeypress } from '../hooks/keypress.js';
+import { useOptionalActions } from '../../store/index.js';
 import { Command, commandFor } from '../keymap.js';
 import { TextInput, inputRows } from './TextInput.js';
 import { TextArea } from './TextArea.js';
@@ -87,6 +88,24 @@ export function Form(props: {
   const current = fields[focus];
 
   const set = (key: string, v: string | boolean) => setValues((old) => normalize(fields, { ...old, [key]: v }));
+  const actions = useOptionalActions();
+  // Esc on a changed form asks first; an unchanged one just leaves.
+  const [opened] = useState(() => normalize(fields, props.initial));
+  const changed = fields.some((f) => (values[f.key] ?? '') !== (opened[f.key] ?? ''));
+  // While the discard dialog asks, the form's inputs take no keys (an n is the dialog's).
+  const [asking, setAsking] = useState(false);
+  const cancel = () => {
+    if (!changed || !actions) return props.onCancel();
+    setAsking(true);
+    const n = fields.filter((f) => (values[f.key] ?? '') !== (opened[f.key] ?? '')).length;
+    actions.confirm({
+      title: 'Discard your changes?',
+      message: `${n} changed field${n === 1 ? '' : 's'} in "${props.title}" would be lost.`,
+      confirmLabel: 'discard the changes',
+      onConfirm: props.onCancel,
+      onDecline: () => setAsking(false),
+    });
+  };
   const submit = async () => {
     const firstBad = fields.findIndex((f) => fieldError(f, values));
     if (firstBad >= 0) {
@@ -115,7 +134,7 @@ export function Form(props: {
     (input, key) => {
       if (busy) return true;
       const cmd = commandFor(input, key, ['form']);
-      if (cmd === Command.Cancel) props.onCancel();
+      if (cmd === Command.Cancel) cancel();
       else if (cmd === Command.Submit) void submit();
       else if (cmd === Command.NextField) setFocus((f) => Math.min(submitRow, f + 1));
       else if (cmd === Command.PrevField) setFocus((f) => Math.max(0, f - 1));
@@ -136,7 +155,7 @@ export function Form(props: {
   // Each field renders as one or more lines; scroll so the focused one is in view.
   const blocks = fields.map((f, i) => {
     const err = showErrors || f.kind === 'number' ? fieldError(f, values) : null;
-    const focused = i === focus;
+    const focused = i === focus && !asking;
     const v = values[f.key];
     // One entry per terminal row (a taller element is followed by nulls for its other rows).
     const lines: (ReactElement | null)[] = [];

@@ -99,6 +99,7 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
       if (cmd === Command.Refresh) return void actions.loadAssistant(route.id), true;
       if (!a) return false;
       if (cmd === Command.Edit) return actions.push({ name: 'assistant-edit', id: a.id }), true;
+      if (cmd === Command.Clone) return actions.push({ name: 'assistant-new', from: a.id }), true;
       if (cmd === Command.KnowledgeBase) return actions.push({ name: 'assistant-kb', id: a.id }), true;
       if (cmd === Command.Chat) return actions.push({ name: 'chat', assistantId: a.id }), true;
       if (cmd === Command.Outbound) return actions.push({ name: 'call-outbound', assistantId: a.id }), true;

@@ -41,6 +41,8 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
           return actions.push({ name: 'assistant', id: selected.id }), true;
         case Command.Edit:
           return actions.push({ name: 'assistant-edit', id: selected.id }), true;
+        case Command.Clone:
+          return actions.push({ name: 'assistant-new', from: selected.id }), true;
         case Command.KnowledgeBase:
           return actions.push({ name: 'assistant-kb', id: selected.id }), true;
         case Command.Chat:

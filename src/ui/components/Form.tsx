@@ -17,6 +17,12 @@ import { escapeLine, escapeText } from '../../format/escape.js';
 /** Rows a focused multi-line field shows before it scrolls. */
 const MULTILINE_ROWS = 5;
 
+/** What Tab made of a text field: the new text, and the names it could still become when several match. */
+export interface Completion {
+  value: string;
+  choices: string[];
+}
+
 export type FormValues = Record<string, string | boolean>;
 export interface Option {
   value: string;
@@ -31,7 +37,7 @@ interface Base {
   group?: string;
 }
 export type Field =
-  | (Base & { kind: 'text'; required?: boolean; multiline?: boolean; validate?: (v: string) => string | null; complete?: (v: string) => string | null })
+  | (Base & { kind: 'text'; required?: boolean; multiline?: boolean; validate?: (v: string) => string | null; complete?: (v: string) => Completion | null })
   | (Base & { kind: 'number'; integer?: boolean; min?: number; max?: number; required?: boolean })
   | (Base & { kind: 'select'; options: (values: FormValues) => Option[] })
   | (Base & { kind: 'toggle' });
@@ -87,7 +93,12 @@ export function Form(props: {
   const submitRow = fields.length;
   const current = fields[focus];
 
-  const set = (key: string, v: string | boolean) => setValues((old) => normalize(fields, { ...old, [key]: v }));
+  // The names a Tab completion could still become, listed under the field until it changes.
+  const [choices, setChoices] = useState<{ key: string; list: string[] } | null>(null);
+  const set = (key: string, v: string | boolean) => {
+    setChoices(null);
+    setValues((old) => normalize(fields, { ...old, [key]: v }));
+  };
   const actions = useOptionalActions();
   // Esc on a changed form asks first; an unchanged one just leaves.
   const [opened] = useState(() => normalize(fields, props.initial));
@@ -167,11 +178,14 @@ export function Form(props: {
     if (f.kind === 'text' || f.kind === 'number') {
       const s = String(v ?? '');
       const complete = f.kind === 'text' && f.complete ? f.complete : undefined;
+      // Tab completes; with several matches it lists them and stays in the field.
       const onTab = complete
         ? () => {
             const c = complete(s);
-            if (c !== null) set(f.key, c);
-            return c !== null;
+            if (c === null) return false;
+            if (c.value !== s) set(f.key, c.value);
+            setChoices(c.choices.length > 1 ? { key: f.key, list: c.choices } : null);
+            return true;
           }
         : undefined;
       // A multi-line value is a box of up to five rows while focused (it scrolls around the cursor), its first line otherwise.
@@ -239,6 +253,10 @@ export function Form(props: {
       ...Array.from({ length: tall - 1 }, () => null),
     );
     lines.push(...after);
+    if (focused && choices?.key === f.key) {
+      const shownChoices = wrapText(choices.list.join('  '), valueWidth).slice(0, 3);
+      shownChoices.forEach((l, n) => lines.push(<Text key={`${f.key}-c${n}`} color="cyan">{' '.repeat(labelWidth + 2)}{l}</Text>));
+    }
     if (focused && (f.kind === 'text' || f.kind === 'number') && f.hint && v) lines.push(<Text key={`${f.key}-h`} dimColor>{' '.repeat(labelWidth + 2)}{truncate(f.hint, valueWidth)}</Text>);
     if (err) lines.push(<Text key={`${f.key}-e`} color="red">{' '.repeat(labelWidth + 2)}{truncate(err, valueWidth)}</Text>);
     return lines;

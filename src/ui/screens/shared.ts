@@ -8,6 +8,11 @@ export interface ScreenProps<R> {
   height: number;
 }
 
+/** Loading its first data (nothing to show yet): keys typed ahead wait for it (useListKeys' `loading`). */
+export function firstLoad(res: { status: string; data?: unknown }): boolean {
+  return res.status === 'idle' || (res.status === 'loading' && res.data === undefined);
+}
+
 /** Rows whose visible columns contain the filter text (case-insensitive). */
 export function filterRows<T>(rows: T[], columns: Column<T>[], filter: string): T[] {
   const q = filter.trim().toLowerCase();

@@ -95,6 +95,7 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
     contexts: ['detail', 'assistant'],
     lines: lines.length,
     height,
+    loading: !a && rec?.status === 'loading',
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadAssistant(route.id), true;
       if (!a) return false;

@@ -9,7 +9,7 @@ import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, type KeyContext } from '../../keymap.js';
 import { dateTime } from '../../format.js';
-import { filterRows, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
   { header: 'NAME', width: 18, priority: 1, grow: true, value: (a) => a.name ?? a.id },
@@ -32,6 +32,7 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
     contexts: CONTEXTS,
     count: rows.length,
     height,
+    loading: firstLoad(res),
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadAssistants({ force: true }), true;
       if (cmd === Command.New) return actions.push({ name: 'assistant-new' }), true;

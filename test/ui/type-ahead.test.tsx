@@ -1,0 +1,77 @@
+// Keys typed before a screen has its first data wait for it and then apply in order, on every
+// screen (not only the call log): the service here answers through a real proxy that holds each
+// response back, so the keys surely arrive first.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { tick } from '../support/ink.js';
+
+let sb: Sandbox;
+let slow: Server;
+let slowUrl: string;
+const DELAY_MS = 400;
+
+before(async () => {
+  sb = await startTestSandbox();
+  const up = new URL(sb.url);
+  slow = createServer((req, res) => {
+    setTimeout(() => {
+      const out = request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      out.on('error', () => res.destroy());
+      req.pipe(out);
+    }, DELAY_MS);
+  });
+  await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+  slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+});
+after(async () => {
+  slow.closeAllConnections();
+  await new Promise((r) => slow.close(r));
+  await sb.close();
+});
+
+test('j j Enter typed before the assistants arrive open the third assistant', async () => {
+  const c = await openConsole({ ...sb, url: slowUrl });
+  try {
+    assert.equal(c.store.getState().assistants.data, undefined, 'typed before the list is in');
+    for (const k of ['j', 'j', '\r']) {
+      c.stdin.write(k);
+      await tick();
+    }
+    await c.waitFor('System prompt');
+    const third = c.store.getState().assistants.data![2];
+    assert.deepEqual(c.store.getState().stack.at(-1), { name: 'assistant', id: third.id });
+  } finally {
+    await c.close();
+  }
+});
+
+test('2 then j typed ahead land on the second number; 5 j on the second file', async () => {
+  const c = await openConsole({ ...sb, url: slowUrl });
+  try {
+    for (const k of ['2', 'j']) {
+      c.stdin.write(k);
+      await tick();
+    }
+    await c.waitFor('DID');
+    await c.waitFor(/\+\d{6}/);
+    await tick();
+    assert.equal(c.store.getState().stack.at(-1)!.name, 'numbers');
+    assert.equal(c.store.getState().views['numbers']?.cursor, 1);
+    for (const k of ['5', 'j']) {
+      c.stdin.write(k);
+      await tick();
+    }
+    assert.equal(c.store.getState().files.data, undefined, 'typed before the files are in');
+    await c.waitFor(/\.txt|\.md|\.pdf/);
+    await tick();
+    assert.equal(c.store.getState().views['files']?.cursor, 1);
+  } finally {
+    await c.close();
+  }
+});

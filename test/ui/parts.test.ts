@@ -10,6 +10,7 @@ import { callFiltersFromForm, EMPTY_CALL_FILTERS } from '../../src/store/calls.j
 import { Command, commandFor, bindingsFor } from '../../src/ui/keymap.js';
 import type { Key } from 'ink';
 import { footerLine } from '../../src/ui/chrome-text.js';
+import { filterRows } from '../../src/ui/screens/shared.js';
 import { helpLines } from '../../src/ui/screens/Help.js';
 import { cellWidth } from '../../src/format/cells.js';
 
@@ -112,4 +113,21 @@ test("help lists every key of each section: the Chat section has the chat's page
   for (const b of bindingsFor(['sessions', 'chat'])) assert.ok(chat.includes(b.hint), `${b.hint} in\n${chat}`);
   assert.match(chat, /PgUp\/Ctrl-B +page up/);
   assert.match(chat, /Alt-Enter\/Ctrl-J +new line/);
+});
+
+test('the list filter: typing on narrows the last result, Backspace and other rows start afresh; same rows as a plain search', () => {
+  const cols: Column<{ a: string; b: number }>[] = [
+    { header: 'A', value: (r) => r.a },
+    { header: 'B', value: (r) => r.b },
+  ];
+  const rows = Array.from({ length: 5000 }, (_, i) => ({ a: `Caller ${i % 97} Ünïcode`, b: i }));
+  const plain = (q: string) => rows.filter((r) => `${r.a}`.toLowerCase().includes(q) || String(r.b).includes(q));
+  for (const q of ['1', '12', '123', '12', '', 'caller 9', 'caller 96', 'ünï', 'r 1\n', '1ü']) {
+    const got = filterRows(rows, cols, q);
+    assert.deepEqual(got, q.trim() ? plain(q.trim().toLowerCase()) : rows, `filter ${JSON.stringify(q)}`);
+  }
+  // The rows of another list never come from the last one's result.
+  const other = rows.slice(0, 10);
+  assert.deepEqual(filterRows(other, cols, 'caller 1'), plain('caller 1').filter((r) => other.includes(r)));
+  assert.deepEqual(filterRows(other, cols, 'caller 12'), []);
 });

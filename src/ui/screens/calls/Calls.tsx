@@ -11,7 +11,7 @@ import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime, duration, money, truncate } from '../../format.js';
-import { filterRows, type ScreenProps } from '../shared.js';
+import { filterRows, prepareFilter, type ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
@@ -116,6 +116,9 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
     [assistantName, numbers],
   );
   const rows = useMemo(() => filterRows(log.calls, columns, view.filter), [log.calls, columns, view.filter]);
+  // Once `/` is pressed, the rows' haystacks are made in the background, before the first keystroke.
+  const filtering = useConsole((s) => s.mode === 'filter') || view.filter !== '';
+  useEffect(() => (filtering ? prepareFilter(log.calls, columns) : undefined), [filtering, log.calls, columns]);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const tableHeight = Math.max(3, height - CHART_ROWS - 2);
 

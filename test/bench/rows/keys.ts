@@ -1,0 +1,127 @@
+// Rows 9-11 (issue 12, keys in): a burst of 50 keys in one write on the call log (every key
+// applied, and the time until its last frame); j/k on the detail of an assistant whose prompt is
+// 100,000 characters without a space; a `/` filter keystroke with the 100,000-call log loaded.
+import { atMost, fromSummary, type Figure } from '../report.js';
+import { tempHome, type BenchContext } from '../fixtures.js';
+import type { PtySession } from '../pty.js';
+import { homeWithManyCalls, sandboxJson, startSandbox } from '../sandbox.js';
+import { percentile, summarize } from '../stats.js';
+import { withConsole } from './startup.js';
+import { pageToEnd } from './calllog.js';
+
+/** Keys paced like a fast typist or a held key, so what is timed is the console, not Ink's frame throttle. */
+const KEY_GAP_MS = 40;
+const FRAME_TIMEOUT_MS = 3000;
+
+/** Each key of `keys` on its own write, paced; write → first frame after it, in ms. */
+async function frameLatencies(pty: PtySession, keys: string[]): Promise<{ samples: number[]; timeouts: number }> {
+  const samples: number[] = [];
+  let timeouts = 0;
+  for (const k of keys) {
+    await new Promise((d) => setTimeout(d, KEY_GAP_MS));
+    try {
+      const { sentAt, frameAt } = await pty.press(k, FRAME_TIMEOUT_MS);
+      samples.push(frameAt - sentAt);
+    } catch {
+      timeouts++;
+      samples.push(FRAME_TIMEOUT_MS);
+    }
+    await pty.settle(20, 2000);
+  }
+  return { samples, timeouts };
+}
+
+const latencyFigures = (row: number, what: string, r: { samples: number[]; timeouts: number }, note: string): Figure[] => [
+  { row, name: `${what}, median`, unit: 'ms', ...fromSummary(summarize(r.samples)), target: atMost(16, 'ms'), note: `${note}; ${r.timeouts ? `${r.timeouts} keys drew no frame within ${FRAME_TIMEOUT_MS} ms (scored as that)` : 'every key drew a frame'}` },
+  { row, name: `${what}, p99`, unit: 'ms', value: percentile(r.samples, 99), runs: r.samples.length },
+];
+
+/** Row 9: 50 × j in one write at the top of the call log: does the highlight land on the 51st call, and when is the last frame drawn? */
+export async function burstRow(ctx: BenchContext): Promise<Figure[]> {
+  const home = await homeWithManyCalls(ctx);
+  // The 51st call, newest first, as the service lists it.
+  const sb = await startSandbox(ctx, home.sandboxDir);
+  let expected: string | undefined;
+  try {
+    const body = (await sandboxJson(sb, '/calls?limit=60')) as { calls?: Array<{ id: string }> };
+    expected = body.calls?.[50]?.id;
+  } finally {
+    await sb.stop();
+  }
+  const runs = ctx.quick ? 2 : 5;
+  const samples: number[] = [];
+  let applied = 0;
+  for (let r = 0; r < runs; r++) {
+    await withConsole(ctx, home, async (pty) => {
+      pty.type('3');
+      await pty.waitForScreen((l) => /\d+ calls\+?(?! loaded)/.test(l.join('\n')) && /\d{4}-\d\d-\d\d \d\d:\d\d/.test(l.join('\n')), 60_000, 'the call log');
+      await pty.settle(300, 10_000);
+      const sentAt = pty.now();
+      pty.type('j'.repeat(50));
+      const last = await pty.settle(300, 20_000);
+      samples.push(last - sentAt);
+      // y shows the highlighted call's JSON, titled with its id.
+      pty.type('y');
+      try {
+        await pty.waitForScreen((l) => l.join('\n').includes(`JSON call ${expected}`), 5000, 'the 51st call');
+        applied++;
+      } catch {
+        /* counted as not applied */
+      }
+    });
+  }
+  return [
+    {
+      row: 9,
+      name: 'burst of 50 × j in one write → last frame (call log)',
+      unit: 'ms',
+      ...fromSummary(summarize(samples)),
+      note: `${applied} of ${runs} bursts put the highlight on the 51st call (every key applied)${expected ? '' : '; the 51st call id could not be read'}`,
+      target: { text: 'every key applied', met: () => applied === runs },
+    },
+  ];
+}
+
+/** Row 10: j/k on the detail of an assistant with a 100,000-character prompt without a space. */
+export async function longPromptRow(ctx: BenchContext): Promise<Figure[]> {
+  const home = tempHome('longprompt');
+  const sb = await startSandbox(ctx, home.sandboxDir);
+  let id: string;
+  try {
+    const body = (await sandboxJson(sb, '/assistants', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Long prompt', model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: 'x'.repeat(100_000) }] } }),
+    })) as { id?: string; assistant?: { id: string } };
+    id = body.assistant?.id ?? body.id!;
+  } finally {
+    await sb.stop();
+  }
+  const presses = ctx.quick ? 30 : 100;
+  return withConsole(ctx, home, async (pty) => {
+    await pty.waitForScreen((l) => l.join('\n').includes('NAME'), 60_000, 'the assistants');
+    pty.type(`:a ${id}\r`);
+    await pty.waitForScreen((l) => l.join('\n').includes('System prompt'), 30_000, 'the assistant detail');
+    await pty.settle(300, 10_000);
+    const keys = Array.from({ length: presses }, (_, i) => (Math.floor(i / 20) % 2 === 0 ? 'j' : 'k'));
+    return latencyFigures(10, 'j/k on a 100,000-character prompt → frame', await frameLatencies(pty, keys), `keys ≥ ${KEY_GAP_MS} ms apart, write → first frame`);
+  });
+}
+
+/** Row 11: a `/` filter keystroke with the whole 100,000-call log loaded. */
+export async function filterRow(ctx: BenchContext): Promise<Figure[]> {
+  const home = await homeWithManyCalls(ctx);
+  return withConsole(ctx, home, async (pty) => {
+    pty.type('3');
+    await pty.waitForScreen((l) => /\d+ calls\+?(?! loaded)/.test(l.join('\n')), 60_000, 'the call log');
+    await pty.settle(300, 10_000);
+    const paged = await pageToEnd(pty, ctx.quick ? 20_000 : 60_000, ctx.log);
+    await pty.settle(300, 10_000);
+    pty.type('/');
+    await pty.settle(300, 10_000);
+    // Typing on narrows; Backspace widens again; each is one keystroke of the filter.
+    const keys = ctx.quick ? ['0', '1', '\x7f', '\x7f', 'a', '\x7f'] : ['0', '1', '2', '\x7f', '\x7f', '\x7f', 'e', 'n', 'd', '\x7f', '\x7f', '\x7f', '+', '1', '\x7f', '\x7f'];
+    const loaded = `${paged.loaded.toLocaleString('en-US')} calls loaded${paged.done ? ' (the whole log)' : ''}`;
+    return latencyFigures(11, `/ filter keystroke, ${loaded} → frame`, await frameLatencies(pty, keys), `typing on and Backspace, keys ≥ ${KEY_GAP_MS} ms apart`);
+  });
+}

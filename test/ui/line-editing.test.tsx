@@ -144,6 +144,33 @@ describe('the chat draft', () => {
     await sb.close();
   });
 
+  test('a filter or palette line longer than the terminal scrolls sideways: one row, the cursor end in view', async () => {
+    const c = await openConsole(sb);
+    try {
+      await c.waitFor('NAME');
+      const columns = c.store.getState().columns;
+      await c.press('/');
+      c.stdin.write('x'.repeat(columns + 40));
+      await tick();
+      await c.type('END');
+      let row = c.frame().split('\n').find((l) => l.startsWith('/'))!;
+      assert.match(row, /^\/….*xEND ?$/, row);
+      assert.ok(cellWidth(row) <= columns, `${cellWidth(row)} cells in ${columns}`);
+      await c.press(HOME);
+      row = c.frame().split('\n').find((l) => l.startsWith('/'))!;
+      assert.match(row, /^\/ x+$/, row);
+      await c.press(KEYS.escape);
+      await new Promise((r) => setTimeout(r, 60));
+      await c.press(':');
+      c.stdin.write('calls ' + 'y'.repeat(columns));
+      await tick();
+      row = c.frame().split('\n').find((l) => l.startsWith(':'))!;
+      assert.ok(cellWidth(row) <= columns && /y ?\s*$/.test(row), row);
+    } finally {
+      await c.close();
+    }
+  });
+
   test('Alt-Enter and Ctrl-J add a line, Enter sends; the box grows to five rows and then scrolls; Ctrl-W and Alt-← edit it', async () => {
     const c = await openConsole(sb);
     try {

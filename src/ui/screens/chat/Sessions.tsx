@@ -113,7 +113,7 @@ function SessionList({ width, height }: { width: number; height: number }) {
       <Box flexDirection="column">
         <Text>
           <Text color="yellow">Session id: </Text>
-          <TextInput value={asking} onChange={setAsking} focus placeholder="paste a session id" />
+          <TextInput value={asking} onChange={setAsking} focus placeholder="paste a session id" width={Math.max(10, width - 12)} />
         </Text>
         <Text dimColor>Enter open · Esc cancel</Text>
       </Box>

@@ -1,7 +1,7 @@
-// A keyboard form: text (ink-text-input, one line, or own multi-line), number (validated as you
-// type), choice (←/→/Space cycle in place; Enter lists the options in an ink-select-input list),
-// toggle. Long forms scroll around the focused field. Tab/↓ next, Shift-Tab/↑ previous, Ctrl-S or
-// Enter on the last row saves, Esc cancels.
+// A keyboard form: text (the one TextInput, one line or several), number (validated as you type),
+// choice (←/→/Space cycle in place; Enter lists the options in an ink-select-input list), toggle.
+// Long forms scroll around the focused field. Tab/↓ next, Shift-Tab/↑ previous, Ctrl-S or Enter on
+// the last row saves, Esc cancels (asking first when something changed).
 import { useState, type ReactElement } from 'react';
 import { Box, Text } from 'ink';
 import { Priority, useKeypress } from '../hooks/keypress.js';

@@ -1,7 +1,7 @@
 // Create an assistant (every field of the spec); edit one in the same form pre-filled (every
 // field, only the changed ones sent); duplicate one (the create form pre-filled from it); attach
 // or detach knowledge-base files.
-import type { Assistant, AssistantInput } from '../../../api/schemas.js';
+import type { Assistant, AssistantInput, UpdatedAssistant } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { useState } from 'react';
 import { Form, normalize, type Field, type FormValues } from '../../components/Form.js';
@@ -262,7 +262,11 @@ function EditForm({ a, width, height, onDone }: { a: Assistant; width: number; h
           return onDone();
         }
         const saved = await actions.updateAssistant(a.id, patch);
-        if (saved) onDone();
+        if (!saved) return; // the error is on the flash line; everything typed stays
+        // A hosted service may keep only some fields of a PATCH (the spec: name, status, description).
+        const notApplied = (saved as Partial<UpdatedAssistant>).notApplied;
+        if (notApplied?.length) actions.flash(`Saved, but the service did not apply: ${notApplied.join(', ')}`, 'error');
+        onDone();
       }}
     />
   );

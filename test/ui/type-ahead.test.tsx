@@ -75,3 +75,19 @@ test('2 then j typed ahead land on the second number; 5 j on the second file', a
     await c.close();
   }
 });
+
+test('on the call log, / inbound ⏎ j ⏎ in one write opens the second inbound call (the list is filtered before j moves)', async () => {
+  const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+  try {
+    await c.waitFor('calls/day');
+    await c.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d/);
+    const inbound = c.store.getState().callLog.calls.filter((x) => x.type === 'inboundPhoneCall');
+    assert.ok(inbound.length >= 2, 'the sandbox has inbound calls');
+    c.stdin.write('/inbound\rj\r');
+    await tick();
+    await c.waitFor(`call ${inbound[1].id}`);
+    assert.deepEqual(c.store.getState().stack.at(-1), { name: 'call', id: inbound[1].id });
+  } finally {
+    await c.close();
+  }
+});

@@ -1,6 +1,6 @@
 // The call log: a calls-per-day chart over the loaded range, then the table, newest first.
 // Older pages load as the cursor nears the end; the store refreshes it live while it is on top.
-import { memo, useEffect, useMemo } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Call } from '../../../api/schemas.js';
 import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
@@ -115,9 +115,20 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
     ],
     [assistantName, numbers],
   );
-  const rows = useMemo(() => filterRows(log.calls, columns, view.filter), [log.calls, columns, view.filter]);
-  // Once `/` is pressed, the rows' haystacks are made in the background, before the first keystroke.
-  const filtering = useConsole((s) => s.mode === 'filter') || view.filter !== '';
+  // While the filter is typed into, the keystroke's frame shows the text at once and the list
+  // follows right after it (a burst of keys filters once, for the last); out of the filter bar the
+  // list is always filtered by what the bar says, so keys after Enter move over the right rows.
+  const typingFilter = useConsole((s) => s.mode === 'filter');
+  const [listed, setListed] = useState(view.filter);
+  useEffect(() => {
+    if (listed === view.filter) return;
+    const t = setTimeout(() => setListed(view.filter), 0);
+    return () => clearTimeout(t);
+  }, [listed, view.filter]);
+  const filter = typingFilter ? listed : view.filter;
+  const rows = useMemo(() => filterRows(log.calls, columns, filter), [log.calls, columns, filter]);
+  // Once `/` is pressed, the filter's index is made in the background, before the first keystroke.
+  const filtering = typingFilter || view.filter !== '';
   useEffect(() => (filtering ? prepareFilter(log.calls, columns) : undefined), [filtering, log.calls, columns]);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const tableHeight = Math.max(3, height - CHART_ROWS - 2);

@@ -7,6 +7,8 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openConsole, startTestSandbox, type Sandbox } from './support.js';
 import { tick } from '../support/ink.js';
+import { seedCalls } from '../../src/sandbox/seed.js';
+import { CALLS_PAGE_SIZE } from '../../src/store/calls.js';
 
 let sb: Sandbox;
 let slow: Server;
@@ -89,5 +91,24 @@ test('on the call log, / inbound ⏎ j ⏎ in one write opens the second inbound
     assert.deepEqual(c.store.getState().stack.at(-1), { name: 'call', id: inbound[1].id });
   } finally {
     await c.close();
+  }
+});
+
+test('50 j in one write on the call log go 50 rows down: the keys past the first page wait for the next one', async () => {
+  const big = await startTestSandbox();
+  seedCalls(big.dataDir, 300);
+  const c = await openConsole(big, { initialRoute: { name: 'calls' } });
+  try {
+    await c.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d/);
+    await tick();
+    assert.equal(c.store.getState().callLog.calls.length, CALLS_PAGE_SIZE, 'one page loaded');
+    c.stdin.write('j'.repeat(CALLS_PAGE_SIZE + 10));
+    await tick();
+    for (let i = 0; i < 500 && (c.store.getState().views['calls']?.cursor ?? 0) < CALLS_PAGE_SIZE + 10; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(c.store.getState().views['calls']?.cursor, CALLS_PAGE_SIZE + 10);
+    assert.ok(c.store.getState().callLog.calls.length > CALLS_PAGE_SIZE);
+  } finally {
+    await c.close();
+    await big.close();
   }
 });

@@ -142,7 +142,9 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
     contexts: ['list', 'calls'],
     count: rows.length,
     height: tableHeight,
-    loading: log.status === 'idle' || (log.status === 'loading' && log.calls.length === 0),
+    // Also at the last loaded row while older calls load: a j typed on waits for them rather
+    // than stopping at the end (50 j in one read go 50 rows down).
+    loading: log.status === 'idle' || (log.status === 'loading' && log.calls.length === 0) || (log.loadingMore && view.cursor >= rows.length - 1),
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadCalls({ force: true }), true;
       if (cmd === Command.CallFilters) return actions.push({ name: 'call-filters' }), true;

@@ -112,3 +112,19 @@ test('50 j in one write on the call log go 50 rows down: the keys past the first
     await big.close();
   }
 });
+
+test('typing into the call log filter shows the text at once and the filtered list right after', async () => {
+  const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+  try {
+    await c.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d/);
+    const calls = c.store.getState().callLog.calls;
+    const inbound = calls.filter((x) => x.type === 'inboundPhoneCall').length;
+    assert.ok(inbound > 0 && inbound < calls.length);
+    await c.press('/');
+    await c.type('inbound');
+    await c.waitFor(new RegExp(`\\b${inbound} calls`));
+    assert.match(c.frame(), /^\/inbound/m);
+  } finally {
+    await c.close();
+  }
+});

@@ -99,15 +99,22 @@ export function filterRows<T extends object>(rows: T[], columns: Column<T>[], fi
   return out.map((i) => rows[i]);
 }
 
+/** Whether the filter's index of these rows and columns is complete (a keystroke then costs a scan). */
+export function filterReady<T extends object>(rows: T[], columns: Column<T>[]): boolean {
+  const idx = indexes.get(columns);
+  return idx?.rows === rows && idx.text !== undefined;
+}
+
 /**
  * Makes the filter's index of `rows` ahead of the first keystroke, a slice at a time so keys
- * still go through; returns a stop function (for an effect's cleanup).
+ * still go through; calls `onReady` once it is complete. Returns a stop function (for an effect's cleanup).
  */
-export function prepareFilter<T extends object>(rows: T[], columns: Column<T>[], slice = 2000): () => void {
+export function prepareFilter<T extends object>(rows: T[], columns: Column<T>[], onReady?: () => void, slice = 1000): () => void {
   const idx = indexFor(rows, columns);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const step = () => {
-    if (indexes.get(columns) !== idx || build(idx, columns, slice)) return;
+    if (indexes.get(columns) !== idx) return;
+    if (build(idx, columns, slice)) return onReady?.();
     timer = setTimeout(step, 0);
   };
   timer = setTimeout(step, 0);

@@ -11,7 +11,7 @@ import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime, duration, money, truncate } from '../../format.js';
-import { filterRows, prepareFilter, type ScreenProps } from '../shared.js';
+import { filterReady, filterRows, prepareFilter, type ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
@@ -116,20 +116,23 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
     [assistantName, numbers],
   );
   // While the filter is typed into, the keystroke's frame shows the text at once and the list
-  // follows right after it (a burst of keys filters once, for the last); out of the filter bar the
-  // list is always filtered by what the bar says, so keys after Enter move over the right rows.
+  // follows right after it (a burst of keys filters once, for the last), once the filter's index
+  // is made (in the background from `/` on, so no keystroke waits for it); out of the filter bar
+  // the list is always filtered by what the bar says, so keys after Enter move over the right rows.
   const typingFilter = useConsole((s) => s.mode === 'filter');
+  const filtering = typingFilter || view.filter !== '';
+  // Bumped when the index is complete, to render with it.
+  const [, indexMade] = useState(0);
+  useEffect(() => (filtering ? prepareFilter(log.calls, columns, () => indexMade((n) => n + 1)) : undefined), [filtering, log.calls, columns]);
   const [listed, setListed] = useState(view.filter);
+  const ready = filterReady(log.calls, columns);
   useEffect(() => {
-    if (listed === view.filter) return;
+    if (listed === view.filter || !ready) return;
     const t = setTimeout(() => setListed(view.filter), 0);
     return () => clearTimeout(t);
-  }, [listed, view.filter]);
+  }, [listed, view.filter, ready]);
   const filter = typingFilter ? listed : view.filter;
   const rows = useMemo(() => filterRows(log.calls, columns, filter), [log.calls, columns, filter]);
-  // Once `/` is pressed, the filter's index is made in the background, before the first keystroke.
-  const filtering = typingFilter || view.filter !== '';
-  useEffect(() => (filtering ? prepareFilter(log.calls, columns) : undefined), [filtering, log.calls, columns]);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const tableHeight = Math.max(3, height - CHART_ROWS - 2);
 

@@ -128,3 +128,21 @@ test('typing into the call log filter shows the text at once and the filtered li
     await c.close();
   }
 });
+
+test('a service that never answers keeps no key for long: 2 goes to Numbers after a few seconds, q quits at once', async () => {
+  const { startFaultyServer } = await import('../support/faulty-server.js');
+  const hung = await startFaultyServer({ mode: 'slow' });
+  const c = await openConsole({ ...sb, url: hung.url });
+  try {
+    c.stdin.write('2');
+    await tick();
+    for (let i = 0; i < 800 && c.store.getState().stack.at(-1)!.name !== 'numbers'; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(c.store.getState().stack.at(-1)!.name, 'numbers', 'the held 2 went on once the wait ran out');
+    c.stdin.write('q');
+    await tick();
+    assert.equal(c.store.getState().quitting, true);
+  } finally {
+    await c.close();
+    await hung.close();
+  }
+});

@@ -20,7 +20,8 @@ export function cellWidth(text: string): number {
 
 // Widths of single glyphs, which repeat: string-width costs microseconds a call.
 const glyphWidths = new Map<string, number>();
-function glyphWidth(glyph: string): number {
+/** Cells one grapheme cluster takes. */
+export function glyphWidth(glyph: string): number {
   let w = glyphWidths.get(glyph);
   if (w === undefined) {
     if (glyphWidths.size >= 4096) glyphWidths.clear();

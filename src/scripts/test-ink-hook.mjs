@@ -1,5 +1,5 @@
 // Imported (--import) by run-tests.mjs in every test process: 'ink', wherever it is imported
-// from (the app, ink-testing-library, ink-text-input, ink-select-input), resolves to the patched
+// from (the app, ink-testing-library, ink-select-input), resolves to the patched
 // Ink that run-tests.mjs built (src/scripts/test-ink.mjs; its path in SWITCHBOARD_TEST_INK), so
 // a test process has one Ink, the one the console ships. The resolve hook runs in the loader
 // thread, which loads this file again.

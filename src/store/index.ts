@@ -159,6 +159,11 @@ export function useActions(): ConsoleActions {
   return useStore(useConsoleStore(), (s) => s.actions);
 }
 
+/** The actions, or null outside a console (a component rendered on its own, as in a test). */
+export function useOptionalActions(): ConsoleActions | null {
+  return useContext(StoreContext)?.getState().actions ?? null;
+}
+
 export { topRoute, viewOf, EMPTY_VIEW } from './navigation.js';
 export { routeKey } from './types.js';
 export type { Route, RouteName, Resource, ConsoleTarget } from './types.js';

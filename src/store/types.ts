@@ -8,7 +8,7 @@ import { failure } from '../api/errors.js';
 export type Route =
   | { name: 'assistants' }
   | { name: 'assistant'; id: string }
-  | { name: 'assistant-new' }
+  | { name: 'assistant-new'; /** Duplicate: pre-filled from this assistant. */ from?: string }
   | { name: 'assistant-edit'; id: string }
   | { name: 'assistant-kb'; id: string }
   | { name: 'assistant-yaml'; id: string }

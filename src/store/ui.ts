@@ -21,6 +21,8 @@ export interface ConfirmDialog {
   message: string;
   confirmLabel: string;
   onConfirm: () => void | Promise<void>;
+  /** Run on n, Esc or cancel. */
+  onDecline?: () => void;
 }
 
 export interface UiState {
@@ -85,6 +87,7 @@ export const createUiSlice: SliceCreator<UiState, UiActions, UiState & { actions
         const d = get().dialog;
         set({ dialog: null, mode: 'normal' });
         if (yes && d) await d.onConfirm();
+        else d?.onDecline?.();
       },
       resize(columns, rows) {
         const s = get();

@@ -3,7 +3,7 @@
 // loaded (start.ts), so the two cannot drift apart.
 import type { ConsoleTarget } from '../store/types.js';
 import type { ConnectionState } from '../api/connection-state.js';
-import { KEYMAP, bindingsFor, type KeyContext } from './keymap.js';
+import { Footer, KEYMAP, bindingsFor, type KeyContext } from './keymap.js';
 import { truncate, wrapText } from './format.js';
 import type { Flash } from '../store/ui.js';
 import { cellWidth, truncateCells } from '../format/cells.js';
@@ -22,18 +22,24 @@ export function headerLeft(target: ConsoleTarget, width: number): string {
   return truncate(`Switchboard │ ${where} │ profile ${target.profile} │ `, width - 14);
 }
 
-/** The footer's key hints for these contexts: the screen's own keys first (on a narrow terminal the global ones are the ones to drop). */
+/**
+ * The footer's key hints for these contexts, the screen's own keys first: while they don't fit the
+ * width, the lowest-priority hint goes (the keymap's `footer` priorities); `? help` and `: command`
+ * always stay.
+ */
 export function footerLine(contexts: readonly KeyContext[], width: number): string {
   const all = bindingsFor(contexts, { footerOnly: true });
   const isGlobal = (h: (typeof all)[number]) => KEYMAP[h.command].contexts.includes('global');
-  const hints = [...all.filter((h) => !isGlobal(h)), ...all.filter(isGlobal)];
-  let line = '';
-  for (const h of hints) {
-    const piece = `${h.keys} ${h.hint}`;
-    if (cellWidth(line) + cellWidth(piece) + 3 > width) break;
-    line += (line ? ' · ' : '') + piece;
+  const hints = [...all.filter((h) => !isGlobal(h)), ...all.filter(isGlobal)].map((h) => ({ ...h, piece: `${h.keys} ${h.hint}` }));
+  const SEP = ' · ';
+  const widthOf = (hs: typeof hints) => hs.reduce((n, h, i) => n + cellWidth(h.piece) + (i ? SEP.length : 0), 0);
+  while (widthOf(hints) > width) {
+    let drop = -1;
+    for (let i = 0; i < hints.length; i++) if (hints[i].footer < Footer.Always && (drop < 0 || hints[i].footer <= hints[drop].footer)) drop = i;
+    if (drop < 0) break;
+    hints.splice(drop, 1);
   }
-  return line;
+  return truncate(hints.map((h) => h.piece).join(SEP), width);
 }
 
 /**

@@ -37,11 +37,13 @@ export enum Command {
   ToggleLive = 'toggleLive',
   Upload = 'upload',
   Delete = 'delete',
+  Clone = 'clone',
   OpenSessionId = 'openSessionId',
   // In a chat conversation (the input line has the printable keys)
   Send = 'send',
   RecallEarlier = 'recallEarlier',
   RecallLater = 'recallLater',
+  NewLine = 'newLine',
   Variables = 'variables',
   LeaveChat = 'leaveChat',
   // Reviewing an edit made in $EDITOR
@@ -68,6 +70,11 @@ export enum Command {
   LineEnd = 'lineEnd',
   DeleteBefore = 'deleteBefore',
   DeleteAt = 'deleteAt',
+  WordLeft = 'wordLeft',
+  WordRight = 'wordRight',
+  KillToLineStart = 'killToLineStart',
+  KillToLineEnd = 'killToLineEnd',
+  KillWordBefore = 'killWordBefore',
 }
 
 /** Where a binding is live. Screens declare the contexts they are in. */
@@ -100,6 +107,8 @@ export interface KeyDescriptor {
   /** A named key. */
   key?: KeyName;
   ctrl?: boolean;
+  /** Alt (Meta): ESC before the key. */
+  alt?: boolean;
   shift?: boolean;
 }
 
@@ -108,79 +117,94 @@ export interface Binding {
   contexts: KeyContext[];
   /** Short label for the footer and help. */
   hint: string;
-  /** Shown in the footer (not only in help). */
-  footer?: boolean;
+  /**
+   * Shown in the footer (not only in help), with a priority: when the hints don't fit the width
+   * the lowest go first. `Footer.Always` hints (help, command) are kept at any width.
+   */
+  footer?: number;
 }
+
+/** Footer priorities: higher stays longer on a narrow terminal. */
+export const Footer = { Low: 1, Normal: 2, High: 3, Always: 9 } as const;
 
 export const KEYMAP: Record<Command, Binding> = {
   [Command.ForceQuit]: { keys: [{ char: 'c', ctrl: true }], contexts: ['global'], hint: 'quit (always)' },
   [Command.Suspend]: { keys: [{ char: 'z', ctrl: true }], contexts: ['global'], hint: 'suspend (fg resumes)' },
-  [Command.Quit]: { keys: [{ char: 'q' }], contexts: ['global'], hint: 'quit', footer: true },
-  [Command.Back]: { keys: [{ key: 'escape' }], contexts: ['global'], hint: 'back', footer: true },
+  [Command.Quit]: { keys: [{ char: 'q' }], contexts: ['global'], hint: 'quit', footer: Footer.Low },
+  [Command.Back]: { keys: [{ key: 'escape' }], contexts: ['global'], hint: 'back', footer: Footer.High },
   [Command.PreviousView]: { keys: [{ char: '-' }], contexts: ['global'], hint: 'previous view' },
   [Command.GoAssistants]: { keys: [{ char: '1' }], contexts: ['global'], hint: 'assistants' },
   [Command.GoNumbers]: { keys: [{ char: '2' }], contexts: ['global'], hint: 'numbers' },
   [Command.GoCalls]: { keys: [{ char: '3' }], contexts: ['global'], hint: 'calls' },
   [Command.GoChat]: { keys: [{ char: '4' }], contexts: ['global'], hint: 'chat' },
   [Command.GoFiles]: { keys: [{ char: '5' }], contexts: ['global'], hint: 'files' },
-  [Command.Palette]: { keys: [{ char: ':' }], contexts: ['global'], hint: 'command', footer: true },
-  [Command.Filter]: { keys: [{ char: '/' }], contexts: ['list'], hint: 'filter', footer: true },
-  [Command.Help]: { keys: [{ char: '?' }], contexts: ['global'], hint: 'help', footer: true },
+  [Command.Palette]: { keys: [{ char: ':' }], contexts: ['global'], hint: 'command', footer: Footer.Always },
+  [Command.Filter]: { keys: [{ char: '/' }], contexts: ['list'], hint: 'filter', footer: Footer.Normal },
+  [Command.Help]: { keys: [{ char: '?' }], contexts: ['global'], hint: 'help', footer: Footer.Always },
   [Command.Up]: { keys: [{ char: 'k' }, { key: 'upArrow' }], contexts: ['list', 'detail'], hint: 'up' },
   [Command.Down]: { keys: [{ char: 'j' }, { key: 'downArrow' }], contexts: ['list', 'detail'], hint: 'down' },
   [Command.Top]: { keys: [{ char: 'g' }, { key: 'home' }], contexts: ['list', 'detail'], hint: 'top' },
   [Command.Bottom]: { keys: [{ char: 'G' }, { key: 'end' }], contexts: ['list', 'detail'], hint: 'bottom' },
   [Command.PageUp]: { keys: [{ key: 'pageUp' }, { char: 'b', ctrl: true }], contexts: ['list', 'detail', 'chat'], hint: 'page up' },
   [Command.PageDown]: { keys: [{ key: 'pageDown' }, { char: 'f', ctrl: true }], contexts: ['list', 'detail', 'chat'], hint: 'page down' },
-  [Command.Open]: { keys: [{ key: 'return' }], contexts: ['list'], hint: 'open', footer: true },
+  [Command.Open]: { keys: [{ key: 'return' }], contexts: ['list'], hint: 'open', footer: Footer.High },
   // Before Refresh: on the test results, r runs the scenarios again (first match wins).
-  [Command.RunTestsAgain]: { keys: [{ char: 'r' }], contexts: ['tests'], hint: 'run again', footer: true },
-  [Command.Refresh]: { keys: [{ char: 'r' }], contexts: ['list', 'detail'], hint: 'refresh', footer: true },
+  [Command.RunTestsAgain]: { keys: [{ char: 'r' }], contexts: ['tests'], hint: 'run again', footer: Footer.Normal },
+  [Command.Refresh]: { keys: [{ char: 'r' }], contexts: ['list', 'detail'], hint: 'refresh', footer: Footer.Low },
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
-  [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions'], hint: 'new', footer: true },
-  [Command.Edit]: { keys: [{ char: 'e' }], contexts: ['assistants', 'assistant'], hint: 'edit', footer: true },
-  [Command.EditAsCode]: { keys: [{ char: 'E' }], contexts: ['assistants', 'assistant'], hint: 'edit as YAML in $VISUAL/$EDITOR (else vi)', footer: true },
-  [Command.KnowledgeBase]: { keys: [{ char: 'k', ctrl: true }, { char: 'K' }], contexts: ['assistants', 'assistant'], hint: 'KB files', footer: true },
-  [Command.Chat]: { keys: [{ char: 'c' }], contexts: ['assistants', 'assistant'], hint: 'chat', footer: true },
-  [Command.Outbound]: { keys: [{ char: 'o' }], contexts: ['assistants', 'assistant', 'calls'], hint: 'call out', footer: true },
-  [Command.Link]: { keys: [{ char: 'l' }], contexts: ['numbers'], hint: 'link assistant', footer: true },
-  [Command.CallFilters]: { keys: [{ char: 'f' }], contexts: ['calls'], hint: 'filters', footer: true },
-  [Command.ToggleLive]: { keys: [{ char: 'L' }], contexts: ['calls'], hint: 'live on/off', footer: true },
-  [Command.Upload]: { keys: [{ char: 'u' }], contexts: ['files'], hint: 'upload', footer: true },
-  [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file'], hint: 'delete', footer: true },
-  [Command.OpenSessionId]: { keys: [{ char: 'o' }], contexts: ['sessions'], hint: 'open a session id', footer: true },
-  [Command.Send]: { keys: [{ key: 'return' }], contexts: ['chat'], hint: 'send', footer: true },
-  [Command.RecallEarlier]: { keys: [{ key: 'upArrow' }], contexts: ['chat'], hint: 'earlier input', footer: true },
+  [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions'], hint: 'new', footer: Footer.Normal },
+  [Command.Edit]: { keys: [{ char: 'e' }], contexts: ['assistants', 'assistant'], hint: 'edit', footer: Footer.Normal },
+  [Command.EditAsCode]: { keys: [{ char: 'E' }], contexts: ['assistants', 'assistant'], hint: 'edit as YAML in $VISUAL/$EDITOR (else vi)', footer: Footer.Low },
+  [Command.KnowledgeBase]: { keys: [{ char: 'k', ctrl: true }, { char: 'K' }], contexts: ['assistants', 'assistant'], hint: 'KB files', footer: Footer.Normal },
+  [Command.Chat]: { keys: [{ char: 'c' }], contexts: ['assistants', 'assistant'], hint: 'chat', footer: Footer.Normal },
+  [Command.Outbound]: { keys: [{ char: 'o' }], contexts: ['assistants', 'assistant', 'calls'], hint: 'call out', footer: Footer.Normal },
+  [Command.Link]: { keys: [{ char: 'l' }], contexts: ['numbers'], hint: 'link assistant', footer: Footer.Normal },
+  [Command.CallFilters]: { keys: [{ char: 'f' }], contexts: ['calls'], hint: 'filters', footer: Footer.Normal },
+  [Command.ToggleLive]: { keys: [{ char: 'L' }], contexts: ['calls'], hint: 'live on/off', footer: Footer.Normal },
+  [Command.Upload]: { keys: [{ char: 'u' }], contexts: ['files'], hint: 'upload', footer: Footer.Normal },
+  [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file'], hint: 'delete', footer: Footer.Normal },
+  [Command.Clone]: { keys: [{ char: 'D' }], contexts: ['assistants', 'assistant'], hint: 'duplicate (new, pre-filled)' },
+  [Command.OpenSessionId]: { keys: [{ char: 'o' }], contexts: ['sessions'], hint: 'open a session id', footer: Footer.Normal },
+  [Command.Send]: { keys: [{ key: 'return' }], contexts: ['chat'], hint: 'send', footer: Footer.High },
+  [Command.RecallEarlier]: { keys: [{ key: 'upArrow' }], contexts: ['chat'], hint: 'earlier input', footer: Footer.Low },
   [Command.RecallLater]: { keys: [{ key: 'downArrow' }], contexts: ['chat'], hint: 'later input' },
-  [Command.Variables]: { keys: [{ char: 'v', ctrl: true }], contexts: ['chat'], hint: 'variables', footer: true },
-  [Command.LeaveChat]: { keys: [{ key: 'escape' }], contexts: ['chat'], hint: 'cancel send / back', footer: true },
-  [Command.ApplyEdit]: { keys: [{ key: 'return' }], contexts: ['review'], hint: 'apply the changes', footer: true },
-  [Command.DiscardEdit]: { keys: [{ key: 'escape' }], contexts: ['review'], hint: 'discard them', footer: true },
-  [Command.SaveAsTest]: { keys: [{ char: 't', ctrl: true }], contexts: ['chat'], hint: 'save as test', footer: true },
-  [Command.NextField]: { keys: [{ key: 'tab', shift: false }, { key: 'downArrow' }], contexts: ['form'], hint: 'next field', footer: true },
+  [Command.NewLine]: { keys: [{ key: 'return', alt: true }, { char: 'j', ctrl: true }], contexts: ['chat'], hint: 'new line in the message', footer: Footer.Low },
+  [Command.Variables]: { keys: [{ char: 'v', ctrl: true }], contexts: ['chat'], hint: 'variables', footer: Footer.Normal },
+  [Command.LeaveChat]: { keys: [{ key: 'escape' }], contexts: ['chat'], hint: 'cancel send / back (the draft is kept)', footer: Footer.High },
+  [Command.SaveAsTest]: { keys: [{ char: 't', ctrl: true }], contexts: ['chat'], hint: 'save as test', footer: Footer.Low },
+  [Command.ApplyEdit]: { keys: [{ key: 'return' }], contexts: ['review'], hint: 'apply the changes', footer: Footer.High },
+  [Command.DiscardEdit]: { keys: [{ key: 'escape' }], contexts: ['review'], hint: 'discard them', footer: Footer.High },
+  [Command.NextField]: { keys: [{ key: 'tab', shift: false }, { key: 'downArrow' }], contexts: ['form'], hint: 'next field', footer: Footer.Normal },
   [Command.PrevField]: { keys: [{ key: 'tab', shift: true }, { key: 'upArrow' }], contexts: ['form'], hint: 'previous field' },
-  [Command.Toggle]: { keys: [{ key: 'leftArrow' }, { key: 'rightArrow' }, { char: ' ' }], contexts: ['form', 'picker'], hint: 'change / toggle', footer: true },
-  [Command.Submit]: { keys: [{ char: 's', ctrl: true }], contexts: ['form', 'picker'], hint: 'save', footer: true },
+  [Command.Toggle]: { keys: [{ key: 'leftArrow' }, { key: 'rightArrow' }, { char: ' ' }], contexts: ['form', 'picker'], hint: 'change / toggle', footer: Footer.Normal },
+  [Command.Submit]: { keys: [{ char: 's', ctrl: true }], contexts: ['form', 'picker'], hint: 'save', footer: Footer.High },
   [Command.ShowChoices]: { keys: [{ key: 'return' }], contexts: ['form'], hint: 'list a choice field\'s options' },
   [Command.PreviousChoice]: { keys: [{ char: 'k' }, { key: 'upArrow' }], contexts: ['dialog'], hint: 'previous choice' },
   [Command.NextChoice]: { keys: [{ char: 'j' }, { key: 'downArrow' }], contexts: ['dialog'], hint: 'next choice' },
-  [Command.Choose]: { keys: [{ key: 'return' }], contexts: ['picker', 'dialog'], hint: 'choose', footer: true },
-  [Command.Cancel]: { keys: [{ key: 'escape' }], contexts: ['form', 'picker', 'dialog', 'palette'], hint: 'cancel', footer: true },
-  [Command.Confirm]: { keys: [{ char: 'y' }], contexts: ['dialog'], hint: 'yes', footer: true },
-  [Command.Decline]: { keys: [{ char: 'n' }], contexts: ['dialog'], hint: 'no', footer: true },
-  [Command.Complete]: { keys: [{ key: 'tab' }], contexts: ['palette'], hint: 'complete', footer: true },
+  [Command.Choose]: { keys: [{ key: 'return' }], contexts: ['picker', 'dialog'], hint: 'choose', footer: Footer.High },
+  [Command.Cancel]: { keys: [{ key: 'escape' }], contexts: ['form', 'picker', 'dialog', 'palette'], hint: 'cancel', footer: Footer.High },
+  [Command.Confirm]: { keys: [{ char: 'y' }], contexts: ['dialog'], hint: 'yes', footer: Footer.High },
+  [Command.Decline]: { keys: [{ char: 'n' }], contexts: ['dialog'], hint: 'no', footer: Footer.High },
+  [Command.Complete]: { keys: [{ key: 'tab' }], contexts: ['palette'], hint: 'complete', footer: Footer.Normal },
   [Command.CursorLeft]: { keys: [{ key: 'leftArrow' }], contexts: ['input'], hint: 'cursor left' },
   [Command.CursorRight]: { keys: [{ key: 'rightArrow' }], contexts: ['input'], hint: 'cursor right' },
   [Command.LineStart]: { keys: [{ key: 'home' }, { char: 'a', ctrl: true }], contexts: ['input'], hint: 'start of the line' },
   [Command.LineEnd]: { keys: [{ key: 'end' }, { char: 'e', ctrl: true }], contexts: ['input'], hint: 'end of the line' },
   [Command.DeleteBefore]: { keys: [{ key: 'backspace' }], contexts: ['input'], hint: 'delete before the cursor' },
   [Command.DeleteAt]: { keys: [{ key: 'delete' }], contexts: ['input'], hint: 'delete at the cursor' },
+  [Command.WordLeft]: { keys: [{ key: 'leftArrow', alt: true }, { char: 'b', alt: true }], contexts: ['input'], hint: 'word left' },
+  [Command.WordRight]: { keys: [{ key: 'rightArrow', alt: true }, { char: 'f', alt: true }], contexts: ['input'], hint: 'word right' },
+  [Command.KillToLineStart]: { keys: [{ char: 'u', ctrl: true }], contexts: ['input'], hint: 'delete to the start of the line' },
+  [Command.KillToLineEnd]: { keys: [{ char: 'k', ctrl: true }], contexts: ['input'], hint: 'delete to the end of the line' },
+  [Command.KillWordBefore]: { keys: [{ char: 'w', ctrl: true }, { key: 'backspace', alt: true }], contexts: ['input'], hint: 'delete the word before the cursor' },
 };
 
 export function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
-  if (d.key) return key[d.key] === true && !!d.ctrl === key.ctrl && (d.shift === undefined || d.shift === key.shift);
+  if (d.key) return key[d.key] === true && !!d.ctrl === key.ctrl && !!d.alt === key.meta && (d.shift === undefined || d.shift === key.shift);
   if (d.char === undefined) return false;
-  if (d.ctrl) return key.ctrl && input.toLowerCase() === d.char;
+  // Ctrl-J arrives as a bare line feed (Ink names it neither Enter nor Ctrl).
+  if (d.ctrl) return (key.ctrl && input.toLowerCase() === d.char) || (!key.meta && d.char.length === 1 && input === String.fromCharCode(d.char.charCodeAt(0) - 96));
+  if (d.alt) return key.meta && !key.ctrl && input === d.char;
   return !key.ctrl && !key.meta && input === d.char;
 }
 
@@ -211,7 +235,7 @@ const KEY_LABELS: Record<KeyName, string> = {
 
 export function describeKey(d: KeyDescriptor): string {
   const base = d.key ? KEY_LABELS[d.key] : d.char === ' ' ? 'Space' : d.char!;
-  return d.ctrl ? `Ctrl-${base.toUpperCase()}` : d.shift ? `Shift-${base}` : base;
+  return d.ctrl ? `Ctrl-${base.toUpperCase()}` : d.alt ? `Alt-${base}` : d.shift ? `Shift-${base}` : base;
 }
 
 /**
@@ -219,16 +243,18 @@ export function describeKey(d: KeyDescriptor): string {
  * screen's contexts) a binding whose keys all belong to an earlier one is left out: the
  * dispatcher would never reach it there.
  */
-export function bindingsFor(contexts: readonly KeyContext[], opts: { footerOnly?: boolean } = {}): { command: Command; keys: string; hint: string }[] {
+export function bindingsFor(contexts: readonly KeyContext[], opts: { footerOnly?: boolean } = {}): { command: Command; keys: string; hint: string; footer: number }[] {
   const live = (Object.entries(KEYMAP) as [Command, Binding][]).filter(([, b]) => b.contexts.some((c) => contexts.includes(c)));
   const taken = new Set<string>();
   const reachable = live.filter(([, b]) => {
-    const ids = b.keys.map((d) => JSON.stringify([d.char, d.key, !!d.ctrl, d.shift]));
+    const ids = b.keys.map((d) => JSON.stringify([d.char, d.key, !!d.ctrl, !!d.alt, d.shift]));
     const shadowed = opts.footerOnly === true && ids.every((id) => taken.has(id));
     ids.forEach((id) => taken.add(id));
     return !shadowed;
   });
-  return reachable.filter(([, b]) => !opts.footerOnly || b.footer).map(([command, b]) => ({ command, keys: b.keys.map(describeKey).join('/'), hint: b.hint }));
+  return reachable
+    .filter(([, b]) => !opts.footerOnly || b.footer)
+    .map(([command, b]) => ({ command, keys: b.keys.map(describeKey).join('/'), hint: b.hint, footer: b.footer ?? 0 }));
 }
 
 /** Help lists these in this order, one section each. */

@@ -23,6 +23,7 @@ import { chatRows } from './rows/chat.js';
 import { archiveRows } from './rows/archive.js';
 import { sessionIndexRows } from './rows/session-index.js';
 import { scenarioRows } from './rows/scenarios.js';
+import { burstRow, filterRow, longPromptRow } from './rows/keys.js';
 
 /** Inside the repo, so the bundle resolves assets/ exactly as dist/ does
  *  (SWITCHBOARD_BENCH_BUILD: another dir under the repo, for two benches at once). */
@@ -50,9 +51,12 @@ const GROUPS: RowGroup[] = [
   { rows: [6], titles: { 6: { name: 'sandbox GET /calls?limit=100, 32 connections', target: '≥ 4,000 req/s' } }, run: throughputRow },
   { rows: [7], titles: { 7: { name: '200 MiB upload, RSS added', target: '≤ 64 MB' } }, run: uploadRow },
   { rows: [8], titles: { 8: { name: 'chat round trip (send → reply)' } }, run: chatRows },
-  { rows: [9], titles: { 9: { name: 'call archive: sync, search, stats, export', target: '≥ 10,000 calls/s sync; ≤ 50 ms search' } }, run: archiveRows },
-  { rows: [10], titles: { 10: { name: 'session index: a chat turn on the console event loop', target: '≤ 1 ms' } }, run: sessionIndexRows },
-  { rows: [11], titles: { 11: { name: '`switchboard test`, 100 scenarios × 3 turns', target: '≤ 10,000 ms' } }, run: scenarioRows },
+  { rows: [9], titles: { 9: { name: 'burst of 50 keys in one write, call log', target: 'every key applied' } }, run: burstRow },
+  { rows: [10], titles: { 10: { name: 'j/k on a 100,000-character prompt (pty)', target: '≤ 16 ms' } }, run: longPromptRow },
+  { rows: [11], titles: { 11: { name: '/ filter keystroke, 100,000 calls loaded', target: '≤ 16 ms' } }, run: filterRow },
+  { rows: [12], titles: { 12: { name: 'call archive: sync, search, stats, export', target: '≥ 10,000 calls/s sync; ≤ 50 ms search' } }, run: archiveRows },
+  { rows: [13], titles: { 13: { name: 'session index: a chat turn on the console event loop', target: '≤ 1 ms' } }, run: sessionIndexRows },
+  { rows: [14], titles: { 14: { name: '`switchboard test`, 100 scenarios × 3 turns', target: '≤ 10,000 ms' } }, run: scenarioRows },
 ];
 
 function parseArgs(argv: string[]): { quick: boolean; build: boolean; rows?: Set<number> } {

@@ -105,6 +105,37 @@ describe('chat in a real terminal', { skip }, () => {
     }
   });
 
+  test('a multi-line message in a real terminal: Alt-Enter and Ctrl-J add lines, Ctrl-W and Alt-← edit, Enter sends all of it', async () => {
+    const listed = await runCli(['assistants', 'list', '-o', 'json'], { env: home.env });
+    const max = (JSON.parse(listed.stdout) as { id: string; name?: string }[]).find((a) => a.name?.startsWith('Max'));
+    assert.ok(max, 'the seed has Max');
+    const term = new Terminal(['env', 'LANG=C.UTF-8', process.execPath, CLI, 'chat', '--assistant', max!.id], home.env);
+    try {
+      await term.waitFor('Say something to start.');
+      await term.typeLine('who are you');
+      term.press('M-Enter');
+      await term.typeLine('and what');
+      term.press('C-j');
+      await term.typeLine('do you sell wrong');
+      term.press('C-w');
+      await term.typeLine('sell?!');
+      const box = await term.waitFor('do you sell sell?!');
+      assert.match(box, /› who are you\n {2}and what\n {2}do you sell sell\?!/, box);
+      // Alt-← lands before the second "sell"; Ctrl-W there takes the first one out; End, Backspace.
+      term.press('M-Left', 'C-w', 'End', 'BSpace');
+      await term.waitFor('do you sell?\n');
+      term.press('Enter');
+      const sent = await term.waitFor('product-faq.md');
+      assert.match(sent, /who are you\n\s*and what\n\s*do you sell\?/, sent);
+      term.press('Escape');
+      await term.waitFor('LAST MESSAGE');
+      term.type('q');
+      assert.ok(await term.exited());
+    } finally {
+      term.close();
+    }
+  });
+
   test('switchboard chat --assistant <id> opens straight into a new chat with that assistant', async () => {
     const listed = await runCli(['assistants', 'list', '-o', 'json'], { env: home.env });
     assert.equal(listed.code, 0, listed.stderr);

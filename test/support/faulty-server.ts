@@ -29,6 +29,8 @@ export interface FaultyServer {
   mode: FaultMode;
   /** Requests seen (method and path), oldest first. */
   seen: string[];
+  /** The same requests with their bodies (once read), oldest first. */
+  requests: { method: string; url: string; body: string }[];
   setMode(mode: FaultMode): Promise<void>;
   close(): Promise<void>;
 }
@@ -37,10 +39,14 @@ export async function startFaultyServer(opts: { mode: FaultMode; upstream?: stri
   const sockets = new Set<Socket>();
   const held = new Set<ServerResponse>();
   const seen: string[] = [];
+  const requests: FaultyServer['requests'] = [];
   let mode = opts.mode;
 
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    const entry = { method: req.method ?? '', url: req.url ?? '', body: '' };
+    requests.push(entry);
+    req.on('data', (c: Buffer) => (entry.body += c.toString()));
     answer(mode, req, res);
   });
   server.on('connection', (s) => {
@@ -126,6 +132,7 @@ export async function startFaultyServer(opts: { mode: FaultMode; upstream?: stri
       return mode;
     },
     seen,
+    requests,
     async setMode(next) {
       if (next === mode) return;
       const was = mode;

@@ -259,10 +259,15 @@ describe('Chat screen: failures', () => {
       assert.ok(f.includes('› Do you take insurance?'), f);
       assert.equal(c.conv(id).draft, 'Do you take insurance?');
       assert.equal(c.conv(id).turns.length, 1, 'nothing was added to the transcript');
-      // Esc with text in the input neither leaves nor loses it.
+      // Esc leaves the chat even with text in the input; the draft stays with its session and
+      // coming back (Enter on the sessions list) shows it.
       await c.press(KEYS.escape);
-      assert.equal(c.topRoute().name, 'chat-session');
+      assert.equal(c.topRoute().name, 'chat');
       assert.equal(c.conv(id).draft, 'Do you take insurance?');
+      await c.waitFor(id.slice(0, 8));
+      await c.press(KEYS.enter);
+      assert.equal(sessionIdOf(c.topRoute()), id);
+      assert.ok((await c.waitFor('› Do you take insurance?')).includes('› Do you take insurance?'));
       // The same service comes back (same port, key and data): Enter resends the kept text.
       back = await startTestSandbox({ dataDir, apiKey: sb.apiKey, port: Number(new URL(sb.url).port), seed: false });
       await c.press(KEYS.enter);

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEYS } from '../support/ink.js';
@@ -39,6 +39,62 @@ describe('Files screen and the shell', () => {
       await c.waitFor('Used by assistants');
       assert.match(c.frame(), /returns-policy\.txt/);
       assert.ok(c.store.getState().files.data!.files.some((f) => f.name === 'returns-policy.txt'));
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('path completion with several matches lists them and completes their common prefix, staying in the field', async () => {
+    const many = mkdtempSync(join(tmpdir(), 'sb-ui-many-'));
+    writeFileSync(join(many, 'faq-billing.txt'), 'Billing questions.\n');
+    writeFileSync(join(many, 'faq-booking.md'), 'Booking questions.\n');
+    mkdirSync(join(many, 'faq-old'));
+    const c = await openConsole(sb, { initialRoute: { name: 'files' } });
+    try {
+      await c.waitFor('NAME');
+      await c.press('u');
+      await c.waitFor('Upload a knowledge-base file');
+      await c.type(join(many, 'f'));
+      await c.press(KEYS.tab);
+      const f = await c.waitFor('faq-billing.txt  faq-booking.md  faq-old/');
+      assert.ok(f.includes(join(many, 'faq-')), f);
+      // Tab again: nothing more in common, still listed, still in the field.
+      await c.press(KEYS.tab);
+      await c.type('bi');
+      await c.press(KEYS.tab);
+      await c.waitFor(join(many, 'faq-billing.txt'));
+      assert.doesNotMatch(c.frame(), /faq-booking\.md/, 'the list went once the text changed');
+      assert.match(c.frame(), /› Path/, 'focus never left the path');
+    } finally {
+      await c.close();
+      rmSync(many, { recursive: true, force: true });
+    }
+  });
+
+  test('palette: Tab cycles through the commands a prefix matches; :calls <id> opens that call', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'files' } });
+    try {
+      await c.waitFor('NAME');
+      await c.press(':');
+      await c.type('c');
+      await c.press(KEYS.tab);
+      await c.waitFor(/^:calls/m);
+      await c.press(KEYS.tab);
+      await c.waitFor(/^:chat/m);
+      await c.press(KEYS.tab);
+      await c.waitFor(/^:calls/m);
+      await c.press(KEYS.escape);
+      await new Promise((r) => setTimeout(r, 60));
+      await c.press('3');
+      await c.waitFor('calls/day');
+      const first = c.store.getState().callLog.calls[0];
+      assert.ok(first, 'the sandbox has calls');
+      await c.press('1');
+      await c.press(':');
+      await c.type(`calls ${first.id}`);
+      await c.press(KEYS.enter);
+      await c.waitFor(`call ${first.id}`);
+      assert.deepEqual(c.store.getState().stack.map((r) => r.name), ['calls', 'call']);
     } finally {
       await c.close();
     }
@@ -106,7 +162,8 @@ describe('Files screen and the shell', () => {
     assert.match(checkUploadPath(dir) ?? '', /is a directory/);
     assert.match(checkUploadPath(join(dir, 'empty.txt')) ?? '', /is empty/);
     assert.equal(checkUploadPath(join(dir, 'returns-policy.txt')), null);
-    assert.equal(completePath(join(dir, 'retu')), join(dir, 'returns-policy.txt'));
+    assert.deepEqual(completePath(join(dir, 'retu')), { value: join(dir, 'returns-policy.txt'), choices: [] });
+    assert.equal(completePath(join(dir, 'returns-policy.txt')), null, 'nothing to add: Tab moves on');
     assert.equal(completePath(join(dir, 'zzz')), null);
   });
 });

@@ -1,4 +1,4 @@
-// The console's inputs: single-line text fields are ink-text-input (cursor editing), short choice
+// The console's inputs: text fields are the own TextInput (cursor editing, text-buffer.ts), short choice
 // lists are ink-select-input (the confirm dialog, a form's choice field); both get their keys from
 // the one dispatcher, every key of a burst counts, and none reaches a handler below them.
 import { after, before, describe, test } from 'node:test';
@@ -60,7 +60,7 @@ async function field(opts: { mask?: boolean; placeholder?: string } = {}) {
   return { c, state };
 }
 
-describe('text input (ink-text-input)', () => {
+describe('text input', () => {
   test('← → move the cursor; typing, Backspace and Delete edit at the cursor; Home/End jump', async () => {
     const { c, state } = await field();
     await c.type('Rily');

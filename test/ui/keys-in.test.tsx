@@ -47,7 +47,7 @@ describe('Keys in', () => {
   test(':calls and Enter in one write open Calls', async () => {
     const c = await openConsole(sb);
     try {
-      await c.waitFor('Assistants');
+      await c.waitFor('NAME'); // keys typed while the list loads wait for it (type-ahead)
       c.stdin.write(':calls\r');
       await tick();
       assert.equal(topRoute(c.store.getState()).name, 'calls');

@@ -9,6 +9,10 @@ import { truncate, wrapText } from '../../src/ui/format.js';
 import { callFiltersFromForm, EMPTY_CALL_FILTERS } from '../../src/store/calls.js';
 import { Command, commandFor, bindingsFor } from '../../src/ui/keymap.js';
 import type { Key } from 'ink';
+import { footerLine } from '../../src/ui/chrome-text.js';
+import { filterRows } from '../../src/ui/screens/shared.js';
+import { helpLines } from '../../src/ui/screens/Help.js';
+import { cellWidth } from '../../src/format/cells.js';
 
 const cols: Column<string>[] = [
   { header: 'A', width: 10, priority: 1, grow: true, value: (s) => s },
@@ -44,9 +48,9 @@ test('palette commands parse and complete', () => {
   assert.deepEqual(parsePalette('chat s-123'), { route: { name: 'chat', sessionId: 's-123' } });
   assert.deepEqual(parsePalette(':q'), { quit: true });
   assert.match((parsePalette('nope') as { error: string }).error, /Unknown command :nope/);
-  assert.equal(completePalette('fi'), 'files');
+  assert.equal(completePalette('fi'), 'files ');
   assert.equal(completePalette('ch'), 'chat ');
-  assert.equal(completePalette('q'), 'q');
+  assert.equal(completePalette('q'), 'quit');
 });
 
 test('the call filter form names the bad field and turns days into an inclusive range', () => {
@@ -74,4 +78,56 @@ test("one Column for both surfaces: a command's columns lay out in the console, 
     { header: 'count', value: (r) => r.n, tone: () => 'green' },
   ];
   assert.deepEqual(layoutColumns(commandCols, 80).map((c) => [c.col.header, c.width]), [['id', 2], ['count', 5]]);
+});
+
+test('palette: any prefix naming one command, aliases, an id after calls/assistants/files opens that record', () => {
+  assert.deepEqual(parsePalette(':a'), { route: { name: 'assistants' } });
+  assert.deepEqual(parsePalette(':c'), { route: { name: 'calls' } }, 'c is the alias of calls (chat is ch)');
+  assert.deepEqual(parsePalette(':ch'), { route: { name: 'chat' } });
+  assert.deepEqual(parsePalette(':num'), { route: { name: 'numbers' } });
+  assert.deepEqual(parsePalette(':calls c-42'), { route: { name: 'calls' }, then: { name: 'call', id: 'c-42' } });
+  assert.deepEqual(parsePalette(':a a-1'), { route: { name: 'assistants' }, then: { name: 'assistant', id: 'a-1' } });
+  assert.match((parsePalette(':numbers 7') as { error: string }).error, /takes no argument/);
+});
+
+test('the footer fits the width dropping the lowest-priority hints first; ? help and : command always stay', () => {
+  for (const contexts of [['global', 'list', 'assistants'], ['global', 'list', 'calls'], ['global', 'detail', 'assistant']] as const) {
+    const wide = footerLine(contexts, 400);
+    for (const width of [200, 100, 80, 60, 40, 30]) {
+      const line = footerLine(contexts, width);
+      assert.ok(cellWidth(line) <= width, `${line} fits ${width}`);
+      assert.match(line, /\? help/, `${contexts.join()} at ${width}: ${line}`);
+      assert.match(line, /: command/, `${contexts.join()} at ${width}: ${line}`);
+    }
+    // q quit (low) goes before Enter open or e edit (normal and high).
+    const mid = footerLine(contexts, cellWidth(wide) - 3);
+    assert.doesNotMatch(mid, /q quit/, mid);
+  }
+});
+
+test("help lists every key of each section: the Chat section has the chat's page, new-line and leave keys", () => {
+  const lines = helpLines().map((l) => l.text);
+  const start = lines.indexOf('Chat');
+  const end = lines.indexOf('', start);
+  const chat = lines.slice(start, end).join('\n');
+  for (const b of bindingsFor(['sessions', 'chat'])) assert.ok(chat.includes(b.hint), `${b.hint} in\n${chat}`);
+  assert.match(chat, /PgUp\/Ctrl-B +page up/);
+  assert.match(chat, /Alt-Enter\/Ctrl-J +new line/);
+});
+
+test('the list filter: typing on narrows the last result, Backspace and other rows start afresh; same rows as a plain search', () => {
+  const cols: Column<{ a: string; b: number }>[] = [
+    { header: 'A', value: (r) => r.a },
+    { header: 'B', value: (r) => r.b },
+  ];
+  const rows = Array.from({ length: 5000 }, (_, i) => ({ a: `Caller ${i % 97} Ünïcode`, b: i }));
+  const plain = (q: string) => rows.filter((r) => `${r.a}`.toLowerCase().includes(q) || String(r.b).includes(q));
+  for (const q of ['1', '12', '123', '12', '', 'caller 9', 'caller 96', 'ünï', 'r 1\n', '1ü']) {
+    const got = filterRows(rows, cols, q);
+    assert.deepEqual(got, q.trim() ? plain(q.trim().toLowerCase()) : rows, `filter ${JSON.stringify(q)}`);
+  }
+  // The rows of another list never come from the last one's result.
+  const other = rows.slice(0, 10);
+  assert.deepEqual(filterRows(other, cols, 'caller 1'), plain('caller 1').filter((r) => other.includes(r)));
+  assert.deepEqual(filterRows(other, cols, 'caller 12'), []);
 });

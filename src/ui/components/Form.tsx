@@ -1,17 +1,27 @@
-// A keyboard form: text (ink-text-input, one line, or own multi-line), number (validated as you
-// type), choice (←/→/Space cycle in place; Enter lists the options in an ink-select-input list),
-// toggle. Long forms scroll around the focused field. Tab/↓ next, Shift-Tab/↑ previous, Ctrl-S or
-// Enter on the last row saves, Esc cancels.
+// A keyboard form: text (the one TextInput, one line or several), number (validated as you type),
+// choice (←/→/Space cycle in place; Enter lists the options in an ink-select-input list), toggle.
+// Long forms scroll around the focused field. Tab/↓ next, Shift-Tab/↑ previous, Ctrl-S or Enter on
+// the last row saves, Esc cancels (asking first when something changed).
 import { useState, type ReactElement } from 'react';
 import { Box, Text } from 'ink';
 import { Priority, useKeypress } from '../hooks/keypress.js';
+import { useOptionalActions } from '../../store/index.js';
 import { Command, commandFor } from '../keymap.js';
-import { TextInput } from './TextInput.js';
+import { TextInput, inputRows } from './TextInput.js';
 import { TextArea } from './TextArea.js';
 import { ChoiceList } from './ChoiceList.js';
 import { truncate, wrapText } from '../format.js';
 import { cellWidth } from '../../format/cells.js';
 import { escapeLine, escapeText } from '../../format/escape.js';
+
+/** Rows a focused multi-line field shows before it scrolls. */
+const MULTILINE_ROWS = 5;
+
+/** What Tab made of a text field: the new text, and the names it could still become when several match. */
+export interface Completion {
+  value: string;
+  choices: string[];
+}
 
 export type FormValues = Record<string, string | boolean>;
 export interface Option {
@@ -27,7 +37,7 @@ interface Base {
   group?: string;
 }
 export type Field =
-  | (Base & { kind: 'text'; required?: boolean; multiline?: boolean; validate?: (v: string) => string | null; complete?: (v: string) => string | null })
+  | (Base & { kind: 'text'; required?: boolean; multiline?: boolean; validate?: (v: string) => string | null; complete?: (v: string) => Completion | null })
   | (Base & { kind: 'number'; integer?: boolean; min?: number; max?: number; required?: boolean })
   | (Base & { kind: 'select'; options: (values: FormValues) => Option[] })
   | (Base & { kind: 'toggle' });
@@ -83,7 +93,30 @@ export function Form(props: {
   const submitRow = fields.length;
   const current = fields[focus];
 
-  const set = (key: string, v: string | boolean) => setValues((old) => normalize(fields, { ...old, [key]: v }));
+  // The names a Tab completion could still become, listed under the field until it changes.
+  const [choices, setChoices] = useState<{ key: string; list: string[] } | null>(null);
+  const set = (key: string, v: string | boolean) => {
+    setChoices(null);
+    setValues((old) => normalize(fields, { ...old, [key]: v }));
+  };
+  const actions = useOptionalActions();
+  // Esc on a changed form asks first; an unchanged one just leaves.
+  const [opened] = useState(() => normalize(fields, props.initial));
+  const changed = fields.some((f) => (values[f.key] ?? '') !== (opened[f.key] ?? ''));
+  // While the discard dialog asks, the form's inputs take no keys (an n is the dialog's).
+  const [asking, setAsking] = useState(false);
+  const cancel = () => {
+    if (!changed || !actions) return props.onCancel();
+    setAsking(true);
+    const n = fields.filter((f) => (values[f.key] ?? '') !== (opened[f.key] ?? '')).length;
+    actions.confirm({
+      title: 'Discard your changes?',
+      message: `${n} changed field${n === 1 ? '' : 's'} in "${props.title}" would be lost.`,
+      confirmLabel: 'discard the changes',
+      onConfirm: props.onCancel,
+      onDecline: () => setAsking(false),
+    });
+  };
   const submit = async () => {
     const firstBad = fields.findIndex((f) => fieldError(f, values));
     if (firstBad >= 0) {
@@ -112,7 +145,7 @@ export function Form(props: {
     (input, key) => {
       if (busy) return true;
       const cmd = commandFor(input, key, ['form']);
-      if (cmd === Command.Cancel) props.onCancel();
+      if (cmd === Command.Cancel) cancel();
       else if (cmd === Command.Submit) void submit();
       else if (cmd === Command.NextField) setFocus((f) => Math.min(submitRow, f + 1));
       else if (cmd === Command.PrevField) setFocus((f) => Math.max(0, f - 1));
@@ -133,37 +166,42 @@ export function Form(props: {
   // Each field renders as one or more lines; scroll so the focused one is in view.
   const blocks = fields.map((f, i) => {
     const err = showErrors || f.kind === 'number' ? fieldError(f, values) : null;
-    const focused = i === focus;
+    const focused = i === focus && !asking;
     const v = values[f.key];
     // One entry per terminal row (a taller element is followed by nulls for its other rows).
     const lines: (ReactElement | null)[] = [];
     if (f.group) lines.push(<Text key={`${f.key}-g`} bold color="cyan">{f.group}</Text>);
     let valueEl: ReactElement;
-    let extra: string[] = [];
+    // Rows the value takes (a focused multi-line value is taller).
+    let tall = 1;
     let after: (ReactElement | null)[] = [];
     if (f.kind === 'text' || f.kind === 'number') {
       const s = String(v ?? '');
       const complete = f.kind === 'text' && f.complete ? f.complete : undefined;
+      // Tab completes; with several matches it lists them and stays in the field.
       const onTab = complete
         ? () => {
             const c = complete(s);
-            if (c !== null) set(f.key, c);
-            return c !== null;
+            if (c === null) return false;
+            if (c.value !== s) set(f.key, c.value);
+            setChoices(c.choices.length > 1 ? { key: f.key, list: c.choices } : null);
+            return true;
           }
         : undefined;
-      // A multi-line value shows its last lines while focused (where typing happens), its first line otherwise;
-      // lines are pre-wrapped so the form knows how tall each field is.
+      // A multi-line value is a box of up to five rows while focused (it scrolls around the cursor), its first line otherwise.
       if (f.kind === 'text' && f.multiline) {
-        const wrapped = wrapText(s, valueWidth - 1);
         // Service text is edited as shown: escaped (a value left alone is saved unchanged).
         const shown = escapeText(s);
-        let display: string;
+        let display: string | undefined;
         if (focused) {
-          const shown = wrapped.slice(-5);
-          display = shown[shown.length - 1] ?? '';
-          extra = shown.slice(0, -1);
-        } else display = truncate(wrapped[0] ?? '', valueWidth - 2) + (wrapped.length > 1 ? ' …' : '');
-        valueEl = <TextArea value={shown} display={display} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />;
+          const rows = Math.min(MULTILINE_ROWS, inputRows(shown, valueWidth));
+          valueEl = <TextArea value={shown} width={valueWidth} rows={rows} onChange={(nv) => set(f.key, nv)} focus placeholder={f.hint} onTab={onTab} />;
+          tall = rows;
+        } else {
+          const wrapped = wrapText(s, valueWidth - 1);
+          display = truncate(wrapped[0] ?? '', valueWidth - 2) + (wrapped.length > 1 ? ' …' : '');
+          valueEl = <TextArea value={shown} width={valueWidth} rows={1} display={display} onChange={(nv) => set(f.key, nv)} focus={false} placeholder={f.hint} onTab={onTab} />;
+        }
       } else {
         // One row per field: a long value scrolls sideways while focused and shows its start otherwise.
         const shown = escapeLine(s);
@@ -203,28 +241,22 @@ export function Form(props: {
     } else {
       valueEl = <Text>{v ? '[x] yes' : '[ ] no'}</Text>;
     }
-    // Earlier lines of a focused multi-line value sit above the row being typed on.
-    extra.forEach((l, n) =>
-      lines.push(
-        <Text key={`${f.key}-x${n}`}>
-          <Text color="yellow" bold>
-            {(n === 0 ? `› ${truncate(f.label, labelWidth)}` : '').padEnd(labelWidth + 2)}
-          </Text>
-          {l}
-        </Text>,
-      ),
-    );
     lines.push(
-      <Box key={f.key}>
+      <Box key={f.key} height={tall}>
         <Box width={labelWidth + 2} flexShrink={0}>
           <Text color={focused ? 'yellow' : undefined} bold={focused}>
-            {extra.length ? '' : `${focused ? '› ' : '  '}${truncate(f.label, labelWidth)}`}
+            {`${focused ? '› ' : '  '}${truncate(f.label, labelWidth)}`}
           </Text>
         </Box>
         <Box width={valueWidth}>{valueEl}</Box>
       </Box>,
+      ...Array.from({ length: tall - 1 }, () => null),
     );
     lines.push(...after);
+    if (focused && choices?.key === f.key) {
+      const shownChoices = wrapText(choices.list.join('  '), valueWidth).slice(0, 3);
+      shownChoices.forEach((l, n) => lines.push(<Text key={`${f.key}-c${n}`} color="cyan">{' '.repeat(labelWidth + 2)}{l}</Text>));
+    }
     if (focused && (f.kind === 'text' || f.kind === 'number') && f.hint && v) lines.push(<Text key={`${f.key}-h`} dimColor>{' '.repeat(labelWidth + 2)}{truncate(f.hint, valueWidth)}</Text>);
     if (err) lines.push(<Text key={`${f.key}-e`} color="red">{' '.repeat(labelWidth + 2)}{truncate(err, valueWidth)}</Text>);
     return lines;

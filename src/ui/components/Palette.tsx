@@ -1,73 +1,132 @@
-// The `:` command palette: :assistants :numbers :calls :files :chat [id] :test [path] :help :q, Tab completes.
-import { useState } from 'react';
+// The `:` command palette: :assistants :numbers :calls :files :chat :test [path] :help :q, each by any prefix
+// that names one command or by its alias (:a, :c …), most with an optional id (`:calls <id>`
+// opens that call); Tab completes, and pressed again cycles through the commands that match.
+import { useRef, useState } from 'react';
 import { Text } from 'ink';
-import { useActions, type Route } from '../../store/index.js';
+import { useActions, useConsole, type Route } from '../../store/index.js';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
 import { TextInput } from './TextInput.js';
 
-export const PALETTE_COMMANDS = ['assistants', 'numbers', 'calls', 'chat', 'files', 'test', 'help', 'q', 'quit'] as const;
-
-/** What a palette line means: a route to jump to, quit, or an error. Exported for tests. */
-export function parsePalette(line: string): { route: Route } | { quit: true } | { error: string } {
-  const [word = '', arg] = line.trim().replace(/^:/, '').split(/\s+/);
-  const rest = line.trim().replace(/^:/, '').slice(word.length).trim(); // a path may hold spaces
-  switch (word) {
-    case 'assistants':
-    case 'numbers':
-    case 'calls':
-    case 'files':
-      return { route: { name: word } };
-    case 'chat':
-      return { route: arg ? { name: 'chat', sessionId: arg } : { name: 'chat' } };
-    case 'test':
-      return { route: rest ? { name: 'tests', path: rest } : { name: 'tests' } };
-    case 'help':
-      return { route: { name: 'help' } };
-    case 'q':
-    case 'quit':
-      return { quit: true };
-    default:
-      return { error: `Unknown command :${word} (try ${PALETTE_COMMANDS.filter((c) => c !== 'quit').map((c) => ':' + c).join(' ')})` };
-  }
+interface PaletteCommand {
+  name: string;
+  aliases: string[];
+  /** What the command opens: the list, or with an id that record. */
+  route?: (id: string | undefined) => Route[];
+  /** Shown in the hint: what the argument is. */
+  arg?: string;
+  /** The argument is the rest of the line (a path may hold spaces), not one word. */
+  rest?: boolean;
 }
 
-/** Completes the first word to the single command it starts, or to the longest common prefix. */
+/** The palette's commands, in the order Tab offers them. */
+export const PALETTE: PaletteCommand[] = [
+  { name: 'assistants', aliases: ['a'], arg: 'id', route: (id) => [{ name: 'assistants' }, ...(id ? [{ name: 'assistant' as const, id }] : [])] },
+  { name: 'numbers', aliases: ['n'], route: () => [{ name: 'numbers' }] },
+  { name: 'calls', aliases: ['c'], arg: 'id', route: (id) => [{ name: 'calls' }, ...(id ? [{ name: 'call' as const, id }] : [])] },
+  { name: 'chat', aliases: ['ch'], arg: 'session id', route: (id) => [id ? { name: 'chat', sessionId: id } : { name: 'chat' }] },
+  { name: 'files', aliases: ['f'], arg: 'id', route: (id) => [{ name: 'files' }, ...(id ? [{ name: 'file' as const, id }] : [])] },
+  { name: 'test', aliases: ['t'], arg: 'path', rest: true, route: (path) => [path ? { name: 'tests', path } : { name: 'tests' }] },
+  { name: 'help', aliases: ['h', '?'], route: () => [{ name: 'help' }] },
+  { name: 'quit', aliases: ['q'] },
+];
+export const PALETTE_COMMANDS = PALETTE.map((c) => c.name);
+
+/** The commands a typed word could mean: its alias or full name exactly, else every name it starts. */
+export function paletteMatches(word: string): PaletteCommand[] {
+  const w = word.toLowerCase();
+  const exact = PALETTE.find((c) => c.name === w || c.aliases.includes(w));
+  if (exact) return [exact];
+  return PALETTE.filter((c) => c.name.startsWith(w));
+}
+
+/** What Tab offers for a typed word: the command its alias names first, then every name it starts. */
+export function tabMatches(word: string): PaletteCommand[] {
+  const w = word.toLowerCase();
+  const exact = PALETTE.filter((c) => c.aliases.includes(w));
+  return [...exact, ...PALETTE.filter((c) => c.name.startsWith(w) && !exact.includes(c))];
+}
+
+/** What a palette line means: the routes to open (a list, then maybe one of its records), quit, or an error. Exported for tests. */
+export function parsePalette(line: string): { route: Route; then?: Route } | { quit: true } | { error: string } {
+  const [word = '', arg] = line.trim().replace(/^:/, '').split(/\s+/);
+  const hits = word ? paletteMatches(word) : [];
+  if (hits.length !== 1) {
+    const all = PALETTE.map((c) => `:${c.name}`).join(' ');
+    return { error: hits.length ? `:${word} could be ${hits.map((c) => ':' + c.name).join(' or ')}` : `Unknown command :${word} (try ${all})` };
+  }
+  const cmd = hits[0];
+  if (!cmd.route) return { quit: true };
+  if (arg && !cmd.arg) return { error: `:${cmd.name} takes no argument` };
+  const rest = line.trim().replace(/^:/, '').slice(word.length).trim();
+  const [route, then] = cmd.route(cmd.rest ? rest || undefined : arg);
+  return then ? { route, then } : { route };
+}
+
+/** Completes the first word to the single command it could mean, or to the longest common prefix. */
 export function completePalette(line: string): string {
   if (line.includes(' ')) return line;
-  const hits = PALETTE_COMMANDS.filter((c) => c.startsWith(line));
+  const hits = tabMatches(line);
   if (hits.length === 0) return line;
-  if (hits.length === 1) return hits[0] + (hits[0] === 'chat' || hits[0] === 'test' ? ' ' : '');
-  let p: string = hits[0];
-  for (const h of hits) while (!h.startsWith(p)) p = p.slice(0, -1);
+  if (hits.length === 1) return hits[0].name + (hits[0].arg ? ' ' : '');
+  let p: string = hits[0].name;
+  for (const h of hits) while (!h.name.startsWith(p)) p = p.slice(0, -1);
   return p;
 }
 
 export function Palette() {
   const [line, setLine] = useState('');
+  const columns = useConsole((s) => s.columns);
+  // Tab again on what Tab last wrote cycles through the commands the typed word matched.
+  const cycling = useRef<{ typed: string; at: number; wrote: string } | null>(null);
   const actions = useActions();
+  const tab = () => {
+    const c = cycling.current;
+    if (c && c.wrote === line) {
+      const hits = tabMatches(c.typed);
+      const at = (c.at + 1) % hits.length;
+      const wrote = hits[at].name;
+      cycling.current = { typed: c.typed, at, wrote };
+      setLine(wrote);
+      return;
+    }
+    const done = completePalette(line);
+    const hits = line.includes(' ') ? [] : tabMatches(line);
+    if (done !== line || hits.length < 2) {
+      cycling.current = hits.length > 1 ? { typed: line, at: -1, wrote: done } : null;
+      setLine(done);
+      return;
+    }
+    // Nothing more in common: the first match, then the next on each Tab.
+    cycling.current = { typed: line, at: 0, wrote: hits[0].name };
+    setLine(hits[0].name);
+  };
   useKeypress(
     (input, key) => {
       const cmd = commandFor(input, key, ['palette']);
       if (cmd === Command.Cancel) actions.setMode('normal');
-      else if (cmd === Command.Complete) setLine(completePalette(line));
+      else if (cmd === Command.Complete) tab();
       else if (key.return) {
         actions.setMode('normal');
         const r = parsePalette(line);
         if ('quit' in r) actions.quit();
         else if ('error' in r) actions.flash(r.error, 'error');
         else if (r.route.name === 'help') actions.push(r.route);
-        else actions.goTo(r.route);
+        else {
+          actions.goTo(r.route);
+          if (r.then) actions.push(r.then);
+        }
       } else return false;
       return true;
     },
     { priority: Priority.Overlay },
   );
-  const hint = line && !line.includes(' ') ? PALETTE_COMMANDS.filter((c) => c.startsWith(line) && c !== line).join(' ') : '';
+  const word = line.trim();
+  const hint = word && !line.includes(' ') ? tabMatches(word).filter((c) => c.name !== word).map((c) => c.name).join(' ') : '';
   return (
     <Text>
       <Text color="yellow">:</Text>
-      <TextInput value={line} onChange={setLine} focus />
+      <TextInput value={line} onChange={setLine} focus width={Math.max(10, columns - 2 - Math.min(hint.length + 1, Math.floor(columns / 2)))} />
       <Text dimColor> {hint}</Text>
     </Text>
   );
@@ -75,6 +134,7 @@ export function Palette() {
 
 export function FilterBar({ value, editing }: { value: string; editing: boolean }) {
   const actions = useActions();
+  const columns = useConsole((s) => s.columns);
   useKeypress(
     (_input, key) => {
       if (key.escape) {
@@ -89,7 +149,7 @@ export function FilterBar({ value, editing }: { value: string; editing: boolean 
   return (
     <Text>
       <Text color="yellow">/</Text>
-      <TextInput value={value} onChange={actions.setFilter} focus={editing} />
+      <TextInput value={value} onChange={actions.setFilter} focus={editing} width={Math.max(10, columns - 2)} />
       {!editing ? <Text dimColor>  (/ edit, Esc in filter clears)</Text> : null}
     </Text>
   );

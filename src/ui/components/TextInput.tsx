@@ -1,15 +1,38 @@
-// A single-line text input: ink-text-input, fed by the console's dispatcher through a private
-// stdin (forwarded-keys.tsx says why). While focused it takes every printable key (so
-// single-letter shortcuts are off) and the keymap's editing keys (the 'input' context); Enter,
-// Tab, ↑/↓ and Esc fall through to the form. Not focused, it is plain text.
-import { useReducer, useRef, useState } from 'react';
+// The console's text input, one line or several, on the one editing model (../text-buffer.ts).
+// While focused it takes every printable key (so single-letter shortcuts are off) and the
+// keymap's editing keys (the 'input' context: ←/→, Alt-←/→ and Alt-b/f by word, Home/End and
+// Ctrl-A/E, Backspace, Delete, Ctrl-U/K/W); Enter, Tab, Esc and ↑/↓ (at the first/last row) fall
+// through to the form or screen. Not focused, it is plain text.
+//
+// Own-made rather than ink-text-input, which the stack names: that one counts UTF-16 code units
+// (its cursor splits an emoji and its scrolling can't count cells), edits one line only, has no
+// word or kill keys, and keeps its cursor where no one else can set it (README, Keys).
+import { useReducer, useRef } from 'react';
 import { Box, Text } from 'ink';
-import InkTextInput from 'ink-text-input';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
-import { ForwardedStdin, KEY_BYTES, useForwardedKeys } from './forwarded-keys.js';
+import { cellsBetween, cursorAt, edit, insertText, nextBoundary, skipCells, sliceCells, verticalMove, wrapRows, type EditOp, type TextBuffer } from '../text-buffer.js';
 
 const MASK = '•';
+
+const OPS: Partial<Record<Command, EditOp>> = {
+  [Command.CursorLeft]: 'left',
+  [Command.CursorRight]: 'right',
+  [Command.WordLeft]: 'wordLeft',
+  [Command.WordRight]: 'wordRight',
+  [Command.LineStart]: 'lineStart',
+  [Command.LineEnd]: 'lineEnd',
+  [Command.DeleteBefore]: 'deleteBefore',
+  [Command.DeleteAt]: 'deleteAt',
+  [Command.KillToLineStart]: 'killToLineStart',
+  [Command.KillToLineEnd]: 'killToLineEnd',
+  [Command.KillWordBefore]: 'killWordBefore',
+};
+
+/** Screen rows a multi-line input `width` cells wide needs for this text (one cell kept for the cursor). */
+export function inputRows(text: string, width: number): number {
+  return wrapRows(tabsAsSpaces(text), Math.max(1, width - 1)).length;
+}
 
 export function TextInput(props: {
   value: string;
@@ -22,120 +45,162 @@ export function TextInput(props: {
   display?: string;
   /** Tab handler (e.g. path completion); return true when used. */
   onTab?: () => boolean;
-  /** Columns for the input: a longer value scrolls sideways around the cursor. */
+  /** Cells for the input: a longer value scrolls (sideways, or by rows when multi-line) around the cursor. */
   width?: number;
-  /** A paste keeps its lines (the chat draft); otherwise they are joined into one. */
+  /** Several lines: a paste keeps its lines, Alt-Enter/Ctrl-J add one, rows wrap and ↑/↓ move between them. */
   multiline?: boolean;
+  /** Multi-line: Enter adds a line too (the system prompt; in the chat, Enter sends). */
+  enterAddsLine?: boolean;
+  /** Multi-line: at most this many rows show; more scroll. */
+  rows?: number;
 }) {
   const { value, focus } = props;
-  const { context, send } = useForwardedKeys();
-  // ink-text-input keeps its cursor to itself; this copy (same rules) lets the console keep the
-  // cursor inside the value (ink-text-input lets ← at the start go to -1, and typing then lands
-  // before the last character), build Home/End/Delete from its keys, and scroll a long value.
-  const cursor = useRef(value.length);
-  // A value changed from outside (recalled input, a completion, a cleared line) starts a fresh
-  // ink-text-input, whose cursor starts at the end, as a shell puts it.
+  // Keys can come faster than the parent re-renders (a burst in one read): each edit builds on the
+  // last one, not on the possibly stale prop. A value changed from outside (recalled input, a
+  // completion, a cleared line) puts the cursor at its end, as a shell does.
+  const buf = useRef<TextBuffer>({ text: value, cursor: value.length });
   const sent = useRef(value);
-  const [generation, setGeneration] = useState(0);
   if (sent.current !== value) {
     sent.current = value;
-    cursor.current = value.length;
-    setGeneration((g) => g + 1);
+    buf.current = { text: value, cursor: value.length };
   }
-  // Focusing mounts a fresh ink-text-input, cursor at the end.
   const wasFocused = useRef(focus);
-  if (focus && !wasFocused.current) cursor.current = value.length;
+  if (focus && !wasFocused.current) buf.current = { text: value, cursor: value.length };
   wasFocused.current = focus;
   const scroll = useRef(0);
-  // A cursor move changes no value: render again so a long value scrolls with it.
-  const [, cursorMoved] = useReducer((n: number) => n + 1, 0);
+  // A cursor move changes no value: render again so the cursor (and a long value) moves.
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const width = props.width;
+  const multiline = props.multiline ?? false;
 
-  const move = (to: number) => {
-    const target = Math.max(0, Math.min(sent.current.length, to));
-    while (cursor.current > target) {
-      cursor.current--;
-      send(KEY_BYTES.left);
+  const apply = (next: TextBuffer) => {
+    const changed = next.text !== buf.current.text;
+    buf.current = next;
+    if (changed) {
+      sent.current = next.text;
+      props.onChange(next.text);
     }
-    while (cursor.current < target) {
-      cursor.current++;
-      send(KEY_BYTES.right);
-    }
-    cursorMoved();
-  };
-  const deleteBefore = () => {
-    if (cursor.current === 0) return;
-    cursor.current--;
-    send(KEY_BYTES.backspace);
-  };
-
-  const insert = (text: string) => {
-    if (!text) return;
-    cursor.current += text.length;
-    send(text);
+    rerender();
   };
 
   useKeypress(
     (input, key) => {
       const cmd = commandFor(input, key, ['input']);
-      if (cmd === Command.CursorLeft) move(cursor.current - 1);
-      else if (cmd === Command.CursorRight) move(cursor.current + 1);
-      else if (cmd === Command.LineStart) move(0);
-      else if (cmd === Command.LineEnd) move(sent.current.length);
-      else if (cmd === Command.DeleteBefore) deleteBefore();
-      else if (cmd === Command.DeleteAt) {
-        if (cursor.current < sent.current.length) {
-          move(cursor.current + 1);
-          deleteBefore();
-        }
+      const op = cmd && OPS[cmd];
+      if (op) apply(edit(buf.current, op));
+      else if (multiline && (commandFor(input, key, ['chat']) === Command.NewLine || (props.enterAddsLine && key.return && !key.meta))) apply(insertText(buf.current, '\n'));
+      else if (multiline && (key.upArrow || key.downArrow) && !key.ctrl && !key.meta && width !== undefined) {
+        const { text, cursor } = buf.current;
+        const to = verticalMove(tabsAsSpaces(text), wrapRows(tabsAsSpaces(text), Math.max(1, width - 1)), cursor, key.upArrow ? -1 : 1);
+        if (to === null) return false;
+        apply({ text, cursor: to });
       } else if (key.tab && props.onTab) return props.onTab();
       else if (key.ctrl || key.meta || key.escape || key.return || key.tab || !input) return false;
-      else insert(input.replace(/[\x00-\x1f\x7f]/g, ''));
+      else {
+        const text = input.replace(/[\x00-\x1f\x7f-\x9f]/g, '');
+        if (!text) return false;
+        apply(insertText(buf.current, text));
+      }
       return true;
     },
-    { priority: Priority.TextInput, active: focus, onPaste: (text) => (insert(pastedText(text, props.multiline ?? false)), true) },
+    { priority: Priority.TextInput, active: focus, onPaste: (text) => (apply(insertText(buf.current, pastedText(text, multiline, props.enterAddsLine))), true) },
   );
 
-  const onChange = (v: string) => {
-    sent.current = v;
-    props.onChange(v);
-  };
-
   if (!focus) {
-    const shown = props.display ?? (props.mask ? MASK.repeat(value.length) : value);
+    const shown = props.display ?? (props.mask ? masked(value) : value);
     if (!shown && props.placeholder) return <Text dimColor>{props.placeholder}</Text>;
     return <Text>{shown}</Text>;
   }
-  const input = (
-    <ForwardedStdin context={context}>
-      <InkTextInput key={generation} value={value} onChange={onChange} placeholder={props.placeholder} mask={props.mask ? MASK : undefined} />
-    </ForwardedStdin>
-  );
-  const chars = [...value].length;
-  const width = props.width;
-  if (width === undefined || chars + 1 <= width) {
-    scroll.current = 0;
-    return input;
+  const shown = props.mask ? maskedBuffer(buf.current) : buf.current;
+  // A tab (kept in a pasted prompt) shows as one space: same length, so indexes still match.
+  const text = tabsAsSpaces(shown.text);
+  const cursor = shown.cursor;
+  if (!text && props.placeholder) {
+    return (
+      <Text>
+        <Text inverse>{props.placeholder[0]}</Text>
+        <Text dimColor>{props.placeholder.slice(1)}</Text>
+      </Text>
+    );
   }
-  // Sideways scroll: '…' in the first column, then a window that keeps the cursor in view.
+  if (multiline && width !== undefined) return <Rows text={text} cursor={cursor} width={width} rows={props.rows ?? 3} scroll={scroll} />;
+
+  const total = cellsBetween(text, 0, text.length) + 1;
+  if (width === undefined || total <= width) {
+    scroll.current = 0;
+    return <WithCursor text={text} cursor={cursor} from={0} cells={Infinity} />;
+  }
+  // Sideways scroll: '…' in the first column when scrolled, then a window that keeps the cursor in view.
   const view = width - 1;
-  const at = [...value.slice(0, cursor.current)].length;
+  const at = cellsBetween(text, 0, cursor);
   if (at - scroll.current >= view) scroll.current = at - view + 1;
   if (at < scroll.current) scroll.current = at;
-  scroll.current = Math.max(0, Math.min(scroll.current, chars + 1 - view));
+  scroll.current = Math.max(0, Math.min(scroll.current, total - view));
+  const from = skipCells(text, 0, scroll.current);
   return (
-    <Box width={width}>
-      <Text>{scroll.current > 0 ? '…' : ' '}</Text>
-      <Box width={view} overflowX="hidden">
-        <Box marginLeft={-scroll.current} width={chars + 1} flexShrink={0}>
-          {input}
-        </Box>
-      </Box>
+    <Text>
+      {scroll.current > 0 ? '…' : ' '}
+      <WithCursor text={text} cursor={Math.max(cursor, from)} from={from} cells={view} />
+    </Text>
+  );
+}
+
+/** text[from…] for at most `cells` cells, the glyph at the cursor (or a space at the end) inverse. */
+function WithCursor({ text, cursor, from, to, cells }: { text: string; cursor: number; from: number; to?: number; cells: number }) {
+  const end = to ?? text.length;
+  const before = text.slice(from, cursor);
+  const glyphEnd = Math.min(end, nextBoundary(text, cursor));
+  const glyph = cursor < end ? text.slice(cursor, glyphEnd) : ' ';
+  const left = cells === Infinity ? Infinity : cells - cellsBetween(text, from, cursor) - (cursor < end ? cellsBetween(text, cursor, glyphEnd) : 1);
+  const after = left === Infinity ? text.slice(glyphEnd, end) : sliceCells(text.slice(0, end), glyphEnd, Math.max(0, left)).text;
+  return (
+    <Text>
+      {before}
+      <Text inverse>{glyph}</Text>
+      {after}
+    </Text>
+  );
+}
+
+/** A multi-line value: its rows wrapped to the width, a window of `rows` of them that keeps the cursor's row in view. */
+function Rows({ text, cursor, width, rows, scroll }: { text: string; cursor: number; width: number; rows: number; scroll: { current: number } }) {
+  const all = wrapRows(text, Math.max(1, width - 1));
+  const at = cursorAt(text, all, cursor).row;
+  const height = Math.max(1, Math.min(rows, all.length));
+  if (at >= scroll.current + height) scroll.current = at - height + 1;
+  if (at < scroll.current) scroll.current = at;
+  scroll.current = Math.max(0, Math.min(scroll.current, all.length - height));
+  const shown = all.slice(scroll.current, scroll.current + height);
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      {shown.map((r, i) =>
+        scroll.current + i === at ? (
+          <WithCursor key={i} text={text} cursor={cursor} from={r.start} to={r.end} cells={Infinity} />
+        ) : (
+          <Text key={i}>{text.slice(r.start, r.end) || ' '}</Text>
+        ),
+      )}
     </Box>
   );
 }
 
-/** Pasted text as an input takes it: line breaks kept as \n (multi-line) or joined by a space, tabs as spaces, no other control characters. */
-export function pastedText(text: string, multiline: boolean): string {
-  const lines = text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').replace(/[\x00-\x09\x0b-\x1f\x7f\x80-\x9f]/g, '');
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+function masked(text: string): string {
+  return MASK.repeat([...graphemes.segment(text)].length);
+}
+function maskedBuffer(b: TextBuffer): TextBuffer {
+  return { text: masked(b.text), cursor: [...graphemes.segment(b.text.slice(0, b.cursor))].length };
+}
+
+/** Pasted text as an input takes it: line breaks kept as \n (multi-line) or joined by a space, tabs kept (a prompt) or as spaces, no other control characters. */
+export function pastedText(text: string, multiline: boolean, keepTabs = false): string {
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\t/g, keepTabs ? '\t' : ' ')
+    .replace(/[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]/g, '');
   return multiline ? lines : lines.replace(/\n+/g, ' ');
+}
+
+function tabsAsSpaces(text: string): string {
+  return text.includes('\t') ? text.replace(/\t/g, ' ') : text;
 }

@@ -1,4 +1,4 @@
-// ink-text-input and ink-select-input read keys with Ink's own useInput, every keypress, and keep
+// ink-select-input read keys with Ink's own useInput, every keypress, and keep
 // their state (cursor, highlighted row) in React state that their handler reads as of the last
 // render. Two things go wrong with that in the console: they would see keys the dispatcher gave
 // to someone else (Ctrl-S would type an "s"), and a burst of keys in one read (a held Backspace,

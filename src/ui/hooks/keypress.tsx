@@ -7,6 +7,9 @@ import { useInput, useStdin, type Key } from 'ink';
 import { StdinContext, renderNow } from '../ink-internals.js';
 import { Command, commandFor } from '../keymap.js';
 
+/** Keys wait for a loading screen at most this long (then they go on to it as it is). */
+const HOLD_MAX_MS = 5000;
+
 /** Higher runs first. A focused text input beats a form, which beats a screen, which beats global keys. */
 export const Priority = {
   Global: 0,
@@ -64,17 +67,23 @@ export function KeypressProvider({
     hold() {
       holds.current++;
       let released = false;
-      return () => {
+      const release = () => {
         if (released) return;
         released = true;
+        clearTimeout(timer);
         holds.current--;
         // Released in a commit: dispatch after it, where a key may render.
         if (holds.current === 0 && waiting.current.length > 0) queueMicrotask(() => drain.current());
       };
+      // A service that never answers must not keep the keys forever: they go on as they are.
+      const timer = setTimeout(release, HOLD_MAX_MS);
+      timer.unref?.();
+      return release;
     },
   });
   const dispatch = (input: string, key: Key) => {
-    if (holds.current > 0) {
+    // q never waits: quitting needs no data (a screen that holds keys has no text input focused).
+    if (holds.current > 0 && commandFor(input, key, ['global']) !== Command.Quit) {
       waiting.current.push([input, key]);
       return;
     }

@@ -8,17 +8,14 @@ import { useTopView } from '../hooks/useTopView.js';
 import { HELP_SECTIONS, bindingsFor } from '../keymap.js';
 import type { ScreenProps } from './shared.js';
 
+/** One section per HELP_SECTIONS entry, each listing every key live in its contexts (a key live in two sections is in both, as in the README's table). */
 export function helpLines(): Line[] {
   const lines: Line[] = [];
-  const shown = new Set<string>();
   for (const s of HELP_SECTIONS) {
-    const rows = bindingsFor(s.contexts).filter((b) => !shown.has(b.command));
+    const rows = bindingsFor(s.contexts);
     if (!rows.length) continue;
     lines.push({ text: s.title, bold: true, color: 'cyan' });
-    for (const b of rows) {
-      shown.add(b.command);
-      lines.push({ text: `  ${b.keys.padEnd(22)} ${b.hint}` });
-    }
+    for (const b of rows) lines.push({ text: `  ${b.keys.padEnd(22)} ${b.hint}` });
     lines.push({ text: '' });
   }
   return lines;

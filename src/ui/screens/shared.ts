@@ -8,9 +8,115 @@ export interface ScreenProps<R> {
   height: number;
 }
 
+/** Loading its first data (nothing to show yet): keys typed ahead wait for it (useListKeys' `loading`). */
+export function firstLoad(res: { status: string; data?: unknown }): boolean {
+  return res.status === 'idle' || (res.status === 'loading' && res.data === undefined);
+}
+
+// The list filter's index: every row's visible cells, lower-cased, in one string (rows apart by a
+// character no one can type into the filter), with where each row starts. A keystroke is then one
+// indexOf scan of that string, which jumps to the next row at each hit; typing on (a query that
+// extends the last one) searches only the rows the last one kept when they are few. The index is
+// kept per set of columns (new columns, as when names change, start afresh) and extended when
+// the rows only grew at the end (older pages of the call log).
+const SEP = '\u0001';
+
+interface FilterIndex {
+  rows: readonly object[];
+  /** Lower-cased haystacks of rows[0..done), made so far (a background build goes in slices). */
+  parts: string[];
+  text?: string;
+  starts?: Int32Array;
+}
+
+const indexes = new WeakMap<object, FilterIndex>();
+let lastFilter: { rows: unknown; columns: unknown; q: string; out: number[] } | null = null;
+
+function haystack<T>(row: T, columns: Column<T>[]): string {
+  return columns.map((c) => cellText(c.value(row)).toLowerCase().replaceAll(SEP, ' ')).join(SEP);
+}
+
+/** The index of these rows and columns, started (parts reused when the rows only grew at the end). */
+function indexFor<T extends object>(rows: T[], columns: Column<T>[]): FilterIndex {
+  const old = indexes.get(columns);
+  if (old?.rows === rows) return old;
+  const grew = old && old.rows.length <= rows.length && old.parts.length === old.rows.length && old.rows.length > 0 && old.rows[0] === rows[0] && old.rows[old.rows.length - 1] === rows[old.rows.length - 1];
+  const idx: FilterIndex = { rows, parts: grew ? old.parts.slice() : [] };
+  indexes.set(columns, idx);
+  return idx;
+}
+
+/** Makes up to `upTo` more haystacks; true once the index is complete. */
+function build<T extends object>(idx: FilterIndex, columns: Column<T>[], upTo = Infinity): boolean {
+  const rows = idx.rows as T[];
+  const end = Math.min(rows.length, idx.parts.length + upTo);
+  for (let i = idx.parts.length; i < end; i++) idx.parts.push(haystack(rows[i], columns));
+  if (idx.parts.length < rows.length) return false;
+  if (idx.text === undefined) {
+    idx.text = idx.parts.join(SEP) + SEP;
+    idx.starts = new Int32Array(rows.length + 1);
+    let at = 0;
+    idx.parts.forEach((p, i) => {
+      idx.starts![i] = at;
+      at += p.length + 1;
+    });
+    idx.starts[rows.length] = at;
+  }
+  return true;
+}
+
 /** Rows whose visible columns contain the filter text (case-insensitive). */
-export function filterRows<T>(rows: T[], columns: Column<T>[], filter: string): T[] {
+export function filterRows<T extends object>(rows: T[], columns: Column<T>[], filter: string): T[] {
   const q = filter.trim().toLowerCase();
   if (!q) return rows;
-  return rows.filter((r) => columns.some((c) => cellText(c.value(r)).toLowerCase().includes(q)));
+  const idx = indexFor(rows, columns);
+  build(idx, columns);
+  const text = idx.text!;
+  const starts = idx.starts!;
+  const out: number[] = [];
+  const last = lastFilter;
+  if (last && last.rows === rows && last.columns === columns && q.startsWith(last.q) && last.out.length * 8 < rows.length) {
+    for (const i of last.out) if (idx.parts[i].includes(q)) out.push(i);
+  } else {
+    let pos = text.indexOf(q);
+    let row = 0;
+    while (pos >= 0) {
+      // The row holding `pos`: the last start at or before it (starts only grow, so search on from the last row).
+      let lo = row;
+      let hi = rows.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid] <= pos) lo = mid;
+        else hi = mid - 1;
+      }
+      row = lo;
+      out.push(row);
+      pos = text.indexOf(q, starts[row + 1]);
+      row++;
+    }
+  }
+  lastFilter = { rows, columns, q, out };
+  return out.map((i) => rows[i]);
+}
+
+/** Whether the filter's index of these rows and columns is complete (a keystroke then costs a scan). */
+export function filterReady<T extends object>(rows: T[], columns: Column<T>[]): boolean {
+  const idx = indexes.get(columns);
+  return idx?.rows === rows && idx.text !== undefined;
+}
+
+/**
+ * Makes the filter's index of `rows` ahead of the first keystroke, a slice at a time so keys
+ * still go through; calls `onReady` once it is complete. Returns a stop function (for an effect's cleanup).
+ */
+export function prepareFilter<T extends object>(rows: T[], columns: Column<T>[], onReady?: () => void, slice = 1000): () => void {
+  const idx = indexFor(rows, columns);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const step = () => {
+    if (indexes.get(columns) !== idx) return;
+    if (build(idx, columns, slice)) return onReady?.();
+    timer = setTimeout(step, 0);
+  };
+  timer = setTimeout(step, 0);
+  return () => clearTimeout(timer);
 }

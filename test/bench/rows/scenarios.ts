@@ -1,4 +1,4 @@
-// Row 9: `switchboard test` — 100 scenarios × 3 turns against the embedded sandbox (nothing
+// Row 14: `switchboard test` — 100 scenarios × 3 turns against the embedded sandbox (nothing
 // configured), --concurrency 4, process start included (issue 16: ≤ 10 s wall).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,7 +48,7 @@ export async function scenarioRows(ctx: BenchContext): Promise<Figure[]> {
   const s = summarize(wall);
   return [
     {
-      row: 9,
+      row: 14,
       name: '`switchboard test`, 100 scenarios × 3 turns, embedded sandbox, concurrency 4',
       unit: 'ms',
       ...fromSummary(s),

@@ -99,11 +99,13 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
     contexts: ['detail', 'assistant'],
     lines: lines.length,
     height,
+    loading: !a && rec?.status === 'loading',
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadAssistant(route.id), true;
       if (!a) return false;
       if (cmd === Command.Edit) return actions.push({ name: 'assistant-edit', id: a.id }), true;
       if (cmd === Command.EditAsCode) return editAsCode(a.id), true;
+      if (cmd === Command.Clone) return actions.push({ name: 'assistant-new', from: a.id }), true;
       if (cmd === Command.KnowledgeBase) return actions.push({ name: 'assistant-kb', id: a.id }), true;
       if (cmd === Command.Chat) return actions.push({ name: 'chat', assistantId: a.id }), true;
       if (cmd === Command.Outbound) return actions.push({ name: 'call-outbound', assistantId: a.id }), true;

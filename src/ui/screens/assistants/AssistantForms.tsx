@@ -1,8 +1,10 @@
-// Create an assistant (every field of the spec), edit name/description/status, and attach or
-// detach knowledge-base files.
-import type { Assistant, AssistantInput } from '../../../api/schemas.js';
+// Create an assistant (every field of the spec); edit one in the same form pre-filled (every
+// field, only the changed ones sent); duplicate one (the create form pre-filled from it); attach
+// or detach knowledge-base files.
+import type { Assistant, AssistantInput, UpdatedAssistant } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
-import { Form, type Field, type FormValues } from '../../components/Form.js';
+import { useState } from 'react';
+import { Form, normalize, type Field, type FormValues } from '../../components/Form.js';
 import { Picker } from '../../components/Picker.js';
 import { Loading } from '../../components/Status.js';
 import { humanBytes } from '../../format.js';
@@ -100,24 +102,120 @@ export function assistantInputFrom(v: FormValues): AssistantInput {
   };
 }
 
-export function AssistantCreate({ width, height }: ScreenProps<{ name: 'assistant-new' }>) {
+/** Why the values can't be saved as they are (a voice provider that needs more), or null. */
+function voiceProblem(v: FormValues): string | null {
+  const voice = VOICE_PROVIDERS.find((p) => p.value === v.voiceProvider);
+  if (voice?.needsDetails && (!String(v.voiceId).trim() || !v.voiceModel || !v.voiceLanguage)) return `Voice provider ${voice.value} needs a voice id, a voice model and a language`;
+  return null;
+}
+
+const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
+
+/** The create form's values for an existing assistant: what edit and duplicate start from. */
+export function formValuesFrom(a: Assistant): FormValues {
+  const m = a.model ?? {};
+  return {
+    name: a.name ?? '',
+    description: a.description ?? '',
+    status: a.status !== false,
+    modelProvider: text(m.provider),
+    model: text(m.model),
+    temperature: text(m.temperature),
+    maxTokens: text(m.maxTokens),
+    emotionRecognitionEnabled: m.emotionRecognitionEnabled === true,
+    systemPrompt: m.messages?.find((x) => x.role === 'system')?.content ?? '',
+    voiceProvider: text(a.voice?.provider),
+    voiceId: text(a.voice?.voiceId),
+    voiceModel: text(a.voice?.model),
+    voiceLanguage: text(a.voice?.language),
+    voiceSpeed: text(a.voice?.speed),
+    transcriberProvider: text(a.transcriber?.provider),
+    transcriberModel: text(a.transcriber?.model),
+    transcriberLanguage: text(a.transcriber?.language),
+    firstMessage: a.firstMessage ?? '',
+    firstMessageMode: text(a.firstMessageMode),
+    firstMessageInterruptionsEnabled: a.firstMessageInterruptionsEnabled === true,
+    backgroundSound: text(a.backgroundSound),
+    backgroundDenoisingEnabled: a.backgroundDenoisingEnabled === true,
+    silenceTimeoutSeconds: text(a.silenceTimeoutSeconds),
+    maxDurationSeconds: text(a.maxDurationSeconds),
+    hangupEnabled: a.hangupUsingPrompt?.enabled === true,
+    hangupPrompt: a.hangupUsingPrompt?.prompt ?? '',
+    analysisPlan: a.analysisPlan ? JSON.stringify(a.analysisPlan) : '',
+  };
+}
+
+/**
+ * The create form's fields for an existing assistant: a choice field also offers the value the
+ * assistant has when the console's lists don't know it (another provider's model), so opening
+ * the form changes nothing by itself.
+ */
+export function fieldsFor(initial: FormValues): Field[] {
+  return CREATE_FIELDS.map((f) => {
+    if (f.kind !== 'select') return f;
+    const have = String(initial[f.key] ?? '');
+    if (!have) return f;
+    return {
+      ...f,
+      options: (v: FormValues) => {
+        const o = f.options(v);
+        // Only while the fields it depends on are as they were (a new provider lists its own models).
+        const asWas = CREATE_FIELDS.every((g) => g.kind !== 'select' || g.key === f.key || v[g.key] === initial[g.key]);
+        return asWas && !o.some((x) => x.value === have) ? [...o, { value: have, label: `${have} (current)` }] : o;
+      },
+    };
+  });
+}
+
+/**
+ * The PATCH body for an edit: only the top-level fields whose form values changed. A nested
+ * object (model, voice, …) is sent whole, the assistant's own keys the form doesn't show kept
+ * (the service replaces a top-level field), and other-role prompt messages kept after the system one.
+ */
+export function changedFields(a: Assistant, before: FormValues, after: FormValues): AssistantInput {
+  const was = assistantInputFrom(before) as Record<string, unknown>;
+  const now = assistantInputFrom(after) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(now)) {
+    if (JSON.stringify(now[key]) === JSON.stringify(was[key])) continue;
+    const mine = now[key];
+    const theirs = (a as Record<string, unknown>)[key];
+    if (mine && typeof mine === 'object' && !Array.isArray(mine) && theirs && typeof theirs === 'object' && key !== 'analysisPlan') {
+      const merged: Record<string, unknown> = { ...(theirs as Record<string, unknown>), ...(mine as Record<string, unknown>) };
+      if (key === 'model') {
+        const others = (a.model?.messages ?? []).filter((m) => m.role !== 'system');
+        const system = (mine as { messages?: unknown[] }).messages ?? [];
+        merged.messages = system.length || others.length ? [...system, ...others] : undefined;
+      }
+      out[key] = Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined));
+    } else out[key] = mine;
+  }
+  return out as AssistantInput;
+}
+
+/** New assistant: a blank form, or (D, duplicate) one pre-filled from another assistant. */
+export function AssistantCreate({ route, width, height }: ScreenProps<{ name: 'assistant-new'; from?: string }>) {
   const actions = useActions();
+  const from = useAssistant(route.from ?? '');
+  if (route.from && !from) return <Loading what="the assistant to duplicate" />;
+  const initial = from ? { ...formValuesFrom(from), name: `${from.name ?? from.id} (copy)` } : CREATE_DEFAULTS;
   return (
     <Form
-      title="New assistant"
-      fields={CREATE_FIELDS}
-      initial={CREATE_DEFAULTS}
+      title={from ? `New assistant from ${from.name ?? from.id}` : 'New assistant'}
+      fields={from ? fieldsFor(initial) : CREATE_FIELDS}
+      initial={initial}
       submitLabel="Create assistant"
       width={width}
       height={height}
       onCancel={actions.back}
       onSubmit={async (v) => {
-        const voice = VOICE_PROVIDERS.find((p) => p.value === v.voiceProvider);
-        if (voice?.needsDetails && (!String(v.voiceId).trim() || !v.voiceModel || !v.voiceLanguage)) {
-          actions.flash(`Voice provider ${voice.value} needs a voice id, a voice model and a language`, 'error');
-          return;
-        }
-        const a = await actions.createAssistant(assistantInputFrom(v));
+        const problem = voiceProblem(v);
+        if (problem) return void actions.flash(problem, 'error');
+        const input = assistantInputFrom(v);
+        // A duplicate uses the same knowledge-base files.
+        if (from?.knowledgeBase) input.knowledgeBase = from.knowledgeBase;
+        if (from?.model?.knowledgeBase && input.model) input.model.knowledgeBase = from.model.knowledgeBase;
+        const a = await actions.createAssistant(input);
         if (a) {
           actions.back();
           actions.push({ name: 'assistant', id: a.id });
@@ -127,34 +225,48 @@ export function AssistantCreate({ width, height }: ScreenProps<{ name: 'assistan
   );
 }
 
-const EDIT_FIELDS: Field[] = [
-  { kind: 'text', key: 'name', label: 'Name', required: true },
-  { kind: 'text', key: 'description', label: 'Description' },
-  { kind: 'toggle', key: 'status', label: 'Active' },
-];
-
 function useAssistant(id: string): Assistant | undefined {
   const rec = useConsole((s) => s.records[`assistant:${id}`]?.data as Assistant | undefined);
   const listed = useConsole((s) => s.assistants.data?.find((a) => a.id === id));
   return rec ?? listed;
 }
 
+/** Edit: the create form pre-filled; only the fields changed are sent. */
 export function AssistantEdit({ route, width, height }: ScreenProps<{ name: 'assistant-edit'; id: string }>) {
   const actions = useActions();
   const a = useAssistant(route.id);
   if (!a) return <Loading what="the assistant" />;
+  return <EditForm a={a} width={width} height={height} onDone={actions.back} />;
+}
+
+function EditForm({ a, width, height, onDone }: { a: Assistant; width: number; height: number; onDone: () => void }) {
+  const actions = useActions();
+  // The values the form opened with: a refresh of the record while editing doesn't reset what is typed.
+  const [initial] = useState(() => formValuesFrom(a));
+  const [fields] = useState(() => fieldsFor(initial));
   return (
     <Form
       title={`Edit ${a.name ?? a.id}`}
-      fields={EDIT_FIELDS}
-      initial={{ name: a.name ?? '', description: a.description ?? '', status: a.status !== false }}
+      fields={fields}
+      initial={initial}
       submitLabel="Save"
       width={width}
       height={height}
-      onCancel={actions.back}
+      onCancel={onDone}
       onSubmit={async (v) => {
-        const saved = await actions.updateAssistant(a.id, { name: String(v.name).trim(), description: String(v.description).trim(), status: v.status === true });
-        if (saved) actions.back();
+        const problem = voiceProblem(v);
+        if (problem) return void actions.flash(problem, 'error');
+        const patch = changedFields(a, normalize(fields, initial), v);
+        if (Object.keys(patch).length === 0) {
+          actions.flash('Nothing changed');
+          return onDone();
+        }
+        const saved = await actions.updateAssistant(a.id, patch);
+        if (!saved) return; // the error is on the flash line; everything typed stays
+        // A hosted service may keep only some fields of a PATCH (the spec: name, status, description).
+        const notApplied = (saved as Partial<UpdatedAssistant>).notApplied;
+        if (notApplied?.length) actions.flash(`Saved, but the service did not apply: ${notApplied.join(', ')}`, 'error');
+        onDone();
       }}
     />
   );

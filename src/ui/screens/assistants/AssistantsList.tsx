@@ -10,7 +10,7 @@ import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, type KeyContext } from '../../keymap.js';
 import { dateTime } from '../../format.js';
-import { filterRows, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 import { activeWord } from '../../../format/words.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
@@ -36,6 +36,7 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
     contexts: CONTEXTS,
     count: rows.length,
     height,
+    loading: firstLoad(res),
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadAssistants({ force: true }), true;
       if (cmd === Command.New) return actions.push({ name: 'assistant-new' }), true;
@@ -47,6 +48,8 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
           return actions.push({ name: 'assistant-edit', id: selected.id }), true;
         case Command.EditAsCode:
           return editAsCode(selected.id), true;
+        case Command.Clone:
+          return actions.push({ name: 'assistant-new', from: selected.id }), true;
         case Command.KnowledgeBase:
           return actions.push({ name: 'assistant-kb', id: selected.id }), true;
         case Command.Chat:

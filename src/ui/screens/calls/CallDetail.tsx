@@ -77,6 +77,7 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
     contexts: ['detail', 'call'],
     lines: lines.length,
     height,
+    loading: !c && rec?.status === 'loading',
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadCall(route.id), true;
       if (cmd === Command.RawJson && c) return actions.push({ name: 'json', title: `call ${c.id}`, value: c }), true;

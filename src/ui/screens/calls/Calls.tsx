@@ -1,6 +1,6 @@
 // The call log: a calls-per-day chart over the loaded range, then the table, newest first.
 // Older pages load as the cursor nears the end; the store refreshes it live while it is on top.
-import { memo, useEffect, useMemo } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Call } from '../../../api/schemas.js';
 import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
@@ -12,7 +12,7 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime, duration, money, truncate } from '../../format.js';
 import { count } from '../../../format/words.js';
-import { filterRows, type ScreenProps } from '../shared.js';
+import { filterReady, filterRows, prepareFilter, type ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
@@ -116,7 +116,24 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
     ],
     [assistantName, numbers],
   );
-  const rows = useMemo(() => filterRows(log.calls, columns, view.filter), [log.calls, columns, view.filter]);
+  // While the filter is typed into, the keystroke's frame shows the text at once and the list
+  // follows right after it (a burst of keys filters once, for the last), once the filter's index
+  // is made (in the background from `/` on, so no keystroke waits for it); out of the filter bar
+  // the list is always filtered by what the bar says, so keys after Enter move over the right rows.
+  const typingFilter = useConsole((s) => s.mode === 'filter');
+  const filtering = typingFilter || view.filter !== '';
+  // Bumped when the index is complete, to render with it.
+  const [, indexMade] = useState(0);
+  useEffect(() => (filtering ? prepareFilter(log.calls, columns, () => indexMade((n) => n + 1)) : undefined), [filtering, log.calls, columns]);
+  const [listed, setListed] = useState(view.filter);
+  const ready = filterReady(log.calls, columns);
+  useEffect(() => {
+    if (listed === view.filter || !ready) return;
+    const t = setTimeout(() => setListed(view.filter), 0);
+    return () => clearTimeout(t);
+  }, [listed, view.filter, ready]);
+  const filter = typingFilter ? listed : view.filter;
+  const rows = useMemo(() => filterRows(log.calls, columns, filter), [log.calls, columns, filter]);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const tableHeight = Math.max(3, height - CHART_ROWS - 2);
 
@@ -129,7 +146,9 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
     contexts: ['list', 'calls'],
     count: rows.length,
     height: tableHeight,
-    loading: log.status === 'idle' || (log.status === 'loading' && log.calls.length === 0),
+    // Also at the last loaded row while older calls load: a j typed on waits for them rather
+    // than stopping at the end (50 j in one read go 50 rows down).
+    loading: log.status === 'idle' || (log.status === 'loading' && log.calls.length === 0) || (log.loadingMore && view.cursor >= rows.length - 1),
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadCalls({ force: true }), true;
       if (cmd === Command.CallFilters) return actions.push({ name: 'call-filters' }), true;

@@ -8,7 +8,7 @@ import { Box, Text } from 'ink';
 import { useActions, useConsole, useConsoleShallow, type Route } from '../../../store/index.js';
 import { totalCost, type Turn } from '../../../store/chat.js';
 import { count } from '../../../format/words.js';
-import { TextInput } from '../../components/TextInput.js';
+import { TextInput, inputRows } from '../../components/TextInput.js';
 import { Spinner } from '../../components/Spinner.js';
 import { ErrorState, Loading } from '../../components/Status.js';
 import { Priority, useKeypress } from '../../hooks/keypress.js';
@@ -19,7 +19,8 @@ import type { ScreenProps } from '../shared.js';
 import { turnLines, windowTurns } from './transcript.js';
 import { VariablesEditor } from './VariablesEditor.js';
 
-const MAX_INPUT_LINES = 3;
+/** The draft box grows to this many rows, then scrolls. */
+const MAX_INPUT_LINES = 5;
 const MAX_ERROR_LINES = 3;
 
 export function Conversation({ route, width, height }: ScreenProps<Extract<Route, { name: 'chat-session' }>>) {
@@ -35,7 +36,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
       sending: c?.sending ?? null,
       sendError: c?.sendError ?? null,
       variables: c?.variables,
-      draftLines: c ? Math.min(MAX_INPUT_LINES, wrapText(c.draft, Math.max(10, width - 2)).length) : 1,
+      draftLines: c ? Math.min(MAX_INPUT_LINES, Math.max(1, height - 4), inputRows(c.draft, inputWidth(width))) : 1,
     };
   });
   const turns = useConsole((s) => s.chat.conversations[id]?.turns);
@@ -187,9 +188,9 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
     (input, key) => {
       const cmd = commandFor(input, key, ['chat']);
       if (cmd === Command.LeaveChat) {
+        // The draft stays with its session: coming back shows it.
         if (sending) actions.cancelSend(id);
-        else if (draft === '') actions.back();
-        else actions.flash('Esc goes back once the input is empty');
+        else actions.back();
         return true;
       }
       if (cmd === Command.PageUp || cmd === Command.PageDown) {
@@ -221,13 +222,22 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
     { priority: Priority.Screen, active: props.active },
   );
 
-  // The end of a long draft stays in view: the box clips from the top.
+  // A long draft scrolls inside its box, keeping the cursor's row in view.
   return (
-    <Box height={props.lines} width={props.width} overflow="hidden" flexDirection="column" justifyContent="flex-end">
-      <Text wrap="wrap">
-        <Text color={sending ? 'gray' : 'yellow'}>› </Text>
-        {sending ? <Text dimColor>{draft}</Text> : <TextInput value={draft} onChange={(v) => actions.setDraft(id, v)} focus={props.active} placeholder="type a message" multiline />}
-      </Text>
+    <Box height={props.lines} width={props.width} overflow="hidden">
+      <Text color={sending ? 'gray' : 'yellow'}>› </Text>
+      {sending ? (
+        <Text dimColor wrap="truncate">
+          {draft.replace(/\n/g, ' ↵ ')}
+        </Text>
+      ) : (
+        <TextInput value={draft} onChange={(v) => actions.setDraft(id, v)} focus={props.active} placeholder="type a message" width={inputWidth(props.width)} rows={props.lines} multiline />
+      )}
     </Box>
   );
+}
+
+/** Cells for the draft: the width less the '› ' prompt. */
+function inputWidth(width: number): number {
+  return Math.max(10, width - 2);
 }

@@ -49,7 +49,7 @@ export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new'
       <Text bold>New chat with {chosen?.name ?? assistantId}</Text>
       <Text>
         <Text color="yellow">Name (optional): </Text>
-        <TextInput value={name} onChange={setName} focus={!starting} placeholder="a name to find it by" />
+        <TextInput value={name} onChange={setName} focus={!starting} placeholder="a name to find it by" width={Math.max(10, width - 17)} />
       </Text>
       {starting ? (
         <Text>

@@ -14,7 +14,7 @@ import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, type KeyContext } from '../../keymap.js';
 import { dateTime } from '../../format.js';
-import { filterRows, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 
 const CONTEXTS: KeyContext[] = ['list', 'sessions'];
 
@@ -84,6 +84,7 @@ function SessionList({ width, height }: { width: number; height: number }) {
     count: rows.length,
     height: bodyHeight,
     active: asking === null,
+    loading: firstLoad(index),
     onCommand(cmd) {
       if (cmd === Command.Refresh) return actions.loadSessionIndex(), true;
       if (cmd === Command.New) return actions.push({ name: 'chat-new' }), true;
@@ -112,7 +113,7 @@ function SessionList({ width, height }: { width: number; height: number }) {
       <Box flexDirection="column">
         <Text>
           <Text color="yellow">Session id: </Text>
-          <TextInput value={asking} onChange={setAsking} focus placeholder="paste a session id" />
+          <TextInput value={asking} onChange={setAsking} focus placeholder="paste a session id" width={Math.max(10, width - 12)} />
         </Text>
         <Text dimColor>Enter open · Esc cancel</Text>
       </Box>

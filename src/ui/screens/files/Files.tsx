@@ -14,7 +14,7 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime, humanBytes, show, wrapText } from '../../format.js';
 import { count } from '../../../format/words.js';
-import { filterRows, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 import { kbFileIds } from '../assistants/AssistantDetail.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
 import { knownUploadLimit } from '../../../api/upload-check.js';
@@ -54,6 +54,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
     contexts: ['list', 'files'],
     count: rows.length,
     height: tableHeight,
+    loading: firstLoad(res),
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadFiles({ force: true }), true;
       if (cmd === Command.Upload) return actions.push({ name: 'file-upload' }), true;

@@ -9,7 +9,7 @@ import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { filterRows, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 import { activeWord } from '../../../format/words.js';
 
 function numberColumns(assistantName: (id: string | null | undefined) => string): Column<PhoneNumber>[] {
@@ -40,6 +40,7 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
     contexts: ['list', 'numbers'],
     count: rows.length,
     height,
+    loading: firstLoad(res),
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadNumbers({ force: true }), true;
       if (!selected) return false;

@@ -1,0 +1,148 @@
+// Keys typed before a screen has its first data wait for it and then apply in order, on every
+// screen (not only the call log): the service here answers through a real proxy that holds each
+// response back, so the keys surely arrive first.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { tick } from '../support/ink.js';
+import { seedCalls } from '../../src/sandbox/seed.js';
+import { CALLS_PAGE_SIZE } from '../../src/store/calls.js';
+
+let sb: Sandbox;
+let slow: Server;
+let slowUrl: string;
+const DELAY_MS = 400;
+
+before(async () => {
+  sb = await startTestSandbox();
+  const up = new URL(sb.url);
+  slow = createServer((req, res) => {
+    setTimeout(() => {
+      const out = request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      out.on('error', () => res.destroy());
+      req.pipe(out);
+    }, DELAY_MS);
+  });
+  await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+  slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+});
+after(async () => {
+  slow.closeAllConnections();
+  await new Promise((r) => slow.close(r));
+  await sb.close();
+});
+
+test('j j Enter typed before the assistants arrive open the third assistant', async () => {
+  const c = await openConsole({ ...sb, url: slowUrl });
+  try {
+    assert.equal(c.store.getState().assistants.data, undefined, 'typed before the list is in');
+    for (const k of ['j', 'j', '\r']) {
+      c.stdin.write(k);
+      await tick();
+    }
+    await c.waitFor('System prompt');
+    const third = c.store.getState().assistants.data![2];
+    assert.deepEqual(c.store.getState().stack.at(-1), { name: 'assistant', id: third.id });
+  } finally {
+    await c.close();
+  }
+});
+
+test('2 then j typed ahead land on the second number; 5 j on the second file', async () => {
+  const c = await openConsole({ ...sb, url: slowUrl });
+  try {
+    for (const k of ['2', 'j']) {
+      c.stdin.write(k);
+      await tick();
+    }
+    await c.waitFor('DID');
+    await c.waitFor(/\+\d{6}/);
+    await tick();
+    assert.equal(c.store.getState().stack.at(-1)!.name, 'numbers');
+    assert.equal(c.store.getState().views['numbers']?.cursor, 1);
+    for (const k of ['5', 'j']) {
+      c.stdin.write(k);
+      await tick();
+    }
+    assert.equal(c.store.getState().files.data, undefined, 'typed before the files are in');
+    await c.waitFor(/\.txt|\.md|\.pdf/);
+    await tick();
+    assert.equal(c.store.getState().views['files']?.cursor, 1);
+  } finally {
+    await c.close();
+  }
+});
+
+test('on the call log, / inbound ⏎ j ⏎ in one write opens the second inbound call (the list is filtered before j moves)', async () => {
+  const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+  try {
+    await c.waitFor('calls/day');
+    await c.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d/);
+    const inbound = c.store.getState().callLog.calls.filter((x) => x.type === 'inboundPhoneCall');
+    assert.ok(inbound.length >= 2, 'the sandbox has inbound calls');
+    c.stdin.write('/inbound\rj\r');
+    await tick();
+    await c.waitFor(`call ${inbound[1].id}`);
+    assert.deepEqual(c.store.getState().stack.at(-1), { name: 'call', id: inbound[1].id });
+  } finally {
+    await c.close();
+  }
+});
+
+test('50 j in one write on the call log go 50 rows down: the keys past the first page wait for the next one', async () => {
+  const big = await startTestSandbox();
+  seedCalls(big.dataDir, 300);
+  const c = await openConsole(big, { initialRoute: { name: 'calls' } });
+  try {
+    await c.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d/);
+    await tick();
+    assert.equal(c.store.getState().callLog.calls.length, CALLS_PAGE_SIZE, 'one page loaded');
+    c.stdin.write('j'.repeat(CALLS_PAGE_SIZE + 10));
+    await tick();
+    for (let i = 0; i < 500 && (c.store.getState().views['calls']?.cursor ?? 0) < CALLS_PAGE_SIZE + 10; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(c.store.getState().views['calls']?.cursor, CALLS_PAGE_SIZE + 10);
+    assert.ok(c.store.getState().callLog.calls.length > CALLS_PAGE_SIZE);
+  } finally {
+    await c.close();
+    await big.close();
+  }
+});
+
+test('typing into the call log filter shows the text at once and the filtered list right after', async () => {
+  const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+  try {
+    await c.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d/);
+    const calls = c.store.getState().callLog.calls;
+    const inbound = calls.filter((x) => x.type === 'inboundPhoneCall').length;
+    assert.ok(inbound > 0 && inbound < calls.length);
+    await c.press('/');
+    await c.type('inbound');
+    await c.waitFor(new RegExp(`\\b${inbound} calls`));
+    assert.match(c.frame(), /^\/inbound/m);
+  } finally {
+    await c.close();
+  }
+});
+
+test('a service that never answers keeps no key for long: 2 goes to Numbers after a few seconds, q quits at once', async () => {
+  const { startFaultyServer } = await import('../support/faulty-server.js');
+  const hung = await startFaultyServer({ mode: 'slow' });
+  const c = await openConsole({ ...sb, url: hung.url });
+  try {
+    c.stdin.write('2');
+    await tick();
+    for (let i = 0; i < 800 && c.store.getState().stack.at(-1)!.name !== 'numbers'; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(c.store.getState().stack.at(-1)!.name, 'numbers', 'the held 2 went on once the wait ran out');
+    c.stdin.write('q');
+    await tick();
+    assert.equal(c.store.getState().quitting, true);
+  } finally {
+    await c.close();
+    await hung.close();
+  }
+});

@@ -154,7 +154,7 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
   [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions'], hint: 'new', footer: Footer.Normal },
   [Command.Edit]: { keys: [{ char: 'e' }], contexts: ['assistants', 'assistant'], hint: 'edit', footer: Footer.Normal },
-  [Command.EditAsCode]: { keys: [{ char: 'E' }], contexts: ['assistants', 'assistant'], hint: 'edit as YAML in $VISUAL/$EDITOR (else vi)', footer: Footer.Low },
+  [Command.EditAsCode]: { keys: [{ char: 'E' }], contexts: ['assistants', 'assistant'], hint: 'edit as YAML in $EDITOR', footer: Footer.Normal },
   [Command.KnowledgeBase]: { keys: [{ char: 'k', ctrl: true }, { char: 'K' }], contexts: ['assistants', 'assistant'], hint: 'KB files', footer: Footer.Normal },
   [Command.Chat]: { keys: [{ char: 'c' }], contexts: ['assistants', 'assistant'], hint: 'chat', footer: Footer.Normal },
   [Command.Outbound]: { keys: [{ char: 'o' }], contexts: ['assistants', 'assistant', 'calls'], hint: 'call out', footer: Footer.Normal },

@@ -21,6 +21,14 @@ export async function runConsole(started: Started): Promise<number> {
     (c) => {
       addCrashSecret(c.target.apiKey);
       store.setState({ target: shownTarget(c.target.kind, c.target.profile, c.api.baseUrl, c.target.apiKey) });
+      // The embedded sandbox's supervisor (src/target.ts) says what happened to it, and where it is now.
+      c.onSandbox?.((e) => {
+        const { flash } = store.getState().actions;
+        if (e.kind === 'stopped') return flash(`The embedded sandbox stopped (${e.why}); restarting it on the same data dir…`, 'error');
+        if (e.kind === 'restart-failed') return flash(`Could not restart the embedded sandbox: ${e.why}; trying again in ${Math.max(1, Math.ceil(e.retryInMs / 1000))}s`, 'error');
+        store.setState({ target: shownTarget(c.target.kind, c.target.profile, e.url, c.target.apiKey) });
+        flash(`The embedded sandbox is back (restarted in ${(e.ms / 1000).toFixed(1)}s)`);
+      });
       return c;
     },
     (err: unknown) => {

@@ -6,6 +6,7 @@ import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
+import type { Connection, SandboxEvent } from '../../src/target.js';
 import { createConsoleStore, type ConsoleStore, type Route } from '../../src/store/index.js';
 
 let sb: RunningSandbox;
@@ -74,4 +75,38 @@ test('input refused before anything is sent says nothing about the service', asy
   assert.equal(c.state(), 'online');
   await assert.rejects(c.api.getFile(' '));
   assert.equal(c.state(), 'online');
+});
+
+test('the embedded sandbox restarted elsewhere: the header says restarting, then the console follows the new client and is back online by itself', async () => {
+  const { ApiOnceConnected } = await import('../../src/target.js');
+  const other = await startTestSandbox();
+  const first = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, retries: 0 });
+  const second = createClient({ baseUrl: other.url, apiKey: other.apiKey, retries: 0 });
+  const told = { sandbox: [] as ((e: SandboxEvent) => void)[], api: [] as ((a: VoiceAgentApi) => void)[] };
+  const conn: Connection = {
+    api: first,
+    target: { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, apiKey: sb.apiKey } as Connection['target'],
+    close: async () => undefined,
+    onSandbox: (l) => (told.sandbox.push(l), () => undefined),
+    onApiReplaced: (l) => (told.api.push(l), () => undefined),
+  };
+  const api = new ApiOnceConnected(Promise.resolve(conn));
+  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { initialRoute: { name: 'assistants' }, pollMs: 3_600_000 });
+  try {
+    await until(() => store.getState().connectionState === 'online' && store.getState().assistants.status === 'ready');
+    told.sandbox.forEach((l) => l({ kind: 'stopped', why: 'killed by SIGKILL' }));
+    assert.equal(store.getState().connectionState, 'restarting', 'not "offline": the console is on it');
+    told.api.forEach((l) => l(second));
+    const named = await second.createAssistant({ name: 'Only on the new port' });
+    told.sandbox.forEach((l) => l({ kind: 'restarted', ms: 300, url: other.url }));
+    // Asked again at once (no tick: the poll interval is an hour), from the new client.
+    await until(() => store.getState().assistants.data?.some((a) => a.id === named.id) === true, 'the list from the restarted sandbox');
+    assert.equal(store.getState().connectionState, 'online');
+    assert.equal(api.baseUrl, other.url);
+  } finally {
+    store.getState().actions.dispose();
+    await first.close();
+    await second.close();
+    await other.close();
+  }
 });

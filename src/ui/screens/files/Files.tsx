@@ -3,6 +3,7 @@
 import { Box, Text } from 'ink';
 import type { KbFile } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
+import { FILES_PAGE_SIZE, moreFiles } from '../../../store/resources.js';
 import type { Column } from '../../../format/column.js';
 import { Table } from '../../components/Table.js';
 import { Form } from '../../components/Form.js';
@@ -49,6 +50,8 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   const rows = filterRows(res.data?.files ?? [], FILE_COLUMNS, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const p = res.data?.pagination;
+  const loaded = res.data?.files.length ?? 0;
+  const more = res.data ? moreFiles(res.data) : false;
   const tableHeight = Math.max(3, height - 1);
   useListKeys({
     contexts: ['list', 'files'],
@@ -60,7 +63,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
       if (cmd === Command.Upload) return actions.push({ name: 'file-upload' }), true;
       // Near the end of the loaded pages: fetch the next one (the store ignores repeats).
       const nearEnd = view.cursor >= rows.length - 6;
-      if ((cmd === Command.Down || cmd === Command.PageDown || cmd === Command.Bottom) && nearEnd && p && p.page < p.totalPages) void actions.loadFiles({ more: true });
+      if ((cmd === Command.Down || cmd === Command.PageDown || cmd === Command.Bottom) && nearEnd && more) void actions.loadFiles({ more: true });
       if (!selected) return false;
       if (cmd === Command.Open) return actions.push({ name: 'file', id: selected.id }), true;
       if (cmd === Command.Delete) return askDelete(selected), true;
@@ -73,7 +76,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {p ? `${res.data!.files.length} of ${count(p.total, 'file')} · page ${p.page}/${Math.max(1, p.totalPages)}${p.page < p.totalPages ? ' · more load as you scroll' : ''}` : ' '}
+        {p ? `${loaded} of ${count(p.total, 'file')} · page ${Math.max(1, Math.ceil(loaded / FILES_PAGE_SIZE))}/${Math.max(1, Math.ceil(p.total / FILES_PAGE_SIZE))}${more ? ' · more load as you scroll' : ''}` : ' '}
         {res.status === 'error' ? <Text color="red">{`  ${res.error}`}</Text> : ''}
       </Text>
       {rows.length === 0 ? (

@@ -5,6 +5,7 @@ import type { Resource, SliceCreator } from './types.js';
 import { failure } from '../api/errors.js';
 import { resourceError } from './types.js';
 import type { UiActions } from './ui.js';
+import { cachedResource, saveCachedList } from './cached.js';
 
 export interface FileList {
   files: KbFile[];
@@ -48,7 +49,7 @@ type Full = ResourcesState & { actions: ResourcesActions & UiActions };
 
 const idle = { status: 'idle' } as const;
 
-export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api }) => {
+export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, target }) => {
   /** Loads into a top-level cache key unless it is already loading (or ready, unless forced). */
   async function load<K extends 'assistants' | 'numbers' | 'files'>(key: K, force: boolean | undefined, fetch: () => Promise<ResourcesState[K]['data']>) {
     const cur = get()[key];
@@ -57,6 +58,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
     try {
       const data = await fetch();
       set({ [key]: { status: 'ready', data, fetchedAt: Date.now() } } as Partial<Full>);
+      saveCachedList(target, key, data);
     } catch (err) {
       set({ [key]: { ...get()[key], status: 'error', ...resourceError(err) } } as Partial<Full>);
     }
@@ -84,9 +86,10 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
 
   return {
     state: {
-      assistants: idle,
-      numbers: idle,
-      files: idle,
+      // The last-known rows, marked cached, until the service answers (nothing without a cache dir).
+      assistants: cachedResource<Assistant[]>(target, 'assistants'),
+      numbers: cachedResource<PhoneNumber[]>(target, 'numbers'),
+      files: cachedResource<FileList>(target, 'files'),
       records: {},
       upload: { status: 'idle', path: '', sent: 0, total: 0 },
     },

@@ -45,6 +45,8 @@ export interface Resource<T> {
   /** What to do about the error (from the api's error kinds), when there is something to say. */
   hint?: string;
   fetchedAt?: number;
+  /** The data is the last-known rows from the local cache (fetchedAt is when the service gave them), not yet confirmed by the service. */
+  cached?: boolean;
 }
 
 /** What the header shows about the service we talk to. */
@@ -57,6 +59,11 @@ export interface ConsoleTarget {
   maskedKey?: string;
   /** Where local data lives (remembered chat sessions); the XDG data dir when not given. */
   dataDir?: string;
+  /**
+   * Where the console keeps what it holds only to be quick (the call archive, the last-known
+   * rows of the lists): the XDG cache dir in the console. Without one, nothing is kept on disk.
+   */
+  cacheDir?: string;
 }
 
 export interface Deps {

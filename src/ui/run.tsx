@@ -15,7 +15,7 @@ export async function runConsole(started: Started): Promise<number> {
   const conn = connecting.then(
     (c) => {
       addCrashSecret(c.target.apiKey);
-      store.setState({ target: shownTarget(c.target.kind, c.target.profile, c.api.baseUrl, c.target.apiKey) });
+      store.setState({ target: shownTarget(c.target.kind, c.target.profile, c.api.baseUrl, c.target.apiKey, started.target.cacheDir) });
       return c;
     },
     (err: unknown) => {

@@ -3,32 +3,10 @@
 // (CJK, emoji) value never breaks the grid.
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
-import { cellWidth } from '../../format/cells.js';
-import { cellText, type Column } from '../../format/column.js';
-import { pad } from '../format.js';
+import type { Column } from '../../format/column.js';
+import { headerLine, layoutColumns, rowLine, tableBodyHeight } from '../table-text.js';
 
-const GAP = 2;
-
-/** Which columns fit in `width`, and how wide each is. Exported for tests. */
-export function layoutColumns<T>(columns: Column<T>[], width: number): { col: Column<T>; width: number }[] {
-  const least = (c: Column<T>) => c.width ?? cellWidth(c.header);
-  const byPriority = [...columns].sort((a, b) => (a.priority ?? 1) - (b.priority ?? 1));
-  const chosen = new Set<Column<T>>();
-  let used = 0;
-  for (const c of byPriority) {
-    const need = least(c) + (chosen.size ? GAP : 0);
-    if (used + need > width && chosen.size) continue;
-    chosen.add(c);
-    used += need;
-  }
-  const visible = columns.filter((c) => chosen.has(c));
-  const growers = visible.filter((c) => c.grow);
-  const spare = Math.max(0, width - used);
-  return visible.map((c) => {
-    const share = growers.length ? Math.floor(spare / growers.length) + (c === growers[0] ? spare % growers.length : 0) : 0;
-    return { col: c, width: Math.min(least(c) + (c.grow ? share : 0), Math.max(1, width)) };
-  });
-}
+export { layoutColumns, tableBodyHeight };
 
 /** One row's line. Memoized: a cursor move re-renders only the two rows whose highlight changed. */
 const Row = memo(function Row({ text, selected }: { text: string; selected: boolean }) {
@@ -38,11 +16,6 @@ const Row = memo(function Row({ text, selected }: { text: string; selected: bool
     </Text>
   );
 });
-
-/** Rows of a table of `height` lines left for its body (the header takes one). */
-export function tableBodyHeight(height: number): number {
-  return Math.max(1, height - 1);
-}
 
 /** At most this many formatted lines are kept (the cache is dropped wholesale past it). */
 const LINES_KEPT = 1000;
@@ -64,12 +37,11 @@ export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]
   if (cursor >= scroll + bodyHeight) scroll = cursor - bodyHeight + 1;
   if (cursor < scroll) scroll = cursor;
   const visible = rows.slice(scroll, scroll + bodyHeight);
-  const line = (cells: string[]) => cells.join(' '.repeat(GAP));
   const lineOf = (row: T) => {
     let text = lines.get(row);
     if (text === undefined) {
       if (lines.size >= LINES_KEPT) lines.clear();
-      text = line(cols.map(({ col, width: w }) => pad(cellText(col.value(row)), w, col.align)));
+      text = rowLine(cols, row);
       lines.set(row, text);
     }
     return text;
@@ -77,7 +49,7 @@ export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]
   return (
     <Box flexDirection="column" height={height} width={width}>
       <Text bold color="cyan">
-        {line(cols.map(({ col, width: w }) => pad(col.header, w, col.align)))}
+        {headerLine(cols)}
       </Text>
       {visible.map((row, i) => (
         <Row key={props.rowKey(row)} text={lineOf(row)} selected={scroll + i === cursor} />

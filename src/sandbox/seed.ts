@@ -153,16 +153,20 @@ function insertSyntheticCalls(store: SandboxStore, dataDir: string, count: numbe
   return store.insertCalls(calls);
 }
 
-/** Inserts `count` synthetic past calls (one transaction) into a data dir or an open database. */
-export function seedCalls(target: string | Db, count: number): number {
+/**
+ * Inserts `count` synthetic past calls (one transaction) into a data dir or an open database.
+ * `now` and `days` place them: created in the `days` before `now`, less 15 minutes (each ends
+ * by then), as the seed's are; the default is the month before now.
+ */
+export function seedCalls(target: string | Db, count: number, at: { now?: number; days?: number } = {}): number {
   if (typeof target !== 'string') {
     const dataDir = dirname(target.location() ?? '');
-    return insertSyntheticCalls(new SandboxStore(target), dataDir, count);
+    return insertSyntheticCalls(new SandboxStore(target), dataDir, count, at.now, at.days);
   }
   if (!existsSync(dataPaths(target).db)) throw new Error(`no sandbox data in ${target}; start the sandbox once to create it`);
   const { db } = openDatabase(target);
   try {
-    return insertSyntheticCalls(new SandboxStore(db), target, count);
+    return insertSyntheticCalls(new SandboxStore(db), target, count, at.now, at.days);
   } finally {
     db.close();
   }

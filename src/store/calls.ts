@@ -202,7 +202,8 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         const log = get().callLog;
         if (log.status === 'loading' || (log.status === 'ready' && !opts?.force)) return;
         const gen = ++generation;
-        setLog({ status: 'loading', error: undefined, hint: undefined });
+        // A "load more" of the log being replaced ends here (its answer is dropped as stale).
+        setLog({ status: 'loading', error: undefined, hint: undefined, loadingMore: false });
         try {
           const page = await fetchCallsBefore(api, log.filters, undefined, { pageSize: CALLS_PAGE_SIZE });
           if (gen !== generation) return;
@@ -239,16 +240,36 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         const log = get().callLog;
         if (log.status !== 'ready') return get().actions.loadCalls({ force: true });
         const gen = generation;
+        if (log.calls.length === 0) {
+          // Nothing loaded to page back to: the first page, as a load would, without the spinner.
+          try {
+            const page = await fetchCallsBefore(api, log.filters, undefined, { pageSize: CALLS_PAGE_SIZE });
+            if (gen !== generation) return;
+            if (page.calls.length || log.error !== undefined) setLog({ calls: page.calls.map(logRow), cursor: page.cursor, exhausted: page.cursor.done, fetchedAt: Date.now(), error: undefined });
+          } catch (err) {
+            if (gen === generation) setLog({ error: failure(err).message });
+          }
+          return;
+        }
         // New calls (on or after the newest loaded; createdAtGt is inclusive), and back as far as
         // the oldest call on screen that has not ended, so its status moves on; not the whole log.
         let since = log.calls[0]?.createdAt;
         for (const c of visibleCalls(get())) if (c.status !== 'ended' && since && c.createdAt < since) since = c.createdAt;
         if (log.filters.createdAtGt && (!since || since < log.filters.createdAtGt)) since = log.filters.createdAtGt;
         try {
-          const fresh = await api.listCalls({ ...log.filters, createdAtGt: since, limit: MAX_CALL_PAGE });
-          if (gen !== generation) return;
+          // Every call from `since` on, newest first, a page of 1000 at a time until the pages reach
+          // `since` (where the loaded log is): however many arrived since the last refresh, the log
+          // stays a contiguous prefix of the service's, with no calls missing between.
+          const fresh: Call[] = [];
+          let cursor: CallCursor | undefined;
+          do {
+            const page = await fetchCallsBefore(api, { ...log.filters, createdAtGt: since }, cursor, { pageSize: MAX_CALL_PAGE });
+            if (gen !== generation) return;
+            for (const c of page.calls) fresh.push(logRow(c));
+            cursor = page.cursor;
+          } while (!cursor.done);
           const now = get().callLog;
-          const calls = mergeNewer(now.calls, fresh.map(logRow));
+          const calls = mergeNewer(now.calls, fresh);
           // A quiet refresh (every 3 s while the log is on top) changes nothing: no update, no redraw.
           if (calls === now.calls && now.error === undefined) return;
           setLog({ calls, fetchedAt: Date.now(), error: undefined });

@@ -8,6 +8,11 @@ export interface ViewState {
   /** First visible row of a windowed list (or first line of a scrolled detail). */
   scroll: number;
   filter: string;
+  /**
+   * The key of the row under the cursor, for lists whose rows move under it (the call log gains
+   * calls above): the screen finds that row again rather than keeping the row number.
+   */
+  key?: string;
 }
 
 export const EMPTY_VIEW: ViewState = Object.freeze({ cursor: 0, scroll: 0, filter: '' });
@@ -28,7 +33,10 @@ export interface NavigationActions {
   previousView(): void;
   /** Move the cursor of the top view by delta within count rows, keeping it inside a window of `height` rows. */
   moveCursor(delta: number, count: number, height: number): void;
-  setCursor(index: number, count: number, height: number): void;
+  /** `key`: the key of the row at `index`, for a list that follows its row (ViewState.key). */
+  setCursor(index: number, count: number, height: number, key?: string): void;
+  /** Writes back where a list found its cursor row after its rows changed (see useAnchoredCursor). */
+  syncView(routeKey: string, patch: Pick<ViewState, 'cursor' | 'scroll' | 'key'>): void;
   setFilter(text: string): void;
   /** Scroll a non-list view (detail) by delta lines, bounded by maxScroll. */
   scrollBy(delta: number, maxScroll: number): void;
@@ -55,7 +63,9 @@ export const createNavigationSlice: SliceCreator<NavigationState, NavigationActi
     set((s) => {
       const key = routeKey(topRoute(s));
       const v = viewOf(s, key);
-      return { views: { ...s.views, [key]: { ...v, ...patch(v) } } };
+      const next: ViewState = { ...v, ...patch(v) };
+      if (next.key === undefined) delete next.key; // a list that does not follow its row has none
+      return { views: { ...s.views, [key]: next } };
     });
   const sameRoute = (a: Route, b: Route) => routeKey(a) === routeKey(b);
 
@@ -83,17 +93,20 @@ export const createNavigationSlice: SliceCreator<NavigationState, NavigationActi
       moveCursor(delta, count, height) {
         updateView((v) => {
           const cursor = Math.max(0, Math.min(count - 1, v.cursor + delta));
-          return { cursor: Math.max(0, cursor), scroll: scrollFor(Math.max(0, cursor), v.scroll, height) };
+          return { cursor: Math.max(0, cursor), scroll: scrollFor(Math.max(0, cursor), v.scroll, height), key: undefined };
         });
       },
-      setCursor(index, count, height) {
+      setCursor(index, count, height, key) {
         updateView((v) => {
           const cursor = Math.max(0, Math.min(count - 1, index));
-          return { cursor, scroll: scrollFor(cursor, v.scroll, height) };
+          return { cursor, scroll: scrollFor(cursor, v.scroll, height), key };
         });
       },
+      syncView(key, patch) {
+        set((s) => ({ views: { ...s.views, [key]: { ...viewOf(s, key), ...patch } } }));
+      },
       setFilter(text) {
-        updateView(() => ({ filter: text, cursor: 0, scroll: 0 }));
+        updateView(() => ({ filter: text, cursor: 0, scroll: 0, key: undefined }));
       },
       scrollBy(delta, maxScroll) {
         updateView((v) => ({ scroll: Math.max(0, Math.min(Math.max(0, maxScroll), v.scroll + delta)) }));

@@ -5,6 +5,8 @@ import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, type ConsoleStore } from '../../src/store/index.js';
 import { CALLS_PAGE_SIZE, callPoller } from '../../src/store/calls.js';
+import { walkCallLog } from '../../src/api/pager.js';
+import { seedCalls } from '../../src/sandbox/seed.js';
 
 
 describe('console store: the call log', () => {
@@ -88,5 +90,54 @@ describe('console store: the call log', () => {
     await until(() => store.getState().callLog.status === 'ready', 'filtered page');
     const calls = store.getState().callLog.calls;
     assert.ok(calls.length > 0 && calls.every((c) => c.assistantId === a.id));
+  });
+});
+
+describe('console store: the live refresh keeps the log whole', () => {
+  let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+  let api: ReturnType<typeof createClient>;
+  let store: ConsoleStore;
+  before(async () => {
+    sb = await startTestSandbox();
+    api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
+    await until(() => store.getState().callLog.status === 'ready', 'first page');
+  });
+  after(async () => {
+    store.getState().actions.dispose();
+    await api.close();
+    await sb.close();
+  });
+
+  /** Every call the service has, newest first, by walking its pages. */
+  async function serviceLog(): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const page of walkCallLog(api, {}, { pageSize: 1000 })) for (const c of page) ids.push(c.id);
+    return ids;
+  }
+
+  test('r while older calls are loading: "loading older" ends, and load more works again', async () => {
+    const { actions } = store.getState();
+    const more = actions.loadMoreCalls();
+    assert.equal(store.getState().callLog.loadingMore, true);
+    const reload = actions.loadCalls({ force: true });
+    await Promise.all([more, reload]);
+    assert.equal(store.getState().callLog.status, 'ready');
+    assert.equal(store.getState().callLog.loadingMore, false, 'the stale load more does not leave "loading older…" on');
+    const loaded = store.getState().callLog.calls.length;
+    await store.getState().actions.loadMoreCalls();
+    assert.ok(store.getState().callLog.calls.length > loaded, 'load more is not refused as already running');
+  });
+
+  test('5,000 calls arriving between two refreshes: the log stays a contiguous prefix of the service\'s', async () => {
+    const newest = Date.parse(store.getState().callLog.calls[0].createdAt);
+    const now = Date.now();
+    // Created after the newest loaded call and before now (seedCalls ends each 15 minutes before its `now`).
+    seedCalls(sb.dataDir, 5000, { now: now + 15 * 60_000, days: (now - newest - 1000) / 86_400_000 });
+    await store.getState().actions.refreshCalls();
+    const log = store.getState().callLog.calls.map((c) => c.id);
+    const service = await serviceLog();
+    assert.ok(log.length >= 5050, `every new call is loaded (${log.length})`);
+    assert.deepEqual(log, service.slice(0, log.length), 'the loaded log is the newest calls of the service, none missing between');
   });
 });

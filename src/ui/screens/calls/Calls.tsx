@@ -9,12 +9,14 @@ import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
+import { useAnchoredCursor } from '../../hooks/useAnchoredCursor.js';
 import { Command } from '../../keymap.js';
 import { dateTime, duration, money, truncate } from '../../format.js';
 import { filterRows, type ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
+const callKey = (c: Call) => c.id;
 
 /** A UTC timestamp as the service writes it (`2026-11-01T10:00:00.000Z`): its hour prefix is a bucket key. */
 const UTC_ISO = /^\d{4}-\d\d-\d\dT\d\d:.*Z$/;
@@ -116,18 +118,21 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
     [assistantName, numbers],
   );
   const rows = useMemo(() => filterRows(log.calls, columns, view.filter), [log.calls, columns, view.filter]);
-  const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const tableHeight = Math.max(3, height - CHART_ROWS - 2);
+  // The cursor stays on its call when a refresh adds calls above it.
+  const { cursor, scroll, anchor } = useAnchoredCursor(rows, callKey, tableHeight);
+  const selected = rows[cursor];
 
   // Near the end of what is loaded: fetch the next older page (the store ignores repeats).
   useEffect(() => {
-    if (log.status === 'ready' && !log.exhausted && rows.length - view.cursor <= 5) void actions.loadMoreCalls();
-  }, [view.cursor, rows.length, log.status, log.exhausted, actions]);
+    if (log.status === 'ready' && !log.exhausted && rows.length - cursor <= 5) void actions.loadMoreCalls();
+  }, [cursor, rows.length, log.status, log.exhausted, actions]);
 
   useListKeys({
     contexts: ['list', 'calls'],
     count: rows.length,
     height: tableHeight,
+    anchor,
     loading: log.status === 'idle' || (log.status === 'loading' && log.calls.length === 0),
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadCalls({ force: true }), true;
@@ -160,7 +165,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
       {rows.length === 0 ? (
         <Empty text={view.filter || filters.length ? 'No calls match these filters.' : 'No calls yet. Press o to place one.'} />
       ) : (
-        <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={tableHeight} width={width} rowKey={(c) => c.id} />
+        <Table columns={columns} rows={rows} cursor={cursor} scroll={scroll} height={tableHeight} width={width} rowKey={callKey} />
       )}
     </Box>
   );

@@ -13,11 +13,13 @@ import { createUiSlice, type UiActions, type UiState } from './ui.js';
 import { createResourcesSlice, type ResourcesActions, type ResourcesState } from './resources.js';
 import { callPoller, createCallLogSlice, LIVE_REFRESH_MS, type CallLogActions, type CallLogState } from './calls.js';
 import { createChatSlice, enterChat, type ChatActions, type ChatState } from './chat.js';
+import { archiveOpener, createArchiveSlice, type ArchiveActions, type ArchiveState } from './archive.js';
 
 export type ConsoleActions = NavigationActions &
   UiActions &
   ResourcesActions &
   CallLogActions &
+  ArchiveActions &
   ChatActions & {
     /** Stops timers (flash, polling); call when the console closes. */
     dispose(): void;
@@ -27,6 +29,7 @@ export type ConsoleState = NavigationState &
   UiState &
   ResourcesState &
   CallLogState &
+  ArchiveState &
   ChatState & {
     target: ConsoleTarget;
     actions: ConsoleActions;
@@ -47,6 +50,12 @@ const ENTER: Enter[] = [
       case 'number-link':
         return void a.loadAssistants();
       case 'assistant':
+        // Its calls, cost and last call from the archive (read again when a sync ends), its numbers.
+        a.loadAssistantActivity(r.id);
+        void a.loadNumbers();
+        void a.syncArchive();
+        void a.loadAssistant(r.id);
+        return void a.loadFiles();
       case 'assistant-edit':
         void a.loadAssistant(r.id);
         return void a.loadFiles();
@@ -65,6 +74,14 @@ const ENTER: Enter[] = [
         void a.loadAssistants();
         void a.loadNumbers();
         return void a.loadCall(r.id);
+      case 'call-stats':
+        void a.loadAssistants();
+        void a.loadNumbers();
+        return a.loadCallStats({ force: true });
+      case 'call-search':
+        void a.loadAssistants();
+        void a.loadNumbers();
+        return a.searchCalls(r.text);
       case 'files':
         return void a.loadFiles();
       case 'file':
@@ -76,7 +93,11 @@ const ENTER: Enter[] = [
 ];
 
 export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route } = {}): ConsoleStore {
-  const deps: Deps = { api, target, timers: new Set() };
+  const disposers: (() => void)[] = [];
+  // The target is read when the archive opens: the console learns the sandbox's address after the store is made.
+  let current: () => ConsoleTarget = () => target;
+  const archive = archiveOpener(() => current());
+  const deps: Deps = { api, target, timers: new Set(), archive, onDispose: (fn) => void disposers.push(fn) };
   let disposed = false;
   const store = createStore<ConsoleState>()((set, get) => {
     // The header's connection state is the transport's, whoever made the request.
@@ -84,7 +105,7 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
       if (!disposed) set({ connectionState });
     });
     // Each slice sees the whole store; the casts narrow it to what the slice declares it needs.
-    const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice, createChatSlice] as const;
+    const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice, createArchiveSlice, createChatSlice] as const;
     const parts = SLICES.map((make) => (make as (s: unknown, g: unknown, d: Deps) => { state: object; actions: object })(set, get, deps));
 
     // Only the top view polls: one loop asks the pollers about whatever route is on top now.
@@ -109,6 +130,8 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
         clearInterval(loop);
         for (const t of deps.timers) clearTimeout(t);
         deps.timers.clear();
+        for (const fn of disposers.splice(0)) fn();
+        archive.close();
       },
     }) as ConsoleActions;
     return Object.assign({}, ...parts.map((p) => p.state), { target, actions }) as ConsoleState;
@@ -116,8 +139,22 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
 
   // Entering a route (on top of the stack) loads what it shows: screens never fetch themselves.
   const enter = (s: ConsoleState) => ENTER.forEach((e) => e(topRoute(s), s.actions));
+  current = () => store.getState().target;
   store.subscribe((s, prev) => {
     if (s.stack !== prev.stack && routeKey(topRoute(s)) !== routeKey(topRoute(prev))) enter(s);
+    // The call log holds a window of rows around its cursor: a move past it reads the next one
+    // (synchronously, before the frame), and its `/` filter walks the whole archive.
+    const view = s.views.calls;
+    if (view !== prev.views.calls && view) {
+      if (view.filter !== (prev.views.calls?.filter ?? '')) s.actions.filterCalls(view.filter);
+      else if (view.scroll !== prev.views.calls?.scroll || view.cursor !== prev.views.calls?.cursor) s.actions.windowCalls();
+    }
+    // A sync that ended changed what the archive's views show.
+    if (prev.archiveSync.running && !s.archiveSync.running) {
+      const top = topRoute(s);
+      if (top.name === 'assistant') s.actions.loadAssistantActivity(top.id);
+      else if (top.name === 'call-stats') s.actions.loadCallStats({ force: true });
+    }
   });
   if (opts.initialRoute) store.setState({ stack: [opts.initialRoute] });
   enter(store.getState());
@@ -154,3 +191,4 @@ export function useActions(): ConsoleActions {
 export { topRoute, viewOf, EMPTY_VIEW } from './navigation.js';
 export { routeKey } from './types.js';
 export type { Route, RouteName, Resource, ConsoleTarget } from './types.js';
+export { archiveLocation } from './archive.js';

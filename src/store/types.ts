@@ -14,7 +14,9 @@ export type Route =
   | { name: 'numbers' }
   | { name: 'number-link'; id: string }
   | { name: 'calls' }
-  | { name: 'call'; id: string }
+  | { name: 'call'; id: string; match?: string }
+  | { name: 'call-search'; text: string }
+  | { name: 'call-stats' }
   | { name: 'call-filters' }
   | { name: 'call-outbound'; assistantId?: string }
   | { name: 'chat'; sessionId?: string; assistantId?: string }
@@ -31,6 +33,7 @@ export type RouteName = Route['name'];
 /** Stable key of a route: view state (cursor, filter, scroll) is remembered per key. */
 export function routeKey(r: Route): string {
   if (r.name === 'json') return `json:${r.title}`;
+  if (r.name === 'call-search') return `call-search:${r.text}`;
   const id = 'id' in r ? r.id : 'sessionId' in r ? r.sessionId : 'assistantId' in r ? r.assistantId : undefined;
   return id ? `${r.name}:${id}` : r.name;
 }
@@ -64,13 +67,19 @@ export interface ConsoleTarget {
    * rows of the lists): the XDG cache dir in the console. Without one, nothing is kept on disk.
    */
   cacheDir?: string;
+  /** The call archive's file and the service that fills it (src/store/archive.ts archiveLocation); a private temp one when not given. */
+  archive?: { path: string; service: string };
 }
 
 export interface Deps {
   api: VoiceAgentApi;
   target: ConsoleTarget;
+  /** The call archive, opened on first use (src/store/archive.ts). */
+  archive: import('./archive.js').ArchiveHandle;
   /** Timers the store owns (flash expiry, polling); cleared by actions.dispose(). */
   timers: Set<ReturnType<typeof setTimeout>>;
+  /** Registers what to close when the store is disposed (the archive's connections). */
+  onDispose(fn: () => void): void;
 }
 
 /** A slice gives its initial state and its actions; actions are merged into one stable object. */

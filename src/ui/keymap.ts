@@ -33,6 +33,11 @@ export enum Command {
   Link = 'link',
   CallFilters = 'callFilters',
   ToggleLive = 'toggleLive',
+  Search = 'search',
+  Stats = 'stats',
+  OpenAssistant = 'openAssistant',
+  AssistantCalls = 'assistantCalls',
+  ChartMetric = 'chartMetric',
   Upload = 'upload',
   Delete = 'delete',
   OpenSessionId = 'openSessionId',
@@ -74,6 +79,8 @@ export type KeyContext =
   | 'numbers'
   | 'calls'
   | 'call'
+  | 'search'
+  | 'stats'
   | 'files'
   | 'file'
   | 'sessions'
@@ -135,6 +142,11 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Link]: { keys: [{ char: 'l' }], contexts: ['numbers'], hint: 'link assistant', footer: true },
   [Command.CallFilters]: { keys: [{ char: 'f' }], contexts: ['calls'], hint: 'filters', footer: true },
   [Command.ToggleLive]: { keys: [{ char: 'L' }], contexts: ['calls'], hint: 'live on/off', footer: true },
+  [Command.Search]: { keys: [{ char: 's' }], contexts: ['calls', 'search'], hint: 'search transcripts (:search text)', footer: true },
+  [Command.Stats]: { keys: [{ char: 'S' }], contexts: ['calls'], hint: 'stats', footer: true },
+  [Command.OpenAssistant]: { keys: [{ char: 'a' }], contexts: ['calls', 'call', 'search'], hint: 'its assistant', footer: true },
+  [Command.AssistantCalls]: { keys: [{ char: 'C' }], contexts: ['assistant'], hint: 'its calls', footer: true },
+  [Command.ChartMetric]: { keys: [{ char: 'm' }, { key: 'tab' }], contexts: ['stats'], hint: 'chart calls/minutes/cost', footer: true },
   [Command.Upload]: { keys: [{ char: 'u' }], contexts: ['files'], hint: 'upload', footer: true },
   [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file'], hint: 'delete', footer: true },
   [Command.OpenSessionId]: { keys: [{ char: 'o' }], contexts: ['sessions'], hint: 'open a session id', footer: true },
@@ -213,7 +225,7 @@ export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Lists and details', contexts: ['list', 'detail'] },
   { title: 'Assistants', contexts: ['assistants', 'assistant'] },
   { title: 'Numbers', contexts: ['numbers'] },
-  { title: 'Calls', contexts: ['calls', 'call'] },
+  { title: 'Calls', contexts: ['calls', 'call', 'search', 'stats'] },
   { title: 'Files', contexts: ['files', 'file'] },
   { title: 'Chat', contexts: ['sessions', 'chat'] },
   { title: 'Forms, pickers, dialogs', contexts: ['form', 'picker', 'dialog', 'palette'] },

@@ -2,20 +2,21 @@
 // let the screens' first loads wait for the connection, and give the terminal back however we leave.
 import { render } from 'ink';
 import { addCrashSecret } from '../crash.js';
-import { createConsoleStore } from '../store/index.js';
+import { archiveLocation, createConsoleStore } from '../store/index.js';
 import { ApiOnceConnected } from '../target.js';
 import { App } from './app.js';
 import { shownTarget, type Started } from './start.js';
 
 export async function runConsole(started: Started): Promise<number> {
   const { resolved, connecting, terminal } = started;
-  const store = createConsoleStore(new ApiOnceConnected(connecting), started.target, { initialRoute: started.route });
+  // The call archive of this profile: the call log opens from it before the service answers.
+  const store = createConsoleStore(new ApiOnceConnected(connecting), { ...started.target, archive: archiveLocation(resolved) }, { initialRoute: started.route });
   if (started.debugLog) store.getState().actions.flash(`--debug: each request is logged to ${started.debugLog}`);
   let failed: { err: unknown } | undefined;
   const conn = connecting.then(
     (c) => {
       addCrashSecret(c.target.apiKey);
-      store.setState({ target: shownTarget(c.target.kind, c.target.profile, c.api.baseUrl, c.target.apiKey, started.target.cacheDir) });
+      store.setState((s) => ({ target: { ...s.target, ...shownTarget(c.target.kind, c.target.profile, c.api.baseUrl, c.target.apiKey) } }));
       return c;
     },
     (err: unknown) => {

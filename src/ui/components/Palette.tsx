@@ -1,4 +1,4 @@
-// The `:` command palette: :assistants :numbers :calls :files :chat [id] :help :q, Tab completes.
+// The `:` command palette: :assistants :numbers :calls :files :chat [id] :search <text> :stats :help :q, Tab completes.
 import { useState } from 'react';
 import { Text } from 'ink';
 import { useActions, type Route } from '../../store/index.js';
@@ -6,12 +6,19 @@ import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
 import { TextInput } from './TextInput.js';
 
-export const PALETTE_COMMANDS = ['assistants', 'numbers', 'calls', 'chat', 'files', 'help', 'q', 'quit'] as const;
+export const PALETTE_COMMANDS = ['assistants', 'numbers', 'calls', 'chat', 'files', 'search', 'stats', 'help', 'q', 'quit'] as const;
 
 /** What a palette line means: a route to jump to, quit, or an error. Exported for tests. */
 export function parsePalette(line: string): { route: Route } | { quit: true } | { error: string } {
   const [word = '', arg] = line.trim().replace(/^:/, '').split(/\s+/);
   switch (word) {
+    case 'search': {
+      // The rest of the line, as typed: words, "phrases" and prefix* are the archive's query syntax.
+      const text = line.trim().replace(/^:?search\b/, '').trim();
+      return text ? { route: { name: 'call-search', text } } : { error: 'What to search for? :search <words, "a phrase" or prefix*>' };
+    }
+    case 'stats':
+      return { route: { name: 'call-stats' } };
     case 'assistants':
     case 'numbers':
     case 'calls':
@@ -34,7 +41,7 @@ export function completePalette(line: string): string {
   if (line.includes(' ')) return line;
   const hits = PALETTE_COMMANDS.filter((c) => c.startsWith(line));
   if (hits.length === 0) return line;
-  if (hits.length === 1) return hits[0] + (hits[0] === 'chat' ? ' ' : '');
+  if (hits.length === 1) return hits[0] + (hits[0] === 'chat' || hits[0] === 'search' ? ' ' : '');
   let p: string = hits[0];
   for (const h of hits) while (!h.startsWith(p)) p = p.slice(0, -1);
   return p;
@@ -53,7 +60,7 @@ export function Palette() {
         const r = parsePalette(line);
         if ('quit' in r) actions.quit();
         else if ('error' in r) actions.flash(r.error, 'error');
-        else if (r.route.name === 'help') actions.push(r.route);
+        else if (r.route.name === 'help' || r.route.name === 'call-search' || r.route.name === 'call-stats') actions.push(r.route);
         else actions.goTo(r.route);
       } else return false;
       return true;

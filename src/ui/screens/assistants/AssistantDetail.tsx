@@ -1,20 +1,47 @@
 // One assistant, every field, grouped: model and prompt, voice, transcriber, call behaviour,
 // knowledge-base files by name, analysis plan, hang-up prompt, and anything else it came with.
 import { useMemo } from 'react';
-import type { Assistant, KbFile } from '../../../api/schemas.js';
+import type { Assistant, KbFile, PhoneNumber } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
+import type { AssistantActivity } from '../../../store/archive.js';
+import type { Resource } from '../../../store/types.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, show, wrapText, yesNo } from '../../format.js';
+import { dateTime, duration, money, show, wrapText, yesNo } from '../../format.js';
 import type { ScreenProps } from '../shared.js';
 
 const KNOWN = new Set(['id', 'name', 'status', 'description', 'voice', 'transcriber', 'model', 'firstMessage', 'firstMessageMode', 'backgroundSound', 'silenceTimeoutSeconds', 'backgroundDenoisingEnabled', 'firstMessageInterruptionsEnabled', 'maxDurationSeconds', 'analysisPlan', 'knowledgeBase', 'hangupUsingPrompt', 'createdAt', 'updatedAt']);
 
 export function kbFileIds(a: Assistant): string[] {
   return [...new Set([...(a.knowledgeBase?.fileIds ?? []), ...(a.model?.knowledgeBase?.fileIds ?? [])])];
+}
+
+/**
+ * What the assistant has done (its calls, their minutes and cost, its last call, from the call
+ * archive) and the numbers that send their inbound calls to it. Exported for tests.
+ */
+export function activityLines(assistantId: string, activity: Resource<AssistantActivity> | undefined, numbers: PhoneNumber[] | undefined): Line[] {
+  const lines: Line[] = [];
+  const field = (label: string, value: string) => lines.push({ text: `${label.padEnd(24)}  ${value}` });
+  lines.push({ text: '' }, { text: 'Calls (C: its call log)', bold: true, color: 'cyan' });
+  const act = activity?.data;
+  if (act) {
+    field('calls', act.calls.toLocaleString('en-US'));
+    field('minutes', act.minutes.toFixed(1));
+    field('cost', money(act.cost));
+    field('last call', act.lastCall ? `${dateTime(act.lastCall.createdAt)}  ${act.lastCall.status ?? '—'}  ${duration(act.lastCall.durationSeconds)}  ${act.lastCall.id}` : 'none');
+    if (act.syncedAt === undefined) lines.push({ text: '  from the archive, still syncing', dim: true });
+  } else if (activity?.status === 'error') lines.push({ text: `  could not read its calls: ${activity.error ?? 'unknown error'}`, color: 'red' });
+  else lines.push({ text: '  reading the call archive…', dim: true });
+  lines.push({ text: '' }, { text: 'Phone numbers (inbound calls go to it)', bold: true, color: 'cyan' });
+  const linked = numbers?.filter((n) => n.assistantId === assistantId);
+  if (!numbers) lines.push({ text: '  loading…', dim: true });
+  else if (!linked?.length) lines.push({ text: '  none (link one on the Numbers screen: 2, then l)', dim: true });
+  else for (const n of linked) lines.push({ text: `  ${(n.did ?? n.id).padEnd(16)}  ${n.provider ?? '—'}  ${n.status === false ? 'inactive' : 'active'}  ${n.id}` });
+  return lines;
 }
 
 export function assistantLines(a: Assistant, files: KbFile[], width: number): Line[] {
@@ -86,11 +113,15 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
   const rec = useConsole((s) => s.records[`assistant:${route.id}`]);
   const listed = useConsole((s) => s.assistants.data?.find((a) => a.id === route.id));
   const files = useConsole((s) => s.files.data?.files);
+  const numbers = useConsole((s) => s.numbers.data);
+  const activity = useConsole((s) => s.assistantActivity[route.id]);
   const view = useTopView();
   const actions = useActions();
   const a = (rec?.data as Assistant | undefined) ?? listed;
   // Laid out once per record, files and width: a j/k only scrolls (a prompt may be 100,000 characters).
-  const lines = useMemo(() => (a ? assistantLines(a, files ?? [], width) : []), [a, files, width]);
+  const fields = useMemo(() => (a ? assistantLines(a, files ?? [], width) : []), [a, files, width]);
+  // Its calls and numbers right under its name and status, where they are seen without scrolling.
+  const lines = useMemo(() => (fields.length ? [...fields.slice(0, 3), ...activityLines(route.id, activity, numbers), { text: '' }, ...fields.slice(3)] : []), [fields, activity, numbers, route.id]);
   useDetailKeys({
     contexts: ['detail', 'assistant'],
     lines: lines.length,
@@ -102,6 +133,7 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
       if (cmd === Command.KnowledgeBase) return actions.push({ name: 'assistant-kb', id: a.id }), true;
       if (cmd === Command.Chat) return actions.push({ name: 'chat', assistantId: a.id }), true;
       if (cmd === Command.Outbound) return actions.push({ name: 'call-outbound', assistantId: a.id }), true;
+      if (cmd === Command.AssistantCalls) return actions.showAssistantCalls(a.id), true;
       if (cmd === Command.RawJson) return actions.push({ name: 'json', title: `assistant ${a.name ?? a.id}`, value: a }), true;
       return false;
     },

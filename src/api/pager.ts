@@ -28,6 +28,8 @@ export interface CallsPage {
 export interface PageOptions extends RequestOptions {
   /** Records per request (default filters.limit or 100, at most 1000). */
   pageSize?: number;
+  /** Page GET /calls/details (full records, with transcript and messages) instead of GET /calls. */
+  details?: boolean;
 }
 
 /**
@@ -48,7 +50,8 @@ export async function fetchCallsBefore(
   let seen = new Set(cursor?.idsAtBefore ?? []);
   let limit = pageSize;
   for (;;) {
-    const page = await api.listCalls({ ...filters, createdAtLt: before, limit }, { signal: opts.signal });
+    const query = { ...filters, createdAtLt: before, limit };
+    const page = await (opts.details ? api.callDetails(query, { signal: opts.signal }) : api.listCalls(query, { signal: opts.signal }));
     const fresh = page.filter((c) => !seen.has(c.id));
     const full = page.length >= limit;
     if (fresh.length === 0 && full && before !== undefined) {

@@ -22,6 +22,11 @@ export function stateDir(env: Env = process.env): string {
   return join(xdgBase(env, 'XDG_STATE_HOME', join('.local', 'state')), APP);
 }
 
+/** Caches that can be rebuilt from the service (the call archive): `${XDG_CACHE_HOME:-~/.cache}/switchboard`. */
+export function cacheDir(env: Env = process.env): string {
+  return join(xdgBase(env, 'XDG_CACHE_HOME', '.cache'), APP);
+}
+
 export function configFile(env: Env = process.env): string {
   return join(configDir(env), 'config.json');
 }

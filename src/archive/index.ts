@@ -1,0 +1,206 @@
+// The call archive: a local, searchable copy of one profile's call log (issue 15).
+//
+// WHERE   One SQLite database per profile: `${XDG_CACHE_HOME:-~/.cache}/switchboard/archive/<profile>.db`
+//         (dir 0700, file 0600, WAL). `archivePath(profile, env)`; `openArchiveFor(target, env)`
+//         opens the one for a connected target. It is a cache: opened for another service than
+//         the one it was filled from (another base URL or sandbox data dir), it empties itself.
+// WHAT    Every call as the service returned it (full record, unknown fields kept) plus
+//         indexed columns (created time, assistant, number, status, type, cost, duration,
+//         ended reason, customer) and an FTS5 index over transcript, summary and customer
+//         name/number. Stats read a quarter-hour rollup, so they cost the same at any size.
+// WHO     The store and the commands use it; screens never import it (ui → store → archive → api).
+//
+// API (CallArchive; every read is synchronous and cheap, sync is async):
+//   const archive = openArchiveFor(conn.target)          // or openArchive(path, { service })
+//   await archive.sync(api, { onProgress, signal, backfill, wait })   → SyncResult
+//       incremental and resumable; several processes may call it (one writes, the others wait
+//       for it and then catch up; `wait: false` returns { busy: true } at once)
+//   archive.window(query, { offset, limit })              → ArchivedCall[]   newest first
+//   archive.page(query, position, { limit, direction })   → ArchivedCall[]   keyset paging by `position`
+//   archive.count(query)                                  → number
+//   archive.indexOf(query, position)                      → the row's offset in window(query)
+//   archive.get(id)                                       → Call (full record) | undefined
+//   archive.search(text, query, { limit, offset })        → SearchHit[] newest first, each with a one-line snippet and its hit parts
+//   archive.countSearch(text, query)                      → number
+//   archive.stats(by, query)                              → { groups, total } (calls, seconds, minutes, cost, avgSeconds)
+//   archive.exportJson(query) / exportCalls(query)        → generators, constant memory
+//   archive.status()                                      → path, calls held, oldest/newest, last sync, bytes, who syncs
+//   archive.lastSync()                                    → LastSync | undefined ("synced 40 s ago")
+//   archive.cached(key) / archive.remember(key, value)    → last-known JSON values (the other lists at start)
+//   archive.clear()                                       → empties it (a running sync elsewhere stops)
+//   archive.close()
+// A CallQuery is { assistantId?, phoneNumberId?, status?, type?, endedReason?, after?, before?, text? }
+// (after/before: epoch ms or ISO 8601, inclusive; text: full text, words, "phrases", prefix*;
+// any text is safe: it is quoted, never FTS syntax). `searchTerms(text)` says what a text searches for.
+import { statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import type { VoiceAgentApi } from '../api/contract.js';
+import type { Call } from '../api/schemas.js';
+import { cacheDir, type Env } from '../config/paths.js';
+import type { Target } from '../config/config.js';
+import { transaction } from '../sqlite.js';
+import { ArchiveReader, type ArchivedCall, type CallQuery, type SearchHit, type Stats, type StatsBy } from './query.js';
+import { clearData, openArchiveDb } from './schema.js';
+import { readLastSync, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
+import { CallWriter } from './write.js';
+
+export type { ArchivedCall, CallQuery, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
+export { STATS_BY, localDay } from './query.js';
+export type { LastSync, LeaseHolder, SyncOptions, SyncProgress, SyncResult } from './sync.js';
+export { ArchiveCleared } from './sync.js';
+export { searchTerms } from './fts.js';
+
+export interface ArchiveStatus {
+  path: string;
+  /** calls held */
+  calls: number;
+  /** creation time of the oldest and newest call held (ISO 8601) */
+  oldest?: string;
+  newest?: string;
+  lastSync?: LastSync;
+  /** the back-fill has reached the oldest call */
+  complete: boolean;
+  /** database, WAL and shared-memory files */
+  bytes: number;
+  /** the process syncing now, if any */
+  syncing?: LeaseHolder;
+}
+
+/** Where a profile's archive lives. Profile names are kept readable; anything unsafe in a file name is replaced (and the name hashed). */
+export function archivePath(profile: string, env: Env = process.env): string {
+  const safe = /^[A-Za-z0-9._-]{1,64}$/.test(profile) && !profile.startsWith('.')
+    ? profile
+    : `${profile.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${createHash('sha256').update(profile).digest('hex').slice(0, 8)}`;
+  return join(cacheDir(env), 'archive', `${safe}.db`);
+}
+
+/** Which service a target's calls come from: the archive is emptied when this changes. */
+export function serviceOf(target: Target): string {
+  return target.kind === 'sandbox' ? `sandbox:${target.sandboxDataDir ?? ''}` : `remote:${target.baseUrl ?? ''}`;
+}
+
+export function openArchiveFor(target: Target, env: Env = process.env): CallArchive {
+  return openArchive(archivePath(target.profile, env), { service: serviceOf(target) });
+}
+
+/** Opens (creating if needed) the archive at `path`. `service`: see serviceOf. */
+export function openArchive(path: string, opts: { service?: string } = {}): CallArchive {
+  return new CallArchive(path, openArchiveDb(path, opts.service));
+}
+
+export class CallArchive {
+  private readonly reader: ArchiveReader;
+  private writerOnce: CallWriter | undefined;
+
+  constructor(
+    readonly path: string,
+    private readonly db: DatabaseSync,
+  ) {
+    this.reader = new ArchiveReader(db);
+  }
+
+  private get writer(): CallWriter {
+    return (this.writerOnce ??= new CallWriter(this.db));
+  }
+
+  sync(api: VoiceAgentApi, opts: SyncOptions = {}): Promise<SyncResult> {
+    return syncArchive(this.db, this.writer, api, opts);
+  }
+
+  /** Writes calls the caller already has (a call just placed, a detail just read). */
+  put(calls: readonly Call[]): void {
+    transaction(this.db, () => this.writer.write(calls));
+  }
+
+  window(q: CallQuery, opts: { offset?: number; limit: number }): ArchivedCall[] {
+    return this.reader.window(q, opts);
+  }
+
+  page(q: CallQuery, position: number | undefined, opts: { limit: number; direction?: 'older' | 'newer' }): ArchivedCall[] {
+    return this.reader.page(q, position, opts);
+  }
+
+  count(q: CallQuery = {}): number {
+    return this.reader.count(q);
+  }
+
+  indexOf(q: CallQuery, position: number): number {
+    return this.reader.indexOf(q, position);
+  }
+
+  get(id: string): Call | undefined {
+    return this.reader.get(id);
+  }
+
+  search(text: string, q: CallQuery = {}, opts: { limit: number; offset?: number } = { limit: 50 }): SearchHit[] {
+    return this.reader.search(text, q, opts);
+  }
+
+  countSearch(text: string, q: CallQuery = {}): number {
+    return this.reader.countSearch(text, q);
+  }
+
+  stats(by: StatsBy, q: CallQuery = {}): Stats {
+    return this.reader.stats(by, q);
+  }
+
+  exportJson(q: CallQuery = {}): Generator<string> {
+    return this.reader.exportJson(q);
+  }
+
+  exportCalls(q: CallQuery = {}): Generator<Call> {
+    return this.reader.exportCalls(q);
+  }
+
+  lastSync(): LastSync | undefined {
+    return readLastSync(this.db);
+  }
+
+  status(): ArchiveStatus {
+    const span = this.reader.span();
+    const state = this.db.prepare(`SELECT value FROM meta WHERE key = 'sync'`).get() as { value: string } | undefined;
+    const low = state ? (JSON.parse(state.value) as { low?: { done?: boolean } }).low : undefined;
+    let bytes = 0;
+    for (const suffix of ['', '-wal', '-shm']) {
+      try {
+        bytes += statSync(this.path + suffix).size;
+      } catch {
+        // not there: nothing to count
+      }
+    }
+    return {
+      path: this.path,
+      calls: this.reader.count({}),
+      oldest: span.oldest === undefined ? undefined : new Date(span.oldest).toISOString(),
+      newest: span.newest === undefined ? undefined : new Date(span.newest).toISOString(),
+      lastSync: readLastSync(this.db),
+      complete: low?.done === true,
+      bytes,
+      syncing: syncHolder(this.db),
+    };
+  }
+
+  /** A last-known value (a list of assistants, numbers, files) and when it was stored. */
+  cached<T = unknown>(key: string): { value: T; updatedAt: number } | undefined {
+    const row = this.db.prepare('SELECT value, updated_at FROM cache WHERE key = ?').get(key) as { value: string; updated_at: number } | undefined;
+    return row ? { value: JSON.parse(row.value) as T, updatedAt: row.updated_at } : undefined;
+  }
+
+  remember(key: string, value: unknown): void {
+    transaction(this.db, () => {
+      this.db.prepare('INSERT OR REPLACE INTO cache (key, value, updated_at) VALUES (?, ?, ?)').run(key, JSON.stringify(value), Date.now());
+    });
+  }
+
+  /** Empties the archive (calls, sync state; not the cached lists). A sync running elsewhere stops at its next page. */
+  clear(): void {
+    transaction(this.db, () => clearData(this.db));
+    this.db.exec('VACUUM');
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}

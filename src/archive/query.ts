@@ -1,0 +1,361 @@
+// Reading the archive: windows of rows, counts, full-text search, stats and export. Every list
+// is newest first (rowid order, see schema.ts).
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { Call } from '../api/schemas.js';
+import { searchTerms } from './fts.js';
+import { BUCKET_MS, DIM, SLOTS } from './schema.js';
+
+/** Which calls: every field optional; all given must hold. */
+export interface CallQuery {
+  assistantId?: string;
+  phoneNumberId?: string;
+  status?: string;
+  type?: string;
+  endedReason?: string;
+  /** created on or after: epoch ms or an ISO 8601 string */
+  after?: number | string;
+  /** created on or before (inclusive): epoch ms or an ISO 8601 string */
+  before?: number | string;
+  /** full text over transcript, summary, customer name and number: words, "phrases", prefix* */
+  text?: string;
+}
+
+/** One archived call as a list shows it (no transcript or messages; `get(id)` has the full record). */
+export interface ArchivedCall {
+  /** Where the row sits in the archive's order (newest first = highest); the keyset for paging. */
+  position: number;
+  /** The list fields of the record, shaped like GET /calls's records (createdAt as ISO 8601). */
+  call: Call;
+}
+
+export interface SnippetPart {
+  text: string;
+  /** this part matched the search */
+  hit: boolean;
+}
+
+export interface SearchHit extends ArchivedCall {
+  /** One line of text around the best match (transcript, summary or customer), `…` where cut. */
+  snippet: string;
+  /** The same text cut into matched and unmatched parts, to highlight. */
+  parts: SnippetPart[];
+}
+
+export type StatsBy = 'day' | 'assistant' | 'number' | 'status' | 'endedReason' | 'type';
+export const STATS_BY: readonly StatsBy[] = ['day', 'assistant', 'number', 'status', 'endedReason', 'type'];
+
+export interface StatsRow {
+  /** The group: a local date (YYYY-MM-DD) for day, else the assistant id, number id, status…; null when the calls have none. */
+  key: string | null;
+  calls: number;
+  /** talk time in seconds and minutes */
+  seconds: number;
+  minutes: number;
+  cost: number;
+  /** seconds per call */
+  avgSeconds: number;
+}
+
+export interface Stats {
+  by: StatsBy;
+  /** day: oldest first; the others: most calls first */
+  groups: StatsRow[];
+  total: StatsRow;
+}
+
+const HIT_OPEN = '\uE000';
+const HIT_CLOSE = '\uE001';
+
+const ROW_COLUMNS =
+  'c.rowid AS rowid, c.id AS id, c.created_at AS created_at, c.assistant_id AS assistant_id, c.phone_number_id AS phone_number_id, c.type AS type, c.status AS status, c.ended_reason AS ended_reason, c.cost AS cost, c.duration AS duration, c.customer_number AS customer_number, c.customer_name AS customer_name';
+
+interface Row {
+  rowid: number;
+  id: string;
+  created_at: number;
+  assistant_id: string | null;
+  phone_number_id: string | null;
+  type: string | null;
+  status: string | null;
+  ended_reason: string | null;
+  cost: number | null;
+  duration: number | null;
+  customer_number: string | null;
+  customer_name: string | null;
+}
+
+function toArchived(r: Row): ArchivedCall {
+  const customer: Record<string, string> = {};
+  if (r.customer_number !== null) customer.number = r.customer_number;
+  if (r.customer_name !== null) customer.name = r.customer_name;
+  return {
+    position: r.rowid,
+    call: {
+      id: r.id,
+      createdAt: new Date(r.created_at).toISOString(),
+      type: r.type,
+      status: r.status,
+      assistantId: r.assistant_id,
+      phoneNumberId: r.phone_number_id,
+      customer,
+      durationSeconds: r.duration,
+      cost: r.cost,
+      endedReason: r.ended_reason,
+    },
+  };
+}
+
+/** Epoch ms of a bound; throws a clear error for an unreadable date. */
+export function msOf(v: number | string, what: string): number {
+  const ms = typeof v === 'number' ? v : Date.parse(v);
+  if (!Number.isFinite(ms)) throw new RangeError(`${what} is not a date: ${String(v)}`);
+  return Math.floor(ms);
+}
+
+interface Where {
+  sql: string;
+  params: SQLInputValue[];
+  /** FTS5 MATCH expression when the query has searchable text */
+  match?: string;
+  /** the query had text with nothing searchable in it: matches nothing */
+  empty: boolean;
+}
+
+/** The WHERE clause (over calls AS c) for `q`; text becomes a MATCH on call_fts when `withText`. */
+function whereOf(q: CallQuery, withText = true): Where {
+  const parts: string[] = [];
+  const params: SQLInputValue[] = [];
+  const eq = (col: string, v: string | undefined) => {
+    if (v === undefined) return;
+    parts.push(`c.${col} = ?`);
+    params.push(v);
+  };
+  eq('assistant_id', q.assistantId);
+  eq('phone_number_id', q.phoneNumberId);
+  eq('status', q.status);
+  eq('type', q.type);
+  eq('ended_reason', q.endedReason);
+  if (q.after !== undefined) {
+    parts.push('c.rowid >= ?');
+    params.push(msOf(q.after, 'after') * SLOTS);
+  }
+  if (q.before !== undefined) {
+    parts.push('c.rowid <= ?');
+    params.push(msOf(q.before, 'before') * SLOTS + SLOTS - 1);
+  }
+  let match: string | undefined;
+  let empty = false;
+  if (withText && q.text !== undefined && q.text.trim() !== '') {
+    match = searchTerms(q.text).match;
+    if (match === undefined) empty = true;
+    else {
+      parts.push('c.rowid IN (SELECT rowid FROM call_fts WHERE call_fts MATCH ?)');
+      params.push(match);
+    }
+  }
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, match, empty };
+}
+
+export class ArchiveReader {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Calls matching `q`, newest first: `limit` rows from `offset`. */
+  window(q: CallQuery, opts: { offset?: number; limit: number }): ArchivedCall[] {
+    const w = whereOf(q);
+    if (w.empty) return [];
+    const rows = this.db
+      .prepare(`SELECT ${ROW_COLUMNS} FROM calls c ${w.sql} ORDER BY c.rowid DESC LIMIT ? OFFSET ?`)
+      .all(...w.params, Math.max(0, opts.limit), Math.max(0, opts.offset ?? 0)) as unknown as Row[];
+    return rows.map(toArchived);
+  }
+
+  /**
+   * Keyset paging: up to `limit` rows just older than `position` (direction 'older', the default)
+   * or just newer (direction 'newer'; still returned newest first).
+   */
+  page(q: CallQuery, position: number | undefined, opts: { limit: number; direction?: 'older' | 'newer' }): ArchivedCall[] {
+    const w = whereOf(q);
+    if (w.empty) return [];
+    const newer = opts.direction === 'newer';
+    const extra = position === undefined ? '' : `${w.sql ? ' AND' : 'WHERE'} c.rowid ${newer ? '>' : '<'} ?`;
+    const params = position === undefined ? w.params : [...w.params, position];
+    const rows = this.db
+      .prepare(`SELECT ${ROW_COLUMNS} FROM calls c ${w.sql}${extra} ORDER BY c.rowid ${newer ? 'ASC' : 'DESC'} LIMIT ?`)
+      .all(...params, Math.max(0, opts.limit)) as unknown as Row[];
+    if (newer) rows.reverse();
+    return rows.map(toArchived);
+  }
+
+  /** How many calls match `q`. */
+  count(q: CallQuery = {}): number {
+    const w = whereOf(q);
+    if (w.empty) return 0;
+    return (this.db.prepare(`SELECT count(*) AS n FROM calls c ${w.sql}`).get(...w.params) as { n: number }).n;
+  }
+
+  /** How many calls are newer than `position` for `q` (the row's index in `window`). */
+  indexOf(q: CallQuery, position: number): number {
+    const w = whereOf(q);
+    if (w.empty) return 0;
+    const sql = `SELECT count(*) AS n FROM calls c ${w.sql}${w.sql ? ' AND' : 'WHERE'} c.rowid > ?`;
+    return (this.db.prepare(sql).get(...w.params, position) as { n: number }).n;
+  }
+
+  /** One call's full record as the service sent it. */
+  get(id: string): Call | undefined {
+    const row = this.db.prepare('SELECT r.json AS json FROM calls c JOIN records r ON r.rowid = c.rowid WHERE c.id = ?').get(id) as { json: string } | undefined;
+    return row ? (JSON.parse(row.json) as Call) : undefined;
+  }
+
+  /**
+   * Full-text search (words, "phrases", prefix*; any text is safe), newest first, each hit with
+   * a snippet. `q.text` is ignored: `text` is the search.
+   */
+  search(text: string, q: CallQuery, opts: { limit: number; offset?: number }): SearchHit[] {
+    const match = searchTerms(text).match;
+    if (match === undefined) return [];
+    const w = whereOf({ ...q, text: undefined }, false);
+    const cond = w.sql ? w.sql.replace(/^WHERE /, ' AND ') : '';
+    const sql = `SELECT ${ROW_COLUMNS}, snippet(call_fts, -1, '${HIT_OPEN}', '${HIT_CLOSE}', '…', 12) AS snip
+      FROM call_fts f JOIN calls c ON c.rowid = f.rowid
+      WHERE call_fts MATCH ?${cond} ORDER BY f.rowid DESC LIMIT ? OFFSET ?`;
+    const rows = this.db.prepare(sql).all(match, ...w.params, Math.max(0, opts.limit), Math.max(0, opts.offset ?? 0)) as unknown as (Row & { snip: string | null })[];
+    return rows.map((r) => {
+      const parts = snippetParts(r.snip ?? '');
+      return { ...toArchived(r), parts, snippet: parts.map((p) => p.text).join('') };
+    });
+  }
+
+  /** How many calls a search matches (with the other filters of `q`). */
+  countSearch(text: string, q: CallQuery = {}): number {
+    return this.count({ ...q, text: searchTerms(text).match === undefined ? '\u0000' : text });
+  }
+
+  /** Calls, talk time and cost per group, with the total. Time-only queries read the quarter-hour rollup. */
+  stats(by: StatsBy, q: CallQuery = {}): Stats {
+    const acc = new Map<string | null, { calls: number; seconds: number; cost: number }>();
+    const keyOf = (bucketOrKey: string | number | null): string | null =>
+      by === 'day' ? localDay(Number(bucketOrKey) * BUCKET_MS) : (bucketOrKey as string | null);
+    const addTo = (key: string | null, calls: number, seconds: number, cost: number) => {
+      const a = acc.get(key);
+      if (a) {
+        a.calls += calls;
+        a.seconds += seconds;
+        a.cost += cost;
+      } else acc.set(key, { calls, seconds, cost });
+    };
+    const timeOnly = Object.entries(q).every(([k, v]) => v === undefined || k === 'after' || k === 'before');
+    const col = by === 'day' ? null : { assistant: 'assistant_id', number: 'phone_number_id', status: 'status', endedReason: 'ended_reason', type: 'type' }[by];
+    const scan = (query: CallQuery) => {
+      const w = whereOf(query);
+      if (w.empty) return;
+      const group = col === null ? `c.created_at / ${BUCKET_MS}` : `c.${col}`;
+      const rows = this.db
+        .prepare(`SELECT ${group} AS g, count(*) AS n, total(c.duration) AS s, total(c.cost) AS k FROM calls c ${w.sql} GROUP BY g`)
+        .all(...w.params) as { g: string | number | null; n: number; s: number; k: number }[];
+      for (const r of rows) addTo(keyOf(r.g), r.n, r.s, r.k);
+    };
+    if (!timeOnly) scan(q);
+    else {
+      // Whole quarter hours from the rollup; the partial ones at either end from the calls.
+      const from = q.after === undefined ? undefined : msOf(q.after, 'after');
+      const to = q.before === undefined ? undefined : msOf(q.before, 'before');
+      const firstFull = from === undefined ? -Infinity : Math.ceil(from / BUCKET_MS);
+      const lastFull = to === undefined ? Infinity : Math.floor((to + 1) / BUCKET_MS) - 1;
+      if (firstFull > lastFull) scan(q);
+      else {
+        if (from !== undefined && from < firstFull * BUCKET_MS) scan({ after: from, before: firstFull * BUCKET_MS - 1 });
+        if (to !== undefined && to >= (lastFull + 1) * BUCKET_MS) scan({ after: (lastFull + 1) * BUCKET_MS, before: to });
+        const dim = by === 'day' ? DIM.all : DIM[by];
+        const range: number[] = [];
+        let sql = `SELECT ${by === 'day' ? 'bucket' : 'key'} AS g, sum(calls) AS n, total(seconds) AS s, total(cost) AS k FROM rollup WHERE dim = ?`;
+        if (Number.isFinite(firstFull)) {
+          sql += ' AND bucket >= ?';
+          range.push(firstFull);
+        }
+        if (Number.isFinite(lastFull)) {
+          sql += ' AND bucket <= ?';
+          range.push(lastFull);
+        }
+        const rows = this.db.prepare(`${sql} GROUP BY g`).all(dim, ...range) as { g: string | number; n: number; s: number; k: number }[];
+        for (const r of rows) addTo(by === 'day' ? keyOf(r.g) : r.g === '' ? null : String(r.g), r.n, r.s, r.k);
+      }
+    }
+    const row = (key: string | null, a: { calls: number; seconds: number; cost: number }): StatsRow => ({
+      key,
+      calls: a.calls,
+      seconds: round(a.seconds, 3),
+      minutes: round(a.seconds / 60, 3),
+      cost: round(a.cost, 6),
+      avgSeconds: a.calls ? round(a.seconds / a.calls, 3) : 0,
+    });
+    const groups = [...acc].filter(([, a]) => a.calls > 0).map(([k, a]) => row(k, a));
+    if (by === 'day') groups.sort((a, b) => (a.key! < b.key! ? -1 : 1));
+    else groups.sort((a, b) => b.calls - a.calls || String(a.key).localeCompare(String(b.key)));
+    const total = { calls: 0, seconds: 0, cost: 0 };
+    for (const a of acc.values()) {
+      total.calls += a.calls;
+      total.seconds += a.seconds;
+      total.cost += a.cost;
+    }
+    return { by, groups, total: row(null, total) };
+  }
+
+  /**
+   * Every matching call's record as the service sent it (one JSON text per call, no line
+   * breaks), newest first, read in small keyset batches so memory stays flat at any size.
+   */
+  *exportJson(q: CallQuery = {}, batch = 500): Generator<string> {
+    const w = whereOf(q);
+    if (w.empty) return;
+    const and = w.sql ? `${w.sql} AND` : 'WHERE';
+    const first = this.db.prepare(`SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.rowid ${w.sql} ORDER BY c.rowid DESC LIMIT ?`);
+    const next = this.db.prepare(`SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.rowid ${and} c.rowid < ? ORDER BY c.rowid DESC LIMIT ?`);
+    let rows = first.all(...w.params, batch) as { rowid: number; json: string }[];
+    while (rows.length > 0) {
+      for (const r of rows) yield r.json;
+      if (rows.length < batch) return;
+      rows = next.all(...w.params, rows[rows.length - 1].rowid, batch) as { rowid: number; json: string }[];
+    }
+  }
+
+  /** As exportJson, parsed. */
+  *exportCalls(q: CallQuery = {}, batch = 500): Generator<Call> {
+    for (const json of this.exportJson(q, batch)) yield JSON.parse(json) as Call;
+  }
+
+  /** Oldest and newest creation time held (epoch ms), undefined when empty. */
+  span(): { oldest?: number; newest?: number } {
+    const r = this.db.prepare('SELECT min(rowid) AS lo, max(rowid) AS hi FROM calls').get() as { lo: number | null; hi: number | null };
+    return { oldest: r.lo === null ? undefined : Math.floor(r.lo / SLOTS), newest: r.hi === null ? undefined : Math.floor(r.hi / SLOTS) };
+  }
+}
+
+function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+/** The local calendar day of `ms`, YYYY-MM-DD. */
+export function localDay(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+}
+
+function snippetParts(snip: string): SnippetPart[] {
+  // One line: a transcript's line breaks and runs of spaces become one space.
+  const text = snip.replace(/\s+/g, ' ').trim();
+  const parts: SnippetPart[] = [];
+  let hit = false;
+  for (const piece of text.split(/([\uE000\uE001])/)) {
+    if (piece === HIT_OPEN) hit = true;
+    else if (piece === HIT_CLOSE) hit = false;
+    else if (piece !== '') {
+      const last = parts[parts.length - 1];
+      if (last && last.hit === hit) last.text += piece;
+      else parts.push({ text: piece, hit });
+    }
+  }
+  return parts;
+}

@@ -1,0 +1,295 @@
+// Sync: the archive catches up with the service's call log.
+//
+// The archive holds every call created between two points, `low` and `high`, and three walks
+// move them (each page written in one transaction with the walk's position, so a kill -9 at
+// any moment resumes where the last page ended — no gaps, no duplicates):
+//  1. new calls: GET /calls/details newest first, created on or after `high` (inclusive, so
+//     calls sharing that timestamp are read again and matched by id), page after page until a
+//     short page: the walk has met the archive, and `high` moves up to the walk's first call;
+//  2. unfinished calls (queued, ringing, in progress) are read again by id until they end;
+//  3. back-fill: the first sync walks the whole history from the top; `low` is where it stands.
+// Paging by creation time with ties is src/api/pager.ts's fetchCallsBefore.
+//
+// Several processes may sync one archive: a lease row (owner, pid, expiry, renewed with every
+// page) lets one write; the others wait for it (or return at once) and then catch up, which is
+// one request when nothing is new. A lease whose process died (same host, pid gone) or expired
+// is taken over.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { DatabaseSync } from 'node:sqlite';
+import type { VoiceAgentApi } from '../api/contract.js';
+import { ApiError } from '../api/errors.js';
+import { MAX_CALL_PAGE, fetchCallsBefore, type CallCursor } from '../api/pager.js';
+import type { Call } from '../api/schemas.js';
+import { transaction } from '../sqlite.js';
+import { callEnded, type CallWriter } from './write.js';
+
+export interface SyncProgress {
+  /** what the sync is doing: new calls, re-reading unfinished ones, back-filling history, or waiting for another process's sync */
+  phase: 'new' | 'unfinished' | 'backfill' | 'waiting';
+  /** calls added and updated by this sync so far */
+  added: number;
+  updated: number;
+  /** calls the archive holds now */
+  held: number;
+  /** back-fill: the oldest creation time reached (ISO 8601, as the service wrote it) */
+  reachedBack?: string;
+  /** waiting: the process that holds the sync */
+  holder?: { pid: number; host: string; since: number };
+}
+
+export interface SyncOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: SyncProgress) => void;
+  /** Walk older history too (default true). False: new and unfinished calls only (the first page of history when empty). */
+  backfill?: boolean;
+  /** When another process is syncing: wait for it, then catch up (default true), or return at once with `busy`. */
+  wait?: boolean;
+  /** Records per request (default and most: 1000). */
+  pageSize?: number;
+}
+
+export interface SyncResult {
+  added: number;
+  updated: number;
+  /** unfinished calls the service no longer has */
+  removed: number;
+  /** wall time in ms */
+  ms: number;
+  /** the whole history is held (back-fill done) */
+  complete: boolean;
+  /** another process was syncing: this one waited (or, with wait: false, did nothing) */
+  waited: boolean;
+  busy: boolean;
+}
+
+/** What the last sync did, kept in the archive for `archive status` and the console's "synced 40 s ago". */
+export interface LastSync {
+  at: string;
+  added: number;
+  updated: number;
+  removed: number;
+  ms: number;
+  complete: boolean;
+  error?: string;
+}
+
+interface SyncState {
+  /** createdAt (as the service wrote it) of the newest call the archive is complete up to */
+  high?: string;
+  /** the back-fill's position; `done` once the oldest call is held */
+  low?: CallCursor;
+  /** a walk for new calls in progress: from `top` down to `floor` */
+  head?: { top: string; floor: string; cursor: CallCursor };
+}
+
+/** The archive was cleared while this sync ran: it stops rather than write into the new one. */
+export class ArchiveCleared extends Error {
+  override name = 'ArchiveCleared';
+  constructor() {
+    super('the archive was cleared while syncing');
+  }
+}
+
+const LEASE_MS = 30_000;
+const UNFINISHED_BATCH = 8;
+const UNFINISHED_MAX = 500;
+
+export function readSyncState(db: DatabaseSync): SyncState {
+  const row = db.prepare(`SELECT value FROM meta WHERE key = 'sync'`).get() as { value: string } | undefined;
+  return row ? (JSON.parse(row.value) as SyncState) : {};
+}
+
+export function readLastSync(db: DatabaseSync): LastSync | undefined {
+  const row = db.prepare(`SELECT value FROM meta WHERE key = 'lastSync'`).get() as { value: string } | undefined;
+  return row ? (JSON.parse(row.value) as LastSync) : undefined;
+}
+
+function generation(db: DatabaseSync): string {
+  return (db.prepare(`SELECT value FROM meta WHERE key = 'generation'`).get() as { value: string } | undefined)?.value ?? '0';
+}
+
+export interface LeaseHolder {
+  pid: number;
+  host: string;
+  since: number;
+}
+
+/** The process syncing this archive now, if any (a dead or expired holder is not). */
+export function syncHolder(db: DatabaseSync, now = Date.now()): LeaseHolder | undefined {
+  const row = db.prepare(`SELECT owner, pid, host, since, expires FROM lease WHERE name = 'sync'`).get() as
+    | { owner: string; pid: number; host: string; since: number; expires: number }
+    | undefined;
+  if (!row || row.expires < now) return undefined;
+  if (row.host === hostname() && !alive(row.pid)) return undefined;
+  return { pid: row.pid, host: row.host, since: row.since };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function tryLease(db: DatabaseSync, owner: string): LeaseHolder | undefined {
+  return transaction(db, () => {
+    const now = Date.now();
+    const held = syncHolder(db, now);
+    const mine = (db.prepare(`SELECT owner FROM lease WHERE name = 'sync'`).get() as { owner: string } | undefined)?.owner === owner;
+    if (held && !mine) return held;
+    db.prepare(`INSERT OR REPLACE INTO lease (name, owner, pid, host, since, expires) VALUES ('sync', ?, ?, ?, ?, ?)`).run(owner, process.pid, hostname(), now, now + LEASE_MS);
+    return undefined;
+  });
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(t);
+      reject(signal!.reason as Error);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+
+const newest = (calls: readonly Call[]): string | undefined => {
+  let best: string | undefined;
+  for (const c of calls) if (!Number.isNaN(Date.parse(c.createdAt)) && (best === undefined || Date.parse(c.createdAt) > Date.parse(best))) best = c.createdAt;
+  return best;
+};
+const later = (a: string | undefined, b: string | undefined) => (a === undefined ? b : b === undefined ? a : Date.parse(b) > Date.parse(a) ? b : a);
+
+export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: VoiceAgentApi, opts: SyncOptions = {}): Promise<SyncResult> {
+  const started = performance.now();
+  const owner = `${hostname()}:${process.pid}:${randomUUID()}`;
+  const result: SyncResult = { added: 0, updated: 0, removed: 0, ms: 0, complete: false, waited: false, busy: false };
+  let held = (db.prepare('SELECT count(*) AS n FROM calls').get() as { n: number }).n;
+  const report = (phase: SyncProgress['phase'], extra: Partial<SyncProgress> = {}) =>
+    opts.onProgress?.({ phase, added: result.added, updated: result.updated, held, ...extra });
+
+  for (;;) {
+    const holder = tryLease(db, owner);
+    if (!holder) break;
+    if (opts.wait === false) {
+      result.busy = true;
+      result.ms = performance.now() - started;
+      return result;
+    }
+    result.waited = true;
+    report('waiting', { holder });
+    await sleep(100, opts.signal);
+    held = (db.prepare('SELECT count(*) AS n FROM calls').get() as { n: number }).n;
+  }
+
+  const gen = generation(db);
+  const pageOpts = { details: true, pageSize: Math.min(MAX_CALL_PAGE, opts.pageSize ?? MAX_CALL_PAGE), signal: opts.signal };
+  let state = readSyncState(db);
+  const unfinishedSeen = new Set<string>();
+  const saveState = db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('sync', ?)`);
+  const renew = db.prepare(`UPDATE lease SET expires = ? WHERE name = 'sync' AND owner = ?`);
+
+  /** Writes a page and the walk's new position in one transaction. */
+  const commit = (calls: readonly Call[], next: SyncState) => {
+    transaction(db, () => {
+      if (generation(db) !== gen) throw new ArchiveCleared();
+      const counts = writer.write(calls);
+      saveState.run(JSON.stringify(next));
+      renew.run(Date.now() + LEASE_MS, owner);
+      result.added += counts.added;
+      result.updated += counts.updated;
+      held += counts.added;
+    });
+    state = next;
+    for (const c of calls) if (!callEnded(c)) unfinishedSeen.add(c.id);
+  };
+
+  let error: unknown;
+  try {
+    // A history walk that found no calls at all starts again from the top.
+    if (state.high === undefined && state.low?.done) state = { ...state, low: undefined };
+
+    // 1. New calls, down to `high`.
+    if (state.high !== undefined) {
+      let fresh = state.head === undefined;
+      for (;;) {
+        const head = state.head;
+        const floor = head?.floor ?? state.high!;
+        const page = await fetchCallsBefore(api, { createdAtGt: floor }, head?.cursor, pageOpts);
+        const top = head ? head.top : (newest(page.calls) ?? floor);
+        const next: SyncState = page.cursor.done
+          ? { ...state, high: later(state.high, top), head: undefined }
+          : { ...state, head: { top, floor, cursor: page.cursor } };
+        commit(page.calls, next);
+        report('new');
+        if (!page.cursor.done) continue;
+        // A walk resumed from an earlier run is done: one fresh pass for what arrived since.
+        if (fresh) break;
+        fresh = true;
+      }
+    }
+
+    // 2. Unfinished calls, read again until they end.
+    const unfinished = (db.prepare('SELECT id FROM calls WHERE ended = 0 ORDER BY created_at DESC LIMIT ?').all(UNFINISHED_MAX) as { id: string }[])
+      .map((r) => r.id)
+      .filter((id) => !unfinishedSeen.has(id));
+    for (let i = 0; i < unfinished.length; i += UNFINISHED_BATCH) {
+      const ids = unfinished.slice(i, i + UNFINISHED_BATCH);
+      const read = await Promise.all(
+        ids.map((id) =>
+          api.getCall(id, { signal: opts.signal }).catch((err: unknown) => {
+            if (err instanceof ApiError && err.status === 404) return id; // the service no longer has it
+            throw err;
+          }),
+        ),
+      );
+      const calls = read.filter((c): c is Call => typeof c !== 'string');
+      const gone = read.filter((c): c is string => typeof c === 'string');
+      transaction(db, () => {
+        if (generation(db) !== gen) throw new ArchiveCleared();
+        const counts = writer.write(calls);
+        for (const id of gone) if (writer.remove(id)) result.removed++;
+        renew.run(Date.now() + LEASE_MS, owner);
+        result.updated += counts.updated;
+        result.added += counts.added;
+        held += counts.added - gone.length;
+      });
+      report('unfinished');
+    }
+
+    // 3. Older history: all of it with backfill, else only a first page when nothing is held yet.
+    while (!state.low?.done && (opts.backfill !== false || state.high === undefined)) {
+      const page = await fetchCallsBefore(api, {}, state.low, pageOpts);
+      commit(page.calls, { ...state, low: page.cursor, high: state.high ?? newest(page.calls) });
+      report('backfill', { reachedBack: page.cursor.before });
+      if (opts.backfill === false) break;
+    }
+    result.complete = state.low?.done === true && state.high !== undefined;
+    if (state.low?.done && state.high === undefined) result.complete = true; // the service has no calls
+  } catch (err) {
+    error = err;
+    throw err;
+  } finally {
+    result.ms = performance.now() - started;
+    const last: LastSync = {
+      at: new Date().toISOString(),
+      added: result.added,
+      updated: result.updated,
+      removed: result.removed,
+      ms: Math.round(result.ms),
+      complete: result.complete,
+      ...(error === undefined ? {} : { error: error instanceof Error ? error.message : String(error) }),
+    };
+    transaction(db, () => {
+      if (!(error instanceof ArchiveCleared)) db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('lastSync', ?)`).run(JSON.stringify(last));
+      db.prepare(`DELETE FROM lease WHERE name = 'sync' AND owner = ?`).run(owner);
+    });
+  }
+  return result;
+}

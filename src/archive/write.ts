@@ -1,0 +1,205 @@
+// Writing calls into the archive: the narrow row, the record, the full-text index and the
+// quarter-hour rollup, kept in step in the caller's transaction.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { Call } from '../api/schemas.js';
+import { jsonText } from '../format/escape.js';
+import { BUCKET_MS, DIM, SLOTS } from './schema.js';
+
+export interface WriteCounts {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
+
+interface OldRow {
+  rowid: number;
+  assistant_id: string | null;
+  phone_number_id: string | null;
+  type: string | null;
+  status: string | null;
+  ended_reason: string | null;
+  cost: number | null;
+  duration: number | null;
+  created_at: number;
+  customer_name: string | null;
+  customer_number: string | null;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Whether the service is done with a call (its record will not change again). */
+export function callEnded(c: Call): boolean {
+  return c.status === 'ended' || (typeof c.endedAt === 'string' && c.endedAt !== '');
+}
+
+export class CallWriter {
+  private readonly s: Record<string, StatementSync>;
+
+  constructor(private readonly db: DatabaseSync) {
+    this.s = {
+      old: db.prepare(
+        'SELECT rowid, assistant_id, phone_number_id, type, status, ended_reason, cost, duration, created_at, customer_name, customer_number FROM calls WHERE id = ?',
+      ),
+      oldJson: db.prepare('SELECT json FROM records WHERE rowid = ?'),
+      oldText: db.prepare('SELECT transcript, summary FROM call_text WHERE rowid = ?'),
+      lastSlot: db.prepare('SELECT max(rowid) AS r FROM calls WHERE rowid BETWEEN ? AND ?'),
+      insert: db.prepare(
+        `INSERT INTO calls (rowid, id, created_at, assistant_id, phone_number_id, type, status, ended_reason, cost, duration,
+           customer_number, customer_name, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      update: db.prepare(
+        `UPDATE calls SET assistant_id = ?, phone_number_id = ?, type = ?, status = ?, ended_reason = ?, cost = ?, duration = ?,
+           customer_number = ?, customer_name = ?, ended = ? WHERE rowid = ?`,
+      ),
+      deleteCall: db.prepare('DELETE FROM calls WHERE rowid = ?'),
+      insertRecord: db.prepare('INSERT INTO records (rowid, json) VALUES (?, ?)'),
+      updateRecord: db.prepare('UPDATE records SET json = ? WHERE rowid = ?'),
+      deleteRecord: db.prepare('DELETE FROM records WHERE rowid = ?'),
+      ftsInsert: db.prepare('INSERT INTO call_fts (rowid, transcript, summary, customer_name, customer_number) VALUES (?, ?, ?, ?, ?)'),
+      ftsDelete: db.prepare(
+        `INSERT INTO call_fts (call_fts, rowid, transcript, summary, customer_name, customer_number) VALUES ('delete', ?, ?, ?, ?, ?)`,
+      ),
+      rollup: db.prepare(
+        `INSERT INTO rollup (dim, bucket, key, calls, seconds, cost) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (dim, bucket, key) DO UPDATE SET calls = calls + excluded.calls, seconds = seconds + excluded.seconds, cost = cost + excluded.cost`,
+      ),
+      rollupSweep: db.prepare('DELETE FROM rollup WHERE dim = ? AND bucket = ? AND key = ? AND calls <= 0'),
+    };
+  }
+
+  /** Adds or replaces `calls` (by id). Run inside a transaction. */
+  write(calls: readonly Call[]): WriteCounts {
+    const counts: WriteCounts = { added: 0, updated: 0, unchanged: 0 };
+    const delta = new Map<string, [number, number, string, number, number, number]>();
+    const add = (sign: 1 | -1, createdAt: number, r: { assistant: string | null; number: string | null; status: string | null; reason: string | null; type: string | null; seconds: number; cost: number }) => {
+      const bucket = Math.floor(createdAt / BUCKET_MS);
+      const keys: [number, string | null][] = [
+        [DIM.all, ''],
+        [DIM.assistant, r.assistant],
+        [DIM.number, r.number],
+        [DIM.status, r.status],
+        [DIM.endedReason, r.reason],
+        [DIM.type, r.type],
+      ];
+      for (const [dim, key] of keys) {
+        const k = `${dim}\u0000${bucket}\u0000${key ?? ''}`;
+        const d = delta.get(k);
+        if (d) {
+          d[3] += sign;
+          d[4] += sign * r.seconds;
+          d[5] += sign * r.cost;
+        } else delta.set(k, [dim, bucket, key ?? '', sign, sign * r.seconds, sign * r.cost]);
+      }
+    };
+    let sweep = false;
+    for (const call of calls) {
+      const json = jsonText(call);
+      const parsed = Date.parse(call.createdAt);
+      const createdAt = Number.isNaN(parsed) ? 0 : Math.max(0, parsed);
+      const row = {
+        assistant: str(call.assistantId),
+        number: str(call.phoneNumberId),
+        type: str(call.type),
+        status: str(call.status),
+        reason: str(call.endedReason),
+        cost: num(call.cost),
+        seconds: num(call.durationSeconds),
+        customerNumber: str(call.customer?.number),
+        customerName: str(call.customer?.name),
+        ended: callEnded(call) ? 1 : 0,
+      };
+      const transcript = str(call.transcript);
+      const summary = str(call.summary);
+      const old = this.s.old.get(call.id) as OldRow | undefined;
+      let rowid: number;
+      if (old) {
+        if ((this.s.oldJson.get(old.rowid) as { json: string } | undefined)?.json === json) {
+          counts.unchanged++;
+          continue;
+        }
+        const text = this.s.oldText.get(old.rowid) as { transcript: string | null; summary: string | null } | undefined;
+        this.s.ftsDelete.run(old.rowid, text?.transcript ?? null, text?.summary ?? null, old.customer_name, old.customer_number);
+        add(-1, old.created_at, {
+          assistant: old.assistant_id,
+          number: old.phone_number_id,
+          status: old.status,
+          reason: old.ended_reason,
+          type: old.type,
+          seconds: old.duration ?? 0,
+          cost: old.cost ?? 0,
+        });
+        sweep = true;
+        counts.updated++;
+        if (old.created_at === createdAt) {
+          rowid = old.rowid;
+          this.s.update.run(row.assistant, row.number, row.type, row.status, row.reason, row.cost, row.seconds, row.customerNumber, row.customerName, row.ended, rowid);
+          this.s.updateRecord.run(json, rowid);
+        } else {
+          this.s.deleteCall.run(old.rowid);
+          this.s.deleteRecord.run(old.rowid);
+          rowid = this.insert(call.id, createdAt, row, json);
+        }
+      } else {
+        counts.added++;
+        rowid = this.insert(call.id, createdAt, row, json);
+      }
+      this.s.ftsInsert.run(rowid, transcript, summary, row.customerName, row.customerNumber);
+      add(1, createdAt, { ...row, seconds: row.seconds ?? 0, cost: row.cost ?? 0 });
+    }
+    for (const d of delta.values()) {
+      if (d[3] === 0 && d[4] === 0 && d[5] === 0) continue;
+      this.s.rollup.run(...d);
+      if (sweep && d[3] < 0) this.s.rollupSweep.run(d[0], d[1], d[2]);
+    }
+    return counts;
+  }
+
+  private insert(
+    id: string,
+    createdAt: number,
+    r: { assistant: string | null; number: string | null; type: string | null; status: string | null; reason: string | null; cost: number | null; seconds: number | null; customerNumber: string | null; customerName: string | null; ended: number },
+    json: string,
+  ): number {
+    // The next free slot of that millisecond; past 1024 calls in one ms, the next ms's slots.
+    let base = createdAt * SLOTS;
+    let rowid: number;
+    for (;;) {
+      const last = (this.s.lastSlot.get(base, base + SLOTS - 1) as { r: number | null }).r;
+      if (last === null) rowid = base;
+      else if (last < base + SLOTS - 1) rowid = last + 1;
+      else {
+        base += SLOTS;
+        continue;
+      }
+      break;
+    }
+    this.s.insert.run(rowid, id, createdAt, r.assistant, r.number, r.type, r.status, r.reason, r.cost, r.seconds, r.customerNumber, r.customerName, r.ended);
+    this.s.insertRecord.run(rowid, json);
+    return rowid;
+  }
+
+  /** Removes one call (the service no longer has it). Run inside a transaction. */
+  remove(id: string): boolean {
+    const old = this.s.old.get(id) as OldRow | undefined;
+    if (!old) return false;
+    const text = this.s.oldText.get(old.rowid) as { transcript: string | null; summary: string | null } | undefined;
+    this.s.ftsDelete.run(old.rowid, text?.transcript ?? null, text?.summary ?? null, old.customer_name, old.customer_number);
+    const bucket = Math.floor(old.created_at / BUCKET_MS);
+    const keys: [number, string | null][] = [
+      [DIM.all, ''],
+      [DIM.assistant, old.assistant_id],
+      [DIM.number, old.phone_number_id],
+      [DIM.status, old.status],
+      [DIM.endedReason, old.ended_reason],
+      [DIM.type, old.type],
+    ];
+    for (const [dim, key] of keys) {
+      this.s.rollup.run(dim, bucket, key ?? '', -1, -(old.duration ?? 0), -(old.cost ?? 0));
+      this.s.rollupSweep.run(dim, bucket, key ?? '');
+    }
+    this.s.deleteCall.run(old.rowid);
+    this.s.deleteRecord.run(old.rowid);
+    return true;
+  }
+}

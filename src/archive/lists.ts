@@ -8,8 +8,7 @@
 // that cannot be read or parsed is treated as no cache at all.
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 export type CachedListName = 'assistants' | 'numbers' | 'files';
@@ -18,12 +17,6 @@ export interface CachedList<T> {
   rows: T;
   /** When the service gave these rows (ms since the epoch). */
   savedAt: number;
-}
-
-/** `${XDG_CACHE_HOME:-~/.cache}/switchboard`: what the console keeps only to be quick (a relative XDG path is ignored, per the spec). */
-export function defaultCacheDir(env: Record<string, string | undefined> = process.env): string {
-  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache');
-  return join(base, 'switchboard');
 }
 
 /** Profile names are letters, digits, '.', '_' and '-' (config.ts); anything else is encoded, never a path. */

@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Call, CallFilters } from '../api/schemas.js';
 import type { Target } from '../config/config.js';
-import { archivePath, openArchive, serviceOf, type CallArchive, type CallQuery, type SearchHit, type SyncProgress } from '../archive/index.js';
+import { archivePath, openArchive, searchTerms, serviceOf, type CallArchive, type CallQuery, type SearchHit, type SyncProgress } from '../archive/index.js';
+
+export type { SearchHit, SnippetPart } from '../archive/index.js';
+
+/** The words and phrases a search looks for, as plain text to find in a call's lines (no quotes or `*`). */
+export function searchedWords(text: string): string[] {
+  return searchTerms(text).terms.map((t) => t.replace(/^"|"?\*?$/g, '').replace(/"$/, '')).filter(Boolean);
+}
 import { failure } from '../api/errors.js';
 import type { ConsoleTarget, Resource, SliceCreator } from './types.js';
 import { resourceError } from './types.js';
@@ -145,6 +152,15 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
   let rereadTimer: ReturnType<typeof setTimeout> | undefined;
   const setSync = (patch: Partial<ArchiveState['archiveSync']>) => set((s) => ({ archiveSync: { ...s.archiveSync, ...patch } }));
 
+  const reread = () => {
+    if (rereadTimer) {
+      clearTimeout(rereadTimer);
+      deps.timers.delete(rereadTimer);
+      rereadTimer = undefined;
+    }
+    lastReread = Date.now();
+    get().actions.rereadCalls();
+  };
   /** The screen's rows follow the archive as pages land, but not more often than REREAD_MS. */
   const rereadSoon = () => {
     const wait = lastReread + REREAD_MS - Date.now();
@@ -192,13 +208,15 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
                 if (p.added || p.updated) rereadSoon();
               },
             });
-            // Another process holds the sync: what it writes is read from the same file.
+            // The rows as the sync left them, before it is said to be over. (When another process
+            // holds the sync, what it writes is read from the same file.)
+            reread();
             setSync({ running: false, phase: undefined, lastAt: lastSyncAt() ?? Date.now(), complete: r.complete || archive.status().complete });
           } catch (err) {
+            reread();
             setSync({ running: false, phase: undefined, error: failure(err).message, lastAt: lastSyncAt() });
           } finally {
             running = undefined;
-            rereadSoon();
           }
         })();
         return running;

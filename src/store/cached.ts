@@ -1,7 +1,8 @@
 // The lists' last-known rows (src/archive/lists.ts) as the store uses them: read once when the
 // store is made (and by the first frame drawn before Ink loads), written after each answer.
 import type { Assistant, PhoneNumber } from '../api/schemas.js';
-import { defaultCacheDir, readCachedList, writeCachedList, type CachedListName } from '../archive/lists.js';
+import { cacheDir } from '../config/paths.js';
+import { readCachedList, writeCachedList, type CachedListName } from '../archive/lists.js';
 import type { FileList } from './resources.js';
 import type { ConsoleTarget, Resource } from './types.js';
 
@@ -42,5 +43,5 @@ export function ago(ms: number): string {
 
 /** Where the console keeps its cache: the XDG cache dir. */
 export function consoleCacheDir(env: Record<string, string | undefined> = process.env): string {
-  return defaultCacheDir(env);
+  return cacheDir(env);
 }

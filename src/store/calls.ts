@@ -11,7 +11,7 @@ import { FilterScan, callsByRowid, rowidOf, type FilterText } from '../archive/f
 import { openSqlite } from '../sqlite.js';
 import type { DatabaseSync } from 'node:sqlite';
 import type { ArchivedCall } from '../archive/index.js';
-import { scrollFor, viewOf, type NavigationActions, type NavigationState, type ViewState } from './navigation.js';
+import { EMPTY_VIEW, scrollFor, type NavigationActions, type NavigationState, type ViewState } from './navigation.js';
 import type { Route, SliceCreator } from './types.js';
 import { failure } from '../api/errors.js';
 import { resourceError } from './types.js';
@@ -144,7 +144,7 @@ function windowFor(view: ViewState, screenRows: number, total: number): { from: 
 export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full> = (set, get, deps) => {
   const { api } = deps;
   const setLog = (patch: Partial<CallLogState['callLog']>) => set((s) => ({ callLog: { ...s.callLog, ...patch } }));
-  const view = (): ViewState => viewOf(get(), CALLS);
+  const view = (): ViewState => get().views[CALLS] ?? EMPTY_VIEW;
 
   /** The `/` scan of the current text, and the read-only connection it walks (WAL: it sees each committed page). */
   let scan: { text: string; filters: CallFilters; run: FilterScan; timer?: ReturnType<typeof setImmediate> } | undefined;
@@ -188,10 +188,13 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     const log = s.callLog;
     const need = windowFor(v, s.rows, total);
     const body = Math.max(1, s.rows);
-    const have = log.from <= v.scroll && v.scroll + body <= log.from + log.calls.length;
+    const have = log.from <= v.scroll && Math.min(v.scroll + body, total) <= log.from + log.calls.length;
     if (have && !force && total === log.total) return;
     const rows = readRows(need.from, need.count, total);
-    setLog({ calls: rows.map((r) => r.call), positions: rows.map((r) => r.position), from: need.from, total });
+    const calls = rows.map((r) => r.call);
+    // A re-read that finds what is held (a quiet live refresh) keeps the rows: no redraw.
+    const same = need.from === log.from && total === log.total && JSON.stringify(calls) === JSON.stringify(log.calls);
+    if (!same) setLog({ calls, positions: rows.map((r) => r.position), from: need.from, total });
     const at = rows[v.cursor - need.from];
     if (at && at.call.id !== v.key && s.stack[s.stack.length - 1]?.name === 'calls') get().actions.syncView(CALLS, { cursor: v.cursor, scroll: v.scroll, key: at.call.id });
   }

@@ -1,7 +1,7 @@
 // The `:` command palette: :assistants :numbers :calls :files :chat [id] :search <text> :stats :help :q, Tab completes.
 import { useState } from 'react';
 import { Text } from 'ink';
-import { useActions, type Route } from '../../store/index.js';
+import { useActions, useConsole, type Route } from '../../store/index.js';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
 import { TextInput } from './TextInput.js';
@@ -48,7 +48,8 @@ export function completePalette(line: string): string {
 }
 
 export function Palette() {
-  const [line, setLine] = useState('');
+  const seed = useConsole((s) => s.paletteSeed);
+  const [line, setLine] = useState(seed);
   const actions = useActions();
   useKeypress(
     (input, key) => {

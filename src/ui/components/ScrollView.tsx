@@ -8,6 +8,31 @@ export interface Line {
   color?: string;
   bold?: boolean;
   dim?: boolean;
+  /** Words to highlight in this line (case-insensitive): a search's match. */
+  marks?: string[];
+}
+
+/** The line cut into plain and marked pieces (the text is already escaped and cut). Exported for tests. */
+export function markPieces(text: string, marks: string[]): { text: string; hit: boolean }[] {
+  const words = marks.map((m) => m.toLowerCase()).filter(Boolean);
+  if (!words.length) return [{ text, hit: false }];
+  const lower = text.toLowerCase();
+  const out: { text: string; hit: boolean }[] = [];
+  let at = 0;
+  while (at < text.length) {
+    let best = -1;
+    let len = 0;
+    for (const w of words) {
+      const i = lower.indexOf(w, at);
+      if (i >= 0 && (best < 0 || i < best)) (best = i), (len = w.length);
+    }
+    if (best < 0) break;
+    if (best > at) out.push({ text: text.slice(at, best), hit: false });
+    out.push({ text: text.slice(best, best + len), hit: true });
+    at = best + len;
+  }
+  if (at < text.length) out.push({ text: text.slice(at), hit: false });
+  return out;
 }
 
 export function ScrollView({ lines, scroll, height, width }: { lines: Line[]; scroll: number; height: number; width: number }) {
@@ -17,7 +42,17 @@ export function ScrollView({ lines, scroll, height, width }: { lines: Line[]; sc
     <Box flexDirection="column" height={height} width={width}>
       {lines.slice(top, top + height - (more ? 1 : 0)).map((l, i) => (
         <Text key={i} color={l.color} bold={l.bold} dimColor={l.dim} wrap="truncate">
-          {truncate(l.text, width) || ' '}
+          {l.marks
+            ? markPieces(truncate(l.text, width), l.marks).map((p, j) =>
+                p.hit ? (
+                  <Text key={j} color="yellow" bold inverse>
+                    {p.text}
+                  </Text>
+                ) : (
+                  p.text
+                ),
+              )
+            : truncate(l.text, width) || ' '}
         </Text>
       ))}
       {more ? <Text dimColor>{`↑↓ scroll${more}`}</Text> : null}

@@ -55,7 +55,7 @@ export function statsLines(stats: { byDay: StatGroup[]; byAssistant: StatGroup[]
   const numbersWidth = 9 + 7 + 12 + 1 + 10 + 1;
   const barWidth = Math.max(4, width - 15 - numbersWidth - 2);
   const max = Math.max(0, ...days.map((d) => figure(d, metric)));
-  lines.push({ text: `${metric === 'calls' ? 'Calls' : metric === 'minutes' ? 'Minutes' : 'Cost'} per day (UTC) · m: ${METRICS.filter((m) => m !== metric).join(' / ')} · ${filters}`, bold: true, color: 'cyan' });
+  lines.push({ text: `${metric === 'calls' ? 'Calls' : metric === 'minutes' ? 'Minutes' : 'Cost'} per day · m: ${METRICS.filter((m) => m !== metric).join(' / ')} · ${filters}`, bold: true, color: 'cyan' });
   if (days.length === 0) lines.push({ text: '  no calls', dim: true });
   for (const d of days) lines.push({ text: `${label(d.key)}  ${bar(figure(d, metric), max, barWidth)} ${numbers(d)}`, color: d.calls ? undefined : 'gray' });
   lines.push({ text: `${padCells('total', 14)}  ${''.padEnd(barWidth)} ${numbers(stats.total)}`, bold: true });
@@ -78,7 +78,7 @@ export function CallStats({ width, height }: ScreenProps<{ name: 'call-stats' }>
   const [metric, setMetric] = useState<Metric>('calls');
   const filters = callFilterWords(form, assistantName, numbersList);
   const lines = useMemo(
-    () => (stats.data ? statsLines(stats.data, metric, width, assistantName, filters.length ? `filters: ${filters.join(', ')}` : 'all calls') : []),
+    () => (stats.data ? statsLines(stats.data, metric, width, assistantName, filters ? `filters: ${filters}` : 'all calls') : []),
     [stats.data, metric, width, assistantName, filters],
   );
   useDetailKeys({

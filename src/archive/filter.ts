@@ -38,7 +38,8 @@ export class FilterScan {
   private below: number | undefined;
   private readonly find: StatementSync;
   private readonly edge: StatementSync;
-  private readonly params: Record<string, SQLInputValue>;
+  private readonly where: Record<string, SQLInputValue>;
+  private readonly match: Record<string, SQLInputValue>;
 
   /** `where`: the call log's other filters as SQL over `calls AS c` (named parameters in `whereParams`), or ''. */
   constructor(db: DatabaseSync, what: FilterText, where = '', whereParams: Record<string, SQLInputValue> = {}) {
@@ -46,7 +47,9 @@ export class FilterScan {
     const slice = `SELECT c.rowid AS rowid FROM calls c WHERE ${and} c.rowid < :below ORDER BY c.rowid DESC LIMIT ${CHUNK}`;
     this.find = db.prepare(`SELECT c.rowid AS rowid FROM calls c WHERE c.rowid IN (${slice}) AND ${MATCH} ORDER BY c.rowid DESC`);
     this.edge = db.prepare(`SELECT min(rowid) AS lo, count(*) AS n FROM (${slice})`);
-    this.params = { ...whereParams, p: likePattern(what.text), a: JSON.stringify(what.assistantIds), n: JSON.stringify(what.numberIds) };
+    // Each statement is given exactly the parameters it names.
+    this.where = whereParams;
+    this.match = { p: likePattern(what.text), a: JSON.stringify(what.assistantIds), n: JSON.stringify(what.numberIds) };
   }
 
   /** Looks at more rows for about `budgetMs`; true once every row has been looked at. */
@@ -54,13 +57,12 @@ export class FilterScan {
     const until = performance.now() + budgetMs;
     while (!this.done && performance.now() < until) {
       const below = this.below ?? Number.MAX_SAFE_INTEGER;
-      const params = { ...this.params, below };
-      const { lo, n } = this.edge.get(params) as { lo: number | null; n: number };
+      const { lo, n } = this.edge.get({ ...this.where, below }) as { lo: number | null; n: number };
       if (lo === null || n === 0) {
         this.done = true;
         break;
       }
-      for (const r of this.find.all(params) as { rowid: number }[]) this.matches.push(r.rowid);
+      for (const r of this.find.all({ ...this.where, ...this.match, below }) as { rowid: number }[]) this.matches.push(r.rowid);
       this.scanned += n;
       this.below = lo;
       if (n < CHUNK) this.done = true;

@@ -43,6 +43,7 @@ export function archiveOpener(target: () => ConsoleTarget): ArchiveHandle {
       if (archive) return archive;
       const t = target();
       if (t.archive) archive = openArchive(t.archive.path, { service: t.archive.service });
+      else if (t.cacheDir) archive = openArchive(join(t.cacheDir, 'archive', `${encodeURIComponent(t.profile)}.db`), { service: `${t.kind}:${t.baseUrl}` });
       else {
         temp = mkdtempSync(join(tmpdir(), 'switchboard-archive-'));
         archive = openArchive(join(temp, 'calls.db'), { service: `${t.kind}:${t.baseUrl}` });

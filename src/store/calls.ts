@@ -126,11 +126,16 @@ function filterText(text: string, s: Full): FilterText {
 function filterWhere(f: CallFilters): { sql: string; params: Record<string, string | number> } {
   const parts: string[] = [];
   const params: Record<string, string | number> = {};
-  if (f.assistantId) (parts.push('c.assistant_id = :fa'), (params.fa = f.assistantId));
-  if (f.phoneNumberId) (parts.push('c.phone_number_id = :fn'), (params.fn = f.phoneNumberId));
-  if (f.id) (parts.push('c.id = :fi'), (params.fi = f.id));
-  if (f.createdAtGt) (parts.push('c.created_at >= :fg'), (params.fg = Date.parse(f.createdAtGt)));
-  if (f.createdAtLt) (parts.push('c.created_at <= :fl'), (params.fl = Date.parse(f.createdAtLt)));
+  const add = (sql: string, name: string, value: string | number | undefined) => {
+    if (value === undefined || value === '') return;
+    parts.push(sql);
+    params[name] = value;
+  };
+  add('c.assistant_id = :fa', 'fa', f.assistantId);
+  add('c.phone_number_id = :fn', 'fn', f.phoneNumberId);
+  add('c.id = :fi', 'fi', f.id);
+  add('c.created_at >= :fg', 'fg', f.createdAtGt ? Date.parse(f.createdAtGt) : undefined);
+  add('c.created_at <= :fl', 'fl', f.createdAtLt ? Date.parse(f.createdAtLt) : undefined);
   return { sql: parts.join(' AND '), params };
 }
 
@@ -189,14 +194,17 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     const need = windowFor(v, s.rows, total);
     const body = Math.max(1, s.rows);
     const have = log.from <= v.scroll && Math.min(v.scroll + body, total) <= log.from + log.calls.length;
-    if (have && !force && total === log.total) return;
-    const rows = readRows(need.from, need.count, total);
-    const calls = rows.map((r) => r.call);
-    // A re-read that finds what is held (a quiet live refresh) keeps the rows: no redraw.
-    const same = need.from === log.from && total === log.total && JSON.stringify(calls) === JSON.stringify(log.calls);
-    if (!same) setLog({ calls, positions: rows.map((r) => r.position), from: need.from, total });
-    const at = rows[v.cursor - need.from];
-    if (at && at.call.id !== v.key && s.stack[s.stack.length - 1]?.name === 'calls') get().actions.syncView(CALLS, { cursor: v.cursor, scroll: v.scroll, key: at.call.id });
+    if (!have || force || total !== log.total) {
+      const rows = readRows(need.from, need.count, total);
+      const calls = rows.map((r) => r.call);
+      // A re-read that finds what is held (a quiet live refresh) keeps the rows: no redraw.
+      const same = need.from === log.from && total === log.total && JSON.stringify(calls) === JSON.stringify(log.calls);
+      if (!same) setLog({ calls, positions: rows.map((r) => r.position), from: need.from, total });
+    }
+    // The call under the cursor, so the cursor can stay on it when calls arrive above.
+    const now = get().callLog;
+    const at = now.calls[v.cursor - now.from];
+    if (at && at.id !== v.key && s.stack[s.stack.length - 1]?.name === 'calls') get().actions.syncView(CALLS, { cursor: v.cursor, scroll: v.scroll, key: at.id });
   }
 
   /** The per-day chart for the filters (the archive's rollup: the same cost at any size). */

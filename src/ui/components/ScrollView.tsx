@@ -24,7 +24,10 @@ export function markPieces(text: string, marks: string[]): { text: string; hit: 
     let len = 0;
     for (const w of words) {
       const i = lower.indexOf(w, at);
-      if (i >= 0 && (best < 0 || i < best)) (best = i), (len = w.length);
+      if (i >= 0 && (best < 0 || i < best)) {
+        best = i;
+        len = w.length;
+      }
     }
     if (best < 0) break;
     if (best > at) out.push({ text: text.slice(at, best), hit: false });
@@ -36,11 +39,14 @@ export function markPieces(text: string, marks: string[]): { text: string; hit: 
 }
 
 export function ScrollView({ lines, scroll, height, width }: { lines: Line[]; scroll: number; height: number; width: number }) {
-  const top = Math.max(0, Math.min(scroll, lines.length - height));
-  const more = lines.length > height ? ` ${top + 1}-${Math.min(lines.length, top + height)}/${lines.length}` : '';
+  // With more lines than fit, the last row says where we are, so height - 1 rows show lines (the
+  // last line included once scrolled to the end).
+  const room = lines.length > height ? Math.max(1, height - 1) : height;
+  const top = Math.max(0, Math.min(scroll, lines.length - room));
+  const more = lines.length > height ? ` ${top + 1}-${Math.min(lines.length, top + room)}/${lines.length}` : '';
   return (
     <Box flexDirection="column" height={height} width={width}>
-      {lines.slice(top, top + height - (more ? 1 : 0)).map((l, i) => (
+      {lines.slice(top, top + room).map((l, i) => (
         <Text key={i} color={l.color} bold={l.bold} dimColor={l.dim} wrap="truncate">
           {l.marks
             ? markPieces(truncate(l.text, width), l.marks).map((p, j) =>

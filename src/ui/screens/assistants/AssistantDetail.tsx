@@ -10,7 +10,7 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, duration, money, show, wrapText, yesNo } from '../../format.js';
+import { dateTime, money, show, wrapText, yesNo } from '../../format.js';
 import type { ScreenProps } from '../shared.js';
 
 const KNOWN = new Set(['id', 'name', 'status', 'description', 'voice', 'transcriber', 'model', 'firstMessage', 'firstMessageMode', 'backgroundSound', 'silenceTimeoutSeconds', 'backgroundDenoisingEnabled', 'firstMessageInterruptionsEnabled', 'maxDurationSeconds', 'analysisPlan', 'knowledgeBase', 'hangupUsingPrompt', 'createdAt', 'updatedAt']);
@@ -21,27 +21,20 @@ export function kbFileIds(a: Assistant): string[] {
 
 /**
  * What the assistant has done (its calls, their minutes and cost, its last call, from the call
- * archive) and the numbers that send their inbound calls to it. Exported for tests.
+ * archive) and the numbers that send their inbound calls to it: two lines under its status.
+ * Exported for tests.
  */
 export function activityLines(assistantId: string, activity: Resource<AssistantActivity> | undefined, numbers: PhoneNumber[] | undefined): Line[] {
-  const lines: Line[] = [];
-  const field = (label: string, value: string) => lines.push({ text: `${label.padEnd(24)}  ${value}` });
-  lines.push({ text: '' }, { text: 'Calls (C: its call log)', bold: true, color: 'cyan' });
+  const field = (label: string, value: string, dim?: boolean): Line => ({ text: `${label.padEnd(24)}  ${value}`, dim });
   const act = activity?.data;
-  if (act) {
-    field('calls', act.calls.toLocaleString('en-US'));
-    field('minutes', act.minutes.toFixed(1));
-    field('cost', money(act.cost));
-    field('last call', act.lastCall ? `${dateTime(act.lastCall.createdAt)}  ${act.lastCall.status ?? '—'}  ${duration(act.lastCall.durationSeconds)}  ${act.lastCall.id}` : 'none');
-    if (act.syncedAt === undefined) lines.push({ text: '  from the archive, still syncing', dim: true });
-  } else if (activity?.status === 'error') lines.push({ text: `  could not read its calls: ${activity.error ?? 'unknown error'}`, color: 'red' });
-  else lines.push({ text: '  reading the call archive…', dim: true });
-  lines.push({ text: '' }, { text: 'Phone numbers (inbound calls go to it)', bold: true, color: 'cyan' });
-  const linked = numbers?.filter((n) => n.assistantId === assistantId);
-  if (!numbers) lines.push({ text: '  loading…', dim: true });
-  else if (!linked?.length) lines.push({ text: '  none (link one on the Numbers screen: 2, then l)', dim: true });
-  else for (const n of linked) lines.push({ text: `  ${(n.did ?? n.id).padEnd(16)}  ${n.provider ?? '—'}  ${n.status === false ? 'inactive' : 'active'}  ${n.id}` });
-  return lines;
+  const calls = act
+    ? field('calls', `${act.calls.toLocaleString('en-US')} · ${act.minutes.toFixed(1)} min · ${money(act.cost)} · last ${act.lastCall ? `${dateTime(act.lastCall.createdAt)} ${act.lastCall.status ?? ''}`.trim() : 'none'} (C: its calls)`)
+    : activity?.status === 'error'
+      ? field('calls', `could not read the call archive: ${activity.error ?? 'unknown error'}`)
+      : field('calls', 'reading the call archive…', true);
+  const linked = numbers?.filter((n) => n.assistantId === assistantId) ?? [];
+  const nums = field('phone numbers', !numbers ? 'loading…' : linked.length ? linked.map((n) => n.did ?? n.id).join(' · ') : 'none (2, then l links one)', !numbers || !linked.length);
+  return [calls, nums];
 }
 
 export function assistantLines(a: Assistant, files: KbFile[], width: number): Line[] {
@@ -121,7 +114,7 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
   // Laid out once per record, files and width: a j/k only scrolls (a prompt may be 100,000 characters).
   const fields = useMemo(() => (a ? assistantLines(a, files ?? [], width) : []), [a, files, width]);
   // Its calls and numbers right under its name and status, where they are seen without scrolling.
-  const lines = useMemo(() => (fields.length ? [...fields.slice(0, 3), ...activityLines(route.id, activity, numbers), { text: '' }, ...fields.slice(3)] : []), [fields, activity, numbers, route.id]);
+  const lines = useMemo(() => (fields.length ? [...fields.slice(0, 3), ...activityLines(route.id, activity, numbers), ...fields.slice(3)] : []), [fields, activity, numbers, route.id]);
   useDetailKeys({
     contexts: ['detail', 'assistant'],
     lines: lines.length,

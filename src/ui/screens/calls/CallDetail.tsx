@@ -39,7 +39,7 @@ const SPEAKER: Record<string, string> = { assistant: 'Assistant', bot: 'Assistan
  * `pending` says why the summary and transcript are missing while only the log's row is known
  * (the log keeps neither): still loading, or the whole record could not be loaded.
  */
-export function callLines(c: Call, names: { assistant: string; number: string }, width: number, pending?: string): Line[] {
+export function callLines(c: Call, names: { assistant: string; number: string }, width: number, pending?: string, opts: { transcriptText?: boolean } = {}): Line[] {
   const lines: Line[] = [];
   const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: 'cyan' });
   const field = (label: string, value: unknown) => {
@@ -65,7 +65,7 @@ export function callLines(c: Call, names: { assistant: string; number: string },
   group('Transcript');
   const msgs = (c.messages ?? []).filter((m) => m.role !== 'system');
   if (pending) lines.push(missing);
-  else if (msgs.length) {
+  else if (msgs.length && !(opts.transcriptText && c.transcript)) {
     for (const m of msgs) {
       const who = SPEAKER[m.role] ?? m.role;
       wrapText(m.content, Math.max(10, width - 12)).forEach((w, i) => lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && who === 'Caller' ? 'yellow' : undefined }));
@@ -95,7 +95,12 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
   const plain = c ? callLines(c, { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' }, width, pending) : [];
   // Opened from a search: the match highlighted and, once the whole record is in, scrolled into view (once).
   const words = useMemo(() => (route.match ? searchedWords(route.match) : []), [route.match]);
-  const { lines, first } = markMatches(plain, words);
+  let { lines, first } = markMatches(plain, words);
+  // The search matched the transcript's text; the dialogue may word it differently: show that text.
+  if (words.length && c?.transcript && !pending && !lines.slice(lines.findIndex((l) => l.bold && l.text === 'Transcript')).some((l) => l.marks)) {
+    const names = { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' };
+    ({ lines, first } = markMatches(callLines(c, names, width, pending, { transcriptText: true }), words));
+  }
   const scrolled = useRef(false);
   useEffect(() => {
     if (scrolled.current || first < 0 || pending) return;

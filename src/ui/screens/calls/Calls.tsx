@@ -84,7 +84,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const view = useTopView();
   const actions = useActions();
   // "synced 40 s ago" moves on while nothing else changes.
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 10_000);
     t.unref?.();

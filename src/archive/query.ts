@@ -203,7 +203,7 @@ export class ArchiveReader {
 
   /** One call's full record as the service sent it. */
   get(id: string): Call | undefined {
-    const row = this.db.prepare('SELECT r.json AS json FROM calls c JOIN records r ON r.rowid = c.rowid WHERE c.id = ?').get(id) as { json: string } | undefined;
+    const row = this.db.prepare('SELECT r.json AS json FROM calls c JOIN records r ON r.rowid = c.record WHERE c.id = ?').get(id) as { json: string } | undefined;
     return row ? (JSON.parse(row.json) as Call) : undefined;
   }
 
@@ -309,8 +309,8 @@ export class ArchiveReader {
     const w = whereOf(q);
     if (w.empty) return;
     const and = w.sql ? `${w.sql} AND` : 'WHERE';
-    const first = this.db.prepare(`SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.rowid ${w.sql} ORDER BY c.rowid DESC LIMIT ?`);
-    const next = this.db.prepare(`SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.rowid ${and} c.rowid < ? ORDER BY c.rowid DESC LIMIT ?`);
+    const first = this.db.prepare(`SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record ${w.sql} ORDER BY c.rowid DESC LIMIT ?`);
+    const next = this.db.prepare(`SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record ${and} c.rowid < ? ORDER BY c.rowid DESC LIMIT ?`);
     let rows = first.all(...w.params, batch) as { rowid: number; json: string }[];
     while (rows.length > 0) {
       for (const r of rows) yield r.json;

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * A call's rowid is its creation time in ms × 1024 plus a slot for calls created in the same ms,
@@ -28,19 +28,22 @@ CREATE TABLE calls (
   created_at INTEGER NOT NULL,
   assistant_id TEXT, phone_number_id TEXT, type TEXT, status TEXT, ended_reason TEXT,
   cost REAL, duration REAL, customer_number TEXT, customer_name TEXT,
-  ended INTEGER NOT NULL);
+  ended INTEGER NOT NULL,
+  record INTEGER NOT NULL);
 CREATE INDEX calls_by_assistant ON calls(assistant_id);
 CREATE INDEX calls_by_number ON calls(phone_number_id);
 CREATE INDEX calls_unfinished ON calls(created_at) WHERE ended = 0;
--- The records as the service sent them, apart from the narrow rows above so scans stay small.
+-- The records as the service sent them, apart from the narrow rows above so scans stay small;
+-- numbered in arrival order, so they are always appended (a b-tree filled from the front, as
+-- a newest-first walk would, keeps its pages half empty).
 CREATE TABLE records (rowid INTEGER PRIMARY KEY, json TEXT NOT NULL);
 CREATE VIEW call_text AS
   SELECT c.rowid AS rowid, json_extract(r.json, '$.transcript') AS transcript, json_extract(r.json, '$.summary') AS summary,
          c.customer_name AS customer_name, c.customer_number AS customer_number
-  FROM calls c JOIN records r ON r.rowid = c.rowid;
+  FROM calls c JOIN records r ON r.rowid = c.record;
 -- External content: the text is read from the records when a snippet is made, never stored twice.
 CREATE VIRTUAL TABLE call_fts USING fts5(transcript, summary, customer_name, customer_number,
-  content = 'call_text', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2');
+  content = 'call_text', content_rowid = 'rowid', columnsize = 0, tokenize = 'unicode61 remove_diacritics 2');
 CREATE TABLE rollup (
   dim INTEGER NOT NULL, bucket INTEGER NOT NULL, key TEXT NOT NULL,
   calls INTEGER NOT NULL, seconds REAL NOT NULL, cost REAL NOT NULL,

@@ -93,6 +93,9 @@ export class ArchiveCleared extends Error {
 
 const LEASE_MS = 30_000;
 const UNFINISHED_BATCH = 8;
+/** Calls per write transaction during a walk, and the longest a page waits to be written. */
+const BATCH = 5000;
+const FLUSH_MS = 1000;
 const UNFINISHED_MAX = 500;
 
 export function readSyncState(db: DatabaseSync): SyncState {
@@ -170,7 +173,9 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
   const started = performance.now();
   const owner = `${hostname()}:${process.pid}:${randomUUID()}`;
   const result: SyncResult = { added: 0, updated: 0, removed: 0, ms: 0, complete: false, waited: false, busy: false };
-  let held = (db.prepare('SELECT count(*) AS n FROM calls').get() as { n: number }).n;
+  // Counted only for a progress callback: count(*) reads a whole index (tens of ms at a million).
+  const countHeld = () => (opts.onProgress ? (db.prepare('SELECT count(*) AS n FROM calls').get() as { n: number }).n : 0);
+  let held = countHeld();
   const report = (phase: SyncProgress['phase'], extra: Partial<SyncProgress> = {}) =>
     opts.onProgress?.({ phase, added: result.added, updated: result.updated, held, ...extra });
 
@@ -185,7 +190,7 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     result.waited = true;
     report('waiting', { holder });
     await sleep(100, opts.signal);
-    held = (db.prepare('SELECT count(*) AS n FROM calls').get() as { n: number }).n;
+    held = countHeld();
   }
 
   const gen = generation(db);
@@ -210,6 +215,34 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     for (const c of calls) if (!callEnded(c)) unfinishedSeen.add(c.id);
   };
 
+  /**
+   * Pages from `cursor` until the walk is done, the next request in flight while a page is
+   * written; pages are written together up to BATCH calls (fewer, larger transactions keep
+   * FTS5's segment merging down), each write with the position `position` gives for it.
+   */
+  const walk = async (filters: { createdAtGt?: string }, cursor: CallCursor | undefined, position: (calls: readonly Call[], cursor: CallCursor) => SyncState, phase: 'new' | 'backfill', once = false) => {
+    let pending: Call[] = [];
+    let flushedAt = performance.now();
+    let next = fetchCallsBefore(api, filters, cursor, pageOpts);
+    for (;;) {
+      const page = await next;
+      if (!page.cursor.done && !once) {
+        next = fetchCallsBefore(api, filters, page.cursor, pageOpts);
+        next.catch(() => undefined); // awaited on the next turn; a write failing first must not leave it unhandled
+      }
+      const at = position(page.calls, page.cursor);
+      pending = pending.length === 0 ? page.calls : pending.concat(page.calls);
+      const last = page.cursor.done || once;
+      if (last || pending.length >= BATCH || performance.now() - flushedAt > FLUSH_MS) {
+        commit(pending, at);
+        pending = [];
+        flushedAt = performance.now();
+        report(phase, phase === 'backfill' ? { reachedBack: page.cursor.before } : {});
+      } else state = at;
+      if (last) return;
+    }
+  };
+
   let error: unknown;
   try {
     // A history walk that found no calls at all starts again from the top.
@@ -221,14 +254,11 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
       for (;;) {
         const head = state.head;
         const floor = head?.floor ?? state.high!;
-        const page = await fetchCallsBefore(api, { createdAtGt: floor }, head?.cursor, pageOpts);
-        const top = head ? head.top : (newest(page.calls) ?? floor);
-        const next: SyncState = page.cursor.done
-          ? { ...state, high: later(state.high, top), head: undefined }
-          : { ...state, head: { top, floor, cursor: page.cursor } };
-        commit(page.calls, next);
-        report('new');
-        if (!page.cursor.done) continue;
+        let top = head?.top;
+        await walk({ createdAtGt: floor }, head?.cursor, (calls, cursor) => {
+          top ??= newest(calls) ?? floor;
+          return cursor.done ? { ...state, high: later(state.high, top), head: undefined } : { ...state, head: { top, floor, cursor } };
+        }, 'new');
         // A walk resumed from an earlier run is done: one fresh pass for what arrived since.
         if (fresh) break;
         fresh = true;
@@ -264,11 +294,9 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     }
 
     // 3. Older history: all of it with backfill, else only a first page when nothing is held yet.
-    while (!state.low?.done && (opts.backfill !== false || state.high === undefined)) {
-      const page = await fetchCallsBefore(api, {}, state.low, pageOpts);
-      commit(page.calls, { ...state, low: page.cursor, high: state.high ?? newest(page.calls) });
-      report('backfill', { reachedBack: page.cursor.before });
-      if (opts.backfill === false) break;
+    if (!state.low?.done && (opts.backfill !== false || state.high === undefined)) {
+      const once = opts.backfill === false;
+      await walk({}, state.low, (calls, cursor) => ({ ...state, low: cursor, high: state.high ?? newest(calls) }), 'backfill', once);
     }
     result.complete = state.low?.done === true && state.high !== undefined;
     if (state.low?.done && state.high === undefined) result.complete = true; // the service has no calls

@@ -9,6 +9,7 @@ import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
 import { listWriter, paint, printList, printRecord, statusTone, type OutputTarget } from './output.js';
 import { action, withApi } from './runtime.js';
+import { addArchiveCommands } from './archive.js';
 
 export const CALL_COLUMNS: Column<Call>[] = [
   { header: 'id', value: (c) => c.id },
@@ -158,7 +159,7 @@ function filterOptions(cmd: Command): Command {
 export function callsCommand(): Command {
   const cmd = new Command('calls')
     .description('browse the call log, place outbound calls, watch calls as they happen')
-    .addHelpText('after', '\nExamples:\n  $ switchboard calls list --after 7d -o csv > week.csv\n  $ switchboard calls watch');
+    .addHelpText('after', '\nExamples:\n  $ switchboard calls list --after 7d -o csv > week.csv\n  $ switchboard calls watch\n  $ switchboard calls search "refund"');
 
   filterOptions(cmd.command('list').description('list calls, newest first'))
     .option('--id <callId>', 'only the call with this id', nonEmpty)
@@ -205,5 +206,6 @@ export function callsCommand(): Command {
       }),
     );
 
+  addArchiveCommands(cmd);
   return cmd;
 }

@@ -2,6 +2,7 @@
 // one exit code. Stays light: each resource's work (and anything heavy) loads inside its action.
 import { Command, CommanderError, Option } from 'commander';
 import { failure } from '../api/errors.js';
+import { archiveCommand } from './archive.js';
 import { assistantsCommand } from './assistants.js';
 import { callsCommand } from './calls.js';
 import { chatCommand } from './chat.js';
@@ -42,6 +43,7 @@ export function buildProgram(version: string): Command {
     assistantsCommand(),
     numbersCommand(),
     callsCommand(),
+    archiveCommand(),
     filesCommand(),
     sessionsCommand(),
     chatCommand(),

@@ -20,6 +20,7 @@ import { callLogRows } from './rows/calllog.js';
 import { throughputRow } from './rows/throughput.js';
 import { uploadRow } from './rows/upload.js';
 import { chatRows } from './rows/chat.js';
+import { archiveRows } from './rows/archive.js';
 
 /** Inside the repo, so the bundle resolves assets/ exactly as dist/ does
  *  (SWITCHBOARD_BENCH_BUILD: another dir under the repo, for two benches at once). */
@@ -47,6 +48,7 @@ const GROUPS: RowGroup[] = [
   { rows: [6], titles: { 6: { name: 'sandbox GET /calls?limit=100, 32 connections', target: '≥ 4,000 req/s' } }, run: throughputRow },
   { rows: [7], titles: { 7: { name: '200 MiB upload, RSS added', target: '≤ 64 MB' } }, run: uploadRow },
   { rows: [8], titles: { 8: { name: 'chat round trip (send → reply)' } }, run: chatRows },
+  { rows: [9], titles: { 9: { name: 'call archive: sync, search, stats, export', target: '≥ 10,000 calls/s sync; ≤ 50 ms search' } }, run: archiveRows },
 ];
 
 function parseArgs(argv: string[]): { quick: boolean; build: boolean; rows?: Set<number> } {

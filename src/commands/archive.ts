@@ -1,0 +1,408 @@
+// switchboard archive status | sync | clear, and the call-log commands that read the archive:
+// calls search | stats | export (registered on `calls` by calls.ts). The archive itself is
+// src/archive/; this file is flags and output.
+import { createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import type { CallArchive, CallQuery, SearchHit, Stats, StatsBy, StatsRow, SyncProgress, SyncResult } from '../archive/index.js';
+import type { Call } from '../api/schemas.js';
+import { type Column } from '../format/column.js';
+import { escapeLine, jsonText } from '../format/escape.js';
+import { endDate, nonEmpty, positiveIntUpTo, startDate } from './input.js';
+import { csvField, printList, toCsv, toFieldList, toTable, type OutputTarget } from './output.js';
+import { UsageError, action, addSecret, globalsOf, outputFor, withApi, writeErr, type Globals } from './runtime.js';
+import { confirm } from './files.js';
+
+export interface ArchiveFlags {
+  assistant?: string;
+  number?: string;
+  after?: string;
+  before?: string;
+  offline?: boolean;
+}
+
+interface Opened {
+  archive: CallArchive;
+  out: OutputTarget;
+}
+
+/**
+ * Opens the profile's archive and, unless --offline, syncs it first (progress on a terminal's
+ * stderr). Offline needs no connection: only the profile's name and service are read.
+ */
+async function withArchive<T>(cmd: Command, offline: boolean, fn: (o: Opened) => Promise<T> | T): Promise<T> {
+  const { openArchiveFor } = await import('../archive/index.js');
+  if (offline) {
+    const globals = globalsOf(cmd);
+    const { resolveTarget } = await import('../config/config.js');
+    const target = resolveTarget({ profile: globals.profile, env: process.env });
+    addSecret(target.apiKey);
+    const archive = openArchiveFor(target);
+    try {
+      return await fn({ archive, out: outputFor(globals) });
+    } finally {
+      archive.close();
+    }
+  }
+  return withApi(cmd, async ({ api, target, out }) => {
+    const archive = openArchiveFor(target);
+    try {
+      await syncWithProgress(archive, api, out);
+      return await fn({ archive, out });
+    } finally {
+      archive.close();
+    }
+  });
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** Syncs, drawing one progress line on stderr when it is a terminal. */
+async function syncWithProgress(archive: CallArchive, api: Parameters<CallArchive['sync']>[0], out: OutputTarget): Promise<SyncResult> {
+  const tty = process.stderr.isTTY === true;
+  let drawn = false;
+  const onProgress = tty
+    ? (p: SyncProgress) => {
+        drawn = true;
+        process.stderr.write(`\r\u001b[2K${progressLine(p)}`);
+      }
+    : undefined;
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  try {
+    return await archive.sync(api, { onProgress, signal: stop.signal });
+  } finally {
+    process.off('SIGINT', onSignal);
+    if (drawn) process.stderr.write('\r\u001b[2K');
+    void out;
+  }
+}
+
+export function progressLine(p: SyncProgress): string {
+  switch (p.phase) {
+    case 'waiting':
+      return `waiting for another sync of this archive (pid ${p.holder?.pid ?? '?'})…`;
+    case 'backfill':
+      return `syncing the call archive: ${count(p.held)} calls${p.reachedBack ? `, back to ${escapeLine(p.reachedBack.slice(0, 10))}` : ''}…`;
+    case 'unfinished':
+      return `syncing the call archive: updating calls still in progress…`;
+    default:
+      return `syncing the call archive: ${count(p.added)} new calls…`;
+  }
+}
+
+function queryOf(flags: ArchiveFlags): CallQuery {
+  return { assistantId: flags.assistant, phoneNumberId: flags.number, after: flags.after, before: flags.before };
+}
+
+// ---- calls search
+
+const SEARCH_COLUMNS: Column<SearchHit & { id: string }>[] = [
+  { header: 'id', value: (h) => h.call.id },
+  { header: 'created', value: (h) => h.call.createdAt },
+  { header: 'assistant', value: (h) => h.call.assistantId },
+  { header: 'customer', value: (h) => [h.call.customer?.number, h.call.customer?.name].filter(Boolean).join(' ') },
+  { header: 'status', value: (h) => h.call.status },
+  { header: 'snippet', value: (h) => h.snippet },
+];
+
+export interface SearchFlags extends ArchiveFlags {
+  limit: number;
+}
+
+/** The hits newest first; -o json: each call's list fields plus its snippet. */
+export function printSearch(out: OutputTarget, hits: SearchHit[]): void {
+  if (out.format === 'json') {
+    out.write(jsonText(hits.map((h) => ({ ...h.call, snippet: h.snippet })), 2) + '\n');
+    return;
+  }
+  printList(out, hits.map((h) => ({ ...h, id: h.call.id })), SEARCH_COLUMNS);
+}
+
+// ---- calls stats
+
+const BY_FIELD: Record<StatsBy, string> = { day: 'day', assistant: 'assistant', number: 'number', status: 'status', endedReason: 'endedReason', type: 'type' };
+
+function statsColumns(by: StatsBy): Column<StatsRow & { id: string; label?: string }>[] {
+  return [
+    { header: BY_FIELD[by], value: (r) => r.label ?? r.key ?? '(none)' },
+    { header: 'calls', value: (r) => r.calls, align: 'right' },
+    { header: 'minutes', value: (r) => r.minutes.toFixed(1), align: 'right' },
+    { header: 'cost', value: (r) => r.cost.toFixed(2), align: 'right' },
+    { header: 'avg duration (s)', value: (r) => r.avgSeconds.toFixed(1), align: 'right' },
+  ];
+}
+
+export function printStats(out: OutputTarget, stats: Stats): void {
+  if (out.format === 'json') {
+    // One object per group: the group key (named after --by), calls, minutes, cost, average duration.
+    const rows = stats.groups.map((g) => ({
+      [BY_FIELD[stats.by]]: g.key,
+      calls: g.calls,
+      minutes: g.minutes,
+      cost: g.cost,
+      avgDurationSeconds: g.avgSeconds,
+    }));
+    out.write(jsonText(rows, 2) + '\n');
+    return;
+  }
+  if (out.format === 'ids') throw new UsageError('calls stats prints table, json or csv (-o ids lists records, and stats has none)');
+  const rows = [...stats.groups.map((g) => ({ ...g, id: g.key ?? '' })), { ...stats.total, id: 'total', label: 'total' }];
+  const columns = statsColumns(stats.by);
+  if (out.format === 'csv') out.write(toCsv(rows, columns, out.tty));
+  else out.write(toTable(rows, columns, out.tty, out.color));
+}
+
+// ---- calls export
+
+const EXPORT_COLUMNS: Column<Call>[] = [
+  { header: 'id', value: (c) => c.id },
+  { header: 'createdAt', value: (c) => c.createdAt },
+  { header: 'updatedAt', value: (c) => c.updatedAt },
+  { header: 'type', value: (c) => c.type },
+  { header: 'status', value: (c) => c.status },
+  { header: 'assistantId', value: (c) => c.assistantId },
+  { header: 'phoneNumberId', value: (c) => c.phoneNumberId },
+  { header: 'customerNumber', value: (c) => c.customer?.number },
+  { header: 'customerName', value: (c) => c.customer?.name },
+  { header: 'startedAt', value: (c) => c.startedAt },
+  { header: 'endedAt', value: (c) => c.endedAt },
+  { header: 'durationSeconds', value: (c) => c.durationSeconds },
+  { header: 'cost', value: (c) => c.cost },
+  { header: 'endedReason', value: (c) => c.endedReason },
+  { header: 'summary', value: (c) => c.summary },
+  { header: 'transcript', value: (c) => c.transcript },
+];
+
+export interface ExportFlags extends ArchiveFlags {
+  format: 'ndjson' | 'csv';
+  out?: string;
+}
+
+/**
+ * Streams every matching call to `sink` in batches (constant memory): NDJSON is each record as
+ * the service sent it, one per line; CSV is the columns above with formulas neutralised.
+ * Returns how many calls were written.
+ */
+export async function exportCalls(archive: CallArchive, q: CallQuery, format: 'ndjson' | 'csv', sink: NodeJS.WritableStream): Promise<number> {
+  const write = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (sink.write(text)) return resolve();
+      const onDrain = () => {
+        sink.off('error', onError);
+        resolve();
+      };
+      const onError = (err: Error) => {
+        sink.off('drain', onDrain);
+        reject(err);
+      };
+      sink.once('drain', onDrain);
+      sink.once('error', onError);
+    });
+  let n = 0;
+  let chunk = '';
+  if (format === 'csv') chunk = EXPORT_COLUMNS.map((c) => csvField(c.header)).join(',') + '\r\n';
+  const rows = format === 'ndjson' ? archive.exportJson(q) : archive.exportCalls(q);
+  for (const row of rows) {
+    chunk +=
+      typeof row === 'string'
+        ? row + '\n'
+        : EXPORT_COLUMNS.map((c) => {
+            const v = c.value(row);
+            return csvField(v === null || v === undefined ? '' : String(v));
+          }).join(',') + '\r\n';
+    n++;
+    if (chunk.length >= 1 << 16) {
+      await write(chunk);
+      chunk = '';
+    }
+  }
+  if (chunk) await write(chunk);
+  return n;
+}
+
+function isRegularOrAbsent(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return true;
+  }
+}
+
+// ---- archive status | sync | clear
+
+const ago = (iso: string) => {
+  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+  return s < 90 ? `${s} s ago` : s < 5400 ? `${Math.round(s / 60)} min ago` : s < 129_600 ? `${Math.round(s / 3600)} h ago` : `${Math.round(s / 86_400)} days ago`;
+};
+
+const size = (bytes: number) =>
+  bytes < 1024 ? `${bytes} B` : bytes < 1 << 20 ? `${(bytes / 1024).toFixed(1)} KiB` : bytes < 1 << 30 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${(bytes / (1 << 30)).toFixed(2)} GiB`;
+
+async function archiveStatus(cmd: Command): Promise<void> {
+  await withArchive(cmd, true, ({ archive, out }) => {
+    const s = archive.status();
+    if (out.format === 'json') {
+      out.write(jsonText(s, 2) + '\n');
+      return;
+    }
+    const record = {
+      path: s.path,
+      calls: count(s.calls),
+      oldest: s.oldest ?? '',
+      newest: s.newest ?? '',
+      'last sync': s.lastSync ? `${s.lastSync.at} (${ago(s.lastSync.at)})${s.lastSync.error ? `, failed: ${s.lastSync.error}` : ''}` : 'never',
+      history: s.complete ? 'complete' : s.calls ? 'back-fill not finished (the next sync goes on)' : 'not synced yet',
+      'size on disk': size(s.bytes),
+      ...(s.syncing ? { syncing: `pid ${s.syncing.pid} since ${new Date(s.syncing.since).toISOString()}` } : {}),
+    };
+    if (out.format === 'csv') out.write(toCsv([{ id: s.path, ...record }], Object.keys(record).map((k) => ({ header: k, value: (r: Record<string, string>) => r[k] })), out.tty));
+    else if (out.format === 'ids') out.write(s.path + '\n');
+    else out.write(toFieldList(record, out.tty, out.color));
+  });
+}
+
+async function archiveSync(cmd: Command): Promise<void> {
+  await withApi(cmd, async ({ api, target, out }) => {
+    const { openArchiveFor } = await import('../archive/index.js');
+    const archive = openArchiveFor(target);
+    try {
+      const r = await syncWithProgress(archive, api, out);
+      const held = archive.count();
+      if (out.format === 'json') out.write(jsonText({ ...r, ms: Math.round(r.ms), held }, 2) + '\n');
+      else if (out.format === 'ids') out.write(archive.path + '\n');
+      else
+        out.write(
+          `${count(r.added)} new, ${count(r.updated)} updated${r.removed ? `, ${count(r.removed)} removed` : ''} in ${Math.round(r.ms)} ms; the archive holds ${count(held)} calls${r.complete ? '' : ' (history not complete)'}\n`,
+        );
+    } finally {
+      archive.close();
+    }
+  });
+}
+
+async function archiveClear(cmd: Command, yes: boolean): Promise<void> {
+  await withArchive(cmd, true, async ({ archive, out }) => {
+    const held = archive.count();
+    if (!yes) {
+      if (!process.stdin.isTTY) throw new UsageError(`refusing to clear the call archive (${count(held)} calls) without a terminal to confirm on; add --yes to clear it.`);
+      if (!(await confirm(`Clear the call archive at ${archive.path} (${count(held)} calls)? The next sync downloads them again.`))) {
+        writeErr('not cleared');
+        return;
+      }
+    }
+    archive.clear();
+    if (out.format === 'json') out.write(jsonText({ path: archive.path, cleared: held }, 2) + '\n');
+    else if (out.format !== 'ids') out.write(`cleared the call archive (${count(held)} calls)\n`);
+  });
+}
+
+export function archiveCommand(): Command {
+  const cmd = new Command('archive')
+    .description('the local call archive: a searchable copy of the call log (calls search | stats | export read it)')
+    .addHelpText('after', '\nExamples:\n  $ switchboard archive status\n  $ switchboard archive sync');
+  cmd
+    .command('status')
+    .description('where the archive is, how many calls it holds, their dates, the last sync and its size on disk')
+    .addHelpText('after', '\nExamples:\n  $ switchboard archive status\n  $ switchboard archive status -o json | jq .calls')
+    .action(action('read the archive status', async (_o: object, c: Command) => archiveStatus(c)));
+  cmd
+    .command('sync')
+    .description('bring the archive up to date with the service (new calls, calls still in progress, older history)')
+    .addHelpText('after', '\nExamples:\n  $ switchboard archive sync\n  $ switchboard --profile prod archive sync -o json')
+    .action(action('sync the call archive', async (_o: object, c: Command) => archiveSync(c)));
+  cmd
+    .command('clear')
+    .description('empty the archive (asks first on a terminal; scripts must pass --yes); the next sync fills it again')
+    .option('-y, --yes', 'clear without asking')
+    .addHelpText('after', '\nExamples:\n  $ switchboard archive clear\n  $ switchboard archive clear --yes')
+    .action(action('clear the call archive', async (o: { yes?: boolean }, c: Command) => archiveClear(c, o.yes === true)));
+  return cmd;
+}
+
+function archiveFilters(cmd: Command): Command {
+  return cmd
+    .option('--assistant <id>', 'only calls handled by this assistant', nonEmpty)
+    .option('--number <phoneNumberId>', 'only calls on this phone number', nonEmpty)
+    .option('--after <date>', 'created on or after (ISO 8601, YYYY-MM-DD, or 24h / 7d ago)', startDate)
+    .option('--before <date>', 'created on or before (same forms as --after)', endDate)
+    .option('--offline', 'use only what the archive holds (no sync first, no connection)');
+}
+
+/** calls search | stats | export, added to the `calls` command. */
+export function addArchiveCommands(calls: Command): void {
+  archiveFilters(
+    calls
+      .command('search')
+      .description('full-text search of the archived transcripts, summaries and customers, newest first, with a snippet (syncs first)')
+      .argument('<text>', 'words (all must occur), "a phrase", or a prefix*'),
+  )
+    .option('--limit <n>', 'at most n calls (default 20)', positiveIntUpTo(100_000), 20)
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ switchboard calls search refund\n  $ switchboard calls search '"opening hours" sat*' --after 7d\n  $ switchboard calls search warranty --offline -o ids`,
+    )
+    .action(
+      action('search the calls', async (text: string, o: SearchFlags, c: Command) => {
+        const { searchTerms } = await import('../archive/fts.js');
+        if (searchTerms(text).match === undefined) throw new UsageError(`nothing to search for in ${JSON.stringify(text)}: give a word, a "phrase" or a prefix*`);
+        await withArchive(c, o.offline === true, ({ archive, out }) => printSearch(out, archive.search(text, queryOf(o), { limit: o.limit })));
+      }),
+    );
+
+  archiveFilters(calls.command('stats').description('calls, minutes, cost and average duration per day, assistant, number, status or ended reason, with a total (syncs first)'))
+    .addOption(new Option('--by <group>', 'what to group by').choices(['day', 'assistant', 'number', 'status', 'endedReason']).default('day'))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard calls stats --after 30d\n  $ switchboard calls stats --by assistant -o json | jq \'.[] | {assistant, cost}\'\n  $ switchboard calls stats --by endedReason -o csv > reasons.csv',
+    )
+    .action(
+      action('compute call stats', async (o: ArchiveFlags & { by: StatsBy }, c: Command) => {
+        const g: Globals = globalsOf(c);
+        if (g.output === 'ids') throw new UsageError('calls stats prints table, json or csv (-o ids lists records, and stats has none)');
+        await withArchive(c, o.offline === true, ({ archive, out }) => printStats(out, archive.stats(o.by, queryOf(o))));
+      }),
+    );
+
+  archiveFilters(calls.command('export').description('every matching call, full record with transcript, as NDJSON (one record per line) or CSV, streamed (syncs first)'))
+    .addOption(new Option('--format <format>', 'ndjson: each record as the service sent it; csv: one row per call').choices(['ndjson', 'csv']).default('ndjson'))
+    .option('--out <file>', 'write to this file (written whole or not at all) instead of stdout')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard calls export --after 2026-11-01 > november.ndjson\n  $ switchboard calls export --format csv --out calls.csv\n  $ switchboard calls export --offline | jq -r .transcript',
+    )
+    .action(
+      action('export the calls', async (o: ExportFlags, c: Command) => {
+        await withArchive(c, o.offline === true, async ({ archive }) => {
+          const q = queryOf(o);
+          if (!o.out) {
+            await exportCalls(archive, q, o.format, process.stdout);
+            return;
+          }
+          if (!isRegularOrAbsent(o.out)) {
+            // /dev/null, a FIFO, a terminal: written as it is, never replaced.
+            const stream = createWriteStream(o.out, { flags: 'a' });
+            try {
+              await exportCalls(archive, q, o.format, stream);
+            } finally {
+              await new Promise<void>((resolve) => stream.end(resolve));
+            }
+            return;
+          }
+          // Into a side file renamed at the end: an interrupted export never leaves half a file under the name.
+          const partial = `${o.out}.partial-${process.pid}`;
+          const file = createWriteStream(partial, { mode: 0o600 });
+          try {
+            const n = await exportCalls(archive, q, o.format, file);
+            await new Promise<void>((resolve, reject) => file.end((err?: Error | null) => (err ? reject(err) : resolve())));
+            renameSync(partial, o.out);
+            if (process.stderr.isTTY) process.stderr.write(`exported ${count(n)} calls to ${escapeLine(o.out)}\n`);
+          } catch (err) {
+            file.destroy();
+            rmSync(partial, { force: true });
+            throw err;
+          }
+        });
+      }),
+    );
+}

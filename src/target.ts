@@ -7,7 +7,7 @@ import { ConnectionStateFeed, type ConnectionListener, type ConnectionState } fr
 import { resolveTarget, type Target } from './config/config.js';
 import type { Env } from './config/paths.js';
 // Small (node:child_process only): loaded with this module so the fork needs no extra step.
-import { spawnSandbox } from './sandbox/child.js';
+import { spawnSandbox, type SandboxChild } from './sandbox/child.js';
 
 export type { Target } from './config/config.js';
 
@@ -16,7 +16,27 @@ export interface Connection {
   target: Target;
   /** Closes the client and, for the sandbox, stops it. Safe to call twice. */
   close(): Promise<void>;
+  /** An embedded sandbox in a child process is supervised: told when it stops and when it is back. */
+  onSandbox?(listener: (e: SandboxEvent) => void): () => void;
+  /** The api to use from now on, when a restarted sandbox could not have its old port. */
+  onApiReplaced?(listener: (api: VoiceAgentApi) => void): () => void;
+  /** The embedded sandbox's process id (tests kill it). */
+  sandboxPid?(): number;
 }
+
+/** What the supervisor of an embedded sandbox saw. */
+export type SandboxEvent =
+  | { kind: 'stopped'; why: string }
+  | { kind: 'restarted'; ms: number; url: string }
+  | { kind: 'restart-failed'; why: string; retryInMs: number };
+
+/** How an exited child is described: "killed by SIGKILL" or "exit 1: <its last line>". */
+function howItEnded(how: Awaited<SandboxChild['exited']>): string {
+  return `${how.signal ? `killed by ${how.signal}` : `exit ${how.code}`}${how.lastLine ? `: ${how.lastLine}` : ''}`;
+}
+
+/** Restarts after a sandbox that lived less than this come later each time (a crash at start would loop). */
+const QUICK_DEATH_MS = 5000;
 
 export interface ConnectOptions {
   profile?: string;
@@ -74,14 +94,62 @@ async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<C
     throw err;
   });
   const sandbox = await starting;
-  const api = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited });
+  const client = (url: string, apiKey: string) => createClient({ baseUrl: url, apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited });
+  let api = client(sandbox.url, sandbox.apiKey);
+  let current = sandbox;
+  let closed = false;
+  const sandboxListeners = new Set<(e: SandboxEvent) => void>();
+  const apiListeners = new Set<(api: VoiceAgentApi) => void>();
+  const emit = (e: SandboxEvent) => sandboxListeners.forEach((l) => l(e));
+  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+  let quickDeaths = 0;
+
+  // The child is supervised: if it dies (killed, out of memory, a crash), it is started again on
+  // the same data dir, with the same key and port, so the client carries on; on another port if
+  // that one was taken, and then the console is given a client for it.
+  const supervise = (child: SandboxChild, since: number) => {
+    void child.exited.then(async (how) => {
+      if (closed || child !== current) return;
+      const stoppedAt = Date.now();
+      quickDeaths = stoppedAt - since < QUICK_DEATH_MS ? quickDeaths + 1 : 0;
+      emit({ kind: 'stopped', why: howItEnded(how) });
+      if (quickDeaths > 1) await sleep(Math.min(QUICK_DEATH_MS, 250 * 2 ** quickDeaths));
+      for (let attempt = 0; !closed; attempt++) {
+        try {
+          const next = await spawnSandbox({ dataDir: resolved.sandboxDataDir!, reuse: { apiKey: child.apiKey, port: Number(new URL(child.url).port) } });
+          if (closed) return void (await next.close());
+          current = next;
+          if (next.url !== child.url) {
+            const old = api;
+            api = client(next.url, next.apiKey);
+            apiListeners.forEach((l) => l(api));
+            void old.close();
+          }
+          emit({ kind: 'restarted', ms: Date.now() - stoppedAt, url: next.url });
+          return supervise(next, Date.now());
+        } catch (err) {
+          const retryInMs = Math.min(QUICK_DEATH_MS, 250 * 2 ** attempt);
+          emit({ kind: 'restart-failed', why: err instanceof Error ? err.message : String(err), retryInMs });
+          await sleep(retryInMs);
+        }
+      }
+    });
+  };
+  supervise(sandbox, Date.now());
+  const subscribe = <T,>(set: Set<T>, l: T) => (set.add(l), () => void set.delete(l));
   return {
-    api,
+    get api() {
+      return api;
+    },
     target: { ...resolved, baseUrl: sandbox.url, apiKey: sandbox.apiKey },
     close: once(async () => {
+      closed = true;
       await api.close();
-      await sandbox.close();
+      await current.close();
     }),
+    onSandbox: (l) => subscribe(sandboxListeners, l),
+    onApiReplaced: (l) => subscribe(apiListeners, l),
+    sandboxPid: () => current.pid,
   };
 }
 
@@ -99,17 +167,43 @@ type Args<K extends keyof VoiceAgentApi> = VoiceAgentApi[K] extends (...a: infer
  * connection could not be made).
  */
 export class ApiOnceConnected implements VoiceAgentApi {
-  readonly #ready: Promise<VoiceAgentApi>;
+  #ready: Promise<VoiceAgentApi>;
   readonly #state = new ConnectionStateFeed('connecting');
   #baseUrl = '';
+  #unwatch: () => void = () => undefined;
+  /** The embedded sandbox is down and being started again: the header says so, not "offline". */
+  #restarting = false;
 
   constructor(connecting: Promise<Connection>) {
+    let current: VoiceAgentApi | undefined;
+    const follow = (api: VoiceAgentApi) => {
+      current = api;
+      this.#unwatch();
+      this.#baseUrl = api.baseUrl;
+      if (!this.#restarting) this.#state.set(api.connectionState);
+      this.#unwatch = api.onConnectionState((s) => {
+        if (!this.#restarting) this.#state.set(s);
+      });
+    };
     this.#ready = connecting.then(
-      ({ api }) => {
-        this.#baseUrl = api.baseUrl;
-        this.#state.set(api.connectionState);
-        api.onConnectionState((s) => this.#state.set(s));
-        return api;
+      (conn) => {
+        follow(conn.api);
+        conn.onApiReplaced?.((api) => {
+          follow(api);
+          this.#ready = Promise.resolve(api);
+        });
+        conn.onSandbox?.((e) => {
+          if (e.kind === 'stopped') {
+            this.#restarting = true;
+            this.#state.set('restarting');
+          } else if (e.kind === 'restarted') {
+            this.#restarting = false;
+            // What its client last saw (the console asks again at once, see the store, and a
+            // failure there says offline).
+            this.#state.set(current?.connectionState === 'offline' ? 'connecting' : (current?.connectionState ?? 'connecting'));
+          }
+        });
+        return conn.api;
       },
       (err: unknown) => {
         this.#state.set('offline');

@@ -3,8 +3,12 @@
 // typed value instead of guessing from errors as they pass by.
 import { AbortedError, ApiError, type RequestError } from './errors.js';
 
-/** connecting: nothing answered yet; online: the service answers; offline: it cannot be reached; unauthorized: it refused the key. */
-export type ConnectionState = 'connecting' | 'online' | 'offline' | 'unauthorized';
+/**
+ * connecting: nothing answered yet; online: the service answers; offline: it cannot be reached;
+ * unauthorized: it refused the key; restarting: the embedded sandbox stopped and the console is
+ * starting it again (set by its supervisor, src/target.ts, not by a request).
+ */
+export type ConnectionState = 'connecting' | 'online' | 'offline' | 'unauthorized' | 'restarting';
 export type ConnectionListener = (state: ConnectionState) => void;
 
 /** What one finished request says about the service; undefined when it says nothing (we cancelled it). */

@@ -17,7 +17,10 @@ import type { Socket } from 'node:net';
 export const CHILD_MARKER = 'SWITCHBOARD_SANDBOX_CHILD';
 const DATA_DIR_VAR = 'SWITCHBOARD_SANDBOX_CHILD_DATA_DIR';
 
-type FromChild = { ready: { url: string; apiKey: string } } | { error: string };
+type FromChild = { ready: { url: string; apiKey: string } } | { error: string } | { awaiting: true };
+/** A restart's wishes, sent over the channel (the key never goes through argv or the environment). */
+type ToChild = { start: { apiKey: string; port: number } };
+const AWAIT_VAR = 'SWITCHBOARD_SANDBOX_CHILD_AWAIT';
 
 export interface SandboxChild {
   url: string;
@@ -25,6 +28,8 @@ export interface SandboxChild {
   pid: number;
   /** Stops the sandbox (it closes its database) and waits for the process to end. Safe to call twice. */
   close(): Promise<void>;
+  /** Settles when the process ends, however it ends: how, and the last line it wrote to stderr. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; lastLine?: string }>;
 }
 
 export interface SpawnOptions {
@@ -34,6 +39,8 @@ export interface SpawnOptions {
   execArgv?: string[];
   /** How long a stopping child may take before it is killed (ms). */
   stopTimeoutMs?: number;
+  /** A restart: the same key, and this port if it is free (else another). */
+  reuse?: { apiKey: string; port: number };
 }
 
 const STDERR_KEPT = 4096;
@@ -41,7 +48,7 @@ const STDERR_KEPT = 4096;
 export function spawnSandbox(opts: SpawnOptions): Promise<SandboxChild> {
   const entry = opts.entry ?? process.argv[1];
   if (!entry) return Promise.reject(new Error('cannot start the embedded sandbox: the program path is unknown'));
-  const env: NodeJS.ProcessEnv = { ...process.env, [CHILD_MARKER]: '1', [DATA_DIR_VAR]: opts.dataDir };
+  const env: NodeJS.ProcessEnv = { ...process.env, [CHILD_MARKER]: '1', [DATA_DIR_VAR]: opts.dataDir, ...(opts.reuse ? { [AWAIT_VAR]: '1' } : {}) };
   // The sandbox makes no TLS connections, and Node 20 reads and parses this bundle of certificates
   // eagerly at start (~120 ms of CPU on the dev machine, where it is set for every process).
   delete env.NODE_EXTRA_CA_CERTS;
@@ -58,6 +65,13 @@ export function spawnSandbox(opts: SpawnOptions): Promise<SandboxChild> {
   child.stderr?.on('data', (s: string) => {
     stderr = (stderr + s).slice(-STDERR_KEPT);
   });
+  const lastLine = () => stderr.trim().split('\n').filter(Boolean).pop();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; lastLine?: string }>((done) => {
+    child.once('exit', (code, signal) => done({ code, signal, lastLine: lastLine() }));
+    child.once('error', () => {
+      if (child.exitCode === null && child.signalCode === null && child.pid === undefined) done({ code: null, signal: null, lastLine: lastLine() });
+    });
+  });
 
   return new Promise<SandboxChild>((resolve, reject) => {
     const failed = (why: string) => {
@@ -66,16 +80,17 @@ export function spawnSandbox(opts: SpawnOptions): Promise<SandboxChild> {
       reject(new Error(why));
     };
     const onMessage = (m: FromChild) => {
+      if ('awaiting' in m) return void child.send({ start: opts.reuse ?? { apiKey: '', port: 0 } } satisfies ToChild);
       if ('error' in m) return failed(m.error);
       cleanup();
       // From here the child must not keep the console alive, nor the console wait for it.
       child.unref();
       child.channel?.unref();
       (child.stderr as Socket | null)?.unref(); // still drained (into the tail kept above), never waited for
-      resolve({ url: m.ready.url, apiKey: m.ready.apiKey, pid: child.pid ?? -1, close: once(() => stopChild(child, opts.stopTimeoutMs ?? 3000)) });
+      resolve({ url: m.ready.url, apiKey: m.ready.apiKey, pid: child.pid ?? -1, close: once(() => stopChild(child, opts.stopTimeoutMs ?? 3000)), exited });
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
-      const last = stderr.trim().split('\n').filter(Boolean).pop();
+      const last = lastLine();
       failed(`the embedded sandbox stopped before it was ready (${signal ?? `exit ${code}`})${last ? `: ${last}` : ''}`);
     };
     const onError = (err: Error) => failed(`cannot start the embedded sandbox: ${err.message}`);
@@ -122,17 +137,33 @@ export async function runSandboxChild(): Promise<void> {
     process.exit(1);
   };
   const dataDir = process.env[DATA_DIR_VAR];
+  const awaits = process.env[AWAIT_VAR] === '1';
   delete process.env[CHILD_MARKER];
   delete process.env[DATA_DIR_VAR];
+  delete process.env[AWAIT_VAR];
+  // A restart: the console sends the key and port it had, so its client carries on unchanged.
+  const wish = awaits
+    ? await new Promise<ToChild['start'] | undefined>((done) => {
+        process.once('message', (m: ToChild) => done(m?.start?.apiKey ? m.start : undefined));
+        void send({ awaiting: true });
+      })
+    : undefined;
   // The console decides when the sandbox stops; a Ctrl-C meant for the terminal is not for us.
   process.on('SIGINT', () => undefined);
   if (!dataDir) return refuse('the embedded sandbox was started without a data dir');
   const { startSandbox, generateApiKey } = await import('./server.js');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  const apiKey = wish?.apiKey ?? generateApiKey();
   try {
-    sandbox = await startSandbox({ dataDir, apiKey: generateApiKey(), host: '127.0.0.1', port: 0, seed: true });
+    sandbox = await startSandbox({ dataDir, apiKey, host: '127.0.0.1', port: wish?.port ?? 0, seed: true });
   } catch (err) {
-    return refuse(err instanceof Error ? err.message : String(err));
+    // The old port was taken meanwhile: any port (the console then points its client there).
+    if (!wish || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') return refuse(err instanceof Error ? err.message : String(err));
+    try {
+      sandbox = await startSandbox({ dataDir, apiKey, host: '127.0.0.1', port: 0, seed: true });
+    } catch (again) {
+      return refuse(again instanceof Error ? again.message : String(again));
+    }
   }
   const stop = () => {
     sandbox.close().then(

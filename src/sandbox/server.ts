@@ -125,7 +125,8 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
 
 function explainListenError(err: unknown, opts: SandboxOptions): Error {
   const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'EADDRINUSE') return new Error(`port ${opts.port} is already in use; pick another with --port`);
+  // The code stays on it: the embedded sandbox's restart tries another port on EADDRINUSE (child.ts).
+  if (code === 'EADDRINUSE') return Object.assign(new Error(`port ${opts.port} is already in use; pick another with --port`), { code });
   if (code === 'EACCES') return new Error(`not allowed to listen on port ${opts.port}; pick a port above 1024 with --port`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new Error(`cannot listen on host ${opts.host}; use 127.0.0.1 or an address of this machine`);
   return err instanceof Error ? err : new Error(String(err));

@@ -112,6 +112,8 @@ export interface ArchiveState {
     /** the archive holds the whole history */
     complete: boolean;
     error?: string;
+    /** what to do about the error (a wrong key: switchboard login) */
+    hint?: string;
   };
   callStats: Resource<CallStats>;
   assistantActivity: Record<string, Resource<AssistantActivity>>;
@@ -197,7 +199,7 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
       syncArchive(opts) {
         if (running) return running;
         const archive = deps.archive.get();
-        setSync({ running: true, error: undefined, lastAt: lastSyncAt() });
+        setSync({ running: true, error: undefined, hint: undefined, lastAt: lastSyncAt() });
         running = (async () => {
           try {
             const r = await archive.sync(api, {
@@ -215,7 +217,8 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
             setSync({ running: false, phase: undefined, lastAt: lastSyncAt() ?? Date.now(), complete: r.complete || archive.status().complete });
           } catch (err) {
             reread();
-            setSync({ running: false, phase: undefined, error: failure(err).message, lastAt: lastSyncAt() });
+            const { error, hint } = resourceError(err);
+            setSync({ running: false, phase: undefined, error, hint, lastAt: lastSyncAt() });
           } finally {
             running = undefined;
           }

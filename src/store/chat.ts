@@ -3,7 +3,7 @@
 // cancel. A message leaves the input only once the service has answered: a failed or cancelled
 // send keeps its text, so nothing typed is ever lost.
 import type { ChatSession, Message } from '../api/schemas.js';
-import { failure } from '../api/errors.js';
+import { ApiError, InputError, failure } from '../api/errors.js';
 import { listSessions, rememberSession, updateSession, type RememberedSession, type SessionInput } from '../config/sessions.js';
 import type { Resource, Route, SliceCreator } from './types.js';
 import { routeKey } from './types.js';
@@ -36,6 +36,12 @@ export interface Conversation {
   sending: { startedAt: number } | null;
   /** Why the last send failed; cleared by the next edit or send. */
   sendError: string | null;
+  /**
+   * A send that ended without an answer (cancelled, timed out, cut off, a 5xx) and that the
+   * service may still have: its text and how many turns there were before it. Sending that text
+   * again first asks the service whether it already has it, so a resend is never a silent duplicate.
+   */
+  unsettled?: { input: string; before: number };
 }
 
 export interface ChatState {
@@ -80,6 +86,16 @@ function errorLine(err: unknown): string {
 }
 
 const isAbort = (err: unknown) => failure(err).kind === 'cancelled';
+
+/** Whether the service may have stored a message whose send failed this way (only a refusal says it did not). */
+function mayHaveLanded(err: unknown): boolean {
+  return !(err instanceof InputError) && !(err instanceof ApiError && err.status < 500);
+}
+
+/** Whether the service's messages hold `input` as the user's message after the `before` turns known when it was sent. */
+export function landedIn(messages: Message[], input: string, before: number): boolean {
+  return messages.slice(before).some((m) => m.role === 'user' && m.content === input);
+}
 
 /** A message's own time, if the service gives one (the sandbox does not). */
 function timeOf(m: Message): string | undefined {
@@ -150,6 +166,37 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
     } catch (err) {
       get().actions.flash(`Could not remember the session: ${failure(err).message}`, 'error');
     }
+  };
+
+  /**
+   * After a send that ended without an answer (`err`; null when checking before a resend): loads
+   * the session and shows what the service has. True when it has the message (its text leaves the
+   * input), false when it does not (the text stays, to send again), undefined when it cannot tell.
+   */
+  const reconcile = async (id: string, sent: { input: string; before: number }, err: unknown): Promise<boolean | undefined> => {
+    const why = err === null ? null : isAbort(err) ? 'Cancelled' : `No answer (${failure(err).message})`;
+    let session: ChatSession;
+    try {
+      session = await api.getSession(id);
+    } catch (checkErr) {
+      const line = `${why ?? 'Not sent'}; could not check whether the service has your message (${failure(checkErr).message}); it is still in the input, and sending it again checks first`;
+      patch(id, { sendError: line });
+      return undefined;
+    }
+    versions.set(id, (versions.get(id) ?? 0) + 1);
+    const had = landedIn(session.messages, sent.input, sent.before);
+    patch(id, (c) => ({
+      turns: mergeTurns(c.turns, session.messages),
+      // Not there yet may still mean on its way: a resend of the same text checks again.
+      unsettled: had ? undefined : sent,
+      ...(had && c.draft === sent.input ? { draft: '' } : {}),
+    }));
+    remember(() => updateSession(profile, id, sessionInput(session, conv(id)!), dir));
+    const replied = had && session.messages.slice(sent.before).some((m) => m.role !== 'user');
+    const { flash } = get().actions;
+    if (had) flash(`${why ? `${why}, but the` : 'Not sent again: the'} service already had your message${replied ? '; its reply is shown' : ''}`);
+    else if (why) flash(`${why}: the service does not have your message; it is still in the input`);
+    return had;
   };
 
   const sessionInput = (s: ChatSession, c: Conversation): SessionInput => ({
@@ -224,9 +271,18 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
       },
 
       async sendMessage(id) {
-        const c = conv(id);
+        let c = conv(id);
         if (!c || c.sending || !c.draft.trim()) return false;
+        if (c.unsettled && c.unsettled.input === c.draft) {
+          // The same text again after a send that ended without an answer: the service may have it.
+          patch(id, { sending: { startedAt: Date.now() }, sendError: null });
+          const had = await reconcile(id, c.unsettled, null);
+          patch(id, { sending: null });
+          if (had !== false) return false;
+          c = conv(id)!;
+        }
         const input = c.draft;
+        const before = c.turns.length;
         const controller = new AbortController();
         inFlight.set(id, controller);
         const startedAt = Date.now();
@@ -242,6 +298,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
           patch(id, (cur) => ({
             sending: null,
             draft: '',
+            unsettled: undefined,
             turns: [...cur.turns, { role: 'user', content: input, at: new Date(startedAt).toISOString() }, ...replies],
           }));
           const after = conv(id)!;
@@ -254,8 +311,13 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
           );
           return true;
         } catch (err) {
-          patch(id, { sending: null, sendError: isAbort(err) ? null : errorLine(err) });
-          if (isAbort(err)) get().actions.flash('Cancelled; your message is still in the input');
+          if (mayHaveLanded(err)) {
+            // Cancelled, timed out or cut off: the service may have the message, and the reply.
+            patch(id, { sending: null, sendError: null, unsettled: { input, before } });
+            await reconcile(id, { input, before }, err);
+            return false;
+          }
+          patch(id, { sending: null, sendError: errorLine(err) });
           return false;
         } finally {
           if (inFlight.get(id) === controller) inFlight.delete(id);

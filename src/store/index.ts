@@ -7,6 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/shallow';
 import type { VoiceAgentApi } from '../api/contract.js';
+import type { KbFile } from '../api/schemas.js';
 import { routeKey, type ConsoleTarget, type Deps, type Route } from './types.js';
 import { createNavigationSlice, topRoute, type NavigationActions, type NavigationState } from './navigation.js';
 import { createUiSlice, type UiActions, type UiState } from './ui.js';
@@ -39,16 +40,30 @@ export type ConsoleStore = StoreApi<ConsoleState>;
 
 /** A poller returns the refresh to run for the top route, or null when it has nothing to poll. */
 type Poller = (route: Route, s: ConsoleState) => (() => Promise<void>) | null;
-const POLLERS: Poller[] = [callPoller];
+const POLLERS: Poller[] = [callPoller, filePoller];
 
-/** What a route needs loaded when it comes on top (cached data is reused; `r` forces a reload). */
-type Enter = (route: Route, a: ConsoleActions) => void;
+/** A file being processed moves to done (or failed) without `r`: polled while its view is on top. */
+export function filePoller(route: Route, s: ConsoleState): (() => Promise<void>) | null {
+  if (route.name === 'files' && s.files.data?.files.some((f) => f.status === 'processing')) return () => s.actions.loadFiles({ force: true, quiet: true });
+  if (route.name === 'file' && (s.records[`file:${route.id}`]?.data as KbFile | undefined)?.status === 'processing') return () => s.actions.loadFile(route.id, { quiet: true });
+  return null;
+}
+
+/** Lists a screen only looks names up in are fetched again when older than this. */
+const LOOKUP_MAX_AGE_MS = 60_000;
+
+/**
+ * What a route needs when it comes on top. What it shows is fetched again each time (the cached
+ * rows stay on screen meanwhile, marked refreshing); lists it only looks names up in, when stale.
+ */
+type Enter = (route: Route, a: ConsoleActions, s: ConsoleState) => void;
+const lookup = { maxAgeMs: LOOKUP_MAX_AGE_MS };
 const ENTER: Enter[] = [
-  (r, a) => {
+  (r, a, s) => {
     switch (r.name) {
       case 'assistants':
       case 'number-link':
-        return void a.loadAssistants();
+        return void a.loadAssistants({ force: true });
       case 'assistant':
         // Its calls, cost and last call from the archive (read again when a sync ends), its numbers.
         a.loadAssistantActivity(r.id);
@@ -58,21 +73,22 @@ const ENTER: Enter[] = [
         return void a.loadFiles();
       case 'assistant-edit':
         void a.loadAssistant(r.id);
-        return void a.loadFiles();
+        return void a.loadFiles(lookup);
       case 'assistant-kb':
-        void a.loadAssistants();
-        return void a.loadFiles();
+        void a.loadAssistants(lookup);
+        return void a.loadFiles({ force: true });
       case 'numbers':
       case 'calls':
       case 'call-filters':
       case 'call-outbound':
-        void a.loadAssistants();
-        void a.loadNumbers();
-        if (r.name === 'calls') void a.loadCalls();
+        void a.loadAssistants(lookup);
+        void a.loadNumbers(r.name === 'numbers' ? { force: true } : lookup);
+        // The call log is folded into, not reloaded: the calls loaded and the cursor stay.
+        if (r.name === 'calls') void (s.callLog.status === 'ready' ? a.refreshCalls() : a.loadCalls());
         return;
       case 'call':
-        void a.loadAssistants();
-        void a.loadNumbers();
+        void a.loadAssistants(lookup);
+        void a.loadNumbers(lookup);
         return void a.loadCall(r.id);
       case 'call-stats':
         void a.loadAssistants();
@@ -83,14 +99,59 @@ const ENTER: Enter[] = [
         void a.loadNumbers();
         return a.searchCalls(r.text);
       case 'files':
-        return void a.loadFiles();
+        return void a.loadFiles({ force: true });
       case 'file':
-        void a.loadAssistants();
+        void a.loadAssistants(lookup);
         return void a.loadFile(r.id);
     }
   },
-  enterChat,
+  (r, a) => enterChat(r, a),
 ];
+
+/** Routes whose entry only reads, asked again while the service is offline (a chat's entry may start one). */
+const RETRIED = new Set<Route['name']>(['assistants', 'assistant', 'assistant-kb', 'numbers', 'number-link', 'calls', 'call', 'files', 'file']);
+
+/** How fresh what the route on top shows is: being fetched again, or kept from before a refresh that failed. */
+export interface Freshness {
+  state: 'fresh' | 'refreshing' | 'stale';
+  error?: string;
+}
+
+export function freshnessOf(route: Route, s: ConsoleState): Freshness {
+  const of = (r: { status: string; data?: unknown; error?: string } | undefined): Freshness => {
+    if (!r?.data) return { state: 'fresh' }; // nothing shown yet: the screen shows loading or the error itself
+    if (r.status === 'loading') return { state: 'refreshing' };
+    if (r.status === 'error') return { state: 'stale', error: r.error };
+    return { state: 'fresh' };
+  };
+  switch (route.name) {
+    case 'assistants':
+    case 'number-link':
+      return of(s.assistants);
+    case 'assistant':
+    case 'assistant-edit':
+      return of(s.records[`assistant:${route.id}`]);
+    case 'numbers':
+      return of(s.numbers);
+    case 'files':
+    case 'assistant-kb':
+      return of(s.files);
+    case 'file':
+      return of(s.records[`file:${route.id}`]);
+    case 'call':
+      return of(s.records[`call:${route.id}`]);
+    case 'calls': {
+      const log = s.callLog;
+      if (log.calls.length === 0) return { state: 'fresh' };
+      if (s.archiveSync.running) return { state: 'refreshing' };
+      if (s.archiveSync.error !== undefined) return { state: 'stale', error: s.archiveSync.error };
+      if (log.error !== undefined) return { state: 'stale', error: log.error };
+      return { state: 'fresh' };
+    }
+    default:
+      return { state: 'fresh' };
+  }
+}
 
 export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route } = {}): ConsoleStore {
   const disposers: (() => void)[] = [];
@@ -102,7 +163,11 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
   const store = createStore<ConsoleState>()((set, get) => {
     // The header's connection state is the transport's, whoever made the request.
     const unwatch = api.onConnectionState((connectionState) => {
-      if (!disposed) set({ connectionState });
+      if (disposed) return;
+      const was = get().connectionState;
+      set({ connectionState });
+      // The embedded sandbox is back: the top view asks again now, not at the next tick.
+      if (was === 'restarting' && RETRIED.has(topRoute(get()).name)) enter(get());
     });
     // Each slice sees the whole store; the casts narrow it to what the slice declares it needs.
     const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice, createArchiveSlice, createChatSlice] as const;
@@ -114,7 +179,10 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
       if (disposed) return;
       const s = get();
       const route = topRoute(s);
-      const run = POLLERS.map((p) => p(route, s)).find((f) => f !== null);
+      let run = POLLERS.map((p) => p(route, s)).find((f) => f !== null);
+      // While the service does not answer, the top view asks again each tick: it resumes (and
+      // says so) as soon as the service is back, without `r`.
+      if (!run && s.connectionState === 'offline' && RETRIED.has(route.name)) run = async () => enter(get());
       if (run && !polling) {
         polling = true;
         await run().finally(() => (polling = false));
@@ -138,7 +206,9 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
   });
 
   // Entering a route (on top of the stack) loads what it shows: screens never fetch themselves.
-  const enter = (s: ConsoleState) => ENTER.forEach((e) => e(topRoute(s), s.actions));
+  function enter(s: ConsoleState) {
+    ENTER.forEach((e) => e(topRoute(s), s.actions, s));
+  }
   current = () => store.getState().target;
   store.subscribe((s, prev) => {
     if (s.stack !== prev.stack && routeKey(topRoute(s)) !== routeKey(topRoute(prev))) enter(s);

@@ -29,13 +29,24 @@ export interface ResourcesState {
   upload: UploadState;
 }
 
+/**
+ * How a list is (re)loaded. `force`: fetch even when loaded (the cached data stays on screen,
+ * marked refreshing); `maxAgeMs`: fetch when loaded longer ago than this; `quiet`: a poll, which
+ * does not mark the screen refreshing (it would blink every few seconds).
+ */
+export interface LoadOptions {
+  force?: boolean;
+  maxAgeMs?: number;
+  quiet?: boolean;
+}
+
 export interface ResourcesActions {
-  loadAssistants(opts?: { force?: boolean }): Promise<void>;
-  loadNumbers(opts?: { force?: boolean }): Promise<void>;
-  /** First page (or reload); `more` appends the next page if there is one. */
-  loadFiles(opts?: { force?: boolean; more?: boolean }): Promise<void>;
+  loadAssistants(opts?: LoadOptions): Promise<void>;
+  loadNumbers(opts?: LoadOptions): Promise<void>;
+  /** First page (or reload of every page loaded); `more` appends the next page if there is one. */
+  loadFiles(opts?: LoadOptions & { more?: boolean }): Promise<void>;
   loadAssistant(id: string): Promise<void>;
-  loadFile(id: string): Promise<void>;
+  loadFile(id: string, opts?: { quiet?: boolean }): Promise<void>;
   createAssistant(input: AssistantInput): Promise<Assistant | null>;
   updateAssistant(id: string, patch: AssistantInput, done?: string): Promise<Assistant | null>;
   linkNumber(phoneNumberId: string, assistantId: string): Promise<boolean>;
@@ -45,34 +56,61 @@ export interface ResourcesActions {
 
 export const FILES_PAGE_SIZE = 50;
 
+/** The loaded files are the newest first, a prefix of the service's list: the next page starts where they end. */
+export function nextFilePage(loaded: number): number {
+  return Math.floor(loaded / FILES_PAGE_SIZE) + 1;
+}
+
+/** Whether the service has files beyond those loaded. */
+export function moreFiles(list: FileList): boolean {
+  return list.pagination !== null && list.files.length < list.pagination.total;
+}
+
+/** The pagination after one file was added (+1) or deleted (-1) here: "N of M files" stays true. */
+function counted(p: Pagination | null, by: number): Pagination | null {
+  if (!p) return p;
+  const total = Math.max(0, p.total + by);
+  return { ...p, total, totalPages: Math.ceil(total / p.limit) };
+}
+
 type Full = ResourcesState & { actions: ResourcesActions & UiActions };
 
 const idle = { status: 'idle' } as const;
 
 export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, target }) => {
   /** Loads into a top-level cache key unless it is already loading (or ready, unless forced). */
-  async function load<K extends 'assistants' | 'numbers' | 'files'>(key: K, force: boolean | undefined, fetch: () => Promise<ResourcesState[K]['data']>) {
+  const inFlight = new Set<string>();
+  async function load<K extends 'assistants' | 'numbers' | 'files'>(key: K, opts: LoadOptions = {}, fetch: () => Promise<ResourcesState[K]['data']>) {
     const cur = get()[key];
-    if (cur.status === 'loading' || (cur.status === 'ready' && !force)) return;
-    set({ [key]: { ...cur, status: 'loading', error: undefined, hint: undefined } } as Partial<Full>);
+    const fresh = cur.status === 'ready' && !opts.force && (opts.maxAgeMs === undefined || Date.now() - (cur.fetchedAt ?? 0) < opts.maxAgeMs);
+    if (cur.status === 'loading' || inFlight.has(key) || fresh) return;
+    inFlight.add(key);
+    // The cached data stays: screens show it, marked refreshing (a poll leaves the status as it is).
+    if (!opts.quiet || !cur.data) set({ [key]: { ...cur, status: 'loading', error: undefined, hint: undefined } } as Partial<Full>);
     try {
       const data = await fetch();
       set({ [key]: { status: 'ready', data, fetchedAt: Date.now() } } as Partial<Full>);
       saveCachedList(target, key, data);
     } catch (err) {
+      // Data already shown stays, marked stale with the error (the header says so).
       set({ [key]: { ...get()[key], status: 'error', ...resourceError(err) } } as Partial<Full>);
+    } finally {
+      inFlight.delete(key);
     }
   }
 
-  async function loadRecord(key: string, fetch: () => Promise<unknown>) {
+  async function loadRecord(key: string, fetch: () => Promise<unknown>, quiet = false) {
     const cur = get().records[key] ?? idle;
-    if (cur.status === 'loading') return;
-    set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'loading', error: undefined, hint: undefined } } }));
+    if (cur.status === 'loading' || inFlight.has(key)) return;
+    inFlight.add(key);
+    if (!quiet || !cur.data) set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'loading', error: undefined, hint: undefined } } }));
     try {
       const data = await fetch();
       set((s) => ({ records: { ...s.records, [key]: { status: 'ready', data, fetchedAt: Date.now() } } }));
     } catch (err) {
       set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...resourceError(err) } } }));
+    } finally {
+      inFlight.delete(key);
     }
   }
 
@@ -94,31 +132,44 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
       upload: { status: 'idle', path: '', sent: 0, total: 0 },
     },
     actions: {
-      loadAssistants: (opts) => load('assistants', opts?.force, () => api.listAssistants()),
-      loadNumbers: (opts) => load('numbers', opts?.force, () => api.listPhoneNumbers()),
+      loadAssistants: (opts) => load('assistants', opts, () => api.listAssistants()),
+      loadNumbers: (opts) => load('numbers', opts, () => api.listPhoneNumbers()),
       async loadFiles(opts) {
         const cur = get().files;
         if (opts?.more) {
-          const p = cur.data?.pagination;
-          if (cur.status !== 'ready' || !p || p.page >= p.totalPages) return;
+          if (cur.status !== 'ready' || !cur.data || !moreFiles(cur.data)) return;
           set({ files: { ...cur, status: 'loading' } });
           try {
-            const page = await api.listFiles({ page: p.page + 1, limit: FILES_PAGE_SIZE });
-            const seen = new Set(cur.data!.files.map((f) => f.id));
-            const files = [...cur.data!.files, ...page.files.filter((f) => !seen.has(f.id))];
+            const page = await api.listFiles({ page: nextFilePage(cur.data.files.length), limit: FILES_PAGE_SIZE });
+            const seen = new Set(cur.data.files.map((f) => f.id));
+            const files = [...cur.data.files, ...page.files.filter((f) => !seen.has(f.id))];
             set({ files: { status: 'ready', data: { files, pagination: page.pagination }, fetchedAt: Date.now() } });
           } catch (err) {
             set({ files: { ...get().files, status: 'error', ...resourceError(err) } });
           }
           return;
         }
-        await load('files', opts?.force, async () => {
-          const page = await api.listFiles({ page: 1, limit: FILES_PAGE_SIZE });
-          return { files: page.files, pagination: page.pagination };
+        // A reload fetches as many pages as are loaded, so the rows scrolled to stay.
+        const pages = Math.max(1, Math.ceil((cur.data?.files.length ?? 0) / FILES_PAGE_SIZE));
+        await load('files', opts, async () => {
+          const files: KbFile[] = [];
+          const seen = new Set<string>();
+          let pagination: Pagination | null = null;
+          for (let n = 1; n <= pages; n++) {
+            const page = await api.listFiles({ page: n, limit: FILES_PAGE_SIZE });
+            for (const f of page.files) {
+              if (seen.has(f.id)) continue;
+              seen.add(f.id);
+              files.push(f);
+            }
+            pagination = page.pagination;
+            if (n >= page.pagination.totalPages) break;
+          }
+          return { files, pagination };
         });
       },
       loadAssistant: (id) => loadRecord(`assistant:${id}`, () => api.getAssistant(id)),
-      loadFile: (id) => loadRecord(`file:${id}`, () => api.getFile(id)),
+      loadFile: (id, opts) => loadRecord(`file:${id}`, () => api.getFile(id), opts?.quiet),
       async createAssistant(input) {
         try {
           const a = await api.createAssistant(input);
@@ -165,7 +216,8 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           });
           set((s) => ({
             upload: { ...s.upload, status: 'done' },
-            files: s.files.data ? { ...s.files, data: { ...s.files.data, files: [file, ...s.files.data.files.filter((f) => f.id !== file.id)] } } : s.files,
+            files: s.files.data ? { ...s.files, data: { files: [file, ...s.files.data.files.filter((f) => f.id !== file.id)], pagination: counted(s.files.data.pagination, +1) } } : s.files,
+            records: { ...s.records, [`file:${file.id}`]: { status: 'ready', data: file, fetchedAt: Date.now() } },
           }));
           get().actions.flash(`Uploaded ${file.name ?? path}`);
           return file;
@@ -180,7 +232,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
         try {
           const r = await api.deleteFile(id);
           set((s) => ({
-            files: s.files.data ? { ...s.files, data: { ...s.files.data, files: s.files.data.files.filter((f) => f.id !== id) } } : s.files,
+            files: s.files.data ? { ...s.files, data: { files: s.files.data.files.filter((f) => f.id !== id), pagination: counted(s.files.data.pagination, -1) } } : s.files,
           }));
           get().actions.flash(r.message || `Deleted ${name}`);
           return true;

@@ -12,6 +12,7 @@ export const CONNECTION_MARK: Record<ConnectionState, { mark: string; color: 'gr
   offline: { mark: '●', color: 'red' },
   unauthorized: { mark: '●', color: 'red' },
   connecting: { mark: '○', color: 'yellow' },
+  restarting: { mark: '○', color: 'yellow' },
 };
 
 /** The header's text before the connection mark, truncated to leave room for it. */

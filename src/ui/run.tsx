@@ -16,7 +16,16 @@ export async function runConsole(started: Started): Promise<number> {
   const conn = connecting.then(
     (c) => {
       addCrashSecret(c.target.apiKey);
+      // Keeps the cache dir and the archive's location (the list caches, the call archive).
       store.setState((s) => ({ target: { ...s.target, ...shownTarget(c.target.kind, c.target.profile, c.api.baseUrl, c.target.apiKey) } }));
+      // The embedded sandbox's supervisor (src/target.ts) says what happened to it, and where it is now.
+      c.onSandbox?.((e) => {
+        const { flash } = store.getState().actions;
+        if (e.kind === 'stopped') return flash(`The embedded sandbox stopped (${e.why}); restarting it on the same data dir…`, 'error');
+        if (e.kind === 'restart-failed') return flash(`Could not restart the embedded sandbox: ${e.why}; trying again in ${Math.max(1, Math.ceil(e.retryInMs / 1000))}s`, 'error');
+        store.setState((s) => ({ target: { ...s.target, ...shownTarget(c.target.kind, c.target.profile, e.url, c.target.apiKey) } }));
+        flash(`The embedded sandbox is back (restarted in ${(e.ms / 1000).toFixed(1)}s)`);
+      });
       return c;
     },
     (err: unknown) => {

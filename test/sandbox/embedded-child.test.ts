@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -98,6 +99,46 @@ test('the sandbox ends when the console that started it is killed with SIGKILL',
     await until(() => !alive(childPid), 'the orphaned sandbox to exit');
   } finally {
     parent.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a restart (reuse): killed with SIGKILL, it says how it ended; started again with the same key and port, the same data; another port when that one is taken', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-child-'));
+  const taken = createServer();
+  try {
+    const first = await spawnSandbox({ dataDir, entry, execArgv });
+    const made = await fetch(`${first.url}/assistants`, {
+      method: 'POST',
+      headers: { 'x-api-key': first.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Kept across a kill' }),
+    });
+    assert.equal(made.status, 201);
+    process.kill(first.pid, 'SIGKILL');
+    // The child is unref'd (it never keeps a console alive): hold the loop open while waiting.
+    const hold = setInterval(() => undefined, 1000);
+    const how = await first.exited.finally(() => clearInterval(hold));
+    assert.equal(how.signal, 'SIGKILL');
+    const port = Number(new URL(first.url).port);
+    const second = await spawnSandbox({ dataDir, entry, execArgv, reuse: { apiKey: first.apiKey, port } });
+    try {
+      assert.equal(second.url, first.url, 'the same address');
+      assert.equal(second.apiKey, first.apiKey, 'the same key: the client carries on');
+      const listed = await get(`${second.url}/assistants`, first.apiKey);
+      assert.ok(listed.body.assistants.some((a: { name?: string }) => a.name === 'Kept across a kill'));
+    } finally {
+      await second.close();
+    }
+    await new Promise<void>((r) => taken.listen(port, '127.0.0.1', r));
+    const third = await spawnSandbox({ dataDir, entry, execArgv, reuse: { apiKey: first.apiKey, port } });
+    try {
+      assert.notEqual(third.url, first.url, 'the old port is taken: another one');
+      assert.equal((await get(`${third.url}/assistants`, first.apiKey)).status, 200);
+    } finally {
+      await third.close();
+    }
+  } finally {
+    taken.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestSandbox } from '../support/sandbox.js';
+import { startFaultyServer, type FaultyServer } from '../support/faulty-server.js';
 import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
 import { listSessions } from '../../src/config/sessions.js';
@@ -200,5 +201,112 @@ describe('chat helpers', () => {
     assert.equal(lines[0].text, 'Ava · $0.002');
     assert.ok(lines.slice(1).every((l) => l.text.length <= 40));
     assert.equal(turnLines(turn, 'Ava', 40), lines, 'wrapped once per width');
+  });
+});
+
+describe('chat slice: a send that ends without an answer reconciles with the service', () => {
+  let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+  let faulty: FaultyServer;
+  let direct: ReturnType<typeof createClient>;
+  let dir: string;
+  before(async () => {
+    sb = await startTestSandbox();
+    faulty = await startFaultyServer({ mode: 'healthy', upstream: sb.url });
+    direct = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    dir = mkdtempSync(join(tmpdir(), 'switchboard-chat-late-'));
+  });
+  after(async () => {
+    await direct.close();
+    await faulty.close();
+    await sb.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A console whose requests pass the faulty server (healthy: to the sandbox), with a new session. */
+  async function open(timeouts?: { headersMs: number }) {
+    await faulty.setMode('healthy');
+    const api = createClient({ baseUrl: faulty.url, apiKey: sb.apiKey, ...(timeouts ? { timeouts } : {}) });
+    const store = createConsoleStore(api, { kind: 'remote', profile: 'late', baseUrl: faulty.url, dataDir: dir });
+    const a = (await direct.listAssistants())[0];
+    const id = (await store.getState().actions.startChat(a.id))!;
+    assert.ok(id);
+    return { api, store, id, close: async () => (store.getState().actions.dispose(), await api.close()) };
+  }
+  const userCount = async (id: string, text: string) => (await direct.getSession(id)).messages.filter((m) => m.role === 'user' && m.content === text).length;
+
+  test('Esc after the service took the message: the conversation shows its message and reply, the input is empty, nothing is sent twice', async () => {
+    const c = await open();
+    try {
+      const { actions } = c.store.getState();
+      const text = 'Do you ship to Canada?';
+      actions.setDraft(c.id, text);
+      await faulty.setMode('late');
+      const sending = actions.sendMessage(c.id);
+      await until(() => faulty.seen.includes('POST /chats'), 'the message reached the service');
+      for (let i = 0; i < 100 && (await userCount(c.id, text)) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      actions.cancelSend(c.id);
+      assert.equal(await sending, false);
+      const conv = c.store.getState().chat.conversations[c.id];
+      assert.equal(conv.draft, '', 'the message left the input: the service has it');
+      assert.deepEqual(conv.turns.slice(-2).map((t) => t.role), ['user', 'assistant']);
+      assert.equal(conv.turns.at(-2)!.content, text);
+      assert.match(c.store.getState().flash!.text, /Cancelled, but the service already had your message; its reply is shown/);
+      await faulty.setMode('healthy');
+      assert.equal(await actions.sendMessage(c.id), false, 'nothing left to send');
+      assert.equal(await userCount(c.id, text), 1);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a timeout the same way; and Esc before the service had it keeps the text, which then sends once', async () => {
+    const c = await open({ headersMs: 400 });
+    try {
+      const { actions } = c.store.getState();
+      actions.setDraft(c.id, 'What are your hours?');
+      await faulty.setMode('late');
+      assert.equal(await actions.sendMessage(c.id), false);
+      assert.equal(c.store.getState().chat.conversations[c.id].draft, '');
+      assert.equal(c.store.getState().chat.conversations[c.id].turns.at(-2)!.content, 'What are your hours?');
+      assert.match(c.store.getState().flash!.text, /^No answer .*the service already had your message/);
+
+      await faulty.setMode('slow'); // held before it reaches the service
+      actions.setDraft(c.id, 'Is parking free?');
+      const sending = actions.sendMessage(c.id);
+      await until(() => faulty.seen.filter((s) => s === 'POST /chats').length === 2, 'the second message reached the faulty server');
+      await faulty.setMode('healthy');
+      actions.cancelSend(c.id);
+      assert.equal(await sending, false);
+      assert.equal(c.store.getState().chat.conversations[c.id].draft, 'Is parking free?', 'the service does not have it: the text stays');
+      assert.match(c.store.getState().flash!.text, /does not have your message/);
+      assert.equal(await actions.sendMessage(c.id), true);
+      assert.equal(await userCount(c.id, 'Is parking free?'), 1);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('the answer lost and the check failing too: the text stays; sending it again checks first and does not send a duplicate', async () => {
+    const c = await open();
+    try {
+      const { actions } = c.store.getState();
+      const text = 'Can I change my order?';
+      actions.setDraft(c.id, text);
+      await faulty.setMode('late');
+      const sending = actions.sendMessage(c.id);
+      for (let i = 0; i < 200 && (await userCount(c.id, text)) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await faulty.setMode('503'); // the held answer is cut off; the check gets a 503
+      assert.equal(await sending, false);
+      const conv = c.store.getState().chat.conversations[c.id];
+      assert.equal(conv.draft, text);
+      assert.match(conv.sendError!, /could not check whether the service has your message/);
+      await faulty.setMode('healthy');
+      assert.equal(await actions.sendMessage(c.id), false, 'not sent again');
+      assert.match(c.store.getState().flash!.text, /Not sent again: the service already had your message/);
+      assert.equal(c.store.getState().chat.conversations[c.id].draft, '');
+      assert.equal(await userCount(c.id, text), 1, 'no duplicate on the service');
+    } finally {
+      await c.close();
+    }
   });
 });

@@ -22,18 +22,21 @@ export type FaultMode =
   /** 200 with JSON of the wrong shape */
   | 'wrong-shape';
 
+/** Not a fault the client can name: forwards to the upstream, which does the work, but holds a POST's answer (never sent, like 'slow'). */
+export type ServerMode = FaultMode | 'late';
+
 export const FAULT_MODES: readonly FaultMode[] = ['refuse', 'reset', 'slow', '500', '502', '503', 'malformed-json', 'html', 'wrong-shape'];
 
 export interface FaultyServer {
   url: string;
-  mode: FaultMode;
+  mode: ServerMode;
   /** Requests seen (method and path), oldest first. */
   seen: string[];
-  setMode(mode: FaultMode): Promise<void>;
+  setMode(mode: ServerMode): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startFaultyServer(opts: { mode: FaultMode; upstream?: string }): Promise<FaultyServer> {
+export async function startFaultyServer(opts: { mode: ServerMode; upstream?: string }): Promise<FaultyServer> {
   const sockets = new Set<Socket>();
   const held = new Set<ServerResponse>();
   const seen: string[] = [];
@@ -48,10 +51,15 @@ export async function startFaultyServer(opts: { mode: FaultMode; upstream?: stri
     s.on('close', () => sockets.delete(s));
   });
 
-  function answer(m: FaultMode, req: IncomingMessage, res: ServerResponse) {
+  function answer(m: ServerMode, req: IncomingMessage, res: ServerResponse) {
     switch (m) {
       case 'healthy':
         return forward(req, res);
+      case 'late':
+        if (req.method !== 'POST') return forward(req, res);
+        held.add(res);
+        res.on('close', () => held.delete(res));
+        return forward(req, res, true);
       case 'refuse': // a request that got in just before the port closed
       case 'reset':
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' });
@@ -84,13 +92,15 @@ export async function startFaultyServer(opts: { mode: FaultMode; upstream?: stri
     }
   }
 
-  function forward(req: IncomingMessage, res: ServerResponse) {
+  /** `hold`: the upstream's answer is read and dropped; the client gets none. */
+  function forward(req: IncomingMessage, res: ServerResponse, hold = false) {
     if (!opts.upstream) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ assistants: [], phoneNumbers: [], calls: [], files: [], pagination: { total: 0, page: 1, limit: 20, totalPages: 0 } }));
       return;
     }
     const up = new URL(opts.upstream);
     const proxied = httpRequest({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (upRes) => {
+      if (hold) return void upRes.resume();
       res.writeHead(upRes.statusCode ?? 502, upRes.headers);
       upRes.pipe(res);
     });

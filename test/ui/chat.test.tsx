@@ -309,7 +309,7 @@ describe('Chat screen: failures', () => {
       assert.equal(c.conv('slow-1').draft, 'a slow question');
       assert.equal(c.conv('slow-1').sendError, null);
       assert.equal(c.topRoute().name, 'chat-session', 'Esc while sending cancels; it does not leave');
-      await c.waitFor('Cancelled; your message is still in the input');
+      await c.waitFor('Cancelled: the service does not have your message; it is still in the input');
       assert.equal(c.store.getState().connectionState, 'online', 'a cancelled request says nothing about the service');
     } finally {
       await c.close();

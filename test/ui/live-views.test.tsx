@@ -3,6 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS } from '../support/ink.js';
 import { createClient } from '../../src/api/client.js';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { until } from '../support/wait.js';
+import { SandboxStore, openDatabase } from '../../src/sandbox/db.js';
+import { filePoller, freshnessOf, topRoute } from '../../src/store/index.js';
 import { openConsole, startTestSandbox, type Sandbox } from './support.js';
 
 describe('live views', () => {
@@ -40,6 +47,75 @@ describe('live views', () => {
       assert.deepEqual(c.store.getState().stack.at(-1), { name: 'call', id: c.store.getState().callLog.calls[4].id });
     } finally {
       await c.close();
+    }
+  });
+
+  test('coming back to a screen fetches it again: the cached rows stay, marked refreshing, and the new row arrives', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'assistants' }, pollMs: 3_600_000 });
+    try {
+      await c.waitFor('NAME');
+      const before = c.store.getState().assistants.data!;
+      await api.createAssistant({ name: 'Late Arrival' });
+      await c.press('5');
+      await c.waitFor('files ·');
+      c.store.getState().actions.goTo({ name: 'assistants' });
+      assert.equal(c.store.getState().assistants.data, before, 'the cached rows are shown meanwhile');
+      assert.equal(freshnessOf(topRoute(c.store.getState()), c.store.getState()).state, 'refreshing');
+      await c.waitFor('Late Arrival');
+      assert.equal(freshnessOf(topRoute(c.store.getState()), c.store.getState()).state, 'fresh');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('Files: "N of M files" stays true after an upload and a delete; processing moves to done without r, polled only while on top', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-live-'));
+    const c = await openConsole(sb, { initialRoute: { name: 'files' }, pollMs: 100 });
+    try {
+      await c.waitFor('files ·');
+      const total = (await api.listFiles({ page: 1, limit: 100 })).pagination.total;
+      await c.waitFor(`${total} of ${total} files`);
+      const path = join(dir, 'live-notes.txt');
+      writeFileSync(path, 'Opening hours: 9 to 5.\n'.repeat(2000));
+      const file = await c.store.getState().actions.uploadFile(path);
+      assert.ok(file);
+      await c.waitFor(`${total + 1} of ${total + 1} files`);
+      // The upload's answer says processing; the list follows the service to done by itself.
+      await until(() => c.store.getState().files.data!.files.find((f) => f.id === file!.id)?.status === 'done', 'the uploaded file reads done without r');
+      assert.equal(filePoller({ name: 'help' }, c.store.getState()), null, 'no poll for a view that is not on top');
+      assert.ok(await c.store.getState().actions.deleteFile(file!.id));
+      await c.waitFor(`${total} of ${total} files`);
+    } finally {
+      await c.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a refresh that fails says so on the screen (stale + the error); when the service is back the view resumes without r', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-live-'));
+    const own = await startTestSandbox({ dataDir });
+    const port = new URL(own.url).port;
+    let again: Sandbox | undefined;
+    const c = await openConsole(own, { initialRoute: { name: 'assistants' }, pollMs: 100 });
+    try {
+      await c.waitFor('NAME');
+      const shown = c.store.getState().assistants.data![0].id.slice(0, 8);
+      // Down, without removing its data dir: the same service comes back on the same port.
+      await own.close();
+      await c.press('r');
+      const stale = await c.waitFor('stale: refresh failed');
+      assert.ok(stale.includes(shown), `the rows shown before stay:\n${stale}`);
+      const { db } = openDatabase(dataDir);
+      const at = new Date().toISOString();
+      new SandboxStore(db).insertAssistant({ id: randomUUID(), body: { name: 'Back Again' }, createdAt: at, updatedAt: at });
+      db.close();
+      again = await startTestSandbox({ dataDir, apiKey: own.apiKey, port: Number(port) });
+      const back = await c.waitFor('Back Again', 1000);
+      assert.ok(!back.includes('stale'), back);
+    } finally {
+      await c.close();
+      await again?.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

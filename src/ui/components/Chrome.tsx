@@ -1,6 +1,8 @@
 // The app's frame: header (target, profile, connection, breadcrumbs), key-hint footer, flash line.
 import { Box, Text } from 'ink';
-import { useConsole, useConsoleShallow } from '../../store/index.js';
+import { freshnessOf, topRoute, useConsole, useConsoleShallow, type Freshness } from '../../store/index.js';
+import { cellWidth } from '../../format/cells.js';
+import { escapeLine } from '../../format/escape.js';
 import type { KeyContext } from '../keymap.js';
 import { CONNECTION_MARK, footerLine, headerLeft } from '../chrome-text.js';
 import { truncate } from '../format.js';
@@ -10,18 +12,29 @@ export function Header({ width }: { width: number }) {
   const target = useConsole((s) => s.target);
   const connection = useConsole((s) => s.connectionState);
   const crumbs = useConsoleShallow((s) => s.stack.map(titleOf));
+  const fresh = useConsoleShallow((s) => freshnessOf(topRoute(s), s));
   const conn = CONNECTION_MARK[connection];
+  const trail = truncate(crumbs.join(' › '), width);
+  const mark = freshnessText(fresh);
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate" backgroundColor="blue" color="white">
         {headerLeft(target, width)}
         <Text color={conn.color}>{conn.mark}</Text> {connection}
       </Text>
-      <Text wrap="truncate" dimColor>
-        {truncate(crumbs.join(' › '), width)}
+      <Text wrap="truncate">
+        <Text dimColor>{trail}</Text>
+        {mark ? <Text color={fresh.state === 'stale' ? 'yellow' : undefined} dimColor={fresh.state !== 'stale'}>{truncate(mark, Math.max(0, width - cellWidth(trail)))}</Text> : ''}
       </Text>
     </Box>
   );
+}
+
+/** The breadcrumbs' tail: whether the screen's data is being fetched again, or stale since a refresh failed. */
+export function freshnessText(f: Freshness): string {
+  if (f.state === 'refreshing') return '  ⟳ refreshing…';
+  if (f.state === 'stale') return `  ⚠ stale: refresh failed: ${escapeLine(f.error ?? 'no answer')} (r retries)`;
+  return '';
 }
 
 export function Footer({ contexts, width }: { contexts: KeyContext[]; width: number }) {

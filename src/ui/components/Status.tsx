@@ -2,6 +2,7 @@
 import { Box, Text } from 'ink';
 import { escapeLine } from '../../format/escape.js';
 import { Spinner } from './Spinner.js';
+import { useConsole } from '../../store/index.js';
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -11,7 +12,12 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-export function ErrorState({ what, message, hint }: { what: string; message?: string; hint?: string }) {
+/** The api's hint when nothing answers, which for the embedded sandbox is not the user's to fix. */
+const NOT_RUNNING = 'check that the service is running';
+
+export function ErrorState({ what, message, hint: given }: { what: string; message?: string; hint?: string }) {
+  const sandbox = useConsole((s) => s.target.kind === 'sandbox');
+  const hint = sandbox && given?.startsWith(NOT_RUNNING) ? 'the embedded sandbox is not answering; the console starts it again and retries by itself' : given;
   return (
     <Box flexDirection="column">
       <Text color="red" bold>

@@ -4,7 +4,7 @@ import type { Assistant, KbFile, PhoneNumber } from '../../api/schemas.js';
 import type { Column } from '../../format/column.js';
 import { ago } from '../../store/cached.js';
 import type { Resource } from '../../store/types.js';
-import type { FileList } from '../../store/resources.js';
+import { FILES_PAGE_SIZE, moreFiles, type FileList } from '../../store/resources.js';
 import { dateTime, humanBytes } from '../format.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
@@ -63,6 +63,9 @@ export function countLine(res: Resource<unknown[]>, noun: string, now = Date.now
 export function filesLine(res: Resource<FileList>, now = Date.now()): string {
   const p = res.data?.pagination;
   const note = cachedNote(res, now);
-  const paging = p ? `${res.data!.files.length} of ${p.total} files · page ${p.page}/${Math.max(1, p.totalPages)}${p.page < p.totalPages && !res.cached ? ' · more load as you scroll' : ''}` : '';
+  const loaded = res.data?.files.length ?? 0;
+  const more = res.data && !res.cached ? moreFiles(res.data) : false;
+  const pages = (n: number) => Math.max(1, Math.ceil(n / FILES_PAGE_SIZE));
+  const paging = p ? `${loaded} of ${p.total} files · page ${pages(loaded)}/${pages(p.total)}${more ? ' · more load as you scroll' : ''}` : '';
   return [paging, note].filter(Boolean).join(' · ') || ' ';
 }

@@ -146,6 +146,8 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   if (log.status === 'idle') return <Loading what="the call log" />;
   if (log.status === 'error') return <ErrorState what="the call archive" message={log.error} hint={log.hint} />;
   if (empty && sync.running && !view.filter) return <Loading what={`the call log (${syncWords(sync, now)})`} />;
+  // Nothing archived and the service refused: the error, not an empty log.
+  if (empty && sync.error && !view.filter && !filters) return <ErrorState what="the call log" message={sync.error} hint={sync.hint} />;
   return (
     <Box flexDirection="column" height={height}>
       <CallsChart perDay={log.perDay} width={width} />

@@ -3,6 +3,7 @@
 import { Box, Text } from 'ink';
 import type { KbFile } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
+import { moreFiles } from '../../../store/resources.js';
 import { Table } from '../../components/Table.js';
 import { Form } from '../../components/Form.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
@@ -40,7 +41,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   const askDelete = useDeleteFile();
   const rows = filterRows(res.data?.files ?? [], FILE_COLUMNS, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
-  const p = res.data?.pagination;
+  const more = res.data ? moreFiles(res.data) : false;
   const tableHeight = Math.max(3, height - 1);
   useListKeys({
     contexts: ['list', 'files'],
@@ -51,7 +52,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
       if (cmd === Command.Upload) return actions.push({ name: 'file-upload' }), true;
       // Near the end of the loaded pages: fetch the next one (the store ignores repeats).
       const nearEnd = view.cursor >= rows.length - 6;
-      if ((cmd === Command.Down || cmd === Command.PageDown || cmd === Command.Bottom) && nearEnd && p && p.page < p.totalPages) void actions.loadFiles({ more: true });
+      if ((cmd === Command.Down || cmd === Command.PageDown || cmd === Command.Bottom) && nearEnd && more) void actions.loadFiles({ more: true });
       if (!selected) return false;
       if (cmd === Command.Open) return actions.push({ name: 'file', id: selected.id }), true;
       if (cmd === Command.Delete) return askDelete(selected), true;

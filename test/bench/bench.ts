@@ -21,6 +21,7 @@ import { throughputRow } from './rows/throughput.js';
 import { uploadRow } from './rows/upload.js';
 import { chatRows } from './rows/chat.js';
 import { archiveRows } from './rows/archive.js';
+import { consoleArchiveRows } from './rows/console-archive.js';
 
 /** Inside the repo, so the bundle resolves assets/ exactly as dist/ does
  *  (SWITCHBOARD_BENCH_BUILD: another dir under the repo, for two benches at once). */
@@ -49,6 +50,11 @@ const GROUPS: RowGroup[] = [
   { rows: [7], titles: { 7: { name: '200 MiB upload, RSS added', target: '≤ 64 MB' } }, run: uploadRow },
   { rows: [8], titles: { 8: { name: 'chat round trip (send → reply)' } }, run: chatRows },
   { rows: [9], titles: { 9: { name: 'call archive: sync, search, stats, export', target: '≥ 10,000 calls/s sync; ≤ 50 ms search' } }, run: archiveRows },
+  {
+    rows: [10],
+    titles: { 10: { name: 'the console on the archive: keys while syncing, call-log rows at start, RSS', target: '≤ 25 ms p99; ≤ first frame + 50 ms; ≤ 200 MB' } },
+    run: consoleArchiveRows,
+  },
 ];
 
 function parseArgs(argv: string[]): { quick: boolean; build: boolean; rows?: Set<number> } {

@@ -52,7 +52,10 @@ export async function consoleArchiveRows(ctx: BenchContext): Promise<Figure[]> {
 
   // 1. A fresh archive: the console's first sync back-fills it while keys move the cursor.
   ctx.log('row 10: keys while the console back-fills an empty archive…');
-  const during = await withConsole(ctx, home, async (pty) => {
+  // A cache dir of its own: rows 4-5 may have archived this data dir's calls already.
+  const fresh = tempHome('console-archive-cache');
+  const empty: Home = { ...home, env: { ...home.env, XDG_CACHE_HOME: fresh.env.XDG_CACHE_HOME } };
+  const during = await withConsole(ctx, empty, async (pty) => {
     pty.type('3');
     await pty.waitFor(rowsShown, 60_000, 0, 'the first call-log rows');
     const syncing = () => /fetching older calls|syncing…/.test(pty.screenLines().join('\n'));

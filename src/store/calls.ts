@@ -1,35 +1,23 @@
-// The call log: newest first, filtered, paged backwards by creation time, refreshed live while on top.
+// The call log on the archive (src/archive, via src/store/archive.ts): it opens at once from what
+// the archive holds while a sync runs in the background, and the store keeps only a window of
+// rows around what is on screen, read by query, so memory does not grow with the log and g/G
+// reach either end of a million calls at once. `/` filters the whole archive (src/archive/filter.ts,
+// in slices of a few ms so a keystroke never waits for the scan). The cursor stays on its call
+// when calls arrive above it.
 import type { OutboundCallInput } from '../api/contract.js';
 import type { Call, CallFilters } from '../api/schemas.js';
 import { parseDateInput } from '../api/dates.js';
-import { fetchCallsBefore, MAX_CALL_PAGE, type CallCursor } from '../api/pager.js';
-import type { NavigationActions, NavigationState } from './navigation.js';
+import { FilterScan, callsByRowid, rowidOf, type FilterText } from '../archive/filter.js';
+import { openSqlite } from '../sqlite.js';
+import type { DatabaseSync } from 'node:sqlite';
+import type { ArchivedCall } from '../archive/index.js';
+import { EMPTY_VIEW, scrollFor, type NavigationActions, type NavigationState, type ViewState } from './navigation.js';
 import type { Route, SliceCreator } from './types.js';
 import { failure } from '../api/errors.js';
 import { resourceError } from './types.js';
 import type { UiActions } from './ui.js';
-
-export const CALLS_PAGE_SIZE = 50;
-
-/**
- * The first page is small for a fast first screen; later pages grow with what is loaded, up to
- * the service's largest, so paging to the end of 100k calls is ~100 requests, not 2,000.
- */
-export function nextPageSize(loaded: number): number {
-  return Math.min(MAX_CALL_PAGE, Math.max(CALLS_PAGE_SIZE, loaded));
-}
-/**
- * "Load more" fetches pages until it has a quarter of what is loaded, or for about this long,
- * and only then updates the log: every update redraws the screen and copies the whole log, and
- * that garbage, not the rows, is what grew the heap. Paging 100k calls with one update per page
- * left the console at 240–280 MB resident, one per batch at 170–200 MB (and paged faster).
- */
-export const OLDER_BATCH_MS = 500;
-
-/** Whether a batch of older calls is big enough (or took long enough) to show. */
-export function olderBatchDone(got: number, loaded: number, elapsedMs: number): boolean {
-  return got >= loaded / 4 || elapsedMs >= OLDER_BATCH_MS;
-}
+import { archiveQuery, type ArchiveActions, type ArchiveState } from './archive.js';
+import type { Assistant, PhoneNumber } from '../api/schemas.js';
 
 /** How often the visible call log / an unfinished call refreshes while it is the top view. */
 export const LIVE_REFRESH_MS = 3000;
@@ -45,18 +33,27 @@ export interface CallFilterForm {
 
 export const EMPTY_CALL_FILTERS: CallFilterForm = { assistantId: '', phoneNumberId: '', from: '', to: '', id: '' };
 
+/** Days the call log's chart shows at most. */
+export const CHART_DAYS = 60;
+
 export interface CallLogState {
   callLog: {
-    status: 'idle' | 'loading' | 'error' | 'ready';
+    /** idle until first shown; ready as soon as the archive is open (it may still be syncing) */
+    status: 'idle' | 'ready' | 'error';
+    /** The rows of the window around the screen, newest first: positions `from` … `from + calls.length - 1`. */
     calls: Call[];
+    /** The archive's position (rowid) of each row of `calls`. */
+    positions: number[];
+    from: number;
+    /** Calls matching the filters (and the `/` text) in the archive; while `filtering`, those found so far. */
+    total: number;
+    /** A `/` filter still walking the archive. */
+    filtering: boolean;
+    /** Calls per local day, oldest first, for the chart (the last CHART_DAYS days that have calls). */
+    perDay: { day: string; count: number }[];
     error?: string;
     hint?: string;
     logged?: string;
-    fetchedAt?: number;
-    /** Where "load more" continues; `cursor.done` when no older calls remain. */
-    cursor?: CallCursor;
-    exhausted: boolean;
-    loadingMore: boolean;
     form: CallFilterForm;
     filters: CallFilters;
     live: boolean;
@@ -64,10 +61,16 @@ export interface CallLogState {
 }
 
 export interface CallLogActions {
+  /** Shows the log from the archive and syncs it in the background; `force` (r) syncs again now. */
   loadCalls(opts?: { force?: boolean }): Promise<void>;
-  loadMoreCalls(): Promise<void>;
-  /** Re-reads the loaded window (new calls and status changes) without moving the cursor. */
+  /** A sync for new calls and unfinished ones, then the rows again (the live refresh). */
   refreshCalls(): Promise<void>;
+  /** Reads the count and the window again (after a sync wrote pages), keeping the cursor on its call. */
+  rereadCalls(): void;
+  /** Reads the window the top view's cursor needs (called when the cursor or scroll moves). */
+  windowCalls(): void;
+  /** Starts the `/` filter over the whole archive. */
+  filterCalls(text: string): void;
   /** Validates and applies the filter form; returns an error message naming the bad field, or null. */
   applyCallFilters(form: CallFilterForm): string | null;
   toggleLive(): void;
@@ -98,192 +101,247 @@ export function callFiltersFromForm(form: CallFilterForm, now = new Date()): { f
   return { filters };
 }
 
-/** Merges fetched calls into the loaded ones by id, newest first. */
-export function mergeCalls(old: Call[], fresh: Call[]): Call[] {
-  const byId = new Map(old.map((c) => [c.id, c]));
-  for (const c of fresh) byId.set(c.id, { ...byId.get(c.id), ...c });
-  return [...byId.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
-}
+/** The call log's route key: its view (cursor, scroll, filter) is stored under it. */
+const CALLS = 'calls';
 
-/**
- * Few distinct values repeat on every call (assistant, number, type, status, often the caller's
- * name): one string each. Capped, so a log of unique names cannot grow the table without bound.
- */
-const shared = new Map<string, string>();
-function one<T extends string | null | undefined>(v: T): T {
-  if (typeof v !== 'string') return v;
-  const seen = shared.get(v);
-  if (seen !== undefined) return seen as T;
-  if (shared.size < 10_000) shared.set(v, v);
-  return v;
-}
+type Full = CallLogState &
+  ArchiveState &
+  Pick<NavigationState, 'views' | 'stack'> & { rows: number } & {
+    assistants: { data?: Assistant[] };
+    numbers: { data?: PhoneNumber[] };
+    records: Record<string, { status: string; data?: unknown; error?: string; hint?: string; fetchedAt?: number }>;
+    actions: CallLogActions & ArchiveActions & UiActions & Pick<NavigationActions, 'push' | 'syncView'>;
+  };
 
-/**
- * The log's row for a call: only what the table, the chart and the filter show. The call's page
- * loads the whole record (`loadCall`); the summary is not kept (it was half of every row, and
- * the list never shows it). ~320 bytes a call at 100k calls (--expose-gc), ~680 with the summary.
- */
-export function logRow(c: Call): Call {
+/** What `/` looks for: the text, and the assistants and numbers whose shown names contain it. */
+function filterText(text: string, s: Full): FilterText {
+  const t = text.trim().toLowerCase();
   return {
-    id: c.id,
-    createdAt: c.createdAt,
-    type: one(c.type),
-    status: one(c.status),
-    assistantId: one(c.assistantId),
-    phoneNumberId: one(c.phoneNumberId),
-    ...(c.customer ? { customer: { number: c.customer.number, name: one(c.customer.name) } } : {}),
-    durationSeconds: c.durationSeconds,
-    cost: c.cost,
+    text: t,
+    assistantIds: (s.assistants.data ?? []).filter((a) => (a.name ?? '').toLowerCase().includes(t)).map((a) => a.id),
+    numberIds: (s.numbers.data ?? []).filter((n) => (n.did ?? '').toLowerCase().includes(t)).map((n) => n.id),
   };
 }
 
-/**
- * Appends an older page from the pager. Only loaded calls at the page's newest timestamp can
- * repeat in it, so only that tail is checked: no re-sort, no index of the whole log.
- */
-export function appendOlder(loaded: Call[], older: Call[]): Call[] {
-  if (older.length === 0) return loaded;
-  const newest = older.reduce((t, c) => (c.createdAt > t ? c.createdAt : t), older[0].createdAt);
-  const tail = new Set<string>();
-  for (let i = loaded.length - 1; i >= 0 && loaded[i].createdAt <= newest; i--) tail.add(loaded[i].id);
-  return loaded.concat(tail.size ? older.filter((c) => !tail.has(c.id)) : older);
+/** The SQL form of the call log's filters over `calls AS c`, for the `/` scan. */
+function filterWhere(f: CallFilters): { sql: string; params: Record<string, string | number> } {
+  const parts: string[] = [];
+  const params: Record<string, string | number> = {};
+  const add = (sql: string, name: string, value: string | number | undefined) => {
+    if (value === undefined || value === '') return;
+    parts.push(sql);
+    params[name] = value;
+  };
+  add('c.assistant_id = :fa', 'fa', f.assistantId);
+  add('c.phone_number_id = :fn', 'fn', f.phoneNumberId);
+  add('c.id = :fi', 'fi', f.id);
+  add('c.created_at >= :fg', 'fg', f.createdAtGt ? Date.parse(f.createdAtGt) : undefined);
+  add('c.created_at <= :fl', 'fl', f.createdAtLt ? Date.parse(f.createdAtLt) : undefined);
+  return { sql: parts.join(' AND '), params };
 }
 
-/**
- * Folds a refresh (every call created on or after some loaded call) into the log: changed calls
- * are updated where they are, new ones go in front. The loaded calls it can touch are a prefix
- * (the log is newest first), so only that prefix is indexed; the log keeps its identity when
- * nothing changed, so the screen does not redraw for a quiet refresh.
- */
-export function mergeNewer(loaded: Call[], fresh: Call[]): Call[] {
-  if (fresh.length === 0) return loaded;
-  const oldest = fresh.reduce((t, c) => (c.createdAt < t ? c.createdAt : t), fresh[0].createdAt);
-  let end = 0;
-  while (end < loaded.length && loaded[end].createdAt >= oldest) end++;
-  const at = new Map<string, number>();
-  for (let i = 0; i < end; i++) at.set(loaded[i].id, i);
-  let head: Call[] | undefined;
-  const added: Call[] = [];
-  for (const c of fresh) {
-    const i = at.get(c.id);
-    if (i === undefined) {
-      // Newer than anything loaded goes in front; anything else (a gap) needs the full merge.
-      if (loaded.length && c.createdAt < loaded[0].createdAt) return mergeCalls(loaded, fresh);
-      added.push(c);
-      continue;
-    }
-    const next = { ...loaded[i], ...c };
-    if (JSON.stringify(next) === JSON.stringify(loaded[i])) continue;
-    head ??= loaded.slice(0, end);
-    head[i] = next;
-  }
-  if (!head && added.length === 0) return loaded;
-  return [...mergeCalls([], added), ...(head ?? loaded.slice(0, end)), ...loaded.slice(end)];
+/** Rows read around the screen: a screen above and below what is shown, so j/k and PgUp/PgDn rarely read. */
+function windowFor(view: ViewState, screenRows: number, total: number): { from: number; count: number } {
+  const h = Math.max(10, screenRows);
+  const from = Math.max(0, Math.min(view.scroll - h, total - 3 * h));
+  return { from: Math.max(0, from), count: 3 * h };
 }
 
-/** The loaded calls on screen (the unfiltered window; with a text filter it is approximate). */
-function visibleCalls(s: Full): Call[] {
-  const view = s.views.calls;
-  const from = view?.scroll ?? 0;
-  return s.callLog.calls.slice(from, from + s.rows);
-}
-
-type Full = CallLogState & Pick<NavigationState, 'views'> & { rows: number } & { records: Record<string, { status: string; data?: unknown; error?: string; hint?: string; logged?: string; fetchedAt?: number }>; actions: CallLogActions & UiActions & Pick<NavigationActions, 'push'> };
-
-export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full> = (set, get, { api, debugLog }) => {
+export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full> = (set, get, deps) => {
+  const { api, debugLog } = deps;
   const setLog = (patch: Partial<CallLogState['callLog']>) => set((s) => ({ callLog: { ...s.callLog, ...patch } }));
-  let generation = 0; // a reload with new filters makes older in-flight answers stale
+  const view = (): ViewState => get().views[CALLS] ?? EMPTY_VIEW;
+
+  /** The `/` scan of the current text, and the read-only connection it walks (WAL: it sees each committed page). */
+  let scan: { text: string; filters: CallFilters; run: FilterScan; timer?: ReturnType<typeof setImmediate> } | undefined;
+  let reader: DatabaseSync | undefined;
+  const readDb = () => (reader ??= openSqlite(deps.archive.get().path, { readOnly: true }));
+  deps.onDispose(() => {
+    if (scan?.timer) clearImmediate(scan.timer);
+    scan = undefined;
+    reader?.close();
+    reader = undefined;
+  });
+
+  /** Rows [from, from + count) of the log as it is filtered now. */
+  function readRows(from: number, count: number, total: number): ArchivedCall[] {
+    const s = get();
+    const f = s.callLog.filters;
+    if (scan) return callsByRowid(readDb(), scan.run.matches.slice(from, from + count));
+    const archive = deps.archive.get();
+    if (f.id) {
+      const rowid = rowidOf(readDb(), f.id);
+      const rows = rowid === undefined ? [] : callsByRowid(readDb(), [rowid]);
+      return rows.filter((r) => !f.assistantId || r.call.assistantId === f.assistantId).slice(from, from + count);
+    }
+    const q = archiveQuery(f);
+    // The far end is read from the end (G on a million calls reads 3 screens, not a million rows).
+    if (from + count >= total && from > total / 2) return archive.page(q, undefined, { limit: total - from, direction: 'newer' });
+    return archive.window(q, { offset: from, limit: count });
+  }
+
+  function countAll(): number {
+    const f = get().callLog.filters;
+    if (scan) return scan.run.matches.length;
+    if (f.id) return readRows(0, 1, 1).length;
+    return deps.archive.get().count(archiveQuery(f));
+  }
+
+  /** Reads the window the view needs (when it is not what is held); keeps the key of the row under the cursor. */
+  function fillWindow(force: boolean, total = get().callLog.total) {
+    const s = get();
+    const v = view();
+    const log = s.callLog;
+    const need = windowFor(v, s.rows, total);
+    const body = Math.max(1, s.rows);
+    const have = log.from <= v.scroll && Math.min(v.scroll + body, total) <= log.from + log.calls.length;
+    if (!have || force || total !== log.total) {
+      const rows = readRows(need.from, need.count, total);
+      const calls = rows.map((r) => r.call);
+      // A re-read that finds what is held (a quiet live refresh) keeps the rows: no redraw.
+      const same = need.from === log.from && total === log.total && JSON.stringify(calls) === JSON.stringify(log.calls);
+      if (!same) setLog({ calls, positions: rows.map((r) => r.position), from: need.from, total });
+    }
+    // The call under the cursor, so the cursor can stay on it when calls arrive above.
+    const now = get().callLog;
+    const at = now.calls[v.cursor - now.from];
+    if (at && at.id !== v.key && s.stack[s.stack.length - 1]?.name === 'calls') get().actions.syncView(CALLS, { cursor: v.cursor, scroll: v.scroll, key: at.id });
+  }
+
+  /** The per-day chart for the filters (the archive's rollup: the same cost at any size). */
+  function readChart() {
+    const f = get().callLog.filters;
+    try {
+      const from = Date.now() - CHART_DAYS * 86_400_000;
+      const q = { ...archiveQuery(f), after: f.createdAtGt && Date.parse(f.createdAtGt) > from ? f.createdAtGt : from };
+      const days = f.id ? [] : deps.archive.get().stats('day', q).groups;
+      setLog({ perDay: days.map((d) => ({ day: d.key ?? '', count: d.calls })) });
+    } catch {
+      // the chart is a nicety: the log itself says what went wrong
+    }
+  }
+
+  /** Where the call under the cursor is now (calls arrived above it, or went), or undefined. */
+  function positionOfKey(key: string): number | undefined {
+    const f = get().callLog.filters;
+    const rowid = rowidOf(readDb(), key);
+    if (rowid === undefined) return undefined;
+    if (scan) {
+      const i = scan.run.matches.indexOf(rowid);
+      return i >= 0 ? i : undefined;
+    }
+    if (f.id) return 0;
+    return deps.archive.get().indexOf(archiveQuery(f), rowid);
+  }
+
+  function stepScan() {
+    const current = scan;
+    if (!current) return;
+    const before = current.run.matches.length;
+    const done = current.run.step();
+    const log = get().callLog;
+    const found = current.run.matches.length;
+    // Draw what the screen still lacks, and the count, without redrawing for every slice.
+    const v = view();
+    const short = log.calls.length < windowFor(v, get().rows, found).count && found > before;
+    if (done || short || found - log.total >= 1000) {
+      setLog({ filtering: !done });
+      fillWindow(true, found);
+    }
+    if (!done) current.timer = setImmediate(stepScan);
+  }
+
+  /** `keepRows`: the screen keeps its rows until the new walk has its own (a re-walk after a sync). */
+  function startScan(text: string, keepRows = false) {
+    if (scan?.timer) clearImmediate(scan.timer);
+    scan = undefined;
+    const s = get();
+    if (!text.trim()) {
+      setLog({ filtering: false });
+      return;
+    }
+    const where = filterWhere(s.callLog.filters);
+    scan = { text, filters: s.callLog.filters, run: new FilterScan(readDb(), filterText(text, s), where.sql, where.params) };
+    setLog(keepRows ? { filtering: true } : { filtering: true, calls: [], positions: [], from: 0, total: 0 });
+    stepScan();
+  }
 
   return {
     state: {
-      callLog: { status: 'idle', calls: [], exhausted: false, loadingMore: false, form: EMPTY_CALL_FILTERS, filters: {}, live: true },
+      callLog: { status: 'idle', calls: [], positions: [], from: 0, total: 0, filtering: false, perDay: [], form: EMPTY_CALL_FILTERS, filters: {}, live: true },
     },
     actions: {
       async loadCalls(opts) {
         const log = get().callLog;
-        if (log.status === 'loading' || (log.status === 'ready' && !opts?.force)) return;
-        const gen = ++generation;
-        // A "load more" of the log being replaced ends here (its answer is dropped as stale).
-        setLog({ status: 'loading', error: undefined, hint: undefined, logged: undefined, loadingMore: false });
-        try {
-          const page = await fetchCallsBefore(api, log.filters, undefined, { pageSize: CALLS_PAGE_SIZE });
-          if (gen !== generation) return;
-          setLog({ status: 'ready', calls: mergeCalls([], page.calls.map(logRow)), cursor: page.cursor, exhausted: page.cursor.done, fetchedAt: Date.now() });
-        } catch (err) {
-          if (gen === generation) setLog({ status: 'error', ...resourceError(err, debugLog) });
+        if (log.status !== 'ready' || opts?.force) {
+          try {
+            deps.archive.get();
+            setLog({ status: 'ready', error: undefined, hint: undefined });
+            if (view().filter && !scan) startScan(view().filter);
+            else get().actions.rereadCalls();
+          } catch (err) {
+            setLog({ status: 'error', ...resourceError(err, debugLog) });
+            return;
+          }
         }
-      },
-      async loadMoreCalls() {
-        const log = get().callLog;
-        if (log.status !== 'ready' || log.exhausted || log.loadingMore || log.calls.length === 0) return;
-        const gen = generation;
-        setLog({ loadingMore: true });
-        const started = Date.now();
-        let cursor = log.cursor;
-        const older: Call[] = [];
-        let failed: unknown;
-        try {
-          do {
-            const page = await fetchCallsBefore(api, log.filters, cursor, { pageSize: nextPageSize(log.calls.length + older.length) });
-            if (gen !== generation) return;
-            for (const c of page.calls) older.push(logRow(c));
-            cursor = page.cursor;
-          } while (!cursor?.done && !olderBatchDone(older.length, log.calls.length, Date.now() - started));
-        } catch (err) {
-          if (gen !== generation) return;
-          failed = err;
-        }
-        // Pages fetched before a failure are kept; the cursor is where they end.
-        setLog({ calls: appendOlder(get().callLog.calls, older), cursor, exhausted: cursor?.done ?? false, loadingMore: false });
-        if (failed) get().actions.flash(`Could not load older calls: ${failure(failed).message}`, 'error');
+        if (log.status !== 'ready' || opts?.force) await get().actions.syncArchive();
       },
       async refreshCalls() {
-        const log = get().callLog;
-        if (log.status !== 'ready') return get().actions.loadCalls({ force: true });
-        const gen = generation;
-        if (log.calls.length === 0) {
-          // Nothing loaded to page back to: the first page, as a load would, without the spinner.
-          try {
-            const page = await fetchCallsBefore(api, log.filters, undefined, { pageSize: CALLS_PAGE_SIZE });
-            if (gen !== generation) return;
-            if (page.calls.length || log.error !== undefined) setLog({ calls: page.calls.map(logRow), cursor: page.cursor, exhausted: page.cursor.done, fetchedAt: Date.now(), error: undefined });
-          } catch (err) {
-            if (gen === generation) setLog({ error: failure(err).message });
-          }
-          return;
-        }
-        // New calls (on or after the newest loaded; createdAtGt is inclusive), and back as far as
-        // the oldest call on screen that has not ended, so its status moves on; not the whole log.
-        let since = log.calls[0]?.createdAt;
-        for (const c of visibleCalls(get())) if (c.status !== 'ended' && since && c.createdAt < since) since = c.createdAt;
-        if (log.filters.createdAtGt && (!since || since < log.filters.createdAtGt)) since = log.filters.createdAtGt;
+        if (get().callLog.status !== 'ready') return get().actions.loadCalls();
+        await get().actions.syncArchive();
+      },
+      rereadCalls() {
+        if (get().callLog.status !== 'ready') return;
         try {
-          // Every call from `since` on, newest first, a page of 1000 at a time until the pages reach
-          // `since` (where the loaded log is): however many arrived since the last refresh, the log
-          // stays a contiguous prefix of the service's, with no calls missing between.
-          const fresh: Call[] = [];
-          let cursor: CallCursor | undefined;
-          do {
-            const page = await fetchCallsBefore(api, { ...log.filters, createdAtGt: since }, cursor, { pageSize: MAX_CALL_PAGE });
-            if (gen !== generation) return;
-            for (const c of page.calls) fresh.push(logRow(c));
-            cursor = page.cursor;
-          } while (!cursor.done);
-          const now = get().callLog;
-          const calls = mergeNewer(now.calls, fresh);
-          // A quiet refresh (every 3 s while the log is on top) changes nothing: no update, no redraw.
-          if (calls === now.calls && now.error === undefined) return;
-          setLog({ calls, fetchedAt: Date.now(), error: undefined });
+          // A `/` filter walks again from the top: the calls that arrived may match.
+          if (scan && !scan.run.done) return;
+          if (scan) return startScan(scan.text, true);
+          const s = get();
+          const v = view();
+          const total = countAll();
+          if (v.key !== undefined && total > 0) {
+            const at = positionOfKey(v.key);
+            if (at !== undefined && at !== v.cursor && s.stack[s.stack.length - 1]?.name === 'calls') {
+              // Rows added above move what is on screen with them, unless the view is at the top.
+              const body = Math.max(1, s.rows - 8);
+              const scroll = v.scroll === 0 ? scrollFor(at, 0, body) : Math.max(0, v.scroll + at - v.cursor);
+              s.actions.syncView(CALLS, { cursor: at, scroll, key: v.key });
+            }
+          }
+          fillWindow(true, total);
+          readChart();
         } catch (err) {
-          if (gen === generation) setLog({ error: failure(err).message });
+          setLog({ error: failure(err).message });
+        }
+      },
+      windowCalls() {
+        if (get().callLog.status !== 'ready') return;
+        try {
+          fillWindow(false);
+        } catch (err) {
+          setLog({ error: failure(err).message });
+        }
+      },
+      filterCalls(text) {
+        if (get().callLog.status !== 'ready') return;
+        if ((scan?.text ?? '') === text) return;
+        try {
+          startScan(text);
+          if (!text.trim()) get().actions.rereadCalls();
+        } catch (err) {
+          setLog({ error: failure(err).message });
         }
       },
       applyCallFilters(form) {
         const r = callFiltersFromForm(form);
         if ('error' in r) return r.error;
-        generation++;
-        setLog({ form, filters: r.filters, status: 'idle', calls: [], cursor: undefined, exhausted: false, loadingMore: false });
-        void get().actions.loadCalls();
+        setLog({ form, filters: r.filters, calls: [], positions: [], from: 0, total: 0 });
+        set({ callStats: { status: 'idle' } });
+        get().actions.syncView(CALLS, { cursor: 0, scroll: 0, key: undefined });
+        if (get().callLog.status === 'ready') {
+          if (scan) startScan(scan.text);
+          get().actions.rereadCalls();
+        } else void get().actions.loadCalls();
         return null;
       },
       toggleLive() {
@@ -295,15 +353,26 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         const key = `call:${id}`;
         const cur = get().records[key] ?? { status: 'idle' };
         if (cur.status === 'loading') return;
-        set((s) => ({ records: { ...s.records, [key]: { ...cur, status: cur.data ? 'ready' : 'loading' } } }));
+        // The archive has the whole record (transcript and all) when it has the call: shown at once.
+        let archived: Call | undefined;
+        try {
+          archived = cur.data ? undefined : deps.archive.get().get(id);
+        } catch {
+          archived = undefined;
+        }
+        set((s) => ({ records: { ...s.records, [key]: archived ? { status: 'ready', data: archived, fetchedAt: Date.now() } : { ...cur, status: cur.data ? 'ready' : 'loading' } } }));
+        if (archived?.status === 'ended') return;
         try {
           const call = await api.getCall(id);
-          set((s) => ({
-            records: { ...s.records, [key]: { status: 'ready', data: call, fetchedAt: Date.now() } },
-            callLog: { ...s.callLog, calls: s.callLog.calls.map((c) => (c.id === id ? { ...c, status: call.status, durationSeconds: call.durationSeconds, cost: call.cost } : c)) },
-          }));
+          set((s) => ({ records: { ...s.records, [key]: { status: 'ready', data: call, fetchedAt: Date.now() } } }));
+          try {
+            deps.archive.get().put([call]);
+            get().actions.rereadCalls();
+          } catch {
+            // the archive catches up at its next sync
+          }
         } catch (err) {
-          set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...resourceError(err, debugLog) } } }));
+          if (!archived) set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'error', ...resourceError(err, debugLog) } } }));
         }
       },
       async showCallJson(id) {
@@ -315,7 +384,12 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
       async placeCall(input) {
         try {
           const call = await api.placeOutboundCall(input);
-          set((s) => ({ callLog: { ...s.callLog, calls: mergeNewer(s.callLog.calls, [logRow(call)]) } }));
+          try {
+            deps.archive.get().put([call]);
+            get().actions.rereadCalls();
+          } catch {
+            // shown after the next sync
+          }
           get().actions.flash(`Calling ${input.customer.number} (${call.status ?? 'queued'})`);
           return call;
         } catch (err) {

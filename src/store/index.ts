@@ -16,11 +16,13 @@ import { callPoller, createCallLogSlice, LIVE_REFRESH_MS, type CallLogActions, t
 import { createChatSlice, enterChat, type ChatActions, type ChatState } from './chat.js';
 import { createAsCodeSlice, type AsCodeActions, type AsCodeState } from './ascode.js';
 import { createTestsSlice, enterTests, type TestsActions, type TestsState } from './tests.js';
+import { archiveOpener, createArchiveSlice, type ArchiveActions, type ArchiveState } from './archive.js';
 
 export type ConsoleActions = NavigationActions &
   UiActions &
   ResourcesActions &
   CallLogActions &
+  ArchiveActions &
   ChatActions &
   AsCodeActions &
   TestsActions & {
@@ -32,6 +34,7 @@ export type ConsoleState = NavigationState &
   UiState &
   ResourcesState &
   CallLogState &
+  ArchiveState &
   ChatState &
   AsCodeState &
   TestsState & {
@@ -68,6 +71,12 @@ const ENTER: Enter[] = [
       case 'number-link':
         return void a.loadAssistants({ force: true });
       case 'assistant':
+        // Its calls, cost and last call from the archive (read again when a sync ends), its numbers.
+        a.loadAssistantActivity(r.id);
+        void a.loadNumbers();
+        void a.syncArchive();
+        void a.loadAssistant(r.id);
+        return void a.loadFiles();
       case 'assistant-edit':
         void a.loadAssistant(r.id);
         return void a.loadFiles(lookup);
@@ -87,6 +96,14 @@ const ENTER: Enter[] = [
         void a.loadAssistants(lookup);
         void a.loadNumbers(lookup);
         return void a.loadCall(r.id);
+      case 'call-stats':
+        void a.loadAssistants();
+        void a.loadNumbers();
+        return a.loadCallStats({ force: true });
+      case 'call-search':
+        void a.loadAssistants();
+        void a.loadNumbers();
+        return a.searchCalls(r.text);
       case 'files':
         return void a.loadFiles({ force: true });
       case 'file':
@@ -133,7 +150,8 @@ export function freshnessOf(route: Route, s: ConsoleState): Freshness {
     case 'calls': {
       const log = s.callLog;
       if (log.calls.length === 0) return { state: 'fresh' };
-      if (log.status === 'loading') return { state: 'refreshing' };
+      if (s.archiveSync.running) return { state: 'refreshing' };
+      if (s.archiveSync.error !== undefined) return { state: 'stale', error: s.archiveSync.error };
       if (log.error !== undefined) return { state: 'stale', error: log.error };
       return { state: 'fresh' };
     }
@@ -143,7 +161,11 @@ export function freshnessOf(route: Route, s: ConsoleState): Freshness {
 }
 
 export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route; debugLog?: Deps['debugLog'] } = {}): ConsoleStore {
-  const deps: Deps = { api, target, timers: new Set(), debugLog: opts.debugLog, disposers: [] };
+  const disposers: (() => void)[] = [];
+  // The target is read when the archive opens: the console learns the sandbox's address after the store is made.
+  let current: () => ConsoleTarget = () => target;
+  const archive = archiveOpener(() => current());
+  const deps: Deps = { api, target, timers: new Set(), archive, debugLog: opts.debugLog, disposers, onDispose: (fn) => void disposers.push(fn) };
   let disposed = false;
   const store = createStore<ConsoleState>()((set, get) => {
     // The header's connection state is the transport's, whoever made the request.
@@ -155,7 +177,7 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
       if (was === 'restarting' && RETRIED.has(topRoute(get()).name)) enter(get());
     });
     // Each slice sees the whole store; the casts narrow it to what the slice declares it needs.
-    const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice, createChatSlice, createAsCodeSlice, createTestsSlice] as const;
+    const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice, createArchiveSlice, createChatSlice, createAsCodeSlice, createTestsSlice] as const;
     const parts = SLICES.map((make) => (make as (s: unknown, g: unknown, d: Deps) => { state: object; actions: object })(set, get, deps));
 
     // Only the top view polls: one loop asks the pollers about whatever route is on top now.
@@ -183,7 +205,8 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
         clearInterval(loop);
         for (const t of deps.timers) clearTimeout(t);
         deps.timers.clear();
-        for (const d of deps.disposers.splice(0)) d();
+        for (const fn of disposers.splice(0)) fn();
+        archive.close();
       },
     }) as ConsoleActions;
     return Object.assign({}, ...parts.map((p) => p.state), { target, actions }) as ConsoleState;
@@ -193,8 +216,22 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
   function enter(s: ConsoleState) {
     ENTER.forEach((e) => e(topRoute(s), s.actions, s));
   }
+  current = () => store.getState().target;
   store.subscribe((s, prev) => {
     if (s.stack !== prev.stack && routeKey(topRoute(s)) !== routeKey(topRoute(prev))) enter(s);
+    // The call log holds a window of rows around its cursor: a move past it reads the next one
+    // (synchronously, before the frame), and its `/` filter walks the whole archive.
+    const view = s.views.calls;
+    if (view !== prev.views.calls && view) {
+      if (view.filter !== (prev.views.calls?.filter ?? '')) s.actions.filterCalls(view.filter);
+      else if (view.scroll !== prev.views.calls?.scroll || view.cursor !== prev.views.calls?.cursor) s.actions.windowCalls();
+    }
+    // A sync that ended changed what the archive's views show.
+    if (prev.archiveSync.running && !s.archiveSync.running) {
+      const top = topRoute(s);
+      if (top.name === 'assistant') s.actions.loadAssistantActivity(top.id);
+      else if (top.name === 'call-stats') s.actions.loadCallStats({ force: true });
+    }
   });
   if (opts.initialRoute) store.setState({ stack: [opts.initialRoute] });
   enter(store.getState());
@@ -237,3 +274,4 @@ export { topRoute, viewOf, EMPTY_VIEW } from './navigation.js';
 export { routeKey } from './types.js';
 export type { Route, RouteName, Resource, ConsoleTarget } from './types.js';
 export type { EditText, AssistantEdit } from './ascode.js';
+export { archiveLocation } from './archive.js';

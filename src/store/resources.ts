@@ -6,6 +6,7 @@ import { knownUploadLimit, uploadProblem } from '../api/upload-check.js';
 import { failure } from '../api/errors.js';
 import { resourceError } from './types.js';
 import type { UiActions } from './ui.js';
+import { cachedResource, saveCachedList } from './cached.js';
 
 export interface FileList {
   files: KbFile[];
@@ -90,6 +91,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
     try {
       const data = await fetch();
       set({ [key]: { status: 'ready', data, fetchedAt: Date.now() } } as Partial<Full>);
+      saveCachedList(target, key, data);
     } catch (err) {
       // Data already shown stays, marked stale with the error (the header says so).
       set({ [key]: { ...get()[key], status: 'error', ...resourceError(err, debugLog) } } as Partial<Full>);
@@ -123,9 +125,10 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
 
   return {
     state: {
-      assistants: idle,
-      numbers: idle,
-      files: idle,
+      // The last-known rows, marked cached, until the service answers (nothing without a cache dir).
+      assistants: cachedResource<Assistant[]>(target, 'assistants'),
+      numbers: cachedResource<PhoneNumber[]>(target, 'numbers'),
+      files: cachedResource<FileList>(target, 'files'),
       records: {},
       upload: { status: 'idle', path: '', sent: 0, total: 0 },
     },

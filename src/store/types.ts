@@ -15,7 +15,9 @@ export type Route =
   | { name: 'numbers' }
   | { name: 'number-link'; id: string }
   | { name: 'calls' }
-  | { name: 'call'; id: string }
+  | { name: 'call'; id: string; match?: string }
+  | { name: 'call-search'; text: string }
+  | { name: 'call-stats' }
   | { name: 'call-filters' }
   | { name: 'call-outbound'; assistantId?: string }
   | { name: 'chat'; sessionId?: string; assistantId?: string }
@@ -35,6 +37,7 @@ export type RouteName = Route['name'];
 export function routeKey(r: Route): string {
   if (r.name === 'json') return `json:${r.title}`;
   if (r.name === 'tests') return r.path ? `tests:${r.path}` : 'tests';
+  if (r.name === 'call-search') return `call-search:${r.text}`;
   const id = 'id' in r ? r.id : 'sessionId' in r ? r.sessionId : 'assistantId' in r ? r.assistantId : undefined;
   return id ? `${r.name}:${id}` : r.name;
 }
@@ -51,6 +54,8 @@ export interface Resource<T> {
   /** Where the whole error went when it is too long to show (the debug log). */
   logged?: string;
   fetchedAt?: number;
+  /** The data is the last-known rows from the local cache (fetchedAt is when the service gave them), not yet confirmed by the service. */
+  cached?: boolean;
 }
 
 /** What the header shows about the service we talk to. */
@@ -65,17 +70,28 @@ export interface ConsoleTarget {
   dataDir?: string;
   /** Where `:test` looks and a chat saved as a test goes; ./tests when not given. */
   testsDir?: string;
+  /**
+   * Where the console keeps what it holds only to be quick (the call archive, the last-known
+   * rows of the lists): the XDG cache dir in the console. Without one, nothing is kept on disk.
+   */
+  cacheDir?: string;
+  /** The call archive's file and the service that fills it (src/store/archive.ts archiveLocation); a private temp one when not given. */
+  archive?: { path: string; service: string };
 }
 
 export interface Deps {
   api: VoiceAgentApi;
   target: ConsoleTarget;
+  /** The call archive, opened on first use (src/store/archive.ts). */
+  archive: import('./archive.js').ArchiveHandle;
   /** Timers the store owns (flash expiry, polling); cleared by actions.dispose(). */
   timers: Set<ReturnType<typeof setTimeout>>;
   /** Appends a line to the debug log (keys masked); returns the log's path as shown, or undefined when it could not be written. */
   debugLog?: (line: string) => string | undefined;
   /** Run by actions.dispose() (last writes of the session index). */
   disposers: (() => void)[];
+  /** Registers what to close when the store is disposed (the archive's connections). */
+  onDispose(fn: () => void): void;
 }
 
 /** A slice gives its initial state and its actions; actions are merged into one stable object. */

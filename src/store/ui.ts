@@ -35,10 +35,14 @@ export interface UiState {
   rows: number;
   /** True until the app asked to quit; run.tsx unmounts when it flips. */
   quitting: boolean;
+  /** What the `:` palette opens with (`s` on the call log opens it with "search "). */
+  paletteSeed: string;
 }
 
 export interface UiActions {
   setMode(mode: UiMode): void;
+  /** Opens the `:` palette with `seed` typed in. */
+  openPalette(seed?: string): void;
   flash(text: string, kind?: Flash['kind']): void;
   clearFlash(): void;
   confirm(dialog: ConfirmDialog): void;
@@ -54,10 +58,13 @@ export const createUiSlice: SliceCreator<UiState, UiActions, UiState & { actions
   let flashTimer: ReturnType<typeof setTimeout> | undefined;
   let flashSeq = 0;
   return {
-    state: { mode: 'normal', connectionState: deps.api.connectionState, flash: null, dialog: null, columns: 80, rows: 24, quitting: false },
+    state: { mode: 'normal', connectionState: deps.api.connectionState, flash: null, dialog: null, columns: 80, rows: 24, quitting: false, paletteSeed: '' },
     actions: {
       setMode(mode) {
-        if (get().mode !== mode) set({ mode });
+        if (get().mode !== mode) set(mode === 'command' ? { mode, paletteSeed: '' } : { mode });
+      },
+      openPalette(seed = '') {
+        set({ mode: 'command', paletteSeed: seed });
       },
       flash(text, kind = 'info') {
         const id = ++flashSeq;

@@ -35,6 +35,11 @@ export enum Command {
   Link = 'link',
   CallFilters = 'callFilters',
   ToggleLive = 'toggleLive',
+  Search = 'search',
+  Stats = 'stats',
+  OpenAssistant = 'openAssistant',
+  AssistantCalls = 'assistantCalls',
+  ChartMetric = 'chartMetric',
   Upload = 'upload',
   Delete = 'delete',
   Clone = 'clone',
@@ -87,6 +92,8 @@ export type KeyContext =
   | 'numbers'
   | 'calls'
   | 'call'
+  | 'search'
+  | 'stats'
   | 'files'
   | 'file'
   | 'sessions'
@@ -161,6 +168,11 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Link]: { keys: [{ char: 'l' }], contexts: ['numbers'], hint: 'link assistant', footer: Footer.Normal },
   [Command.CallFilters]: { keys: [{ char: 'f' }], contexts: ['calls'], hint: 'filters', footer: Footer.Normal },
   [Command.ToggleLive]: { keys: [{ char: 'L' }], contexts: ['calls'], hint: 'live on/off', footer: Footer.Normal },
+  [Command.Search]: { keys: [{ char: 's' }], contexts: ['calls', 'search'], hint: 'search transcripts (:search text)', footer: Footer.Normal },
+  [Command.Stats]: { keys: [{ char: 'S' }], contexts: ['calls'], hint: 'stats', footer: Footer.Normal },
+  [Command.OpenAssistant]: { keys: [{ char: 'a' }], contexts: ['calls', 'call', 'search'], hint: 'its assistant', footer: Footer.Normal },
+  [Command.AssistantCalls]: { keys: [{ char: 'C' }], contexts: ['assistant'], hint: 'its calls', footer: Footer.Normal },
+  [Command.ChartMetric]: { keys: [{ char: 'm' }, { key: 'tab' }], contexts: ['stats'], hint: 'chart calls/minutes/cost', footer: Footer.Normal },
   [Command.Upload]: { keys: [{ char: 'u' }], contexts: ['files'], hint: 'upload', footer: Footer.Normal },
   [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file'], hint: 'delete', footer: Footer.Normal },
   [Command.Clone]: { keys: [{ char: 'D' }], contexts: ['assistants', 'assistant'], hint: 'duplicate (new, pre-filled)' },
@@ -263,7 +275,7 @@ export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Lists and details', contexts: ['list', 'detail'] },
   { title: 'Assistants', contexts: ['assistants', 'assistant'] },
   { title: 'Numbers', contexts: ['numbers'] },
-  { title: 'Calls', contexts: ['calls', 'call'] },
+  { title: 'Calls', contexts: ['calls', 'call', 'search', 'stats'] },
   { title: 'Files', contexts: ['files', 'file'] },
   { title: 'Chat', contexts: ['sessions', 'chat'] },
   { title: 'Reviewing a YAML edit', contexts: ['review'] },

@@ -2,7 +2,7 @@
 // let the screens' first loads wait for the connection, and give the terminal back however we leave.
 import { render } from 'ink';
 import { addCrashSecret, debugLogWriter, shortPath } from '../crash.js';
-import { createConsoleStore } from '../store/index.js';
+import { archiveLocation, createConsoleStore } from '../store/index.js';
 import { ApiOnceConnected } from '../target.js';
 import { App } from './app.js';
 import { shownTarget, type Started } from './start.js';
@@ -14,19 +14,21 @@ export async function runConsole(started: Started): Promise<number> {
     const path = writeDebug(line);
     return path && shortPath(path);
   };
-  const store = createConsoleStore(new ApiOnceConnected(connecting), started.target, { initialRoute: started.route, debugLog });
+  // The call archive of this profile: the call log opens from it before the service answers.
+  const store = createConsoleStore(new ApiOnceConnected(connecting), { ...started.target, archive: archiveLocation(resolved) }, { initialRoute: started.route, debugLog });
   if (started.debugLog) store.getState().actions.flash(`--debug: each request is logged to ${started.debugLog}`);
   let failed: { err: unknown } | undefined;
   const conn = connecting.then(
     (c) => {
       addCrashSecret(c.target.apiKey);
-      store.setState({ target: shownTarget(c.target.kind, c.target.profile, c.api.baseUrl, c.target.apiKey) });
+      // Keeps the cache dir and the archive's location (the list caches, the call archive).
+      store.setState((s) => ({ target: { ...s.target, ...shownTarget(c.target.kind, c.target.profile, c.api.baseUrl, c.target.apiKey) } }));
       // The embedded sandbox's supervisor (src/target.ts) says what happened to it, and where it is now.
       c.onSandbox?.((e) => {
         const { flash } = store.getState().actions;
         if (e.kind === 'stopped') return flash(`The embedded sandbox stopped (${e.why}); restarting it on the same data dir…`, 'error');
         if (e.kind === 'restart-failed') return flash(`Could not restart the embedded sandbox: ${e.why}; trying again in ${Math.max(1, Math.ceil(e.retryInMs / 1000))}s`, 'error');
-        store.setState({ target: shownTarget(c.target.kind, c.target.profile, e.url, c.target.apiKey) });
+        store.setState((s) => ({ target: { ...s.target, ...shownTarget(c.target.kind, c.target.profile, e.url, c.target.apiKey) } }));
         flash(`The embedded sandbox is back (restarted in ${(e.ms / 1000).toFixed(1)}s)`);
       });
       return c;

@@ -15,6 +15,10 @@ import type { ConsoleTarget, Route } from '../store/types.js';
 import { CONNECTION_MARK, footerLine, headerLeft } from './chrome-text.js';
 import { truncate } from './format.js';
 import { ROUTES, titleOf } from './screens/routes.js';
+import { cachedRowsFor, consoleCacheDir } from '../store/cached.js';
+import { headerLine, layoutColumns, rowLine, tableBodyHeight } from './table-text.js';
+import { ASSISTANT_COLUMNS, FILE_COLUMNS, countLine, filesLine, nameIn, numberColumns } from './screens/lists.js';
+import type { Column } from '../format/column.js';
 import { takeTerminal, type Terminal } from './terminal.js';
 
 export interface ConsoleOptions {
@@ -47,8 +51,8 @@ export function routeFrom(r: ConsoleOptions['initialRoute']): Route {
   return { name: r.screen };
 }
 
-export function shownTarget(kind: Target['kind'], profile: string, baseUrl: string, apiKey?: string): ConsoleTarget {
-  return { kind, profile, baseUrl, maskedKey: apiKey ? maskKey(apiKey) : undefined };
+export function shownTarget(kind: Target['kind'], profile: string, baseUrl: string, apiKey?: string, cacheDir?: string): ConsoleTarget {
+  return { kind, profile, baseUrl, maskedKey: apiKey ? maskKey(apiKey) : undefined, ...(cacheDir ? { cacheDir } : {}) };
 }
 
 /**
@@ -72,7 +76,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   let rateLimited: ((wait: RateLimitWait) => void) | undefined;
   const connecting = connect({ resolved, sandboxIn: 'child', loadClientAfter: ui, debug: debugLog ? debugLogWriter() : undefined, onRateLimited: (w) => rateLimited?.(w) });
   connecting.catch(() => undefined); // handled in run.tsx, which may attach a little later
-  const target = shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey);
+  const target = shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir());
   const route = routeFrom(opts.initialRoute);
   terminal.write(chromeFrame(target, route, terminal.columns, terminal.rows, terminal.color));
   const run = await ui.catch((err: unknown) => {
@@ -82,17 +86,50 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   return run.runConsole({ resolved, connecting, target, route, terminal, debugLog, onRateLimited: (l) => void (rateLimited = l) });
 }
 
-/** The frame's chrome as the app draws it while connecting: header, breadcrumbs, key hints. */
+/**
+ * The list screens' body as the app draws it from the cached rows (src/store/cached.ts) before
+ * the service answers: status line, table header, the rows that fit, the first one selected.
+ * Empty when the route is not such a list or nothing is cached.
+ */
+export function cachedBody(target: ConsoleTarget, route: Route, width: number, bodyHeight: number, now = Date.now()): { status: string; header: string; rows: string[] } | undefined {
+  if (!target.cacheDir) return undefined;
+  const table = <T>(status: string, columns: Column<T>[], list: T[]) => {
+    const cols = layoutColumns(columns, width);
+    return { status: truncate(status, width), header: headerLine(cols), rows: list.slice(0, tableBodyHeight(bodyHeight - 1)).map((r) => rowLine(cols, r)) };
+  };
+  const read = <K extends 'assistants' | 'numbers' | 'files'>(name: K) => cachedRowsFor(target.cacheDir!, target.profile, name);
+  // The store reads the same files when it is made, with the same status: cached, not yet loading.
+  const res = <T>(hit: { rows: T; savedAt: number }) => ({ status: 'idle' as const, data: hit.rows, fetchedAt: hit.savedAt, cached: true });
+  if (route.name === 'assistants') {
+    const hit = read('assistants');
+    if (hit?.rows.length) return table(countLine(res(hit), 'assistant', now), ASSISTANT_COLUMNS, hit.rows);
+  } else if (route.name === 'numbers') {
+    const hit = read('numbers');
+    if (hit?.rows.length) return table(countLine(res(hit), 'number', now), numberColumns(nameIn(read('assistants')?.rows)), hit.rows);
+  } else if (route.name === 'files') {
+    const hit = read('files');
+    if (hit?.rows.files.length) return table(filesLine(res(hit), now), FILE_COLUMNS, hit.rows.files);
+  }
+  return undefined;
+}
+
+/** The frame as the app draws it while connecting: header, breadcrumbs, key hints, and a list's cached rows. */
 export function chromeFrame(target: ConsoleTarget, route: Route, columns: number, rows: number, color: boolean): string {
   const width = Math.max(20, columns);
   const sgr = (codes: string, text: string, reset: string) => (color ? `\x1b[${codes}m${text}\x1b[${reset}m` : text);
   const conn = CONNECTION_MARK.connecting;
   const header = color ? `\x1b[37;44m${headerLeft(target, width)}\x1b[33m${conn.mark}\x1b[37m connecting\x1b[0m` : `${headerLeft(target, width)}${conn.mark} connecting`;
   const at = (row: number, text: string) => `\x1b[${row};1H${text}`;
+  // Laid out as app.tsx lays it out with no bar, flash or dialog: header 2, body, flash 1, footer 1.
+  const body = cachedBody(target, route, width, Math.max(3, rows - 4));
+  const bodyText = body
+    ? at(3, sgr('2', body.status, '22')) + at(4, sgr('1;36', body.header, '22;39')) + body.rows.map((r, i) => at(5 + i, i === 0 ? sgr('7', r, '27') : r)).join('')
+    : '';
   return (
     '\x1b[?25l\x1b[2J' +
     at(1, header) +
     at(2, sgr('2', truncate(titleOf(route), width), '22')) +
+    bodyText +
     at(Math.max(5, rows), sgr('2', footerLine(ROUTES[route.name].contexts, width), '22')) +
     '\x1b[H'
   );

@@ -24,6 +24,7 @@ import { archiveRows } from './rows/archive.js';
 import { sessionIndexRows } from './rows/session-index.js';
 import { scenarioRows } from './rows/scenarios.js';
 import { burstRow, filterRow, longPromptRow } from './rows/keys.js';
+import { consoleArchiveRows } from './rows/console-archive.js';
 
 /** Inside the repo, so the bundle resolves assets/ exactly as dist/ does
  *  (SWITCHBOARD_BENCH_BUILD: another dir under the repo, for two benches at once). */
@@ -57,6 +58,11 @@ const GROUPS: RowGroup[] = [
   { rows: [12], titles: { 12: { name: 'call archive: sync, search, stats, export', target: '≥ 10,000 calls/s sync; ≤ 50 ms search' } }, run: archiveRows },
   { rows: [13], titles: { 13: { name: 'session index: a chat turn on the console event loop', target: '≤ 1 ms' } }, run: sessionIndexRows },
   { rows: [14], titles: { 14: { name: '`switchboard test`, 100 scenarios × 3 turns', target: '≤ 10,000 ms' } }, run: scenarioRows },
+  {
+    rows: [15],
+    titles: { 15: { name: 'the console on the archive: keys while syncing, call-log rows at start, RSS', target: '≤ 25 ms p99; ≤ first frame + 50 ms; ≤ 200 MB' } },
+    run: consoleArchiveRows,
+  },
 ];
 
 function parseArgs(argv: string[]): { quick: boolean; build: boolean; rows?: Set<number> } {

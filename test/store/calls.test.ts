@@ -1,22 +1,76 @@
+// The call log on the archive, against a real sandbox: it opens from the archive and syncs in
+// the background; the store holds a window of rows around the cursor, not the log; g/G reach
+// either end at once; the cursor follows its call when calls arrive above it; a refresh is
+// gap-free whatever arrived; `r` during a background sync does not start a second one.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestSandbox } from '../support/sandbox.js';
 import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, type ConsoleStore } from '../../src/store/index.js';
-import { CALLS_PAGE_SIZE, callPoller } from '../../src/store/calls.js';
+import { callPoller } from '../../src/store/calls.js';
 import { walkCallLog } from '../../src/api/pager.js';
 import { seedCalls } from '../../src/sandbox/seed.js';
+import type { Call } from '../../src/api/schemas.js';
 
+type Api = ReturnType<typeof createClient>;
 
-describe('console store: the call log', () => {
+/** Every call the service has, newest first, by walking its pages. */
+async function serviceLog(api: Api, filters = {}): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const page of walkCallLog(api, filters, { pageSize: 1000 })) for (const c of page) ids.push(c.id);
+  return ids;
+}
+
+/** Moves the call log's cursor (as its keys do) and returns the call under it. */
+function cursorTo(store: ConsoleStore, index: number): Call | undefined {
+  store.getState().actions.setCursor(index, store.getState().callLog.total, 20);
+  const log = store.getState().callLog;
+  return log.calls[store.getState().views.calls.cursor - log.from];
+}
+
+/** The whole log as the store shows it, read window by window (as paging down the screen would). */
+function wholeLog(store: ConsoleStore): Call[] {
+  const calls: Call[] = [];
+  const total = store.getState().callLog.total;
+  for (let i = 0; i < total; i += 20) {
+    cursorTo(store, i);
+    const log = store.getState().callLog;
+    for (let j = i; j < Math.min(total, i + 20); j++) calls.push(log.calls[j - log.from]);
+  }
+  return calls;
+}
+
+/** The store's log holds exactly the service's calls, newest first (calls created in the same millisecond may come in either order). */
+async function sameAsService(store: ConsoleStore, api: Api): Promise<void> {
+  const service = await serviceLog(api);
+  const log = wholeLog(store);
+  assert.equal(log.length, service.length, 'as many calls as the service has');
+  assert.deepEqual(new Set(log.map((c) => c.id)), new Set(service), 'the same calls, none missing, none twice');
+  assert.equal(new Set(log.map((c) => c.id)).size, log.length, 'no call twice');
+  assert.ok(log.every((c, i) => i === 0 || Date.parse(log[i - 1].createdAt) >= Date.parse(c.createdAt)), 'newest first');
+}
+
+/** Seeds `n` calls the service creates after the newest call the store has archived (a sync reads new calls from there on). */
+function seedNewer(store: ConsoleStore, dataDir: string, n: number): void {
+  store.getState().actions.setCursor(0, store.getState().callLog.total, 20);
+  const newest = Date.parse(store.getState().callLog.calls[0].createdAt);
+  const now = Date.now();
+  // seedCalls ends each 15 minutes before its `now`.
+  seedCalls(dataDir, n, { now: now + 15 * 60_000, days: (now - newest - 1000) / 86_400_000 });
+}
+
+const synced = (store: ConsoleStore) => until(() => store.getState().callLog.status === 'ready' && !store.getState().archiveSync.running && store.getState().archiveSync.lastAt !== undefined, 'a finished sync', 60_000);
+
+describe('console store: the call log on the archive', () => {
   let sb: Awaited<ReturnType<typeof startTestSandbox>>;
-  let api: ReturnType<typeof createClient>;
+  let api: Api;
   let store: ConsoleStore;
   before(async () => {
     sb = await startTestSandbox();
     api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-    store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { initialRoute: { name: 'calls' } });
+    store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
+    store.getState().actions.resize(100, 30);
   });
   after(async () => {
     store.getState().actions.dispose();
@@ -24,50 +78,48 @@ describe('console store: the call log', () => {
     await sb.close();
   });
 
-  test('the first page, then older pages: newest first, no call twice, until the end', async () => {
-    await until(() => store.getState().callLog.status === 'ready', 'first page');
-    const first = store.getState().callLog.calls;
-    assert.equal(first.length, CALLS_PAGE_SIZE, 'the seeded log has more than one page');
-    for (let i = 0; i < 100 && !store.getState().callLog.exhausted; i++) await store.getState().actions.loadMoreCalls();
-    const all = store.getState().callLog.calls;
-    assert.ok(all.length > first.length);
-    assert.equal(new Set(all.map((c) => c.id)).size, all.length, 'no duplicates');
-    assert.ok(all.every((c, i) => i === 0 || all[i - 1].createdAt >= c.createdAt), 'newest first');
-    const everything = await api.listCalls({ limit: 1000 });
-    assert.equal(all.length, everything.length, 'paging reaches every call');
+  test('after the first sync: every call of the service, newest first, no call twice', async () => {
+    await synced(store);
+    await sameAsService(store, api);
+    assert.ok(store.getState().archiveSync.complete, 'the whole history is archived');
   });
 
-  test('each load more is one update of the log, however many pages it fetched', async () => {
-    const { seedCalls } = await import('../../src/sandbox/seed.js');
-    seedCalls(sb.dataDir, 6000);
+  test('6,000 more calls: the store holds a window, not the log; G and g reach either end at once', async () => {
+    seedNewer(store, sb.dataDir, 6000);
     await store.getState().actions.loadCalls({ force: true });
-    let updates = 0;
-    const stop = store.subscribe((s, prev) => void (s.callLog.calls !== prev.callLog.calls && updates++));
+    await synced(store);
+    const service = await serviceLog(api);
+    const log = store.getState().callLog;
+    assert.equal(log.total, service.length);
+    assert.ok(log.calls.length <= 3 * 30, `a window of rows (${log.calls.length}), not ${log.total}`);
+    // Each read is a new rows array (a listener may be told of one twice when sets nest).
+    const seen = new Set([log.calls]);
+    const stop = store.subscribe((s) => void seen.add(s.callLog.calls));
+    const readsSoFar = () => seen.size - 1;
     try {
-      for (let i = 0; i < 100 && !store.getState().callLog.exhausted; i++) {
-        const before = { updates, loaded: store.getState().callLog.calls.length };
-        await store.getState().actions.loadMoreCalls();
-        assert.equal(updates - before.updates, 1, `one update at ${before.loaded} calls`);
-        assert.ok(store.getState().callLog.calls.length > before.loaded);
-      }
+      assert.equal(cursorTo(store, log.total - 1)?.createdAt, service.at(-1) && (await api.getCall(service.at(-1)!)).createdAt, 'G: the oldest call');
+      assert.equal(readsSoFar(), 1, 'one read');
+      assert.equal(cursorTo(store, 0)?.id, service[0], 'g: the newest call');
+      assert.equal(cursorTo(store, 3000)?.id, service[3000], 'the middle');
+      assert.equal(cursorTo(store, 3001)?.id, service[3001], 'j inside the window reads nothing');
+      assert.equal(readsSoFar(), 3);
     } finally {
       stop();
     }
-    const all = store.getState().callLog.calls;
-    assert.ok(all.length > 6000 && store.getState().callLog.exhausted);
-    assert.equal(new Set(all.map((c) => c.id)).size, all.length, 'no duplicates');
-    assert.ok(all.every((c, i) => i === 0 || all[i - 1].createdAt >= c.createdAt), 'newest first');
+    await store.getState().actions.refreshCalls();
     const quiet = store.getState().callLog;
     await store.getState().actions.refreshCalls();
-    assert.equal(store.getState().callLog, quiet, 'a refresh that finds nothing new leaves the log as it was (no redraw)');
+    assert.equal(store.getState().callLog.calls, quiet.calls, 'a refresh that finds nothing new leaves the rows as they were (no redraw)');
   });
 
   test('a placed call joins the log; refresh follows its status; only the top view polls', async () => {
     const s = store.getState();
+    cursorTo(store, 0);
     const assistant = (await api.listAssistants())[0];
     const number = (await api.listPhoneNumbers())[0];
     const call = await s.actions.placeCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: '+14155550123' } });
     assert.ok(call);
+    store.getState().actions.setCursor(0, store.getState().callLog.total, 20);
     assert.equal(store.getState().callLog.calls[0].id, call!.id);
     assert.ok(callPoller({ name: 'calls' }, store.getState()), 'the call log polls while on top and live');
     s.actions.toggleLive();
@@ -82,26 +134,28 @@ describe('console store: the call log', () => {
     assert.equal(store.getState().callLog.calls.find((c) => c.id === call!.id)?.status, 'ended');
   });
 
-  test('filters: a bad date is refused with the field named; a good one reloads the log', async () => {
+  test('filters: a bad date is refused with the field named; a good one shows only its calls, all of them', async () => {
     const { actions } = store.getState();
     assert.match(actions.applyCallFilters({ assistantId: '', phoneNumberId: '', from: 'last tuesday', to: '', id: '' }) ?? '', /^From date/);
     const a = (await api.listAssistants())[1];
     assert.equal(actions.applyCallFilters({ assistantId: a.id, phoneNumberId: '', from: '', to: '', id: '' }), null);
-    await until(() => store.getState().callLog.status === 'ready', 'filtered page');
     const calls = store.getState().callLog.calls;
     assert.ok(calls.length > 0 && calls.every((c) => c.assistantId === a.id));
+    assert.equal(store.getState().callLog.total, (await serviceLog(api, { assistantId: a.id })).length);
+    actions.applyCallFilters({ assistantId: '', phoneNumberId: '', from: '', to: '', id: '' });
   });
 });
 
-describe('console store: the live refresh keeps the log whole', () => {
+describe('console store: the live refresh on the archive', () => {
   let sb: Awaited<ReturnType<typeof startTestSandbox>>;
-  let api: ReturnType<typeof createClient>;
+  let api: Api;
   let store: ConsoleStore;
   before(async () => {
     sb = await startTestSandbox();
     api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
     store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
-    await until(() => store.getState().callLog.status === 'ready', 'first page');
+    store.getState().actions.resize(100, 30);
+    await synced(store);
   });
   after(async () => {
     store.getState().actions.dispose();
@@ -109,42 +163,39 @@ describe('console store: the live refresh keeps the log whole', () => {
     await sb.close();
   });
 
-  /** Every call the service has, newest first, by walking its pages. */
-  async function serviceLog(): Promise<string[]> {
-    const ids: string[] = [];
-    for await (const page of walkCallLog(api, {}, { pageSize: 1000 })) for (const c of page) ids.push(c.id);
-    return ids;
-  }
-
-  test('r while older calls are loading: "loading older" ends, and load more works again', async () => {
+  test('r while a sync runs: no second sync, and the log is whole when it ends', async () => {
     const { actions } = store.getState();
-    const more = actions.loadMoreCalls();
-    assert.equal(store.getState().callLog.loadingMore, true);
-    const reload = actions.loadCalls({ force: true });
-    await Promise.all([more, reload]);
-    assert.equal(store.getState().callLog.status, 'ready');
-    assert.equal(store.getState().callLog.loadingMore, false, 'the stale load more does not leave "loading older…" on');
-    const loaded = store.getState().callLog.calls.length;
-    await store.getState().actions.loadMoreCalls();
-    assert.ok(store.getState().callLog.calls.length > loaded, 'load more is not refused as already running');
+    seedNewer(store, sb.dataDir, 3000);
+    const first = actions.refreshCalls();
+    assert.equal(store.getState().archiveSync.running, true);
+    const again = actions.loadCalls({ force: true });
+    await Promise.all([first, again]);
+    assert.equal(store.getState().archiveSync.running, false, 'the status line does not stay on "syncing…"');
+    await sameAsService(store, api);
   });
 
-  test('5,000 calls arriving while the console is on another screen: back on the log, it is a contiguous prefix of the service\'s', async () => {
+  test('calls arriving above the cursor: it stays on its call', async () => {
+    const chosen = cursorTo(store, 3)!;
+    const [assistant] = await api.listAssistants();
+    const [number] = await api.listPhoneNumbers();
+    for (const n of ['+14155550101', '+14155550102']) await api.placeOutboundCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: n } });
+    await store.getState().actions.refreshCalls();
+    const view = store.getState().views.calls;
+    assert.equal(view.cursor, 5, 'two calls came in above it');
+    const log = store.getState().callLog;
+    assert.equal(log.calls[view.cursor - log.from].id, chosen.id);
+  });
+
+  test("5,000 calls arriving while the console is on another screen: back on the log, it is the service's, none missing between", async () => {
     const { actions } = store.getState();
-    const newest = Date.parse(store.getState().callLog.calls[0].createdAt);
+    const before = store.getState().callLog.total;
+    seedNewer(store, sb.dataDir, 5000);
     actions.goTo({ name: 'files' });
-    const now = Date.now();
-    // Created after the newest loaded call and before now (seedCalls ends each 15 minutes before its `now`).
-    seedCalls(sb.dataDir, 5000, { now: now + 15 * 60_000, days: (now - newest - 1000) / 86_400_000 });
-    const loaded = store.getState().callLog.calls.length;
     const back = performance.now();
     actions.goTo({ name: 'calls' });
-    await until(() => store.getState().callLog.calls.length >= loaded + 5000, 'the new calls are in', 60_000);
+    await until(() => store.getState().callLog.total >= before + 5000 && !store.getState().archiveSync.running, 'the new calls are in', 60_000);
     const ms = performance.now() - back;
-    const log = store.getState().callLog.calls.map((c) => c.id);
-    const service = await serviceLog();
-    assert.deepEqual(log, service.slice(0, log.length), 'the loaded log is the newest calls of the service, none missing between');
-    assert.equal(log.length, loaded + 5000);
-    console.log(`# 5,000 new calls folded into the log in ${Math.round(ms)} ms (${log.length} loaded, contiguous)`);
+    await sameAsService(store, api);
+    console.log(`# 5,000 new calls synced into the archive in ${Math.round(ms)} ms (${store.getState().callLog.total} archived, whole)`);
   });
 });

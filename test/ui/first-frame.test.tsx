@@ -10,6 +10,10 @@ import { App } from '../../src/ui/app.js';
 import { chromeFrame } from '../../src/ui/start.js';
 import { ApiOnceConnected } from '../../src/target.js';
 import { renderApp } from '../support/ink.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeCachedList } from '../../src/archive/lists.js';
 
 /** Still connecting: every request waits (the console's state while the sandbox starts). */
 const connecting = new ApiOnceConnected(new Promise(() => undefined));
@@ -50,4 +54,52 @@ test('the early frame is colored only when asked, and never wider than the termi
   assert.doesNotMatch(plain.replace(/\x1b\[[\d;?]*[HJlh]/g, ''), /\x1b/, 'no color codes');
   for (const text of rowsOf(plain).values()) assert.ok([...text].length <= 40, `fits 40 columns: ${text}`);
   assert.match(chromeFrame(target, { name: 'assistants' }, 40, 12, true), /\x1b\[37;44m/);
+});
+
+// A started console shows the lists' last-known rows at its first frame (drawn before Ink has
+// loaded), marked cached, and the app's own first frame draws the same rows on the same lines.
+for (const route of [{ name: 'assistants' }, { name: 'numbers' }, { name: 'files' }] as Route[]) {
+  test(`the early frame shows the cached ${route.name} rows, as the app draws them, marked cached`, async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
+    const savedAt = Date.now() - 3 * 60_000;
+    await writeCachedList(cacheDir, 'sandbox', 'assistants', [
+      { id: 'a-1', name: 'Cached Concierge', status: true, model: { provider: 'openai', model: 'gpt-4o' } },
+      { id: 'a-2', name: 'Cached Booker' },
+    ], savedAt);
+    await writeCachedList(cacheDir, 'sandbox', 'numbers', [{ id: 'n-1', did: '+14155550123', provider: 'twilio', assistantId: 'a-2' }], savedAt);
+    await writeCachedList(cacheDir, 'sandbox', 'files', { files: [{ id: 'f-1', name: 'cached-faq.md', bytes: 2048 }], pagination: { page: 1, limit: 50, total: 1, totalPages: 1 } }, savedAt);
+    const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: 'starting…', cacheDir };
+    const store = createConsoleStore(connecting, target, { initialRoute: route });
+    const app = await renderApp(createElement(App, { store }));
+    try {
+      const { columns, rows } = store.getState();
+      const ink = app.frame().split('\n');
+      const early = rowsOf(chromeFrame(target, route, columns, rows, false));
+      const expected = { assistants: 'Cached Concierge', numbers: '+14155550123', files: 'cached-faq.md' }[route.name as 'assistants'];
+      const body = [...early.entries()].filter(([row]) => row >= 3 && row < rows);
+      assert.ok(body.some(([, text]) => text.includes(expected)), `the early frame shows ${expected}:\n${[...early.values()].join('\n')}`);
+      assert.match(early.get(3)!, /cached from 3 min ago · refreshing…/);
+      for (const [row, text] of body) assert.equal(text.trimEnd(), ink[row - 1].trimEnd(), `row ${row} is the app's`);
+      if (route.name === 'numbers') assert.match(app.frame(), /Cached Booker/, "the linked assistant's cached name");
+    } finally {
+      app.unmount();
+      store.getState().actions.dispose();
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('no cache dir, or an unreadable cache file: no cached rows and no error', async () => {
+  const cacheDir = mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
+  try {
+    mkdirSync(join(cacheDir, 'lists', 'sandbox'), { recursive: true });
+    writeFileSync(join(cacheDir, 'lists', 'sandbox', 'assistants.json'), '{"savedAt": 1, "rows": [');
+    const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: 'starting…', cacheDir };
+    assert.deepEqual([...rowsOf(chromeFrame(target, { name: 'assistants' }, 80, 24, false)).keys()], [1, 2, 24]);
+    const store = createConsoleStore(connecting, target);
+    assert.equal(store.getState().assistants.data, undefined);
+    store.getState().actions.dispose();
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
 });

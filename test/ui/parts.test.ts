@@ -3,7 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Column } from '../../src/format/column.js';
 import { layoutColumns } from '../../src/ui/components/Table.js';
-import { chartRows, callsPerDay } from '../../src/ui/screens/calls/Calls.js';
+import { chartRows } from '../../src/ui/screens/calls/Calls.js';
+import { bar, everyDay } from '../../src/ui/screens/calls/CallStats.js';
+import { fitSnippet } from '../../src/ui/screens/calls/CallSearch.js';
+import { markPieces } from '../../src/ui/components/ScrollView.js';
 import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
 import { truncate, wrapText } from '../../src/ui/format.js';
 import { callFiltersFromForm, EMPTY_CALL_FILTERS } from '../../src/store/calls.js';
@@ -33,14 +36,35 @@ test('truncation uses an ellipsis and wrapping never exceeds the width', () => {
 });
 
 test('the calls-per-day chart: days in the gap count zero, the busiest day is a full column', () => {
-  const calls = ['2026-11-01T10:00:00', '2026-11-01T11:00:00', '2026-11-03T10:00:00'].map((t, i) => ({ id: String(i), createdAt: new Date(t).toISOString() }));
-  assert.deepEqual(callsPerDay(calls).map((d) => d.count), [2, 0, 1]);
-  // A call with an unreadable createdAt is left off the chart rather than breaking it.
-  assert.deepEqual(callsPerDay([{ createdAt: '' }, ...calls, { createdAt: 'garbage' }]).map((d) => d.count), [2, 0, 1]);
+  const g = (key: string, calls: number) => ({ key, calls, minutes: 0, cost: 0 });
+  assert.deepEqual(everyDay([g('2026-11-03', 1), g('2026-11-01', 2)]).map((d) => [d.key, d.calls]), [['2026-11-01', 2], ['2026-11-02', 0], ['2026-11-03', 1]]);
+  // Across a month end, and a group without a readable day is left off rather than breaking the chart.
+  assert.deepEqual(everyDay([g('2026-10-31', 1), g('', 5), g('2026-11-01', 1)]).map((d) => d.key), ['2026-10-31', '2026-11-01']);
   const rows = chartRows([2, 0, 1]);
   assert.equal(rows.length, 3);
   assert.equal(rows.map((r) => r[0]).join(''), '███');
   assert.equal(rows.map((r) => r[2]).join(''), '   ');
+});
+
+test('the stats bars: in eighths of a cell, any value above zero shows, the largest fills the width', () => {
+  assert.equal(bar(10, 10, 4), '████');
+  assert.equal(bar(5, 10, 4), '██  ');
+  assert.equal(bar(1, 1000, 4), '▏   ');
+  assert.equal(bar(0, 10, 4), '    ');
+});
+
+test('search snippets: each part escaped on its own, cut in terminal cells; a highlight cannot be forged', () => {
+  const parts = fitSnippet([{ text: 'say \x1b[31mred ', hit: false }, { text: '退款', hit: true }, { text: ' please and more text', hit: false }], 30);
+  assert.doesNotMatch(parts.map((p) => p.text).join(''), /\x1b/);
+  assert.deepEqual(parts.filter((p) => p.hit).map((p) => p.text), ['退款']);
+  assert.ok(parts.reduce((w, p) => w + [...p.text].reduce((n, ch) => n + (/[\u4e00-\u9fff]/.test(ch) ? 2 : 1), 0), 0) <= 30);
+  assert.deepEqual(markPieces('A refund, Refunds', ['refund']), [
+    { text: 'A ', hit: false },
+    { text: 'refund', hit: true },
+    { text: ', ', hit: false },
+    { text: 'Refund', hit: true },
+    { text: 's', hit: false },
+  ]);
 });
 
 test('palette commands parse and complete', () => {

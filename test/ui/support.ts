@@ -1,5 +1,8 @@
 // Shared setup for console component tests: a real sandbox, the real client, a fresh store.
 import { createElement } from 'react';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startTestSandbox } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, type ConsoleStore, type ConsoleTarget, type Route } from '../../src/store/index.js';
@@ -10,17 +13,22 @@ import { renderApp } from '../support/ink.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
-export async function openConsole(sb: Sandbox, opts: { apiKey?: string; initialRoute?: Route; pollMs?: number; debugLog?: (line: string) => string | undefined; target?: Partial<ConsoleTarget> } = {}) {
+/** `cacheDir`: the console's cache (lists, call archive); a fresh temp dir, removed on close, when not given. */
+export async function openConsole(sb: Sandbox, opts: { apiKey?: string; initialRoute?: Route; pollMs?: number; debugLog?: (line: string) => string | undefined; target?: Partial<ConsoleTarget>; cacheDir?: string } = {}) {
   const api = createClient({ baseUrl: sb.url, apiKey: opts.apiKey ?? sb.apiKey });
-  const store: ConsoleStore = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, ...opts.target }, opts);
+  const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
+  const store: ConsoleStore = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir, ...opts.target }, opts);
   const app = await renderApp(createElement(App, { store }));
   return {
     ...app,
     store,
+    api,
+    cacheDir,
     async close() {
       app.unmount();
       store.getState().actions.dispose();
       await api.close();
+      if (!opts.cacheDir) rmSync(cacheDir, { recursive: true, force: true });
     },
   };
 }

@@ -15,7 +15,6 @@ import { CLI, homeEnv } from '../support/cli.js';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
-import { mergeCalls } from '../../src/store/calls.js';
 import type { Call } from '../../src/api/schemas.js';
 
 const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(CLI) ? `${CLI} is missing (npm run build)` : false;
@@ -33,7 +32,8 @@ before(async () => {
   home = mkdtempSync(join(tmpdir(), 'sb-frames-'));
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   try {
-    const calls: Call[] = mergeCalls([], await api.listCalls({ limit: 1000 }));
+    // Newest first, as the archive orders them (by creation time; the sandbox's are all apart).
+    const calls: Call[] = (await api.listCalls({ limit: 1000 })).sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
     numbers = calls.map((c) => c.customer?.number ?? '—');
   } finally {
     await api.close();

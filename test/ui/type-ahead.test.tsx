@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { openConsole, startTestSandbox, type Sandbox } from './support.js';
 import { tick } from '../support/ink.js';
 import { seedCalls } from '../../src/sandbox/seed.js';
-import { CALLS_PAGE_SIZE } from '../../src/store/calls.js';
+/** More rows than the first screen (and the first window of rows the store holds) shows. */
+const CALLS_PAGE_SIZE = 50;
 
 let sb: Sandbox;
 let slow: Server;
@@ -101,12 +102,11 @@ test('50 j in one write on the call log go 50 rows down: the keys past the first
   try {
     await c.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d/);
     await tick();
-    assert.equal(c.store.getState().callLog.calls.length, CALLS_PAGE_SIZE, 'one page loaded');
     c.stdin.write('j'.repeat(CALLS_PAGE_SIZE + 10));
     await tick();
     for (let i = 0; i < 500 && (c.store.getState().views['calls']?.cursor ?? 0) < CALLS_PAGE_SIZE + 10; i++) await new Promise((r) => setTimeout(r, 10));
     assert.equal(c.store.getState().views['calls']?.cursor, CALLS_PAGE_SIZE + 10);
-    assert.ok(c.store.getState().callLog.calls.length > CALLS_PAGE_SIZE);
+    assert.ok(c.store.getState().callLog.total > CALLS_PAGE_SIZE + 10);
   } finally {
     await c.close();
     await big.close();

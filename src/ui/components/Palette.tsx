@@ -1,4 +1,4 @@
-// The `:` command palette: :assistants :numbers :calls :files :chat :test [path] :help :q, each by any prefix
+// The `:` command palette: :assistants :numbers :calls :files :chat :test [path] :search <text> :stats :help :q, each by any prefix
 // that names one command or by its alias (:a, :c …), most with an optional id (`:calls <id>`
 // opens that call); Tab completes, and pressed again cycles through the commands that match.
 import { useRef, useState } from 'react';
@@ -17,6 +17,8 @@ interface PaletteCommand {
   arg?: string;
   /** The argument is the rest of the line (a path may hold spaces), not one word. */
   rest?: boolean;
+  /** Without its argument the command cannot run: this says what to give. */
+  required?: string;
 }
 
 /** The palette's commands, in the order Tab offers them. */
@@ -27,6 +29,8 @@ export const PALETTE: PaletteCommand[] = [
   { name: 'chat', aliases: ['ch'], arg: 'session id', route: (id) => [id ? { name: 'chat', sessionId: id } : { name: 'chat' }] },
   { name: 'files', aliases: ['f'], arg: 'id', route: (id) => [{ name: 'files' }, ...(id ? [{ name: 'file' as const, id }] : [])] },
   { name: 'test', aliases: ['t'], arg: 'path', rest: true, route: (path) => [path ? { name: 'tests', path } : { name: 'tests' }] },
+  { name: 'search', aliases: [], arg: 'text', rest: true, required: 'What to search for? :search <words, "a phrase" or prefix*>', route: (text) => [{ name: 'call-search', text: text ?? '' }] },
+  { name: 'stats', aliases: [], route: () => [{ name: 'call-stats' }] },
   { name: 'help', aliases: ['h', '?'], route: () => [{ name: 'help' }] },
   { name: 'quit', aliases: ['q'] },
 ];
@@ -59,6 +63,7 @@ export function parsePalette(line: string): { route: Route; then?: Route } | { q
   if (!cmd.route) return { quit: true };
   if (arg && !cmd.arg) return { error: `:${cmd.name} takes no argument` };
   const rest = line.trim().replace(/^:/, '').slice(word.length).trim();
+  if (cmd.required && !(cmd.rest ? rest : arg)) return { error: cmd.required };
   const [route, then] = cmd.route(cmd.rest ? rest || undefined : arg);
   return then ? { route, then } : { route };
 }
@@ -75,7 +80,8 @@ export function completePalette(line: string): string {
 }
 
 export function Palette() {
-  const [line, setLine] = useState('');
+  const seed = useConsole((s) => s.paletteSeed);
+  const [line, setLine] = useState(seed);
   const columns = useConsole((s) => s.columns);
   // Tab again on what Tab last wrote cycles through the commands the typed word matched.
   const cycling = useRef<{ typed: string; at: number; wrote: string } | null>(null);
@@ -111,7 +117,7 @@ export function Palette() {
         const r = parsePalette(line);
         if ('quit' in r) actions.quit();
         else if ('error' in r) actions.flash(r.error, 'error');
-        else if (r.route.name === 'help') actions.push(r.route);
+        else if (r.route.name === 'help' || r.route.name === 'call-search' || r.route.name === 'call-stats') actions.push(r.route);
         else {
           actions.goTo(r.route);
           if (r.then) actions.push(r.then);

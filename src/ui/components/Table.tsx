@@ -3,13 +3,11 @@
 // (CJK, emoji) value never breaks the grid.
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
-import { cellText, COLUMN_GAP, layoutColumns, type Column } from '../../format/column.js';
-import { pad } from '../format.js';
+import type { Column } from '../../format/column.js';
+import { headerLine, layoutColumns, rowLine, tableBodyHeight } from '../table-text.js';
 import { capabilities } from '../capabilities.js';
 
-const GAP = COLUMN_GAP;
-
-export { layoutColumns };
+export { layoutColumns, tableBodyHeight };
 
 /** One row's line. Memoized: a cursor move re-renders only the two rows whose highlight changed. */
 const Row = memo(function Row({ text, selected, marker }: { text: string; selected: boolean; marker: boolean }) {
@@ -24,11 +22,6 @@ const Row = memo(function Row({ text, selected, marker }: { text: string; select
 /** Without colour the selected row is also marked in a column of its own (inverse may not show). */
 export const markerOf = (selected: boolean) => (selected ? '› ' : '  ');
 const MARKER_WIDTH = 2;
-
-/** Rows of a table of `height` lines left for its body (the header takes one). */
-export function tableBodyHeight(height: number): number {
-  return Math.max(1, height - 1);
-}
 
 /** At most this many formatted lines are kept (the cache is dropped wholesale past it). */
 const LINES_KEPT = 1000;
@@ -52,12 +45,11 @@ export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]
   if (cursor >= scroll + bodyHeight) scroll = cursor - bodyHeight + 1;
   if (cursor < scroll) scroll = cursor;
   const visible = rows.slice(scroll, scroll + bodyHeight);
-  const line = (cells: string[]) => cells.join(' '.repeat(GAP));
   const lineOf = (row: T) => {
     let text = lines.get(row);
     if (text === undefined) {
       if (lines.size >= LINES_KEPT) lines.clear();
-      text = line(cols.map(({ col, width: w }) => pad(cellText(col.value(row)), w, col.align)));
+      text = rowLine(cols, row);
       lines.set(row, text);
     }
     return text;
@@ -66,7 +58,7 @@ export function Table<T extends object>(props: { columns: Column<T>[]; rows: T[]
     <Box flexDirection="column" height={height} width={props.width}>
       <Text bold color="cyan">
         {marker ? markerOf(false) : ''}
-        {line(cols.map(({ col, width: w }) => pad(col.header, w, col.align)))}
+        {headerLine(cols)}
       </Text>
       {visible.map((row, i) => (
         <Row key={props.rowKey(row)} text={lineOf(row)} selected={scroll + i === cursor} marker={marker} />

@@ -10,6 +10,8 @@ import { NumberLink, Numbers } from './numbers/Numbers.js';
 import { Calls } from './calls/Calls.js';
 import { CallDetail } from './calls/CallDetail.js';
 import { CallFilters, CallOutbound } from './calls/CallForms.js';
+import { CallStats } from './calls/CallStats.js';
+import { CallSearch } from './calls/CallSearch.js';
 import { ChatSessions } from './chat/Sessions.js';
 import { NewChat } from './chat/NewChat.js';
 import { Conversation } from './chat/Conversation.js';
@@ -35,6 +37,8 @@ export const SCREENS: Record<RouteName, ScreenEntry> = {
   'number-link': entry('number-link', NumberLink),
   calls: entry('calls', Calls),
   call: entry('call', CallDetail),
+  'call-search': entry('call-search', CallSearch),
+  'call-stats': entry('call-stats', CallStats),
   'call-filters': entry('call-filters', CallFilters),
   'call-outbound': entry('call-outbound', CallOutbound),
   chat: entry('chat', ChatSessions),

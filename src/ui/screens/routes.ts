@@ -24,6 +24,9 @@ export const ROUTES: Record<RouteName, RouteInfo> = {
   'number-link': info<'number-link'>(['picker'], () => 'link assistant'),
   calls: info<'calls'>(['global', 'list', 'calls'], () => 'Calls'),
   call: info<'call'>(['global', 'detail', 'call'], (r) => `call ${r.id}`),
+  // The list of matches: Enter opens a call with the match in view. 's' searches again.
+  'call-search': info<'call-search'>(['global', 'list', 'search'], (r) => `search "${r.text}"`),
+  'call-stats': info<'call-stats'>(['global', 'detail', 'stats'], () => 'stats'),
   'call-filters': info<'call-filters'>(form, () => 'filters'),
   'call-outbound': info<'call-outbound'>(form, () => 'outbound call'),
   chat: info<'chat'>(['global', 'list', 'sessions'], () => 'Chat'),

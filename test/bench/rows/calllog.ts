@@ -37,7 +37,7 @@ function lastCount(text: string): { loaded: number; more: boolean } | undefined 
  * Presses keys from `keyAt(i)` up to n times (each after the previous frame and the key-repeat
  * gap, and within `budgetMs`); the latency of each keypress in ms.
  */
-async function keyLatencies(pty: PtySession, keyAt: (i: number) => string, n: number, budgetMs: number): Promise<{ samples: number[]; timeouts: number }> {
+export async function keyLatencies(pty: PtySession, keyAt: (i: number) => string, n: number, budgetMs: number): Promise<{ samples: number[]; timeouts: number }> {
   const samples: number[] = [];
   let timeouts = 0;
   let lastSent = -Infinity;

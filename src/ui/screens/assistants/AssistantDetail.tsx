@@ -1,15 +1,17 @@
 // One assistant, every field, grouped: model and prompt, voice, transcriber, call behaviour,
 // knowledge-base files by name, analysis plan, hang-up prompt, and anything else it came with.
 import { useMemo } from 'react';
-import type { Assistant, KbFile } from '../../../api/schemas.js';
+import type { Assistant, KbFile, PhoneNumber } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { useEditText } from '../../hooks/editor.js';
+import type { AssistantActivity } from '../../../store/archive.js';
+import type { Resource } from '../../../store/types.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, show, wrapText, yesNo } from '../../format.js';
+import { dateTime, money, show, wrapText, yesNo } from '../../format.js';
 import type { ScreenProps } from '../shared.js';
 import { activeWord } from '../../../format/words.js';
 
@@ -17,6 +19,24 @@ const KNOWN = new Set(['id', 'name', 'status', 'description', 'voice', 'transcri
 
 export function kbFileIds(a: Assistant): string[] {
   return [...new Set([...(a.knowledgeBase?.fileIds ?? []), ...(a.model?.knowledgeBase?.fileIds ?? [])])];
+}
+
+/**
+ * What the assistant has done (its calls, their minutes and cost, its last call, from the call
+ * archive) and the numbers that send their inbound calls to it: two lines under its status.
+ * Exported for tests.
+ */
+export function activityLines(assistantId: string, activity: Resource<AssistantActivity> | undefined, numbers: PhoneNumber[] | undefined): Line[] {
+  const field = (label: string, value: string, dim?: boolean): Line => ({ text: `${label.padEnd(24)}  ${value}`, dim });
+  const act = activity?.data;
+  const calls = act
+    ? field('calls', `${act.calls.toLocaleString('en-US')} · ${act.minutes.toFixed(1)} min · ${money(act.cost)} · last ${act.lastCall ? `${dateTime(act.lastCall.createdAt)} ${act.lastCall.status ?? ''}`.trim() : 'none'} (C: its calls)`)
+    : activity?.status === 'error'
+      ? field('calls', `could not read the call archive: ${activity.error ?? 'unknown error'}`)
+      : field('calls', 'reading the call archive…', true);
+  const linked = numbers?.filter((n) => n.assistantId === assistantId) ?? [];
+  const nums = field('phone numbers', !numbers ? 'loading…' : linked.length ? linked.map((n) => n.did ?? n.id).join(' · ') : 'none (2, then l links one)', !numbers || !linked.length);
+  return [calls, nums];
 }
 
 export function assistantLines(a: Assistant, files: KbFile[], width: number): Line[] {
@@ -88,13 +108,17 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
   const rec = useConsole((s) => s.records[`assistant:${route.id}`]);
   const listed = useConsole((s) => s.assistants.data?.find((a) => a.id === route.id));
   const files = useConsole((s) => s.files.data?.files);
+  const numbers = useConsole((s) => s.numbers.data);
+  const activity = useConsole((s) => s.assistantActivity[route.id]);
   const view = useTopView();
   const actions = useActions();
   const editText = useEditText();
   const editAsCode = (id: string) => (editText ? void actions.editAssistantAsCode(id, editText) : actions.flash('No terminal to run an editor on', 'error'));
   const a = (rec?.data as Assistant | undefined) ?? listed;
   // Laid out once per record, files and width: a j/k only scrolls (a prompt may be 100,000 characters).
-  const lines = useMemo(() => (a ? assistantLines(a, files ?? [], width) : []), [a, files, width]);
+  const fields = useMemo(() => (a ? assistantLines(a, files ?? [], width) : []), [a, files, width]);
+  // Its calls and numbers right under its name and status, where they are seen without scrolling.
+  const lines = useMemo(() => (fields.length ? [...fields.slice(0, 3), ...activityLines(route.id, activity, numbers), ...fields.slice(3)] : []), [fields, activity, numbers, route.id]);
   useDetailKeys({
     contexts: ['detail', 'assistant'],
     lines: lines.length,
@@ -109,6 +133,7 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
       if (cmd === Command.KnowledgeBase) return actions.push({ name: 'assistant-kb', id: a.id }), true;
       if (cmd === Command.Chat) return actions.push({ name: 'chat', assistantId: a.id }), true;
       if (cmd === Command.Outbound) return actions.push({ name: 'call-outbound', assistantId: a.id }), true;
+      if (cmd === Command.AssistantCalls) return actions.showAssistantCalls(a.id), true;
       if (cmd === Command.RawJson) return actions.push({ name: 'json', title: `assistant ${a.name ?? a.id}`, value: a }), true;
       return false;
     },

@@ -1,26 +1,17 @@
 // Assistants: table of name, status, model, voice, updated.
-import { Box } from 'ink';
-import type { Assistant } from '../../../api/schemas.js';
+import { Box, Text } from 'ink';
 import { useActions, useConsole } from '../../../store/index.js';
 import { useEditText } from '../../hooks/editor.js';
-import type { Column } from '../../../format/column.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, type KeyContext } from '../../keymap.js';
-import { dateTime } from '../../format.js';
+import { truncate } from '../../format.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
-import { activeWord } from '../../../format/words.js';
+import { ASSISTANT_COLUMNS, countLine } from '../lists.js';
 
-export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
-  { header: 'NAME', width: 18, priority: 1, grow: true, value: (a) => a.name ?? a.id },
-  { header: 'STATUS', width: 8, priority: 2, value: (a) => activeWord(a.status ?? true) },
-  { header: 'MODEL', width: 22, priority: 3, grow: true, value: (a) => [a.model?.provider, a.model?.model].filter(Boolean).join('/') || '—' },
-  { header: 'VOICE', width: 10, priority: 4, value: (a) => a.voice?.provider ?? '—' },
-  { header: 'UPDATED', width: 16, priority: 5, value: (a) => dateTime(a.updatedAt ?? a.createdAt) },
-  { header: 'ID', width: 12, priority: 6, value: (a) => a.id },
-];
+export { ASSISTANT_COLUMNS };
 
 export const CONTEXTS: KeyContext[] = ['list', 'assistants'];
 
@@ -35,7 +26,7 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
   useListKeys({
     contexts: CONTEXTS,
     count: rows.length,
-    height,
+    height: height - 1,
     loading: firstLoad(res),
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadAssistants({ force: true }), true;
@@ -64,10 +55,16 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="assistants" />;
   if (res.status === 'error' && !res.data) return <ErrorState what="assistants" message={res.error} hint={res.hint} logged={res.logged} />;
-  if (rows.length === 0) return <Empty text={view.filter ? `No assistant matches "${view.filter}".` : 'No assistants yet. Press n to create one.'} />;
   return (
-    <Box flexDirection="column">
-      <Table columns={ASSISTANT_COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height} width={width} rowKey={(a) => a.id} />
+    <Box flexDirection="column" height={height}>
+      <Text dimColor wrap="truncate">
+        {truncate(countLine(res, 'assistant'), width)}
+      </Text>
+      {rows.length === 0 ? (
+        <Empty text={view.filter ? `No assistant matches "${view.filter}".` : 'No assistants yet. Press n to create one.'} />
+      ) : (
+        <Table columns={ASSISTANT_COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(a) => a.id} />
+      )}
     </Box>
   );
 }

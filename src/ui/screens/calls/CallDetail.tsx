@@ -1,8 +1,9 @@
 // One call: known fields formatted, the transcript as a dialogue, the summary, and every field the
 // service returned that we don't know, as it came.
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { Call } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
+import { searchedWords } from '../../../store/archive.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
@@ -11,6 +12,25 @@ import { Command } from '../../keymap.js';
 import { dateTime, duration, money, show, wrapText } from '../../format.js';
 import type { ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
+import { openAssistantOf } from './Calls.js';
+
+/**
+ * The lines that hold one of `words`, marked, and the one to scroll to: the first match in the
+ * summary or transcript (where a search matched), else the first anywhere; -1 for none. Exported for tests.
+ */
+export function markMatches(lines: Line[], words: string[]): { lines: Line[]; first: number } {
+  if (!words.length) return { lines, first: -1 };
+  const lower = words.map((w) => w.toLowerCase());
+  const body = lines.findIndex((l) => l.bold && l.text === 'Summary');
+  let first = -1;
+  const marked = lines.map((l, i) => {
+    const t = l.text.toLowerCase();
+    if (!lower.some((w) => t.includes(w))) return l;
+    if (first < 0 || (first < body && i > body)) first = i;
+    return { ...l, marks: words };
+  });
+  return { lines: marked, first };
+}
 
 const KNOWN = new Set(['id', 'assistantId', 'phoneNumberId', 'createdAt', 'updatedAt', 'type', 'status', 'customer', 'startedAt', 'endedAt', 'endedReason', 'durationSeconds', 'cost', 'transcript', 'messages', 'summary']);
 const SPEAKER: Record<string, string> = { assistant: 'Assistant', bot: 'Assistant', user: 'Caller', customer: 'Caller', system: 'System' };
@@ -19,7 +39,7 @@ const SPEAKER: Record<string, string> = { assistant: 'Assistant', bot: 'Assistan
  * `pending` says why the summary and transcript are missing while only the log's row is known
  * (the log keeps neither): still loading, or the whole record could not be loaded.
  */
-export function callLines(c: Call, names: { assistant: string; number: string }, width: number, pending?: string): Line[] {
+export function callLines(c: Call, names: { assistant: string; number: string }, width: number, pending?: string, opts: { transcriptText?: boolean } = {}): Line[] {
   const lines: Line[] = [];
   const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: 'cyan' });
   const field = (label: string, value: unknown) => {
@@ -45,7 +65,7 @@ export function callLines(c: Call, names: { assistant: string; number: string },
   group('Transcript');
   const msgs = (c.messages ?? []).filter((m) => m.role !== 'system');
   if (pending) lines.push(missing);
-  else if (msgs.length) {
+  else if (msgs.length && !(opts.transcriptText && c.transcript)) {
     for (const m of msgs) {
       const who = SPEAKER[m.role] ?? m.role;
       wrapText(m.content, Math.max(10, width - 12)).forEach((w, i) => lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && who === 'Caller' ? 'yellow' : undefined }));
@@ -61,7 +81,7 @@ export function callLines(c: Call, names: { assistant: string; number: string },
   return lines;
 }
 
-export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call'; id: string }>) {
+export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call'; id: string; match?: string }>) {
   const rec = useConsole((s) => s.records[`call:${route.id}`]);
   // The log can hold 100k calls: select the array (a stable reference) and search it only when it changes.
   const logged = useConsole((s) => s.callLog.calls);
@@ -72,7 +92,22 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
   const actions = useActions();
   const c = (rec?.data as Call | undefined) ?? listed;
   const pending = rec?.data ? undefined : rec?.status === 'error' ? `could not load the whole call: ${rec.error}` : 'loading…';
-  const lines = c ? callLines(c, { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' }, width, pending) : [];
+  const plain = c ? callLines(c, { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' }, width, pending) : [];
+  // Opened from a search: the match highlighted and, once the whole record is in, scrolled into view (once).
+  const words = useMemo(() => (route.match ? searchedWords(route.match) : []), [route.match]);
+  let { lines, first } = markMatches(plain, words);
+  // The search matched the transcript's text; the dialogue may word it differently: show that text.
+  if (words.length && c?.transcript && !pending && !lines.slice(lines.findIndex((l) => l.bold && l.text === 'Transcript')).some((l) => l.marks)) {
+    const names = { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' };
+    ({ lines, first } = markMatches(callLines(c, names, width, pending, { transcriptText: true }), words));
+  }
+  const scrolled = useRef(false);
+  useEffect(() => {
+    if (scrolled.current || first < 0 || pending) return;
+    scrolled.current = true;
+    const max = Math.max(0, lines.length - height + 1);
+    actions.scrollBy(Math.max(0, first - 2) - view.scroll, max);
+  }, [first, pending, lines.length, height, actions, view.scroll]);
   useDetailKeys({
     contexts: ['detail', 'call'],
     lines: lines.length,
@@ -81,6 +116,7 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadCall(route.id), true;
       if (cmd === Command.RawJson && c) return actions.push({ name: 'json', title: `call ${c.id}`, value: c }), true;
+      if (cmd === Command.OpenAssistant && c) return openAssistantOf(c, actions), true;
       return false;
     },
   });

@@ -1,66 +1,27 @@
-// The call log: a calls-per-day chart over the loaded range, then the table, newest first.
-// Older pages load as the cursor nears the end; the store refreshes it live while it is on top.
+// The call log, from the archive: a calls-per-day chart for the filters, a status line (count,
+// filters, how fresh the archive is), then the table, newest first. The store holds a window of
+// rows around the cursor and syncs the archive in the background while the log is on top.
 import { memo, useEffect, useMemo, useState } from 'react';
 import { Box, Text } from 'ink';
-import type { Call } from '../../../api/schemas.js';
+import type { Call, PhoneNumber } from '../../../api/schemas.js';
+import type { CallFilterForm } from '../../../store/calls.js';
+import { ago } from '../../../store/cached.js';
+import { escapeLine } from '../../../format/escape.js';
 import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
 import type { Column } from '../../../format/column.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
-import { useAnchoredCursor } from '../../hooks/useAnchoredCursor.js';
 import { Command } from '../../keymap.js';
 import { dateTime, duration, money, truncate } from '../../format.js';
 import { count } from '../../../format/words.js';
-import { filterReady, filterRows, prepareFilter, type ScreenProps } from '../shared.js';
+import type { ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
+import { everyDay } from './CallStats.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
 const callKey = (c: Call) => c.id;
-
-/** A UTC timestamp as the service writes it (`2026-11-01T10:00:00.000Z`): its hour prefix is a bucket key. */
-const UTC_ISO = /^\d{4}-\d\d-\d\dT\d\d:.*Z$/;
-const DAY = /^\d{4}-\d\d-\d\d$/;
-
-/**
- * Calls per local day, oldest day first, every day in the range present (zeros included).
- * Runs whenever a page arrives on logs of 100k calls, so it counts by the UTC hour prefix of
- * createdAt (a string slice) and formats only one date per distinct hour, not one per call
- * (in a zone with a half-hour offset, a day boundary falls mid-bucket and that hour counts whole).
- */
-export function callsPerDay(calls: Pick<Call, 'createdAt'>[]): { day: string; count: number }[] {
-  const perHour = new Map<string, number>();
-  // The log is sorted, so neighbours mostly share an hour: count runs, touch the map once per run.
-  let run = '';
-  let n = 0;
-  for (const c of calls) {
-    const at = c.createdAt;
-    if (n > 0 && (run.length === 13 ? at.startsWith(run) && at.endsWith('Z') : at === run)) {
-      n++;
-      continue;
-    }
-    if (n > 0) perHour.set(run, (perHour.get(run) ?? 0) + n);
-    run = UTC_ISO.test(at) ? at.slice(0, 13) : at;
-    n = 1;
-  }
-  if (n > 0) perHour.set(run, (perHour.get(run) ?? 0) + n);
-  const counts = new Map<string, number>();
-  for (const [hour, k] of perHour) {
-    const d = dateTime(hour.length === 13 ? `${hour}:00:00Z` : hour).slice(0, 10);
-    if (!DAY.test(d)) continue; // no readable createdAt: no day to chart it on
-    counts.set(d, (counts.get(d) ?? 0) + k);
-  }
-  const days = [...counts.keys()].sort();
-  if (days.length === 0) return [];
-  const out: { day: string; count: number }[] = [];
-  for (let d = new Date(`${days[0]}T12:00:00`); ; d.setDate(d.getDate() + 1)) {
-    const key = dateTime(d.toISOString()).slice(0, 10);
-    out.push({ day: key, count: counts.get(key) ?? 0 });
-    if (key >= days[days.length - 1] || out.length > 400) break;
-  }
-  return out;
-}
 
 const CHART_ROWS = 3;
 
@@ -77,33 +38,61 @@ export function chartRows(counts: number[], rows = CHART_ROWS): string[] {
   });
 }
 
-/** Memoized: the cursor moves on every keypress, the loaded calls only when a page arrives. */
-export const CallsChart = memo(function CallsChart({ calls, width }: { calls: Call[]; width: number }) {
-  const perDay = useMemo(() => callsPerDay(calls), [calls]);
-  const days = perDay.slice(-Math.max(1, Math.floor((width - 2) / 2)));
-  const max = Math.max(0, ...days.map((d) => d.count));
+/** Memoized: the cursor moves on every keypress, the per-day counts only when a sync lands. */
+export const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: { day: string; count: number }[]; width: number }) {
+  const days = useMemo(() => everyDay(perDay.map((d) => ({ key: d.day, calls: d.count, minutes: 0, cost: 0 }))), [perDay]).slice(-Math.max(1, Math.floor((width - 2) / 2)));
+  const max = Math.max(0, ...days.map((d) => d.calls));
   return (
     <Box flexDirection="column" height={CHART_ROWS + 1}>
-      {chartRows(days.map((d) => d.count)).map((row, i) => (
+      {chartRows(days.map((d) => d.calls)).map((row, i) => (
         <Text key={i} color="green" wrap="truncate">
           {row || ' '}
         </Text>
       ))}
       <Text dimColor wrap="truncate">
-        {days.length ? truncate(`calls/day ${days[0].day} → ${days[days.length - 1].day} · busiest day ${max} · ${count(calls.length, 'call')} loaded`, width) : 'calls/day: no calls loaded'}
+        {days.length ? truncate(`calls/day ${days[0].key} → ${days[days.length - 1].key} · busiest day ${max} · S: stats`, width) : 'calls/day: no calls in the archive yet'}
       </Text>
     </Box>
   );
 });
 
+/** The call log's filters in words ("assistant Support, from 7d"), for the status lines. */
+export function callFilterWords(f: CallFilterForm, assistantName: (id: string) => string, numbers: PhoneNumber[] | undefined): string {
+  return [
+    f.assistantId && `assistant ${assistantName(f.assistantId)}`,
+    f.phoneNumberId && `number ${numbers?.find((n) => n.id === f.phoneNumberId)?.did ?? f.phoneNumberId}`,
+    f.from && `from ${f.from}`,
+    f.to && `to ${f.to}`,
+    f.id && `id ${f.id}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** "synced 40 s ago", "syncing… (synced 3 min ago)": how fresh the archive is. */
+export function syncWords(sync: { running: boolean; lastAt?: number; error?: string; phase?: string; complete: boolean }, now = Date.now()): string {
+  const last = sync.lastAt ? `synced ${ago(now - sync.lastAt)}` : 'never synced';
+  if (sync.running) return `${sync.phase === 'backfill' ? 'fetching older calls' : 'syncing'}… (${last})`;
+  if (sync.error) return `sync failed: ${sync.error} (${last})`;
+  return last;
+}
+
 export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const log = useConsoleShallow((s) => ({ ...s.callLog }));
+  const sync = useConsoleShallow((s) => ({ ...s.archiveSync }));
   const numbers = useConsole((s) => s.numbers.data);
   const assistantName = useAssistantName();
   const view = useTopView();
   const actions = useActions();
+  // "synced 40 s ago" moves on while nothing else changes.
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 10_000);
+    t.unref?.();
+    return () => clearInterval(t);
+  }, []);
   // Kept until the names they look up change: the table then keeps each row's formatted line, so
-  // a keypress formats no cells, and the filter runs over the log only when it or the log changes.
+  // a keypress formats no cells.
   const columns = useMemo<Column<Call>[]>(
     () => [
       { header: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt) },
@@ -118,75 +107,63 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
     ],
     [assistantName, numbers],
   );
-  // While the filter is typed into, the keystroke's frame shows the text at once and the list
-  // follows right after it (a burst of keys filters once, for the last), once the filter's index
-  // is made (in the background from `/` on, so no keystroke waits for it); out of the filter bar
-  // the list is always filtered by what the bar says, so keys after Enter move over the right rows.
-  const typingFilter = useConsole((s) => s.mode === 'filter');
-  const filtering = typingFilter || view.filter !== '';
-  // Bumped when the index is complete, to render with it.
-  const [, indexMade] = useState(0);
-  useEffect(() => (filtering ? prepareFilter(log.calls, columns, () => indexMade((n) => n + 1)) : undefined), [filtering, log.calls, columns]);
-  const [listed, setListed] = useState(view.filter);
-  const ready = filterReady(log.calls, columns);
-  useEffect(() => {
-    if (listed === view.filter || !ready) return;
-    const t = setTimeout(() => setListed(view.filter), 0);
-    return () => clearTimeout(t);
-  }, [listed, view.filter, ready]);
-  const filter = typingFilter ? listed : view.filter;
-  const rows = useMemo(() => filterRows(log.calls, columns, filter), [log.calls, columns, filter]);
   const tableHeight = Math.max(3, height - CHART_ROWS - 2);
-  // The cursor stays on its call when a refresh adds calls above it.
-  const { cursor, scroll, anchor } = useAnchoredCursor(rows, callKey, tableHeight);
-  const selected = rows[cursor];
-
-  // Near the end of what is loaded: fetch the next older page (the store ignores repeats).
-  useEffect(() => {
-    if (log.status === 'ready' && !log.exhausted && rows.length - cursor <= 5) void actions.loadMoreCalls();
-  }, [cursor, rows.length, log.status, log.exhausted, actions]);
+  // The store holds rows `from`…`from + calls.length - 1` of `total`, around the cursor.
+  const cursor = Math.min(view.cursor, Math.max(0, log.total - 1));
+  const selected = log.calls[cursor - log.from];
+  const empty = log.total === 0;
 
   useListKeys({
     contexts: ['list', 'calls'],
-    count: rows.length,
+    count: log.total,
     height: tableHeight,
-    anchor,
-    // Also at the last loaded row while older calls load: a j typed on waits for them rather
-    // than stopping at the end (50 j in one read go 50 rows down).
-    loading: log.status === 'idle' || (log.status === 'loading' && log.calls.length === 0) || (log.loadingMore && cursor >= rows.length - 1),
+    // The first screen of an archive that holds nothing yet: keys wait for the first page.
+    loading: log.status === 'idle' || (empty && sync.running && !log.filtering && !view.filter),
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadCalls({ force: true }), true;
       if (cmd === Command.CallFilters) return actions.push({ name: 'call-filters' }), true;
       if (cmd === Command.ToggleLive) return actions.toggleLive(), true;
       if (cmd === Command.Outbound) return actions.push({ name: 'call-outbound' }), true;
+      if (cmd === Command.Search) return actions.openPalette('search '), true;
+      if (cmd === Command.Stats) return actions.push({ name: 'call-stats' }), true;
       if (!selected) return false;
       if (cmd === Command.Open) return actions.push({ name: 'call', id: selected.id }), true;
       if (cmd === Command.RawJson) return void actions.showCallJson(selected.id), true;
+      if (cmd === Command.OpenAssistant) return openAssistantOf(selected, actions), true;
       return false;
     },
   });
 
-  const f = log.form;
-  const filters = [f.assistantId && `assistant ${assistantName(f.assistantId)}`, f.phoneNumberId && `number ${numbers?.find((n) => n.id === f.phoneNumberId)?.did ?? f.phoneNumberId}`, f.from && `from ${f.from}`, f.to && `to ${f.to}`, f.id && `id ${f.id}`].filter(Boolean);
+  const filters = callFilterWords(log.form, assistantName, numbers);
   const status = (
     <Text dimColor wrap="truncate">
       {log.live ? <Text color="green">● live</Text> : <Text color="yellow">❚❚ paused</Text>}
-      {`  ${filters.length ? 'filters: ' + filters.join(', ') : 'no filters (f)'}  ${count(rows.length, 'call')}${log.exhausted ? '' : '+'}`}
-      {log.loadingMore ? ' · loading older…' : ''}
-      {log.error && log.status === 'ready' ? <Text color="red">{`  refresh failed: ${log.error}`}</Text> : ''}
+      {`  ${filters ? 'filters: ' + filters : 'no filters (f)'}  ${count(log.total, 'call')}${sync.complete || log.filtering ? '' : '+'}`}
+      {log.filtering ? ' · filtering…' : ''}
+      {`  ${syncWords(sync, now)}`}
+      {log.error ? <Text color="red">{`  ${escapeLine(log.error)}`}</Text> : ''}
     </Text>
   );
-  if (log.status === 'idle' || (log.status === 'loading' && log.calls.length === 0)) return <Loading what="the call log" />;
-  if (log.status === 'error') return <ErrorState what="the call log" message={log.error} hint={log.hint} logged={log.logged} />;
+  if (log.status === 'idle') return <Loading what="the call log" />;
+  if (log.status === 'error') return <ErrorState what="the call archive" message={log.error} hint={log.hint} logged={log.logged} />;
+  if (empty && sync.running && !view.filter) return <Loading what={`the call log (${syncWords(sync, now)})`} />;
+  // Nothing archived and the service refused: the error, not an empty log.
+  if (empty && sync.error && !view.filter && !filters) return <ErrorState what="the call log" message={sync.error} hint={sync.hint} />;
   return (
     <Box flexDirection="column" height={height}>
-      <CallsChart calls={log.calls} width={width} />
+      <CallsChart perDay={log.perDay} width={width} />
       {status}
-      {rows.length === 0 ? (
-        <Empty text={view.filter || filters.length ? 'No calls match these filters.' : 'No calls yet. Press o to place one.'} />
+      {empty ? (
+        <Empty text={log.filtering ? 'Filtering…' : view.filter || filters ? 'No calls match these filters.' : 'No calls yet. Press o to place one.'} />
       ) : (
-        <Table columns={columns} rows={rows} cursor={cursor} scroll={scroll} height={tableHeight} width={width} rowKey={callKey} />
+        <Table columns={columns} rows={log.calls} cursor={cursor - log.from} scroll={Math.max(0, view.scroll - log.from)} height={tableHeight} width={width} rowKey={callKey} />
       )}
     </Box>
   );
+}
+
+/** `a` on a call: its assistant's page (a call placed without one says so). */
+export function openAssistantOf(call: Pick<Call, 'assistantId'>, actions: { push(r: { name: 'assistant'; id: string }): void; flash(text: string, kind?: 'info' | 'error'): void }) {
+  if (call.assistantId) actions.push({ name: 'assistant', id: call.assistantId });
+  else actions.flash('This call has no assistant', 'error');
 }

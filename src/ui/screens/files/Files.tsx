@@ -3,8 +3,7 @@
 import { Box, Text } from 'ink';
 import type { KbFile } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
-import { FILES_PAGE_SIZE, moreFiles } from '../../../store/resources.js';
-import type { Column } from '../../../format/column.js';
+import { moreFiles } from '../../../store/resources.js';
 import { Table } from '../../components/Table.js';
 import { Form } from '../../components/Form.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
@@ -13,21 +12,15 @@ import { Spinner } from '../../components/Spinner.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, humanBytes, show, wrapText } from '../../format.js';
-import { count } from '../../../format/words.js';
+import { dateTime, humanBytes, show, truncate, wrapText } from '../../format.js';
+import { escapeLine } from '../../../format/escape.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
+import { FILE_COLUMNS, filesLine } from '../lists.js';
 import { kbFileIds } from '../assistants/AssistantDetail.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
 import { knownUploadLimit } from '../../../api/upload-check.js';
 
-export const FILE_COLUMNS: Column<KbFile>[] = [
-  { header: 'NAME', width: 20, priority: 1, grow: true, value: (f) => f.name ?? f.id },
-  { header: 'SIZE', width: 9, priority: 2, align: 'right', value: (f) => humanBytes(f.bytes) },
-  { header: 'TYPE', width: 16, priority: 4, value: (f) => f.mimetype ?? '—' },
-  { header: 'STATUS', width: 10, priority: 3, value: (f) => f.status ?? '—' },
-  { header: 'CREATED', width: 16, priority: 5, value: (f) => dateTime(f.createdAt) },
-  { header: 'ID', width: 12, priority: 6, value: (f) => f.id },
-];
+export { FILE_COLUMNS };
 
 function useDeleteFile() {
   const actions = useActions();
@@ -49,8 +42,6 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   const askDelete = useDeleteFile();
   const rows = filterRows(res.data?.files ?? [], FILE_COLUMNS, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
-  const p = res.data?.pagination;
-  const loaded = res.data?.files.length ?? 0;
   const more = res.data ? moreFiles(res.data) : false;
   const tableHeight = Math.max(3, height - 1);
   useListKeys({
@@ -76,8 +67,8 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {p ? `${loaded} of ${count(p.total, 'file')} · page ${Math.max(1, Math.ceil(loaded / FILES_PAGE_SIZE))}/${Math.max(1, Math.ceil(p.total / FILES_PAGE_SIZE))}${more ? ' · more load as you scroll' : ''}` : ' '}
-        {res.status === 'error' ? <Text color="red">{`  ${res.error}`}</Text> : ''}
+        {truncate(filesLine(res), width)}
+        {res.status === 'error' && !res.cached ? <Text color="red">{`  ${escapeLine(res.error ?? '')}`}</Text> : ''}
       </Text>
       {rows.length === 0 ? (
         <Empty text={view.filter ? `No file matches "${view.filter}".` : 'No files yet. Press u to upload one.'} />

@@ -1,8 +1,7 @@
 // Numbers: table of DID, provider, SIP domain, status, linked assistant; `l` links an assistant.
-import { useCallback } from 'react';
-import type { PhoneNumber } from '../../../api/schemas.js';
+import { useMemo } from 'react';
+import { Box, Text } from 'ink';
 import { useActions, useConsole } from '../../../store/index.js';
-import type { Column } from '../../../format/column.js';
 import { Table } from '../../components/Table.js';
 import { Picker } from '../../components/Picker.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
@@ -10,23 +9,13 @@ import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
-import { activeWord } from '../../../format/words.js';
-
-function numberColumns(assistantName: (id: string | null | undefined) => string): Column<PhoneNumber>[] {
-  return [
-    { header: 'DID', width: 16, priority: 1, value: (n) => n.did ?? n.id },
-    { header: 'PROVIDER', width: 10, priority: 3, value: (n) => n.provider ?? '—' },
-    { header: 'SIP DOMAIN', width: 18, priority: 4, grow: true, value: (n) => n.domain ?? '—' },
-    { header: 'STATUS', width: 8, priority: 2, value: (n) => activeWord(n.status ?? true) },
-    { header: 'ASSISTANT', width: 16, priority: 1, grow: true, value: (n) => assistantName(n.assistantId) },
-    { header: 'ID', width: 12, priority: 6, value: (n) => n.id },
-  ];
-}
+import { truncate } from '../../format.js';
+import { countLine, nameIn, numberColumns } from '../lists.js';
 
 /** An assistant's name by id; the same function until the assistants change (tables key their line caches on it). */
 export function useAssistantName() {
   const assistants = useConsole((s) => s.assistants.data);
-  return useCallback((id: string | null | undefined) => (id ? (assistants?.find((a) => a.id === id)?.name ?? id) : '—'), [assistants]);
+  return useMemo(() => nameIn(assistants), [assistants]);
 }
 
 export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
@@ -39,7 +28,7 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
   useListKeys({
     contexts: ['list', 'numbers'],
     count: rows.length,
-    height,
+    height: height - 1,
     loading: firstLoad(res),
     onCommand(cmd) {
       if (cmd === Command.Refresh) return void actions.loadNumbers({ force: true }), true;
@@ -51,8 +40,18 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="phone numbers" />;
   if (res.status === 'error' && !res.data) return <ErrorState what="phone numbers" message={res.error} hint={res.hint} logged={res.logged} />;
-  if (rows.length === 0) return <Empty text={view.filter ? `No number matches "${view.filter}".` : 'No phone numbers on this account.'} />;
-  return <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height} width={width} rowKey={(n) => n.id} />;
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text dimColor wrap="truncate">
+        {truncate(countLine(res, 'number'), width)}
+      </Text>
+      {rows.length === 0 ? (
+        <Empty text={view.filter ? `No number matches "${view.filter}".` : 'No phone numbers on this account.'} />
+      ) : (
+        <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(n) => n.id} />
+      )}
+    </Box>
+  );
 }
 
 export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number-link'; id: string }>) {

@@ -1,0 +1,125 @@
+// The console's `/` filter over the whole archive: the calls whose shown text (caller's number
+// and name, status, type, id, assistant name, number) contains what was typed. A substring, not
+// the full-text index's words, so it walks the narrow `calls` rows; it walks them newest first in
+// slices of a few milliseconds (`step`), so a keystroke never waits for a scan of a million rows
+// and the first screen of matches is there after the first slice. The matches are kept as rowids
+// (8 bytes a match), and a window of them is read back by rowid.
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { Call } from '../api/schemas.js';
+
+/** What the filter looks for, besides the call log's own filters (`where`, over `calls AS c`). */
+export interface FilterText {
+  /** the typed text; matched case-insensitively (ASCII) as a substring */
+  text: string;
+  /** assistants whose name contains the text (the store knows the names; the archive only ids) */
+  assistantIds: string[];
+  /** numbers whose DID contains the text */
+  numberIds: string[];
+}
+
+const CHUNK = 4000;
+
+/** `%text%` for LIKE, with LIKE's own wildcards taken literally. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const MATCH = `(c.customer_number LIKE :p ESCAPE '\\' OR c.customer_name LIKE :p ESCAPE '\\' OR c.status LIKE :p ESCAPE '\\'
+  OR c.type LIKE :p ESCAPE '\\' OR c.id LIKE :p ESCAPE '\\'
+  OR c.assistant_id IN (SELECT value FROM json_each(:a)) OR c.phone_number_id IN (SELECT value FROM json_each(:n)))`;
+
+export class FilterScan {
+  /** rowids of the matches found so far, newest first */
+  readonly matches: number[] = [];
+  /** every row has been looked at */
+  done = false;
+  /** rows looked at so far */
+  scanned = 0;
+  private below: number | undefined;
+  private readonly find: StatementSync;
+  private readonly edge: StatementSync;
+  private readonly where: Record<string, SQLInputValue>;
+  private readonly match: Record<string, SQLInputValue>;
+
+  /** `where`: the call log's other filters as SQL over `calls AS c` (named parameters in `whereParams`), or ''. */
+  constructor(db: DatabaseSync, what: FilterText, where = '', whereParams: Record<string, SQLInputValue> = {}) {
+    const and = where ? `${where} AND` : '';
+    const slice = `SELECT c.rowid AS rowid FROM calls c WHERE ${and} c.rowid < :below ORDER BY c.rowid DESC LIMIT ${CHUNK}`;
+    this.find = db.prepare(`SELECT c.rowid AS rowid FROM calls c WHERE c.rowid IN (${slice}) AND ${MATCH} ORDER BY c.rowid DESC`);
+    this.edge = db.prepare(`SELECT min(rowid) AS lo, count(*) AS n FROM (${slice})`);
+    // Each statement is given exactly the parameters it names.
+    this.where = whereParams;
+    this.match = { p: likePattern(what.text), a: JSON.stringify(what.assistantIds), n: JSON.stringify(what.numberIds) };
+  }
+
+  /** Looks at more rows for about `budgetMs`; true once every row has been looked at. */
+  step(budgetMs = 4): boolean {
+    const until = performance.now() + budgetMs;
+    while (!this.done && performance.now() < until) {
+      const below = this.below ?? Number.MAX_SAFE_INTEGER;
+      const { lo, n } = this.edge.get({ ...this.where, below }) as { lo: number | null; n: number };
+      if (lo === null || n === 0) {
+        this.done = true;
+        break;
+      }
+      for (const r of this.find.all({ ...this.where, ...this.match, below }) as { rowid: number }[]) this.matches.push(r.rowid);
+      this.scanned += n;
+      this.below = lo;
+      if (n < CHUNK) this.done = true;
+    }
+    return this.done;
+  }
+}
+
+interface Row {
+  rowid: number;
+  id: string;
+  created_at: number;
+  assistant_id: string | null;
+  phone_number_id: string | null;
+  type: string | null;
+  status: string | null;
+  ended_reason: string | null;
+  cost: number | null;
+  duration: number | null;
+  customer_number: string | null;
+  customer_name: string | null;
+}
+
+/** The list fields of the calls with these rowids, in the order given (as the archive's windows shape them). */
+export function callsByRowid(db: DatabaseSync, rowids: readonly number[]): { position: number; call: Call }[] {
+  if (rowids.length === 0) return [];
+  const rows = db
+    .prepare(
+      `SELECT rowid, id, created_at, assistant_id, phone_number_id, type, status, ended_reason, cost, duration, customer_number, customer_name
+       FROM calls WHERE rowid IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(rowids)) as unknown as Row[];
+  const byRowid = new Map(rows.map((r) => [r.rowid, r]));
+  return rowids.flatMap((rowid) => {
+    const r = byRowid.get(rowid);
+    if (!r) return [];
+    const customer: Record<string, string> = {};
+    if (r.customer_number !== null) customer.number = r.customer_number;
+    if (r.customer_name !== null) customer.name = r.customer_name;
+    const call: Call = {
+      id: r.id,
+      createdAt: new Date(r.created_at).toISOString(),
+      type: r.type,
+      status: r.status,
+      assistantId: r.assistant_id,
+      phoneNumberId: r.phone_number_id,
+      customer,
+      durationSeconds: r.duration,
+      cost: r.cost,
+      endedReason: r.ended_reason,
+    };
+    return [{ position: r.rowid, call }];
+  });
+}
+
+/** The rowid of a call, or undefined when the archive does not hold it. */
+export function rowidOf(db: DatabaseSync, id: string): number | undefined {
+  const r = db.prepare('SELECT rowid FROM calls WHERE id = ?').get(id) as { rowid: number } | undefined;
+  return r?.rowid;
+}

@@ -1,0 +1,273 @@
+// The console on the call archive (src/archive): where the store's archive is, the background
+// sync (never blocking keys: the archive writes a page in one short transaction, and the console
+// asks for small pages), and what the screens read from it besides the call log (calls.ts):
+// stats for the active filters, full-text search, and an assistant's activity.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Call, CallFilters } from '../api/schemas.js';
+import type { Target } from '../config/config.js';
+import { archivePath, openArchive, searchTerms, serviceOf, type CallArchive, type CallQuery, type SearchHit, type SyncProgress } from '../archive/index.js';
+
+export type { SearchHit, SnippetPart } from '../archive/index.js';
+
+/** The words and phrases a search looks for, as plain text to find in a call's lines (no quotes or `*`). */
+export function searchedWords(text: string): string[] {
+  return searchTerms(text).terms.map((t) => t.replace(/^"|"?\*?$/g, '').replace(/"$/, '')).filter(Boolean);
+}
+import { failure } from '../api/errors.js';
+import type { ConsoleTarget, Resource, SliceCreator } from './types.js';
+import { resourceError } from './types.js';
+import type { UiActions } from './ui.js';
+
+export interface ArchiveHandle {
+  /** Opens the archive on first use; throws (the user's words) when it cannot be opened. */
+  get(): CallArchive;
+  close(): void;
+}
+
+/** Where a target's archive is and which service fills it (the console passes these in its target). */
+export function archiveLocation(resolved: Target): NonNullable<ConsoleTarget['archive']> {
+  return { path: archivePath(resolved.profile), service: serviceOf(resolved) };
+}
+
+/**
+ * The store's archive, opened on first use: the target's, or for a target without one (tests,
+ * embedders) a private one in a temp dir, removed when the store is disposed.
+ */
+export function archiveOpener(target: () => ConsoleTarget): ArchiveHandle {
+  let archive: CallArchive | undefined;
+  let temp: string | undefined;
+  return {
+    get() {
+      if (archive) return archive;
+      const t = target();
+      if (t.archive) archive = openArchive(t.archive.path, { service: t.archive.service });
+      else if (t.cacheDir) archive = openArchive(join(t.cacheDir, 'archive', `${encodeURIComponent(t.profile)}.db`), { service: `${t.kind}:${t.baseUrl}` });
+      else {
+        temp = mkdtempSync(join(tmpdir(), 'switchboard-archive-'));
+        archive = openArchive(join(temp, 'calls.db'), { service: `${t.kind}:${t.baseUrl}` });
+      }
+      return archive;
+    },
+    close() {
+      archive?.close();
+      archive = undefined;
+      if (temp) rmSync(temp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The call log's filters as an archive query (the id filter is answered by id, not by query). */
+export function archiveQuery(f: CallFilters): CallQuery {
+  const q: CallQuery = {};
+  if (f.assistantId) q.assistantId = f.assistantId;
+  if (f.phoneNumberId) q.phoneNumberId = f.phoneNumberId;
+  if (f.createdAtGt) q.after = f.createdAtGt;
+  if (f.createdAtLt) q.before = f.createdAtLt;
+  return q;
+}
+
+/** One group of the stats: its key (a local day, an assistant id), calls, minutes, cost. */
+export interface StatGroup {
+  key: string;
+  calls: number;
+  minutes: number;
+  cost: number;
+}
+
+export interface CallStats {
+  byDay: StatGroup[];
+  byAssistant: StatGroup[];
+  total: StatGroup;
+}
+
+export interface AssistantActivity {
+  assistantId: string;
+  calls: number;
+  minutes: number;
+  cost: number;
+  lastCall?: Call;
+  /** when the archive last finished a sync (undefined: it has never been complete) */
+  syncedAt?: number;
+}
+
+export interface SearchResults {
+  status: 'loading' | 'ready' | 'error';
+  hits: SearchHit[];
+  /** every match in the archive (the list shows the newest `hits`) */
+  total: number;
+  error?: string;
+}
+
+export const SEARCH_LIMIT = 200;
+
+export interface ArchiveState {
+  /** The background sync, for "synced 40 s ago" and "syncing…". */
+  archiveSync: {
+    running: boolean;
+    phase?: SyncProgress['phase'];
+    /** when the last sync of any process ended (ms) */
+    lastAt?: number;
+    /** the archive holds the whole history */
+    complete: boolean;
+    error?: string;
+    /** what to do about the error (a wrong key: switchboard login) */
+    hint?: string;
+  };
+  callStats: Resource<CallStats>;
+  assistantActivity: Record<string, Resource<AssistantActivity>>;
+  searches: Record<string, SearchResults>;
+}
+
+export interface ArchiveActions {
+  /** Syncs the archive with the service in the background (one at a time); resolves when it ends. */
+  syncArchive(opts?: { backfill?: boolean }): Promise<void>;
+  /** Calls, minutes and cost per day and per assistant for the call log's filters. */
+  loadCallStats(opts?: { force?: boolean }): void;
+  loadAssistantActivity(id: string): void;
+  /** Full-text search over the archive (words, "phrases", prefix*), newest first. */
+  searchCalls(text: string): void;
+  /** The call log filtered to one assistant. */
+  showAssistantCalls(id: string): void;
+}
+
+type Full = ArchiveState & {
+  callLog: { filters: CallFilters; form: import('./calls.js').CallFilterForm };
+  actions: ArchiveActions & UiActions & {
+    applyCallFilters(form: import('./calls.js').CallFilterForm): string | null;
+    goTo(route: import('./types.js').Route): void;
+    rereadCalls(): void;
+  };
+};
+
+/** Pages the console's sync asks for: each is written in one transaction, which must stay shorter than a keypress's budget. */
+export const CONSOLE_SYNC_PAGE = 200;
+/** Re-read the screen's rows at most this often while a sync writes pages. */
+const REREAD_MS = 250;
+
+const group = (r: { key: string | null; calls: number; minutes: number; cost: number }): StatGroup => ({ key: r.key ?? '', calls: r.calls, minutes: r.minutes, cost: r.cost });
+
+export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full> = (set, get, deps) => {
+  const { api } = deps;
+  let running: Promise<void> | undefined;
+  let lastReread = 0;
+  let rereadTimer: ReturnType<typeof setTimeout> | undefined;
+  const setSync = (patch: Partial<ArchiveState['archiveSync']>) => set((s) => ({ archiveSync: { ...s.archiveSync, ...patch } }));
+
+  const reread = () => {
+    if (rereadTimer) {
+      clearTimeout(rereadTimer);
+      deps.timers.delete(rereadTimer);
+      rereadTimer = undefined;
+    }
+    lastReread = Date.now();
+    get().actions.rereadCalls();
+  };
+  /** The screen's rows follow the archive as pages land, but not more often than REREAD_MS. */
+  const rereadSoon = () => {
+    const wait = lastReread + REREAD_MS - Date.now();
+    if (wait <= 0) {
+      lastReread = Date.now();
+      get().actions.rereadCalls();
+      return;
+    }
+    if (rereadTimer) return;
+    rereadTimer = setTimeout(() => {
+      deps.timers.delete(rereadTimer!);
+      rereadTimer = undefined;
+      lastReread = Date.now();
+      get().actions.rereadCalls();
+    }, wait);
+    rereadTimer.unref?.();
+    deps.timers.add(rereadTimer);
+  };
+
+  const lastSyncAt = () => {
+    const last = deps.archive.get().lastSync();
+    return last ? Date.parse(last.at) : undefined;
+  };
+
+  return {
+    state: {
+      archiveSync: { running: false, complete: false },
+      callStats: { status: 'idle' },
+      assistantActivity: {},
+      searches: {},
+    },
+    actions: {
+      syncArchive(opts) {
+        if (running) return running;
+        const archive = deps.archive.get();
+        setSync({ running: true, error: undefined, hint: undefined, lastAt: lastSyncAt() });
+        running = (async () => {
+          try {
+            const r = await archive.sync(api, {
+              backfill: opts?.backfill ?? true,
+              wait: false,
+              pageSize: CONSOLE_SYNC_PAGE,
+              onProgress: (p) => {
+                if (get().archiveSync.phase !== p.phase) setSync({ phase: p.phase });
+                if (p.added || p.updated) rereadSoon();
+              },
+            });
+            // The rows as the sync left them, before it is said to be over. (When another process
+            // holds the sync, what it writes is read from the same file.)
+            reread();
+            setSync({ running: false, phase: undefined, lastAt: lastSyncAt() ?? Date.now(), complete: r.complete || archive.status().complete });
+          } catch (err) {
+            reread();
+            const { error, hint } = resourceError(err);
+            setSync({ running: false, phase: undefined, error, hint, lastAt: lastSyncAt() });
+          } finally {
+            running = undefined;
+          }
+        })();
+        return running;
+      },
+      loadCallStats(opts) {
+        const cur = get().callStats;
+        if (cur.status === 'ready' && !opts?.force) return;
+        try {
+          const archive = deps.archive.get();
+          const q = archiveQuery(get().callLog.filters);
+          const id = get().callLog.filters.id;
+          // The id filter shows one call at most; its stats are that call's.
+          const byDay = id ? { groups: [], total: { key: null, calls: 0, minutes: 0, cost: 0 } } : archive.stats('day', q);
+          const byAssistant = id ? { groups: [] } : archive.stats('assistant', q);
+          set({ callStats: { status: 'ready', data: { byDay: byDay.groups.map(group), byAssistant: byAssistant.groups.map(group), total: group(byDay.total) }, fetchedAt: Date.now() } });
+        } catch (err) {
+          set({ callStats: { status: 'error', ...resourceError(err) } });
+        }
+      },
+      loadAssistantActivity(id) {
+        try {
+          const archive = deps.archive.get();
+          const stats = archive.stats('assistant', { assistantId: id });
+          const total = stats.total;
+          const [last] = archive.window({ assistantId: id }, { limit: 1 });
+          const data: AssistantActivity = { assistantId: id, calls: total.calls, minutes: total.minutes, cost: total.cost, lastCall: last?.call, syncedAt: get().archiveSync.complete ? get().archiveSync.lastAt : undefined };
+          set((s) => ({ assistantActivity: { ...s.assistantActivity, [id]: { status: 'ready', data, fetchedAt: Date.now() } } }));
+        } catch (err) {
+          set((s) => ({ assistantActivity: { ...s.assistantActivity, [id]: { status: 'error', ...resourceError(err) } } }));
+        }
+      },
+      searchCalls(text) {
+        try {
+          const archive = deps.archive.get();
+          const q = archiveQuery(get().callLog.filters);
+          const hits = archive.search(text, q, { limit: SEARCH_LIMIT });
+          const total = hits.length < SEARCH_LIMIT ? hits.length : archive.countSearch(text, q);
+          set((s) => ({ searches: { ...s.searches, [text]: { status: 'ready', hits, total } } }));
+        } catch (err) {
+          set((s) => ({ searches: { ...s.searches, [text]: { status: 'error', hits: [], total: 0, error: failure(err).message } } }));
+        }
+      },
+      showAssistantCalls(id) {
+        const error = get().actions.applyCallFilters({ ...get().callLog.form, assistantId: id, id: '' });
+        if (error) get().actions.flash(error, 'error');
+        else get().actions.goTo({ name: 'calls' });
+      },
+    },
+  };
+};

@@ -1,0 +1,113 @@
+// Full-text search over the archive (`s` on the call log, or `:search <text>`): matching calls,
+// newest first, each with a one-line snippet around the match, the match highlighted. Enter opens
+// the call scrolled to the match. Service text is escaped part by part and cut in terminal cells.
+import { memo } from 'react';
+import { Box, Text } from 'ink';
+import type { SnippetPart } from '../../../store/archive.js';
+import { useActions, useConsole } from '../../../store/index.js';
+import { Empty, ErrorState, Loading } from '../../components/Status.js';
+import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { Command } from '../../keymap.js';
+import { dateTime, duration, money, truncate } from '../../format.js';
+import { escapeLine } from '../../../format/escape.js';
+import { cellWidth, truncateCells } from '../../../format/cells.js';
+import type { ScreenProps } from '../shared.js';
+import { useAssistantName } from '../numbers/Numbers.js';
+import { openAssistantOf } from './Calls.js';
+
+/**
+ * A snippet's parts escaped (each part on its own, so a highlight can never be forged by what the
+ * text holds) and cut to `width` cells, ending in … when cut. Exported for tests.
+ */
+export function fitSnippet(parts: SnippetPart[], width: number): SnippetPart[] {
+  const out: SnippetPart[] = [];
+  let left = Math.max(0, width);
+  for (const p of parts) {
+    if (left <= 0) break;
+    const text = escapeLine(p.text);
+    const w = cellWidth(text);
+    if (w <= left) {
+      out.push({ text, hit: p.hit });
+      left -= w;
+    } else {
+      out.push({ text: truncateCells(text, left), hit: p.hit });
+      left = 0;
+    }
+  }
+  return out;
+}
+
+const Hit = memo(function Hit({ head, parts, selected, width }: { head: string; parts: SnippetPart[]; selected: boolean; width: number }) {
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text inverse={selected} wrap="truncate">
+        {head}
+      </Text>
+      <Text wrap="truncate">
+        {'    '}
+        {fitSnippet(parts, width - 4).map((p, i) =>
+          p.hit ? (
+            <Text key={i} color="yellow" bold inverse>
+              {p.text}
+            </Text>
+          ) : (
+            <Text key={i} dimColor>
+              {p.text}
+            </Text>
+          ),
+        )}
+      </Text>
+    </Box>
+  );
+});
+
+export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-search'; text: string }>) {
+  const res = useConsole((s) => s.searches[route.text]);
+  const numbers = useConsole((s) => s.numbers.data);
+  const assistantName = useAssistantName();
+  const view = useTopView();
+  const actions = useActions();
+  const hits = res?.hits ?? [];
+  const listHeight = Math.max(2, height - 1);
+  // Two lines a hit; the keys' window is in hits (useListKeys takes a table's height, header included).
+  const perScreen = Math.max(1, Math.floor(listHeight / 2));
+  const selected = hits[Math.min(view.cursor, hits.length - 1)];
+  useListKeys({
+    contexts: ['list', 'search'],
+    count: hits.length,
+    height: perScreen + 1,
+    onCommand(cmd) {
+      if (cmd === Command.Refresh) return actions.searchCalls(route.text), true;
+      if (cmd === Command.Search) return actions.openPalette(`search ${route.text}`), true;
+      if (!selected) return false;
+      if (cmd === Command.Open) return actions.push({ name: 'call', id: selected.call.id, match: route.text }), true;
+      if (cmd === Command.OpenAssistant) return openAssistantOf(selected.call, actions), true;
+      if (cmd === Command.RawJson) return void actions.showCallJson(selected.call.id), true;
+      return false;
+    },
+  });
+  if (!res) return <Loading what="the search" />;
+  if (res.status === 'error') return <ErrorState what="the search" message={res.error} />;
+  const scroll = Math.max(0, Math.min(view.scroll, hits.length - perScreen));
+  const top = view.cursor < scroll ? view.cursor : view.cursor >= scroll + perScreen ? view.cursor - perScreen + 1 : scroll;
+  const shown = hits.slice(top, top + perScreen);
+  const more = res.total > hits.length ? ` (the newest ${hits.length} shown)` : '';
+  return (
+    <Box flexDirection="column" height={height}>
+      <Text dimColor wrap="truncate">
+        {truncate(`${res.total} call${res.total === 1 ? '' : 's'} mention ${route.text}${more} · Enter opens the call at the match · s searches again`, width)}
+      </Text>
+      {hits.length === 0 ? (
+        <Empty text={`No archived call mentions ${truncate(route.text, Math.max(10, width - 40))}. Words, "a phrase" and prefix* are understood.`} />
+      ) : (
+        shown.map((h, i) => {
+          const c = h.call;
+          const number = numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—';
+          const head = truncate(`${dateTime(c.createdAt)}  ${assistantName(c.assistantId)}  ${c.customer?.number ?? '—'} ${c.customer?.name ?? ''}  ${number}  ${c.status ?? '—'}  ${duration(c.durationSeconds)}  ${money(c.cost)}`, width);
+          return <Hit key={c.id} head={head} parts={h.parts} selected={top + i === view.cursor} width={width} />;
+        })
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,97 @@
+// The stats view: calls, minutes and cost per day as a bar chart with a labelled line per day,
+// then per assistant as a table, for the call log's active filters, from the archive (the store
+// asks it; this screen only lays the numbers out). `m` switches what the bars measure.
+import { useMemo, useState } from 'react';
+import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
+import type { StatGroup } from '../../../store/archive.js';
+import { ScrollView, type Line } from '../../components/ScrollView.js';
+import { ErrorState, Loading } from '../../components/Status.js';
+import { useDetailKeys } from '../../hooks/useScreenKeys.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { Command } from '../../keymap.js';
+import { money, truncate } from '../../format.js';
+import { padCells } from '../../../format/cells.js';
+import type { ScreenProps } from '../shared.js';
+import { useAssistantName } from '../numbers/Numbers.js';
+import { callFilterWords } from './Calls.js';
+
+export type Metric = 'calls' | 'minutes' | 'cost';
+const METRICS: Metric[] = ['calls', 'minutes', 'cost'];
+const EIGHTHS = ' ▏▎▍▌▋▊▉';
+
+/** A bar of `value / max` of `width` cells, at eighth-cell resolution; any value above zero shows. Exported for tests. */
+export function bar(value: number, max: number, width: number): string {
+  if (value <= 0 || max <= 0 || width <= 0) return ''.padEnd(Math.max(0, width));
+  const eighths = Math.max(1, Math.round((value / max) * width * 8));
+  const full = Math.floor(eighths / 8);
+  const part = eighths % 8;
+  return ('█'.repeat(full) + (part ? EIGHTHS[part] : '')).padEnd(width);
+}
+
+export const minutes = (g: Pick<StatGroup, 'minutes'>) => `${g.minutes.toFixed(1)} min`;
+const figure = (g: StatGroup, m: Metric) => (m === 'calls' ? g.calls : m === 'minutes' ? g.minutes : g.cost);
+const numbers = (g: StatGroup) => `${String(g.calls.toLocaleString('en-US')).padStart(9)} calls ${minutes(g).padStart(12)} ${money(g.cost).padStart(10)}`;
+
+/** Every day from the first to the last with a zero row for days without calls, so the chart's rows are evenly spaced days. */
+export function everyDay(days: StatGroup[]): StatGroup[] {
+  const sorted = [...days].filter((d) => /^\d{4}-\d\d-\d\d$/.test(d.key)).sort((a, b) => (a.key < b.key ? -1 : 1));
+  if (sorted.length === 0) return [];
+  const byKey = new Map(sorted.map((d) => [d.key, d]));
+  const out: StatGroup[] = [];
+  const last = sorted[sorted.length - 1].key;
+  for (let t = Date.parse(`${sorted[0].key}T00:00:00Z`); out.length <= 3660; t += 86_400_000) {
+    const key = new Date(t).toISOString().slice(0, 10);
+    out.push(byKey.get(key) ?? { key, calls: 0, minutes: 0, cost: 0 });
+    if (key >= last) break;
+  }
+  return out;
+}
+
+/** The view's lines: the chart (one labelled line per day), the total, and the table per assistant. Exported for tests. */
+export function statsLines(stats: { byDay: StatGroup[]; byAssistant: StatGroup[]; total: StatGroup }, metric: Metric, width: number, assistantName: (id: string) => string, filters: string): Line[] {
+  const lines: Line[] = [];
+  const days = everyDay(stats.byDay);
+  const label = (d: string) => `${d} ${new Date(`${d}T12:00:00Z`).toUTCString().slice(0, 3)}`;
+  const numbersWidth = 9 + 7 + 12 + 1 + 10 + 1;
+  const barWidth = Math.max(4, width - 15 - numbersWidth - 2);
+  const max = Math.max(0, ...days.map((d) => figure(d, metric)));
+  lines.push({ text: `${metric === 'calls' ? 'Calls' : metric === 'minutes' ? 'Minutes' : 'Cost'} per day · m: ${METRICS.filter((m) => m !== metric).join(' / ')} · ${filters}`, bold: true, color: 'cyan' });
+  if (days.length === 0) lines.push({ text: '  no calls', dim: true });
+  for (const d of days) lines.push({ text: `${label(d.key)}  ${bar(figure(d, metric), max, barWidth)} ${numbers(d)}`, color: d.calls ? undefined : 'gray' });
+  lines.push({ text: `${padCells('total', 14)}  ${''.padEnd(barWidth)} ${numbers(stats.total)}`, bold: true });
+  lines.push({ text: '' }, { text: 'Per assistant', bold: true, color: 'cyan' });
+  const nameWidth = Math.max(10, width - numbersWidth - 2);
+  lines.push({ text: `${padCells('ASSISTANT', nameWidth)}  ${'CALLS'.padStart(9)} ${''.padEnd(5)} ${'MINUTES'.padStart(12)} ${'COST'.padStart(10)}`, bold: true });
+  const rows = [...stats.byAssistant].sort((a, b) => b.calls - a.calls || (a.key < b.key ? -1 : 1));
+  for (const g of rows) lines.push({ text: `${padCells(truncate(g.key ? assistantName(g.key) : '(no assistant)', nameWidth), nameWidth)}  ${numbers(g)}` });
+  if (rows.length === 0) lines.push({ text: '  no calls', dim: true });
+  return lines;
+}
+
+export function CallStats({ width, height }: ScreenProps<{ name: 'call-stats' }>) {
+  const stats = useConsole((s) => s.callStats);
+  const { form } = useConsoleShallow((s) => ({ form: s.callLog.form }));
+  const numbersList = useConsole((s) => s.numbers.data);
+  const assistantName = useAssistantName();
+  const view = useTopView();
+  const actions = useActions();
+  const [metric, setMetric] = useState<Metric>('calls');
+  const filters = callFilterWords(form, assistantName, numbersList);
+  const lines = useMemo(
+    () => (stats.data ? statsLines(stats.data, metric, width, assistantName, filters ? `filters: ${filters}` : 'all calls') : []),
+    [stats.data, metric, width, assistantName, filters],
+  );
+  useDetailKeys({
+    contexts: ['detail', 'stats'],
+    lines: lines.length,
+    height,
+    onCommand(cmd) {
+      if (cmd === Command.Refresh) return void actions.loadCallStats({ force: true }), true;
+      if (cmd === Command.ChartMetric) return setMetric((m) => METRICS[(METRICS.indexOf(m) + 1) % METRICS.length]), true;
+      return false;
+    },
+  });
+  if (!stats.data && stats.status === 'error') return <ErrorState what="the stats" message={stats.error} hint={stats.hint} />;
+  if (!stats.data) return <Loading what="the stats" />;
+  return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
+}

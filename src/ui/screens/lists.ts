@@ -1,0 +1,72 @@
+// The list screens' columns and status lines as plain data and functions (no Ink), shared by the
+// screens and by the frame drawn before Ink has loaded (start.ts), which shows the cached rows.
+import type { Assistant, KbFile, PhoneNumber } from '../../api/schemas.js';
+import type { Column } from '../../format/column.js';
+import { ago } from '../../store/cached.js';
+import type { Resource } from '../../store/types.js';
+import { FILES_PAGE_SIZE, moreFiles, type FileList } from '../../store/resources.js';
+import { dateTime, humanBytes } from '../format.js';
+import { activeWord, count } from '../../format/words.js';
+
+export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
+  { header: 'NAME', width: 18, priority: 1, grow: true, value: (a) => a.name ?? a.id },
+  { header: 'STATUS', width: 8, priority: 2, value: (a) => activeWord(a.status ?? true) },
+  { header: 'MODEL', width: 22, priority: 3, grow: true, value: (a) => [a.model?.provider, a.model?.model].filter(Boolean).join('/') || '—' },
+  { header: 'VOICE', width: 10, priority: 4, value: (a) => a.voice?.provider ?? '—' },
+  { header: 'UPDATED', width: 16, priority: 5, value: (a) => dateTime(a.updatedAt ?? a.createdAt) },
+  { header: 'ID', width: 12, priority: 6, value: (a) => a.id },
+];
+
+export function numberColumns(assistantName: (id: string | null | undefined) => string): Column<PhoneNumber>[] {
+  return [
+    { header: 'DID', width: 16, priority: 1, value: (n) => n.did ?? n.id },
+    { header: 'PROVIDER', width: 10, priority: 3, value: (n) => n.provider ?? '—' },
+    { header: 'SIP DOMAIN', width: 18, priority: 4, grow: true, value: (n) => n.domain ?? '—' },
+    { header: 'STATUS', width: 8, priority: 2, value: (n) => activeWord(n.status ?? true) },
+    { header: 'ASSISTANT', width: 16, priority: 1, grow: true, value: (n) => assistantName(n.assistantId) },
+    { header: 'ID', width: 12, priority: 6, value: (n) => n.id },
+  ];
+}
+
+/** An assistant's name by id from a list of assistants ('—' for none, the id when unknown). */
+export function nameIn(assistants: Assistant[] | undefined) {
+  return (id: string | null | undefined) => (id ? (assistants?.find((a) => a.id === id)?.name ?? id) : '—');
+}
+
+export const FILE_COLUMNS: Column<KbFile>[] = [
+  { header: 'NAME', width: 20, priority: 1, grow: true, value: (f) => f.name ?? f.id },
+  { header: 'SIZE', width: 9, priority: 2, align: 'right', value: (f) => humanBytes(f.bytes) },
+  { header: 'TYPE', width: 16, priority: 4, value: (f) => f.mimetype ?? '—' },
+  { header: 'STATUS', width: 10, priority: 3, value: (f) => f.status ?? '—' },
+  { header: 'CREATED', width: 16, priority: 5, value: (f) => dateTime(f.createdAt) },
+  { header: 'ID', width: 12, priority: 6, value: (f) => f.id },
+];
+
+/**
+ * What a list's status line says about where its rows come from: nothing for rows the service
+ * just gave; "cached …" for last-known rows from the local cache until the service answers (and
+ * why it did not, when it failed).
+ */
+export function cachedNote(res: Pick<Resource<unknown>, 'cached' | 'fetchedAt' | 'status' | 'error'>, now = Date.now()): string {
+  if (!res.cached) return '';
+  const when = res.fetchedAt ? ` from ${ago(now - res.fetchedAt)}` : '';
+  return res.status === 'error' ? `cached${when} · could not refresh: ${res.error ?? 'no answer'}` : `cached${when} · refreshing…`;
+}
+
+/** The status line above the Assistants and Numbers tables. */
+export function countLine(res: Resource<unknown[]>, noun: string, now = Date.now()): string {
+  const n = res.data?.length ?? 0;
+  const note = cachedNote(res, now);
+  return `${count(n, noun)}${note ? ` · ${note}` : ''}`;
+}
+
+/** The status line above the Files table. */
+export function filesLine(res: Resource<FileList>, now = Date.now()): string {
+  const p = res.data?.pagination;
+  const note = cachedNote(res, now);
+  const loaded = res.data?.files.length ?? 0;
+  const more = res.data && !res.cached ? moreFiles(res.data) : false;
+  const pages = (n: number) => Math.max(1, Math.ceil(n / FILES_PAGE_SIZE));
+  const paging = p ? `${loaded} of ${count(p.total, 'file')} · page ${pages(loaded)}/${pages(p.total)}${more ? ' · more load as you scroll' : ''}` : '';
+  return [paging, note].filter(Boolean).join(' · ') || ' ';
+}

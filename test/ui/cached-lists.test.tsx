@@ -1,0 +1,74 @@
+// The lists open with their last-known rows (src/archive/lists.ts via the store), marked cached
+// until the service answers; the service's answer replaces them and becomes the next start's cache.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createElement } from 'react';
+import { createConsoleStore } from '../../src/store/index.js';
+import { App } from '../../src/ui/app.js';
+import { ApiOnceConnected } from '../../src/target.js';
+import { createClient } from '../../src/api/client.js';
+import { cachedListPath, readCachedList } from '../../src/archive/lists.js';
+import { renderApp } from '../support/ink.js';
+import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+
+let sb: Sandbox;
+let cacheDir: string;
+before(async () => {
+  sb = await startTestSandbox();
+  cacheDir = mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
+});
+after(async () => {
+  await sb.close();
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+test('a second start shows the rows the first one got, marked cached, until the service answers', async () => {
+  const first = await openConsole(sb, { cacheDir });
+  let names: string[];
+  try {
+    const frame = await first.waitFor(/\d+ assistants/);
+    assert.doesNotMatch(frame, /cached/, 'rows from the service are not marked cached');
+    names = (first.store.getState().assistants.data ?? []).map((a) => a.name ?? a.id);
+    assert.ok(names.length > 0);
+    // Written after the answer, in the background.
+    for (let i = 0; i < 100 && !readCachedList(cacheDir, 'sandbox', 'assistants'); i++) await new Promise((r) => setTimeout(r, 10));
+  } finally {
+    await first.close();
+  }
+  assert.equal(statSync(cachedListPath(cacheDir, 'sandbox', 'assistants')).mode & 0o777, 0o600);
+  assert.equal(statSync(join(cacheDir, 'lists', 'sandbox')).mode & 0o777, 0o700);
+
+  // The service is slow to come up: the cached rows are on screen at the first frame.
+  let connect!: (api: ReturnType<typeof createClient>) => void;
+  const connecting = new Promise<ReturnType<typeof createClient>>((r) => (connect = r));
+  const api = new ApiOnceConnected(connecting.then((client) => ({ api: client, target: { kind: 'sandbox', profile: 'sandbox' } as never, close: () => client.close() })));
+  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir });
+  const app = await renderApp(createElement(App, { store }));
+  const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+  try {
+    const frame = app.frame();
+    assert.match(frame, /cached from \d+ s ago · refreshing…/);
+    assert.ok(frame.includes(names[0].slice(0, 12)), `cached rows at the first frame:\n${frame}`);
+    connect(client);
+    const fresh = await app.waitFor(/\d+ assistants\s*$/m);
+    assert.doesNotMatch(fresh, /cached/, 'the mark goes once the service has answered');
+  } finally {
+    app.unmount();
+    store.getState().actions.dispose();
+    await client.close();
+  }
+});
+
+test('when the service cannot be reached, the cached rows stay, saying why they were not refreshed', async () => {
+  const c = await openConsole(sb, { cacheDir, apiKey: 'sk-wrong-key-0000' });
+  try {
+    const frame = await c.waitFor(/could not refresh/);
+    assert.match(frame, /cached from .* · could not refresh: /);
+    assert.ok((c.store.getState().assistants.data ?? []).length > 0, 'the cached rows are still shown');
+  } finally {
+    await c.close();
+  }
+});

@@ -5,7 +5,7 @@
 // and the first screen of matches is there after the first slice. The matches are kept as rowids
 // (8 bytes a match), and a window of them is read back by rowid.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import type { Call } from '../api/schemas.js';
+import { ROW_COLUMNS, toArchived, type ArchivedCall, type Row } from './query.js';
 
 /** What the filter looks for, besides the call log's own filters (`where`, over `calls AS c`). */
 export interface FilterText {
@@ -71,50 +71,19 @@ export class FilterScan {
   }
 }
 
-interface Row {
-  rowid: number;
-  id: string;
-  created_at: number;
-  assistant_id: string | null;
-  phone_number_id: string | null;
-  type: string | null;
-  status: string | null;
-  ended_reason: string | null;
-  cost: number | null;
-  duration: number | null;
-  customer_number: string | null;
-  customer_name: string | null;
-}
-
 /** The list fields of the calls with these rowids, in the order given (as the archive's windows shape them). */
-export function callsByRowid(db: DatabaseSync, rowids: readonly number[]): { position: number; call: Call }[] {
+export function callsByRowid(db: DatabaseSync, rowids: readonly number[]): ArchivedCall[] {
   if (rowids.length === 0) return [];
   const rows = db
     .prepare(
-      `SELECT rowid, id, created_at, assistant_id, phone_number_id, type, status, ended_reason, cost, duration, customer_number, customer_name
-       FROM calls WHERE rowid IN (SELECT value FROM json_each(?))`,
+      `SELECT ${ROW_COLUMNS} FROM calls c WHERE c.rowid IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(rowids)) as unknown as Row[];
   const byRowid = new Map(rows.map((r) => [r.rowid, r]));
   return rowids.flatMap((rowid) => {
     const r = byRowid.get(rowid);
     if (!r) return [];
-    const customer: Record<string, string> = {};
-    if (r.customer_number !== null) customer.number = r.customer_number;
-    if (r.customer_name !== null) customer.name = r.customer_name;
-    const call: Call = {
-      id: r.id,
-      createdAt: new Date(r.created_at).toISOString(),
-      type: r.type,
-      status: r.status,
-      assistantId: r.assistant_id,
-      phoneNumberId: r.phone_number_id,
-      customer,
-      durationSeconds: r.duration,
-      cost: r.cost,
-      endedReason: r.ended_reason,
-    };
-    return [{ position: r.rowid, call }];
+    return [toArchived(r)];
   });
 }
 

@@ -66,10 +66,11 @@ export interface Stats {
 const HIT_OPEN = '\uE000';
 const HIT_CLOSE = '\uE001';
 
-const ROW_COLUMNS =
+/** The list fields of a call (what a row of the log shows), read as `Row`. */
+export const ROW_COLUMNS =
   'c.rowid AS rowid, c.id AS id, c.created_at AS created_at, c.assistant_id AS assistant_id, c.phone_number_id AS phone_number_id, c.type AS type, c.status AS status, c.ended_reason AS ended_reason, c.cost AS cost, c.duration AS duration, c.customer_number AS customer_number, c.customer_name AS customer_name';
 
-interface Row {
+export interface Row {
   rowid: number;
   id: string;
   created_at: number;
@@ -84,7 +85,8 @@ interface Row {
   customer_name: string | null;
 }
 
-function toArchived(r: Row): ArchivedCall {
+/** A row of the list fields as the service's call shape, with its archive position. */
+export function toArchived(r: Row): ArchivedCall {
   const customer: Record<string, string> = {};
   if (r.customer_number !== null) customer.number = r.customer_number;
   if (r.customer_name !== null) customer.name = r.customer_name;

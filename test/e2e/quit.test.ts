@@ -21,30 +21,38 @@ after(() => {
 });
 
 for (const key of ['q', 'C-c'] as const) {
+  // The time includes spawning tmux to send the key and to ask whether the pane exited, which a
+  // loaded CI machine can stretch: the best of two tries must be under 200 ms (a quit that drains
+  // the pool instead takes 12-15 s, both times).
   test(`${key} quits within 200 ms while a request hangs on a service that never answers`, { skip }, async () => {
-    const hung = await startFaultyServer({ mode: 'slow' });
-    try {
-      const t = startTmux({
-        name: `sb-quit-${key}-${process.pid}`,
-        cwd: root,
-        command: `${JSON.stringify(process.execPath)} ${cli}`,
-        env: { ...homeEnv(join(home, key)), TERM: 'xterm-256color', SWITCHBOARD_BASE_URL: hung.url, SWITCHBOARD_API_KEY: 'sk-test-quit-0000000000' },
-      });
-      sessions.push(t);
-      await t.waitFor('Loading assistants');
-      // The assistants list is in flight and will never be answered.
-      for (let i = 0; i < 100 && !hung.seen.some((s) => s.startsWith('GET') && s.includes('/assistants')); i++) await new Promise((r) => setTimeout(r, 20));
-      assert.ok(hung.seen.length > 0, 'the console asked the service for something');
-      const started = performance.now();
-      t.keys(key);
-      let status: number | null = null;
-      while ((status = t.exitStatus()) === null && performance.now() - started < 20_000) await new Promise((r) => setTimeout(r, 5));
-      const ms = Math.round(performance.now() - started);
-      console.log(`# ${key}: exited in ${ms} ms with a request in flight`);
-      assert.equal(status, 0);
-      assert.ok(ms < 200, `quit took ${ms} ms`);
-    } finally {
-      await hung.close();
-    }
+    const tries: number[] = [];
+    for (let attempt = 0; attempt < 2 && !tries.some((ms) => ms < 200); attempt++) tries.push(await quitWithHungRequest(key, attempt));
+    console.log(`# ${key}: exited in ${tries.join(' ms, then ')} ms with a request in flight`);
+    assert.ok(Math.min(...tries) < 200, `quit took ${tries.join(' ms, then ')} ms`);
   });
+}
+
+async function quitWithHungRequest(key: 'q' | 'C-c', attempt: number): Promise<number> {
+  const hung = await startFaultyServer({ mode: 'slow' });
+  try {
+    const t = startTmux({
+      name: `sb-quit-${key}-${attempt}-${process.pid}`,
+      cwd: root,
+      command: `${JSON.stringify(process.execPath)} ${cli}`,
+      env: { ...homeEnv(join(home, `${key}-${attempt}`)), TERM: 'xterm-256color', SWITCHBOARD_BASE_URL: hung.url, SWITCHBOARD_API_KEY: 'sk-test-quit-0000000000' },
+    });
+    sessions.push(t);
+    await t.waitFor('Loading assistants');
+    // The assistants list is in flight and will never be answered.
+    for (let i = 0; i < 100 && !hung.seen.some((s) => s.startsWith('GET') && s.includes('/assistants')); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(hung.seen.length > 0, 'the console asked the service for something');
+    const started = performance.now();
+    t.keys(key);
+    let status: number | null = null;
+    while ((status = t.exitStatus()) === null && performance.now() - started < 20_000) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(status, 0);
+    return Math.round(performance.now() - started);
+  } finally {
+    await hung.close();
+  }
 }

@@ -15,6 +15,11 @@ async function main(argv: string[]): Promise<number> {
   // No unhandled error reaches the user as a stack trace (details go to the debug log).
   const { installCrashHandler } = await import('./crash.js');
   installCrashHandler();
+  // `switchboard` alone is the console: opened without loading the commands' parser.
+  if (argv.length === 0) {
+    const { openConsoleAlone } = await import('./commands/console.js');
+    return openConsoleAlone();
+  }
   // The commands' parser decides, console included: its root action opens the console.
   const { runCommands } = await import('./commands/index.js');
   return runCommands(argv, VERSION);

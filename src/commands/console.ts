@@ -1,8 +1,13 @@
 // The console as the commands open it: the root command (`switchboard [--profile P] [--debug]
 // [--no-color]`) and `switchboard chat --assistant X` both come here, so a global option means
 // the same in the console as in every command. The console's code loads only past the checks.
+//
+// `switchboard` alone is the console with every global option at its default: src/cli.ts opens it
+// through openConsoleAlone, without loading commander and every command's module first (~30 ms
+// of the first frame). test/commands/console-alone.test.ts checks those defaults are commander's.
 import { colorWanted } from './output.js';
-import { setExitCode, UsageError, type Globals } from './runtime.js';
+import { setExitCode, takeExitCode, UsageError } from './exit.js';
+import type { Globals } from './runtime.js';
 import type { ConsoleOptions } from '../ui/start.js';
 
 export interface OpenConsole {
@@ -11,6 +16,23 @@ export interface OpenConsole {
   /** What a script should use instead, for the same refusal. */
   forScripts: string;
   initialRoute?: ConsoleOptions['initialRoute'];
+}
+
+/** The root command's console (its refusal off a terminal names the commands instead). */
+export const ROOT_CONSOLE: OpenConsole = { what: 'the console', forScripts: 'the commands (switchboard --help)' };
+
+/** The global options as commander gives them when none is given. */
+export const DEFAULT_GLOBALS: Globals = { color: true };
+
+/** `switchboard` with no arguments: the root command's action, with its failures reported as the commands report them. */
+export async function openConsoleAlone(): Promise<number> {
+  try {
+    await openConsole(DEFAULT_GLOBALS, ROOT_CONSOLE);
+    return takeExitCode();
+  } catch (err) {
+    const { reportFailure } = await import('./index.js');
+    return reportFailure(err);
+  }
 }
 
 export async function openConsole(g: Globals, o: OpenConsole): Promise<void> {

@@ -14,7 +14,7 @@ import { loginCommand } from './login.js';
 import { numbersCommand } from './numbers.js';
 import { FORMATS } from './output.js';
 import { profilesCommand } from './profiles.js';
-import { openConsole } from './console.js';
+import { ROOT_CONSOLE, openConsole } from './console.js';
 import { EXIT, CommandFailed, UsageError, action, globalsOf, rejectStrayWords, takeExitCode, writeErr } from './runtime.js';
 import { sandboxCommand } from './sandbox.js';
 import { sessionsCommand } from './sessions.js';
@@ -37,7 +37,7 @@ export function buildProgram(version: string): Command {
     .action(
       action('open the console', async (_o: unknown, c: Command) => {
         rejectStrayWords(c);
-        await openConsole(globalsOf(c), { what: 'the console', forScripts: 'the commands (switchboard --help)' });
+        await openConsole(globalsOf(c), ROOT_CONSOLE);
       }),
     )
     .addHelpText(
@@ -130,7 +130,7 @@ function errorLines(message: string, debug: boolean): string[] | undefined {
   return [...shown, `…(${lines.length - shown.length} more lines; --debug prints them all)`];
 }
 
-function reportFailure(err: unknown, debug = false): number {
+export function reportFailure(err: unknown, debug = false): number {
   if (err instanceof CommanderError) {
     // Commander already printed its message, or the help / version (exit code 0).
     return err.exitCode === 0 ? EXIT.ok : EXIT.usage;

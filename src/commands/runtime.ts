@@ -2,38 +2,13 @@
 // service, and the one place errors become a line on stderr and an exit code.
 import { CommanderError, type Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
-import { InputError } from '../api/errors.js';
 import { redactKey } from '../config/mask.js';
 import type { Target } from '../target.js';
 import { escapeLine } from '../format/escape.js';
 import { colorWanted, type Format, type OutputTarget } from './output.js';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, auth: 4 } as const;
-
-/** Bad usage or invalid input: exit 2, with a message naming the bad value. */
-export class UsageError extends InputError {
-  override name = 'UsageError';
-}
-
-/** An action that failed, labelled with what the user asked for ("list assistants"). */
-export class CommandFailed extends Error {
-  override name = 'CommandFailed';
-  constructor(
-    readonly what: string,
-    override readonly cause: unknown,
-  ) {
-    super(`could not ${what}`);
-  }
-}
-
-// An action that finishes with a code other than 0 without failing (the console's own code).
-let exitCode: number = EXIT.ok;
-export function setExitCode(code: number): void {
-  exitCode = code;
-}
-export function takeExitCode(): number {
-  return exitCode;
-}
+export { EXIT, UsageError, CommandFailed, setExitCode, takeExitCode } from './exit.js';
+import { UsageError, CommandFailed } from './exit.js';
 
 /**
  * For commands that have an action and subcommands (`chat`, `sandbox`): a stray word is a

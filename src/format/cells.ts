@@ -2,19 +2,34 @@
 // combining marks 0, a ZWJ sequence is one glyph. Cutting and wrapping walk grapheme clusters
 // once, so their cost is linear in the text (cli-truncate and wrap-ansi re-measure as they go,
 // which costs ~100 ms on a 100,000-character prompt), and never split a glyph.
+//
+// Text made only of NARROW characters (printable ASCII, Latin, Greek, Cyrillic, the dashes,
+// quotes and box-drawing lines the console draws with) is one cell and one glyph a UTF-16 unit:
+// measured and cut without segmenting. That is most text, and all of the first frame's chrome: the
+// frame drawn before Ink loads never pays for ICU's segmenter (~9 ms to make the first one) nor
+// string-width's first call (~6 ms compiling its Unicode property expressions).
 import stringWidth from 'string-width';
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-// Printable ASCII is one cell a character: the common case, measured without segmenting.
-const ASCII = /^[\u0020-\u007e]*$/;
+let segmenter: Intl.Segmenter | undefined;
+/** The text's grapheme clusters; the one segmenter is made on first use. */
+export function graphemes(text: string): Intl.Segments {
+  return (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text);
+}
+
+/**
+ * Characters that are one cell and a glyph of their own, whatever follows them (no combining
+ * marks, no zero-width or format characters, no emoji presentation, nothing wide): each one's
+ * width is string-width's (test/format/cells.test.ts checks every one).
+ */
+export const NARROW = /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0377\u037a-\u037f\u0384-\u038a\u038c\u038e-\u03a1\u03a3-\u0482\u048a-\u052f\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]*$/;
 
 /** Display cells the text takes on a terminal (no control characters expected: escape first). */
 export function cellWidth(text: string): number {
-  if (ASCII.test(text)) return text.length;
+  if (NARROW.test(text)) return text.length;
   if (text.length <= 256) return stringWidth(text);
   // string-width re-measures each glyph with regular expressions: on a long text, sum the glyphs.
   let w = 0;
-  for (const { segment } of graphemes.segment(text)) w += glyphWidth(segment);
+  for (const { segment } of graphemes(text)) w += glyphWidth(segment);
   return w;
 }
 
@@ -36,9 +51,10 @@ export function truncateCells(text: string, width: number): string {
   if (width <= 0) return '';
   if (cellWidth(text) <= width) return text;
   if (width === 1) return '…';
+  if (NARROW.test(text)) return text.slice(0, width - 1) + '…';
   let used = 0;
   let end = 0;
-  for (const { segment, index } of graphemes.segment(text)) {
+  for (const { segment, index } of graphemes(text)) {
     const w = glyphWidth(segment);
     if (used + w > width - 1) break;
     used += w;
@@ -57,14 +73,14 @@ export function padCells(text: string, width: number, align: 'left' | 'right' = 
 /** A word in pieces of at most `width` cells (a wide glyph never split), with the last piece's width. */
 function breakWord(word: string, width: number): { pieces: string[]; lastWidth: number } {
   const pieces: string[] = [];
-  if (ASCII.test(word)) {
+  if (NARROW.test(word)) {
     for (let i = 0; i < word.length; i += width) pieces.push(word.slice(i, i + width));
     if (pieces.length === 0) pieces.push('');
     return { pieces, lastWidth: pieces[pieces.length - 1].length };
   }
   let start = 0;
   let used = 0;
-  for (const { segment, index } of graphemes.segment(word)) {
+  for (const { segment, index } of graphemes(word)) {
     const w = glyphWidth(segment);
     if (used + w > width && index > start) {
       pieces.push(word.slice(start, index));

@@ -1,6 +1,6 @@
-// Patches applied to Ink (and yoga's loader) as esbuild bundles them: each names the file, the
-// exact code it replaces and code appended to the module. They are written against one Ink
-// (package.json pins it exactly); an edit whose code is not in the file fails the build, naming
+// Patches applied to Ink (and yoga's loader, widest-line and string-width) as esbuild bundles
+// them: each names the file, the exact code it replaces and code appended to the module. They
+// are written against one Ink (package.json pins it exactly); an edit whose code is not in the file fails the build, naming
 // the file and the missing code, so an upgraded Ink never ships silently unpatched.
 // test/ui/ink-patches.test.ts checks the patched output against Ink's own.
 import { readFile } from 'node:fs/promises';
@@ -236,6 +236,20 @@ INK_PATCHES.push({
   append: '',
 });
 
+// string-width makes its Intl.Segmenter and its RGI emoji expression when it loads: ~9 ms of ICU
+// start-up and ~20 ms of building /^\p{RGI_Emoji}$/v's set of strings, paid before the
+// console's first frame although that frame's text is measured without them (src/format/cells.ts,
+// NARROW). Made on first use instead: the same segmenter and expression, the same widths.
+INK_PATCHES.push({
+  name: 'string-width-lazy',
+  file: /[\\/]string-width[\\/]index\.js$/,
+  edits: [
+    ['const segmenter = new Intl.Segmenter();', 'let segmenterOnce;\nconst segmenter = { segment: (text) => (segmenterOnce ??= new Intl.Segmenter()).segment(text) };'],
+    ['const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', 'let rgiEmojiRegexOnce;\nconst rgiEmojiRegex = { test: (text) => (rgiEmojiRegexOnce ??= /^\\p{RGI_Emoji}$/v).test(text) };'],
+  ],
+  append: '',
+});
+
 /**
  * The esbuild plugin that applies `patches` as the files load; it also exports from Ink's entry
  * the names of the patches applied (`inkPatches`), so a test can tell the patched Ink from the
@@ -268,7 +282,7 @@ export function inkPatchesPlugin(patches = INK_PATCHES) {
               if (!src.includes(from)) {
                 throw new Error(`Ink patch "${patch.name}": ${args.path} no longer contains the code it replaces:\n${from}\n(the installed version differs from the one package.json pins; re-anchor or drop the patch in src/scripts/ink-patches.mjs)`);
               }
-              src = all ? src.split(from).join(to) : src.replace(from, to);
+              src = all ? src.split(from).join(to) : src.replace(from, () => to); // a function: no $ patterns in `to`
             }
             src += patch.append;
             applied.add(patch.name);

@@ -2,7 +2,7 @@
 // the environment, and read by whatever draws: colour (NO_COLOR, --no-color, FORCE_COLOR), a
 // UTF-8 locale (LC_ALL, LC_CTYPE, LANG). (TERM=dumb is refused before the console starts: src/commands/console.ts.)
 // Tests set it with setCapabilities. Free of React and Ink: start.ts reads it before they load.
-import { cellWidth } from '../format/cells.js';
+import { cellWidth, graphemes } from '../format/cells.js';
 
 export interface Capabilities {
   /** Colours on. Off, the console draws no colour at all (text styles such as inverse and bold stay) and lists mark their selected row with a marker column. */
@@ -55,7 +55,6 @@ export const GLYPHS: Readonly<Record<string, string>> = {
 };
 
 const NON_ASCII = /[^\u0000-\u007f]/;
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
  * Text for a terminal whose locale is not UTF-8: glyphs from GLYPHS, anything else not ASCII (a
@@ -64,7 +63,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 export function asciiText(text: string): string {
   if (!NON_ASCII.test(text)) return text;
   let out = '';
-  for (const { segment } of graphemes.segment(text)) {
+  for (const { segment } of graphemes(text)) {
     if (!NON_ASCII.test(segment)) out += segment;
     else out += GLYPHS[segment] ?? '?'.repeat(cellWidth(segment));
   }

@@ -3,7 +3,7 @@
 // boundary (an emoji, a ZWJ sequence or a letter with combining marks moves and deletes as one).
 // Line keys (Home/End, Ctrl-U, Ctrl-K) work on the logical line the cursor is on; layout turns
 // the text into rows of terminal cells for a box `width` cells wide and says where the cursor is.
-import { glyphWidth } from '../format/cells.js';
+import { glyphWidth, graphemes } from '../format/cells.js';
 
 export interface TextBuffer {
   text: string;
@@ -23,7 +23,6 @@ export type EditOp =
   | 'killToLineEnd'
   | 'killWordBefore';
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** Code units either side of the cursor looked at to find a grapheme boundary (a ZWJ family is 11). */
 const SPAN = 64;
 const simple = (c: number) => c >= 0x20 && c < 0x7f;
@@ -34,7 +33,7 @@ export function prevBoundary(text: string, i: number): number {
   if (simple(text.charCodeAt(i - 1)) && (i < 2 || simple(text.charCodeAt(i - 2)) || text.charCodeAt(i - 2) === 10)) return i - 1;
   const lo = Math.max(0, i - SPAN);
   let last = lo;
-  for (const { index } of graphemes.segment(text.slice(lo, i))) last = lo + index;
+  for (const { index } of graphemes(text.slice(lo, i))) last = lo + index;
   return last;
 }
 
@@ -42,7 +41,7 @@ export function prevBoundary(text: string, i: number): number {
 export function nextBoundary(text: string, i: number): number {
   if (i >= text.length) return text.length;
   if (simple(text.charCodeAt(i)) && (i + 1 >= text.length || simple(text.charCodeAt(i + 1)) || text.charCodeAt(i + 1) === 10)) return i + 1;
-  const first = graphemes.segment(text.slice(i, i + SPAN))[Symbol.iterator]().next();
+  const first = graphemes(text.slice(i, i + SPAN))[Symbol.iterator]().next();
   return first.done ? text.length : i + first.value.segment.length;
 }
 

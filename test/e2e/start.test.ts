@@ -6,7 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { saveProfile } from '../../src/config/config.js';
 import { debugLogPath } from '../../src/crash.js';
 import { CLI, runCli, tempHome, type CliHome } from '../support/cli.js';
@@ -108,6 +109,27 @@ describe('the global options open the console on a terminal', { skip }, () => {
     sessions.push(t);
     const screen = await t.waitFor('EXIT=');
     assert.match(screen, /^switchboard: --output is for the commands; the console has no output format\nEXIT=2$/m);
+  });
+
+  // A bare `switchboard` is the root command with every option at its default (src/cli.ts opens
+  // it without the commands' parser): the same console, ~30 ms sooner.
+  test('a bare switchboard loads neither commander nor the commands; with an option it goes through them', { timeout: 60_000 }, async () => {
+    const hook = pathToFileURL(resolve(root, 'test/support/load-log.mjs')).href;
+    const loaded = (args: string[]) => async () => {
+      const log = join(home.dir, `loads-${args.length}.txt`);
+      const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey, NODE_OPTIONS: `--import ${hook}`, SWITCHBOARD_LOAD_LOG: log };
+      const t = open(`loads-${args.length}`, args, env);
+      await t.waitFor(/● online[\s\S]*NAME/);
+      await quit(t);
+      const files = [...new Set(readFileSync(log, 'utf8').trim().split('\n').map((l) => fileURLToPath(l.slice(l.indexOf(' ') + 1))))];
+      return files.filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(f, 'utf8'));
+    };
+    const bare = await loaded([])();
+    assert.ok(bare.some((code) => code.includes('function startConsole(')), 'the load log saw the console start');
+    assert.ok(!bare.some((code) => code.includes('CommanderError = class')), 'commander is not loaded');
+    assert.ok(!bare.some((code) => code.includes('function buildProgram(')), 'the commands are not loaded');
+    const withOption = await loaded(['--no-color'])();
+    assert.ok(withOption.some((code) => code.includes('CommanderError = class')), 'with an option, commander parses it');
   });
 
   test('the options in any order, with a profile: --no-color --profile NAME --debug', { timeout: 60_000 }, async () => {

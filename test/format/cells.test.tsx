@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { ReactElement } from 'react';
 import stringWidth from 'string-width';
 import type { Column } from '../../src/format/column.js';
-import { cellWidth, padCells, truncateCells, wrapCells } from '../../src/format/cells.js';
+import { NARROW, cellWidth, graphemes, padCells, truncateCells, wrapCells } from '../../src/format/cells.js';
 import { toTable } from '../../src/commands/output.js';
 import { truncate, wrapText } from '../../src/ui/format.js';
 import type { Table as TableType } from '../../src/ui/components/Table.js';
@@ -86,4 +86,32 @@ test('wrapping is linear: 100,000 characters with no space wrap in under 100 ms 
   assert.equal(wide.length, 2500);
   // Quadratic wrapping took ~2 s for the ASCII word; CJK is measured glyph by glyph (~35 ms idle).
   assert.ok(plain < 100 && cjk < 500, `wrapping took ${plain.toFixed(1)} ms (ASCII) and ${cjk.toFixed(1)} ms (CJK)`);
+});
+
+// The fast path measures and cuts NARROW text by UTF-16 units: each of its characters must be
+// one cell (as string-width, hence Ink, measures it) and a glyph of its own beside any other.
+test('every NARROW character is one cell and its own glyph, as string-width and the segmenter say', () => {
+  const wrong: string[] = [];
+  let seen = 0;
+  for (let c = 0; c <= 0xffff; c++) {
+    const ch = String.fromCharCode(c);
+    if (!NARROW.test(ch)) continue;
+    seen++;
+    if (stringWidth(ch) !== 1 || [...graphemes(`a${ch}b`)].length !== 3 || [...graphemes(`${ch}${ch}`)].length !== 2) wrong.push(`U+${c.toString(16).padStart(4, '0')}`);
+  }
+  assert.deepEqual(wrong, []);
+  assert.ok(seen > 1000, `NARROW holds ${seen} characters`);
+  // What it must not take: combining, zero-width, bidi, soft hyphen, wide, emoji-presentation.
+  for (const ch of ['\u0301', '\u0483', '\u00ad', '\u200b', '\u202e', '\u2028', '日', '\u25fd', '👍', '\t']) assert.equal(NARROW.test(`a${ch}`), false, `U+${ch.codePointAt(0)!.toString(16)}`);
+});
+
+test('NARROW text is measured and cut like any other', () => {
+  const text = 'Switchboard │ sandbox http://127.0.0.1:4010 │ profile café — Ωμέγα Жук ← ● ▇';
+  assert.ok(NARROW.test(text));
+  assert.equal(cellWidth(text), stringWidth(text));
+  for (const w of [1, 2, 10, 30, text.length - 1, text.length, text.length + 5]) {
+    const cut = truncateCells(text, w);
+    assert.ok(stringWidth(cut) <= w, `width ${w}: ${cut}`);
+    assert.equal(cut, w >= text.length ? text : `${text.slice(0, w - 1)}…`);
+  }
 });

@@ -11,6 +11,7 @@ import { useReducer, useRef } from 'react';
 import { Box, Text } from 'ink';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
+import { graphemes } from '../../format/cells.js';
 import { cellsBetween, cursorAt, edit, insertText, nextBoundary, skipCells, sliceCells, verticalMove, wrapRows, type EditOp, type TextBuffer } from '../text-buffer.js';
 
 const MASK = '•';
@@ -184,12 +185,11 @@ function Rows({ text, cursor, width, rows, scroll }: { text: string; cursor: num
   );
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 function masked(text: string): string {
-  return MASK.repeat([...graphemes.segment(text)].length);
+  return MASK.repeat([...graphemes(text)].length);
 }
 function maskedBuffer(b: TextBuffer): TextBuffer {
-  return { text: masked(b.text), cursor: [...graphemes.segment(b.text.slice(0, b.cursor))].length };
+  return { text: masked(b.text), cursor: [...graphemes(b.text.slice(0, b.cursor))].length };
 }
 
 /** Pasted text as an input takes it: line breaks kept as \n (multi-line) or joined by a space, tabs kept (a prompt) or as spaces, no other control characters. */

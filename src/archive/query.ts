@@ -158,6 +158,9 @@ function whereOf(q: CallQuery, withText = true): Where {
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, match, empty };
 }
 
+/** The filters the rollup keeps a count for, and its dimension for each. */
+const ROLLUP_DIM = { assistantId: DIM.assistant, phoneNumberId: DIM.number, status: DIM.status, type: DIM.type, endedReason: DIM.endedReason } as const;
+
 export class ArchiveReader {
   constructor(private readonly db: DatabaseSync) {}
 
@@ -188,11 +191,24 @@ export class ArchiveReader {
     return rows.map(toArchived);
   }
 
-  /** How many calls match `q`. */
+  /**
+   * How many calls match `q`. With no filter, one column's value, or only dates, the quarter-hour
+   * rollup answers (a row a quarter hour), not a walk over every matching call: count(*) of a
+   * million calls reads a whole index, ~100 ms cold, before the call log can show its first rows.
+   */
   count(q: CallQuery = {}): number {
     const w = whereOf(q);
     if (w.empty) return 0;
+    const given = (Object.keys(q) as (keyof CallQuery)[]).filter((k) => q[k] !== undefined && !(k === 'text' && !String(q.text).trim()));
+    if (given.length === 0) return this.rolledUp(DIM.all, '');
+    if (given.length === 1 && given[0] in ROLLUP_DIM) return this.rolledUp(ROLLUP_DIM[given[0] as keyof typeof ROLLUP_DIM], String(q[given[0]]));
+    if (given.every((k) => k === 'after' || k === 'before')) return this.stats('day', q).total.calls;
     return (this.db.prepare(`SELECT count(*) AS n FROM calls c ${w.sql}`).get(...w.params) as { n: number }).n;
+  }
+
+  /** Calls the rollup holds for one value of one dimension, over all time. */
+  private rolledUp(dim: number, key: string): number {
+    return (this.db.prepare('SELECT total(calls) AS n FROM rollup WHERE dim = ? AND key = ?').get(dim, key) as { n: number }).n;
   }
 
   /** How many calls are newer than `position` for `q` (the row's index in `window`). */

@@ -11,6 +11,7 @@ import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
 import { walkCallLog } from '../../src/api/pager.js';
 import { openArchive, type CallArchive, type SyncProgress } from '../../src/archive/index.js';
+import { openSqlite } from '../../src/sqlite.js';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
 
 let sb: RunningSandbox;
@@ -85,6 +86,40 @@ describe('the archive API', () => {
     assert.equal(archive.countSearch('thank*'), archive.count({ text: 'thank*' }));
     assert.deepEqual(archive.search('"', {}, { limit: 5 }), []);
     assert.equal(archive.count({ text: '(((' }), 0);
+  });
+
+  test('counts read from the rollup agree with counting the calls, after calls change and go', () => {
+    const db = openSqlite(archive.path, { readOnly: true });
+    try {
+      const all = archive.window({}, { limit: 100_000 });
+      const counted = (where: string, ...params: (string | number)[]) => (db.prepare(`SELECT count(*) AS n FROM calls ${where}`).get(...params) as { n: number }).n;
+      const check = () => {
+        const a = all[0].call;
+        assert.equal(archive.count(), counted(''));
+        assert.equal(archive.count({ text: ' ' }), counted(''));
+        assert.equal(archive.count({ assistantId: a.assistantId! }), counted('WHERE assistant_id = ?', a.assistantId!));
+        assert.equal(archive.count({ phoneNumberId: a.phoneNumberId! }), counted('WHERE phone_number_id = ?', a.phoneNumberId!));
+        assert.equal(archive.count({ status: 'ended' }), counted("WHERE status = 'ended'"));
+        assert.equal(archive.count({ assistantId: 'no-such-assistant' }), 0);
+        // dates: whole quarter hours from the rollup, the ends from the calls
+        const mid = Date.parse(all[Math.floor(all.length / 2)].call.createdAt);
+        for (const [after, before] of [[mid - 3_600_000 + 7, mid + 60_000], [mid, mid], [undefined, mid + 1], [mid - 1, undefined]]) {
+          const where = [after === undefined ? '' : `created_at >= ${after}`, before === undefined ? '' : `created_at <= ${before}`].filter(Boolean).join(' AND ');
+          assert.equal(archive.count({ after, before }), counted(`WHERE ${where}`), `after ${after} before ${before}`);
+        }
+        assert.equal(archive.count({ assistantId: a.assistantId!, status: 'ended' }), counted("WHERE assistant_id = ? AND status = 'ended'", a.assistantId!));
+      };
+      check();
+      // A call that moves to another assistant and status, and one written again unchanged.
+      const [first, second] = all;
+      archive.put([{ ...archive.get(first.call.id)!, assistantId: 'moved-assistant', status: 'in-progress' }]);
+      assert.equal(archive.count({ assistantId: 'moved-assistant' }), 1);
+      check();
+      archive.put([archive.get(second.call.id)!]);
+      check();
+    } finally {
+      db.close();
+    }
   });
 
   test('a second handle reads while the first writes; the cached lists survive clear; clear stops nothing but empties', () => {

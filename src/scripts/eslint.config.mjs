@@ -37,6 +37,23 @@ export default tseslint.config(
     },
   },
   {
+    // The program's own code (tests may run their own HTTP servers).
+    files: ['src/**/*.{ts,tsx,cts}'],
+    rules: {
+      // Importing node:http as ESM builds its facade, whose lazy exports load Node's bundled undici.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:http', 'http'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: "an ESM import of node:http loads Node's bundled undici (~25 ms): use process.getBuiltinModule('node:http')",
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.{ts,tsx}'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -240,12 +240,21 @@ INK_PATCHES.push({
 // start-up and ~20 ms of building /^\p{RGI_Emoji}$/v's set of strings, paid before the
 // console's first frame although that frame's text is measured without them (src/format/cells.ts,
 // NARROW). Made on first use instead: the same segmenter and expression, the same widths.
+// And its fast path for printable ASCII is widened to NARROW text (the console's lines are full of
+// │ — … ›): Ink measures every line it draws, and segmenting them was a tenth of a frame's time.
+// test/ui/ink-patches.test.ts checks NARROW here is src/format/cells.ts's, whose test checks every
+// character of it against string-width.
+export const NARROW_SOURCE = String.raw`^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0377\u037a-\u037f\u0384-\u038a\u038c\u038e-\u03a1\u03a3-\u0482\u048a-\u052f\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]*$`;
 INK_PATCHES.push({
-  name: 'string-width-lazy',
+  name: 'string-width-fast',
   file: /[\\/]string-width[\\/]index\.js$/,
   edits: [
     ['const segmenter = new Intl.Segmenter();', 'let segmenterOnce;\nconst segmenter = { segment: (text) => (segmenterOnce ??= new Intl.Segmenter()).segment(text) };'],
     ['const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', 'let rgiEmojiRegexOnce;\nconst rgiEmojiRegex = { test: (text) => (rgiEmojiRegexOnce ??= /^\\p{RGI_Emoji}$/v).test(text) };'],
+    [
+      '\tif (/^[\\u0020-\\u007E]*$/.test(string)) {\n\t\treturn string.length;\n\t}',
+      `\tif (/^[\\u0020-\\u007E]*$/.test(string)) {\n\t\treturn string.length;\n\t}\n\tif (ambiguousIsNarrow && /${NARROW_SOURCE}/.test(string)) {\n\t\treturn string.length;\n\t}`,
+    ],
   ],
   append: '',
 });

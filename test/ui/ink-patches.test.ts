@@ -59,6 +59,12 @@ before(async () => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+test("string-width's fast path takes the NARROW text the console measures itself (one set of characters)", async () => {
+  const { NARROW_SOURCE } = (await import(pathToFileURL(join(root, 'src/scripts/ink-patches.mjs')).href)) as { NARROW_SOURCE: string };
+  const { NARROW } = await import('../../src/format/cells.js');
+  assert.equal(NARROW_SOURCE, NARROW.source);
+});
+
 test('every patch applies to the installed Ink: a bundle of Ink builds, with each patch applied', async () => {
   // The plugin fails the build when an edit finds nothing to replace or a patch finds no file.
   const r = await build({

@@ -3,7 +3,7 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { Call } from '../api/schemas.js';
 import { searchTerms } from './fts.js';
-import { BUCKET_MS, DIM, SLOTS } from './schema.js';
+import { BUCKET_MS, DIM, SLOTS, callsHeld } from './schema.js';
 
 /** Which calls: every field optional; all given must hold. */
 export interface CallQuery {
@@ -200,16 +200,12 @@ export class ArchiveReader {
     const w = whereOf(q);
     if (w.empty) return 0;
     const given = (Object.keys(q) as (keyof CallQuery)[]).filter((k) => q[k] !== undefined && !(k === 'text' && !String(q.text).trim()));
-    if (given.length === 0) return this.rolledUp(DIM.all, '');
-    if (given.length === 1 && given[0] in ROLLUP_DIM) return this.rolledUp(ROLLUP_DIM[given[0] as keyof typeof ROLLUP_DIM], String(q[given[0]]));
+    if (given.length === 0) return callsHeld(this.db);
+    if (given.length === 1 && given[0] in ROLLUP_DIM) return callsHeld(this.db, ROLLUP_DIM[given[0] as keyof typeof ROLLUP_DIM], String(q[given[0]]));
     if (given.every((k) => k === 'after' || k === 'before')) return this.stats('day', q).total.calls;
     return (this.db.prepare(`SELECT count(*) AS n FROM calls c ${w.sql}`).get(...w.params) as { n: number }).n;
   }
 
-  /** Calls the rollup holds for one value of one dimension, over all time. */
-  private rolledUp(dim: number, key: string): number {
-    return (this.db.prepare('SELECT total(calls) AS n FROM rollup WHERE dim = ? AND key = ?').get(dim, key) as { n: number }).n;
-  }
 
   /** How many calls are newer than `position` for `q` (the row's index in `window`). */
   indexOf(q: CallQuery, position: number): number {

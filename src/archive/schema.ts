@@ -55,6 +55,14 @@ CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGE
 
 const DATA_TABLES = ['calls', 'records', 'rollup'];
 
+/**
+ * Calls the archive holds, from the rollup (a row a quarter hour, kept in the same transaction as
+ * the calls): count(*) reads a whole index, ~100 ms at a million calls, longer cold.
+ */
+export function callsHeld(db: DatabaseSync, dim: number = DIM.all, key = ''): number {
+  return (db.prepare('SELECT total(calls) AS n FROM rollup WHERE dim = ? AND key = ?').get(dim, key) as { n: number }).n;
+}
+
 /** Opens (creating, 0700 dir / 0600 file) the archive at `path`; schema made or reset under a write lock. */
 export function openArchiveDb(path: string, service: string | undefined): DatabaseSync {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

@@ -22,6 +22,7 @@ import { ApiError } from '../api/errors.js';
 import { MAX_CALL_PAGE, fetchCallsBefore, type CallCursor } from '../api/pager.js';
 import type { Call } from '../api/schemas.js';
 import { transaction } from '../sqlite.js';
+import { callsHeld } from './schema.js';
 import { callEnded, type CallWriter } from './write.js';
 
 export interface SyncProgress {
@@ -173,8 +174,8 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
   const started = performance.now();
   const owner = `${hostname()}:${process.pid}:${randomUUID()}`;
   const result: SyncResult = { added: 0, updated: 0, removed: 0, ms: 0, complete: false, waited: false, busy: false };
-  // Counted only for a progress callback: count(*) reads a whole index (tens of ms at a million).
-  const countHeld = () => (opts.onProgress ? (db.prepare('SELECT count(*) AS n FROM calls').get() as { n: number }).n : 0);
+  // For a progress callback (the rollup's count: cheap at any size).
+  const countHeld = () => (opts.onProgress ? callsHeld(db) : 0);
   let held = countHeld();
   const report = (phase: SyncProgress['phase'], extra: Partial<SyncProgress> = {}) =>
     opts.onProgress?.({ phase, added: result.added, updated: result.updated, held, ...extra });

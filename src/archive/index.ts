@@ -25,14 +25,16 @@
 //   archive.stats(by, query)                              → { groups, total } (calls, seconds, minutes, cost, avgSeconds)
 //   archive.exportJson(query) / exportCalls(query)        → generators, constant memory
 //   archive.status()                                      → path, calls held, oldest/newest, last sync, bytes, who syncs
+//   peekCallLog(path, service, { limit, chartFrom })      → the call log's first screen, read-only (the frame before Ink)
 //   archive.lastSync()                                    → LastSync | undefined ("synced 40 s ago")
+//   archive.complete()                                    → the whole history is held
 //   archive.cached(key) / archive.remember(key, value)    → last-known JSON values (the other lists at start)
 //   archive.clear()                                       → empties it (a running sync elsewhere stops)
 //   archive.close()
 // A CallQuery is { assistantId?, phoneNumberId?, status?, type?, endedReason?, after?, before?, text? }
 // (after/before: epoch ms or ISO 8601, inclusive; text: full text, words, "phrases", prefix*;
 // any text is safe: it is quoted, never FTS syntax). `searchTerms(text)` says what a text searches for.
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
@@ -40,10 +42,10 @@ import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call } from '../api/schemas.js';
 import { cacheDir, type Env } from '../config/paths.js';
 import type { Target } from '../config/config.js';
-import { transaction } from '../sqlite.js';
+import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 import { ArchiveReader, type ArchivedCall, type CallQuery, type SearchHit, type Stats, type StatsBy } from './query.js';
-import { clearData, openArchiveDb } from './schema.js';
-import { readLastSync, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
+import { SCHEMA_VERSION, clearData, openArchiveDb } from './schema.js';
+import { readLastSync, readSyncState, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
 import { CallWriter } from './write.js';
 
 export type { ArchivedCall, CallQuery, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
@@ -83,6 +85,49 @@ export function serviceOf(target: Target): string {
 
 export function openArchiveFor(target: Target, env: Env = process.env): CallArchive {
   return openArchive(archivePath(target.profile, env), { service: serviceOf(target) });
+}
+
+/** The call log's first screen as the archive holds it (see peekCallLog). */
+export interface CallLogPeek {
+  /** calls held */
+  total: number;
+  /** the newest calls */
+  calls: Call[];
+  /** calls per local day since `chartFrom` */
+  perDay: { day: string; count: number }[];
+  /** when the last sync ended (ms) */
+  lastAt?: number;
+  /** the whole history is held */
+  complete: boolean;
+}
+
+/**
+ * The call log's first screen, read without taking the write lock or creating anything (for the
+ * frame drawn before Ink loads): undefined when there is no archive, or one of another schema or
+ * service (the console will empty it), or it cannot be read.
+ */
+export function peekCallLog(path: string, service: string, opts: { limit: number; chartFrom: number }): CallLogPeek | undefined {
+  if (!existsSync(path)) return undefined;
+  let db: DatabaseSync | undefined;
+  try {
+    db = openSqlite(path, { readOnly: true });
+    if (pragmaValue(db, 'user_version') !== SCHEMA_VERSION) return undefined;
+    const held = (db.prepare(`SELECT value FROM meta WHERE key = 'service'`).get() as { value: string } | undefined)?.value;
+    if (held !== service) return undefined;
+    const reader = new ArchiveReader(db);
+    const last = readLastSync(db);
+    return {
+      total: reader.count({}),
+      calls: reader.window({}, { limit: opts.limit }).map((r) => r.call),
+      perDay: reader.stats('day', { after: opts.chartFrom }).groups.map((g) => ({ day: g.key ?? '', count: g.calls })),
+      lastAt: last ? Date.parse(last.at) : undefined,
+      complete: readSyncState(db).low?.done === true,
+    };
+  } catch {
+    return undefined;
+  } finally {
+    db?.close();
+  }
 }
 
 /** Opens (creating if needed) the archive at `path`. `service`: see serviceOf. */
@@ -156,6 +201,11 @@ export class CallArchive {
 
   lastSync(): LastSync | undefined {
     return readLastSync(this.db);
+  }
+
+  /** The back-fill has reached the oldest call: the archive holds the whole history. */
+  complete(): boolean {
+    return readSyncState(this.db).low?.done === true;
   }
 
   status(): ArchiveStatus {

@@ -8,7 +8,8 @@ import { cellWidth, padCells } from '../format/cells.js';
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
 import { listWriter, paint, printList, printRecord, statusTone, type OutputTarget } from './output.js';
-import { action, withApi } from './runtime.js';
+import { action, globalsOf, rejectStrayWords, withApi } from './runtime.js';
+import { openConsole } from './console.js';
 import { addArchiveCommands } from './archive.js';
 
 export const CALL_COLUMNS: Column<Call>[] = [
@@ -158,8 +159,21 @@ function filterOptions(cmd: Command): Command {
 
 export function callsCommand(): Command {
   const cmd = new Command('calls')
-    .description('browse the call log, place outbound calls, watch calls as they happen')
-    .addHelpText('after', '\nExamples:\n  $ switchboard calls list --after 7d -o csv > week.csv\n  $ switchboard calls watch\n  $ switchboard calls search "refund"');
+    .description('browse the call log, place outbound calls, watch calls as they happen; alone, on a terminal: the console on the call log')
+    .addHelpText('after', '\nExamples:\n  $ switchboard calls                            the console, on the call log\n  $ switchboard calls list --after 7d -o csv > week.csv\n  $ switchboard calls watch\n  $ switchboard calls search "refund"')
+    // Alone on a terminal: the console opened on the call log (its first frame shows the archive's
+    // rows). Elsewhere, as before: the help, exit 2.
+    .allowExcessArguments(true)
+    .action(
+      action('open the call log', async (_o: unknown, c: Command) => {
+        rejectStrayWords(c);
+        if (!process.stdin.isTTY || !process.stdout.isTTY) {
+          c.help({ error: true });
+          return;
+        }
+        await openConsole(globalsOf(c), { what: 'the console', forScripts: 'switchboard calls list', initialRoute: { screen: 'calls' } });
+      }),
+    );
 
   filterOptions(cmd.command('list').description('list calls, newest first'))
     .option('--id <callId>', 'only the call with this id', nonEmpty)

@@ -199,7 +199,8 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
       syncArchive(opts) {
         if (running) return running;
         const archive = deps.archive.get();
-        setSync({ running: true, error: undefined, hint: undefined, lastAt: lastSyncAt() });
+        // What the archive holds already ("1,000 calls", not "1,000 calls+" for a whole history).
+        setSync({ running: true, error: undefined, hint: undefined, lastAt: lastSyncAt(), complete: get().archiveSync.complete || archive.complete() });
         running = (async () => {
           try {
             const r = await archive.sync(api, {

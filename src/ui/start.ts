@@ -18,6 +18,8 @@ import { ROUTES, titleOf } from './screens/routes.js';
 import { cachedRowsFor, consoleCacheDir } from '../store/cached.js';
 import { headerLine, layoutColumns, rowLine, tableBodyHeight } from './table-text.js';
 import { ASSISTANT_COLUMNS, FILE_COLUMNS, countLine, filesLine, nameIn, numberColumns } from './screens/lists.js';
+import { CHART_ROWS, LIVE_MARK, callColumns, callStatusText, chartText, syncWords } from './screens/calls/log-text.js';
+import type { CallLogPeek } from '../archive/index.js';
 import type { Column } from '../format/column.js';
 import { takeTerminal, type Terminal } from './terminal.js';
 
@@ -78,7 +80,8 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   connecting.catch(() => undefined); // handled in run.tsx, which may attach a little later
   const target = shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir());
   const route = routeFrom(opts.initialRoute);
-  terminal.write(chromeFrame(target, route, terminal.columns, terminal.rows, terminal.color));
+  const callLog = route.name === 'calls' ? await peekCalls(resolved, terminal.rows) : undefined;
+  terminal.write(chromeFrame({ ...target, callLog }, route, terminal.columns, terminal.rows, terminal.color));
   const run = await ui.catch((err: unknown) => {
     terminal.restore(); // so the line that says why is printed on the main screen, where it stays
     throw err;
@@ -86,12 +89,34 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   return run.runConsole({ resolved, connecting, target, route, terminal, debugLog, onRateLimited: (l) => void (rateLimited = l) });
 }
 
+/** The call log's first screen from the archive, when the console opens on it (node:sqlite and the archive load only then). */
+async function peekCalls(resolved: Target, rows: number): Promise<CallLogPeek | undefined> {
+  const [{ archivePath, peekCallLog, serviceOf }, { CHART_DAYS }] = await Promise.all([import('../archive/index.js'), import('../store/calls.js')]);
+  return peekCallLog(archivePath(resolved.profile), serviceOf(resolved), { limit: Math.max(1, rows), chartFrom: Date.now() - CHART_DAYS * 86_400_000 });
+}
+
 /**
  * The list screens' body as the app draws it from the cached rows (src/store/cached.ts) before
  * the service answers: status line, table header, the rows that fit, the first one selected.
  * Empty when the route is not such a list or nothing is cached.
  */
-export function cachedBody(target: ConsoleTarget, route: Route, width: number, bodyHeight: number, now = Date.now()): { status: string; header: string; rows: string[] } | undefined {
+export function cachedBody(target: FrameTarget, route: Route, width: number, bodyHeight: number, now = Date.now()): { above?: { chart: string[]; legend: string }; status: string; header: string; rows: string[] } | undefined {
+  if (route.name === 'calls' && target.callLog?.total) {
+    // As the Calls screen lays it out: chart, legend, status line, then the table.
+    const log = target.callLog;
+    const assistants = target.cacheDir ? cachedRowsFor(target.cacheDir, target.profile, 'assistants')?.rows : undefined;
+    const numbers = target.cacheDir ? cachedRowsFor(target.cacheDir, target.profile, 'numbers')?.rows : undefined;
+    const cols = layoutColumns(callColumns(nameIn(assistants), numbers), width);
+    const chart = chartText(log.perDay, width);
+    // The console syncs as soon as it is up: the words it will say.
+    const sync = syncWords({ running: true, lastAt: log.lastAt, complete: log.complete }, now);
+    return {
+      above: { chart: chart.rows.map((r) => truncate(r, width)), legend: chart.legend },
+      status: truncate(`${LIVE_MARK.live}${callStatusText({ filters: '', total: log.total, complete: log.complete, filtering: false, sync })}`, width),
+      header: headerLine(cols),
+      rows: log.calls.slice(0, tableBodyHeight(Math.max(3, bodyHeight - CHART_ROWS - 2))).map((c) => rowLine(cols, c)),
+    };
+  }
   if (!target.cacheDir) return undefined;
   const table = <T>(status: string, columns: Column<T>[], list: T[]) => {
     const cols = layoutColumns(columns, width);
@@ -113,8 +138,11 @@ export function cachedBody(target: ConsoleTarget, route: Route, width: number, b
   return undefined;
 }
 
+/** What the frame before Ink shows: the target, and the call log's first screen when it opens on it. */
+export type FrameTarget = ConsoleTarget & { callLog?: CallLogPeek };
+
 /** The frame as the app draws it while connecting: header, breadcrumbs, key hints, and a list's cached rows. */
-export function chromeFrame(target: ConsoleTarget, route: Route, columns: number, rows: number, color: boolean): string {
+export function chromeFrame(target: FrameTarget, route: Route, columns: number, rows: number, color: boolean): string {
   const width = Math.max(20, columns);
   const sgr = (codes: string, text: string, reset: string) => (color ? `\x1b[${codes}m${text}\x1b[${reset}m` : text);
   const conn = CONNECTION_MARK.connecting;
@@ -122,8 +150,10 @@ export function chromeFrame(target: ConsoleTarget, route: Route, columns: number
   const at = (row: number, text: string) => `\x1b[${row};1H${text}`;
   // Laid out as app.tsx lays it out with no bar, flash or dialog: header 2, body, flash 1, footer 1.
   const body = cachedBody(target, route, width, Math.max(3, rows - 4));
+  const top = body?.above ? 3 + body.above.chart.length + 1 : 3;
+  const aboveText = body?.above ? body.above.chart.map((r, i) => at(3 + i, sgr('32', r, '39'))).join('') + at(3 + body.above.chart.length, sgr('2', body.above.legend, '22')) : '';
   const bodyText = body
-    ? at(3, sgr('2', body.status, '22')) + at(4, sgr('1;36', body.header, '22;39')) + body.rows.map((r, i) => at(5 + i, i === 0 ? sgr('7', r, '27') : r)).join('')
+    ? aboveText + at(top, sgr('2', body.status, '22')) + at(top + 1, sgr('1;36', body.header, '22;39')) + body.rows.map((r, i) => at(top + 2 + i, i === 0 ? sgr('7', r, '27') : r)).join('')
     : '';
   return (
     '\x1b[?25l\x1b[2J' +

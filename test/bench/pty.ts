@@ -132,6 +132,35 @@ export class PtySession {
   }
 
   /**
+   * Resolves with the arrival time of the first frame Ink draws. Ink wraps each frame in a
+   * synchronized update (ESC[?2026h); the frame the console draws before Ink has loaded
+   * (src/ui/start.ts: header, footer, a list's cached rows) is plain output, so this is the app's
+   * own first frame, taking keys.
+   */
+  async waitForInkFrame(timeoutMs: number): Promise<number> {
+    const deadline = this.now() + timeoutMs;
+    let checked = 0;
+    let raw = '';
+    for (;;) {
+      while (checked < this.chunks.length) {
+        const c = this.chunks[checked++];
+        raw += c.text;
+        if (raw.includes(BSU)) return c.at;
+      }
+      if (this.exited) throw new Error(`the program exited before Ink drew a frame; it printed: ${tail(this.screenText())}`);
+      const left = deadline - this.now();
+      if (left <= 0) throw new Error(`no frame from Ink within ${timeoutMs} ms; the screen showed: ${tail(this.screenText())}`);
+      await new Promise<void>((done) => {
+        const t = setTimeout(done, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          done();
+        });
+      });
+    }
+  }
+
+  /**
    * Writes keys; resolves with the write time and the time the first frame after it began that
    * satisfies `test` (on the raw frame, escapes included). A frame is what the program wrapped in
    * a synchronized update (ESC[?2026h … ESC[?2026l, as Ink does), else one output chunk. Leftover

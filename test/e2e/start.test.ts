@@ -132,6 +132,17 @@ describe('the global options open the console on a terminal', { skip }, () => {
     assert.ok(withOption.some((code) => code.includes('CommanderError = class')), 'with an option, commander parses it');
   });
 
+  test('switchboard calls opens the console on the call log, from the archive', { timeout: 60_000 }, async () => {
+    const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
+    // An archive to open on: the command syncs it.
+    const synced = await runCli(['archive', 'sync'], { env });
+    assert.equal(synced.code, 0, synced.stderr);
+    const t = open('calls', ['calls'], env);
+    const screen = await t.waitFor(/● online[\s\S]*^Calls[\s\S]*calls\/day[\s\S]*CREATED/m);
+    assert.match(screen, /^● live {2}no filters \(f\) {2}\d[\d,]* calls /m);
+    await quit(t);
+  });
+
   test('the options in any order, with a profile: --no-color --profile NAME --debug', { timeout: 60_000 }, async () => {
     const t = open('all', ['--no-color', '--profile', 'lab', '--debug']);
     await t.waitFor(/profile lab │ ● online[\s\S]*NAME/);
@@ -149,6 +160,12 @@ describe('off a terminal the console refuses in one line, exit 2', () => {
       assert.equal(r.stderr, 'switchboard: the console needs an interactive terminal; for scripts use the commands (switchboard --help)\n');
     });
   }
+
+  test('switchboard calls off a terminal is the help, exit 2, as before', async () => {
+    const r = await runCli(['calls'], { env: home.env });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^Usage: switchboard calls/);
+  });
 
   test('chat --assistant ID: its own refusal, through the same path', async () => {
     const r = await runCli(['--no-color', 'chat', '--assistant', 'a1'], { env: home.env });

@@ -14,6 +14,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCachedList } from '../../src/archive/lists.js';
+import { openArchive, peekCallLog } from '../../src/archive/index.js';
+import { createClient } from '../../src/api/client.js';
+import { CHART_DAYS } from '../../src/store/calls.js';
+import { startTestSandbox } from '../support/sandbox.js';
 
 /** Still connecting: every request waits (the console's state while the sandbox starts). */
 const connecting = new ApiOnceConnected(new Promise(() => undefined));
@@ -101,5 +105,46 @@ test('no cache dir, or an unreadable cache file: no cached rows and no error', a
     store.getState().actions.dispose();
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
+  }
+});
+
+// Opened on the call log (`switchboard calls`), the frame before Ink shows the archive's newest
+// calls (src/archive peekCallLog), laid out as the Calls screen lays them out: chart, legend,
+// status line, table. The app's own first frame draws the same lines.
+test("opened on the call log, the early frame shows the archive's rows on the app's lines", async () => {
+  const sb = await startTestSandbox();
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
+  const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+  try {
+    const path = join(dir, 'archive', 'sandbox.db');
+    const service = 'sandbox:test';
+    const archive = openArchive(path, { service });
+    await archive.sync(api);
+    archive.close();
+    const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: 'starting…', cacheDir: dir, archive: { path, service } };
+    const store = createConsoleStore(connecting, target, { initialRoute: { name: 'calls' } });
+    const app = await renderApp(createElement(App, { store }));
+    try {
+      const { columns, rows } = store.getState();
+      const ink = app.frame().split('\n');
+      const callLog = peekCallLog(path, service, { limit: rows, chartFrom: Date.now() - CHART_DAYS * 86_400_000 });
+      assert.ok(callLog && callLog.total > 10, 'the archive holds the sandbox calls');
+      const early = rowsOf(chromeFrame({ ...target, callLog }, { name: 'calls' }, columns, rows, false));
+      const body = [...early.entries()].filter(([row]) => row >= 3 && row < rows);
+      const newest = store.getState().callLog.calls[0];
+      assert.ok(body.some(([, text]) => text.includes(newest.customer?.number ?? '?')), `the newest call is on the early frame:\n${[...early.values()].join('\n')}`);
+      assert.ok(body.length > 8, 'chart, legend, status, header and rows');
+      for (const [row, text] of body) assert.equal(text.trimEnd(), ink[row - 1].trimEnd(), `row ${row} is the app's`);
+      // Another service's archive, or none: no rows (the console empties it, or has none yet).
+      assert.equal(peekCallLog(path, 'sandbox:other', { limit: rows, chartFrom: 0 }), undefined);
+      assert.equal(peekCallLog(join(dir, 'none.db'), service, { limit: rows, chartFrom: 0 }), undefined);
+    } finally {
+      app.unmount();
+      store.getState().actions.dispose();
+    }
+  } finally {
+    await api.close();
+    await sb.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

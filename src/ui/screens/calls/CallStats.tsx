@@ -13,7 +13,7 @@ import { money, truncate } from '../../format.js';
 import { padCells } from '../../../format/cells.js';
 import type { ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
-import { callFilterWords } from './Calls.js';
+import { callFilterWords, everyDay } from './log-text.js';
 
 export type Metric = 'calls' | 'minutes' | 'cost';
 const METRICS: Metric[] = ['calls', 'minutes', 'cost'];
@@ -32,20 +32,7 @@ export const minutes = (g: Pick<StatGroup, 'minutes'>) => `${g.minutes.toFixed(1
 const figure = (g: StatGroup, m: Metric) => (m === 'calls' ? g.calls : m === 'minutes' ? g.minutes : g.cost);
 const numbers = (g: StatGroup) => `${String(g.calls.toLocaleString('en-US')).padStart(9)} calls ${minutes(g).padStart(12)} ${money(g.cost).padStart(10)}`;
 
-/** Every day from the first to the last with a zero row for days without calls, so the chart's rows are evenly spaced days. */
-export function everyDay(days: StatGroup[]): StatGroup[] {
-  const sorted = [...days].filter((d) => /^\d{4}-\d\d-\d\d$/.test(d.key)).sort((a, b) => (a.key < b.key ? -1 : 1));
-  if (sorted.length === 0) return [];
-  const byKey = new Map(sorted.map((d) => [d.key, d]));
-  const out: StatGroup[] = [];
-  const last = sorted[sorted.length - 1].key;
-  for (let t = Date.parse(`${sorted[0].key}T00:00:00Z`); out.length <= 3660; t += 86_400_000) {
-    const key = new Date(t).toISOString().slice(0, 10);
-    out.push(byKey.get(key) ?? { key, calls: 0, minutes: 0, cost: 0 });
-    if (key >= last) break;
-  }
-  return out;
-}
+export { everyDay } from './log-text.js';
 
 /** The view's lines: the chart (one labelled line per day), the total, and the table per assistant. Exported for tests. */
 export function statsLines(stats: { byDay: StatGroup[]; byAssistant: StatGroup[]; total: StatGroup }, metric: Metric, width: number, assistantName: (id: string) => string, filters: string): Line[] {

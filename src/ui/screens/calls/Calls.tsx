@@ -2,80 +2,39 @@
 // filters, how fresh the archive is), then the table, newest first. The store holds a window of
 // rows around the cursor and syncs the archive in the background while the log is on top.
 import { memo, useEffect, useMemo, useState } from 'react';
+import type { Call } from '../../../api/schemas.js';
 import { Box, Text } from 'ink';
-import type { Call, PhoneNumber } from '../../../api/schemas.js';
-import type { CallFilterForm } from '../../../store/calls.js';
-import { ago } from '../../../store/cached.js';
 import { escapeLine } from '../../../format/escape.js';
 import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
-import type { Column } from '../../../format/column.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, duration, money, truncate } from '../../format.js';
-import { count } from '../../../format/words.js';
 import type { ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
-import { everyDay } from './CallStats.js';
+import { CHART_ROWS, LIVE_MARK, callColumns, callFilterWords, callStatusText, chartText, syncWords } from './log-text.js';
 
-const BARS = '▁▂▃▄▅▆▇█';
 const callKey = (c: Call) => c.id;
-
-const CHART_ROWS = 3;
-
-/** The bar chart's text rows, top first: one column per day, eighth-block resolution. Exported for tests. */
-export function chartRows(counts: number[], rows = CHART_ROWS): string[] {
-  const max = Math.max(1, ...counts);
-  const heights = counts.map((n) => (n === 0 ? 0 : Math.max(1, Math.round((n / max) * rows * 8))));
-  return Array.from({ length: rows }, (_, i) => {
-    const base = (rows - 1 - i) * 8;
-    return heights.map((h) => {
-      const fill = Math.max(0, Math.min(8, h - base));
-      return (fill === 0 ? ' ' : BARS[fill - 1]) + ' ';
-    }).join('');
-  });
-}
 
 /** Memoized: the cursor moves on every keypress, the per-day counts only when a sync lands. */
 export const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: { day: string; count: number }[]; width: number }) {
-  const days = useMemo(() => everyDay(perDay.map((d) => ({ key: d.day, calls: d.count, minutes: 0, cost: 0 }))), [perDay]).slice(-Math.max(1, Math.floor((width - 2) / 2)));
-  const max = Math.max(0, ...days.map((d) => d.calls));
+  const chart = useMemo(() => chartText(perDay, width), [perDay, width]);
   return (
     <Box flexDirection="column" height={CHART_ROWS + 1}>
-      {chartRows(days.map((d) => d.calls)).map((row, i) => (
+      {chart.rows.map((row, i) => (
         <Text key={i} color="green" wrap="truncate">
           {row || ' '}
         </Text>
       ))}
       <Text dimColor wrap="truncate">
-        {days.length ? truncate(`calls/day ${days[0].key} → ${days[days.length - 1].key} · busiest day ${max} · S: stats`, width) : 'calls/day: no calls in the archive yet'}
+        {chart.legend}
       </Text>
     </Box>
   );
 });
 
-/** The call log's filters in words ("assistant Support, from 7d"), for the status lines. */
-export function callFilterWords(f: CallFilterForm, assistantName: (id: string) => string, numbers: PhoneNumber[] | undefined): string {
-  return [
-    f.assistantId && `assistant ${assistantName(f.assistantId)}`,
-    f.phoneNumberId && `number ${numbers?.find((n) => n.id === f.phoneNumberId)?.did ?? f.phoneNumberId}`,
-    f.from && `from ${f.from}`,
-    f.to && `to ${f.to}`,
-    f.id && `id ${f.id}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
-}
-
-/** "synced 40 s ago", "syncing… (synced 3 min ago)": how fresh the archive is. */
-export function syncWords(sync: { running: boolean; lastAt?: number; error?: string; phase?: string; complete: boolean }, now = Date.now()): string {
-  const last = sync.lastAt ? `synced ${ago(now - sync.lastAt)}` : 'never synced';
-  if (sync.running) return `${sync.phase === 'backfill' ? 'fetching older calls' : 'syncing'}… (${last})`;
-  if (sync.error) return `sync failed: ${sync.error} (${last})`;
-  return last;
-}
+export { callFilterWords, chartRows, syncWords } from './log-text.js';
 
 export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const log = useConsoleShallow((s) => ({ ...s.callLog }));
@@ -93,20 +52,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   }, []);
   // Kept until the names they look up change: the table then keeps each row's formatted line, so
   // a keypress formats no cells.
-  const columns = useMemo<Column<Call>[]>(
-    () => [
-      { header: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt) },
-      { header: 'TYPE', width: 8, priority: 5, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
-      { header: 'STATUS', width: 11, priority: 1, value: (c) => c.status ?? '—' },
-      { header: 'ASSISTANT', width: 12, priority: 2, grow: true, value: (c) => assistantName(c.assistantId) },
-      { header: 'NUMBER', width: 13, priority: 6, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
-      { header: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
-      { header: 'NAME', width: 10, priority: 7, grow: true, value: (c) => c.customer?.name ?? '' },
-      { header: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(c.durationSeconds) },
-      { header: 'COST', width: 7, priority: 8, align: 'right', value: (c) => money(c.cost) },
-    ],
-    [assistantName, numbers],
-  );
+  const columns = useMemo(() => callColumns(assistantName, numbers), [assistantName, numbers]);
   const tableHeight = Math.max(3, height - CHART_ROWS - 2);
   // The store holds rows `from`…`from + calls.length - 1` of `total`, around the cursor.
   const cursor = Math.min(view.cursor, Math.max(0, log.total - 1));
@@ -137,10 +83,8 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const filters = callFilterWords(log.form, assistantName, numbers);
   const status = (
     <Text dimColor wrap="truncate">
-      {log.live ? <Text color="green">● live</Text> : <Text color="yellow">❚❚ paused</Text>}
-      {`  ${filters ? 'filters: ' + filters : 'no filters (f)'}  ${count(log.total, 'call')}${sync.complete || log.filtering ? '' : '+'}`}
-      {log.filtering ? ' · filtering…' : ''}
-      {`  ${syncWords(sync, now)}`}
+      {log.live ? <Text color="green">{LIVE_MARK.live}</Text> : <Text color="yellow">{LIVE_MARK.paused}</Text>}
+      {callStatusText({ filters, total: log.total, complete: sync.complete, filtering: log.filtering, sync: syncWords(sync, now) })}
       {log.error ? <Text color="red">{`  ${escapeLine(log.error)}`}</Text> : ''}
     </Text>
   );

@@ -1,0 +1,96 @@
+// The call log's text as plain functions (no Ink): the calls-per-day chart, its legend, the status
+// line and the table's columns, shared by the Calls screen and the frame drawn before Ink has
+// loaded (src/ui/start.ts), which shows the archive's first rows when the console opens on the log.
+import type { Call, PhoneNumber } from '../../../api/schemas.js';
+import type { StatGroup } from '../../../store/archive.js';
+import type { CallFilterForm } from '../../../store/calls.js';
+import { ago } from '../../../store/cached.js';
+import type { Column } from '../../../format/column.js';
+import { count } from '../../../format/words.js';
+import { dateTime, duration, money, truncate } from '../../format.js';
+
+const BARS = '▁▂▃▄▅▆▇█';
+export const CHART_ROWS = 3;
+
+/** The bar chart's text rows, top first: one column per day, eighth-block resolution. */
+export function chartRows(counts: number[], rows = CHART_ROWS): string[] {
+  const max = Math.max(1, ...counts);
+  const heights = counts.map((n) => (n === 0 ? 0 : Math.max(1, Math.round((n / max) * rows * 8))));
+  return Array.from({ length: rows }, (_, i) => {
+    const base = (rows - 1 - i) * 8;
+    return heights
+      .map((h) => {
+        const fill = Math.max(0, Math.min(8, h - base));
+        return (fill === 0 ? ' ' : BARS[fill - 1]) + ' ';
+      })
+      .join('');
+  });
+}
+
+/** Every day from the first to the last with a zero row for days without calls, so the chart's rows are evenly spaced days. */
+export function everyDay(days: StatGroup[]): StatGroup[] {
+  const sorted = [...days].filter((d) => /^\d{4}-\d\d-\d\d$/.test(d.key)).sort((a, b) => (a.key < b.key ? -1 : 1));
+  if (sorted.length === 0) return [];
+  const byKey = new Map(sorted.map((d) => [d.key, d]));
+  const out: StatGroup[] = [];
+  const last = sorted[sorted.length - 1].key;
+  for (let t = Date.parse(`${sorted[0].key}T00:00:00Z`); out.length <= 3660; t += 86_400_000) {
+    const key = new Date(t).toISOString().slice(0, 10);
+    out.push(byKey.get(key) ?? { key, calls: 0, minutes: 0, cost: 0 });
+    if (key >= last) break;
+  }
+  return out;
+}
+
+/** The chart for the last days that fit `width` (two cells a day): its bar rows and its legend. */
+export function chartText(perDay: { day: string; count: number }[], width: number): { rows: string[]; legend: string } {
+  const days = everyDay(perDay.map((d) => ({ key: d.day, calls: d.count, minutes: 0, cost: 0 }))).slice(-Math.max(1, Math.floor((width - 2) / 2)));
+  const max = Math.max(0, ...days.map((d) => d.calls));
+  return {
+    rows: chartRows(days.map((d) => d.calls)),
+    legend: days.length ? truncate(`calls/day ${days[0].key} → ${days[days.length - 1].key} · busiest day ${max} · S: stats`, width) : 'calls/day: no calls in the archive yet',
+  };
+}
+
+/** The call log's filters in words ("assistant Support, from 7d"), for the status lines. */
+export function callFilterWords(f: CallFilterForm, assistantName: (id: string) => string, numbers: PhoneNumber[] | undefined): string {
+  return [
+    f.assistantId && `assistant ${assistantName(f.assistantId)}`,
+    f.phoneNumberId && `number ${numbers?.find((n) => n.id === f.phoneNumberId)?.did ?? f.phoneNumberId}`,
+    f.from && `from ${f.from}`,
+    f.to && `to ${f.to}`,
+    f.id && `id ${f.id}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** "synced 40 s ago", "syncing… (synced 3 min ago)": how fresh the archive is. */
+export function syncWords(sync: { running: boolean; lastAt?: number; error?: string; phase?: string; complete: boolean }, now = Date.now()): string {
+  const last = sync.lastAt ? `synced ${ago(now - sync.lastAt)}` : 'never synced';
+  if (sync.running) return `${sync.phase === 'backfill' ? 'fetching older calls' : 'syncing'}… (${last})`;
+  if (sync.error) return `sync failed: ${sync.error} (${last})`;
+  return last;
+}
+
+/** The status line after its live mark: filters, how many calls (+ while the history is still coming), how fresh. */
+export function callStatusText(o: { filters: string; total: number; complete: boolean; filtering: boolean; sync: string }): string {
+  return `  ${o.filters ? 'filters: ' + o.filters : 'no filters (f)'}  ${count(o.total, 'call')}${o.complete || o.filtering ? '' : '+'}${o.filtering ? ' · filtering…' : ''}  ${o.sync}`;
+}
+
+export const LIVE_MARK = { live: '● live', paused: '❚❚ paused' } as const;
+
+/** The call log's columns; names of assistants and numbers come from the lists the console holds. */
+export function callColumns(assistantName: (id: string | null | undefined) => string, numbers: PhoneNumber[] | undefined): Column<Call>[] {
+  return [
+    { header: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt) },
+    { header: 'TYPE', width: 8, priority: 5, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
+    { header: 'STATUS', width: 11, priority: 1, value: (c) => c.status ?? '—' },
+    { header: 'ASSISTANT', width: 12, priority: 2, grow: true, value: (c) => assistantName(c.assistantId) },
+    { header: 'NUMBER', width: 13, priority: 6, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
+    { header: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
+    { header: 'NAME', width: 10, priority: 7, grow: true, value: (c) => c.customer?.name ?? '' },
+    { header: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(c.durationSeconds) },
+    { header: 'COST', width: 7, priority: 8, align: 'right', value: (c) => money(c.cost) },
+  ];
+}

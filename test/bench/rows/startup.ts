@@ -13,9 +13,9 @@ import { summarize, type Summary } from '../stats.js';
 
 const hasText = (t: string) => /\S/.test(t);
 
-/** Opens the console, waits for `until`, quits with Ctrl-C; the session is closed either way. */
-export async function withConsole<T>(ctx: BenchContext, home: Home, during: (pty: PtySession) => Promise<T>): Promise<T> {
-  const pty = new PtySession([process.execPath, ctx.cli], home.env);
+/** Opens the console (`args`: e.g. `calls`, to open it on the call log), runs `during`, quits with Ctrl-C; the session is closed either way. */
+export async function withConsole<T>(ctx: BenchContext, home: Home, during: (pty: PtySession) => Promise<T>, args: string[] = []): Promise<T> {
+  const pty = new PtySession([process.execPath, ctx.cli, ...args], home.env);
   try {
     return await during(pty);
   } finally {

@@ -15,6 +15,8 @@
 //   await archive.sync(api, { onProgress, signal, backfill, wait })   → SyncResult
 //       incremental and resumable; several processes may call it (one writes, the others wait
 //       for it and then catch up; `wait: false` returns { busy: true } at once)
+//   await syncInWorker(archive.path, { baseUrl, apiKey }, { onProgress, signal, debug, … }) → SyncResult
+//       the same sync in a worker thread (worker.ts), off the caller's event loop (the console's)
 //   archive.window(query, { offset, limit })              → ArchivedCall[]   newest first
 //   archive.page(query, position, { limit, direction })   → ArchivedCall[]   keyset paging by `position`
 //   archive.count(query)                                  → number
@@ -51,6 +53,7 @@ export { STATS_BY, localDay } from './query.js';
 export type { LastSync, LeaseHolder, SyncOptions, SyncProgress, SyncResult } from './sync.js';
 export { ArchiveCleared } from './sync.js';
 export { searchTerms } from './fts.js';
+export { syncInWorker, type SyncTarget, type WorkerSyncOptions } from './worker.js';
 
 export interface ArchiveStatus {
   path: string;

@@ -63,10 +63,19 @@ test('zod is bundled with its English messages only', () => {
 
 test('the console loads the YAML parser only when `E` needs it; the commands, only for pull/diff/push', () => {
   const commands = dynamicImport('main.mjs', 'commands');
-  const runChunk = readdirSync(join(dir, 'chunks')).find((f) => /^run-[A-Z0-9]+\.mjs$/.test(f));
+  // src/testing/run.ts is a run-*.mjs chunk too: the console's is the one with src/ui/run.tsx.
+  const runChunk = readdirSync(join(dir, 'chunks')).find((f) => /^run-[A-Z0-9]+\.mjs$/.test(f) && readFileSync(join(dir, 'chunks', f), 'utf8').includes('// src/ui/run.tsx'));
   assert.ok(runChunk, 'a run chunk (src/ui/run.tsx, the console)');
   const run = staticClosure(join('chunks', runChunk));
   assert.ok(text(run).includes('// src/store/ascode.ts'), 'the run chunk is the console');
   assert.ok(!text(run).includes('// node_modules/yaml/'), 'the console loads yaml up front');
   assert.ok(!text(staticClosure(commands)).includes('// node_modules/yaml/'), 'the commands chunk loads yaml up front');
+});
+
+test("the archive sync's worker is an entry of its own in chunks/, loading the archive and the client, no UI", () => {
+  const worker = staticClosure(join('chunks', 'sync-worker.mjs'));
+  const code = text(worker);
+  for (const heavy of HEAVY.filter((h) => h !== 'node_modules/undici/')) assert.ok(!code.includes(`// ${heavy}`), `the sync worker loads ${heavy}`);
+  assert.ok(code.includes('// src/archive/sync.ts') && code.includes('// src/api/client.ts'), 'it is the archive sync with the client');
+  assert.ok(!code.includes('// src/store/'), 'and not the store');
 });

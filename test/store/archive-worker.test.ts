@@ -3,7 +3,8 @@
 // embedded one is), a first sync of 20,000 calls into an empty archive leaves the store's event
 // loop free (its longest stall is measured), while its progress and the call log's rows follow
 // the pages as they land. Disposing the store (a quit) mid-sync leaves no lease behind: the next
-// store's sync runs and the archive ends with every call once. A refused key says what to do.
+// store's sync runs and the archive ends with every call once. A call read meanwhile does not
+// wait for the sync's transaction. A refused key says what to do.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { createConsoleStore, type ConsoleStore, type SyncWorkerTarget } from '..
 import { spawnSandbox, type SandboxChild } from '../../src/sandbox/child.js';
 import { seedCalls } from '../../src/sandbox/seed.js';
 import { openSqlite } from '../../src/sqlite.js';
+import { openArchive } from '../../src/archive/index.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const SEEDED = 20_000;
@@ -125,6 +127,28 @@ describe("the console's archive sync in a worker thread", () => {
     assert.equal(second.getState().archiveSync.error, undefined);
     assert.equal(second.getState().callLog.total, total, 'every call');
     assert.deepEqual(archived(cacheDir), { n: total, ids: total, leases: 0 }, 'each once');
+  });
+
+  test("a call read while a sync's transaction holds the archive is shown at once, not after the transaction", async () => {
+    const cacheDir = freshCache();
+    const path = join(cacheDir, 'archive', 'sandbox.db');
+    openArchive(path, { service: `sandbox:${sb.url}` }).close();
+    const [call] = await api.callDetails({ limit: 1 });
+    const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, { pollMs: 3_600_000 });
+    stores.push(store);
+    // Another connection (a worker's sync) is in the middle of a write transaction.
+    const writer = openSqlite(path);
+    writer.exec('BEGIN IMMEDIATE');
+    try {
+      const started = performance.now();
+      await store.getState().actions.loadCall(call.id);
+      const ms = performance.now() - started;
+      assert.equal(store.getState().records[`call:${call.id}`]?.status, 'ready');
+      assert.ok(ms < 2000, `the call took ${ms.toFixed(0)} ms: its archive write waited for the lock`);
+    } finally {
+      writer.exec('ROLLBACK');
+      writer.close();
+    }
   });
 
   test('a refused key: the sync says so and what to do, as before', async () => {

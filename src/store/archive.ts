@@ -142,8 +142,15 @@ type Full = ArchiveState & {
   };
 };
 
-/** Pages a sync on the store's own thread asks for (a store without a worker target: tests, embedders). */
+/** Pages a sync on the store's own thread asks for. */
 export const CONSOLE_SYNC_PAGE = 200;
+/**
+ * A sync of a whole archive that was last synced this recently (the live refresh's, every few
+ * seconds) runs on the store's thread: it can only find the calls of the last moments (one short
+ * request and write, a few ms), and starting a worker costs ~150 ms of CPU each time. Any other
+ * sync (the first of a console, a back-fill, a catch-up after a while) runs in a worker.
+ */
+export const QUICK_SYNC_WITHIN_MS = 60_000;
 /** Re-read the screen's rows at most this often while a sync writes pages. */
 const REREAD_MS = 250;
 
@@ -203,6 +210,8 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
       syncArchive(opts) {
         if (running) return running;
         const archive = deps.archive.get();
+        const was = get().archiveSync;
+        const quick = was.complete && was.error === undefined && was.lastAt !== undefined && Date.now() - was.lastAt < QUICK_SYNC_WITHIN_MS;
         setSync({ running: true, error: undefined, hint: undefined, lastAt: lastSyncAt() });
         running = (async () => {
           try {
@@ -216,7 +225,7 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
                 if (p.added || p.updated) rereadSoon();
               },
             };
-            const r = deps.syncWorker
+            const r = deps.syncWorker && !quick
               ? await deps.syncWorker().then((t) => syncInWorker(archive.path, { baseUrl: t.baseUrl, apiKey: t.apiKey }, { ...common, debug: t.debug, onRateLimited: t.onRateLimited }))
               : await archive.sync(api, { ...common, pageSize: CONSOLE_SYNC_PAGE });
             if (stop.signal.aborted) return; // the store is gone: its archive is closed

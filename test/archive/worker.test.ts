@@ -53,6 +53,7 @@ describe('the archive sync in a worker thread', () => {
       assert.equal(r.added, archive.count(), 'what it says it added is what this thread reads');
       assert.equal(archive.count(), service, "every call of the service's");
       assert.ok(progress.some((p) => p.phase === 'backfill' && p.added > 0), 'back-fill progress');
+      assert.equal(progress.at(-1)?.held, archive.count(), 'the calls held, as it last said');
       assert.ok(lines.some((l) => /^GET \/calls\/details\S* → 200/.test(l)), `request lines:\n${lines.slice(0, 3).join('\n')}`);
       assert.ok(!lines.some((l) => l.includes(sb.apiKey)), 'never the key');
       assert.deepEqual(leases(archive.path), [], 'its lease released');

@@ -2,9 +2,10 @@
 // holds the console's thread: against a real sandbox in a process of its own (as the console's
 // embedded one is), a first sync of 20,000 calls into an empty archive leaves the store's event
 // loop free (its longest stall is measured), while its progress and the call log's rows follow
-// the pages as they land. Disposing the store (a quit) mid-sync leaves no lease behind: the next
-// store's sync runs and the archive ends with every call once. A call read meanwhile does not
-// wait for the sync's transaction. A refused key says what to do.
+// the pages as they land; the live refresh that follows (nothing much new) needs no worker.
+// Disposing the store (a quit) mid-sync leaves no lease behind: the next store's sync runs and
+// the archive ends with every call once. A call read meanwhile does not wait for the sync's
+// transaction. A refused key says what to do.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +35,8 @@ describe("the console's archive sync in a worker thread", () => {
   let total: number;
   const caches: string[] = [];
   const stores: ConsoleStore[] = [];
+  /** Workers each store started (its syncWorker was asked for a target). */
+  const workers = new Map<ConsoleStore, { n: number }>();
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'switchboard-sandbox-'));
@@ -53,13 +56,18 @@ describe("the console's archive sync in a worker thread", () => {
 
   /** A console's store on the call log, its sync in a worker with `target` (the sandbox's by default). */
   function consoleStore(cacheDir: string, target: Partial<SyncWorkerTarget> = {}): ConsoleStore {
+    const started = { n: 0 };
     const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, {
       initialRoute: { name: 'calls' },
       pollMs: 3_600_000,
-      syncWorker: async () => ({ baseUrl: sb.url, apiKey: sb.apiKey, ...target }),
+      syncWorker: async () => {
+        started.n++;
+        return { baseUrl: sb.url, apiKey: sb.apiKey, ...target };
+      },
     });
     store.getState().actions.resize(100, 30);
     stores.push(store);
+    workers.set(store, started);
     return store;
   }
   const freshCache = () => {
@@ -106,6 +114,11 @@ describe("the console's archive sync in a worker thread", () => {
     assert.ok(phases.has('backfill'), 'it said it was fetching older calls');
     assert.ok(totals.filter((n) => n > 0 && n < total).length >= 2, `the rows were read again as pages landed (totals ${totals.join(', ')})`);
     assert.ok(worst < STALL_MS, `the store's thread was held ${worst.toFixed(0)} ms at once`);
+    assert.equal(workers.get(store)?.n, 1, 'in a worker');
+    // The live refresh of a log just synced finds the calls of the last moments: no worker for that.
+    await store.getState().actions.refreshCalls();
+    assert.equal(workers.get(store)?.n, 1, 'the refresh ran on the store thread');
+    assert.equal(store.getState().archiveSync.error, undefined);
   });
 
   test('a quit mid-sync leaves no lease: the next console syncs, and every call is archived once', async () => {

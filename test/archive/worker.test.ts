@@ -1,10 +1,11 @@
 // The archive's sync in a worker thread (src/archive/worker.ts), against a real sandbox: the same
 // sync as on the caller's thread (every call, progress as pages land), its client's --debug lines
-// and errors brought back as the same kinds (a refused key still says `switchboard login`), and a
-// worker terminated mid-sync leaves no lease behind for the next sync of this same process.
+// and errors brought back as the same kinds (a refused key still says `switchboard login`), its
+// thread at a lower CPU priority than the caller's, and a worker terminated mid-sync leaves no
+// lease behind for the next sync of this same process.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestSandbox } from '../support/sandbox.js';
@@ -25,6 +26,9 @@ const leases = (path: string) => {
     db.close();
   }
 };
+
+/** Each thread's nice value in this process (/proc/self/task/<tid>/stat, field 19). */
+const niceValues = () => readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
 
 describe('the archive sync in a worker thread', () => {
   let sb: Awaited<ReturnType<typeof startTestSandbox>>;
@@ -89,6 +93,8 @@ describe('the archive sync in a worker thread', () => {
       await until(() => hung.seen.some((s) => s.startsWith('GET /calls/details')), 'the worker asked for calls', 30_000);
       assert.equal(leases(archive.path).length, 1, 'the worker holds the lease');
       assert.equal(leases(archive.path)[0].pid, process.pid, "this process's pid: it looks alive");
+      // Meanwhile its thread yields the CPU to this one (on Linux, a thread's own nice value).
+      if (process.platform === 'linux') assert.ok(niceValues().includes(10), `a thread at nice 10 (${niceValues().join(', ')})`);
       stop.abort();
       await assert.rejects(syncing, (e: unknown) => e instanceof AbortedError);
       assert.deepEqual(leases(archive.path), [], 'released by the thread that started it');

@@ -100,6 +100,53 @@ export class InputError extends Error {
   }
 }
 
+/**
+ * An error as plain data, to cross a thread boundary (a worker's postMessage copies an Error's
+ * message but not its class or fields) and be rebuilt there as the same kind, so failure() says
+ * the same words and the same next step (a refused key: `switchboard login`).
+ */
+export type WireError =
+  | { kind: 'api'; status: number; serviceMessage?: string | string[]; method: string; path: string; baseUrl: string; statusText: string }
+  | { kind: 'shape'; status: number; problem: string; method: string; path: string; baseUrl: string }
+  | { kind: 'network'; message: string; code?: string; method: string; path: string; baseUrl: string }
+  | { kind: 'timeout'; phase: TimeoutPhase; limitMs: number; method: string; path: string; baseUrl: string }
+  | { kind: 'aborted'; method: string; path: string; baseUrl: string }
+  | { kind: 'input'; message: string }
+  | { kind: 'other'; name: string; message: string };
+
+export function errorToWire(err: unknown): WireError {
+  if (err instanceof ResponseShapeError) return { kind: 'shape', status: err.status, problem: err.problem, method: err.method, path: err.path, baseUrl: err.baseUrl };
+  if (err instanceof ApiError) return { kind: 'api', status: err.status, serviceMessage: err.serviceMessage, method: err.method, path: err.path, baseUrl: err.baseUrl, statusText: err.statusText };
+  if (err instanceof NetworkError) return { kind: 'network', message: err.message, code: err.code, method: err.method, path: err.path, baseUrl: err.baseUrl };
+  if (err instanceof TimeoutError) return { kind: 'timeout', phase: err.phase, limitMs: err.limitMs, method: err.method, path: err.path, baseUrl: err.baseUrl };
+  if (err instanceof AbortedError) return { kind: 'aborted', method: err.method, path: err.path, baseUrl: err.baseUrl };
+  if (err instanceof InputError) return { kind: 'input', message: err.message };
+  if (err instanceof Error) return { kind: 'other', name: err.name, message: err.message };
+  return { kind: 'other', name: 'Error', message: String(err) };
+}
+
+export function errorFromWire(w: WireError): Error {
+  switch (w.kind) {
+    case 'shape':
+      return new ResponseShapeError(w.status, w.problem, w.method, w.path, w.baseUrl);
+    case 'api':
+      return new ApiError(w.status, w.serviceMessage, w.method, w.path, w.baseUrl, w.statusText);
+    case 'network':
+      return new NetworkError(w.message, w.code, w.method, w.path, w.baseUrl);
+    case 'timeout':
+      return new TimeoutError(w.phase, w.limitMs, w.method, w.path, w.baseUrl);
+    case 'aborted':
+      return new AbortedError(w.method, w.path, w.baseUrl);
+    case 'input':
+      return new InputError(w.message);
+    case 'other': {
+      const err = new Error(w.message);
+      err.name = w.name;
+      return err;
+    }
+  }
+}
+
 /** What kind of failure: what the user can do about it (commands turn it into an exit code). */
 export type FailureKind = 'input' | 'auth' | 'unreachable' | 'service' | 'cancelled' | 'unexpected';
 

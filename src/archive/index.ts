@@ -15,11 +15,14 @@
 //   await archive.sync(api, { onProgress, signal, backfill, wait })   → SyncResult
 //       incremental and resumable; several processes may call it (one writes, the others wait
 //       for it and then catch up; `wait: false` returns { busy: true } at once)
+//   await syncInWorker(archive.path, { baseUrl, apiKey }, { onProgress, signal, debug, … }) → SyncResult
+//       the same sync in a worker thread (worker.ts), off the caller's event loop (the console's)
 //   archive.window(query, { offset, limit })              → ArchivedCall[]   newest first
 //   archive.page(query, position, { limit, direction })   → ArchivedCall[]   keyset paging by `position`
 //   archive.count(query)                                  → number
 //   archive.indexOf(query, position)                      → the row's offset in window(query)
 //   archive.get(id)                                       → Call (full record) | undefined
+//   archive.put(calls, { wait })                          → written (false: another writer held the lock and wait was false)
 //   archive.search(text, query, { limit, offset })        → SearchHit[] newest first, each with a one-line snippet and its hit parts
 //   archive.countSearch(text, query)                      → number
 //   archive.stats(by, query)                              → { groups, total } (calls, seconds, minutes, cost, avgSeconds)
@@ -44,7 +47,7 @@ import { cacheDir, type Env } from '../config/paths.js';
 import type { Target } from '../config/config.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 import { ArchiveReader, type ArchivedCall, type CallQuery, type SearchHit, type Stats, type StatsBy } from './query.js';
-import { SCHEMA_VERSION, clearData, openArchiveDb } from './schema.js';
+import { BUSY_TIMEOUT_MS, SCHEMA_VERSION, clearData, openArchiveDb } from './schema.js';
 import { readLastSync, readSyncState, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
 import { CallWriter } from './write.js';
 
@@ -53,6 +56,7 @@ export { STATS_BY, localDay } from './query.js';
 export type { LastSync, LeaseHolder, SyncOptions, SyncProgress, SyncResult } from './sync.js';
 export { ArchiveCleared } from './sync.js';
 export { searchTerms } from './fts.js';
+export { syncInWorker, type SyncTarget, type WorkerSyncOptions } from './worker.js';
 
 export interface ArchiveStatus {
   path: string;
@@ -135,6 +139,9 @@ export function openArchive(path: string, opts: { service?: string } = {}): Call
   return new CallArchive(path, openArchiveDb(path, opts.service));
 }
 
+/** SQLite's "database is locked": another connection holds the write lock. */
+const SQLITE_BUSY = 5;
+
 export class CallArchive {
   private readonly reader: ArchiveReader;
   private writerOnce: CallWriter | undefined;
@@ -154,9 +161,27 @@ export class CallArchive {
     return syncArchive(this.db, this.writer, api, opts);
   }
 
-  /** Writes calls the caller already has (a call just placed, a detail just read). */
-  put(calls: readonly Call[]): void {
-    transaction(this.db, () => this.writer.write(calls));
+  /**
+   * Writes calls the caller already has (a call just placed, a detail just read). `wait: false`:
+   * if another connection is writing (a sync's transaction, which may take hundreds of ms), the
+   * calls are not written and false is returned at once, instead of blocking the thread until it
+   * is done (the console's: keys wait meanwhile); that sync, or the next, brings them.
+   */
+  put(calls: readonly Call[], opts: { wait?: boolean } = {}): boolean {
+    if (opts.wait !== false) {
+      transaction(this.db, () => this.writer.write(calls));
+      return true;
+    }
+    this.db.exec('PRAGMA busy_timeout = 0');
+    try {
+      transaction(this.db, () => this.writer.write(calls));
+      return true;
+    } catch (err) {
+      if ((err as { errcode?: number }).errcode === SQLITE_BUSY) return false;
+      throw err;
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
   }
 
   window(q: CallQuery, opts: { offset?: number; limit: number }): ArchivedCall[] {

@@ -6,6 +6,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 
 export const SCHEMA_VERSION = 2;
+/** How long a write waits for another writer (a sync's transaction in another process or thread). */
+export const BUSY_TIMEOUT_MS = 10_000;
 
 /**
  * A call's rowid is its creation time in ms × 1024 plus a slot for calls created in the same ms,
@@ -63,15 +65,19 @@ export function callsHeld(db: DatabaseSync, dim: number = DIM.all, key = ''): nu
   return (db.prepare('SELECT total(calls) AS n FROM rollup WHERE dim = ? AND key = ?').get(dim, key) as { n: number }).n;
 }
 
-/** Opens (creating, 0700 dir / 0600 file) the archive at `path`; schema made or reset under a write lock. */
+/** Opens (creating, 0700 dir / 0600 file) the archive at `path`; schema made or reset under a write lock when needed. */
 export function openArchiveDb(path: string, service: string | undefined): DatabaseSync {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   chmodSync(path, 0o600); // SQLite gives its -wal/-shm files the same mode
-  const db = openSqlite(path, { timeout: 10_000 });
+  const db = openSqlite(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     // A cache: NORMAL keeps every committed page across kill -9 (only power loss can drop the last).
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY');
+    const serviceIs = () => (db.prepare(`SELECT value FROM meta WHERE key = 'service'`).get() as { value: string } | undefined)?.value;
+    // Already made for this service (the usual case): read, so opening never waits for a writer
+    // (another process's or thread's sync in the middle of a transaction).
+    if (pragmaValue(db, 'user_version') === SCHEMA_VERSION && (service === undefined || serviceIs() === service)) return db;
     transaction(db, () => {
       const version = pragmaValue(db, 'user_version') as number;
       if (version !== SCHEMA_VERSION) {
@@ -80,9 +86,9 @@ export function openArchiveDb(path: string, service: string | undefined): Databa
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       }
       if (service !== undefined) {
-        const row = db.prepare(`SELECT value FROM meta WHERE key = 'service'`).get() as { value: string } | undefined;
-        if (row && row.value !== service) clearData(db);
-        if (!row || row.value !== service) db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('service', ?)`).run(service);
+        const was = serviceIs();
+        if (was !== undefined && was !== service) clearData(db);
+        if (was !== service) db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('service', ?)`).run(service);
       }
     });
   } catch (err) {

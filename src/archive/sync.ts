@@ -48,6 +48,12 @@ export interface SyncOptions {
   wait?: boolean;
   /** Records per request (default and most: 1000). */
   pageSize?: number;
+  /**
+   * Who holds the lease while this sync writes (default: a new id). A sync run in a worker thread
+   * is given one by the thread that started it, which releases the lease if the worker ends
+   * without doing so (terminated): its pid is this live process, so the lease would look held.
+   */
+  owner?: string;
 }
 
 export interface SyncResult {
@@ -149,6 +155,16 @@ function tryLease(db: DatabaseSync, owner: string): LeaseHolder | undefined {
   });
 }
 
+/** A new lease owner: host, pid and a random id (several syncs of one process are different owners). */
+export function leaseOwner(): string {
+  return `${hostname()}:${process.pid}:${randomUUID()}`;
+}
+
+/** Drops `owner`'s lease, if it still holds it (a sync that ended without its `finally`: a terminated worker). */
+export function releaseLease(db: DatabaseSync, owner: string): boolean {
+  return Number(db.prepare(`DELETE FROM lease WHERE name = 'sync' AND owner = ?`).run(owner).changes) > 0;
+}
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error);
@@ -172,7 +188,7 @@ const later = (a: string | undefined, b: string | undefined) => (a === undefined
 
 export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: VoiceAgentApi, opts: SyncOptions = {}): Promise<SyncResult> {
   const started = performance.now();
-  const owner = `${hostname()}:${process.pid}:${randomUUID()}`;
+  const owner = opts.owner ?? leaseOwner();
   const result: SyncResult = { added: 0, updated: 0, removed: 0, ms: 0, complete: false, waited: false, busy: false };
   // For a progress callback (the rollup's count: cheap at any size).
   const countHeld = () => (opts.onProgress ? callsHeld(db) : 0);
@@ -317,7 +333,7 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     };
     transaction(db, () => {
       if (!(error instanceof ArchiveCleared)) db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('lastSync', ?)`).run(JSON.stringify(last));
-      db.prepare(`DELETE FROM lease WHERE name = 'sync' AND owner = ?`).run(owner);
+      releaseLease(db, owner);
     });
   }
   return result;

@@ -1,6 +1,7 @@
 // Bundles the CLI into dist/ with esbuild: dist/cli.js, a small CommonJS entry that answers
 // `--version` itself (src/entry.cts), and dist/main.mjs + dist/chunks/*.mjs, the ESM bundle with
-// code splitting: the console, the sandbox and the commands are separate chunks loaded lazily.
+// code splitting: the console, the sandbox and the commands are separate chunks loaded lazily;
+// dist/chunks/sync-worker.mjs is the entry of the archive sync's worker thread.
 //
 // `--outdir <dir>` builds the same bundle elsewhere (the benchmark builds its own copy so it never
 // races a concurrent `npm test` rebuilding dist/); the dir must sit inside the repo so the
@@ -24,7 +25,8 @@ if (!nodeMin) throw new Error(`package.json engines.node must read ">=X.Y.Z" (it
 
 await build({
   ...esmBundleOptions({ define: { __SWITCHBOARD_VERSION__: version } }),
-  entryPoints: { main: resolve(root, 'src/cli.ts') },
+  // The archive sync's worker thread is an entry of its own (src/archive/worker.ts finds it there).
+  entryPoints: { main: resolve(root, 'src/cli.ts'), 'chunks/sync-worker': resolve(root, 'src/archive/sync-worker.ts') },
   outdir,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',

@@ -1,13 +1,14 @@
 // The console on the call archive (src/archive): where the store's archive is, the background
-// sync (never blocking keys: the archive writes a page in one short transaction, and the console
-// asks for small pages), and what the screens read from it besides the call log (calls.ts):
-// stats for the active filters, full-text search, and an assistant's activity.
+// sync (in a worker thread, src/archive/worker.ts: its requests, parsing and writes never run on
+// the thread that reads keys and draws frames, which only takes its progress and re-reads its
+// window of rows), and what the screens read from it besides the call log (calls.ts): stats for
+// the active filters, full-text search, and an assistant's activity.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Call, CallFilters } from '../api/schemas.js';
 import type { Target } from '../config/config.js';
-import { archivePath, openArchive, searchTerms, serviceOf, type CallArchive, type CallQuery, type SearchHit, type SyncProgress } from '../archive/index.js';
+import { archivePath, openArchive, searchTerms, serviceOf, syncInWorker, type CallArchive, type CallQuery, type SearchHit, type SyncOptions, type SyncProgress } from '../archive/index.js';
 
 export type { SearchHit, SnippetPart } from '../archive/index.js';
 
@@ -141,8 +142,15 @@ type Full = ArchiveState & {
   };
 };
 
-/** Pages the console's sync asks for: each is written in one transaction, which must stay shorter than a keypress's budget. */
+/** Pages a sync on the store's own thread asks for. */
 export const CONSOLE_SYNC_PAGE = 200;
+/**
+ * A sync of a whole archive that was last synced this recently (the live refresh's, every few
+ * seconds) runs on the store's thread: it can only find the calls of the last moments (one short
+ * request and write, a few ms), and starting a worker costs ~150 ms of CPU each time. Any other
+ * sync (the first of a console, a back-fill, a catch-up after a while) runs in a worker.
+ */
+export const QUICK_SYNC_WITHIN_MS = 60_000;
 /** Re-read the screen's rows at most this often while a sync writes pages. */
 const REREAD_MS = 250;
 
@@ -151,6 +159,9 @@ const group = (r: { key: string | null; calls: number; minutes: number; cost: nu
 export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full> = (set, get, deps) => {
   const { api } = deps;
   let running: Promise<void> | undefined;
+  // Disposing the store stops a sync under way (its worker is asked to stop, then terminated).
+  const stop = new AbortController();
+  deps.onDispose(() => stop.abort());
   let lastReread = 0;
   let rereadTimer: ReturnType<typeof setTimeout> | undefined;
   const setSync = (patch: Partial<ArchiveState['archiveSync']>) => set((s) => ({ archiveSync: { ...s.archiveSync, ...patch } }));
@@ -199,24 +210,32 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
       syncArchive(opts) {
         if (running) return running;
         const archive = deps.archive.get();
+        const was = get().archiveSync;
+        const quick = was.complete && was.error === undefined && was.lastAt !== undefined && Date.now() - was.lastAt < QUICK_SYNC_WITHIN_MS;
         // What the archive holds already ("1,000 calls", not "1,000 calls+" for a whole history).
-        setSync({ running: true, error: undefined, hint: undefined, lastAt: lastSyncAt(), complete: get().archiveSync.complete || archive.complete() });
+        setSync({ running: true, error: undefined, hint: undefined, lastAt: lastSyncAt(), complete: was.complete || archive.complete() });
         running = (async () => {
           try {
-            const r = await archive.sync(api, {
+            const common: SyncOptions = {
               backfill: opts?.backfill ?? true,
               wait: false,
-              pageSize: CONSOLE_SYNC_PAGE,
+              signal: stop.signal,
               onProgress: (p) => {
+                if (stop.signal.aborted) return;
                 if (get().archiveSync.phase !== p.phase) setSync({ phase: p.phase });
                 if (p.added || p.updated) rereadSoon();
               },
-            });
+            };
+            const r = deps.syncWorker && !quick
+              ? await deps.syncWorker().then((t) => syncInWorker(archive.path, { baseUrl: t.baseUrl, apiKey: t.apiKey }, { ...common, debug: t.debug, onRateLimited: t.onRateLimited }))
+              : await archive.sync(api, { ...common, pageSize: CONSOLE_SYNC_PAGE });
+            if (stop.signal.aborted) return; // the store is gone: its archive is closed
             // The rows as the sync left them, before it is said to be over. (When another process
             // holds the sync, what it writes is read from the same file.)
             reread();
             setSync({ running: false, phase: undefined, lastAt: lastSyncAt() ?? Date.now(), complete: r.complete || archive.status().complete });
           } catch (err) {
+            if (stop.signal.aborted) return; // the store is gone
             reread();
             const { error, hint } = resourceError(err);
             setSync({ running: false, phase: undefined, error, hint, lastAt: lastSyncAt() });

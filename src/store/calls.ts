@@ -366,8 +366,8 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
           const call = await api.getCall(id);
           set((s) => ({ records: { ...s.records, [key]: { status: 'ready', data: call, fetchedAt: Date.now() } } }));
           try {
-            deps.archive.get().put([call]);
-            get().actions.rereadCalls();
+            // Not if a sync is writing (its worker's transaction would hold keys here): it brings the call.
+            if (deps.archive.get().put([call], { wait: false })) get().actions.rereadCalls();
           } catch {
             // the archive catches up at its next sync
           }
@@ -385,8 +385,8 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         try {
           const call = await api.placeOutboundCall(input);
           try {
-            deps.archive.get().put([call]);
-            get().actions.rereadCalls();
+            // Not if a sync is writing (its worker's transaction would hold keys here): it brings the call.
+            if (deps.archive.get().put([call], { wait: false })) get().actions.rereadCalls();
           } catch {
             // shown after the next sync
           }

@@ -160,12 +160,12 @@ export function freshnessOf(route: Route, s: ConsoleState): Freshness {
   }
 }
 
-export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route; debugLog?: Deps['debugLog'] } = {}): ConsoleStore {
+export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route; debugLog?: Deps['debugLog']; syncWorker?: Deps['syncWorker'] } = {}): ConsoleStore {
   const disposers: (() => void)[] = [];
   // The target is read when the archive opens: the console learns the sandbox's address after the store is made.
   let current: () => ConsoleTarget = () => target;
   const archive = archiveOpener(() => current());
-  const deps: Deps = { api, target, timers: new Set(), archive, debugLog: opts.debugLog, disposers, onDispose: (fn) => void disposers.push(fn) };
+  const deps: Deps = { api, syncWorker: opts.syncWorker, target, timers: new Set(), archive, debugLog: opts.debugLog, disposers, onDispose: (fn) => void disposers.push(fn) };
   let disposed = false;
   const store = createStore<ConsoleState>()((set, get) => {
     // The header's connection state is the transport's, whoever made the request.
@@ -272,6 +272,6 @@ export function useOptionalActions(): ConsoleActions | null {
 
 export { topRoute, viewOf, EMPTY_VIEW } from './navigation.js';
 export { routeKey } from './types.js';
-export type { Route, RouteName, Resource, ConsoleTarget } from './types.js';
+export type { Route, RouteName, Resource, ConsoleTarget, SyncWorkerTarget } from './types.js';
 export type { EditText, AssistantEdit } from './ascode.js';
 export { archiveLocation } from './archive.js';

@@ -79,8 +79,25 @@ export interface ConsoleTarget {
   archive?: { path: string; service: string };
 }
 
+/**
+ * The service the store's archive sync talks to from its worker thread (src/archive/worker.ts):
+ * base URL and key (kept in memory, never shown), and where that client's --debug lines and
+ * rate-limit waits go, as the store's own client's do.
+ */
+export interface SyncWorkerTarget {
+  baseUrl: string;
+  apiKey: string;
+  debug?: (line: string) => void;
+  onRateLimited?: (wait: import('../api/http.js').RateLimitWait) => void;
+}
+
 export interface Deps {
   api: VoiceAgentApi;
+  /**
+   * The target for the archive sync's worker, once connected. Without one (a store made from an
+   * api alone: tests, embedders) the sync runs on the store's own thread with `api`.
+   */
+  syncWorker?: () => Promise<SyncWorkerTarget>;
   target: ConsoleTarget;
   /** The call archive, opened on first use (src/store/archive.ts). */
   archive: import('./archive.js').ArchiveHandle;

@@ -2,7 +2,8 @@
 // let the screens' first loads wait for the connection, and give the terminal back however we leave.
 import { render } from 'ink';
 import { addCrashSecret, debugLogWriter, shortPath } from '../crash.js';
-import { archiveLocation, createConsoleStore } from '../store/index.js';
+import type { RateLimitWait } from '../api/http.js';
+import { archiveLocation, createConsoleStore, type SyncWorkerTarget } from '../store/index.js';
 import { ApiOnceConnected } from '../target.js';
 import { App } from './app.js';
 import { shownTarget, type Started } from './start.js';
@@ -14,8 +15,16 @@ export async function runConsole(started: Started): Promise<number> {
     const path = writeDebug(line);
     return path && shortPath(path);
   };
+  const rateLimited = (w: RateLimitWait) => store.getState().actions.flash(`rate limited, retrying in ${Math.max(1, Math.ceil(w.waitMs / 1000))}s`);
+  // The archive's sync runs in a worker thread with a client of its own for the same service
+  // (the current address of a restarted sandbox); its requests are logged and its 429 waits said
+  // like the console's own.
+  const syncWorker = async (): Promise<SyncWorkerTarget> => {
+    const c = await connecting;
+    return { baseUrl: c.api.baseUrl, apiKey: c.target.apiKey ?? '', debug: started.debugLog ? (line) => void writeDebug(line) : undefined, onRateLimited: rateLimited };
+  };
   // The call archive of this profile: the call log opens from it before the service answers.
-  const store = createConsoleStore(new ApiOnceConnected(connecting), { ...started.target, archive: archiveLocation(resolved) }, { initialRoute: started.route, debugLog });
+  const store = createConsoleStore(new ApiOnceConnected(connecting), { ...started.target, archive: archiveLocation(resolved) }, { initialRoute: started.route, debugLog, syncWorker });
   if (started.debugLog) store.getState().actions.flash(`--debug: each request is logged to ${started.debugLog}`);
   let failed: { err: unknown } | undefined;
   const conn = connecting.then(
@@ -41,7 +50,7 @@ export async function runConsole(started: Started): Promise<number> {
   );
 
   terminal.onQuitSignal(() => store.getState().actions.quit());
-  started.onRateLimited((w) => store.getState().actions.flash(`rate limited, retrying in ${Math.max(1, Math.ceil(w.waitMs / 1000))}s`));
+  started.onRateLimited(rateLimited);
   // An unhandled rejection becomes a flash (details in the debug log, see src/crash.ts); an uncaught exception ends the console.
   addCrashSecret(resolved.apiKey);
   terminal.reportCrashesTo((line) => store.getState().actions.flash(line, 'error'));

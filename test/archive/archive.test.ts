@@ -52,6 +52,24 @@ describe('the archive API', () => {
     assert.ok(archive.lastSync()?.at);
   });
 
+  test('a count on time alone (read from the quarter-hour rollup) is the number of calls in the window, at any bounds', () => {
+    const all = archive.window({}, { limit: 100_000 });
+    assert.equal(archive.count({}), all.length);
+    const times = all.map((r) => Date.parse(r.call.createdAt));
+    // Bounds on a call, a millisecond either side of one, on quarter hours, and spanning none.
+    const picks = [0, 3, all.length >> 2, all.length >> 1, all.length - 2].map((i) => times[i]);
+    const quarter = Math.floor(times[all.length >> 1] / 900_000) * 900_000;
+    const bounds = [...picks, ...picks.map((t) => t - 1), ...picks.map((t) => t + 1), quarter, quarter - 1, quarter + 900_000];
+    const inWindow = (after?: number, before?: number) => times.filter((t) => (after === undefined || t >= after) && (before === undefined || t <= before)).length;
+    for (const after of [undefined, ...bounds]) {
+      for (const before of [undefined, ...bounds]) {
+        if (after !== undefined && before !== undefined && before < after - 900_000) continue;
+        assert.equal(archive.count({ after, before }), inWindow(after, before), `after ${after}, before ${before}`);
+      }
+    }
+    assert.equal(archive.count({ after: new Date(picks[2]).toISOString() }), inWindow(picks[2]), 'ISO bounds too');
+  });
+
   test('window by offset, keyset pages both ways and indexOf agree', () => {
     const all = archive.window({}, { limit: 100_000 });
     assert.deepEqual(archive.window({}, { offset: 10, limit: 5 }), all.slice(10, 15));

@@ -28,6 +28,15 @@ const dynamicImport = (file: string, name: string) => {
   return join(dirname(file), m[1]);
 };
 
+/** The chunk that any file in `file`'s static closure loads lazily under `name`. */
+const lazyFromClosure = (file: string, name: string) => {
+  for (const f of staticClosure(file)) {
+    const m = readFileSync(join(dir, f), 'utf8').match(new RegExp(`import\\("\\./((?:chunks/)?${name}-[A-Z0-9]+\\.mjs)"\\)`));
+    if (m) return join(dirname(f), m[1]);
+  }
+  assert.fail(`nothing ${file} loads imports a ${name} chunk lazily`);
+};
+
 const text = (files: Set<string>) => [...files].map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
 
 test('the entry is CommonJS and answers --version before it imports anything', () => {
@@ -46,8 +55,11 @@ test('the parser that decides between a command and the console loads nothing he
   assert.ok(code.includes('// node_modules/commander/'), 'it is commander');
 });
 
-test("the console's start draws its frame without React, Ink or yoga", () => {
-  const start = staticClosure(dynamicImport(dynamicImport('main.mjs', 'commands'), 'start'));
+test("the console's start draws its frame without React, Ink or yoga; a bare switchboard without commander", () => {
+  // `switchboard` alone: main → the console's opener (no commander) → the start.
+  const opener = dynamicImport('main.mjs', 'console');
+  assert.ok(!text(staticClosure(opener)).includes('// node_modules/commander/'), 'the bare console loads commander');
+  const start = staticClosure(lazyFromClosure(opener, 'start'));
   const code = text(start);
   for (const heavy of HEAVY) assert.ok(!code.includes(`// ${heavy}`), `the start chunk and its imports include ${heavy}`);
   assert.ok(code.includes('// src/ui/chrome-text.ts'), 'it does include the chrome');
@@ -63,10 +75,19 @@ test('zod is bundled with its English messages only', () => {
 
 test('the console loads the YAML parser only when `E` needs it; the commands, only for pull/diff/push', () => {
   const commands = dynamicImport('main.mjs', 'commands');
-  const runChunk = readdirSync(join(dir, 'chunks')).find((f) => /^run-[A-Z0-9]+\.mjs$/.test(f));
+  // src/testing/run.ts is a run-*.mjs chunk too: the console's is the one with src/ui/run.tsx.
+  const runChunk = readdirSync(join(dir, 'chunks')).find((f) => /^run-[A-Z0-9]+\.mjs$/.test(f) && readFileSync(join(dir, 'chunks', f), 'utf8').includes('// src/ui/run.tsx'));
   assert.ok(runChunk, 'a run chunk (src/ui/run.tsx, the console)');
   const run = staticClosure(join('chunks', runChunk));
   assert.ok(text(run).includes('// src/store/ascode.ts'), 'the run chunk is the console');
   assert.ok(!text(run).includes('// node_modules/yaml/'), 'the console loads yaml up front');
   assert.ok(!text(staticClosure(commands)).includes('// node_modules/yaml/'), 'the commands chunk loads yaml up front');
+});
+
+test("the archive sync's worker is an entry of its own in chunks/, loading the archive and the client, no UI", () => {
+  const worker = staticClosure(join('chunks', 'sync-worker.mjs'));
+  const code = text(worker);
+  for (const heavy of HEAVY.filter((h) => h !== 'node_modules/undici/')) assert.ok(!code.includes(`// ${heavy}`), `the sync worker loads ${heavy}`);
+  assert.ok(code.includes('// src/archive/sync.ts') && code.includes('// src/api/client.ts'), 'it is the archive sync with the client');
+  assert.ok(!code.includes('// src/store/'), 'and not the store');
 });

@@ -13,11 +13,15 @@ import { renderApp } from '../support/ink.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
-/** `cacheDir`: the console's cache (lists, call archive); a fresh temp dir, removed on close, when not given. */
+/**
+ * `cacheDir`: the console's cache (lists, call archive); a fresh temp dir, removed on close, when
+ * not given. The archive's sync runs in a worker thread with the same key, as in the console.
+ */
 export async function openConsole(sb: Sandbox, opts: { apiKey?: string; initialRoute?: Route; pollMs?: number; debugLog?: (line: string) => string | undefined; target?: Partial<ConsoleTarget>; cacheDir?: string } = {}) {
-  const api = createClient({ baseUrl: sb.url, apiKey: opts.apiKey ?? sb.apiKey });
+  const apiKey = opts.apiKey ?? sb.apiKey;
+  const api = createClient({ baseUrl: sb.url, apiKey });
   const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
-  const store: ConsoleStore = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir, ...opts.target }, opts);
+  const store: ConsoleStore = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir, ...opts.target }, { ...opts, syncWorker: async () => ({ baseUrl: sb.url, apiKey }) });
   const app = await renderApp(createElement(App, { store }));
   return {
     ...app,

@@ -4,7 +4,8 @@
 // this process loads the UI), draw the frame's chrome at once, then hand over to run.tsx.
 //
 // The first frame is the real chrome (header, breadcrumbs, key hints) from the same functions
-// the Ink components use; keys typed meanwhile wait in stdin for the app.
+// the Ink components use, with a list's cached rows, or, opened on the call log (`switchboard
+// calls`), the archive's newest calls; keys typed meanwhile wait in stdin for the app.
 import { setFlagsFromString } from 'node:v8';
 import { resolveTarget, type Target } from '../config/config.js';
 import { maskKey } from '../config/mask.js';

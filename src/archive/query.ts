@@ -332,7 +332,7 @@ export class ArchiveReader {
     });
     const groups = [...acc].filter(([, a]) => a.calls > 0).map(([k, a]) => row(k, a));
     if (by === 'day') groups.sort((a, b) => (a.key! < b.key! ? -1 : 1));
-    else groups.sort((a, b) => b.calls - a.calls || String(a.key).localeCompare(String(b.key)));
+    else groups.sort((a, b) => b.calls - a.calls || (String(a.key) < String(b.key) ? -1 : String(a.key) > String(b.key) ? 1 : 0));
     const total = { calls: 0, seconds: 0, cost: 0 };
     for (const a of acc.values()) {
       total.calls += a.calls;

@@ -11,6 +11,7 @@ import { endDate, nonEmpty, positiveIntUpTo, startDate } from './input.js';
 import { csvField, printList, toCsv, toFieldList, toTable, type OutputTarget } from './output.js';
 import { CommandFailed, UsageError, action, addSecret, globalsOf, outputFor, withApi, writeErr, type Globals } from './runtime.js';
 import { confirm } from './files.js';
+import { grouped } from '../format/words.js';
 
 export interface ArchiveFlags {
   assistant?: string;
@@ -58,7 +59,7 @@ async function withArchive<T>(cmd: Command, offline: boolean, fn: (o: Opened) =>
   });
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = grouped;
 
 /** Syncs, drawing one progress line on stderr when it is a terminal. */
 async function syncWithProgress(archive: CallArchive, api: Parameters<CallArchive['sync']>[0]): Promise<SyncResult> {

@@ -11,7 +11,7 @@ const MAX_FILE_PAGE = 100;
 const MAX_PAGE_NUMBER = 1_000_000;
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
-import { count } from '../format/words.js';
+import { count, grouped } from '../format/words.js';
 import { printList, printRecord, statusTone, toCsv, type OutputTarget } from './output.js';
 import { action, UsageError, withApi, writeErr } from './runtime.js';
 
@@ -99,7 +99,7 @@ export function filesCommand(): Command {
   cmd
     .command('list')
     .description('list files, one page at a time')
-    .option('--page <n>', `page number, from 1 (at most ${MAX_PAGE_NUMBER.toLocaleString('en-US')}); stderr says when more pages exist`, positiveIntUpTo(MAX_PAGE_NUMBER))
+    .option('--page <n>', `page number, from 1 (at most ${grouped(MAX_PAGE_NUMBER)}); stderr says when more pages exist`, positiveIntUpTo(MAX_PAGE_NUMBER))
     .option('--limit <n>', `files per page (the service default is 20, at most ${MAX_FILE_PAGE})`, positiveIntUpTo(MAX_FILE_PAGE))
     .addHelpText('after', '\nExamples:\n  $ switchboard files list\n  $ switchboard files list --page 2 --limit 50 -o json')
     .action(

@@ -90,7 +90,7 @@ export function listProfiles(env: Env = process.env): ProfileSummary[] {
   return [
     { name: SANDBOX_PROFILE, kind: 'sandbox', current: current === SANDBOX_PROFILE },
     ...Object.entries(config.profiles)
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([name, p]): ProfileSummary => ({ name, kind: 'remote', baseUrl: p.baseUrl, apiKey: maskKey(p.apiKey), current: current === name })),
   ];
 }

@@ -12,6 +12,7 @@ export function count(n: number, one: string, many = `${one}s`): string {
  * not pay. Anything else goes to toLocaleString.
  */
 export function grouped(n: number): string {
+  // eslint-disable-next-line no-restricted-properties -- the rare non-integer pays for ICU
   if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
   const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',');
   return n < 0 ? `-${digits}` : digits;

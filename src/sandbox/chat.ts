@@ -38,6 +38,7 @@ export function clockVariables(at: Date): Record<string, string> {
     date: iso.slice(0, 10),
     time: iso.slice(11, 19),
     year: iso.slice(0, 4),
+    // eslint-disable-next-line no-restricted-properties -- the sandbox's chat, not a start-up path
     month: at.toLocaleString('en-US', { month: 'long', timeZone: 'UTC' }),
     day: String(at.getUTCDate()),
   };

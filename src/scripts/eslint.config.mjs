@@ -40,6 +40,13 @@ export default tseslint.config(
     // The program's own code (tests may run their own HTTP servers).
     files: ['src/**/*.{ts,tsx,cts}'],
     rules: {
+      // The first use of Intl (a number's locale string, a collation) costs ~20 ms of ICU start-up:
+      // counts are grouped by src/format/words.ts, text compared by code units.
+      'no-restricted-properties': [
+        'error',
+        { property: 'toLocaleString', message: 'ICU start-up costs ~20 ms: use grouped() from src/format/words.ts' },
+        { property: 'localeCompare', message: 'ICU start-up costs ~20 ms: compare with < and >' },
+      ],
       // Importing node:http as ESM builds its facade, whose lazy exports load Node's bundled undici.
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -13,7 +13,7 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime, money, show, wrapText, yesNo } from '../../format.js';
 import type { ScreenProps } from '../shared.js';
-import { activeWord } from '../../../format/words.js';
+import { activeWord, grouped } from '../../../format/words.js';
 
 const KNOWN = new Set(['id', 'name', 'status', 'description', 'voice', 'transcriber', 'model', 'firstMessage', 'firstMessageMode', 'backgroundSound', 'silenceTimeoutSeconds', 'backgroundDenoisingEnabled', 'firstMessageInterruptionsEnabled', 'maxDurationSeconds', 'analysisPlan', 'knowledgeBase', 'hangupUsingPrompt', 'createdAt', 'updatedAt']);
 
@@ -30,7 +30,7 @@ export function activityLines(assistantId: string, activity: Resource<AssistantA
   const field = (label: string, value: string, dim?: boolean): Line => ({ text: `${label.padEnd(24)}  ${value}`, dim });
   const act = activity?.data;
   const calls = act
-    ? field('calls', `${act.calls.toLocaleString('en-US')} · ${act.minutes.toFixed(1)} min · ${money(act.cost)} · last ${act.lastCall ? `${dateTime(act.lastCall.createdAt)} ${act.lastCall.status ?? ''}`.trim() : 'none'} (C: its calls)`)
+    ? field('calls', `${grouped(act.calls)} · ${act.minutes.toFixed(1)} min · ${money(act.cost)} · last ${act.lastCall ? `${dateTime(act.lastCall.createdAt)} ${act.lastCall.status ?? ''}`.trim() : 'none'} (C: its calls)`)
     : activity?.status === 'error'
       ? field('calls', `could not read the call archive: ${activity.error ?? 'unknown error'}`)
       : field('calls', 'reading the call archive…', true);

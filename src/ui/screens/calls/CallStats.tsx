@@ -14,6 +14,7 @@ import { padCells } from '../../../format/cells.js';
 import type { ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
 import { callFilterWords, everyDay } from './log-text.js';
+import { grouped } from '../../../format/words.js';
 
 export type Metric = 'calls' | 'minutes' | 'cost';
 const METRICS: Metric[] = ['calls', 'minutes', 'cost'];
@@ -30,7 +31,7 @@ export function bar(value: number, max: number, width: number): string {
 
 export const minutes = (g: Pick<StatGroup, 'minutes'>) => `${g.minutes.toFixed(1)} min`;
 const figure = (g: StatGroup, m: Metric) => (m === 'calls' ? g.calls : m === 'minutes' ? g.minutes : g.cost);
-const numbers = (g: StatGroup) => `${String(g.calls.toLocaleString('en-US')).padStart(9)} calls ${minutes(g).padStart(12)} ${money(g.cost).padStart(10)}`;
+const numbers = (g: StatGroup) => `${grouped(g.calls).padStart(9)} calls ${minutes(g).padStart(12)} ${money(g.cost).padStart(10)}`;
 
 export { everyDay } from './log-text.js';
 

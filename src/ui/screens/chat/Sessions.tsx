@@ -20,7 +20,8 @@ const CONTEXTS: KeyContext[] = ['list', 'sessions'];
 
 /** Newest first by when the session was created (entries without a date by when they were remembered). */
 export function newestFirst(sessions: RememberedSession[]): RememberedSession[] {
-  return [...sessions].sort((a, b) => (b.createdAt ?? b.updatedAt).localeCompare(a.createdAt ?? a.updatedAt));
+  // ISO 8601 times: their order as text is their order in time.
+  return [...sessions].sort((a, b) => { const x = a.createdAt ?? a.updatedAt; const y = b.createdAt ?? b.updatedAt; return x < y ? 1 : x > y ? -1 : 0; });
 }
 
 function sessionColumns(assistantName: (id?: string) => string): Column<RememberedSession>[] {

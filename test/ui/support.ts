@@ -32,7 +32,10 @@ export async function openConsole(sb: Sandbox, opts: { apiKey?: string; initialR
       app.unmount();
       store.getState().actions.dispose();
       await api.close();
-      if (!opts.cacheDir) rmSync(cacheDir, { recursive: true, force: true });
+      // A sync's worker stops within its grace after dispose (src/archive/worker.ts); until then it
+      // may still write the archive's files, and the dir could not be removed.
+      for (let waited = 0; store.getState().archiveSync.running && waited < 2000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      if (!opts.cacheDir) rmSync(cacheDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     },
   };
 }

@@ -43,7 +43,7 @@ import type { Target } from '../config/config.js';
 import { transaction } from '../sqlite.js';
 import { ArchiveReader, type ArchivedCall, type CallQuery, type SearchHit, type Stats, type StatsBy } from './query.js';
 import { clearData, openArchiveDb } from './schema.js';
-import { readLastSync, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
+import { commitOpenBatch, readLastSync, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
 import { CallWriter } from './write.js';
 
 export type { ArchivedCall, CallQuery, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
@@ -111,6 +111,7 @@ export class CallArchive {
 
   /** Writes calls the caller already has (a call just placed, a detail just read). */
   put(calls: readonly Call[]): void {
+    commitOpenBatch(this.db); // a sync mid-walk on this connection: its pages first, this write apart
     transaction(this.db, () => this.writer.write(calls));
   }
 
@@ -189,6 +190,7 @@ export class CallArchive {
   }
 
   remember(key: string, value: unknown): void {
+    commitOpenBatch(this.db);
     transaction(this.db, () => {
       this.db.prepare('INSERT OR REPLACE INTO cache (key, value, updated_at) VALUES (?, ?, ?)').run(key, JSON.stringify(value), Date.now());
     });
@@ -196,6 +198,7 @@ export class CallArchive {
 
   /** Empties the archive (calls, sync state; not the cached lists). A sync running elsewhere stops at its next page. */
   clear(): void {
+    commitOpenBatch(this.db);
     transaction(this.db, () => clearData(this.db));
     this.db.exec('VACUUM');
   }

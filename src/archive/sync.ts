@@ -15,6 +15,7 @@
 // one request when nothing is new. A lease whose process died (same host, pid gone) or expired
 // is taken over.
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { VoiceAgentApi } from '../api/contract.js';
@@ -22,6 +23,7 @@ import { ApiError } from '../api/errors.js';
 import { MAX_CALL_PAGE, fetchCallsBefore, type CallCursor } from '../api/pager.js';
 import type { Call } from '../api/schemas.js';
 import { transaction } from '../sqlite.js';
+import { startCheckpointer, type Checkpointer } from './checkpoint.js';
 import { callEnded, type CallWriter } from './write.js';
 
 export interface SyncProgress {
@@ -104,6 +106,8 @@ const BATCH = 5000;
 const FLUSH_MS = 1000;
 const IDLE_COMMIT_MS = 50;
 const UNFINISHED_MAX = 500;
+/** Past this, a walk lets the checkpoint thread catch up before its next transaction, so the WAL starts over. */
+const WAL_MAX_BYTES = 64 * 2 ** 20;
 
 /** Each connection's open walk transaction, if any: committing it is the one way to end it early. */
 const openBatches = new WeakMap<DatabaseSync, () => void>();
@@ -225,6 +229,16 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
   let open: { calls: number; added: number; updated: number; since: number; phase: 'new' | 'backfill'; reachedBack?: string } | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let idleError: unknown;
+  // Checkpoints on another thread, from a walk's first full batch on (see checkpoint.ts).
+  let checkpointer: Checkpointer | undefined;
+  const walPath = `${db.location() ?? ''}-wal`;
+  const walBytes = () => {
+    try {
+      return statSync(walPath).size;
+    } catch {
+      return 0;
+    }
+  };
 
   const commitOpen = () => {
     clearTimeout(idleTimer);
@@ -241,6 +255,8 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     result.added += done.added;
     result.updated += done.updated;
     held += done.added;
+    if (!checkpointer && done.calls >= BATCH && db.location()) checkpointer = startCheckpointer(db, db.location()!);
+    checkpointer?.request();
     report(done.phase, done.phase === 'backfill' ? { reachedBack: done.reachedBack } : {});
   };
 
@@ -308,6 +324,7 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
         next.catch(() => undefined); // awaited on the next turn; a write failing first must not leave it unhandled
       }
       const last = page.cursor.done || once;
+      if (!open && checkpointer && walBytes() > WAL_MAX_BYTES) await checkpointer.settle();
       writePage(page.calls, position(page.calls, page.cursor), phase, page.cursor.before);
       maybeCommit(last);
       if (last) return;
@@ -381,6 +398,7 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     } catch {
       // the failure that got here says more
     }
+    await checkpointer?.close();
     result.ms = performance.now() - started;
     const last: LastSync = {
       at: new Date().toISOString(),

@@ -48,7 +48,7 @@ import type { Target } from '../config/config.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 import { ArchiveReader, type ArchivedCall, type CallQuery, type SearchHit, type Stats, type StatsBy } from './query.js';
 import { BUSY_TIMEOUT_MS, SCHEMA_VERSION, clearData, openArchiveDb } from './schema.js';
-import { readLastSync, readSyncState, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
+import { commitOpenBatch, readLastSync, readSyncState, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
 import { CallWriter } from './write.js';
 
 export type { ArchivedCall, CallQuery, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
@@ -168,6 +168,7 @@ export class CallArchive {
    * is done (the console's: keys wait meanwhile); that sync, or the next, brings them.
    */
   put(calls: readonly Call[], opts: { wait?: boolean } = {}): boolean {
+    commitOpenBatch(this.db); // a sync mid-walk on this connection: its pages first, this write apart
     if (opts.wait !== false) {
       transaction(this.db, () => this.writer.write(calls));
       return true;
@@ -264,6 +265,7 @@ export class CallArchive {
   }
 
   remember(key: string, value: unknown): void {
+    commitOpenBatch(this.db);
     transaction(this.db, () => {
       this.db.prepare('INSERT OR REPLACE INTO cache (key, value, updated_at) VALUES (?, ?, ?)').run(key, JSON.stringify(value), Date.now());
     });
@@ -271,6 +273,7 @@ export class CallArchive {
 
   /** Empties the archive (calls, sync state; not the cached lists). A sync running elsewhere stops at its next page. */
   clear(): void {
+    commitOpenBatch(this.db);
     transaction(this.db, () => clearData(this.db));
     this.db.exec('VACUUM');
   }

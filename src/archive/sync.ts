@@ -15,6 +15,7 @@
 // one request when nothing is new. A lease whose process died (same host, pid gone) or expired
 // is taken over.
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { VoiceAgentApi } from '../api/contract.js';
@@ -23,6 +24,7 @@ import { MAX_CALL_PAGE, fetchCallsBefore, type CallCursor } from '../api/pager.j
 import type { Call } from '../api/schemas.js';
 import { transaction } from '../sqlite.js';
 import { callsHeld } from './schema.js';
+import { startCheckpointer, type Checkpointer } from './checkpoint.js';
 import { callEnded, type CallWriter } from './write.js';
 
 export interface SyncProgress {
@@ -100,10 +102,32 @@ export class ArchiveCleared extends Error {
 
 const LEASE_MS = 30_000;
 const UNFINISHED_BATCH = 8;
-/** Calls per write transaction during a walk, and the longest a page waits to be written. */
+/**
+ * A walk writes each page as it arrives into a write transaction left open across the wait for
+ * the next page, and commits it every BATCH calls (fewer, larger transactions keep FTS5's
+ * segment merging and the WAL's page writes down), after FLUSH_MS, when the next page has not
+ * come IDLE_COMMIT_MS after the last was written (a slow service never holds the write lock
+ * while it thinks), or when another writer on this connection needs it (commitOpenBatch).
+ */
 const BATCH = 5000;
 const FLUSH_MS = 1000;
+const IDLE_COMMIT_MS = 50;
 const UNFINISHED_MAX = 500;
+/** Past this, a walk lets the checkpoint thread catch up before its next transaction, so the WAL starts over. */
+const WAL_MAX_BYTES = 64 * 2 ** 20;
+
+/** Each connection's open walk transaction, if any: committing it is the one way to end it early. */
+const openBatches = new WeakMap<DatabaseSync, () => void>();
+
+/**
+ * Commits the sync's open write transaction on `db`, if one is open: every other writer on a
+ * connection a sync is using calls this first, so its write is never part of (nor rolled back
+ * with) the sync's batch. Each page in it is whole, with its walk position, so any moment is a
+ * consistent one to commit at.
+ */
+export function commitOpenBatch(db: DatabaseSync): void {
+  openBatches.get(db)?.();
+}
 
 export function readSyncState(db: DatabaseSync): SyncState {
   const row = db.prepare(`SELECT value FROM meta WHERE key = 'sync'`).get() as { value: string } | undefined;
@@ -145,6 +169,7 @@ function alive(pid: number): boolean {
 }
 
 function tryLease(db: DatabaseSync, owner: string): LeaseHolder | undefined {
+  commitOpenBatch(db); // another sync in this process, mid-walk on the same connection
   return transaction(db, () => {
     const now = Date.now();
     const held = syncHolder(db, now);
@@ -217,29 +242,97 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
   const saveState = db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('sync', ?)`);
   const renew = db.prepare(`UPDATE lease SET expires = ? WHERE name = 'sync' AND owner = ?`);
 
-  /** Writes a page and the walk's new position in one transaction. */
-  const commit = (calls: readonly Call[], next: SyncState) => {
-    transaction(db, () => {
-      if (generation(db) !== gen) throw new ArchiveCleared();
-      const counts = writer.write(calls);
-      saveState.run(JSON.stringify(next));
-      renew.run(Date.now() + LEASE_MS, owner);
-      result.added += counts.added;
-      result.updated += counts.updated;
-      held += counts.added;
-    });
-    state = next;
-    for (const c of calls) if (!callEnded(c)) unfinishedSeen.add(c.id);
+  // The walk's open write transaction (see BATCH): its calls, when it began, what to report when it commits.
+  let open: { calls: number; added: number; updated: number; since: number; phase: 'new' | 'backfill'; reachedBack?: string } | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let idleError: unknown;
+  // Checkpoints on another thread, from a walk's first full batch on (see checkpoint.ts).
+  let checkpointer: Checkpointer | undefined;
+  const walPath = `${db.location() ?? ''}-wal`;
+  const walBytes = () => {
+    try {
+      return statSync(walPath).size;
+    } catch {
+      return 0;
+    }
+  };
+
+  const commitOpen = () => {
+    clearTimeout(idleTimer);
+    if (!open) return;
+    const done = open;
+    open = undefined;
+    openBatches.delete(db);
+    try {
+      db.exec('COMMIT');
+    } catch (err) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+    result.added += done.added;
+    result.updated += done.updated;
+    held += done.added;
+    if (!checkpointer && done.calls >= BATCH && db.location()) checkpointer = startCheckpointer(db, db.location()!);
+    checkpointer?.request();
+    report(done.phase, done.phase === 'backfill' ? { reachedBack: done.reachedBack } : {});
+  };
+
+  const rollbackOpen = () => {
+    clearTimeout(idleTimer);
+    open = undefined;
+    openBatches.delete(db);
+    if (db.isTransaction) db.exec('ROLLBACK');
   };
 
   /**
-   * Pages from `cursor` until the walk is done, the next request in flight while a page is
-   * written; pages are written together up to BATCH calls (fewer, larger transactions keep
-   * FTS5's segment merging down), each write with the position `position` gives for it.
+   * Writes a page and the walk's new position into the open transaction; a page that fails to
+   * write rolls the whole transaction back (not a savepoint per page: FTS5 writes out a segment at
+   * every savepoint). Pages and positions go together, so the next sync starts where it ends.
    */
+  const writePage = (calls: readonly Call[], next: SyncState, phase: 'new' | 'backfill', reachedBack: string | undefined) => {
+    clearTimeout(idleTimer);
+    if (idleError !== undefined) throw idleError;
+    if (!open) {
+      db.exec('BEGIN IMMEDIATE');
+      if (generation(db) !== gen) {
+        db.exec('ROLLBACK');
+        throw new ArchiveCleared();
+      }
+      open = { calls: 0, added: 0, updated: 0, since: performance.now(), phase };
+      openBatches.set(db, commitOpen);
+    }
+    let counts;
+    try {
+      counts = writer.write(calls);
+      saveState.run(JSON.stringify(next));
+      renew.run(Date.now() + LEASE_MS, owner);
+    } catch (err) {
+      rollbackOpen();
+      throw err;
+    }
+    open.added += counts.added;
+    open.updated += counts.updated;
+    state = next;
+    for (const c of calls) if (!callEnded(c)) unfinishedSeen.add(c.id);
+    open.calls += calls.length;
+    open.reachedBack = reachedBack;
+  };
+
+  /** Commits now if the batch is full or old, else once the next page is late. */
+  const maybeCommit = (last: boolean) => {
+    if (!open) return;
+    if (last || open.calls >= BATCH || performance.now() - open.since > FLUSH_MS) return commitOpen();
+    idleTimer = setTimeout(() => {
+      try {
+        commitOpen();
+      } catch (err) {
+        idleError = err;
+      }
+    }, IDLE_COMMIT_MS);
+  };
+
+  /** Pages from `cursor` until the walk is done, the next request in flight while a page is written. */
   const walk = async (filters: { createdAtGt?: string }, cursor: CallCursor | undefined, position: (calls: readonly Call[], cursor: CallCursor) => SyncState, phase: 'new' | 'backfill', once = false) => {
-    let pending: Call[] = [];
-    let flushedAt = performance.now();
     let next = fetchCallsBefore(api, filters, cursor, pageOpts);
     for (;;) {
       const page = await next;
@@ -247,15 +340,10 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
         next = fetchCallsBefore(api, filters, page.cursor, pageOpts);
         next.catch(() => undefined); // awaited on the next turn; a write failing first must not leave it unhandled
       }
-      const at = position(page.calls, page.cursor);
-      pending = pending.length === 0 ? page.calls : pending.concat(page.calls);
       const last = page.cursor.done || once;
-      if (last || pending.length >= BATCH || performance.now() - flushedAt > FLUSH_MS) {
-        commit(pending, at);
-        pending = [];
-        flushedAt = performance.now();
-        report(phase, phase === 'backfill' ? { reachedBack: page.cursor.before } : {});
-      } else state = at;
+      if (!open && checkpointer && walBytes() > WAL_MAX_BYTES) await checkpointer.settle();
+      writePage(page.calls, position(page.calls, page.cursor), phase, page.cursor.before);
+      maybeCommit(last);
       if (last) return;
     }
   };
@@ -321,6 +409,13 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     error = err;
     throw err;
   } finally {
+    // Pages written before a failure (a request that failed, a cancel) are whole: keep them.
+    try {
+      commitOpen();
+    } catch {
+      // the failure that got here says more
+    }
+    await checkpointer?.close();
     result.ms = performance.now() - started;
     const last: LastSync = {
       at: new Date().toISOString(),

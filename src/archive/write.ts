@@ -106,11 +106,11 @@ export class CallWriter {
     // Oldest first (ties by id, so slots follow the service order): pages arrive newest first,
     // and a b-tree filled in descending key order
     // leaves its pages half empty (twice the file, slower writes).
-    const ordered = [...calls].sort((a, b) => timeOf(a) - timeOf(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const call of ordered) {
+    // Each timestamp parsed once, not in every comparison.
+    const ordered = calls.map((call) => ({ call, at: timeOf(call) })).sort((a, b) => a.at - b.at || (a.call.id < b.call.id ? -1 : a.call.id > b.call.id ? 1 : 0));
+    for (const { call, at } of ordered) {
       const json = jsonText(call);
-      const parsed = Date.parse(call.createdAt);
-      const createdAt = Number.isNaN(parsed) ? 0 : Math.max(0, parsed);
+      const createdAt = Math.max(0, at);
       const row = {
         assistant: str(call.assistantId),
         number: str(call.phoneNumberId),

@@ -166,4 +166,61 @@ describe('the archive API', () => {
       other.close();
     }
   });
+
+  // A walk writes pages into a transaction left open while the next page is on its way.
+  test('a write on the same handle while a sync is between pages is its own: put and remember kept, clear stops the sync', async () => {
+    archive.clear();
+    let calls = 0;
+    const during = (action: () => void): VoiceAgentApi => ({
+      ...api,
+      callDetails: (...a: Parameters<VoiceAgentApi['callDetails']>) => {
+        // The second page is asked for before the first is written: this runs right after that write.
+        if (++calls === 2) setImmediate(action);
+        return api.callDetails(...a);
+      },
+    });
+    const first = serviceIds[0];
+    await archive.sync(
+      during(() => {
+        archive.put([{ ...archive.get(first)!, note: 'put mid-sync' } as never]);
+        archive.remember('mid-sync', { kept: true });
+      }),
+      { pageSize: 100 },
+    );
+    assert.equal(archive.count(), serviceIds.length);
+    assert.equal((archive.get(first) as unknown as { note?: string }).note, 'put mid-sync');
+    assert.deepEqual(archive.cached('mid-sync')?.value, { kept: true });
+
+    archive.clear();
+    calls = 0;
+    await assert.rejects(archive.sync(during(() => archive.clear()), { pageSize: 100 }), { name: 'ArchiveCleared' });
+    assert.equal(archive.count(), 0);
+  });
+
+  test('a sync waiting on a slow page holds no write lock: another handle writes at once', async () => {
+    archive.clear();
+    const other = openArchive(archive.path);
+    try {
+      let calls = 0;
+      let tookMs = -1;
+      const slow: VoiceAgentApi = {
+        ...api,
+        callDetails: async (...a: Parameters<VoiceAgentApi['callDetails']>) => {
+          const answer = await api.callDetails(...a);
+          if (++calls === 2) {
+            await new Promise((r) => setTimeout(r, 300));
+            const t0 = performance.now();
+            other.remember('while-slow', 1); // blocks this thread until the lock is free (10 s at most)
+            tookMs = performance.now() - t0;
+          }
+          return answer;
+        },
+      };
+      await archive.sync(slow, { pageSize: 100 });
+      assert.ok(tookMs >= 0 && tookMs < 1000, `the other handle waited ${Math.round(tookMs)} ms for the write lock`);
+      assert.equal(archive.count(), serviceIds.length);
+    } finally {
+      other.close();
+    }
+  });
 });

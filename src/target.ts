@@ -84,9 +84,18 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
   };
 }
 
+/**
+ * The embedded sandbox yields the CPU to the console's thread (drawing frames, reading keys): on a
+ * 2-core machine a back-fill keeps the sandbox serialising pages, the sync's worker (nice 10,
+ * src/archive/sync-worker.ts) writing them and the console drawing, three busy threads; a key must
+ * not wait behind the other two. Between the console (0) and the sync's worker, so the service
+ * still outruns its one client.
+ */
+export const SANDBOX_CHILD_NICE = 5;
+
 async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<Connection> {
   // Forked at once, so the child loads fastify and SQLite while this process loads its UI and client.
-  const starting = spawnSandbox({ dataDir: resolved.sandboxDataDir! });
+  const starting = spawnSandbox({ dataDir: resolved.sandboxDataDir!, nice: SANDBOX_CHILD_NICE });
   starting.catch(() => undefined); // said below, once awaited
   await opts.loadClientAfter?.catch(() => undefined);
   const { createClient } = await import('./api/client.js').catch(async (err: unknown) => {
@@ -116,7 +125,7 @@ async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<C
       if (quickDeaths > 1) await sleep(Math.min(QUICK_DEATH_MS, 250 * 2 ** quickDeaths));
       for (let attempt = 0; !closed; attempt++) {
         try {
-          const next = await spawnSandbox({ dataDir: resolved.sandboxDataDir!, reuse: { apiKey: child.apiKey, port: Number(new URL(child.url).port) } });
+          const next = await spawnSandbox({ dataDir: resolved.sandboxDataDir!, nice: SANDBOX_CHILD_NICE, reuse: { apiKey: child.apiKey, port: Number(new URL(child.url).port) } });
           if (closed) return void (await next.close());
           current = next;
           if (next.url !== child.url) {

@@ -11,6 +11,7 @@
 // event loop. The key is made in the child and passed back over the channel, never through argv
 // or the environment.
 import { fork, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
 import type { Socket } from 'node:net';
 
 /** Set in the child's environment (with an IPC channel present) to run the sandbox instead of the CLI. */
@@ -41,6 +42,8 @@ export interface SpawnOptions {
   stopTimeoutMs?: number;
   /** A restart: the same key, and this port if it is free (else another). */
   reuse?: { apiKey: string; port: number };
+  /** The child's nice value (a lower CPU priority than the console's), where the system allows it. */
+  nice?: number;
 }
 
 const STDERR_KEPT = 4096;
@@ -60,6 +63,13 @@ export function spawnSandbox(opts: SpawnOptions): Promise<SandboxChild> {
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'json',
   });
+  if (opts.nice !== undefined && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, opts.nice);
+    } catch {
+      // not allowed here: the console's priority
+    }
+  }
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (s: string) => {

@@ -4,11 +4,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
 import { homeEnv } from '../support/cli.js';
+import { SANDBOX_CHILD_NICE } from '../../src/target.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
@@ -23,6 +24,9 @@ after(() => {
   term?.kill();
   rmSync(home, { recursive: true, force: true });
 });
+
+/** A process's nice value (/proc/<pid>/stat, field 19). */
+const niceOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
 
 /** The console's child processes (its embedded sandbox). */
 const childrenOf = (pid: number) =>
@@ -40,6 +44,8 @@ test('kill -9 of the embedded sandbox: the console says so, restarts it on the s
   const consolePid = t.pid();
   const [child] = childrenOf(consolePid);
   assert.ok(child, 'the console has its sandbox child');
+  // It yields the CPU to the console's thread (a key must not wait behind its pages).
+  assert.equal(niceOf(child), SANDBOX_CHILD_NICE, 'the sandbox child runs at a lower priority');
 
   const killedAt = Date.now();
   process.kill(child, 'SIGKILL');
@@ -59,6 +65,7 @@ test('kill -9 of the embedded sandbox: the console says so, restarts it on the s
   assert.ok(!/check that the service is running/.test(back), 'the user is not told to start a service');
   const [again] = childrenOf(consolePid);
   assert.ok(again && again !== child, 'a new sandbox child');
+  assert.equal(niceOf(again), SANDBOX_CHILD_NICE, 'the restarted one too');
   // It carries on: another screen loads from the restarted sandbox (the same seeded data).
   t.keys('5');
   await t.waitFor(/files · page/, 150);

@@ -54,7 +54,7 @@ import { CallWriter } from './write.js';
 export type { ArchivedCall, CallQuery, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
 export { STATS_BY, localDay } from './query.js';
 export type { LastSync, LeaseHolder, SyncOptions, SyncProgress, SyncResult } from './sync.js';
-export { ArchiveCleared } from './sync.js';
+export { ArchiveCleared, CatchUps } from './sync.js';
 export { searchTerms } from './fts.js';
 export { syncInWorker, type SyncTarget, type WorkerSyncOptions } from './worker.js';
 

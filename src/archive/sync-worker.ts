@@ -34,8 +34,10 @@ yieldCpu();
 const port = parentPort!;
 const post = (m: FromSyncWorker) => port.postMessage(m);
 const stop = new AbortController();
+const catchUp = { latest: data.catchUp };
 port.on('message', (m: ToSyncWorker) => {
   if (m.type === 'abort') stop.abort();
+  else if (m.type === 'catch-up') catchUp.latest = Math.max(catchUp.latest, m.latest);
 });
 
 const api = createClient({
@@ -48,7 +50,7 @@ let archive: CallArchive | undefined;
 try {
   // Opened without a service: the thread that started this one opened it for the right service.
   archive = openArchive(data.path);
-  const result = await archive.sync(api, { ...data.options, owner: data.owner, signal: stop.signal, onProgress: (progress) => post({ type: 'progress', progress }) });
+  const result = await archive.sync(api, { ...data.options, owner: data.owner, signal: stop.signal, catchUp, onProgress: (progress) => post({ type: 'progress', progress }) });
   post({ type: 'done', result });
 } catch (err) {
   post({ type: 'failed', error: errorToWire(err) });

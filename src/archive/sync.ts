@@ -39,6 +39,8 @@ export interface SyncProgress {
   reachedBack?: string;
   /** waiting: the process that holds the sync */
   holder?: { pid: number; host: string; since: number };
+  /** new: the catch-up request (SyncOptions.catchUp) whose new calls are now written; every one up to it is answered */
+  caughtUp?: number;
 }
 
 export interface SyncOptions {
@@ -56,6 +58,32 @@ export interface SyncOptions {
    * without doing so (terminated): its pid is this live process, so the lease would look held.
    */
   owner?: string;
+  /**
+   * Read between the back-fill's pages: when `latest` has moved past the last request answered, the
+   * sync walks new calls again before its next page of history, then reports phase 'new' with
+   * `caughtUp`. A console's refresh while a long first back-fill runs (minutes at a million
+   * calls) gets the calls of the last moments in one short request, not after the back-fill.
+   */
+  catchUp?: { readonly latest: number };
+}
+
+/** Numbered catch-up requests to a running sync (SyncOptions.catchUp); a worker's sync is told of each. */
+export class CatchUps {
+  #latest = 0;
+  readonly #listeners = new Set<(latest: number) => void>();
+  get latest(): number {
+    return this.#latest;
+  }
+  /** A new request: its number (answered once a progress report's `caughtUp` reaches it). */
+  ask(): number {
+    this.#latest++;
+    for (const fn of this.#listeners) fn(this.#latest);
+    return this.#latest;
+  }
+  listen(fn: (latest: number) => void): () => void {
+    this.#listeners.add(fn);
+    return () => void this.#listeners.delete(fn);
+  }
 }
 
 export interface SyncResult {
@@ -70,6 +98,8 @@ export interface SyncResult {
   /** another process was syncing: this one waited (or, with wait: false, did nothing) */
   waited: boolean;
   busy: boolean;
+  /** the latest catch-up request (SyncOptions.catchUp) whose new calls this sync archived */
+  caughtUp: number;
 }
 
 /** What the last sync did, kept in the archive for `archive status` and the console's "synced 40 s ago". */
@@ -214,7 +244,7 @@ const later = (a: string | undefined, b: string | undefined) => (a === undefined
 export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: VoiceAgentApi, opts: SyncOptions = {}): Promise<SyncResult> {
   const started = performance.now();
   const owner = opts.owner ?? leaseOwner();
-  const result: SyncResult = { added: 0, updated: 0, removed: 0, ms: 0, complete: false, waited: false, busy: false };
+  const result: SyncResult = { added: 0, updated: 0, removed: 0, ms: 0, complete: false, waited: false, busy: false, caughtUp: 0 };
   // For a progress callback (the rollup's count: cheap at any size).
   const countHeld = () => (opts.onProgress ? callsHeld(db) : 0);
   let held = countHeld();
@@ -331,8 +361,11 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     }, IDLE_COMMIT_MS);
   };
 
-  /** Pages from `cursor` until the walk is done, the next request in flight while a page is written. */
-  const walk = async (filters: { createdAtGt?: string }, cursor: CallCursor | undefined, position: (calls: readonly Call[], cursor: CallCursor) => SyncState, phase: 'new' | 'backfill', once = false) => {
+  /**
+   * Pages from `cursor` until the walk is done, the next request in flight while a page is written;
+   * `between` runs after each page but the last (the back-fill's catch-up).
+   */
+  const walk = async (filters: { createdAtGt?: string }, cursor: CallCursor | undefined, position: (calls: readonly Call[], cursor: CallCursor) => SyncState, phase: 'new' | 'backfill', once = false, between?: () => Promise<void>) => {
     let next = fetchCallsBefore(api, filters, cursor, pageOpts);
     for (;;) {
       const page = await next;
@@ -345,7 +378,37 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
       writePage(page.calls, position(page.calls, page.cursor), phase, page.cursor.before);
       maybeCommit(last);
       if (last) return;
+      await between?.();
     }
+  };
+
+  /** 1. New calls, down to `high` (a walk left unfinished by an earlier run first, then a fresh one). */
+  const walkNew = async () => {
+    let fresh = state.head === undefined;
+    for (;;) {
+      const head = state.head;
+      const floor = head?.floor ?? state.high!;
+      let top = head?.top;
+      await walk({ createdAtGt: floor }, head?.cursor, (calls, cursor) => {
+        top ??= newest(calls) ?? floor;
+        return cursor.done ? { ...state, high: later(state.high, top), head: undefined } : { ...state, head: { top, floor, cursor } };
+      }, 'new');
+      // A walk resumed from an earlier run is done: one fresh pass for what arrived since.
+      if (fresh) return;
+      fresh = true;
+    }
+  };
+
+  // Catch-up requests answered so far (those before this sync began are answered by its first walk).
+  let answered = opts.catchUp?.latest ?? 0;
+  /** Between two pages of history: new calls first, if a catch-up was asked for meanwhile. */
+  const catchUp = async () => {
+    const asked = opts.catchUp?.latest ?? 0;
+    if (asked <= answered || state.high === undefined) return;
+    commitOpen(); // the history so far, then the new calls in their own batch
+    await walkNew();
+    answered = asked;
+    report('new', { caughtUp: asked });
   };
 
   let error: unknown;
@@ -354,21 +417,7 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     if (state.high === undefined && state.low?.done) state = { ...state, low: undefined };
 
     // 1. New calls, down to `high`.
-    if (state.high !== undefined) {
-      let fresh = state.head === undefined;
-      for (;;) {
-        const head = state.head;
-        const floor = head?.floor ?? state.high!;
-        let top = head?.top;
-        await walk({ createdAtGt: floor }, head?.cursor, (calls, cursor) => {
-          top ??= newest(calls) ?? floor;
-          return cursor.done ? { ...state, high: later(state.high, top), head: undefined } : { ...state, head: { top, floor, cursor } };
-        }, 'new');
-        // A walk resumed from an earlier run is done: one fresh pass for what arrived since.
-        if (fresh) break;
-        fresh = true;
-      }
-    }
+    if (state.high !== undefined) await walkNew();
 
     // 2. Unfinished calls, read again until they end.
     const unfinished = (db.prepare('SELECT id FROM calls WHERE ended = 0 ORDER BY created_at DESC LIMIT ?').all(UNFINISHED_MAX) as { id: string }[])
@@ -401,7 +450,7 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     // 3. Older history: all of it with backfill, else only a first page when nothing is held yet.
     if (!state.low?.done && (opts.backfill !== false || state.high === undefined)) {
       const once = opts.backfill === false;
-      await walk({}, state.low, (calls, cursor) => ({ ...state, low: cursor, high: state.high ?? newest(calls) }), 'backfill', once);
+      await walk({}, state.low, (calls, cursor) => ({ ...state, low: cursor, high: state.high ?? newest(calls) }), 'backfill', once, catchUp);
     }
     result.complete = state.low?.done === true && state.high !== undefined;
     if (state.low?.done && state.high === undefined) result.complete = true; // the service has no calls
@@ -416,6 +465,7 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
       // the failure that got here says more
     }
     await checkpointer?.close();
+    result.caughtUp = answered;
     result.ms = performance.now() - started;
     const last: LastSync = {
       at: new Date().toISOString(),

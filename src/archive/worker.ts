@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RateLimitWait } from '../api/http.js';
 import { AbortedError, errorFromWire, type WireError } from '../api/errors.js';
 import { openSqlite } from '../sqlite.js';
-import { leaseOwner, releaseLease, type SyncOptions, type SyncProgress, type SyncResult } from './sync.js';
+import { leaseOwner, releaseLease, type CatchUps, type SyncOptions, type SyncProgress, type SyncResult } from './sync.js';
 
 /** The service the worker's client talks to. The key stays in this process's memory (workerData), never in a log. */
 export interface SyncTarget {
@@ -30,6 +30,8 @@ export interface WorkerSyncOptions extends Pick<SyncOptions, 'backfill' | 'wait'
   onRateLimited?: (wait: RateLimitWait) => void;
   /** After an abort, how long the worker has to stop by itself before it is terminated (0: terminated at once). */
   graceMs?: number;
+  /** Catch-up requests (SyncOptions.catchUp), passed on to the worker's sync as they are asked. */
+  catchUp?: CatchUps;
 }
 
 /** What the worker is given. */
@@ -39,9 +41,11 @@ export interface SyncWorkerData {
   owner: string;
   debug: boolean;
   options: Pick<SyncOptions, 'backfill' | 'wait' | 'pageSize'>;
+  /** The latest catch-up request when the worker started (answered by its first walk). */
+  catchUp: number;
 }
 
-export type ToSyncWorker = { type: 'abort' };
+export type ToSyncWorker = { type: 'abort' } | { type: 'catch-up'; latest: number };
 export type FromSyncWorker =
   | { type: 'progress'; progress: SyncProgress }
   | { type: 'debug'; line: string }
@@ -74,7 +78,7 @@ export function syncWorkerFile(here = import.meta.url): URL {
 /** Syncs the archive at `path` with the service at `target`, in a worker thread; resolves or rejects as CallArchive.sync would. */
 export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncOptions = {}): Promise<SyncResult> {
   const owner = leaseOwner();
-  const data: SyncWorkerData = { path, target, owner, debug: opts.debug !== undefined, options: { backfill: opts.backfill, wait: opts.wait, pageSize: opts.pageSize } };
+  const data: SyncWorkerData = { path, target, owner, debug: opts.debug !== undefined, options: { backfill: opts.backfill, wait: opts.wait, pageSize: opts.pageSize }, catchUp: opts.catchUp?.latest ?? 0 };
   return new Promise<SyncResult>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new AbortedError('GET', '/calls/details', target.baseUrl));
     let worker: Worker;
@@ -104,6 +108,7 @@ export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncO
       grace.unref();
     };
     opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const unlisten = opts.catchUp?.listen((latest) => worker.postMessage({ type: 'catch-up', latest } satisfies ToSyncWorker));
     worker.on('message', (m: FromSyncWorker) => {
       switch (m.type) {
         case 'progress':
@@ -129,6 +134,7 @@ export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncO
     worker.on('exit', (code) => {
       clearTimeout(grace);
       opts.signal?.removeEventListener('abort', onAbort);
+      unlisten?.();
       if (!released) releaseAbandoned(path, owner);
       if (!outcome) outcome = { ok: false, error: opts.signal?.aborted ? new AbortedError('GET', '/calls/details', target.baseUrl) : new Error(`the archive sync stopped (its worker exited with code ${code})`) };
       if (outcome.ok) resolve(outcome.result);

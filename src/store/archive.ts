@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Call, CallFilters } from '../api/schemas.js';
 import type { Target } from '../config/config.js';
-import { archivePath, openArchive, searchTerms, serviceOf, syncInWorker, type CallArchive, type CallQuery, type SearchHit, type SyncOptions, type SyncProgress } from '../archive/index.js';
+import { archivePath, CatchUps, openArchive, searchTerms, serviceOf, syncInWorker, type CallArchive, type CallQuery, type SearchHit, type SyncOptions, type SyncProgress } from '../archive/index.js';
 
 export type { SearchHit, SnippetPart } from '../archive/index.js';
 
@@ -122,7 +122,11 @@ export interface ArchiveState {
 }
 
 export interface ArchiveActions {
-  /** Syncs the archive with the service in the background (one at a time); resolves when it ends. */
+  /**
+   * Syncs the archive with the service in the background (one at a time); resolves when it ends.
+   * Called while a sync runs, it resolves once the calls the service had at the call are archived:
+   * the running sync catches up between two pages of its back-fill, or one more sync runs after it.
+   */
   syncArchive(opts?: { backfill?: boolean }): Promise<void>;
   /** Calls, minutes and cost per day and per assistant for the call log's filters. */
   loadCallStats(opts?: { force?: boolean }): void;
@@ -159,6 +163,17 @@ const group = (r: { key: string | null; calls: number; minutes: number; cost: nu
 export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full> = (set, get, deps) => {
   const { api } = deps;
   let running: Promise<void> | undefined;
+  // Calls made while a sync runs: each asks it to catch up, and waits for that or the sync after.
+  const catchUps = new CatchUps();
+  let waiters: { n: number; done: () => void }[] = [];
+  const answer = (upTo: number) => {
+    const left: typeof waiters = [];
+    for (const w of waiters) {
+      if (w.n <= upTo) w.done();
+      else left.push(w);
+    }
+    waiters = left;
+  };
   // Disposing the store stops a sync under way (its worker is asked to stop, then terminated).
   const stop = new AbortController();
   deps.onDispose(() => stop.abort());
@@ -208,7 +223,10 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
     },
     actions: {
       syncArchive(opts) {
-        if (running) return running;
+        if (running) {
+          const n = catchUps.ask();
+          return new Promise<void>((done) => waiters.push({ n, done }));
+        }
         const archive = deps.archive.get();
         const was = get().archiveSync;
         const quick = was.complete && was.error === undefined && was.lastAt !== undefined && Date.now() - was.lastAt < QUICK_SYNC_WITHIN_MS;
@@ -216,14 +234,19 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
         setSync({ running: true, error: undefined, hint: undefined, lastAt: lastSyncAt(), complete: was.complete || archive.complete() });
         running = (async () => {
           try {
-            const common: SyncOptions = {
+            const common: SyncOptions & { catchUp: CatchUps } = {
               backfill: opts?.backfill ?? true,
               wait: false,
               signal: stop.signal,
+              catchUp: catchUps,
               onProgress: (p) => {
                 if (stop.signal.aborted) return;
                 if (get().archiveSync.phase !== p.phase) setSync({ phase: p.phase });
-                if (p.added || p.updated) rereadSoon();
+                if (p.caughtUp !== undefined) {
+                  // The calls asked for are on screen when the callers go on.
+                  reread();
+                  answer(p.caughtUp);
+                } else if (p.added || p.updated) rereadSoon();
               },
             };
             const r = deps.syncWorker && !quick
@@ -234,13 +257,19 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
             // holds the sync, what it writes is read from the same file.)
             reread();
             setSync({ running: false, phase: undefined, lastAt: lastSyncAt() ?? Date.now(), complete: r.complete || archive.status().complete });
+            // Another process's sync (busy) is read as it writes: no sync after this one for that.
+            answer(r.busy ? Infinity : r.caughtUp);
           } catch (err) {
             if (stop.signal.aborted) return; // the store is gone
             reread();
             const { error, hint } = resourceError(err);
             setSync({ running: false, phase: undefined, error, hint, lastAt: lastSyncAt() });
+            answer(Infinity); // the error is on screen; another sync now would meet it again
           } finally {
             running = undefined;
+            if (stop.signal.aborted) answer(Infinity);
+            // Asked for after this sync's last walk for new calls: one more sync, the quick kind.
+            else if (waiters.length) void get().actions.syncArchive();
           }
         })();
         return running;

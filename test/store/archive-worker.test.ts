@@ -5,7 +5,9 @@
 // the pages as they land; the live refresh that follows (nothing much new) needs no worker.
 // Disposing the store (a quit) mid-sync leaves no lease behind: the next store's sync runs and
 // the archive ends with every call once. A call read meanwhile does not wait for the sync's
-// transaction. A refused key says what to do.
+// transaction. A refused key says what to do. A refresh while a sync runs waits for the calls
+// placed before it, not for the sync: a back-fill catches up between two of its pages, and a sync
+// past its walk for new calls is followed by another.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { spawnSandbox, type SandboxChild } from '../../src/sandbox/child.js';
 import { seedCalls } from '../../src/sandbox/seed.js';
 import { openSqlite } from '../../src/sqlite.js';
 import { openArchive } from '../../src/archive/index.js';
+import { startFaultyServer } from '../support/faulty-server.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const SEEDED = 20_000;
@@ -170,5 +173,63 @@ describe("the console's archive sync in a worker thread", () => {
     const { error, hint } = store.getState().archiveSync;
     assert.match(error ?? '', /GET \/calls\/details failed \(401\)/);
     assert.match(hint ?? '', /switchboard login/);
+  });
+
+  /** Two outbound calls placed now, straight at the sandbox: their ids. */
+  async function placeTwo(): Promise<string[]> {
+    const [assistant] = await api.listAssistants();
+    const [number] = await api.listPhoneNumbers();
+    const ids: string[] = [];
+    for (const n of ['+14155550181', '+14155550182']) ids.push((await api.placeOutboundCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: n } })).id);
+    total += ids.length;
+    return ids;
+  }
+  const newest = (store: ConsoleStore, n: number) => store.getState().callLog.calls.slice(0, n).map((c) => c.id).sort();
+
+  test('a refresh while the first back-fill runs brings the calls placed meanwhile between two pages, not when the back-fill ends', async () => {
+    // Pages of history answered 150 ms late: the back-fill of 20,000 calls takes 3 s at least.
+    const proxy = await startFaultyServer({ mode: 'healthy', upstream: sb.url, holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 150 : 0) });
+    try {
+      const cacheDir = freshCache();
+      const store = consoleStore(cacheDir, { baseUrl: proxy.url });
+      await until(() => store.getState().archiveSync.phase === 'backfill' && store.getState().callLog.total > 0, 'the back-fill under way', 30_000);
+      const placed = await placeTwo();
+      await store.getState().actions.refreshCalls();
+      assert.deepEqual(newest(store, 2), placed.sort(), 'the two new calls head the log');
+      assert.ok(store.getState().archiveSync.running && store.getState().callLog.total < total, `the back-fill still runs (${store.getState().callLog.total} of ${total})`);
+      await synced(store);
+      assert.equal(store.getState().archiveSync.error, undefined);
+      assert.deepEqual(archived(cacheDir), { n: total, ids: total, leases: 0 }, 'every call once');
+      assert.equal(workers.get(store)?.n, 1, 'caught up in the same worker');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('a refresh while a sync is past its walk for new calls runs one more sync after it, and waits for that', async () => {
+    const cacheDir = freshCache();
+    const first = consoleStore(cacheDir);
+    await synced(first);
+    first.getState().actions.dispose();
+    // The walk for new calls is answered 300 ms late: the sync has read the log before the calls are placed.
+    const proxy = await startFaultyServer({ mode: 'healthy', upstream: sb.url, holdAnswer: (_m, url) => (url.includes('createdAtGt') ? 300 : 0) });
+    const viaProxy = createClient({ baseUrl: proxy.url, apiKey: sb.apiKey });
+    // The sandbox's archive (its identity is the target's URL), the requests through the proxy.
+    const store = createConsoleStore(viaProxy, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, { initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
+    stores.push(store);
+    try {
+      await until(() => proxy.answered.some((r) => r.includes('createdAtGt')), 'the first sync has its answer', 30_000);
+      const placed = await placeTwo();
+      await store.getState().actions.refreshCalls();
+      assert.deepEqual(newest(store, 2), placed.sort(), 'the two new calls head the log');
+      assert.equal(proxy.seen.filter((r) => r.includes('createdAtGt')).length, 2, 'two walks for new calls: the running sync, then one more');
+      assert.ok(!proxy.seen.some((r) => /calls\/details\?limit=\d+&createdAtLt=/.test(r)), 'no history walked: the archive was whole');
+      await synced(store);
+      assert.deepEqual(archived(cacheDir), { n: total, ids: total, leases: 0 });
+    } finally {
+      store.getState().actions.dispose();
+      await viaProxy.close();
+      await proxy.close();
+    }
   });
 });

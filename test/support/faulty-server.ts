@@ -34,15 +34,23 @@ export interface FaultyServer {
   seen: string[];
   /** The same requests with their bodies (once read), oldest first. */
   requests: { method: string; url: string; body: string }[];
+  /** Requests the upstream has answered (method and path), whether or not the answer was passed on yet. */
+  answered: string[];
   setMode(mode: ServerMode): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startFaultyServer(opts: { mode: ServerMode; upstream?: string }): Promise<FaultyServer> {
+export async function startFaultyServer(opts: {
+  mode: ServerMode;
+  upstream?: string;
+  /** 'healthy': how long to hold the upstream's answer to a request before passing it on (ms; 0 or none: at once). */
+  holdAnswer?: (method: string, url: string) => number;
+}): Promise<FaultyServer> {
   const sockets = new Set<Socket>();
   const held = new Set<ServerResponse>();
   const seen: string[] = [];
   const requests: FaultyServer['requests'] = [];
+  const answered: string[] = [];
   let mode = opts.mode;
 
   const server = createServer((req, res) => {
@@ -106,9 +114,15 @@ export async function startFaultyServer(opts: { mode: ServerMode; upstream?: str
     }
     const up = new URL(opts.upstream);
     const proxied = httpRequest({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (upRes) => {
+      answered.push(`${req.method} ${req.url}`);
       if (hold) return void upRes.resume();
-      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-      upRes.pipe(res);
+      const pass = () => {
+        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+        upRes.pipe(res);
+      };
+      const ms = opts.holdAnswer?.(req.method ?? '', req.url ?? '') ?? 0;
+      if (ms > 0) setTimeout(pass, ms);
+      else pass();
     });
     proxied.on('error', () => res.destroy());
     req.pipe(proxied);
@@ -143,6 +157,7 @@ export async function startFaultyServer(opts: { mode: ServerMode; upstream?: str
     },
     seen,
     requests,
+    answered,
     async setMode(next) {
       if (next === mode) return;
       const was = mode;

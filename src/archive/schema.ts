@@ -56,6 +56,7 @@ CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGE
 `;
 
 const FTS_AUTOMERGE = 16;
+const PAGE_SIZE = 16_384;
 
 const DATA_TABLES = ['calls', 'records', 'rollup'];
 
@@ -74,6 +75,10 @@ export function openArchiveDb(path: string, service: string | undefined): Databa
   chmodSync(path, 0o600); // SQLite gives its -wal/-shm files the same mode
   const db = openSqlite(path, { timeout: BUSY_TIMEOUT_MS });
   try {
+    // 16 KiB pages for a new file (an existing one keeps its own: WAL cannot change it). A record
+    // of ~1.6 KB wasted a sixth of each 4 KiB page; a 200k back-fill with 16 KiB pages: 5% smaller
+    // file, 10% less CPU and 12% less time (two rounds each, shared machine).
+    db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
     // A cache: NORMAL keeps every committed page across kill -9 (only power loss can drop the last).
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY');
     const serviceIs = () => (db.prepare(`SELECT value FROM meta WHERE key = 'service'`).get() as { value: string } | undefined)?.value;

@@ -1,8 +1,9 @@
 // Sync: the archive catches up with the service's call log.
 //
 // The archive holds every call created between two points, `low` and `high`, and three walks
-// move them (each page written in one transaction with the walk's position, so a kill -9 at
-// any moment resumes where the last page ended — no gaps, no duplicates):
+// move them (each page written in the same transaction as the walk's position after it, so a
+// kill -9 at any moment resumes where the last committed page ended — no gaps, no duplicates;
+// pages are committed in batches, see BATCH):
 //  1. new calls: GET /calls/details newest first, created on or after `high` (inclusive, so
 //     calls sharing that timestamp are read again and matched by id), page after page until a
 //     short page: the walk has met the archive, and `high` moves up to the walk's first call;

@@ -202,6 +202,7 @@ export class SandboxStore {
            @endedAt, @endedReason, @cost, @summary, @conversationId)`,
       ),
       conversationInsert: db.prepare('INSERT OR IGNORE INTO conversations (id, messages) VALUES (?, ?)'),
+      conversationGet: db.prepare('SELECT messages FROM conversations WHERE id = ?'),
       dataVersion: db.prepare('PRAGMA data_version'),
       fileGet: db.prepare('SELECT * FROM files WHERE id = ?'),
       fileCount: db.prepare('SELECT count(*) AS n FROM files'),
@@ -290,6 +291,19 @@ export class SandboxStore {
    * the transcript and messages, which list answers leave out.
    */
   queryCalls(q: CallQuery, full: boolean): CallRow[] {
+    return this.selectCalls(q, full ? `${CALL_COLUMNS}, v.messages FROM calls c JOIN conversations v ON v.id = c.conversation_id` : `${CALL_COLUMNS} FROM calls c`).map(toCall);
+  }
+
+  /**
+   * Like queryCalls(q, true) but each call without its messages and with its conversation's id
+   * instead (messages by `conversation(id)`): most calls share a few thousand conversations, so
+   * a details page can read and parse each once, not once per call.
+   */
+  queryCallsWithConversation(q: CallQuery): { call: CallRow; conversationId: string }[] {
+    return this.selectCalls(q, `${CALL_COLUMNS}, c.conversation_id FROM calls c`).map((r) => ({ call: toCall(r.slice(0, -1)), conversationId: r[r.length - 1] as string }));
+  }
+
+  private selectCalls(q: CallQuery, from: string): unknown[][] {
     const where: string[] = [];
     const params: Record<string, unknown> = { limit: q.limit };
     // Only the filters given are bound: node:sqlite refuses a parameter the statement lacks.
@@ -298,7 +312,6 @@ export class SandboxStore {
       where.push(clause);
       params[key] = q[key];
     }
-    const from = full ? `${CALL_COLUMNS}, v.messages FROM calls c JOIN conversations v ON v.id = c.conversation_id` : `${CALL_COLUMNS} FROM calls c`;
     const sql = `SELECT ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`;
     // Statements are reused only when we keep them; the 32 filter combinations are few, so keep
     // a small map. Rows come as arrays: building a keyed object per row took half the query's
@@ -309,9 +322,15 @@ export class SandboxStore {
       stmt.setReturnArrays(true);
       this.callQueries.set(sql, stmt);
     }
-    return (stmt.all(params as Record<string, string | number>) as unknown as unknown[][]).map(toCall);
+    return stmt.all(params as Record<string, string | number>) as unknown as unknown[][];
   }
   private readonly callQueries = new Map<string, StatementSync>();
+
+  /** A conversation's messages by id (calls keep them apart, stored once by content). */
+  conversation(id: string): ChatMessage[] | undefined {
+    const row = this.s.conversationGet.get(id) as { messages: string } | undefined;
+    return row ? (JSON.parse(row.messages) as ChatMessage[]) : undefined;
+  }
 
   // --- files
   getFile(id: string): FileRow | undefined {

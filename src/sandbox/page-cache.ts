@@ -2,8 +2,8 @@
 // (any write, in this process or another) and no later than the next simulated change among
 // the calls on the page. The call log is read far more often than it is written, and a page of
 // ended calls never changes, so most reads skip the query, the views and JSON.stringify.
-import type { CallRow } from './db.js';
-import { callView } from './simulate.js';
+import type { CallRow, ChatMessage } from './db.js';
+import { callView, transcriptOf } from './simulate.js';
 
 export interface CachedPage {
   body: Buffer;
@@ -68,5 +68,115 @@ export class ListedCallJson {
       this.ended.set(c.id, json);
     }
     return json;
+  }
+}
+
+/** Conversations kept at most (a seeded log repeats a few thousand). */
+const MAX_CONVERSATIONS = 10_000;
+
+interface ConversationJson {
+  messages: ChatMessage[];
+  /** each message's JSON (UTF-8) up to where its secondsFromStart goes: `{"role":…,"content":…,"secondsFromStart":` */
+  heads: Buffer[];
+  /** the transcript's JSON (an ended call's: every message) */
+  transcript: Buffer;
+}
+
+/** Bytes appended to one growing buffer: a page is built where it is sent from, never as one big string. */
+class Bytes {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  private len = 0;
+
+  private room(n: number): void {
+    if (this.len + n <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + n));
+    this.buf.copy(bigger, 0, 0, this.len);
+    this.buf = bigger;
+  }
+
+  text(s: string): void {
+    this.room(s.length * 3); // UTF-8 takes at most 3 bytes per UTF-16 unit
+    this.len += this.buf.write(s, this.len);
+  }
+
+  bytes(b: Buffer): void {
+    this.room(b.length);
+    this.len += b.copy(this.buf, this.len);
+  }
+
+  done(): Buffer {
+    return this.buf.subarray(0, this.len);
+  }
+}
+
+/**
+ * GET /calls/details bodies: exactly JSON.stringify({ message, calls: calls.map((c) =>
+ * callView(c, now, true)) }), written as bytes. An ended call's messages and transcript (most
+ * of a page) come from its conversation's pieces, encoded once per conversation: most calls
+ * share a few thousand conversations. Only their timing and the call's own fields are written
+ * per call; a call still live is written from callView as it stands.
+ */
+export class DetailedCallJson {
+  private readonly conversations = new Map<string, ConversationJson | null>();
+
+  constructor(private readonly load: (conversationId: string) => ChatMessage[] | undefined) {}
+
+  page(message: string, calls: readonly { call: CallRow; conversationId: string }[], now: number): Buffer {
+    const out = new Bytes();
+    out.text(`{"message":${JSON.stringify(message)},"calls":[`);
+    calls.forEach(({ call, conversationId }, i) => {
+      if (i) out.text(',');
+      this.write(out, call, conversationId, now);
+    });
+    out.text(']}');
+    return out.done();
+  }
+
+  /** One call's JSON (for tests: what a page holds for it). */
+  of(c: CallRow, conversationId: string, now: number): string {
+    const out = new Bytes();
+    this.write(out, c, conversationId, now);
+    return out.done().toString();
+  }
+
+  private write(out: Bytes, c: CallRow, conversationId: string, now: number): void {
+    const conv = this.conversation(conversationId);
+    if (now < c.endedAt || conv === null) {
+      out.text(JSON.stringify(callView({ ...c, messages: conv?.messages ?? this.load(conversationId) ?? [] }, now, true)));
+      return;
+    }
+    // callView's order: the list fields, then messages (spread evenly over the talk), then transcript.
+    const head = JSON.stringify(callView(c, now, false));
+    const n = conv.messages.length;
+    const step = c.answeredAt === null ? 0 : (c.endedAt - c.answeredAt) / Math.max(1, n);
+    out.text(`${head.slice(0, -1)},"messages":[`);
+    for (let i = 0; i < n; i++) {
+      if (i) out.text(',');
+      out.bytes(conv.heads[i]);
+      out.text(`${Math.round(i * step) / 1000}}`);
+    }
+    out.text('],"transcript":');
+    out.bytes(conv.transcript);
+    out.text('}');
+  }
+
+  /** The pieces of a conversation; null when they cannot be made exactly (its messages have their own secondsFromStart). */
+  private conversation(id: string): ConversationJson | null {
+    let conv = this.conversations.get(id);
+    if (conv !== undefined) return conv;
+    const messages = this.load(id) ?? [];
+    conv = messages.some((m) => typeof m !== 'object' || m === null || Array.isArray(m) || Object.hasOwn(m, 'secondsFromStart'))
+      ? null
+      : {
+          messages,
+          heads: messages.map((m) => {
+            const json = JSON.stringify(m);
+            return Buffer.from(`${json.slice(0, -1)}${json === '{}' ? '' : ','}"secondsFromStart":`);
+          }),
+          transcript: Buffer.from(JSON.stringify(messages.length ? transcriptOf(messages) : '')),
+        };
+    if (this.conversations.size >= MAX_CONVERSATIONS) this.conversations.delete(this.conversations.keys().next().value!);
+    this.conversations.set(id, conv);
+    return conv;
   }
 }

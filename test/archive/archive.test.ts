@@ -11,7 +11,7 @@ import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
 import { walkCallLog } from '../../src/api/pager.js';
 import { openArchive, type CallArchive, type SyncProgress } from '../../src/archive/index.js';
-import { openSqlite } from '../../src/sqlite.js';
+import { openSqlite, pragmaValue } from '../../src/sqlite.js';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
 
 let sb: RunningSandbox;
@@ -47,6 +47,13 @@ describe('the archive API', () => {
     assert.deepEqual(archive.window({}, { limit: 100_000 }).map((r) => r.call.id), serviceIds);
     assert.equal(statSync(archive.path).mode & 0o777, 0o600);
     assert.equal(statSync(join(dir, 'cache', 'archive')).mode & 0o777, 0o700);
+    // A new file gets 16 KiB pages (records of ~1.6 KB wasted a sixth of a 4 KiB page).
+    const raw = openSqlite(archive.path, { readOnly: true });
+    try {
+      assert.equal(pragmaValue(raw, 'page_size'), 16_384);
+    } finally {
+      raw.close();
+    }
     const again = await archive.sync(api);
     assert.deepEqual([again.added, again.updated], [0, 0]);
     assert.ok(archive.lastSync()?.at);

@@ -8,7 +8,7 @@ import type { CallQuery } from '../db.js';
 import { notFound } from '../errors.js';
 import { loadKnowledge } from '../files.js';
 import { CallScript, callView, listViewChangesAt, planCall } from '../simulate.js';
-import { ListedCallJson, PageCache } from '../page-cache.js';
+import { DetailedCallJson, ListedCallJson, PageCache } from '../page-cache.js';
 import { checkQuery, dateParam, E164, intParam, parseBody, requiredText, text } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
@@ -56,11 +56,15 @@ export function callRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
-  app.get('/calls/details', async (request) => {
+  const detailed = new DetailedCallJson((id) => ctx.store.conversation(id));
+  app.get('/calls/details', async (request, reply) => {
     // The spec describes `id` as a filter: an unknown id is an empty list, as on /calls.
-    const calls = ctx.store.queryCalls(callQuery(request.query), true);
+    const calls = ctx.store.queryCallsWithConversation(callQuery(request.query));
     const now = Date.now();
-    return { message: `Found ${calls.length} call${calls.length === 1 ? '' : 's'}`, calls: calls.map((c) => callView(c, now, true)) };
+    const message = `Found ${calls.length} call${calls.length === 1 ? '' : 's'}`;
+    // The bytes JSON.stringify({ message, calls: callView(…) }) would be, built from each
+    // conversation's pieces: a page of 1000 full records is ~1.7 MB.
+    return reply.type('application/json; charset=utf-8').send(detailed.page(message, calls, now));
   });
 
   app.post('/calls/outbound', async (request, reply) => {

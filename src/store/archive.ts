@@ -177,33 +177,47 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
   // Disposing the store stops a sync under way (its worker is asked to stop, then terminated).
   const stop = new AbortController();
   deps.onDispose(() => stop.abort());
+  // Re-reads as pages land: at most every REREAD_MS, and never in a key's way (key-gaps.ts).
   let lastReread = 0;
   let rereadTimer: ReturnType<typeof setTimeout> | undefined;
+  let queued = false;
+  // Told once the next re-read is done.
+  const onReread: (() => void)[] = [];
   const setSync = (patch: Partial<ArchiveState['archiveSync']>) => set((s) => ({ archiveSync: { ...s.archiveSync, ...patch } }));
 
+  // A store disposed while a re-read waits: whoever waits for it goes on (the sync is stopped).
+  deps.onDispose(() => {
+    for (const fn of onReread.splice(0)) fn();
+  });
+  /** The screen's rows as the archive holds them now. */
   const reread = () => {
+    queued = false;
     if (rereadTimer) {
       clearTimeout(rereadTimer);
       deps.timers.delete(rereadTimer);
       rereadTimer = undefined;
     }
+    if (stop.signal.aborted) return;
     lastReread = Date.now();
     get().actions.rereadCalls();
+    for (const fn of onReread.splice(0)) fn();
+  };
+  /** A re-read in the next gap between keys (at once when no key is coming); `then` after it. */
+  const rereadInGap = (then?: () => void) => {
+    if (then) onReread.push(then);
+    if (queued) return;
+    queued = true;
+    deps.gaps.run(reread);
   };
   /** The screen's rows follow the archive as pages land, but not more often than REREAD_MS. */
   const rereadSoon = () => {
+    if (queued || rereadTimer) return;
     const wait = lastReread + REREAD_MS - Date.now();
-    if (wait <= 0) {
-      lastReread = Date.now();
-      get().actions.rereadCalls();
-      return;
-    }
-    if (rereadTimer) return;
+    if (wait <= 0) return rereadInGap();
     rereadTimer = setTimeout(() => {
       deps.timers.delete(rereadTimer!);
       rereadTimer = undefined;
-      lastReread = Date.now();
-      get().actions.rereadCalls();
+      rereadInGap();
     }, wait);
     rereadTimer.unref?.();
     deps.timers.add(rereadTimer);
@@ -239,29 +253,33 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
               wait: false,
               signal: stop.signal,
               catchUp: catchUps,
-              onProgress: (p) => {
+              // Pages landing while keys come are taken in the gap after one (key-gaps.ts).
+              onProgress: (p) => deps.gaps.run(() => {
                 if (stop.signal.aborted) return;
                 if (get().archiveSync.phase !== p.phase) setSync({ phase: p.phase });
                 if (p.caughtUp !== undefined) {
                   // The calls asked for are on screen when the callers go on.
-                  reread();
-                  answer(p.caughtUp);
+                  const upTo = p.caughtUp;
+                  rereadInGap(() => answer(upTo));
                 } else if (p.added || p.updated) rereadSoon();
-              },
+              }),
             };
             const r = deps.syncWorker && !quick
               ? await deps.syncWorker().then((t) => syncInWorker(archive.path, { baseUrl: t.baseUrl, apiKey: t.apiKey }, { ...common, debug: t.debug, onRateLimited: t.onRateLimited }))
               : await archive.sync(api, { ...common, pageSize: CONSOLE_SYNC_PAGE });
             if (stop.signal.aborted) return; // the store is gone: its archive is closed
-            // The rows as the sync left them, before it is said to be over. (When another process
-            // holds the sync, what it writes is read from the same file.)
-            reread();
+            // The rows as the sync left them, before it is said to be over (when another process
+            // holds the sync, what it writes is read from the same file); nothing to read when
+            // nothing changed (the live refresh, most of the time).
+            if (r.added || r.updated || r.removed || r.busy || lastReread === 0) await new Promise<void>((done) => rereadInGap(done));
+            if (stop.signal.aborted) return;
             setSync({ running: false, phase: undefined, lastAt: lastSyncAt() ?? Date.now(), complete: r.complete || archive.status().complete });
             // Another process's sync (busy) is read as it writes: no sync after this one for that.
             answer(r.busy ? Infinity : r.caughtUp);
           } catch (err) {
             if (stop.signal.aborted) return; // the store is gone
-            reread();
+            await new Promise<void>((done) => rereadInGap(done));
+            if (stop.signal.aborted) return;
             const { error, hint } = resourceError(err);
             setSync({ running: false, phase: undefined, error, hint, lastAt: lastSyncAt() });
             answer(Infinity); // the error is on screen; another sync now would meet it again

@@ -140,6 +140,13 @@ function filterWhere(f: CallFilters): { sql: string; params: Record<string, stri
   return { sql: parts.join(' AND '), params };
 }
 
+/** The rows read are the ones held: the same calls at the same positions, each record unchanged. */
+function sameRows(rows: readonly { call: Call; position: number }[], calls: readonly Call[], positions: readonly number[]): boolean {
+  if (rows.length !== calls.length) return false;
+  for (let i = 0; i < rows.length; i++) if (rows[i].position !== positions[i] || rows[i].call.id !== calls[i].id) return false;
+  return JSON.stringify(rows.map((r) => r.call)) === JSON.stringify(calls);
+}
+
 /** Rows read around the screen: a screen above and below what is shown, so j/k and PgUp/PgDn rarely read. */
 function windowFor(view: ViewState, screenRows: number, total: number): { from: number; count: number } {
   const h = Math.max(10, screenRows);
@@ -198,9 +205,11 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     if (!have || force || total !== log.total) {
       const rows = readRows(need.from, need.count, total);
       const calls = rows.map((r) => r.call);
-      // A re-read that finds what is held (a quiet live refresh) keeps the rows: no redraw.
-      const same = need.from === log.from && total === log.total && JSON.stringify(calls) === JSON.stringify(log.calls);
+      // A re-read that finds the rows held (a quiet live refresh; a back-fill, which adds calls
+      // below them) keeps them, so the screen formats no row again: only the count may change.
+      const same = need.from === log.from && sameRows(rows, log.calls, log.positions);
       if (!same) setLog({ calls, positions: rows.map((r) => r.position), from: need.from, total });
+      else if (total !== log.total) setLog({ total });
     }
     // The call under the cursor, so the cursor can stay on it when calls arrive above.
     const now = get().callLog;
@@ -215,7 +224,10 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
       const from = Date.now() - CHART_DAYS * 86_400_000;
       const q = { ...archiveQuery(f), after: f.createdAtGt && Date.parse(f.createdAtGt) > from ? f.createdAtGt : from };
       const days = f.id ? [] : deps.archive.get().stats('day', q).groups;
-      setLog({ perDay: days.map((d) => ({ day: d.key ?? '', count: d.calls })) });
+      const perDay = days.map((d) => ({ day: d.key ?? '', count: d.calls }));
+      // The same counts keep the chart as drawn.
+      const was = get().callLog.perDay;
+      if (perDay.length !== was.length || perDay.some((d, i) => d.day !== was[i].day || d.count !== was[i].count)) setLog({ perDay });
     } catch {
       // the chart is a nicety: the log itself says what went wrong
     }

@@ -17,6 +17,7 @@ import { createChatSlice, enterChat, type ChatActions, type ChatState } from './
 import { createAsCodeSlice, type AsCodeActions, type AsCodeState } from './ascode.js';
 import { createTestsSlice, enterTests, type TestsActions, type TestsState } from './tests.js';
 import { archiveOpener, createArchiveSlice, type ArchiveActions, type ArchiveState } from './archive.js';
+import { KeyGaps } from './key-gaps.js';
 
 export type ConsoleActions = NavigationActions &
   UiActions &
@@ -28,6 +29,8 @@ export type ConsoleActions = NavigationActions &
   TestsActions & {
     /** Stops timers (flash, polling); call when the console closes. */
     dispose(): void;
+    /** Told by the keypress dispatcher after each key it drew: the store's background work goes in the gap after it (key-gaps.ts). */
+    keyHandled(): void;
   };
 
 export type ConsoleState = NavigationState &
@@ -165,7 +168,8 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
   // The target is read when the archive opens: the console learns the sandbox's address after the store is made.
   let current: () => ConsoleTarget = () => target;
   const archive = archiveOpener(() => current());
-  const deps: Deps = { api, syncWorker: opts.syncWorker, target, timers: new Set(), archive, debugLog: opts.debugLog, disposers, onDispose: (fn) => void disposers.push(fn) };
+  const gaps = new KeyGaps();
+  const deps: Deps = { api, syncWorker: opts.syncWorker, target, timers: new Set(), archive, gaps, debugLog: opts.debugLog, disposers, onDispose: (fn) => void disposers.push(fn) };
   let disposed = false;
   const store = createStore<ConsoleState>()((set, get) => {
     // The header's connection state is the transport's, whoever made the request.
@@ -195,10 +199,22 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
         await run().finally(() => (polling = false));
       }
     };
-    const loop = setInterval(() => void tick(), opts.pollMs ?? LIVE_REFRESH_MS);
+    // A tick while keys come waits for the gap after one (its request and its re-read stay out of their way).
+    let ticking = false;
+    const loop = setInterval(() => {
+      if (ticking) return;
+      ticking = true;
+      gaps.run(() => {
+        ticking = false;
+        void tick();
+      });
+    }, opts.pollMs ?? LIVE_REFRESH_MS);
     loop.unref?.();
 
     const actions = Object.assign({}, ...parts.map((p) => p.actions), {
+      keyHandled() {
+        gaps.keyDrawn();
+      },
       dispose() {
         disposed = true;
         unwatch();
@@ -206,6 +222,7 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
         for (const t of deps.timers) clearTimeout(t);
         deps.timers.clear();
         for (const fn of disposers.splice(0)) fn();
+        gaps.dispose();
         archive.close();
       },
     }) as ConsoleActions;

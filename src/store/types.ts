@@ -101,6 +101,8 @@ export interface Deps {
   target: ConsoleTarget;
   /** The call archive, opened on first use (src/store/archive.ts). */
   archive: import('./archive.js').ArchiveHandle;
+  /** Background work waits here for a gap between keys. */
+  gaps: import('./key-gaps.js').KeyGaps;
   /** Timers the store owns (flash expiry, polling); cleared by actions.dispose(). */
   timers: Set<ReturnType<typeof setTimeout>>;
   /** Appends a line to the debug log (keys masked); returns the log's path as shown, or undefined when it could not be written. */

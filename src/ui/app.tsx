@@ -47,7 +47,12 @@ export function App({ store, stop, handOver }: { store: ConsoleStore; stop?: () 
   return (
     <StoreProvider store={store}>
       <EditorContext.Provider value={edit}>
-        <KeypressProvider onForceQuit={store.getState().actions.quit} onSuspend={suspend} onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}>
+        <KeypressProvider
+          onForceQuit={store.getState().actions.quit}
+          onSuspend={suspend}
+          onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}
+          onKeyDrawn={store.getState().actions.keyHandled}
+        >
           <Shell />
         </KeypressProvider>
       </EditorContext.Provider>

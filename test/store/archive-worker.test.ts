@@ -232,4 +232,35 @@ describe("the console's archive sync in a worker thread", () => {
       await proxy.close();
     }
   });
+
+  test('while keys come, the rows are read again in the gaps just after keys, not at random moments in front of one', async () => {
+    // History answered 250 ms late: a back-fill of several seconds, its batches committed every second or so.
+    const proxy = await startFaultyServer({ mode: 'healthy', upstream: sb.url, holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 250 : 0) });
+    try {
+      const store = consoleStore(freshCache(), { baseUrl: proxy.url });
+      await until(() => store.getState().archiveSync.phase === 'backfill' && store.getState().callLog.total > 0, 'the back-fill under way', 30_000);
+      // A held j: the dispatcher says a key was drawn every 50 ms.
+      let keyAt = performance.now();
+      const sinceKey: number[] = [];
+      const unsubscribe = store.subscribe((s, prev) => {
+        if (s.callLog.total !== prev.callLog.total) sinceKey.push(performance.now() - keyAt);
+      });
+      const keys = setInterval(() => {
+        keyAt = performance.now();
+        store.getState().actions.keyHandled();
+      }, 50);
+      try {
+        await until(() => sinceKey.length >= 4 || !store.getState().archiveSync.running, 'four re-reads', 60_000);
+      } finally {
+        clearInterval(keys);
+        unsubscribe();
+      }
+      const shown = sinceKey.map((ms) => ms.toFixed(1)).join(', ');
+      assert.ok(sinceKey.length >= 3, `the rows followed the pages (${shown} ms after a key)`);
+      assert.ok(sinceKey.every((ms) => ms < 12), `each re-read came right after a key: ${shown} ms`);
+      await synced(store);
+    } finally {
+      await proxy.close();
+    }
+  });
 });

@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createElement } from 'react';
+import { createElement, useState } from 'react';
+import { Text } from 'ink';
+import { KeypressProvider, Priority, useKeypress } from '../../src/ui/hooks/keypress.js';
 import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, routeKey, topRoute, viewOf } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
@@ -154,4 +156,55 @@ test('a multi-line paste keeps its lines in the system prompt field; a paste in 
   await c.press(KEYS.ctrlS);
   assert.deepEqual(c.submitted(), { p: 'You are Ava.\n\tBe brief.', n: 'Front desk' });
   c.unmount();
+});
+
+test('the dispatcher says when each key has been drawn: one write of jjj is three keys, each drawn before it is told', async () => {
+  const events: string[] = [];
+  function Counter() {
+    const [n, setN] = useState(0);
+    useKeypress(
+      (input) => {
+        if (input !== 'j') return false;
+        events.push('key');
+        setN((x) => x + 1);
+        return true;
+      },
+      { priority: Priority.Screen },
+    );
+    return createElement(Text, null, `count ${n}`);
+  }
+  const app = await renderApp(createElement(KeypressProvider, { onForceQuit: () => {}, onKeyDrawn: () => events.push(`drawn ${app.lastFrame()}`), children: createElement(Counter) }));
+  app.stdin.write('jjj');
+  await tick();
+  assert.deepEqual(events, ['key', 'drawn count 1', 'key', 'drawn count 2', 'key', 'drawn count 3']);
+  app.unmount();
+});
+
+test("the console's keys reach the store's key gaps (actions.keyHandled), one call per key", async () => {
+  const sb = await startTestSandbox();
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-keys-'));
+  const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir: dataDir }, { initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
+  const { actions } = store.getState();
+  const keyHandled = actions.keyHandled;
+  let told = 0;
+  actions.keyHandled = () => {
+    told++;
+    keyHandled();
+  };
+  const app = await renderApp(createElement(App, { store }));
+  try {
+    await until(() => app.lastFrame()?.includes('calls/day') ?? false, 'the call log');
+    app.stdin.write('jjjj');
+    await tick();
+    app.stdin.write('k');
+    await tick();
+    assert.equal(told, 5);
+  } finally {
+    app.unmount();
+    store.getState().actions.dispose();
+    await api.close();
+    await sb.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -43,6 +43,7 @@ export function KeypressProvider({
   onForceQuit,
   onSuspend,
   onUnwantedPaste,
+  onKeyDrawn,
   children,
 }: {
   onForceQuit: () => void;
@@ -50,6 +51,8 @@ export function KeypressProvider({
   onSuspend?: () => void;
   /** A paste that no focused input takes (a list has focus): its letters are not commands. */
   onUnwantedPaste?: () => void;
+  /** After each key is dispatched and its frame rendered: background work may use the gap before the next. */
+  onKeyDrawn?: () => void;
   children: ReactNode;
 }) {
   const regs = useRef<Registration[]>([]);
@@ -93,9 +96,10 @@ export function KeypressProvider({
         // Several keys can come in one read (typed ahead of a slow frame): the next one goes to
         // whatever this one opened or focused, so render before it is dispatched.
         renderNow();
-        return;
+        break;
       }
     }
+    onKeyDrawn?.();
   };
   const drain = useRef(() => {});
   drain.current = () => {

@@ -2,35 +2,26 @@
 // dist/chunks/sync-worker.mjs): the archive and the client only, no UI. Its own connection to the
 // archive file, its own client for the target, the same CallArchive.sync; everything it has to
 // say goes to the thread that started it as messages.
-import { readlinkSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createClient } from '../api/client.js';
 import { errorToWire } from '../api/errors.js';
+import { niceThisThread } from '../priority.js';
 import { openArchive, type CallArchive } from './index.js';
 import type { FromSyncWorker, SyncWorkerData, ToSyncWorker } from './worker.js';
 
 /**
  * This thread yields the CPU to the one that started it (the console's, drawing frames and reading
- * keys): on Linux a thread has a nice value of its own, set through its thread id. Elsewhere the
- * thread keeps its priority.
+ * keys): on Linux a thread has a nice value of its own (src/priority.ts). Elsewhere the thread
+ * keeps its priority.
  */
-function yieldCpu(): void {
-  try {
-    const tid = Number(/\/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
-    if (tid > 0) setPriority(tid, SYNC_NICE);
-  } catch {
-    // no /proc, or not allowed: the same priority as the console
-  }
-}
 const SYNC_NICE = 10;
 
 const data = workerData as SyncWorkerData;
 // Threads inherit the nice value of the thread that creates them: the process's thread pool (file
 // system, DNS) is started now if it is not yet (by this request), so it stays at the console's.
 await stat(data.path).catch(() => undefined);
-yieldCpu();
+niceThisThread(SYNC_NICE);
 const port = parentPort!;
 const post = (m: FromSyncWorker) => port.postMessage(m);
 const stop = new AbortController();

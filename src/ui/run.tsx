@@ -5,11 +5,15 @@ import { addCrashSecret, debugLogWriter, shortPath } from '../crash.js';
 import type { RateLimitWait } from '../api/http.js';
 import { archiveLocation, createConsoleStore, type SyncWorkerTarget } from '../store/index.js';
 import { ApiOnceConnected } from '../target.js';
+import { lowerOtherThreads } from '../priority.js';
 import { App } from './app.js';
 import { shownTarget, type Started } from './start.js';
 
 export async function runConsole(started: Started): Promise<number> {
   const { resolved, connecting, terminal } = started;
+  // This thread draws and reads keys: V8's helper threads (busy with the sync worker's garbage
+  // through a back-fill) yield to it, as the sandbox child and the sync worker do.
+  lowerOtherThreads();
   const writeDebug = debugLogWriter();
   const debugLog = (line: string) => {
     const path = writeDebug(line);

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
@@ -46,6 +46,11 @@ test('kill -9 of the embedded sandbox: the console says so, restarts it on the s
   assert.ok(child, 'the console has its sandbox child');
   // It yields the CPU to the console's thread (a key must not wait behind its pages).
   assert.equal(niceOf(child), SANDBOX_CHILD_NICE, 'the sandbox child runs at a lower priority');
+  // So do the console's own threads but its main one and libuv's pool (V8's helpers, a sync worker).
+  const threads = readdirSync(`/proc/${consolePid}/task`).map((t) => ({ tid: Number(t), comm: readFileSync(`/proc/${consolePid}/task/${t}/comm`, 'utf8').trim(), nice: Number(readFileSync(`/proc/${consolePid}/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16]) }));
+  assert.equal(threads.find((t) => t.tid === consolePid)?.nice, 0, "the console's thread keeps its priority");
+  const helpers = threads.filter((t) => t.tid !== consolePid && t.comm !== 'libuv-worker');
+  assert.ok(helpers.length > 0 && helpers.every((t) => t.nice >= 5), `the other threads yield to it: ${JSON.stringify(helpers)}`);
 
   const killedAt = Date.now();
   process.kill(child, 'SIGKILL');

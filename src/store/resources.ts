@@ -78,7 +78,7 @@ type Full = ResourcesState & { actions: ResourcesActions & UiActions };
 
 const idle = { status: 'idle' } as const;
 
-export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, target, debugLog }) => {
+export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, target, debugLog, gaps }) => {
   /** Loads into a top-level cache key unless it is already loading (or ready, unless forced). */
   const inFlight = new Set<string>();
   async function load<K extends 'assistants' | 'numbers' | 'files'>(key: K, opts: LoadOptions = {}, fetch: () => Promise<ResourcesState[K]['data']>) {
@@ -89,7 +89,12 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
     // The cached data stays: screens show it, marked refreshing (a poll leaves the status as it is).
     if (!opts.quiet || !cur.data) set({ [key]: { ...cur, status: 'loading', error: undefined, hint: undefined, logged: undefined } } as Partial<Full>);
     try {
-      const data = await fetch();
+      const fetched = await fetch();
+      await gaps.gap(); // drawn between two keys, not in front of one
+      // What the service sent is what is shown (the cached rows, a poll's answer): the same
+      // object stays, so the screens built on it (the call log's names) format nothing again.
+      const same = cur.data !== undefined && JSON.stringify(fetched) === JSON.stringify(get()[key].data);
+      const data = same ? get()[key].data : fetched;
       set({ [key]: { status: 'ready', data, fetchedAt: Date.now() } } as Partial<Full>);
       saveCachedList(target, key, data);
     } catch (err) {

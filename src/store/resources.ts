@@ -78,7 +78,9 @@ type Full = ResourcesState & { actions: ResourcesActions & UiActions };
 
 const idle = { status: 'idle' } as const;
 
-export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, target, debugLog, gaps }) => {
+export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, target, debugLog, gaps, onDispose }) => {
+  let disposed = false;
+  onDispose(() => (disposed = true));
   /** Loads into a top-level cache key unless it is already loading (or ready, unless forced). */
   const inFlight = new Set<string>();
   async function load<K extends 'assistants' | 'numbers' | 'files'>(key: K, opts: LoadOptions = {}, fetch: () => Promise<ResourcesState[K]['data']>) {
@@ -91,6 +93,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
     try {
       const fetched = await fetch();
       await gaps.gap(); // drawn between two keys, not in front of one
+      if (disposed) return; // the console closed meanwhile: nothing to show, nor to cache
       // What the service sent is what is shown (the cached rows, a poll's answer): the same
       // object stays, so the screens built on it (the call log's names) format nothing again.
       const same = cur.data !== undefined && JSON.stringify(fetched) === JSON.stringify(get()[key].data);

@@ -46,12 +46,12 @@ import type { Call } from '../api/schemas.js';
 import { cacheDir, type Env } from '../config/paths.js';
 import type { Target } from '../config/config.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
-import { ArchiveReader, type ArchivedCall, type CallQuery, type SearchHit, type Stats, type StatsBy } from './query.js';
+import { ArchiveReader, type ArchivedCall, type CallQuery, type DayCount, type SearchHit, type Stats, type StatsBy } from './query.js';
 import { BUSY_TIMEOUT_MS, SCHEMA_VERSION, clearData, openArchiveDb } from './schema.js';
 import { commitOpenBatch, readLastSync, readSyncState, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
 import { CallWriter } from './write.js';
 
-export type { ArchivedCall, CallQuery, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
+export type { ArchivedCall, CallQuery, DayCount, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
 export { STATS_BY, localDay } from './query.js';
 export type { LastSync, LeaseHolder, SyncOptions, SyncProgress, SyncResult } from './sync.js';
 export { ArchiveCleared, CatchUps } from './sync.js';
@@ -98,7 +98,7 @@ export interface CallLogPeek {
   /** the newest calls */
   calls: Call[];
   /** calls per local day since `chartFrom` */
-  perDay: { day: string; count: number }[];
+  perDay: DayCount[];
   /** when the last sync ended (ms) */
   lastAt?: number;
   /** the whole history is held */
@@ -123,7 +123,7 @@ export function peekCallLog(path: string, service: string, opts: { limit: number
     return {
       total: reader.count({}),
       calls: reader.window({}, { limit: opts.limit }).map((r) => r.call),
-      perDay: reader.stats('day', { after: opts.chartFrom }).groups.map((g) => ({ day: g.key ?? '', count: g.calls })),
+      perDay: reader.perDay({ after: opts.chartFrom }),
       lastAt: last ? Date.parse(last.at) : undefined,
       complete: readSyncState(db).low?.done === true,
     };
@@ -215,6 +215,10 @@ export class CallArchive {
 
   stats(by: StatsBy, q: CallQuery = {}): Stats {
     return this.reader.stats(by, q);
+  }
+
+  perDay(q: CallQuery = {}): DayCount[] {
+    return this.reader.perDay(q);
   }
 
   exportJson(q: CallQuery = {}): Generator<string> {

@@ -195,6 +195,13 @@ function bucketRange(split: { firstFull: number; lastFull: number }): { sql: str
   return { sql, params };
 }
 
+/** One day of the call log's chart. */
+export interface DayCount {
+  /** YYYY-MM-DD, local */
+  day: string;
+  count: number;
+}
+
 export class ArchiveReader {
   constructor(private readonly db: DatabaseSync) {}
 
@@ -340,6 +347,11 @@ export class ArchiveReader {
       total.cost += a.cost;
     }
     return { by, groups, total: row(null, total) };
+  }
+
+  /** Calls per local day, oldest first: the call log's chart (the console's and the frame before it). */
+  perDay(q: CallQuery = {}): DayCount[] {
+    return this.stats('day', q).groups.map((g) => ({ day: g.key ?? '', count: g.calls }));
   }
 
   /**

@@ -223,8 +223,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     try {
       const from = Date.now() - CHART_DAYS * 86_400_000;
       const q = { ...archiveQuery(f), after: f.createdAtGt && Date.parse(f.createdAtGt) > from ? f.createdAtGt : from };
-      const days = f.id ? [] : deps.archive.get().stats('day', q).groups;
-      const perDay = days.map((d) => ({ day: d.key ?? '', count: d.calls }));
+      const perDay = f.id ? [] : deps.archive.get().perDay(q);
       // The same counts keep the chart as drawn.
       const was = get().callLog.perDay;
       if (perDay.length !== was.length || perDay.some((d, i) => d.day !== was[i].day || d.count !== was[i].count)) setLog({ perDay });

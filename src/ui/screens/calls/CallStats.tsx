@@ -33,8 +33,6 @@ export const minutes = (g: Pick<StatGroup, 'minutes'>) => `${g.minutes.toFixed(1
 const figure = (g: StatGroup, m: Metric) => (m === 'calls' ? g.calls : m === 'minutes' ? g.minutes : g.cost);
 const numbers = (g: StatGroup) => `${grouped(g.calls).padStart(9)} calls ${minutes(g).padStart(12)} ${money(g.cost).padStart(10)}`;
 
-export { everyDay } from './log-text.js';
-
 /** The view's lines: the chart (one labelled line per day), the total, and the table per assistant. Exported for tests. */
 export function statsLines(stats: { byDay: StatGroup[]; byAssistant: StatGroup[]; total: StatGroup }, metric: Metric, width: number, assistantName: (id: string) => string, filters: string): Line[] {
   const lines: Line[] = [];

@@ -34,8 +34,6 @@ export const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: 
   );
 });
 
-export { callFilterWords, chartRows, syncWords } from './log-text.js';
-
 export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const log = useConsoleShallow((s) => ({ ...s.callLog }));
   const sync = useConsoleShallow((s) => ({ ...s.archiveSync }));

@@ -245,6 +245,16 @@ INK_PATCHES.push({
 // test/ui/ink-patches.test.ts checks NARROW here is src/format/cells.ts's, whose test checks every
 // character of it against string-width.
 export const NARROW_SOURCE = String.raw`^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0377\u037a-\u037f\u0384-\u038a\u038c\u038e-\u03a1\u03a3-\u0482\u048a-\u052f\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]*$`;
+// commander imports node:child_process for executable subcommands, which Switchboard has none
+// of; loading it loads node:net, node:dgram and their kin (~5 ms at every command's start). Here
+// it is loaded only if a subcommand is ever spawned.
+INK_PATCHES.push({
+  name: 'commander-lazy-child-process',
+  file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
+  entry: /[\\/]commander[\\/](esm\.mjs|index\.js)$/,
+  edits: [["import childProcess from 'node:child_process';", "const childProcess = { spawn: (...args) => process.getBuiltinModule('node:child_process').spawn(...args) };"]],
+  append: '',
+});
 INK_PATCHES.push({
   name: 'string-width-fast',
   file: /[\\/]string-width[\\/]index\.js$/,
@@ -259,24 +269,27 @@ INK_PATCHES.push({
   append: '',
 });
 
+/** Ink's entry: a bundle that holds it must have every Ink patch applied. */
+const INK_ENTRY = /[\\/]ink[\\/]build[\\/]index\.js$/;
+
 /**
  * The esbuild plugin that applies `patches` as the files load; it also exports from Ink's entry
  * the names of the patches applied (`inkPatches`), so a test can tell the patched Ink from the
  * one in node_modules. An edit that finds nothing to replace fails the build, and so does a
- * bundle of Ink (its entry) in which a patch found no file to patch.
+ * bundle holding a patch's package entry (Ink's, or the patch's own `entry`: commander's) in
+ * which the patch found no file to patch.
  */
 export function inkPatchesPlugin(patches = INK_PATCHES) {
   return {
     name: 'ink-patches',
     setup(b) {
-      let bundlesInk = false;
+      // The bundle's inputs say which package entries it holds.
+      b.initialOptions.metafile = true;
       const applied = new Set();
       b.onStart(() => {
-        bundlesInk = false;
         applied.clear();
       });
-      b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]index\.js$/ }, async (args) => {
-        bundlesInk = true;
+      b.onLoad({ filter: INK_ENTRY }, async (args) => {
         return { contents: `${await readFile(args.path, 'utf8')}\nexport const inkPatches = ${JSON.stringify(patches.map((p) => p.name))};\n`, loader: 'js' };
       });
       // One loader per file: esbuild takes the first onLoad that answers, so patches of the same
@@ -300,8 +313,10 @@ export function inkPatchesPlugin(patches = INK_PATCHES) {
         });
       }
       b.onEnd((result) => {
-        const missing = patches.filter((p) => !applied.has(p.name));
-        if (bundlesInk && result.errors.length === 0 && missing.length > 0) {
+        if (result.errors.length > 0) return;
+        const inputs = Object.keys(result.metafile?.inputs ?? {});
+        const missing = patches.filter((p) => inputs.some((path) => (p.entry ?? INK_ENTRY).test(path)) && !applied.has(p.name));
+        if (missing.length > 0) {
           throw new Error(`Ink patches found no file to patch: ${missing.map((p) => `"${p.name}" (${p.file})`).join(', ')}`);
         }
       });

@@ -1,25 +1,16 @@
 // Lists loaded again (a poll, coming back to a screen, r): when the service sends what is shown,
 // the same object stays, so what the screens built on it (the call log's assistant names, each
 // row's formatted line) is kept; a change is a new object.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox } from '../support/sandbox.js';
+import { sandboxWithClient } from '../support/sandbox.js';
 import { until } from '../support/wait.js';
-import { createClient } from '../../src/api/client.js';
 import { createConsoleStore } from '../../src/store/index.js';
 
-let sb: Awaited<ReturnType<typeof startTestSandbox>>;
-let api: ReturnType<typeof createClient>;
-before(async () => {
-  sb = await startTestSandbox();
-  api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-});
-after(async () => {
-  await api.close();
-  await sb.close();
-});
+const on = sandboxWithClient();
 
 test('a list that comes back unchanged is the same object; a changed one is new and holds the change', async () => {
+  const { sb, api } = on;
   const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { pollMs: 3_600_000 });
   try {
     const { actions } = store.getState();

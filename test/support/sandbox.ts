@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { tempHome, type CliHome } from './cli.js';
 import { generateApiKey, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { createClient } from '../../src/api/client.js';
 
 export type { RunningSandbox, SandboxOptions };
 
@@ -41,6 +42,23 @@ export function sandboxForCli(): { readonly sb: RunningSandbox; readonly home: C
   after(async () => {
     await on.sb.close();
     on.home.cleanup();
+  });
+  return on;
+}
+
+/**
+ * For a file of tests against the API: a sandbox and a client for it, started before the file's
+ * tests and closed after them.
+ */
+export function sandboxWithClient(): { readonly sb: RunningSandbox; readonly api: ReturnType<typeof createClient> } {
+  const on = {} as { sb: RunningSandbox; api: ReturnType<typeof createClient> };
+  before(async () => {
+    on.sb = await startTestSandbox();
+    on.api = createClient({ baseUrl: on.sb.url, apiKey: on.sb.apiKey });
+  });
+  after(async () => {
+    await on.api.close();
+    await on.sb.close();
   });
   return on;
 }

@@ -271,7 +271,7 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
             // The rows as the sync left them, before it is said to be over (when another process
             // holds the sync, what it writes is read from the same file); nothing to read when
             // nothing changed (the live refresh, most of the time).
-            if (r.added || r.updated || r.removed || r.busy || lastReread === 0) await new Promise<void>((done) => rereadInGap(done));
+            if (r.added || r.updated || r.removed || r.busy) await new Promise<void>((done) => rereadInGap(done));
             if (stop.signal.aborted) return;
             setSync({ running: false, phase: undefined, lastAt: lastSyncAt() ?? Date.now(), complete: r.complete || archive.status().complete });
             // Another process's sync (busy) is read as it writes: no sync after this one for that.

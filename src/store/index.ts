@@ -199,16 +199,9 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
         await run().finally(() => (polling = false));
       }
     };
-    // A tick while keys come waits for the gap after one (its request and its re-read stay out of their way).
-    let ticking = false;
-    const loop = setInterval(() => {
-      if (ticking) return;
-      ticking = true;
-      gaps.run(() => {
-        ticking = false;
-        void tick();
-      });
-    }, opts.pollMs ?? LIVE_REFRESH_MS);
+    // A tick while keys come waits for the gap after one (its request and its re-read stay out of
+    // their way); `polling` keeps a tick from starting while the last one runs.
+    const loop = setInterval(() => gaps.run(() => void tick()), opts.pollMs ?? LIVE_REFRESH_MS);
     loop.unref?.();
 
     const actions = Object.assign({}, ...parts.map((p) => p.actions), {

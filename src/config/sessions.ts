@@ -7,22 +7,17 @@
 // over), and the result replaces the file by an atomic rename, so no writer loses another's
 // entries. The console queues its patches (SessionIndexWriter) and writes them off the render
 // path, a batch at a time with async I/O, and flushes whatever is left when it exits.
-import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { link, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 // A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
 import * as z from 'zod';
 import { ConfigError, readJsonFile, writePrivateFile, writePrivateFileAsync } from './files.js';
+import { withLock, withLockSync } from './lock.js';
 import { dataDir as defaultDataDir } from './paths.js';
 
 /** Older entries beyond this are forgotten, so the list stays quick to read and show. */
 const KEEP = 200;
 const PREVIEW_CHARS = 200;
-/** A lock older than this belongs to a writer that died or hung (a write takes milliseconds). */
-const LOCK_STALE_MS = 5_000;
-/** How long a writer waits for the lock before it gives up with an error. */
-const LOCK_WAIT_MS = 10_000;
 
 const RememberedSessionSchema = z.looseObject({
   id: z.string(),
@@ -274,111 +269,4 @@ async function readJsonAsync(path: string): Promise<unknown> {
 
 function serialize(sessions: RememberedSession[]): string {
   return `${JSON.stringify({ sessions: sessions.slice(0, KEEP) }, null, 2)}\n`;
-}
-
-// The lock: <file>.lock, holding the owner's pid. Taken over when its owner
-// is gone or it is older than LOCK_STALE_MS.
-const lockFor = (path: string) => `${path}.lock`;
-
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function isStale(text: string, mtimeMs: number): boolean {
-  return !pidAlive(Number(text.trim())) || Date.now() - mtimeMs > LOCK_STALE_MS;
-}
-
-
-// The lock file is made whole before it appears: written under a unique name, then hard-linked
-// to the lock's name, which fails if the lock exists. No reader ever sees a lock without its pid.
-function tryLockSync(lock: string, ownPidIsMine = false): boolean {
-  const tmp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  try {
-    writeFileSync(tmp, String(process.pid), { mode: 0o600 });
-    linkSync(tmp, lock);
-    return true;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      mkdirPrivate(lock);
-      return false;
-    }
-    if (code !== 'EEXIST') throw new ConfigError(`cannot lock ${lock}: ${(err as Error).message}`);
-    try {
-      const holder = readFileSync(lock, 'utf8');
-      if (ownPidIsMine && Number(holder.trim()) === process.pid) return true;
-      if (isStale(holder, statSync(lock).mtimeMs)) rmSync(lock, { force: true });
-    } catch {
-      // gone meanwhile: try again
-    }
-    return false;
-  } finally {
-    rmSync(tmp, { force: true });
-  }
-}
-
-/** The sessions directory does not exist yet: made private, like the file. */
-function mkdirPrivate(lock: string): void {
-  mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
-}
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
-/** `exiting`: a lock holding this process's pid is its own (an async write that will never resume). */
-function withLockSync<T>(path: string, fn: () => T, exiting = false): T {
-  const lock = lockFor(path);
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let wait = 2; !tryLockSync(lock, exiting); wait = Math.min(wait * 2, 50)) {
-    if (Date.now() > deadline) throw new ConfigError(`${lock} stayed locked for ${LOCK_WAIT_MS / 1000}s; if no other switchboard is running, delete it`);
-    Atomics.wait(sleeper, 0, 0, wait);
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lock, { force: true });
-  }
-}
-
-async function tryLock(lock: string): Promise<boolean> {
-  const tmp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  try {
-    await writeFile(tmp, String(process.pid), { mode: 0o600 });
-    await link(tmp, lock);
-    return true;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      mkdirPrivate(lock);
-      return false;
-    }
-    if (code !== 'EEXIST') throw new ConfigError(`cannot lock ${lock}: ${(err as Error).message}`);
-    try {
-      if (isStale(await readFile(lock, 'utf8'), (await stat(lock)).mtimeMs)) await rm(lock, { force: true });
-    } catch {
-      // gone meanwhile: try again
-    }
-    return false;
-  } finally {
-    await rm(tmp, { force: true });
-  }
-}
-
-async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  const lock = lockFor(path);
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let wait = 2; !(await tryLock(lock)); wait = Math.min(wait * 2, 50)) {
-    if (Date.now() > deadline) throw new ConfigError(`${lock} stayed locked for ${LOCK_WAIT_MS / 1000}s; if no other switchboard is running, delete it`);
-    await new Promise((r) => setTimeout(r, wait));
-  }
-  try {
-    return await fn();
-  } finally {
-    await rm(lock, { force: true });
-  }
 }

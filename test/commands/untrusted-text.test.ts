@@ -153,3 +153,17 @@ test('the debug log people are told to read holds flash, request and crash text 
     own.cleanup();
   }
 });
+
+test('calls export: csv and ndjson hold no raw control text, and ndjson still parses to the service record', async () => {
+  // The call's customer name is the hostile text; the call ends within a second at this pace.
+  for (const format of ['csv', 'ndjson']) {
+    const r = await runCli(['calls', 'export', '--format', format], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Evil/, `${format} export holds the call`);
+    assert.deepEqual(rawIn(r.stdout), [], `${format} export printed raw control text: ${JSON.stringify(r.stdout.slice(0, 400))}`);
+    if (format === 'ndjson') {
+      const mine = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; customer?: { name?: string } }).find((c) => c.id === ids.call);
+      assert.equal(mine?.customer?.name, HOSTILE, 'the exported record keeps the exact value');
+    }
+  }
+});

@@ -282,3 +282,30 @@ test('push re-reads each assistant and names the fields the service did not appl
     await server.close();
   }
 });
+
+test('pull: an assistant with a 300-character id and no usable name gets short file names, each file with its base copy', async () => {
+  const longId = `asst_${'x9'.repeat(150)}`;
+  const other = { id: `${longId}-b`, name: '', updatedAt: '2026-11-01T00:00:00.000Z' };
+  const first = { id: longId, name: '!!!', updatedAt: '2026-11-01T00:00:00.000Z' };
+  const server = await startServer((req, res) => {
+    if (req.url === '/assistants') return json(res, 200, { assistants: [first, other] });
+    json(res, 404, { statusCode: 404, error: 'Not Found', message: 'no such assistant' });
+  });
+  const where = mkdtempSync(join(tmpdir(), 'switchboard-ascode-'));
+  try {
+    const env = { ...on.home.env, SWITCHBOARD_BASE_URL: server.url, SWITCHBOARD_API_KEY: 'sk-test-spec-0000000000' };
+    const pull = await runCli(['assistants', 'pull', '--dir', where], { env });
+    assert.equal(pull.code, 0, pull.stderr);
+    const files = readdirSync(where).filter((n) => n.endsWith('.assistant.yaml'));
+    const bases = readdirSync(join(where, '.switchboard'));
+    assert.equal(files.length, 2, `two files: ${files.join(', ')}`);
+    assert.equal(bases.length, 2, `two base copies: ${bases.join(', ')}`);
+    for (const name of [...files, ...bases]) assert.ok(name.length <= 100, `a short name: ${name}`);
+    assert.equal(new Set(files).size, 2, 'two long ids that share a prefix keep apart');
+    const diff = await runCli(['assistants', 'diff', '--dir', where, '--exit-code'], { env });
+    assert.equal(diff.code, 0, `nothing changed since the pull: ${diff.stdout}${diff.stderr}`);
+  } finally {
+    rmSync(where, { recursive: true, force: true });
+    await server.close();
+  }
+});

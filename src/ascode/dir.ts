@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
+import { readSmallTextFile } from '../config/files.js';
 import { parseAssistantYaml, renderAssistantYaml, type FileValue, type ParsedAssistantFile } from './document.js';
 
 export const ASSISTANT_FILE_SUFFIX = '.assistant.yaml';
@@ -35,7 +36,7 @@ export function assistantFilePaths(dir: string): string[] {
 /** Reads and checks every file first: one bad file throws (AssistantFileError) before anything is sent. */
 export function readAssistantFiles(dir: string): LocalAssistant[] {
   const files = assistantFilePaths(dir).map((path) => {
-    const text = readFileSync(path, 'utf8');
+    const text = readSmallTextFile(path, 'an assistant file');
     return { path, text, parsed: parseAssistantYaml(text, path) };
   });
   const seen = new Map<string, string>();

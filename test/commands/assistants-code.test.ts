@@ -309,3 +309,21 @@ test('pull: an assistant with a 300-character id and no usable name gets short f
     await server.close();
   }
 });
+
+test('an assistant file that is an alias bomb or too large exits 2 naming the file (and line and column), with nothing sent', async () => {
+  const where = mkdtempSync(join(tmpdir(), 'switchboard-ascode-'));
+  try {
+    const bomb = `name: Bomb\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n${Array.from({ length: 8 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(9).fill(`*l${i}`).join(', ')}]`).join('\n')}\n`;
+    writeFileSync(join(where, 'bomb.assistant.yaml'), bomb);
+    const r = await run(['assistants', 'diff', '--dir', where]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /bomb\.assistant\.yaml:3:10: aliases \(\*name\) expand too many times/);
+    rmSync(join(where, 'bomb.assistant.yaml'));
+    writeFileSync(join(where, 'huge.assistant.yaml'), `name: Huge\ndescription: "${'x'.repeat(3 * 1024 * 1024)}"\n`);
+    const huge = await run(['assistants', 'push', '--dir', where, '--yes']);
+    assert.equal(huge.code, 2, huge.stderr);
+    assert.match(huge.stderr, /huge\.assistant\.yaml: 3 MB is too large for an assistant file/);
+  } finally {
+    rmSync(where, { recursive: true, force: true });
+  }
+});

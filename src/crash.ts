@@ -7,6 +7,7 @@ import { appendFileSync, chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { maskKey, redactKey } from './config/mask.js';
 import { configFile, stateDir, type Env } from './config/paths.js';
+import { escapeLine, escapeText } from './format/escape.js';
 
 /** Shows a one-line crash message inside the console (a flash) instead of leaving it. */
 export type CrashReporter = (message: string) => void;
@@ -77,7 +78,7 @@ export function debugLogWriter(env: Env = process.env): (line: string) => string
         mkdirSync(stateDir(env), { recursive: true, mode: 0o700 });
         ready = true;
       }
-      appendFileSync(path, redactSecrets(`${new Date().toISOString()} debug: ${line}\n`, env), { mode: 0o600 });
+      appendFileSync(path, redactSecrets(`${new Date().toISOString()} debug: ${escapeText(line)}\n`, env), { mode: 0o600 });
       return path;
     } catch {
       return undefined; // debugging output must not break the console
@@ -104,7 +105,8 @@ export function writeCrashLog(err: unknown, origin: string, env: Env = process.e
   ].join('\n');
   try {
     mkdirSync(stateDir(env), { recursive: true, mode: 0o700 });
-    appendFileSync(path, redactSecrets(entry, env), { mode: 0o600 });
+    // People are told to read this file, often with cat: service text in it stays inert.
+    appendFileSync(path, redactSecrets(escapeText(entry), env), { mode: 0o600 });
     chmodSync(path, 0o600);
     return path;
   } catch {
@@ -115,7 +117,7 @@ export function writeCrashLog(err: unknown, origin: string, env: Env = process.e
 /** The one line the user sees: what happened (redacted, first line only) and where the details are. */
 export function crashLine(err: unknown, logPath: string | undefined, env: Env = process.env): string {
   const raw = err instanceof Error ? err.message : safeString(err);
-  const what = redactSecrets(raw.split('\n')[0].slice(0, 200), env) || 'unknown error';
+  const what = escapeLine(redactSecrets(raw.split('\n')[0].slice(0, 200), env)) || 'unknown error';
   return `unexpected error: ${what}${logPath ? ` (details in ${logPath})` : ''}`;
 }
 

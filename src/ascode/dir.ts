@@ -2,9 +2,11 @@
 // assistant, and in its hidden `.switchboard/` folder a base copy per assistant, the service's
 // record as it was at the last pull or push, which tells a local edit from a change made on
 // the service. Commit both to git: the base copies make the drift check work on any checkout.
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
+import { readSmallTextFile } from '../config/files.js';
 import { parseAssistantYaml, renderAssistantYaml, type FileValue, type ParsedAssistantFile } from './document.js';
 
 export const ASSISTANT_FILE_SUFFIX = '.assistant.yaml';
@@ -34,7 +36,7 @@ export function assistantFilePaths(dir: string): string[] {
 /** Reads and checks every file first: one bad file throws (AssistantFileError) before anything is sent. */
 export function readAssistantFiles(dir: string): LocalAssistant[] {
   const files = assistantFilePaths(dir).map((path) => {
-    const text = readFileSync(path, 'utf8');
+    const text = readSmallTextFile(path, 'an assistant file');
     return { path, text, parsed: parseAssistantYaml(text, path) };
   });
   const seen = new Map<string, string>();
@@ -52,7 +54,20 @@ export class DuplicateIdError extends Error {
   override name = 'DuplicateIdError';
 }
 
-const basePath = (dir: string, id: string) => join(dir, BASE_FOLDER, `${encodeURIComponent(id)}${ASSISTANT_FILE_SUFFIX}`);
+/** The longest stem a file name gets here: well under every file system's 255-byte name limit. */
+const MAX_STEM = 80;
+
+/**
+ * `text` as a file name's stem, at most MAX_STEM characters: a longer one (a service's id can be
+ * hundreds of characters) is cut and given a hash of the whole, so two long ids never share a name.
+ */
+export function fileStem(text: string): string {
+  if (text.length <= MAX_STEM) return text;
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
+  return `${text.slice(0, MAX_STEM - hash.length - 1)}-${hash}`;
+}
+
+const basePath = (dir: string, id: string) => join(dir, BASE_FOLDER, `${fileStem(encodeURIComponent(id))}${ASSISTANT_FILE_SUFFIX}`);
 
 /** The base copy of assistant `id`, or undefined when it was never pulled into this directory. */
 export function readBase(dir: string, id: string): FileValue | undefined {
@@ -66,16 +81,37 @@ export function readBase(dir: string, id: string): FileValue | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as FileValue) : undefined;
 }
 
-export function writeBase(dir: string, id: string, value: FileValue): void {
+const BASE_NOTE = ['What the service held at the last pull or push (switchboard assistants diff/push compare against it). Do not edit.'];
+
+/** Writes the base copy of assistant `id`, and with it `file` when given: both or neither (see writeFilesAtomic). */
+export function writeBase(dir: string, id: string, value: FileValue, file?: { path: string; text: string }): void {
   mkdirSync(join(dir, BASE_FOLDER), { recursive: true });
-  writeFileAtomic(basePath(dir, id), renderAssistantYaml(value, ['What the service held at the last pull or push (switchboard assistants diff/push compare against it). Do not edit.']));
+  writeFilesAtomic([...(file ? [file] : []), { path: basePath(dir, id), text: renderAssistantYaml(value, BASE_NOTE) }]);
 }
 
 /** Written whole or not at all: a reader (git, an editor, another push) never sees half a file. */
 export function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
+  writeFilesAtomic([{ path, text }]);
+}
+
+/**
+ * Several files written together: each goes to a temp file beside its name first, and only when
+ * every one is written (the step that fails on a full disk or a bad name) are they renamed into
+ * place. A file without its base copy would look like a local edit at the next pull.
+ */
+function writeFilesAtomic(files: readonly { path: string; text: string }[]): void {
+  const temps: string[] = [];
+  try {
+    for (const f of files) {
+      const tmp = `${f.path}.${process.pid}.tmp`;
+      temps.push(tmp);
+      writeFileSync(tmp, f.text);
+    }
+  } catch (err) {
+    for (const tmp of temps) rmSync(tmp, { force: true });
+    throw err;
+  }
+  files.forEach((f, i) => renameSync(temps[i], f.path));
 }
 
 /** `Front desk (EU)` → `front-desk-eu`; the id when the name has no letters or digits. */
@@ -88,5 +124,5 @@ export function slugOf(name: string | null | undefined, id: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 60)
     .replace(/-+$/, '');
-  return slug || id.replace(/[^A-Za-z0-9_-]+/g, '-');
+  return slug || fileStem(id.replace(/[^A-Za-z0-9_-]+/g, '-'));
 }

@@ -4,6 +4,7 @@
 // spec does not name, under its own name; multi-line strings as literal block scalars, so a
 // prompt diffs line by line in git.
 import { isMap, LineCounter, parseDocument, stringify, type Document } from 'yaml';
+import { AliasBombError, valueOf } from '../yaml.js';
 import { AssistantFileSchema, AssistantInputSchema, ModelSchema, TranscriberSchema, VoiceSchema, type Assistant } from '../api/schemas.js';
 import { InputError } from '../api/errors.js';
 import { fieldPath } from './diff.js';
@@ -95,7 +96,14 @@ export function parseAssistantYaml(text: string, file: string): ParsedAssistantF
     const { line, col } = at(problem.pos[0]);
     throw new AssistantFileError(file, line, col, `invalid YAML: ${problem.message.split('\n')[0]}`);
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    value = valueOf(doc);
+  } catch (err) {
+    if (!(err instanceof AliasBombError)) throw err;
+    const { line, col } = at(err.offset);
+    throw new AssistantFileError(file, line, col, err.message);
+  }
   if (!isPlainObject(value)) {
     const { line, col } = at(doc.contents?.range?.[0]);
     throw new AssistantFileError(file, line, col, 'the file must hold one assistant: a mapping of its fields (name: …, model: …)');

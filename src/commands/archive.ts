@@ -5,8 +5,8 @@ import { createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { CallArchive, CallQuery, SearchHit, Stats, StatsBy, StatsRow, SyncProgress, SyncResult } from '../archive/index.js';
 import type { Call } from '../api/schemas.js';
-import { type Column } from '../format/column.js';
-import { escapeLine, jsonText } from '../format/escape.js';
+import { cellText, type Column } from '../format/column.js';
+import { escapeLine, jsonText, safeJson } from '../format/escape.js';
 import { endDate, nonEmpty, positiveIntUpTo, startDate } from './input.js';
 import { csvField, printList, toCsv, toFieldList, toTable, type OutputTarget } from './output.js';
 import { CommandFailed, UsageError, action, addSecret, globalsOf, outputFor, withApi, writeErr, type Globals } from './runtime.js';
@@ -185,7 +185,9 @@ export interface ExportFlags extends ArchiveFlags {
 
 /**
  * Streams every matching call to `sink` in batches (constant memory): NDJSON is each record as
- * the service sent it, one per line; CSV is the columns above with formulas neutralised.
+ * the service sent it, one per line (the same JSON value, with C1, bidi and line separators as \u
+ * escapes); CSV is the columns above, service text escaped as `calls list -o csv` does and
+ * formulas neutralised. Either may be read on a terminal.
  * Returns how many calls were written.
  */
 export async function exportCalls(archive: CallArchive, q: CallQuery, format: 'ndjson' | 'csv', sink: NodeJS.WritableStream): Promise<number> {
@@ -210,11 +212,8 @@ export async function exportCalls(archive: CallArchive, q: CallQuery, format: 'n
   for (const row of rows) {
     chunk +=
       typeof row === 'string'
-        ? row + '\n'
-        : EXPORT_COLUMNS.map((c) => {
-            const v = c.value(row);
-            return csvField(v === null || v === undefined ? '' : String(v));
-          }).join(',') + '\r\n';
+        ? safeJson(row) + '\n'
+        : EXPORT_COLUMNS.map((c) => csvField(cellText(c.value(row)))).join(',') + '\r\n';
     n++;
     if (chunk.length >= 1 << 16) {
       await write(chunk);

@@ -78,8 +78,7 @@ export async function pullAssistants(api: VoiceAgentApi, out: OutputTarget, dir:
       for (let n = 2; taken.has(path); n++) path = join(dir, `${slug}-${n}${ASSISTANT_FILE_SUFFIX}`);
     }
     taken.add(path);
-    writeFileAtomic(path, renderAssistantYaml(value));
-    writeBase(dir, a.id, value);
+    writeBase(dir, a.id, value, { path, text: renderAssistantYaml(value) });
     pulled++;
     out.write(`${escapeLine(path)}\t${label(a)}\n`);
   }

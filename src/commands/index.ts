@@ -82,8 +82,9 @@ function applySettings(cmd: Command): void {
     .configureOutput({
       writeOut: (s) => process.stdout.write(s),
       writeErr: (s) => process.stderr.write(s),
-      // One line: "switchboard: unknown command 'asistants' (Did you mean assistants?)"
-      outputError: (s, write) => write(`${s.replace(/^error: /, 'switchboard: ').trimEnd().replace(/\n+/g, ' ')}\n`),
+      // One line: "switchboard: unknown command 'asistants' (Did you mean assistants?)". It quotes
+      // the user's own argument, which may hold escape sequences pasted from anywhere.
+      outputError: (s, write) => write(`${escapeLine(s.replace(/^error: /, 'switchboard: ').trimEnd().replace(/\n+/g, ' '))}\n`),
     });
   for (const child of cmd.commands) applySettings(child);
 }

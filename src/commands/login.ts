@@ -55,10 +55,9 @@ export async function login(input: LoginInput): Promise<void> {
   } finally {
     await api.close();
   }
-  const { loadConfig, saveProfile, setCurrentProfile } = await import('../config/config.js');
-  saveProfile(input.profile, { baseUrl: input.baseUrl, apiKey: input.apiKey });
+  const { saveProfile } = await import('../config/config.js');
   // The first profile saved becomes the default; after that, switching is `profiles use`.
-  if (loadConfig().current === undefined) setCurrentProfile(input.profile);
+  saveProfile(input.profile, { baseUrl: input.baseUrl, apiKey: input.apiKey }, process.env, { becomeCurrent: 'if-none' });
 }
 
 function validBaseUrl(value: string): string {

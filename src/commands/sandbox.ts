@@ -3,7 +3,7 @@
 // switchboard sandbox seed --calls N      bulk-insert past calls (large data dirs for the benchmark)
 // The sandbox (fastify, sqlite) is imported only inside these actions.
 import { Command, InvalidArgumentError } from 'commander';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 // A few lines with no dependency: --help and flag parsing never load the sandbox itself.
 import { checkCorsOrigin } from '../sandbox/cors.js';
@@ -16,6 +16,7 @@ interface SandboxFlags {
   port?: number;
   host?: string;
   apiKey?: string;
+  apiKeyFile?: string;
   dataDir?: string;
   maxUploadMb?: number;
   cors?: string;
@@ -44,6 +45,43 @@ function port(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('It must be a port number from 0 to 65535.');
   return n;
+}
+
+/** The longest key file read: a key is a line, not a document. */
+const KEY_FILE_MAX_BYTES = 4096;
+
+/** --api-key-file: the key is the file's first line. */
+function keyFile(value: string): string {
+  const path = resolvePath(nonEmpty(value));
+  let text: string;
+  try {
+    const bytes = readFileSync(path);
+    if (bytes.length > KEY_FILE_MAX_BYTES) throw new InvalidArgumentError(`${path} is larger than a key (${bytes.length} bytes); give a file holding just the key.`);
+    text = bytes.toString('utf8');
+  } catch (err) {
+    if (err instanceof InvalidArgumentError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    throw new InvalidArgumentError(`Cannot read ${path}: ${why}.`);
+  }
+  const key = text.split(/\r?\n/, 1)[0].trim();
+  if (!key) throw new InvalidArgumentError(`${path} holds no key on its first line.`);
+  return key;
+}
+
+/**
+ * The key the sandbox asks for, from the flag, the file or SWITCHBOARD_SANDBOX_KEY (undefined:
+ * generate one). A key given on the command line is visible to every user of the machine in `ps`.
+ */
+function sandboxKey(flags: SandboxFlags, env: NodeJS.ProcessEnv): string | undefined {
+  if (flags.apiKey !== undefined && flags.apiKeyFile !== undefined) throw new UsageError('give the key with --api-key or --api-key-file, not both.');
+  if (flags.apiKey !== undefined) {
+    process.stderr.write('warning: a key given with --api-key is visible to other users of this machine (ps); prefer --api-key-file or SWITCHBOARD_SANDBOX_KEY\n');
+    return flags.apiKey;
+  }
+  if (flags.apiKeyFile !== undefined) return flags.apiKeyFile;
+  const fromEnv = env.SWITCHBOARD_SANDBOX_KEY?.trim();
+  return fromEnv ? fromEnv : undefined;
 }
 
 async function dataDirOf(flags: SandboxFlags): Promise<string> {
@@ -75,7 +113,8 @@ export function sandboxCommand(): Command {
     .description('run the local Voice Agent Service (the sandbox) standalone, until Ctrl-C')
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, 4010)
     .option('--host <address>', 'address to listen on', '127.0.0.1')
-    .option('--api-key <key>', 'key clients must send as x-api-key (default: a generated key, printed once)', nonEmpty)
+    .option('--api-key-file <path>', 'read the key clients must send as x-api-key from this file\'s first line', keyFile)
+    .option('--api-key <key>', 'the key on the command line (visible to other users in ps; prefer --api-key-file or SWITCHBOARD_SANDBOX_KEY). Default: a generated key, printed once', nonEmpty)
     .option('--data-dir <dir>', 'where records and files live (default: the XDG data dir\'s sandbox)', nonEmpty)
     .option('--max-upload-mb <n>', 'largest upload accepted, in MB (default 25)', positiveInt)
     .option('--log-file <path>', 'write errors (with their details) to this file; default: stderr. A 500 names where to look', logFile)
@@ -83,7 +122,7 @@ export function sandboxCommand(): Command {
     .allowExcessArguments(true)
     .addHelpText(
       'after',
-      '\nExamples:\n  $ switchboard sandbox --port 4010 --api-key k\n  $ curl -H "x-api-key: k" http://127.0.0.1:4010/assistants\n  $ switchboard sandbox ring +14155550100\n  $ switchboard sandbox seed --calls 100000 --data-dir /tmp/big',
+      '\nThe key: --api-key-file, else SWITCHBOARD_SANDBOX_KEY, else one is generated and printed once.\n\nExamples:\n  $ switchboard sandbox --port 4010 --api-key-file ~/.sandbox-key\n  $ SWITCHBOARD_SANDBOX_KEY=k switchboard sandbox --port 4010\n  $ curl -H "x-api-key: k" http://127.0.0.1:4010/assistants\n  $ switchboard sandbox ring +14155550100\n  $ switchboard sandbox seed --calls 100000 --data-dir /tmp/big',
     )
     .action(
       action('run the sandbox', async (o: SandboxFlags, c: Command) => {
@@ -92,7 +131,7 @@ export function sandboxCommand(): Command {
         const code = await runStandaloneSandbox({
           port: o.port ?? 4010,
           host: o.host ?? '127.0.0.1',
-          apiKey: o.apiKey,
+          apiKey: sandboxKey(o, process.env),
           dataDir: await dataDirOf(o),
           maxUploadBytes: o.maxUploadMb === undefined ? undefined : o.maxUploadMb * 1024 * 1024,
           cors: o.cors,

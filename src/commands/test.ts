@@ -65,7 +65,8 @@ export function testCommand(): Command {
           return;
         }
         const grep = o.grep === undefined ? undefined : regex(o.grep);
-        const { readFileSync, writeFileSync } = await import('node:fs');
+        const { writeFileSync } = await import('node:fs');
+        const { readSmallTextFile } = await import('../config/files.js');
         const { findScenarioFiles, DEFAULT_TEST_DIR } = await import('../testing/files.js');
         const files = findScenarioFiles(paths.length ? paths : [DEFAULT_TEST_DIR]);
         if (files.length === 0) throw new UsageError(`no scenario files (*.test.yaml, *.test.yml) under ${(paths.length ? paths : [DEFAULT_TEST_DIR]).join(', ')}.`);
@@ -74,7 +75,7 @@ export function testCommand(): Command {
         let bad = 0;
         for (const f of files) {
           try {
-            parsed.push(parseScenarioFile(f, readFileSync(f, 'utf8')));
+            parsed.push(parseScenarioFile(f, readSmallTextFile(f, 'a scenario file')));
           } catch (err) {
             bad++;
             writeErr(`switchboard: ${(err as Error).message}`);

@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 // A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
 import * as z from 'zod';
 import { ConfigError, readJsonFile, writePrivateFile } from './files.js';
+import { withLockSync } from './lock.js';
 import { maskKey } from './mask.js';
 import { configFile, dataDir, sandboxDataDir, type Env } from './paths.js';
 
@@ -58,30 +59,45 @@ export function loadConfig(env: Env = process.env): Config {
   return parsed.data;
 }
 
-export function saveProfile(name: string, profile: { baseUrl: string; apiKey: string }, env: Env = process.env): void {
+/**
+ * Saves a profile. `becomeCurrent: 'if-none'` also makes it the default when no profile is yet
+ * (the first login), decided under the same lock as the save.
+ */
+export function saveProfile(
+  name: string,
+  profile: { baseUrl: string; apiKey: string },
+  env: Env = process.env,
+  opts: { becomeCurrent?: 'if-none' } = {},
+): void {
   checkProfileName(name);
   checkBaseUrl(profile.baseUrl, 'the base URL');
   const apiKey = profile.apiKey.trim();
   if (!apiKey || /\s/.test(apiKey)) throw new ConfigError('the API key must be non-empty and contain no spaces');
-  const config = loadConfig(env);
-  config.profiles[name] = { baseUrl: profile.baseUrl.replace(/\/+$/, ''), apiKey };
-  writeConfig(config, env);
+  updateConfig(env, (config) => {
+    config.profiles[name] = { baseUrl: profile.baseUrl.replace(/\/+$/, ''), apiKey };
+    if (opts.becomeCurrent === 'if-none' && config.current === undefined) config.current = name;
+  });
 }
 
 export function removeProfile(name: string, env: Env = process.env): void {
-  const config = loadConfig(env);
-  if (!config.profiles[name]) throw unknownProfile(name, config, 'to remove');
-  delete config.profiles[name];
-  if (config.current === name) delete config.current;
-  writeConfig(config, env);
+  updateConfig(env, (config) => {
+    if (!profileOf(config, name)) throw unknownProfile(name, config, 'to remove');
+    delete config.profiles[name];
+    if (config.current === name) delete config.current;
+  });
 }
 
 /** Makes `name` the profile used by default ('sandbox' is always available). */
 export function setCurrentProfile(name: string, env: Env = process.env): void {
-  const config = loadConfig(env);
-  if (name !== SANDBOX_PROFILE && !config.profiles[name]) throw unknownProfile(name, config, 'to use');
-  config.current = name;
-  writeConfig(config, env);
+  updateConfig(env, (config) => {
+    if (name !== SANDBOX_PROFILE && !profileOf(config, name)) throw unknownProfile(name, config, 'to use');
+    config.current = name;
+  });
+}
+
+/** A configured profile by name: own entries only, so "toString" or "__proto__" is never one. */
+function profileOf(config: Config, name: string): Profile | undefined {
+  return Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
 }
 
 export function listProfiles(env: Env = process.env): ProfileSummary[] {
@@ -114,7 +130,7 @@ function namedTarget(name: string, why: string, env: Env, config?: Config): Targ
   if (name === SANDBOX_PROFILE) return sandboxTarget(env);
   if (name === ENV_PROFILE) return envTarget(env);
   const cfg = config ?? loadConfig(env);
-  const p = cfg.profiles[name];
+  const p = profileOf(cfg, name);
   if (!p) throw unknownProfile(name, cfg, `(${why})`);
   return { kind: 'remote', profile: name, baseUrl: p.baseUrl, apiKey: p.apiKey, dataDir: dataDir(env) };
 }
@@ -137,8 +153,17 @@ function unknownProfile(name: string, config: Config, context: string): ConfigEr
   return new ConfigError(`there is no profile named "${name}" ${context}; known profiles: ${known}. Add one with \`switchboard login --profile ${name}\``);
 }
 
-function writeConfig(config: Config, env: Env): void {
-  writePrivateFile(configFile(env), `${JSON.stringify(config, null, 2)}\n`);
+/**
+ * A change to the config, made to what the file holds now under its lock and written by an
+ * atomic rename: twenty logins at once keep twenty profiles.
+ */
+function updateConfig(env: Env, change: (config: Config) => void): void {
+  const path = configFile(env);
+  withLockSync(path, () => {
+    const config = loadConfig(env);
+    change(config);
+    writePrivateFile(path, `${JSON.stringify(config, null, 2)}\n`);
+  });
 }
 
 /** A key file others can read is a leaked key; refuse it rather than use it quietly. */
@@ -157,6 +182,8 @@ function checkProfileName(name: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
     throw new ConfigError(`"${name}" is not a usable profile name; use letters, digits, '.', '_' or '-' (starting with a letter or digit)`);
   }
+  // Names every JavaScript object answers to would read as a profile that is not there.
+  if (name in Object.prototype) throw new ConfigError(`"${name}" is reserved; choose another profile name`);
 }
 
 function checkBaseUrl(text: string, what: string): void {

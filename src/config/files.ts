@@ -1,6 +1,6 @@
 // Private files: written whole (temp file + rename, so a crash never leaves half a file),
 // mode 0600 in a 0700 directory, because they hold API keys or people's conversations.
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
@@ -67,5 +67,26 @@ export function readJsonFile(path: string, whatToDo: string): unknown {
     return JSON.parse(text);
   } catch (err) {
     throw new ConfigError(`${path} is not valid JSON (${(err as Error).message}); ${whatToDo}`);
+  }
+}
+
+/** The largest hand-written file Switchboard reads (a scenario, an assistant): far above any real one. */
+export const MAX_TEXT_FILE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A file people write by hand, as text; refused before it is read when larger than `maxBytes`
+ * (a 60 MB YAML file would take seconds and gigabytes to parse).
+ */
+export function readSmallTextFile(path: string, what: string, maxBytes = MAX_TEXT_FILE_BYTES): string {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) {
+      const mb = (n: number) => `${+(n / 1024 / 1024).toFixed(1)} MB`;
+      throw new InputError(`${path}: ${mb(size)} is too large for ${what} (at most ${mb(maxBytes)}); split it into several files`);
+    }
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
 }

@@ -29,5 +29,16 @@ export function escapeLine(text: string): string {
  * those are written as \u escapes, which parse back to the same string.
  */
 export function jsonText(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return safeJson(JSON.stringify(value, null, indent));
+}
+
+const JSON_RAW = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/**
+ * JSON text made by JSON.stringify (or stored as such), with what it leaves raw written as \u
+ * escapes: the same JSON value, safe on a terminal. For text already serialised (the archive's
+ * stored records), so nothing is parsed again.
+ */
+export function safeJson(json: string): string {
+  return json.replace(JSON_RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

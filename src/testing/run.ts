@@ -6,6 +6,7 @@ import { failure } from '../api/errors.js';
 import type { Assistant, Chat } from '../api/schemas.js';
 import { replyText } from '../api/reply.js';
 import { readSnapshots, writeSnapshots, type Snapshots } from './files.js';
+import { MATCH_BUDGET_MS, matchWithin } from './pattern.js';
 import { ScenarioError, type Expect, type Scenario, type ScenarioFile } from './scenario.js';
 
 export interface TurnResult {
@@ -98,7 +99,11 @@ export function checkTurn(expect: Expect | undefined, got: { reply: string; late
   const reply = lower(got.reply);
   for (const c of expect.contains ?? []) if (!reply.includes(lower(c))) out.push(`contains ${quote(c)}`);
   for (const c of expect.notContains ?? []) if (reply.includes(lower(c))) out.push(`notContains ${quote(c)}`);
-  if (expect.matches !== undefined && !new RegExp(expect.matches, 'i').test(got.reply)) out.push(`matches /${expect.matches}/i`);
+  if (expect.matches !== undefined) {
+    const matched = matchWithin(expect.matches, got.reply);
+    if (matched === 'timeout') out.push(`matches /${expect.matches}/i (gave up after ${MATCH_BUDGET_MS} ms: the pattern backtracks too much on this reply; simplify it)`);
+    else if (!matched) out.push(`matches /${expect.matches}/i`);
+  }
   if (expect.maxLatencyMs !== undefined && got.latencyMs > expect.maxLatencyMs) out.push(`maxLatencyMs ${expect.maxLatencyMs} (took ${Math.round(got.latencyMs)} ms)`);
   if (expect.maxCost !== undefined) {
     if (got.cost === undefined) out.push(`maxCost ${expect.maxCost} (the service reported no cost)`);

@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 // A namespace import keeps the bundle to what is used (see src/sandbox/routes/chats.ts).
 import * as z from 'zod';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { AliasBombError, valueOf } from '../yaml.js';
 import { InputError } from '../api/errors.js';
 
 function checkRegex(source: string, ctx: { addIssue(issue: { code: 'custom'; message: string; input: unknown }): void }): void {
@@ -157,7 +158,13 @@ export function parseScenarioFile(file: string, text: string): ScenarioFile {
     const at = e.linePos?.[0] ?? pos(e.pos[0]);
     throw new ScenarioError(file, at, `invalid YAML: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 100 });
+  let value: unknown;
+  try {
+    value = valueOf(doc);
+  } catch (err) {
+    if (err instanceof AliasBombError) throw new ScenarioError(file, pos(err.offset), err.message);
+    throw err;
+  }
   const isList = value !== null && typeof value === 'object' && !Array.isArray(value) && 'scenarios' in value;
   const result = isList ? ScenarioListSchema.safeParse(value, { reportInput: true }) : ScenarioSchema.safeParse(value, { reportInput: true });
   if (!result.success) {

@@ -282,3 +282,48 @@ test('push re-reads each assistant and names the fields the service did not appl
     await server.close();
   }
 });
+
+test('pull: an assistant with a 300-character id and no usable name gets short file names, each file with its base copy', async () => {
+  const longId = `asst_${'x9'.repeat(150)}`;
+  const other = { id: `${longId}-b`, name: '', updatedAt: '2026-11-01T00:00:00.000Z' };
+  const first = { id: longId, name: '!!!', updatedAt: '2026-11-01T00:00:00.000Z' };
+  const server = await startServer((req, res) => {
+    if (req.url === '/assistants') return json(res, 200, { assistants: [first, other] });
+    json(res, 404, { statusCode: 404, error: 'Not Found', message: 'no such assistant' });
+  });
+  const where = mkdtempSync(join(tmpdir(), 'switchboard-ascode-'));
+  try {
+    const env = { ...on.home.env, SWITCHBOARD_BASE_URL: server.url, SWITCHBOARD_API_KEY: 'sk-test-spec-0000000000' };
+    const pull = await runCli(['assistants', 'pull', '--dir', where], { env });
+    assert.equal(pull.code, 0, pull.stderr);
+    const files = readdirSync(where).filter((n) => n.endsWith('.assistant.yaml'));
+    const bases = readdirSync(join(where, '.switchboard'));
+    assert.equal(files.length, 2, `two files: ${files.join(', ')}`);
+    assert.equal(bases.length, 2, `two base copies: ${bases.join(', ')}`);
+    for (const name of [...files, ...bases]) assert.ok(name.length <= 100, `a short name: ${name}`);
+    assert.equal(new Set(files).size, 2, 'two long ids that share a prefix keep apart');
+    const diff = await runCli(['assistants', 'diff', '--dir', where, '--exit-code'], { env });
+    assert.equal(diff.code, 0, `nothing changed since the pull: ${diff.stdout}${diff.stderr}`);
+  } finally {
+    rmSync(where, { recursive: true, force: true });
+    await server.close();
+  }
+});
+
+test('an assistant file that is an alias bomb or too large exits 2 naming the file (and line and column), with nothing sent', async () => {
+  const where = mkdtempSync(join(tmpdir(), 'switchboard-ascode-'));
+  try {
+    const bomb = `name: Bomb\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n${Array.from({ length: 8 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(9).fill(`*l${i}`).join(', ')}]`).join('\n')}\n`;
+    writeFileSync(join(where, 'bomb.assistant.yaml'), bomb);
+    const r = await run(['assistants', 'diff', '--dir', where]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /bomb\.assistant\.yaml:3:10: aliases \(\*name\) expand too many times/);
+    rmSync(join(where, 'bomb.assistant.yaml'));
+    writeFileSync(join(where, 'huge.assistant.yaml'), `name: Huge\ndescription: "${'x'.repeat(3 * 1024 * 1024)}"\n`);
+    const huge = await run(['assistants', 'push', '--dir', where, '--yes']);
+    assert.equal(huge.code, 2, huge.stderr);
+    assert.match(huge.stderr, /huge\.assistant\.yaml: 3 MB is too large for an assistant file/);
+  } finally {
+    rmSync(where, { recursive: true, force: true });
+  }
+});

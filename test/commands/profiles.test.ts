@@ -117,4 +117,35 @@ describe('login, profiles, whoami', () => {
     const badUrl = await cli(['login', '--base-url', 'not a url'], 'k');
     assert.equal(badUrl.code, 2);
   });
+
+  test('twenty logins at once keep all twenty profiles, and the first one alone became current', async () => {
+    const own = tempHome();
+    try {
+      const names = Array.from({ length: 20 }, (_, i) => `par${i}`);
+      const results = await Promise.all(names.map((n) => runCli(['login', '--profile', n, '--base-url', sb.url], { env: own.env, stdin: sb.apiKey })));
+      for (const r of results) assert.equal(r.code, 0, r.stderr);
+      const listed = await runCli(['profiles', 'list', '-o', 'json'], { env: own.env });
+      const rows = JSON.parse(listed.stdout) as ProfileRow[];
+      assert.deepEqual(rows.filter((p) => p.kind === 'remote').map((p) => p.id).sort(), [...names].sort());
+      assert.equal(rows.filter((p) => p.current).length, 1);
+      assert.notEqual(rows.find((p) => p.current)?.id, 'sandbox', 'one of the logins became the default');
+    } finally {
+      own.cleanup();
+    }
+  });
+
+  test('names every object answers to are neither profiles nor accepted as new ones', async () => {
+    for (const name of ['hasOwnProperty', 'toString', 'constructor', '__proto__']) {
+      const use = await cli(['profiles', 'use', name]);
+      assert.equal(use.code, 2, `profiles use ${name}: ${use.stderr}`);
+      assert.match(use.stderr, /no profile named/);
+      const who = await cli(['--profile', name, 'whoami']);
+      assert.equal(who.code, 2, `--profile ${name} whoami: ${who.stdout}`);
+      assert.doesNotMatch(who.stderr, /not a valid base URL/);
+    }
+    const login = await cli(['login', '--profile', 'toString', '--base-url', sb.url], sb.apiKey);
+    assert.equal(login.code, 2, login.stderr);
+    assert.match(login.stderr, /reserved/);
+    assert.equal((await whoami()).profile !== 'toString', true);
+  });
 });

@@ -3,7 +3,7 @@
 // work on a data dir directly.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestSandbox } from '../support/sandbox.js';
 import { runCli, startCli, tempHome, type CliHome } from '../support/cli.js';
@@ -57,9 +57,9 @@ describe('sandbox commands', () => {
     }
   });
 
-  test('sandbox runs standalone with the given key and stops on SIGINT with exit 0', async () => {
-    const dir = join(home.dir, 'standalone');
-    const run = startCli(['sandbox', '--port', '0', '--api-key', 'test-key-123456', '--data-dir', dir], { env: home.env });
+  /** A standalone sandbox started by the CLI, and the URL it printed. */
+  async function standalone(args: string[], env: NodeJS.ProcessEnv = home.env) {
+    const run = startCli(['sandbox', '--port', '0', ...args], { env });
     const url = await new Promise<string>((resolve, reject) => {
       const onData = () => {
         const m = /listening on (http:\/\/\S+)/.exec(run.stdout());
@@ -68,13 +68,48 @@ describe('sandbox commands', () => {
       run.child.stdout!.on('data', onData);
       run.child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
     });
-    const res = await fetch(`${url}/phone-numbers`, { headers: { 'x-api-key': 'test-key-123456' } });
-    assert.equal(res.status, 200);
-    const refused = await fetch(`${url}/phone-numbers`, { headers: { 'x-api-key': 'wrong' } });
-    assert.equal(refused.status, 401);
+    return { run, url };
+  }
+
+  const answers = async (url: string, key: string) => (await fetch(`${url}/phone-numbers`, { headers: { 'x-api-key': key } })).status;
+
+  test('sandbox runs standalone with the given key and stops on SIGINT with exit 0', async () => {
+    const dir = join(home.dir, 'standalone');
+    const { run, url } = await standalone(['--api-key', 'test-key-123456', '--data-dir', dir]);
+    assert.equal(await answers(url, 'test-key-123456'), 200);
+    assert.equal(await answers(url, 'wrong'), 401);
     run.child.kill('SIGINT');
     const r = await run.result;
     assert.equal(r.code, 0, r.stderr);
     assert.ok(!r.stdout.includes('test-key-123456'), 'a key given on the command line is not echoed');
+    assert.match(r.stderr, /--api-key is visible to other users/);
+  });
+
+  test('the key can come from a file or SWITCHBOARD_SANDBOX_KEY, and then it is not in the process list', async () => {
+    const keyPath = join(home.dir, 'sandbox.key');
+    writeFileSync(keyPath, 'file-key-7777\n', { mode: 0o600 });
+    const fromFile = await standalone(['--api-key-file', keyPath, '--data-dir', join(home.dir, 'by-file')]);
+    try {
+      assert.equal(await answers(fromFile.url, 'file-key-7777'), 200);
+      assert.ok(!readFileSync(`/proc/${fromFile.run.child.pid}/cmdline`, 'utf8').includes('file-key-7777'), 'the key is not on the command line');
+    } finally {
+      fromFile.run.child.kill('SIGINT');
+    }
+    const r = await fromFile.run.result;
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /visible to other users/);
+
+    const fromEnv = await standalone(['--data-dir', join(home.dir, 'by-env')], { ...home.env, SWITCHBOARD_SANDBOX_KEY: 'env-key-8888' });
+    try {
+      assert.equal(await answers(fromEnv.url, 'env-key-8888'), 200);
+      assert.equal(await answers(fromEnv.url, 'wrong'), 401);
+    } finally {
+      fromEnv.run.child.kill('SIGINT');
+    }
+    assert.equal((await fromEnv.run.result).code, 0);
+
+    const missing = await runCli(['sandbox', '--api-key-file', join(home.dir, 'nope.key')], { env: home.env });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /Cannot read .*nope\.key: there is no such file/);
   });
 });

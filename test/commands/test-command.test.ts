@@ -170,6 +170,9 @@ describe('switchboard test', () => {
       ['regex.test.yaml', `assistant: x\nturns:\n  - user: hi\n    expect:\n      matches: "(30 days"\n`, /regex\.test\.yaml:5:16: .*matches: not a valid regular expression/],
       ['yaml.test.yaml', `assistant: x\nturns: [\n`, /yaml\.test\.yaml:\d+:\d+: invalid YAML/],
       ['noturns.test.yaml', `assistant: x\n`, /noturns\.test\.yaml:1:1: turns: missing/],
+      // An alias bomb: nine lines that expand to a billion nodes.
+      ['bomb.test.yaml', `assistant: x\nturns: [{ user: hi }]\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n${Array.from({ length: 8 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(9).fill(`*l${i}`).join(', ')}]`).join('\n')}\n`, /bomb\.test\.yaml:4:10: aliases \(\*name\) expand too many times/],
+      ['huge.test.yaml', `assistant: x\nturns:\n${'  - user: hello there, this line makes the file large\n'.repeat(60_000)}`, /huge\.test\.yaml: 3(\.\d)? MB is too large for a scenario file \(at most 2 MB\)/],
     ];
     for (const [name, text] of cases) file(`invalid/${name}`, text);
     const before = sent();

@@ -4,6 +4,7 @@
 // in the built binary's pipe output, and on every error line. -o json stays exact JSON.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '../../src/api/client.js';
@@ -15,6 +16,7 @@ import { listFiles } from '../../src/commands/files.js';
 import { linkNumber, listNumbers } from '../../src/commands/numbers.js';
 import type { OutputTarget } from '../../src/commands/output.js';
 import { showSession } from '../../src/commands/sessions.js';
+import { crashLine, debugLogWriter, writeCrashLog } from '../../src/crash.js';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { runCli, tempHome, type CliHome } from '../support/cli.js';
 
@@ -126,5 +128,42 @@ test('error lines: a service error message carrying control text is printed esca
     }
   } finally {
     await new Promise((r) => server.close(r));
+  }
+});
+
+test('usage errors quote the argument escaped: an OSC 52 pasted into a flag does not reach the terminal', async () => {
+  const r = await runCli(['calls', 'list', '--limit', `5${HOSTILE}`], { env });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /switchboard: .*5Evil/);
+  assert.deepEqual(rawIn(r.stderr), [], `raw control text in ${JSON.stringify(r.stderr)}`);
+});
+
+test('the debug log people are told to read holds flash, request and crash text escaped', () => {
+  const own = tempHome();
+  try {
+    const write = debugLogWriter(own.env);
+    const path = write(`error: ${HOSTILE}`);
+    assert.ok(path);
+    writeCrashLog(new Error(HOSTILE), 'test', own.env);
+    const text = readFileSync(path, 'utf8');
+    assert.match(text, /Evil/);
+    assert.deepEqual(rawIn(text), [], `raw control text in the debug log: ${JSON.stringify(text)}`);
+    assert.deepEqual(rawIn(crashLine(new Error(HOSTILE), path, own.env)), []);
+  } finally {
+    own.cleanup();
+  }
+});
+
+test('calls export: csv and ndjson hold no raw control text, and ndjson still parses to the service record', async () => {
+  // The call's customer name is the hostile text; the call ends within a second at this pace.
+  for (const format of ['csv', 'ndjson']) {
+    const r = await runCli(['calls', 'export', '--format', format], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Evil/, `${format} export holds the call`);
+    assert.deepEqual(rawIn(r.stdout), [], `${format} export printed raw control text: ${JSON.stringify(r.stdout.slice(0, 400))}`);
+    if (format === 'ndjson') {
+      const mine = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; customer?: { name?: string } }).find((c) => c.id === ids.call);
+      assert.equal(mine?.customer?.name, HOSTILE, 'the exported record keeps the exact value');
+    }
   }
 });

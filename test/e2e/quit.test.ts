@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
 import { homeEnv } from '../support/cli.js';
 import { startFaultyServer } from '../support/faulty-server.js';
+import { DEFAULT_TIMEOUTS } from '../../src/api/http.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
@@ -20,15 +21,16 @@ after(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
+// A quit that waited for the request would end when the request gives up, at the client's
+// headers timeout. The test asks for the outcome, not a speed: the console is gone long before
+// that (a third of it), however busy the machine. How fast a quit is belongs to the bench.
+const LONG_BEFORE_THE_REQUEST_GIVES_UP_MS = DEFAULT_TIMEOUTS.headersMs / 3;
+
 for (const key of ['q', 'C-c'] as const) {
-  // The time includes spawning tmux to send the key and to ask whether the pane exited, which a
-  // loaded CI machine can stretch: the best of two tries must be under 200 ms (a quit that drains
-  // the pool instead takes 12-15 s, both times).
-  test(`${key} quits within 200 ms while a request hangs on a service that never answers`, { skip }, async () => {
-    const tries: number[] = [];
-    for (let attempt = 0; attempt < 2 && !tries.some((ms) => ms < 200); attempt++) tries.push(await quitWithHungRequest(key, attempt));
-    console.log(`# ${key}: exited in ${tries.join(' ms, then ')} ms with a request in flight`);
-    assert.ok(Math.min(...tries) < 200, `quit took ${tries.join(' ms, then ')} ms`);
+  test(`${key} quits without waiting for a request that hangs on a service that never answers`, { skip }, async () => {
+    const ms = await quitWithHungRequest(key, 0);
+    console.log(`# ${key}: exited in ${ms} ms with a request in flight`);
+    assert.ok(ms < LONG_BEFORE_THE_REQUEST_GIVES_UP_MS, `quit took ${ms} ms: it waited for the hung request`);
   });
 }
 

@@ -12,9 +12,15 @@ const { openConsole, startTestSandbox } = await import('./support.js');
 const { setCapabilities } = await import('../../src/ui/capabilities.js');
 const { createClient } = await import('../../src/api/client.js');
 const { KEYS } = await import('../support/ink.js');
+const { rememberSession } = await import('../../src/config/sessions.js');
+const { mkdtempSync, rmSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
+const { join } = await import('node:path');
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 let sb: Sandbox;
+/** The console's data dir: the chat list shows the session remembered there. */
+let dataDir: string;
 const ids = { active: '', inactive: '', plan: '' };
 const PLAN_PROMPT = 'Summarise the call in two sentences.';
 const HANGUP = 'Hang up once the caller says goodbye; the last line of this detail.';
@@ -26,6 +32,12 @@ before(async () => {
   try {
     const all = await api.listAssistants();
     ids.active = all.find((a) => a.status !== false)!.id;
+    dataDir = mkdtempSync(join(tmpdir(), 'sb-caps-'));
+    // Two, so that j has a row to move to.
+    for (const name of ['Caps check', 'Caps check again']) {
+      const session = await api.createSession({ assistantId: ids.active, name });
+      rememberSession('sandbox', { id: session.id, name, assistantId: ids.active }, dataDir);
+    }
     ids.inactive = (await api.createAssistant({ name: 'Sleepy Inactive', status: false } as never)).id;
     ids.plan = (
       await api.createAssistant({
@@ -42,6 +54,7 @@ before(async () => {
 after(async () => {
   setCapabilities({ color: true });
   await sb.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** A foreground or background colour in any SGR of the text. */
@@ -53,17 +66,17 @@ test('NO_COLOR: no colour anywhere (header included), the selected row marked by
   setCapabilities({ color: false });
   try {
     for (const initialRoute of [{ name: 'assistants' }, { name: 'numbers' }, { name: 'files' }, { name: 'calls' }, { name: 'chat' }] as Route[]) {
-      const c = await openConsole(sb, { initialRoute });
+      const c = await openConsole(sb, { initialRoute, target: { dataDir } });
       try {
         await c.waitFor(/● online[\s\S]*(NAME|DID|CREATED|SIZE)/);
-        await settle();
-        const frame = c.frame();
+        // Waits by the frame, not a clock: a busy machine draws later, not differently.
+        const frame = await c.waitFor(/^› \S/m).catch(() => c.frame());
         assert.ok(!hasColour(c.frames.join('')), `${initialRoute.name}: colour codes on screen:\n${JSON.stringify(frame.slice(0, 300))}`);
         assert.match(plain(frame), /^› \S/m, `${initialRoute.name}: the selected row is marked:\n${plain(frame)}`);
         // The marker follows the cursor.
         const before = plain(frame).split('\n').findIndex((l) => l.startsWith('› '));
         await c.press('j');
-        await settle();
+        await c.waitFor(new RegExp(`^(?:.*\\n){${before + 1}}› `)).catch(() => undefined);
         const after = plain(c.frame()).split('\n').findIndex((l) => l.startsWith('› '));
         assert.equal(after, before + 1, `${initialRoute.name}: the marker moved with j`);
       } finally {

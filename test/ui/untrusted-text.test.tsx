@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createElement } from 'react';
 import { createClient } from '../../src/api/client.js';
+import { rememberSession } from '../../src/config/sessions.js';
 import { createConsoleStore, type Route } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
 import { KEYS, renderApp } from '../support/ink.js';
@@ -37,6 +38,8 @@ before(async () => {
     ids.file = (await api.uploadFile(path)).id;
     const s = await api.createSession({ assistantId: a.id, name: HOSTILE });
     ids.session = s.id;
+    // The chat list shows the sessions this machine started: this one, in the test's own data dir.
+    rememberSession('sandbox', { id: s.id, name: HOSTILE, assistantId: a.id }, dir);
     await api.sendChat({ sessionId: s.id, input: HOSTILE });
     const number = (await api.listPhoneNumbers())[0];
     await api.linkNumber({ phoneNumberId: number.id, assistantId: a.id });
@@ -67,7 +70,7 @@ test('console: every screen shows hostile service text escaped (titles, breadcru
     { name: 'json', title: HOSTILE, value: { name: HOSTILE } },
   ];
   for (const route of routes) {
-    const c = await openConsole(sb, { initialRoute: route });
+    const c = await openConsole(sb, { initialRoute: route, target: { dataDir: dir } });
     try {
       await c.waitFor(route.name === 'chat' ? 'NAME' : /Evil|kb/);
       // Deeper views too: the raw-JSON view of the record and a breadcrumb over it.
@@ -107,5 +110,55 @@ test('console: a service error message on an error state is shown escaped', asyn
     store.getState().actions.dispose();
     await api.close();
     await new Promise((r) => server.close(r));
+  }
+});
+
+test('chat: "Loading …" and "… is answering…" show session and assistant names escaped, line separators too', async () => {
+  const NAME = `${HOSTILE}\u2028Z\u2029`;
+  let sawChat!: () => void;
+  const chatArrived = new Promise<void>((r) => (sawChat = r));
+  let releaseSession!: () => void;
+  const sessionHeld = new Promise<void>((r) => (releaseSession = r));
+  const server = createServer((req, res) => {
+    const json = (body: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method === 'GET' && req.url === '/assistants') return json({ assistants: [{ id: 'a1', name: NAME }] });
+    if (req.method === 'GET' && req.url?.startsWith('/chats/session/')) {
+      void sessionHeld.then(() => json({ message: 'ok', session: { id: 's1', name: NAME, assistantId: 'a1', status: 'active', messages: [{ role: 'assistant', content: 'Hi.' }] } }));
+      return;
+    }
+    if (req.method === 'POST' && req.url === '/chats') return void sawChat(); // never answers
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ statusCode: 404, error: 'Not Found', message: 'nothing here' }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const api = createClient({ baseUrl: url, apiKey: 'sk-untrusted-test-0000', retries: 0 });
+  const dataDir = mkdtempSync(join(tmpdir(), 'sb-untrusted-chat-'));
+  const store = createConsoleStore(api, { kind: 'remote', profile: 'untrusted', baseUrl: url, dataDir }, { initialRoute: { name: 'chat-session', sessionId: `s1${HOSTILE}` } });
+  const app = await renderApp(createElement(App, { store }));
+  const lineBreaks = (text: string) => /[\u2028\u2029]/.test(text);
+  try {
+    await app.waitFor('Loading session s1Evil');
+    store.getState().actions.back();
+    store.getState().actions.push({ name: 'chat-session', sessionId: 's1' });
+    releaseSession();
+    await app.waitFor('Hi.');
+    await app.type('hello');
+    await app.press(KEYS.enter);
+    await chatArrived;
+    await app.waitFor('is answering');
+    const all = app.frames.join('');
+    assert.deepEqual(rawIn(all), [], `raw control text on screen:\n${app.frame()}`);
+    assert.ok(!lineBreaks(all), `a line or paragraph separator reached the screen:\n${app.frame()}`);
+  } finally {
+    app.unmount();
+    store.getState().actions.dispose();
+    await api.close();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });

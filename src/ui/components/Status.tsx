@@ -6,10 +6,11 @@ import { useConsole } from '../../store/index.js';
 import { wrapText } from '../format.js';
 import { truncateCells } from '../../format/cells.js';
 
+/** `what` often names a record (a session id, an assistant's name): it is escaped here, once for every caller. */
 export function Loading({ what }: { what: string }) {
   return (
     <Text>
-      <Spinner /> Loading {what}…
+      <Spinner /> Loading {escapeLine(what)}…
     </Text>
   );
 }

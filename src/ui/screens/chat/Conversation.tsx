@@ -15,6 +15,7 @@ import { Priority, useKeypress } from '../../hooks/keypress.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, commandFor, KEYMAP, describeKey } from '../../keymap.js';
 import { money, truncate, wrapText } from '../../format.js';
+import { escapeLine } from '../../../format/escape.js';
 import type { ScreenProps } from '../shared.js';
 import { turnLines, windowTurns } from './transcript.js';
 import { VariablesEditor } from './VariablesEditor.js';
@@ -110,7 +111,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
       ) : null}
       {meta.sending ? (
         <Text>
-          <Spinner /> {assistantName} is answering… <Elapsed since={meta.sending.startedAt} /> · Esc cancels
+          <Spinner /> {escapeLine(assistantName)} is answering… <Elapsed since={meta.sending.startedAt} /> · Esc cancels
         </Text>
       ) : meta.sendError ? (
         <Box height={errorLines} overflow="hidden">

@@ -130,4 +130,63 @@ describe('the console against the hosted-service fixture', () => {
       await c.close();
     }
   });
+  test('the edit form: a PATCH answered {message, data} is saved, not reported failed', async () => {
+    const fx = await fixture();
+    // A voice today's form accepts, so that only the answer's envelope is tested here.
+    const a = { ...structuredClone(fx.assistants[0]), id: 'a5515a27-4c1e-4a7b-9d2f-0000000000e1', name: 'Edited by the console', voice: { provider: '11labs', voiceId: 'burt', model: 'eleven_turbo_v2_5', language: 'en', speed: 1 } };
+    fx.assistants.push(a);
+    const c = await consoleOn(fx, { initialRoute: { name: 'assistant-edit', id: a.id } });
+    try {
+      await c.waitFor(`Edit ${a.name}`);
+      await c.press('\x15'); // Ctrl-U: the name goes
+      await c.type('Renamed in console');
+      await c.press(KEYS.ctrlS);
+      await until(() => fx.patches.length === 1, 'the PATCH').catch((e: unknown) => assert.fail(`${String(e)}\n${c.frame()}`));
+      await c.waitFor('Saved assistant', 1000);
+      assert.equal(a.name, 'Renamed in console');
+      assert.doesNotMatch(c.frame(), /failed|could not/i);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('the edit form saves an ElevenLabs voice without model and language (the reference requires them for Sarvam only)', async () => {
+    const fx = await fixture({ single: 'messageNamed' });
+    const a = fx.assistants[0];
+    assert.deepEqual(Object.keys(a.voice as Rec).sort(), ['provider', 'speed', 'voiceId']);
+    const c = await consoleOn(fx, { initialRoute: { name: 'assistant-edit', id: String(a.id) } });
+    try {
+      await c.waitFor(`Edit ${String(a.name)}`);
+      await c.press('\x15');
+      await c.type('Front Desk 2');
+      await c.press(KEYS.ctrlS);
+      await until(() => fx.patches.length === 1, 'the PATCH').catch((e: unknown) => assert.fail(`${String(e)}\n${c.frame()}`));
+      assert.equal(a.name, 'Front Desk 2');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('the outbound form answered {message, data}: Ctrl-S again places no second call, and the call is reported placed', async () => {
+    const fx = await fixture();
+    const c = await consoleOn(fx, { initialRoute: { name: 'calls' } });
+    try {
+      await c.waitFor('calls/day');
+      await c.press('o');
+      await c.waitFor('Place an outbound call');
+      await c.press(KEYS.tab, KEYS.tab);
+      await c.type('+14155550142');
+      await c.press(KEYS.ctrlS);
+      await until(() => fx.requestsTo('/calls/outbound', 'POST').length === 1, 'the POST');
+      await new Promise((r) => setTimeout(r, 300));
+      // A second Ctrl-S, as a person would press it seeing no success: at most a confirmation.
+      await c.press(KEYS.ctrlS);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(fx.requestsTo('/calls/outbound', 'POST').length, 1, 'no second call placed');
+      await c.waitFor('Calling +14155550142', 300);
+      assert.ok(c.store.getState().callLog.calls.some((x) => x.id === fx.calls[0].id) || c.frame().includes(String(fx.calls[0].id)), 'the placed call is shown');
+    } finally {
+      await c.close();
+    }
+  });
 });

@@ -7,6 +7,7 @@ import { createClient } from '../../src/api/client.js';
 import { failure, ResponseTooLargeError, TimeoutError } from '../../src/api/errors.js';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-server.js';
 import { runCli, tempHome, type CliHome } from '../support/cli.js';
+import { json, startServer } from './servers.js';
 
 let endless: FaultyServer;
 let trickle: FaultyServer;
@@ -57,4 +58,26 @@ test('a command against an endless answer exits 1 with one line naming the bound
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /larger than 2 MB, the most Switchboard reads/);
   assert.equal(r.stderr.trim().split('\n').length, 1);
+});
+
+test("ids '.' and '..' go on the wire percent-encoded, never as dot segments a proxy would resolve", async () => {
+  const server = await startServer((_req, res) => json(res, 404, { statusCode: 404, error: 'Not Found', message: 'no such record' }));
+  const api = createClient({ baseUrl: server.url, apiKey: 'sk-test-bounds-0000', retries: 0 });
+  try {
+    for (const id of ['.', '..']) {
+      await api.deleteFile(id).catch(() => undefined);
+      await api.getAssistant(id).catch(() => undefined);
+      await api.updateAssistant(id, { name: 'x' }).catch(() => undefined);
+      await api.getSession(id).catch(() => undefined);
+      await api.getFile(id).catch(() => undefined);
+    }
+    const lines = server.requests.map((r) => `${r.method} ${r.url}`);
+    assert.ok(lines.length >= 10, lines.join('\n'));
+    for (const line of lines) assert.doesNotMatch(line, /\/\.\.?(\/|$|\?)/, `a dot segment on the wire: ${line}`);
+    assert.ok(lines.includes('DELETE /files/%2E%2E'), lines.join('\n'));
+    assert.ok(lines.includes('GET /assistants/%2E'), lines.join('\n'));
+  } finally {
+    await api.close();
+    await server.close();
+  }
 });

@@ -7,7 +7,8 @@
 // never half of one. It is a cache: no fsync (a write must not hold up a keypress), and a file
 // that cannot be read or parsed is treated as no cache at all.
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { privateDir } from '../config/private-dir.js';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -48,7 +49,7 @@ export function readCachedList<T>(cacheDir: string, profile: string, service: st
 /** Replaces the cached rows of a list (dir 0700, file 0600). Failures are the caller's to ignore: a cache is optional. */
 export async function writeCachedList(cacheDir: string, profile: string, service: string, name: CachedListName, rows: unknown, savedAt = Date.now()): Promise<void> {
   const dir = profileDir(cacheDir, profile);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  privateDir(dir, cacheDir);
   const path = cachedListPath(cacheDir, profile, name);
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {

@@ -3,10 +3,11 @@
 // ends the process (Node's state is undefined after one): the console gives the terminal back
 // first, then one line pointing at the log, exit 1. An unhandled rejection in the console is a
 // flash and the console carries on; in a command it ends the process the same way.
-import { appendFileSync, chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { maskKey, redactKey } from './config/mask.js';
 import { configFile, stateDir, type Env } from './config/paths.js';
+import { privateDir } from './config/private-dir.js';
 import { escapeLine, escapeText } from './format/escape.js';
 
 /** Shows a one-line crash message inside the console (a flash) instead of leaving it. */
@@ -75,7 +76,7 @@ export function debugLogWriter(env: Env = process.env): (line: string) => string
   return (line) => {
     try {
       if (!ready) {
-        mkdirSync(stateDir(env), { recursive: true, mode: 0o700 });
+        privateDir(stateDir(env));
         ready = true;
       }
       appendFileSync(path, redactSecrets(`${new Date().toISOString()} debug: ${escapeText(line)}\n`, env), { mode: 0o600 });
@@ -104,7 +105,7 @@ export function writeCrashLog(err: unknown, origin: string, env: Env = process.e
     '',
   ].join('\n');
   try {
-    mkdirSync(stateDir(env), { recursive: true, mode: 0o700 });
+    privateDir(stateDir(env));
     // People are told to read this file, often with cat: service text in it stays inert.
     appendFileSync(path, redactSecrets(escapeText(entry), env), { mode: 0o600 });
     chmodSync(path, 0o600);

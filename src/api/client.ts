@@ -180,9 +180,14 @@ function need(value: string, what: string): string {
   return value;
 }
 
-/** An id as one path segment: '/' or '?' in an id cannot reach another route. */
+/**
+ * An id as one path segment: '/' or '?' in an id cannot reach another route, and an id of '.' or
+ * '..' is sent percent-encoded, never as a dot segment that a proxy would resolve (DELETE /files/..
+ * would become DELETE /).
+ */
 function seg(value: string, what: string): string {
-  return encodeURIComponent(need(value, what));
+  const encoded = encodeURIComponent(need(value, what));
+  return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

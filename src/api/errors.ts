@@ -62,7 +62,7 @@ export class NetworkError extends RequestError {
   }
 }
 
-export type TimeoutPhase = 'connect' | 'upload' | 'headers' | 'body';
+export type TimeoutPhase = 'connect' | 'upload' | 'headers' | 'body' | 'total';
 
 /** A phase of the request took longer than its limit. */
 export class TimeoutError extends RequestError {
@@ -74,6 +74,18 @@ export class TimeoutError extends RequestError {
     baseUrl: string,
   ) {
     super(timeoutMessage(phase, limitMs, method, path, baseUrl), method, path, baseUrl);
+  }
+}
+
+/** The answer was larger than the most the client reads; the rest of it was dropped. */
+export class ResponseTooLargeError extends RequestError {
+  constructor(
+    readonly limitBytes: number,
+    method: string,
+    path: string,
+    baseUrl: string,
+  ) {
+    super(`the answer to ${method} ${stripQuery(path)} was larger than ${Math.round(limitBytes / 1024 / 1024)} MB, the most Switchboard reads; it was stopped there`, method, path, baseUrl);
   }
 }
 
@@ -111,6 +123,7 @@ export type WireError =
   | { kind: 'network'; message: string; code?: string; method: string; path: string; baseUrl: string }
   | { kind: 'timeout'; phase: TimeoutPhase; limitMs: number; method: string; path: string; baseUrl: string }
   | { kind: 'aborted'; method: string; path: string; baseUrl: string }
+  | { kind: 'too-large'; limitBytes: number; method: string; path: string; baseUrl: string }
   | { kind: 'input'; message: string }
   | { kind: 'other'; name: string; message: string };
 
@@ -120,6 +133,7 @@ export function errorToWire(err: unknown): WireError {
   if (err instanceof NetworkError) return { kind: 'network', message: err.message, code: err.code, method: err.method, path: err.path, baseUrl: err.baseUrl };
   if (err instanceof TimeoutError) return { kind: 'timeout', phase: err.phase, limitMs: err.limitMs, method: err.method, path: err.path, baseUrl: err.baseUrl };
   if (err instanceof AbortedError) return { kind: 'aborted', method: err.method, path: err.path, baseUrl: err.baseUrl };
+  if (err instanceof ResponseTooLargeError) return { kind: 'too-large', limitBytes: err.limitBytes, method: err.method, path: err.path, baseUrl: err.baseUrl };
   if (err instanceof InputError) return { kind: 'input', message: err.message };
   if (err instanceof Error) return { kind: 'other', name: err.name, message: err.message };
   return { kind: 'other', name: 'Error', message: String(err) };
@@ -137,6 +151,8 @@ export function errorFromWire(w: WireError): Error {
       return new TimeoutError(w.phase, w.limitMs, w.method, w.path, w.baseUrl);
     case 'aborted':
       return new AbortedError(w.method, w.path, w.baseUrl);
+    case 'too-large':
+      return new ResponseTooLargeError(w.limitBytes, w.method, w.path, w.baseUrl);
     case 'input':
       return new InputError(w.message);
     case 'other': {
@@ -169,6 +185,7 @@ function kindOf(err: unknown): FailureKind {
   if (err instanceof Error && err.name === 'AbortError') return 'cancelled'; // ours (AbortedError) or the platform's
   if (err instanceof ApiError) return err.status === 401 || err.status === 403 ? 'auth' : 'service';
   if (err instanceof NetworkError || err instanceof TimeoutError) return 'unreachable';
+  if (err instanceof ResponseTooLargeError) return 'service';
   return 'unexpected';
 }
 
@@ -191,7 +208,12 @@ function hintFor(err: unknown): string | undefined {
   if (err instanceof NetworkError) {
     return `check that the service is running at ${err.baseUrl}, or choose another target with --profile or SWITCHBOARD_BASE_URL`;
   }
-  if (err instanceof TimeoutError) return 'the service is slow or unreachable; try again in a moment';
+  if (err instanceof TimeoutError) {
+    return err.phase === 'total'
+      ? 'the service kept sending without finishing; try again, or narrow what you ask for'
+      : 'the service is slow or unreachable; try again in a moment';
+  }
+  if (err instanceof ResponseTooLargeError) return 'ask for less (a smaller --limit or a filter), or raise SWITCHBOARD_MAX_RESPONSE_MB';
   return undefined;
 }
 
@@ -209,6 +231,7 @@ function timeoutMessage(phase: TimeoutPhase, limitMs: number, method: string, pa
   if (phase === 'connect') return `could not connect to ${baseUrl} within ${secs}`;
   if (phase === 'upload') return `${method} ${stripQuery(path)}: the service stopped taking the upload for ${secs}`;
   if (phase === 'headers') return `${method} ${stripQuery(path)}: the service did not start answering within ${secs}`;
+  if (phase === 'total') return `${method} ${stripQuery(path)}: the service had not finished its answer after ${secs} (it never went silent long enough to time out)`;
   return `${method} ${stripQuery(path)}: the service stopped sending its answer for ${secs}`;
 }
 

@@ -16,7 +16,7 @@ import { basename, extname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorBodySchema } from './schemas.js';
-import { AbortedError, ApiError, InputError, NetworkError, RequestError, ResponseShapeError, TimeoutError, stripQuery } from './errors.js';
+import { AbortedError, ApiError, InputError, NetworkError, RequestError, ResponseShapeError, ResponseTooLargeError, TimeoutError, stripQuery } from './errors.js';
 import { ConnectionStateFeed, stateAfter } from './connection-state.js';
 
 // node:http's status texts from its CommonJS module: an ESM import of node:http makes Node build
@@ -35,9 +35,23 @@ export interface Timeouts {
   headersMs: number;
   /** The longest silence while the response body arrives. */
   bodyMs: number;
+  /**
+   * The whole request, from sending to the last byte of the answer: a service that trickles its
+   * answer a byte at a time is never silent for bodyMs. Uploads are timed by their progress instead.
+   */
+  totalMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 15_000, bodyMs: 30_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 15_000, bodyMs: 30_000, totalMs: 120_000 };
+
+/**
+ * The largest answer read (SWITCHBOARD_MAX_RESPONSE_MB, default 32): far above a page of full
+ * call records, and low enough that a service sending without end cannot take the machine's memory.
+ */
+export function maxResponseBytes(env: Record<string, string | undefined> = process.env): number {
+  const mb = Number(env.SWITCHBOARD_MAX_RESPONSE_MB);
+  return (Number.isFinite(mb) && mb > 0 ? mb : 32) * 1024 * 1024;
+}
 export const DEFAULT_RETRIES = 2;
 const DEFAULT_RETRY_BASE_MS = 250;
 
@@ -67,6 +81,8 @@ export interface TransportOptions {
   debug?: (line: string) => void;
   /** Told before each wait on a 429, so a person can be shown why nothing happens meanwhile. */
   onRateLimited?: (wait: RateLimitWait) => void;
+  /** The largest answer read (default: maxResponseBytes()); a larger one ends the request with ResponseTooLargeError. */
+  maxResponseBytes?: number;
 }
 
 export interface RateLimitWait {
@@ -122,6 +138,7 @@ export function createTransport(opts: TransportOptions): Transport {
   const retries = Math.max(0, opts.retries ?? DEFAULT_RETRIES);
   const retryBaseMs = opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
   const debug = opts.debug;
+  const maxBytes = opts.maxResponseBytes ?? maxResponseBytes();
   const poolKey = `${base.origin}|${timeouts.connectMs}|${timeouts.headersMs}|${timeouts.bodyMs}`;
   const shared = acquirePool(poolKey, base.origin, timeouts);
   const connection = new ConnectionStateFeed();
@@ -132,17 +149,22 @@ export function createTransport(opts: TransportOptions): Transport {
   async function once(req: WireRequest): Promise<Answer> {
     const headers: Record<string, string> = { 'x-api-key': opts.apiKey, accept: 'application/json' };
     let body: string | Readable | undefined;
-    let signal = req.signal;
+    let signal: AbortSignal;
     let watch: UploadWatch | undefined;
+    let deadline: AbortSignal | undefined;
     if (req.stream) {
       headers['content-type'] = req.stream.contentType;
       headers['content-length'] = String(req.stream.length);
       watch = watchUpload(req.stream.open(), timeouts);
       body = Readable.from(watch.chunks, { objectMode: false });
       signal = req.signal ? AbortSignal.any([req.signal, watch.signal]) : watch.signal;
-    } else if (req.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(req.json);
+    } else {
+      deadline = AbortSignal.timeout(timeouts.totalMs);
+      signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
+      if (req.json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(req.json);
+      }
     }
     try {
       const res = await shared.pool.request({
@@ -155,14 +177,15 @@ export function createTransport(opts: TransportOptions): Transport {
         ...(watch ? { headersTimeout: 0 } : {}),
       });
       watch?.stop();
-      // Always drain the body, even for errors, so the connection goes back to the pool.
-      const text = await res.body.text();
+      // Read whole, even for errors, so the connection goes back to the pool; but never more than maxBytes.
+      const text = await readBounded(res.body, maxBytes, () => new ResponseTooLargeError(maxBytes, req.method, req.path, baseUrl));
       const ct = res.headers['content-type'];
       const ra = res.headers['retry-after'];
       return { status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : (ct ?? ''), text, retryAfter: Array.isArray(ra) ? ra[0] : ra };
     } catch (err) {
       const phase = watch?.firedPhase();
       if (phase) throw new TimeoutError(phase, phase === 'upload' ? timeouts.bodyMs : uploadAnswerMs(timeouts), req.method, req.path, baseUrl);
+      if (deadline?.aborted && !req.signal?.aborted) throw new TimeoutError('total', timeouts.totalMs, req.method, req.path, baseUrl);
       throw err;
     } finally {
       watch?.stop();
@@ -228,6 +251,22 @@ export function createTransport(opts: TransportOptions): Transport {
       await releasePool(poolKey);
     },
   };
+}
+
+/** The body as text, or `tooLarge()` thrown (and the rest of the body dropped) once it passes `max` bytes. */
+async function readBounded(body: AsyncIterable<Uint8Array> & { destroy(err?: Error): void }, max: number, tooLarge: () => Error): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      const err = tooLarge();
+      body.destroy(err);
+      throw err;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 interface UploadWatch {
@@ -357,6 +396,7 @@ function isRetryable(err: RequestError): boolean {
 
 function describeFailure(err: RequestError): string {
   if (err instanceof TimeoutError) return `${err.phase} timeout`;
+  if (err instanceof ResponseTooLargeError) return 'answer too large';
   if (err instanceof NetworkError) return `network error ${err.code ?? ''}`.trim();
   if (err instanceof AbortedError) return 'cancelled';
   return err.name;

@@ -44,7 +44,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call } from '../api/schemas.js';
 import { cacheDir, type Env } from '../config/paths.js';
-import type { Target } from '../config/config.js';
+import { serviceOf, type Target } from '../config/config.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 import { ArchiveReader, type ArchivedCall, type CallQuery, type DayCount, type SearchHit, type Stats, type StatsBy } from './query.js';
 import { BUSY_TIMEOUT_MS, SCHEMA_VERSION, clearData, openArchiveDb } from './schema.js';
@@ -57,6 +57,7 @@ export type { LastSync, LeaseHolder, SyncOptions, SyncProgress, SyncResult } fro
 export { ArchiveCleared, CatchUps } from './sync.js';
 export { searchTerms } from './fts.js';
 export { syncInWorker, type SyncTarget, type WorkerSyncOptions } from './worker.js';
+export { serviceOf } from '../config/config.js';
 
 export interface ArchiveStatus {
   path: string;
@@ -82,10 +83,6 @@ export function archivePath(profile: string, env: Env = process.env): string {
   return join(cacheDir(env), 'archive', `${safe}.db`);
 }
 
-/** Which service a target's calls come from: the archive is emptied when this changes. */
-export function serviceOf(target: Target): string {
-  return target.kind === 'sandbox' ? `sandbox:${target.sandboxDataDir ?? ''}` : `remote:${target.baseUrl ?? ''}`;
-}
 
 export function openArchiveFor(target: Target, env: Env = process.env): CallArchive {
   return openArchive(archivePath(target.profile, env), { service: serviceOf(target) });

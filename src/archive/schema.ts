@@ -1,6 +1,7 @@
 // The archive's tables. It is a cache of the service's call log: a database written by another
 // schema version, or for another service, is emptied and filled again by the next sync.
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
+import { privateDir } from '../config/private-dir.js';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
@@ -70,7 +71,8 @@ export function callsHeld(db: DatabaseSync, dim: number = DIM.all, key = ''): nu
 
 /** Opens (creating, 0700 dir / 0600 file) the archive at `path`; schema made or reset under a write lock when needed. */
 export function openArchiveDb(path: string, service: string | undefined): DatabaseSync {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // The archive dir and the cache dir above it (<cache>/switchboard/archive/<profile>.db).
+  privateDir(dirname(path), dirname(dirname(path)));
   if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   chmodSync(path, 0o600); // SQLite gives its -wal/-shm files the same mode
   const db = openSqlite(path, { timeout: BUSY_TIMEOUT_MS });

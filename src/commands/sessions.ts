@@ -126,7 +126,13 @@ export function sessionsCommand(): Command {
       action('create the session', async (o: { assistant: string; name?: string }, c: Command) =>
         withApi(c, async ({ api, out, target }) => {
           const session = await createSession(api, out, o.assistant, o.name);
-          await rememberForConsole(target, session);
+          // The session exists now: the exit code says so whatever happens to the bookkeeping,
+          // or a script that retries on failure would make a second one.
+          try {
+            await rememberForConsole(target, session);
+          } catch (err) {
+            writeErr(`warning: the session was created, but the local session index was not updated: ${failure(err).message}`);
+          }
         }),
       ),
     );

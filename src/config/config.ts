@@ -36,6 +36,15 @@ export interface Target {
   sandboxDataDir?: string;
 }
 
+/**
+ * Which service a target is: the embedded sandbox by its data dir (its port changes every run),
+ * a remote one by its base URL. What is kept for one (the call archive, the lists' cached rows,
+ * remembered sessions) is never shown for another, though the profile's name is the same.
+ */
+export function serviceOf(target: Pick<Target, 'kind' | 'sandboxDataDir' | 'baseUrl'>): string {
+  return target.kind === 'sandbox' ? `sandbox:${target.sandboxDataDir ?? ''}` : `remote:${target.baseUrl ?? ''}`;
+}
+
 export interface ProfileSummary {
   name: string;
   kind: 'sandbox' | 'remote';

@@ -1,10 +1,11 @@
 // Private files: written whole (temp file + rename, so a crash never leaves half a file),
 // mode 0600 in a 0700 directory, because they hold API keys or people's conversations.
-import { chmodSync, closeSync, fsyncSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { InputError } from '../api/errors.js';
+import { privateDir } from './private-dir.js';
 
 /** A problem with Switchboard's own files or settings; the message says how to fix it. */
 export class ConfigError extends InputError {
@@ -15,9 +16,7 @@ export class ConfigError extends InputError {
 }
 
 export function writePrivateFile(path: string, text: string): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  privateDir(dirname(path));
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     const fd = openSync(tmp, 'wx', 0o600);

@@ -15,19 +15,24 @@ export interface CachedLists {
 /** A resource holding cached rows: shown at once, marked cached, loaded again on entry. */
 export function cachedResource<T>(target: ConsoleTarget, name: CachedListName): Resource<T> {
   if (!target.cacheDir) return { status: 'idle' };
-  const hit = readCachedList<T>(target.cacheDir, target.profile, name);
+  const hit = readCachedList<T>(target.cacheDir, target.profile, serviceKey(target), name);
   return hit ? { status: 'idle', data: hit.rows, fetchedAt: hit.savedAt, cached: true } : { status: 'idle' };
 }
 
 /** Keeps the rows the service just gave; a failure to write only means the next start shows no cached rows. */
 export function saveCachedList(target: ConsoleTarget, name: CachedListName, rows: unknown): void {
   if (!target.cacheDir) return;
-  writeCachedList(target.cacheDir, target.profile, name, rows).catch(() => undefined);
+  writeCachedList(target.cacheDir, target.profile, serviceKey(target), name, rows).catch(() => undefined);
+}
+
+/** The service the target is (ConsoleTarget.service), for a target made without one its kind and address. */
+export function serviceKey(target: ConsoleTarget): string {
+  return target.service ?? `${target.kind}:${target.baseUrl}`;
 }
 
 /** The rows of one list for the frame drawn before the store exists (src/ui/start.ts). */
-export function cachedRowsFor<K extends CachedListName>(cacheDir: string, profile: string, name: K): { rows: NonNullable<CachedLists[K]>; savedAt: number } | undefined {
-  return readCachedList<NonNullable<CachedLists[K]>>(cacheDir, profile, name);
+export function cachedRowsFor<K extends CachedListName>(target: ConsoleTarget & { cacheDir: string }, name: K): { rows: NonNullable<CachedLists[K]>; savedAt: number } | undefined {
+  return readCachedList<NonNullable<CachedLists[K]>>(target.cacheDir, target.profile, serviceKey(target), name);
 }
 
 /** "cached 3 min ago": how old the shown rows are, in the words the status lines use. */

@@ -75,6 +75,11 @@ export interface ConsoleTarget {
    * rows of the lists): the XDG cache dir in the console. Without one, nothing is kept on disk.
    */
   cacheDir?: string;
+  /**
+   * Which service this is (config's serviceOf): the lists' cached rows and remembered sessions
+   * of another service are not shown. Without it, the kind and base URL stand for it.
+   */
+  service?: string;
   /** The call archive's file and the service that fills it (src/store/archive.ts archiveLocation); a private temp one when not given. */
   archive?: { path: string; service: string };
 }

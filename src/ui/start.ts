@@ -7,7 +7,7 @@
 // the Ink components use, with a list's cached rows, or, opened on the call log (`switchboard
 // calls`), the archive's newest calls; keys typed meanwhile wait in stdin for the app.
 import { setFlagsFromString } from 'node:v8';
-import { resolveTarget, type Target } from '../config/config.js';
+import { resolveTarget, serviceOf, type Target } from '../config/config.js';
 import { maskKey } from '../config/mask.js';
 import { debugLogPath, debugLogWriter } from '../crash.js';
 import { connect, type Connection } from '../target.js';
@@ -79,7 +79,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   let rateLimited: ((wait: RateLimitWait) => void) | undefined;
   const connecting = connect({ resolved, sandboxIn: 'child', loadClientAfter: ui, debug: debugLog ? debugLogWriter() : undefined, onRateLimited: (w) => rateLimited?.(w) });
   connecting.catch(() => undefined); // handled in run.tsx, which may attach a little later
-  const target = shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir());
+  const target = { ...shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir()), service: serviceOf(resolved) };
   const route = routeFrom(opts.initialRoute);
   const callLog = route.name === 'calls' ? await peekCalls(resolved, terminal.rows) : undefined;
   terminal.write(chromeFrame({ ...target, callLog }, route, terminal.columns, terminal.rows, terminal.color));
@@ -105,8 +105,8 @@ export function cachedBody(target: FrameTarget, route: Route, width: number, bod
   if (route.name === 'calls' && target.callLog?.total) {
     // As the Calls screen lays it out: chart, legend, status line, then the table.
     const log = target.callLog;
-    const assistants = target.cacheDir ? cachedRowsFor(target.cacheDir, target.profile, 'assistants')?.rows : undefined;
-    const numbers = target.cacheDir ? cachedRowsFor(target.cacheDir, target.profile, 'numbers')?.rows : undefined;
+    const assistants = target.cacheDir ? cachedRowsFor({ ...target, cacheDir: target.cacheDir }, 'assistants')?.rows : undefined;
+    const numbers = target.cacheDir ? cachedRowsFor({ ...target, cacheDir: target.cacheDir }, 'numbers')?.rows : undefined;
     const cols = layoutColumns(callColumns(nameIn(assistants), numbers), width);
     const chart = chartText(log.perDay, width);
     // The console syncs as soon as it is up: the words it will say.
@@ -123,7 +123,8 @@ export function cachedBody(target: FrameTarget, route: Route, width: number, bod
     const cols = layoutColumns(columns, width);
     return { status: truncate(status, width), header: headerLine(cols), rows: list.slice(0, tableBodyHeight(bodyHeight - 1)).map((r) => rowLine(cols, r)) };
   };
-  const read = <K extends 'assistants' | 'numbers' | 'files'>(name: K) => cachedRowsFor(target.cacheDir!, target.profile, name);
+  const cached = { ...target, cacheDir: target.cacheDir };
+  const read = <K extends 'assistants' | 'numbers' | 'files'>(name: K) => cachedRowsFor(cached, name);
   // The store reads the same files when it is made, with the same status: cached, not yet loading.
   const res = <T>(hit: { rows: T; savedAt: number }) => ({ status: 'idle' as const, data: hit.rows, fetchedAt: hit.savedAt, cached: true });
   if (route.name === 'assistants') {

@@ -2,6 +2,7 @@
 // its turns, and `sessions list` reading counts from the service. Built binary, real sandbox.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listSessions, SessionIndexWriter } from '../../src/config/sessions.js';
 import { sandboxForCli } from '../support/sandbox.js';
@@ -85,5 +86,20 @@ describe('the session index with many writers', () => {
     assert.deepEqual(ids, rows.map((r) => r.id));
     const table = await ok(['sessions', 'list']);
     assert.match(table.split('\n')[0], /^ID\tNAME\tASSISTANT\tSTATUS\tMESSAGES/);
+  });
+
+  test('a session made whose bookkeeping then fails exits 0 with a warning: a retrying script makes no second one', async () => {
+    const file = join(on.home.env.XDG_DATA_HOME!, 'switchboard', 'sessions', 'env.json');
+    const kept = readFileSync(file, 'utf8');
+    writeFileSync(file, '{"sessions": [ not json');
+    try {
+      const assistant = (JSON.parse(await ok(['assistants', 'list', '-o', 'json'])) as { id: string }[])[0].id;
+      const r = await runCli(['sessions', 'create', '--assistant', assistant, '-o', 'json'], { env: on.env });
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok((JSON.parse(r.stdout) as { id?: string }).id, 'the session is printed');
+      assert.match(r.stderr, /warning: the session was created, but the local session index was not updated/);
+    } finally {
+      writeFileSync(file, kept);
+    }
   });
 });

@@ -23,7 +23,13 @@ export type FaultMode =
   | 'wrong-shape';
 
 /** Not a fault the client can name: forwards to the upstream, which does the work, but holds a POST's answer (never sent, like 'slow'). */
-export type ServerMode = FaultMode | 'late';
+export type ServerMode =
+  | FaultMode
+  | 'late'
+  /** 200, chunked, a body that never ends (64 KiB chunks as fast as they are taken) */
+  | 'endless'
+  /** 200, one byte of a body every 100 ms: never silent, never done */
+  | 'trickle';
 
 export const FAULT_MODES: readonly FaultMode[] = ['refuse', 'reset', 'slow', '500', '502', '503', 'malformed-json', 'html', 'wrong-shape'];
 
@@ -100,6 +106,23 @@ export async function startFaultyServer(opts: {
           .writeHead(502, { 'content-type': 'text/html' })
           .end('<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>nginx</p></body></html>');
         return;
+      case 'endless': {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        res.write('{"assistants": [');
+        const more = () => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', more);
+        };
+        more();
+        return;
+      }
+      case 'trickle': {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => res.write(' '), 100);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
       case 'wrong-shape':
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ hello: 'world', assistants: 'not a list', phoneNumbers: 7, files: null, calls: {} }));
         return;

@@ -34,7 +34,7 @@ test('a second start shows the rows the first one got, marked cached, until the 
     names = (first.store.getState().assistants.data ?? []).map((a) => a.name ?? a.id);
     assert.ok(names.length > 0);
     // Written after the answer, in the background.
-    for (let i = 0; i < 100 && !readCachedList(cacheDir, 'sandbox', 'assistants'); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && !readCachedList(cacheDir, 'sandbox', `sandbox:${sb.url}`, 'assistants'); i++) await new Promise((r) => setTimeout(r, 10));
   } finally {
     await first.close();
   }
@@ -68,6 +68,19 @@ test('when the service cannot be reached, the cached rows stay, saying why they 
     const frame = await c.waitFor(/could not refresh/);
     assert.match(frame, /cached from .* · could not refresh: /);
     assert.ok((c.store.getState().assistants.data ?? []).length > 0, 'the cached rows are still shown');
+  } finally {
+    await c.close();
+  }
+});
+
+test("another service under the same profile name does not show the first one's rows as cached", async () => {
+  // SWITCHBOARD_BASE_URL pointed the profile elsewhere: nothing cached for that service, and a
+  // wrong key there, so nothing is shown at all.
+  const c = await openConsole(sb, { cacheDir, apiKey: 'sk-wrong-key-0000', target: { service: 'remote:http://elsewhere.test' } });
+  try {
+    const frame = await c.waitFor(/refused|401/);
+    assert.doesNotMatch(frame, /cached from/);
+    assert.equal(c.store.getState().assistants.data, undefined, 'no rows of the other service');
   } finally {
     await c.close();
   }

@@ -66,12 +66,12 @@ for (const route of [{ name: 'assistants' }, { name: 'numbers' }, { name: 'files
   test(`the early frame shows the cached ${route.name} rows, as the app draws them, marked cached`, async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
     const savedAt = Date.now() - 3 * 60_000;
-    await writeCachedList(cacheDir, 'sandbox', 'assistants', [
+    await writeCachedList(cacheDir, 'sandbox', 'sandbox:starting…', 'assistants', [
       { id: 'a-1', name: 'Cached Concierge', status: true, model: { provider: 'openai', model: 'gpt-4o' } },
       { id: 'a-2', name: 'Cached Booker' },
     ], savedAt);
-    await writeCachedList(cacheDir, 'sandbox', 'numbers', [{ id: 'n-1', did: '+14155550123', provider: 'twilio', assistantId: 'a-2' }], savedAt);
-    await writeCachedList(cacheDir, 'sandbox', 'files', { files: [{ id: 'f-1', name: 'cached-faq.md', bytes: 2048 }], pagination: { page: 1, limit: 50, total: 1, totalPages: 1 } }, savedAt);
+    await writeCachedList(cacheDir, 'sandbox', 'sandbox:starting…', 'numbers', [{ id: 'n-1', did: '+14155550123', provider: 'twilio', assistantId: 'a-2' }], savedAt);
+    await writeCachedList(cacheDir, 'sandbox', 'sandbox:starting…', 'files', { files: [{ id: 'f-1', name: 'cached-faq.md', bytes: 2048 }], pagination: { page: 1, limit: 50, total: 1, totalPages: 1 } }, savedAt);
     const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: 'starting…', cacheDir };
     const store = createConsoleStore(connecting, target, { initialRoute: route });
     const app = await renderApp(createElement(App, { store }));

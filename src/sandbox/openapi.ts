@@ -6,7 +6,7 @@ import { CHAT_STATUSES, SESSION_STATUSES } from './routes/chats.js';
 import { FILE_STATUSES, DEFAULT_FILE_PAGE_LIMIT, MAX_FILE_PAGE_LIMIT } from './routes/files.js';
 import { DEFAULT_CALL_LIMIT, MAX_CALL_LIMIT } from './routes/calls.js';
 import { DATE_QUERY_PATTERN } from './validate.js';
-import { MODEL_PROVIDERS, MODEL_PROVIDER_NAMES, VOICE_DETAIL_FIELDS, VOICE_PROVIDERS, VOICE_PROVIDER_NAMES } from '../api/catalog.js';
+import { CATALOG_SOURCE, MODEL_PROVIDERS, MODEL_PROVIDER_NAMES, VOICE_DETAIL_FIELDS, VOICE_PROVIDERS, VOICE_PROVIDER_NAMES } from '../api/catalog.js';
 
 type Schema = Record<string, unknown>;
 
@@ -33,7 +33,7 @@ const assistantFields: Record<string, Schema> = {
   description: { type: 'string', maxLength: 2000 },
   voice: loose(
     {
-      provider: { type: 'string', enum: VOICE_PROVIDER_NAMES, description: 'the spec: two voice providers are supported' },
+      provider: { type: 'string', enum: VOICE_PROVIDER_NAMES, description: `the reference's voice providers (${CATALOG_SOURCE}); an assistant written before may keep another, and may send it back unchanged` },
       voiceId: str(),
       model: str(),
       language: str(),
@@ -41,7 +41,7 @@ const assistantFields: Record<string, Schema> = {
     },
     [],
     {
-      description: `voiceId, model and language are required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')} (the spec: "required for the second provider")`,
+      description: `voiceId, model and language are required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')} (the reference: "For Sarvam, voiceId, model, and language are required")`,
       allOf: VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => ({
         if: { properties: { provider: { const: p.value } }, required: ['provider'] },
         then: { required: [...VOICE_DETAIL_FIELDS], properties: Object.fromEntries(VOICE_DETAIL_FIELDS.map((f) => [f, { type: 'string', minLength: 1 }])) },
@@ -50,7 +50,7 @@ const assistantFields: Record<string, Schema> = {
   ),
   transcriber: loose({ provider: str(), model: str(), language: str() }),
   model: loose({
-    provider: { type: 'string', enum: MODEL_PROVIDER_NAMES, description: 'the spec: a fixed list of five provider families' },
+    provider: { type: 'string', enum: MODEL_PROVIDER_NAMES, description: `the reference's provider families (${CATALOG_SOURCE}); an assistant written before may keep another, and may send it back unchanged` },
     model: { type: 'string', description: 'one of the model ids of the provider family; needs provider' },
     temperature: { type: 'number', minimum: 0, maximum: 2 },
     maxTokens: { type: 'integer', minimum: 1 },
@@ -74,6 +74,16 @@ const assistantFields: Record<string, Schema> = {
   analysisPlan: { type: 'object', additionalProperties: true, description: 'free-form' },
   knowledgeBase,
   hangupUsingPrompt: loose({ enabled: { type: 'boolean' }, prompt: str() }),
+};
+
+/**
+ * The fields of an assistant as read: the input's, without the catalogue's enums (an assistant
+ * written by an older sandbox keeps the providers it was created with).
+ */
+const assistantRecordFields: Record<string, Schema> = {
+  ...assistantFields,
+  voice: loose({ ...((assistantFields.voice as { properties: Record<string, Schema> }).properties), provider: str() }),
+  model: loose({ ...((assistantFields.model as { properties: Record<string, Schema> }).properties), provider: str(), model: str() }),
 };
 
 const call: Schema = obj(
@@ -112,7 +122,15 @@ const schemas: Record<string, Schema> = {
     [],
     { additionalProperties: false, description: 'id, createdAt and updatedAt are ignored if sent; other unknown fields are rejected, and so is null in any field' },
   ),
-  Assistant: obj({ id: str(), ...assistantFields, createdAt: dateTime, updatedAt: dateTime }, ['id', 'name', 'createdAt', 'updatedAt']),
+  AssistantPatch: obj(
+    { ...assistantRecordFields, id: str('ignored if sent'), createdAt: str('ignored if sent'), updatedAt: str('ignored if sent') },
+    [],
+    {
+      additionalProperties: false,
+      description: "As AssistantInput, but a voice or model provider (and model) the assistant already has may be sent back unchanged, even one the catalogue no longer lists; a new one must be in the catalogue (400 naming the field and the accepted values otherwise)",
+    },
+  ),
+  Assistant: obj({ id: str(), ...assistantRecordFields, createdAt: dateTime, updatedAt: dateTime }, ['id', 'name', 'createdAt', 'updatedAt']),
   PhoneNumber: obj(
     {
       id: str(),
@@ -367,7 +385,7 @@ const paths = {
       description:
         'The spec says the hosted service updates only name, status and description locally. The sandbox has no upstream and applies every field; nested objects are replaced whole. Read the assistant back to see what a service applied (the Switchboard client does, and reports fields not applied).',
       parameters: [pathId('id', 'assistant id')],
-      requestBody: body(ref('AssistantInput')),
+      requestBody: body(ref('AssistantPatch')),
       success: [200, ok('updated', obj({ message: str(), assistant: ref('Assistant') }, ['message', 'assistant']))],
     }),
   },

@@ -306,13 +306,13 @@ export interface components {
             /** @description active flag */
             status?: boolean;
             description?: string;
-            /** @description voiceId, model and language are required for 11labs (the spec: "required for the second provider") */
+            /** @description voiceId, model and language are required for sarvam (the reference: "For Sarvam, voiceId, model, and language are required") */
             voice?: ({
                 /**
-                 * @description the spec: two voice providers are supported
+                 * @description the reference's voice providers (https://docs.callhq.ai/api-reference/assistants/create-a-new-assistant); an assistant written before may keep another, and may send it back unchanged
                  * @enum {string}
                  */
-                provider?: "vapi" | "11labs";
+                provider?: "elevenlabs" | "sarvam";
                 voiceId?: string;
                 model?: string;
                 language?: string;
@@ -329,10 +329,10 @@ export interface components {
             };
             model?: ({
                 /**
-                 * @description the spec: a fixed list of five provider families
+                 * @description the reference's provider families (https://docs.callhq.ai/api-reference/assistants/create-a-new-assistant); an assistant written before may keep another, and may send it back unchanged
                  * @enum {string}
                  */
-                provider?: "openai" | "anthropic" | "google" | "groq" | "deep-seek";
+                provider?: "openai" | "azure" | "openrouter" | "google";
                 /** @description one of the model ids of the provider family; needs provider */
                 model?: string;
                 temperature?: number;
@@ -353,7 +353,83 @@ export interface components {
                 };
             } & {
                 [key: string]: unknown;
-            }) & (unknown & unknown & unknown & unknown & unknown);
+            }) & (unknown & unknown & unknown & unknown);
+            /** @description opening message; may use {{variables}} */
+            firstMessage?: string;
+            /** @description `assistant-speaks-first` opens chat sessions and calls with firstMessage */
+            firstMessageMode?: string;
+            /** @description e.g. `office` */
+            backgroundSound?: string;
+            silenceTimeoutSeconds?: number;
+            backgroundDenoisingEnabled?: boolean;
+            firstMessageInterruptionsEnabled?: boolean;
+            maxDurationSeconds?: number;
+            /** @description free-form */
+            analysisPlan?: {
+                [key: string]: unknown;
+            };
+            knowledgeBase?: {
+                fileIds: string[];
+            } & {
+                [key: string]: unknown;
+            };
+            hangupUsingPrompt?: {
+                enabled?: boolean;
+                prompt?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description ignored if sent */
+            id?: string;
+            /** @description ignored if sent */
+            createdAt?: string;
+            /** @description ignored if sent */
+            updatedAt?: string;
+        };
+        /** @description As AssistantInput, but a voice or model provider (and model) the assistant already has may be sent back unchanged, even one the catalogue no longer lists; a new one must be in the catalogue (400 naming the field and the accepted values otherwise) */
+        AssistantPatch: {
+            name?: string;
+            /** @description active flag */
+            status?: boolean;
+            description?: string;
+            voice?: {
+                provider?: string;
+                voiceId?: string;
+                model?: string;
+                language?: string;
+                speed?: number;
+            } & {
+                [key: string]: unknown;
+            };
+            transcriber?: {
+                provider?: string;
+                model?: string;
+                language?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            model?: {
+                provider?: string;
+                model?: string;
+                temperature?: number;
+                maxTokens?: number;
+                emotionRecognitionEnabled?: boolean;
+                /** @description the `system` message is the prompt; {{variables}} are filled from chat variableValues */
+                messages?: ({
+                    /** @description system, user or assistant */
+                    role: string;
+                    content: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                knowledgeBase?: {
+                    fileIds: string[];
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
             /** @description opening message; may use {{variables}} */
             firstMessage?: string;
             /** @description `assistant-speaks-first` opens chat sessions and calls with firstMessage */
@@ -392,20 +468,15 @@ export interface components {
             /** @description active flag */
             status?: boolean;
             description?: string;
-            /** @description voiceId, model and language are required for 11labs (the spec: "required for the second provider") */
-            voice?: ({
-                /**
-                 * @description the spec: two voice providers are supported
-                 * @enum {string}
-                 */
-                provider?: "vapi" | "11labs";
+            voice?: {
+                provider?: string;
                 voiceId?: string;
                 model?: string;
                 language?: string;
                 speed?: number;
             } & {
                 [key: string]: unknown;
-            }) & unknown;
+            };
             transcriber?: {
                 provider?: string;
                 model?: string;
@@ -413,13 +484,8 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            model?: ({
-                /**
-                 * @description the spec: a fixed list of five provider families
-                 * @enum {string}
-                 */
-                provider?: "openai" | "anthropic" | "google" | "groq" | "deep-seek";
-                /** @description one of the model ids of the provider family; needs provider */
+            model?: {
+                provider?: string;
                 model?: string;
                 temperature?: number;
                 maxTokens?: number;
@@ -439,7 +505,7 @@ export interface components {
                 };
             } & {
                 [key: string]: unknown;
-            }) & (unknown & unknown & unknown & unknown & unknown);
+            };
             /** @description opening message; may use {{variables}} */
             firstMessage?: string;
             /** @description `assistant-speaks-first` opens chat sessions and calls with firstMessage */
@@ -1307,7 +1373,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AssistantInput"];
+                "application/json": components["schemas"]["AssistantPatch"];
             };
         };
         responses: {

@@ -3,7 +3,7 @@
 // derived from those timestamps at read time, so it stays right across restarts and needs
 // no timers.
 import { randomUUID } from 'node:crypto';
-import type { CallRow, ChatMessage } from './db.js';
+import type { CallMessage, CallRow } from './db.js';
 import { composeReply, passagesOf, personaOf, type KnowledgeDoc } from './chat.js';
 
 export type CallStatus = 'queued' | 'ringing' | 'in-progress' | 'ended';
@@ -90,20 +90,24 @@ export class CallScript {
     return a;
   }
 
-  /** Greeting, question, grounded answer, goodbye. */
-  conversation(question: string, customerName: string | undefined): ChatMessage[] {
+  /** Greeting, question, grounded answer, goodbye; in the platform's shape (the assistant is `bot`). */
+  conversation(question: string, customerName: string | undefined): CallMessage[] {
     return [
-      { role: 'assistant', content: this.greeting(customerName) },
-      { role: 'user', content: question },
-      { role: 'assistant', content: this.answer(question) },
-      { role: 'user', content: "Great, that's all I needed. Thanks!" },
-      { role: 'assistant', content: "You're welcome. Have a great day, goodbye!" },
+      { role: 'bot', message: this.greeting(customerName) },
+      { role: 'user', message: question },
+      { role: 'bot', message: this.answer(question) },
+      { role: 'user', message: "Great, that's all I needed. Thanks!" },
+      { role: 'bot', message: "You're welcome. Have a great day, goodbye!" },
     ];
   }
 }
 
-export const transcriptOf = (messages: ChatMessage[]) =>
-  messages.map((m) => `${m.role === 'assistant' ? 'AI' : 'User'}: ${m.content}`).join('\n');
+/** The platform's transcript: one line a message, "AI: …" for the assistant, "User: …" for the caller. */
+export const transcriptOf = (messages: readonly CallMessage[]) =>
+  messages
+    .filter((m) => m.role !== 'system')
+    .map((m) => `${m.role === 'bot' || m.role === 'assistant' ? 'AI' : 'User'}: ${m.message}`)
+    .join('\n');
 
 export interface PlanInput {
   type: CallRow['type'];
@@ -157,23 +161,41 @@ export function planCall(p: PlanInput): CallRow {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const cents4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/**
+ * The platform's costBreakdown of a call's cost: placing it (transport) and, per minute talked,
+ * speech-to-text, text-to-speech and the platform; the language model takes the rest, so the
+ * parts add up to `total`, which is `cost`. All 0 until the call ends.
+ */
+export function costBreakdownOf(c: CallRow, ended: boolean): Record<string, number> {
+  if (!ended) return { transport: 0, stt: 0, llm: 0, tts: 0, vapi: 0, total: 0 };
+  const minutes = c.answeredAt === null ? 0 : (c.endedAt - c.answeredAt) / 60_000;
+  const transport = cents4(Math.min(c.cost, 0.01));
+  const stt = cents4(minutes * 0.01);
+  const tts = cents4(minutes * 0.015);
+  const vapi = cents4(minutes * 0.01);
+  const llm = cents4(Math.max(0, c.cost - transport - stt - tts - vapi));
+  return { transport, stt, llm, tts, vapi, total: c.cost };
+}
 
 /**
  * The first moment after `now` at which callView(c, ·, false) reads differently: the next
- * status change, or, while the call is in progress, the next tenth of a second of
- * durationSeconds. Infinity once the call has ended. Cached list pages expire by it.
+ * status change. Infinity once the call has ended. Cached list pages expire by it.
  */
 export function listViewChangesAt(c: CallRow, now: number): number {
   if (now >= c.endedAt) return Infinity;
-  if (c.answeredAt !== null && now >= c.answeredAt) {
-    // durationSeconds = round(talked / 100) / 10 steps up when talked reaches 100·k + 50 ms
-    const talked = now - c.answeredAt;
-    return Math.min(c.endedAt, c.answeredAt + Math.floor((talked + 50) / 100) * 100 + 50);
-  }
   return Math.min(...[c.ringingAt, c.answeredAt ?? Infinity, c.endedAt].filter((t) => t > now));
 }
 
-/** The call as a reader sees it at `now`. List answers leave out transcript and messages. */
+/** The talk time a message of the conversation starts at, its index times an even step. */
+export const messageStep = (c: CallRow, count: number) => (c.answeredAt === null ? 0 : (c.endedAt - c.answeredAt) / Math.max(1, count));
+
+/**
+ * The call as a reader sees it at `now`, in the platform's (Vapi's) call shape: startedAt and
+ * endedAt (no duration field: it is endedAt − startedAt), cost with its costBreakdown, the summary
+ * under analysis. List answers leave out transcript and messages.
+ */
 export function callView(c: CallRow, now: number, full: boolean): Record<string, unknown> {
   const { ringingAt: ringing, answeredAt: answered, endedAt: ended } = c;
   const status: CallStatus =
@@ -181,7 +203,6 @@ export function callView(c: CallRow, now: number, full: boolean): Record<string,
   // The latest moment of the timeline reached by now (no arrays: this runs 100 times a page).
   const updated = Math.max(c.createdAt, ringing <= now ? ringing : -Infinity, answered !== null && answered <= now ? answered : -Infinity, ended <= now ? ended : -Infinity);
   const isEnded = status === 'ended';
-  const talkedMs = answered !== null && now >= answered ? Math.min(now, ended) - answered : 0;
   const endedAt = isEnded ? iso(ended) : null;
   const view: Record<string, unknown> = {
     id: c.id,
@@ -195,18 +216,24 @@ export function callView(c: CallRow, now: number, full: boolean): Record<string,
     startedAt: answered !== null && now >= answered ? iso(answered) : null,
     endedAt,
     endedReason: isEnded ? c.endedReason : null,
-    durationSeconds: Math.round(talkedMs / 100) / 10,
     cost: isEnded ? c.cost : 0,
-    summary: isEnded ? c.summary : null,
+    costBreakdown: costBreakdownOf(c, isEnded),
+    analysis: isEnded ? { summary: c.summary } : {},
   };
   if (full) {
     // Messages are spread evenly over the talk time; while a call is live, the ones said so far.
-    const step = answered === null ? 0 : (ended - answered) / Math.max(1, c.messages.length);
+    const step = messageStep(c, c.messages.length);
+    const talkedMs = answered !== null && now >= answered ? Math.min(now, ended) - answered : 0;
     const messages = c.messages
-      .map((m, i) => ({ ...m, secondsFromStart: Math.round(i * step) / 1000 }))
+      .map((m, i) => ({ ...m, ...messageTiming(answered ?? ringing, step, i) }))
       .filter((m) => isEnded || (answered !== null && m.secondsFromStart * 1000 <= talkedMs));
     view.messages = messages;
     view.transcript = messages.length ? transcriptOf(messages) : isEnded ? '' : null;
   }
   return view;
+}
+
+/** When message `i` was said: epoch ms (`time`, `endTime`) and seconds from the call's start. */
+export function messageTiming(start: number, step: number, i: number): { time: number; endTime: number; secondsFromStart: number } {
+  return { time: Math.round(start + i * step), endTime: Math.round(start + (i + 0.9) * step), secondsFromStart: Math.round(i * step) / 1000 };
 }

@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * List calls, newest first
-         * @description Ordered by createdAt, then id, descending; records omit transcript and messages.
+         * @description Ordered by createdAt, then id, descending; records omit transcript and messages (GET /calls/details has them).
          */
         get: operations["listCalls"];
         put?: never;
@@ -547,7 +547,8 @@ export interface components {
             externalId: string;
             /** @description active flag */
             status: boolean;
-            service: {
+            /** @description the spec's "the service" object, named as the reference names it on files */
+            organization: {
                 id: string;
                 name: string;
             };
@@ -557,6 +558,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** @description The platform's (Vapi's) call record, which the hosted service forwards. No recordingUrl or artifact: the sandbox records no audio, and its messages and transcript are at the top level. */
         Call: {
             id: string;
             assistantId: string;
@@ -583,18 +585,47 @@ export interface components {
             startedAt: string | null;
             endedAt: string | null;
             endedReason: ("customer-ended-call" | "assistant-ended-call" | "silence-timed-out" | "exceeded-max-duration" | "customer-did-not-answer" | "customer-busy" | "voicemail") | null;
-            /** @description talk time so far */
-            durationSeconds: number;
             /** @description US dollars; 0 until the call ends */
             cost: number;
-            summary: string | null;
+            /** @description the platform's breakdown of cost; all 0 until the call ends */
+            costBreakdown: {
+                /** @description placing the call */
+                transport?: number;
+                /** @description speech-to-text */
+                stt?: number;
+                /** @description the language model */
+                llm?: number;
+                /** @description text-to-speech */
+                tts?: number;
+                /** @description the platform */
+                vapi?: number;
+                /** @description the call's cost */
+                total: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description empty until the call ends */
+            analysis: {
+                /** @description set when the call ends */
+                summary?: string;
+            } & {
+                [key: string]: unknown;
+            };
             transcript?: string | null;
             /** @description the conversation so far; only in /calls/details and outbound answers */
             messages?: ({
-                /** @description system, user or assistant */
-                role: string;
-                content: string;
-                secondsFromStart?: number;
+                /**
+                 * @description bot: the assistant; user: the caller
+                 * @enum {string}
+                 */
+                role: "bot" | "user" | "system";
+                message: string;
+                /** @description when it was said, epoch milliseconds */
+                time: number;
+                /** @description when it ended, epoch milliseconds */
+                endTime?: number;
+                /** @description seconds from the start of the call */
+                secondsFromStart: number;
             } & {
                 [key: string]: unknown;
             })[];
@@ -681,7 +712,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            service: {
+            /** @description the spec's "the service" object; the reference (docs.callhq.ai list files) names it organization */
+            organization: {
                 id: string;
                 name: string;
             };
@@ -953,7 +985,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "Chat message sent successfully";
                         chat: components["schemas"]["Chat"];
                     };
                 };
@@ -1038,7 +1071,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "Session created successfully";
                         session: components["schemas"]["ChatSession"];
                     };
                 };
@@ -1232,14 +1266,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description created */
+            /** @description Assistant created successfully */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "Assistant created successfully";
                         assistant: components["schemas"]["Assistant"];
                     };
                 };
@@ -1377,14 +1412,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description updated */
+            /** @description Assistant updated successfully */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "Assistant updated successfully";
                         assistant: components["schemas"]["Assistant"];
                     };
                 };
@@ -1470,14 +1506,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description linked */
+            /** @description Inbound agent configured successfully */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "Inbound agent configured successfully";
                         phoneNumber: components["schemas"]["PhoneNumber"];
                     };
                 };
@@ -1590,9 +1627,9 @@ export interface operations {
     listFiles: {
         parameters: {
             query?: {
-                /** @description from 1 */
+                /** @description from 1 (default 1) */
                 page?: number;
-                /** @description per page (default 20) */
+                /** @description per page (default 10, as the reference gives it; at most 100) */
                 limit?: number;
             };
             header?: never;
@@ -1668,7 +1705,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "File uploaded successfully";
                         file: components["schemas"]["File"];
                     };
                 };
@@ -1809,7 +1847,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "File deleted successfully";
                     };
                 };
             };

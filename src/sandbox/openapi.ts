@@ -93,7 +93,6 @@ const callMessage: Schema = loose(
     role: { type: 'string', enum: ['bot', 'user', 'system'], description: 'bot: the assistant; user: the caller' },
     message: str(),
     time: { type: 'number', description: 'when it was said, epoch milliseconds' },
-    endTime: { type: 'number', description: 'when it ended, epoch milliseconds' },
     secondsFromStart: { type: 'number', description: 'seconds from the start of the call' },
   },
   ['role', 'message', 'time', 'secondsFromStart'],

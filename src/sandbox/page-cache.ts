@@ -3,7 +3,7 @@
 // the calls on the page. The call log is read far more often than it is written, and a page of
 // ended calls never changes, so most reads skip the query, the views and JSON.stringify.
 import type { CallMessage, CallRow } from './db.js';
-import { callView, messageStep, messageTiming, transcriptOf } from './simulate.js';
+import { callFieldsBeforeCost, callView, costBreakdownJson, messageStep, transcriptOf } from './simulate.js';
 
 export interface CachedPage {
   body: Buffer;
@@ -75,7 +75,7 @@ export class ListedCallJson {
 const MAX_CONVERSATIONS = 10_000;
 
 /** The keys callView adds to each message of a conversation, in its order. */
-const TIMING_KEYS = ['time', 'endTime', 'secondsFromStart'];
+const TIMING_KEYS = ['time', 'secondsFromStart'];
 
 interface ConversationJson {
   messages: CallMessage[];
@@ -148,17 +148,17 @@ export class DetailedCallJson {
       out.text(JSON.stringify(callView({ ...c, messages: conv?.messages ?? this.load(conversationId) ?? [] }, now, true)));
       return;
     }
-    // callView's order: the list fields, then messages (spread evenly over the talk), then transcript.
-    const head = JSON.stringify(callView(c, now, false));
+    // callView's order: the list fields (costBreakdown and analysis last), then messages (spread
+    // evenly over the talk), then transcript. An ended call's breakdown JSON is shared.
+    const head = `${JSON.stringify(callFieldsBeforeCost(c, now)).slice(0, -1)},"cost":${c.cost},"costBreakdown":${costBreakdownJson(c)},"analysis":{"summary":${JSON.stringify(c.summary)}}}`;
     const n = conv.messages.length;
     const step = messageStep(c, n);
     const start = c.answeredAt ?? c.ringingAt;
     out.text(`${head.slice(0, -1)},"messages":[`);
     for (let i = 0; i < n; i++) {
-      if (i) out.text(',');
       out.bytes(conv.heads[i]);
-      const t = messageTiming(start, step, i);
-      out.text(`${t.time},"endTime":${t.endTime},"secondsFromStart":${t.secondsFromStart}}`);
+      // messageTiming's numbers, inlined: this runs for every message of a sync.
+      out.text(`${Math.round(start + i * step)},"secondsFromStart":${Math.round(i * step) / 1000}}${i + 1 < n ? ',' : ''}`);
     }
     out.text('],"transcript":');
     out.bytes(conv.transcript);

@@ -168,6 +168,24 @@ const cents4 = (n: number) => Math.round(n * 10_000) / 10_000;
  * speech-to-text, text-to-speech and the platform; the language model takes the rest, so the
  * parts add up to `total`, which is `cost`. All 0 until the call ends.
  */
+/**
+ * costBreakdownOf(c, true) as JSON. It depends only on the cost and the talk time, which repeat
+ * across a log (a seeded one has a few hundred pairs), so each pair's JSON is made once: a page
+ * of full records would otherwise format six decimals a call.
+ */
+export function costBreakdownJson(c: CallRow): string {
+  const talked = c.answeredAt === null ? -1 : c.endedAt - c.answeredAt;
+  let byTalk = BREAKDOWNS.get(c.cost);
+  if (!byTalk) {
+    if (BREAKDOWNS.size >= 10_000) BREAKDOWNS.clear();
+    BREAKDOWNS.set(c.cost, (byTalk = new Map()));
+  }
+  let json = byTalk.get(talked);
+  if (json === undefined) byTalk.set(talked, (json = JSON.stringify(costBreakdownOf(c, true))));
+  return json;
+}
+const BREAKDOWNS = new Map<number, Map<number, string>>();
+
 export function costBreakdownOf(c: CallRow, ended: boolean): Record<string, number> {
   if (!ended) return { transport: 0, stt: 0, llm: 0, tts: 0, vapi: 0, total: 0 };
   const minutes = c.answeredAt === null ? 0 : (c.endedAt - c.answeredAt) / 60_000;
@@ -197,29 +215,12 @@ export const messageStep = (c: CallRow, count: number) => (c.answeredAt === null
  * under analysis. List answers leave out transcript and messages.
  */
 export function callView(c: CallRow, now: number, full: boolean): Record<string, unknown> {
-  const { ringingAt: ringing, answeredAt: answered, endedAt: ended } = c;
-  const status: CallStatus =
-    now >= ended ? 'ended' : answered !== null && now >= answered ? 'in-progress' : now >= ringing ? 'ringing' : 'queued';
-  // The latest moment of the timeline reached by now (no arrays: this runs 100 times a page).
-  const updated = Math.max(c.createdAt, ringing <= now ? ringing : -Infinity, answered !== null && answered <= now ? answered : -Infinity, ended <= now ? ended : -Infinity);
-  const isEnded = status === 'ended';
-  const endedAt = isEnded ? iso(ended) : null;
-  const view: Record<string, unknown> = {
-    id: c.id,
-    type: c.type,
-    assistantId: c.assistantId,
-    phoneNumberId: c.phoneNumberId,
-    status,
-    customer: c.customer,
-    createdAt: iso(c.createdAt),
-    updatedAt: endedAt !== null && updated === ended ? endedAt : iso(updated),
-    startedAt: answered !== null && now >= answered ? iso(answered) : null,
-    endedAt,
-    endedReason: isEnded ? c.endedReason : null,
-    cost: isEnded ? c.cost : 0,
-    costBreakdown: costBreakdownOf(c, isEnded),
-    analysis: isEnded ? { summary: c.summary } : {},
-  };
+  const view = callFieldsBeforeCost(c, now);
+  const isEnded = view.status === 'ended';
+  view.cost = isEnded ? c.cost : 0;
+  view.costBreakdown = costBreakdownOf(c, isEnded);
+  view.analysis = isEnded ? { summary: c.summary } : {};
+  const { answeredAt: answered, ringingAt: ringing, endedAt: ended } = c;
   if (full) {
     // Messages are spread evenly over the talk time; while a call is live, the ones said so far.
     const step = messageStep(c, c.messages.length);
@@ -233,7 +234,30 @@ export function callView(c: CallRow, now: number, full: boolean): Record<string,
   return view;
 }
 
-/** When message `i` was said: epoch ms (`time`, `endTime`) and seconds from the call's start. */
-export function messageTiming(start: number, step: number, i: number): { time: number; endTime: number; secondsFromStart: number } {
-  return { time: Math.round(start + i * step), endTime: Math.round(start + (i + 0.9) * step), secondsFromStart: Math.round(i * step) / 1000 };
+/** callView's fields up to (not with) cost, costBreakdown and analysis, in its order. */
+export function callFieldsBeforeCost(c: CallRow, now: number): Record<string, unknown> {
+  const { ringingAt: ringing, answeredAt: answered, endedAt: ended } = c;
+  const status: CallStatus =
+    now >= ended ? 'ended' : answered !== null && now >= answered ? 'in-progress' : now >= ringing ? 'ringing' : 'queued';
+  // The latest moment of the timeline reached by now (no arrays: this runs 100 times a page).
+  const updated = Math.max(c.createdAt, ringing <= now ? ringing : -Infinity, answered !== null && answered <= now ? answered : -Infinity, ended <= now ? ended : -Infinity);
+  const endedAt = status === 'ended' ? iso(ended) : null;
+  return {
+    id: c.id,
+    type: c.type,
+    assistantId: c.assistantId,
+    phoneNumberId: c.phoneNumberId,
+    status,
+    customer: c.customer,
+    createdAt: iso(c.createdAt),
+    updatedAt: endedAt !== null && updated === ended ? endedAt : iso(updated),
+    startedAt: answered !== null && now >= answered ? iso(answered) : null,
+    endedAt,
+    endedReason: status === 'ended' ? c.endedReason : null,
+  };
+}
+
+/** When message `i` was said: epoch ms (`time`) and seconds from the call's start (page-cache.ts writes the same inline). */
+export function messageTiming(start: number, step: number, i: number): { time: number; secondsFromStart: number } {
+  return { time: Math.round(start + i * step), secondsFromStart: Math.round(i * step) / 1000 };
 }

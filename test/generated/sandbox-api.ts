@@ -622,8 +622,6 @@ export interface components {
                 message: string;
                 /** @description when it was said, epoch milliseconds */
                 time: number;
-                /** @description when it ended, epoch milliseconds */
-                endTime?: number;
                 /** @description seconds from the start of the call */
                 secondsFromStart: number;
             } & {

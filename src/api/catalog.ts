@@ -49,7 +49,8 @@ export function describeCatalog(): string {
   const voices = VOICE_PROVIDERS.map((v) => `  ${v.value}${v.needsDetails ? ` (needs voice.${VOICE_DETAIL_FIELDS.join(', voice.')})` : ''}`).join('\n');
   return [
     `Providers the hosted service's public reference lists (${CATALOG_SOURCE}).`,
-    'They are suggestions: any other value in the file is passed through, and the service decides.',
+    'They are suggestions: any other value in the file is passed through, and the service decides',
+    '(the sandbox, which models the service, accepts only these for new assistants).',
     `Language models (model.provider: model.model):\n${families}`,
     `Voice providers (voice.provider):\n${voices}`,
   ].join('\n');

@@ -164,11 +164,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const cents4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
 /**
- * The platform's costBreakdown of a call's cost: placing it (transport) and, per minute talked,
- * speech-to-text, text-to-speech and the platform; the language model takes the rest, so the
- * parts add up to `total`, which is `cost`. All 0 until the call ends.
- */
-/**
  * costBreakdownOf(c, true) as JSON. It depends only on the cost and the talk time, which repeat
  * across a log (a seeded one has a few hundred pairs), so each pair's JSON is made once: a page
  * of full records would otherwise format six decimals a call.
@@ -186,6 +181,11 @@ export function costBreakdownJson(c: CallRow): string {
 }
 const BREAKDOWNS = new Map<number, Map<number, string>>();
 
+/**
+ * The platform's costBreakdown of a call's cost: placing it (transport) and, per minute talked,
+ * speech-to-text, text-to-speech and the platform; the language model takes the rest, so the
+ * parts add up to `total`, which is `cost`. All 0 until the call ends.
+ */
 export function costBreakdownOf(c: CallRow, ended: boolean): Record<string, number> {
   if (!ended) return { transport: 0, stt: 0, llm: 0, tts: 0, vapi: 0, total: 0 };
   const minutes = c.answeredAt === null ? 0 : (c.endedAt - c.answeredAt) / 60_000;
@@ -206,7 +206,7 @@ export function listViewChangesAt(c: CallRow, now: number): number {
   return Math.min(...[c.ringingAt, c.answeredAt ?? Infinity, c.endedAt].filter((t) => t > now));
 }
 
-/** The talk time a message of the conversation starts at, its index times an even step. */
+/** The time between a call's messages: its talk time shared evenly among them. */
 export const messageStep = (c: CallRow, count: number) => (c.answeredAt === null ? 0 : (c.endedAt - c.answeredAt) / Math.max(1, count));
 
 /**

@@ -1,16 +1,25 @@
-// The providers the Voice Agent Service accepts, in one place: the sandbox validates against it,
-// its OpenAPI document enumerates it, the console's create form offers it and
-// `switchboard assistants create --help` prints it. The spec names the rules (two voice providers,
-// the second needing voiceId, model and language; five language-model families, each with its
-// own model ids) but leaves the brand-name identifiers out; these are the ones the service uses.
+// The providers the hosted service's public reference lists, in one place. The catalogue only
+// suggests: the console's create form offers these values and takes any other typed value, and
+// `switchboard assistants create` passes any value through, because the service may accept more
+// than its reference shows (the client never refuses a provider or model). The sandbox, which
+// models the service, validates new writes against it and answers a 400 naming the field.
 
-/** Language-model provider families and the model ids each accepts. */
+/** Where the lists below come from (the service's public API reference). */
+export const CATALOG_SOURCE = 'https://docs.callhq.ai/api-reference/assistants/create-a-new-assistant';
+
+/**
+ * Language-model provider families and the model ids each accepts.
+ * Source: docs.callhq.ai /api-reference/assistants/create-a-new-assistant, the `model` field
+ * ("Supported providers and models: openai (…), azure (…), openrouter (…), …"). The stored copy of
+ * that page cuts its list after openrouter's fourth id, so openrouter may accept more and the two
+ * families after it are not known from it; `google` (gemini-1.5-pro) is from an earlier version of
+ * the same page's example (and /api-reference/assistants/update-assistant).
+ */
 export const MODEL_PROVIDERS = {
-  openai: ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4.1-nano', 'o3-mini'],
-  anthropic: ['claude-3-5-sonnet-20241022', 'claude-3-5-haiku-20241022', 'claude-3-5-haiku', 'claude-3-7-sonnet-20250219', 'claude-sonnet-4-20250514'],
-  google: ['gemini-2.0-flash', 'gemini-2.0-flash-lite', 'gemini-1.5-pro', 'gemini-1.5-flash', 'gemini-2.5-flash'],
-  groq: ['llama-3.3-70b-versatile', 'llama-3.1-70b-versatile', 'llama-3.1-8b-instant', 'mixtral-8x7b-32768', 'gemma2-9b-it'],
-  'deep-seek': ['deepseek-chat', 'deepseek-reasoner'],
+  openai: ['gpt-4.1-mini', 'gpt-4.1', 'gpt-4.1-nano', 'gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo'],
+  azure: ['gpt-4.1-mini-cluster', 'gpt-4.1-cluster', 'gpt-4.1-nano-cluster', 'gpt-4o-mini-cluster', 'gpt-4o-cluster', 'gpt-4-cluster', 'gpt-3.5-cluster'],
+  openrouter: ['gpt-oss-20b', 'gpt-oss-120b', 'gpt-4', 'gpt-4o-mini'],
+  google: ['gemini-1.5-pro'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ModelProvider = keyof typeof MODEL_PROVIDERS;
@@ -19,18 +28,30 @@ export const MODEL_PROVIDER_NAMES = Object.keys(MODEL_PROVIDERS) as ModelProvide
 export const modelsOf = (provider: string): readonly string[] =>
   Object.hasOwn(MODEL_PROVIDERS, provider) ? MODEL_PROVIDERS[provider as ModelProvider] : [];
 
-/** The two voice providers; the second needs voiceId, model and language. */
-export const VOICE_PROVIDERS: readonly { value: string; needsDetails: boolean; models: readonly string[] }[] = [
-  { value: 'vapi', needsDetails: false, models: [] },
-  { value: '11labs', needsDetails: true, models: ['eleven_turbo_v2_5', 'eleven_flash_v2_5', 'eleven_multilingual_v2'] },
+/**
+ * Voice providers. Source: the same page's `voice` field, "Supports ElevenLabs or Sarvam. For
+ * Sarvam, voiceId, model, and language are required"; its example gives sarvam's identifier
+ * (`sarvam`, voiceId `anushka`, model `bulbul:v2`, language `en`). The page names ElevenLabs without
+ * showing its identifier: `elevenlabs` follows the lower-case `sarvam`; its model ids are
+ * ElevenLabs' own. Either may take other values the reference does not list.
+ */
+export const VOICE_PROVIDERS: readonly { value: string; label: string; needsDetails: boolean; models: readonly string[]; voices: readonly string[] }[] = [
+  { value: 'elevenlabs', label: 'ElevenLabs', needsDetails: false, models: ['eleven_turbo_v2_5', 'eleven_flash_v2_5', 'eleven_multilingual_v2'], voices: [] },
+  { value: 'sarvam', label: 'Sarvam', needsDetails: true, models: ['bulbul:v2'], voices: ['anushka'] },
 ];
 export const VOICE_PROVIDER_NAMES = VOICE_PROVIDERS.map((p) => p.value);
-/** The voice fields the second provider needs. */
+/** The voice fields Sarvam needs. */
 export const VOICE_DETAIL_FIELDS = ['voiceId', 'model', 'language'] as const;
 
-/** For help text: "openai: gpt-4o, gpt-4o-mini; anthropic: …" one family a line. */
+/** For help text: where the lists come from, then one family a line. */
 export function describeCatalog(): string {
   const families = MODEL_PROVIDER_NAMES.map((p) => `  ${p}: ${MODEL_PROVIDERS[p].join(', ')}`).join('\n');
   const voices = VOICE_PROVIDERS.map((v) => `  ${v.value}${v.needsDetails ? ` (needs voice.${VOICE_DETAIL_FIELDS.join(', voice.')})` : ''}`).join('\n');
-  return `Language models (model.provider: model.model):\n${families}\nVoice providers (voice.provider):\n${voices}`;
+  return [
+    `Providers the hosted service's public reference lists (${CATALOG_SOURCE}).`,
+    'They are suggestions: any other value in the file is passed through, and the service decides',
+    '(the sandbox, which models the service, accepts only these for new assistants).',
+    `Language models (model.provider: model.model):\n${families}`,
+    `Voice providers (voice.provider):\n${voices}`,
+  ].join('\n');
 }

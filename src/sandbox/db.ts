@@ -9,9 +9,16 @@ import { openSqlite, pragmaValue, transaction } from './sqlite.js';
 
 export type Db = DatabaseSync;
 
+/** A chat session's message (the spec's `{ role, content }`). */
 export interface ChatMessage {
   role: string;
   content: string;
+}
+
+/** A call's message as the platform's call record has it: text in `message`, role bot, user or system. */
+export interface CallMessage {
+  role: string;
+  message: string;
 }
 
 export interface AssistantRow {
@@ -46,7 +53,7 @@ export interface CallRow {
   cost: number;
   summary: string;
   /** the whole conversation; the transcript is derived from it when read */
-  messages: ChatMessage[];
+  messages: CallMessage[];
 }
 
 export interface FileRow {
@@ -82,7 +89,7 @@ export interface CallQuery {
   limit: number;
 }
 
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 const SCHEMA = `
 CREATE TABLE assistants (
@@ -146,8 +153,10 @@ export function openDatabase(dataDir: string, onCreate?: (db: Db) => void): { db
         onCreate?.(db);
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
         created = true;
-      } else if (version === 3) {
-        moveConversationsOut(db);
+      } else if (version === 3 || version === 4) {
+        if (version === 3) moveConversationsOut(db);
+        toPlatformShapes(db);
+        db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       } else if (version !== SCHEMA_VERSION) {
         throw new Error(
           `the sandbox data in ${dataDir} was written by a ${version < SCHEMA_VERSION ? 'older' : 'newer'} build (schema ${version}, this one reads ${SCHEMA_VERSION}); use another --data-dir, or remove that directory to start fresh`,
@@ -175,7 +184,37 @@ function moveConversationsOut(db: Db): void {
     point.run(key, r.id);
   }
   db.exec('ALTER TABLE calls DROP COLUMN messages');
-  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+}
+
+/** A call message of schema 4 (`{ role: 'assistant' | 'user', content }`) in the platform's shape; others as they are. */
+export function platformMessage(m: unknown): unknown {
+  if (!m || typeof m !== 'object' || Array.isArray(m)) return m;
+  const { role, content, ...rest } = m as Record<string, unknown>;
+  if (typeof content !== 'string' || 'message' in rest) return m;
+  return { role: role === 'assistant' ? 'bot' : role, message: content, ...rest };
+}
+
+/**
+ * Schema 4 → 5: the records take the shapes the hosted service's reference gives. Call messages
+ * move their text to `message` with role `bot` for the assistant (each conversation keeps its
+ * id, which is only a key); a phone number's `service` object is named `organization`. Nothing
+ * else in a row changes.
+ */
+function toPlatformShapes(db: Db): void {
+  const setMessages = db.prepare('UPDATE conversations SET messages = ? WHERE id = ?');
+  for (const r of db.prepare('SELECT id, messages FROM conversations').all() as { id: string; messages: string }[]) {
+    const messages = JSON.parse(r.messages) as unknown;
+    if (!Array.isArray(messages)) continue;
+    const next = JSON.stringify(messages.map(platformMessage));
+    if (next !== r.messages) setMessages.run(next, r.id);
+  }
+  const setBody = db.prepare('UPDATE phone_numbers SET body = ? WHERE id = ?');
+  for (const r of db.prepare('SELECT id, body FROM phone_numbers').all() as { id: string; body: string }[]) {
+    const body = JSON.parse(r.body) as Record<string, unknown>;
+    if (!('service' in body) || 'organization' in body) continue;
+    const { service, ...rest } = body;
+    setBody.run(JSON.stringify({ ...rest, organization: service }), r.id);
+  }
 }
 
 /** Typed access to the records; one prepared statement per query. */
@@ -327,9 +366,9 @@ export class SandboxStore {
   private readonly callQueries = new Map<string, StatementSync>();
 
   /** A conversation's messages by id (calls keep them apart, stored once by content). */
-  conversation(id: string): ChatMessage[] | undefined {
+  conversation(id: string): CallMessage[] | undefined {
     const row = this.s.conversationGet.get(id) as { messages: string } | undefined;
-    return row ? (JSON.parse(row.messages) as ChatMessage[]) : undefined;
+    return row ? (JSON.parse(row.messages) as CallMessage[]) : undefined;
   }
 
   // --- files

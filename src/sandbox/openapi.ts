@@ -6,7 +6,7 @@ import { CHAT_STATUSES, SESSION_STATUSES } from './routes/chats.js';
 import { FILE_STATUSES, DEFAULT_FILE_PAGE_LIMIT, MAX_FILE_PAGE_LIMIT } from './routes/files.js';
 import { DEFAULT_CALL_LIMIT, MAX_CALL_LIMIT } from './routes/calls.js';
 import { DATE_QUERY_PATTERN } from './validate.js';
-import { MODEL_PROVIDERS, MODEL_PROVIDER_NAMES, VOICE_DETAIL_FIELDS, VOICE_PROVIDERS, VOICE_PROVIDER_NAMES } from '../api/catalog.js';
+import { CATALOG_SOURCE, MODEL_PROVIDERS, MODEL_PROVIDER_NAMES, VOICE_DETAIL_FIELDS, VOICE_PROVIDERS, VOICE_PROVIDER_NAMES } from '../api/catalog.js';
 
 type Schema = Record<string, unknown>;
 
@@ -33,7 +33,7 @@ const assistantFields: Record<string, Schema> = {
   description: { type: 'string', maxLength: 2000 },
   voice: loose(
     {
-      provider: { type: 'string', enum: VOICE_PROVIDER_NAMES, description: 'the spec: two voice providers are supported' },
+      provider: { type: 'string', enum: VOICE_PROVIDER_NAMES, description: `the reference's voice providers (${CATALOG_SOURCE}); an assistant written before may keep another, and may send it back unchanged` },
       voiceId: str(),
       model: str(),
       language: str(),
@@ -41,7 +41,7 @@ const assistantFields: Record<string, Schema> = {
     },
     [],
     {
-      description: `voiceId, model and language are required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')} (the spec: "required for the second provider")`,
+      description: `voiceId, model and language are required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')} (the reference: "For Sarvam, voiceId, model, and language are required")`,
       allOf: VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => ({
         if: { properties: { provider: { const: p.value } }, required: ['provider'] },
         then: { required: [...VOICE_DETAIL_FIELDS], properties: Object.fromEntries(VOICE_DETAIL_FIELDS.map((f) => [f, { type: 'string', minLength: 1 }])) },
@@ -50,7 +50,7 @@ const assistantFields: Record<string, Schema> = {
   ),
   transcriber: loose({ provider: str(), model: str(), language: str() }),
   model: loose({
-    provider: { type: 'string', enum: MODEL_PROVIDER_NAMES, description: 'the spec: a fixed list of five provider families' },
+    provider: { type: 'string', enum: MODEL_PROVIDER_NAMES, description: `the reference's provider families (${CATALOG_SOURCE}); an assistant written before may keep another, and may send it back unchanged` },
     model: { type: 'string', description: 'one of the model ids of the provider family; needs provider' },
     temperature: { type: 'number', minimum: 0, maximum: 2 },
     maxTokens: { type: 'integer', minimum: 1 },
@@ -76,6 +76,28 @@ const assistantFields: Record<string, Schema> = {
   hangupUsingPrompt: loose({ enabled: { type: 'boolean' }, prompt: str() }),
 };
 
+/**
+ * The fields of an assistant as read: the input's, without the catalogue's enums (an assistant
+ * written by an older sandbox keeps the providers it was created with).
+ */
+const assistantRecordFields: Record<string, Schema> = {
+  ...assistantFields,
+  voice: loose({ ...((assistantFields.voice as { properties: Record<string, Schema> }).properties), provider: str() }),
+  model: loose({ ...((assistantFields.model as { properties: Record<string, Schema> }).properties), provider: str(), model: str() }),
+};
+
+const money = (description: string): Schema => ({ type: 'number', description });
+/** A call message as the platform (Vapi) gives it: the text in `message`. */
+const callMessage: Schema = loose(
+  {
+    role: { type: 'string', enum: ['bot', 'user', 'system'], description: 'bot: the assistant; user: the caller' },
+    message: str(),
+    time: { type: 'number', description: 'when it was said, epoch milliseconds' },
+    secondsFromStart: { type: 'number', description: 'seconds from the start of the call' },
+  },
+  ['role', 'message', 'time', 'secondsFromStart'],
+);
+
 const call: Schema = obj(
   {
     id: str(),
@@ -90,16 +112,21 @@ const call: Schema = obj(
       description: 'outbound: queued (1 s) → ringing (2 s) → in-progress (4–8 s) → ended; inbound starts ringing. Derived from the stored timeline when read.',
     },
     customer: obj({ number: str('E.164'), name: str() }, ['number']),
-    startedAt: nullable({ ...dateTime, description: 'when answered; null before, and for unanswered calls' }),
+    startedAt: nullable({ ...dateTime, description: 'when answered; null before, and for unanswered calls. The talk time is endedAt − startedAt (there is no duration field)' }),
     endedAt: nullable(dateTime),
     endedReason: nullable({ type: 'string', enum: [...ENDED_REASONS] }),
-    durationSeconds: { type: 'number', description: 'talk time so far' },
-    cost: { type: 'number', description: 'US dollars; 0 until the call ends' },
-    summary: nullable(str('set when the call ends')),
+    cost: money('US dollars; 0 until the call ends'),
+    costBreakdown: obj(
+      { transport: money('placing the call'), stt: money('speech-to-text'), llm: money('the language model'), tts: money('text-to-speech'), vapi: money('the platform'), total: money('the call\'s cost') },
+      ['total'],
+      { additionalProperties: true, description: 'the platform\'s breakdown of cost; all 0 until the call ends' },
+    ),
+    analysis: loose({ summary: str('set when the call ends') }, [], { description: 'empty until the call ends' }),
     transcript: nullable(str('lines "AI: …" / "User: …"; only in /calls/details and outbound answers')),
-    messages: { ...arrayOf({ ...message, properties: { ...(message.properties as object), secondsFromStart: { type: 'number' } } }), description: 'the conversation so far; only in /calls/details and outbound answers' },
+    messages: { ...arrayOf(callMessage), description: 'the conversation so far; only in /calls/details and outbound answers' },
   },
-  ['id', 'assistantId', 'phoneNumberId', 'createdAt', 'updatedAt', 'type', 'status', 'customer', 'startedAt', 'endedAt', 'endedReason', 'durationSeconds', 'cost', 'summary'],
+  ['id', 'assistantId', 'phoneNumberId', 'createdAt', 'updatedAt', 'type', 'status', 'customer', 'startedAt', 'endedAt', 'endedReason', 'cost', 'costBreakdown', 'analysis'],
+  { description: 'The platform\'s (Vapi\'s) call record, which the hosted service forwards. No recordingUrl or artifact: the sandbox records no audio, and its messages and transcript are at the top level.' },
 );
 
 const schemas: Record<string, Schema> = {
@@ -112,7 +139,15 @@ const schemas: Record<string, Schema> = {
     [],
     { additionalProperties: false, description: 'id, createdAt and updatedAt are ignored if sent; other unknown fields are rejected, and so is null in any field' },
   ),
-  Assistant: obj({ id: str(), ...assistantFields, createdAt: dateTime, updatedAt: dateTime }, ['id', 'name', 'createdAt', 'updatedAt']),
+  AssistantPatch: obj(
+    { ...assistantRecordFields, id: str('ignored if sent'), createdAt: str('ignored if sent'), updatedAt: str('ignored if sent') },
+    [],
+    {
+      additionalProperties: false,
+      description: "As AssistantInput, but a voice or model provider (and model) the assistant already has may be sent back unchanged, even one the catalogue no longer lists; a new one must be in the catalogue (400 naming the field and the accepted values otherwise)",
+    },
+  ),
+  Assistant: obj({ id: str(), ...assistantRecordFields, createdAt: dateTime, updatedAt: dateTime }, ['id', 'name', 'createdAt', 'updatedAt']),
   PhoneNumber: obj(
     {
       id: str(),
@@ -122,12 +157,12 @@ const schemas: Record<string, Schema> = {
       provider: str(),
       externalId: str(),
       status: { type: 'boolean', description: 'active flag' },
-      service: obj({ id: str(), name: str() }, ['id', 'name']),
+      organization: obj({ id: str(), name: str() }, ['id', 'name'], { description: 'the spec\'s "the service" object, named as the reference names it on files' }),
       assistantId: nullable(str('the assistant answering inbound calls')),
       createdAt: dateTime,
       updatedAt: dateTime,
     },
-    ['id', 'accountId', 'did', 'domain', 'provider', 'externalId', 'status', 'service', 'assistantId', 'createdAt', 'updatedAt'],
+    ['id', 'accountId', 'did', 'domain', 'provider', 'externalId', 'status', 'organization', 'assistantId', 'createdAt', 'updatedAt'],
   ),
   Call: call,
   ChatSession: obj(
@@ -177,10 +212,10 @@ const schemas: Record<string, Schema> = {
       organizationId: str(),
       createdAt: dateTime,
       updatedAt: dateTime,
-      service: obj({ id: str(), name: str() }, ['id', 'name']),
+      organization: obj({ id: str(), name: str() }, ['id', 'name'], { description: 'the spec\'s "the service" object; the reference (docs.callhq.ai list files) names it organization' }),
       integration: { type: 'object', additionalProperties: true, description: 'free-form' },
     },
-    ['id', 'externalId', 'name', 'url', 'bytes', 'object', 'purpose', 'mimetype', 'status', 'parsedTextUrl', 'parsedTextBytes', 'createdAt', 'updatedAt', 'service'],
+    ['id', 'externalId', 'name', 'url', 'bytes', 'object', 'purpose', 'mimetype', 'status', 'parsedTextUrl', 'parsedTextBytes', 'createdAt', 'updatedAt', 'organization'],
   ),
   Pagination: obj(
     { total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, totalPages: { type: 'integer' } },
@@ -189,6 +224,8 @@ const schemas: Record<string, Schema> = {
 };
 
 const json = (schema: Schema) => ({ 'application/json': { schema } });
+/** A success message as the reference (docs.callhq.ai api-reference) words it. */
+const said = (text: string): Schema => ({ type: 'string', const: text });
 const ok = (description: string, schema: Schema) => ({ description, content: json(schema) });
 
 const ERROR_MEANING: Record<number, string> = {
@@ -263,7 +300,7 @@ const paths = {
       operationId: 'listCalls',
       tag: 'Calls',
       summary: 'List calls, newest first',
-      description: 'Ordered by createdAt, then id, descending; records omit transcript and messages.',
+      description: 'Ordered by createdAt, then id, descending; records omit transcript and messages (GET /calls/details has them).',
       parameters: callFilters,
       success: [200, ok('calls', callsEnvelope)],
     }),
@@ -313,7 +350,7 @@ const paths = {
           ['sessionId', 'input'],
         ),
       ),
-      success: [201, ok('the exchange', obj({ message: str(), chat: ref('Chat') }, ['message', 'chat']))],
+      success: [201, ok('the exchange', obj({ message: said('Chat message sent successfully'), chat: ref('Chat') }, ['message', 'chat']))],
       extraErrors: [404],
     }),
   },
@@ -323,7 +360,7 @@ const paths = {
       tag: 'Chat',
       summary: 'Start a chat session with an assistant',
       requestBody: body(strictBody({ name: str('default "Chat with <assistant>"'), assistantId: str() }, ['assistantId'])),
-      success: [201, ok('the session', obj({ message: str(), session: ref('ChatSession') }, ['message', 'session']))],
+      success: [201, ok('the session', obj({ message: said('Session created successfully'), session: ref('ChatSession') }, ['message', 'session']))],
       extraErrors: [404],
     }),
   },
@@ -343,7 +380,7 @@ const paths = {
       summary: 'Create an assistant',
       description: 'name is required; every field is kept as given. null is no value of any field.',
       requestBody: body({ allOf: [ref('AssistantInput'), { required: ['name'] }] }),
-      success: [201, ok('created', obj({ message: str(), assistant: ref('Assistant') }, ['message', 'assistant']))],
+      success: [201, ok('Assistant created successfully', obj({ message: said('Assistant created successfully'), assistant: ref('Assistant') }, ['message', 'assistant']))],
     }),
     get: operation('get', {
       operationId: 'listAssistants',
@@ -367,8 +404,8 @@ const paths = {
       description:
         'The spec says the hosted service updates only name, status and description locally. The sandbox has no upstream and applies every field; nested objects are replaced whole. Read the assistant back to see what a service applied (the Switchboard client does, and reports fields not applied).',
       parameters: [pathId('id', 'assistant id')],
-      requestBody: body(ref('AssistantInput')),
-      success: [200, ok('updated', obj({ message: str(), assistant: ref('Assistant') }, ['message', 'assistant']))],
+      requestBody: body(ref('AssistantPatch')),
+      success: [200, ok('Assistant updated successfully', obj({ message: said('Assistant updated successfully'), assistant: ref('Assistant') }, ['message', 'assistant']))],
     }),
   },
   '/phone-numbers/inbound/setup': {
@@ -377,7 +414,7 @@ const paths = {
       tag: 'Phone numbers',
       summary: 'Link an assistant to a number for inbound calls',
       requestBody: body(obj({ assistantId: str(), phoneNumberId: str() }, ['assistantId', 'phoneNumberId'])),
-      success: [200, ok('linked', obj({ message: str(), phoneNumber: ref('PhoneNumber') }, ['message', 'phoneNumber']))],
+      success: [200, ok('Inbound agent configured successfully', obj({ message: said('Inbound agent configured successfully'), phoneNumber: ref('PhoneNumber') }, ['message', 'phoneNumber']))],
       extraErrors: [404],
     }),
   },
@@ -404,15 +441,15 @@ const paths = {
           },
         },
       },
-      success: [201, ok('uploaded; status processing until text is extracted', obj({ message: str(), file: ref('File') }, ['message', 'file']))],
+      success: [201, ok('uploaded; status processing until text is extracted', obj({ message: said('File uploaded successfully'), file: ref('File') }, ['message', 'file']))],
     }),
     get: operation('get', {
       operationId: 'listFiles',
       tag: 'Files',
       summary: 'Files, newest first, by page',
       parameters: [
-        query('page', 'from 1', { type: 'integer', minimum: 1, maximum: 1_000_000 }),
-        query('limit', `per page (default ${DEFAULT_FILE_PAGE_LIMIT})`, { type: 'integer', minimum: 1, maximum: MAX_FILE_PAGE_LIMIT }),
+        query('page', 'from 1 (default 1)', { type: 'integer', minimum: 1, maximum: 1_000_000 }),
+        query('limit', `per page (default ${DEFAULT_FILE_PAGE_LIMIT}, as the reference gives it; at most ${MAX_FILE_PAGE_LIMIT})`, { type: 'integer', minimum: 1, maximum: MAX_FILE_PAGE_LIMIT }),
       ],
       success: [200, ok('a page', obj({ files: arrayOf(ref('File')), pagination: ref('Pagination') }, ['files', 'pagination']))],
     }),
@@ -431,7 +468,7 @@ const paths = {
       summary: 'Delete a file',
       description: "Removes the record and bytes; its id is also removed from assistants' knowledge bases. Takes no body (an empty one with any Content-Type is fine).",
       parameters: [pathId('fileId', 'file id')],
-      success: [200, ok('deleted', obj({ message: str() }, ['message']))],
+      success: [200, ok('deleted', obj({ message: said('File deleted successfully') }, ['message']))],
     }),
   },
   '/files/{fileId}/content': {

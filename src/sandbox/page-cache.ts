@@ -2,8 +2,8 @@
 // (any write, in this process or another) and no later than the next simulated change among
 // the calls on the page. The call log is read far more often than it is written, and a page of
 // ended calls never changes, so most reads skip the query, the views and JSON.stringify.
-import type { CallRow, ChatMessage } from './db.js';
-import { callView, transcriptOf } from './simulate.js';
+import type { CallMessage, CallRow } from './db.js';
+import { callFieldsBeforeCost, callView, costBreakdownJson, messageStep, transcriptOf } from './simulate.js';
 
 export interface CachedPage {
   body: Buffer;
@@ -48,7 +48,7 @@ export class PageCache {
   }
 }
 
-/** Ended calls kept at most (about 650 bytes each): a hundred pages of a hundred. */
+/** Ended calls kept at most (under a kilobyte each): a hundred pages of a hundred. */
 const MAX_ENDED = 10_000;
 
 /**
@@ -74,9 +74,12 @@ export class ListedCallJson {
 /** Conversations kept at most (a seeded log repeats a few thousand). */
 const MAX_CONVERSATIONS = 10_000;
 
+/** The keys callView adds to each message of a conversation, in its order. */
+const TIMING_KEYS = ['time', 'secondsFromStart'];
+
 interface ConversationJson {
-  messages: ChatMessage[];
-  /** each message's JSON (UTF-8) up to where its secondsFromStart goes: `{"role":…,"content":…,"secondsFromStart":` */
+  messages: CallMessage[];
+  /** each message's JSON (UTF-8) up to where its timing goes: `{"role":…,"message":…,"time":` */
   heads: Buffer[];
   /** the transcript's JSON (an ended call's: every message) */
   transcript: Buffer;
@@ -119,7 +122,7 @@ class Bytes {
 export class DetailedCallJson {
   private readonly conversations = new Map<string, ConversationJson | null>();
 
-  constructor(private readonly load: (conversationId: string) => ChatMessage[] | undefined) {}
+  constructor(private readonly load: (conversationId: string) => CallMessage[] | undefined) {}
 
   page(message: string, calls: readonly { call: CallRow; conversationId: string }[], now: number): Buffer {
     const out = new Bytes();
@@ -145,33 +148,35 @@ export class DetailedCallJson {
       out.text(JSON.stringify(callView({ ...c, messages: conv?.messages ?? this.load(conversationId) ?? [] }, now, true)));
       return;
     }
-    // callView's order: the list fields, then messages (spread evenly over the talk), then transcript.
-    const head = JSON.stringify(callView(c, now, false));
+    // callView's order: the list fields (costBreakdown and analysis last), then messages (spread
+    // evenly over the talk), then transcript. An ended call's breakdown JSON is shared.
+    const head = `${JSON.stringify(callFieldsBeforeCost(c, now)).slice(0, -1)},"cost":${c.cost},"costBreakdown":${costBreakdownJson(c)},"analysis":{"summary":${JSON.stringify(c.summary)}}}`;
     const n = conv.messages.length;
-    const step = c.answeredAt === null ? 0 : (c.endedAt - c.answeredAt) / Math.max(1, n);
+    const step = messageStep(c, n);
+    const start = c.answeredAt ?? c.ringingAt;
     out.text(`${head.slice(0, -1)},"messages":[`);
     for (let i = 0; i < n; i++) {
-      if (i) out.text(',');
       out.bytes(conv.heads[i]);
-      out.text(`${Math.round(i * step) / 1000}}`);
+      // messageTiming's numbers, inlined: this runs for every message of a sync.
+      out.text(`${Math.round(start + i * step)},"secondsFromStart":${Math.round(i * step) / 1000}}${i + 1 < n ? ',' : ''}`);
     }
     out.text('],"transcript":');
     out.bytes(conv.transcript);
     out.text('}');
   }
 
-  /** The pieces of a conversation; null when they cannot be made exactly (its messages have their own secondsFromStart). */
+  /** The pieces of a conversation; null when they cannot be made exactly (its messages have their own timing keys). */
   private conversation(id: string): ConversationJson | null {
     let conv = this.conversations.get(id);
     if (conv !== undefined) return conv;
     const messages = this.load(id) ?? [];
-    conv = messages.some((m) => typeof m !== 'object' || m === null || Array.isArray(m) || Object.hasOwn(m, 'secondsFromStart'))
+    conv = messages.some((m) => typeof m !== 'object' || m === null || Array.isArray(m) || TIMING_KEYS.some((k) => Object.hasOwn(m, k)))
       ? null
       : {
           messages,
           heads: messages.map((m) => {
             const json = JSON.stringify(m);
-            return Buffer.from(`${json.slice(0, -1)}${json === '{}' ? '' : ','}"secondsFromStart":`);
+            return Buffer.from(`${json.slice(0, -1)}${json === '{}' ? '' : ','}"time":`);
           }),
           transcript: Buffer.from(JSON.stringify(messages.length ? transcriptOf(messages) : '')),
         };

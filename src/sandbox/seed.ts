@@ -67,7 +67,7 @@ export function seedStore(store: SandboxStore, dataDir: string, now = Date.now()
     store.insertPhoneNumber({
       id: randomUUID(),
       did,
-      body: { accountId: 'acct-sandbox', ...body, service: { id: 'sandbox', name: 'Switchboard Sandbox' } },
+      body: { accountId: 'acct-sandbox', ...body, organization: { id: 'sandbox', name: 'Switchboard Sandbox' } },
       assistantId: assistant ? (idByName.get(assistant) ?? null) : null,
       createdAt: at,
       updatedAt: at,

@@ -3,7 +3,7 @@
 // derived from those timestamps at read time, so it stays right across restarts and needs
 // no timers.
 import { randomUUID } from 'node:crypto';
-import type { CallRow, ChatMessage } from './db.js';
+import type { CallMessage, CallRow } from './db.js';
 import { composeReply, passagesOf, personaOf, type KnowledgeDoc } from './chat.js';
 
 export type CallStatus = 'queued' | 'ringing' | 'in-progress' | 'ended';
@@ -90,20 +90,24 @@ export class CallScript {
     return a;
   }
 
-  /** Greeting, question, grounded answer, goodbye. */
-  conversation(question: string, customerName: string | undefined): ChatMessage[] {
+  /** Greeting, question, grounded answer, goodbye; in the platform's shape (the assistant is `bot`). */
+  conversation(question: string, customerName: string | undefined): CallMessage[] {
     return [
-      { role: 'assistant', content: this.greeting(customerName) },
-      { role: 'user', content: question },
-      { role: 'assistant', content: this.answer(question) },
-      { role: 'user', content: "Great, that's all I needed. Thanks!" },
-      { role: 'assistant', content: "You're welcome. Have a great day, goodbye!" },
+      { role: 'bot', message: this.greeting(customerName) },
+      { role: 'user', message: question },
+      { role: 'bot', message: this.answer(question) },
+      { role: 'user', message: "Great, that's all I needed. Thanks!" },
+      { role: 'bot', message: "You're welcome. Have a great day, goodbye!" },
     ];
   }
 }
 
-export const transcriptOf = (messages: ChatMessage[]) =>
-  messages.map((m) => `${m.role === 'assistant' ? 'AI' : 'User'}: ${m.content}`).join('\n');
+/** The platform's transcript: one line a message, "AI: …" for the assistant, "User: …" for the caller. */
+export const transcriptOf = (messages: readonly CallMessage[]) =>
+  messages
+    .filter((m) => m.role !== 'system')
+    .map((m) => `${m.role === 'bot' || m.role === 'assistant' ? 'AI' : 'User'}: ${m.message}`)
+    .join('\n');
 
 export interface PlanInput {
   type: CallRow['type'];
@@ -157,33 +161,88 @@ export function planCall(p: PlanInput): CallRow {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const cents4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/**
+ * costBreakdownOf(c, true) as JSON. It depends only on the cost and the talk time, which repeat
+ * across a log (a seeded one has a few hundred pairs), so each pair's JSON is made once: a page
+ * of full records would otherwise format six decimals a call.
+ */
+export function costBreakdownJson(c: CallRow): string {
+  const talked = c.answeredAt === null ? -1 : c.endedAt - c.answeredAt;
+  let byTalk = BREAKDOWNS.get(c.cost);
+  if (!byTalk) {
+    if (BREAKDOWNS.size >= 10_000) BREAKDOWNS.clear();
+    BREAKDOWNS.set(c.cost, (byTalk = new Map()));
+  }
+  let json = byTalk.get(talked);
+  if (json === undefined) byTalk.set(talked, (json = JSON.stringify(costBreakdownOf(c, true))));
+  return json;
+}
+const BREAKDOWNS = new Map<number, Map<number, string>>();
+
+/**
+ * The platform's costBreakdown of a call's cost: placing it (transport) and, per minute talked,
+ * speech-to-text, text-to-speech and the platform; the language model takes the rest, so the
+ * parts add up to `total`, which is `cost`. All 0 until the call ends.
+ */
+export function costBreakdownOf(c: CallRow, ended: boolean): Record<string, number> {
+  if (!ended) return { transport: 0, stt: 0, llm: 0, tts: 0, vapi: 0, total: 0 };
+  const minutes = c.answeredAt === null ? 0 : (c.endedAt - c.answeredAt) / 60_000;
+  const transport = cents4(Math.min(c.cost, 0.01));
+  const stt = cents4(minutes * 0.01);
+  const tts = cents4(minutes * 0.015);
+  const vapi = cents4(minutes * 0.01);
+  const llm = cents4(Math.max(0, c.cost - transport - stt - tts - vapi));
+  return { transport, stt, llm, tts, vapi, total: c.cost };
+}
 
 /**
  * The first moment after `now` at which callView(c, ·, false) reads differently: the next
- * status change, or, while the call is in progress, the next tenth of a second of
- * durationSeconds. Infinity once the call has ended. Cached list pages expire by it.
+ * status change. Infinity once the call has ended. Cached list pages expire by it.
  */
 export function listViewChangesAt(c: CallRow, now: number): number {
   if (now >= c.endedAt) return Infinity;
-  if (c.answeredAt !== null && now >= c.answeredAt) {
-    // durationSeconds = round(talked / 100) / 10 steps up when talked reaches 100·k + 50 ms
-    const talked = now - c.answeredAt;
-    return Math.min(c.endedAt, c.answeredAt + Math.floor((talked + 50) / 100) * 100 + 50);
-  }
   return Math.min(...[c.ringingAt, c.answeredAt ?? Infinity, c.endedAt].filter((t) => t > now));
 }
 
-/** The call as a reader sees it at `now`. List answers leave out transcript and messages. */
+/** The time between a call's messages: its talk time shared evenly among them. */
+export const messageStep = (c: CallRow, count: number) => (c.answeredAt === null ? 0 : (c.endedAt - c.answeredAt) / Math.max(1, count));
+
+/**
+ * The call as a reader sees it at `now`, in the platform's (Vapi's) call shape: startedAt and
+ * endedAt (no duration field: it is endedAt − startedAt), cost with its costBreakdown, the summary
+ * under analysis. List answers leave out transcript and messages.
+ */
 export function callView(c: CallRow, now: number, full: boolean): Record<string, unknown> {
+  const view = callFieldsBeforeCost(c, now);
+  const isEnded = view.status === 'ended';
+  view.cost = isEnded ? c.cost : 0;
+  view.costBreakdown = costBreakdownOf(c, isEnded);
+  view.analysis = isEnded ? { summary: c.summary } : {};
+  const { answeredAt: answered, ringingAt: ringing, endedAt: ended } = c;
+  if (full) {
+    // Messages are spread evenly over the talk time; while a call is live, the ones said so far.
+    const step = messageStep(c, c.messages.length);
+    const talkedMs = answered !== null && now >= answered ? Math.min(now, ended) - answered : 0;
+    const messages = c.messages
+      .map((m, i) => ({ ...m, ...messageTiming(answered ?? ringing, step, i) }))
+      .filter((m) => isEnded || (answered !== null && m.secondsFromStart * 1000 <= talkedMs));
+    view.messages = messages;
+    view.transcript = messages.length ? transcriptOf(messages) : isEnded ? '' : null;
+  }
+  return view;
+}
+
+/** callView's fields up to (not with) cost, costBreakdown and analysis, in its order. */
+export function callFieldsBeforeCost(c: CallRow, now: number): Record<string, unknown> {
   const { ringingAt: ringing, answeredAt: answered, endedAt: ended } = c;
   const status: CallStatus =
     now >= ended ? 'ended' : answered !== null && now >= answered ? 'in-progress' : now >= ringing ? 'ringing' : 'queued';
   // The latest moment of the timeline reached by now (no arrays: this runs 100 times a page).
   const updated = Math.max(c.createdAt, ringing <= now ? ringing : -Infinity, answered !== null && answered <= now ? answered : -Infinity, ended <= now ? ended : -Infinity);
-  const isEnded = status === 'ended';
-  const talkedMs = answered !== null && now >= answered ? Math.min(now, ended) - answered : 0;
-  const endedAt = isEnded ? iso(ended) : null;
-  const view: Record<string, unknown> = {
+  const endedAt = status === 'ended' ? iso(ended) : null;
+  return {
     id: c.id,
     type: c.type,
     assistantId: c.assistantId,
@@ -194,19 +253,11 @@ export function callView(c: CallRow, now: number, full: boolean): Record<string,
     updatedAt: endedAt !== null && updated === ended ? endedAt : iso(updated),
     startedAt: answered !== null && now >= answered ? iso(answered) : null,
     endedAt,
-    endedReason: isEnded ? c.endedReason : null,
-    durationSeconds: Math.round(talkedMs / 100) / 10,
-    cost: isEnded ? c.cost : 0,
-    summary: isEnded ? c.summary : null,
+    endedReason: status === 'ended' ? c.endedReason : null,
   };
-  if (full) {
-    // Messages are spread evenly over the talk time; while a call is live, the ones said so far.
-    const step = answered === null ? 0 : (ended - answered) / Math.max(1, c.messages.length);
-    const messages = c.messages
-      .map((m, i) => ({ ...m, secondsFromStart: Math.round(i * step) / 1000 }))
-      .filter((m) => isEnded || (answered !== null && m.secondsFromStart * 1000 <= talkedMs));
-    view.messages = messages;
-    view.transcript = messages.length ? transcriptOf(messages) : isEnded ? '' : null;
-  }
-  return view;
+}
+
+/** When message `i` was said: epoch ms (`time`) and seconds from the call's start (page-cache.ts writes the same inline). */
+export function messageTiming(start: number, step: number, i: number): { time: number; secondsFromStart: number } {
+  return { time: Math.round(start + i * step), secondsFromStart: Math.round(i * step) / 1000 };
 }

@@ -48,8 +48,9 @@ export interface ResourcesActions {
   loadFiles(opts?: LoadOptions & { more?: boolean }): Promise<void>;
   loadAssistant(id: string): Promise<void>;
   loadFile(id: string, opts?: { quiet?: boolean }): Promise<void>;
-  createAssistant(input: AssistantInput): Promise<Assistant | null>;
-  updateAssistant(id: string, patch: AssistantInput, done?: string): Promise<Assistant | null>;
+  /** onError: also given the failure (a form shows a 400 naming a field in that field). */
+  createAssistant(input: AssistantInput, onError?: (err: unknown) => void): Promise<Assistant | null>;
+  updateAssistant(id: string, patch: AssistantInput, done?: string, onError?: (err: unknown) => void): Promise<Assistant | null>;
   linkNumber(phoneNumberId: string, assistantId: string): Promise<boolean>;
   uploadFile(path: string): Promise<KbFile | null>;
   deleteFile(id: string): Promise<boolean>;
@@ -179,7 +180,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
       },
       loadAssistant: (id) => loadRecord(`assistant:${id}`, () => api.getAssistant(id)),
       loadFile: (id, opts) => loadRecord(`file:${id}`, () => api.getFile(id), opts?.quiet),
-      async createAssistant(input) {
+      async createAssistant(input, onError) {
         try {
           const a = await api.createAssistant(input);
           replaceAssistant(a);
@@ -187,10 +188,11 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           return a;
         } catch (err) {
           get().actions.flash(`Could not create the assistant: ${failure(err).message}`, 'error');
+          onError?.(err);
           return null;
         }
       },
-      async updateAssistant(id, patch, done) {
+      async updateAssistant(id, patch, done, onError) {
         try {
           const a = await api.updateAssistant(id, patch);
           replaceAssistant(a);
@@ -198,6 +200,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           return a;
         } catch (err) {
           get().actions.flash(`Could not save the assistant: ${failure(err).message}`, 'error');
+          onError?.(err);
           return null;
         }
       },

@@ -44,7 +44,7 @@ test('assistants: list, get, create with every field, update', async () => {
     name: 'Test desk',
     description: 'made by the client test',
     status: true,
-    voice: { provider: 'vapi', voiceId: 'v1', speed: 1.1 },
+    voice: { provider: 'elevenlabs', voiceId: 'v1', speed: 1.1 },
     transcriber: { provider: 'deepgram', model: 'nova-2', language: 'en' },
     model: { provider: 'openai', model: 'gpt-4o', temperature: 0.3, messages: [{ role: 'system', content: 'Be brief.' }] },
     firstMessage: 'Hello {{name}}',

@@ -56,6 +56,6 @@ test('the command warns about fields not applied; against the sandbox, which app
   const local = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   open.push(sb, local);
   const id = (await local.listAssistants())[0].id;
-  const all = await local.updateAssistant(id, { description: 'x', firstMessage: 'Hello', voice: { provider: 'vapi', voiceId: 'Paige' } });
+  const all = await local.updateAssistant(id, { description: 'x', firstMessage: 'Hello', voice: { provider: 'elevenlabs', voiceId: 'Paige' } });
   assert.deepEqual(all.notApplied, []);
 });

@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * List calls, newest first
-         * @description Ordered by createdAt, then id, descending; records omit transcript and messages.
+         * @description Ordered by createdAt, then id, descending; records omit transcript and messages (GET /calls/details has them).
          */
         get: operations["listCalls"];
         put?: never;
@@ -306,13 +306,13 @@ export interface components {
             /** @description active flag */
             status?: boolean;
             description?: string;
-            /** @description voiceId, model and language are required for 11labs (the spec: "required for the second provider") */
+            /** @description voiceId, model and language are required for sarvam (the reference: "For Sarvam, voiceId, model, and language are required") */
             voice?: ({
                 /**
-                 * @description the spec: two voice providers are supported
+                 * @description the reference's voice providers (https://docs.callhq.ai/api-reference/assistants/create-a-new-assistant); an assistant written before may keep another, and may send it back unchanged
                  * @enum {string}
                  */
-                provider?: "vapi" | "11labs";
+                provider?: "elevenlabs" | "sarvam";
                 voiceId?: string;
                 model?: string;
                 language?: string;
@@ -329,10 +329,10 @@ export interface components {
             };
             model?: ({
                 /**
-                 * @description the spec: a fixed list of five provider families
+                 * @description the reference's provider families (https://docs.callhq.ai/api-reference/assistants/create-a-new-assistant); an assistant written before may keep another, and may send it back unchanged
                  * @enum {string}
                  */
-                provider?: "openai" | "anthropic" | "google" | "groq" | "deep-seek";
+                provider?: "openai" | "azure" | "openrouter" | "google";
                 /** @description one of the model ids of the provider family; needs provider */
                 model?: string;
                 temperature?: number;
@@ -353,7 +353,83 @@ export interface components {
                 };
             } & {
                 [key: string]: unknown;
-            }) & (unknown & unknown & unknown & unknown & unknown);
+            }) & (unknown & unknown & unknown & unknown);
+            /** @description opening message; may use {{variables}} */
+            firstMessage?: string;
+            /** @description `assistant-speaks-first` opens chat sessions and calls with firstMessage */
+            firstMessageMode?: string;
+            /** @description e.g. `office` */
+            backgroundSound?: string;
+            silenceTimeoutSeconds?: number;
+            backgroundDenoisingEnabled?: boolean;
+            firstMessageInterruptionsEnabled?: boolean;
+            maxDurationSeconds?: number;
+            /** @description free-form */
+            analysisPlan?: {
+                [key: string]: unknown;
+            };
+            knowledgeBase?: {
+                fileIds: string[];
+            } & {
+                [key: string]: unknown;
+            };
+            hangupUsingPrompt?: {
+                enabled?: boolean;
+                prompt?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description ignored if sent */
+            id?: string;
+            /** @description ignored if sent */
+            createdAt?: string;
+            /** @description ignored if sent */
+            updatedAt?: string;
+        };
+        /** @description As AssistantInput, but a voice or model provider (and model) the assistant already has may be sent back unchanged, even one the catalogue no longer lists; a new one must be in the catalogue (400 naming the field and the accepted values otherwise) */
+        AssistantPatch: {
+            name?: string;
+            /** @description active flag */
+            status?: boolean;
+            description?: string;
+            voice?: {
+                provider?: string;
+                voiceId?: string;
+                model?: string;
+                language?: string;
+                speed?: number;
+            } & {
+                [key: string]: unknown;
+            };
+            transcriber?: {
+                provider?: string;
+                model?: string;
+                language?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            model?: {
+                provider?: string;
+                model?: string;
+                temperature?: number;
+                maxTokens?: number;
+                emotionRecognitionEnabled?: boolean;
+                /** @description the `system` message is the prompt; {{variables}} are filled from chat variableValues */
+                messages?: ({
+                    /** @description system, user or assistant */
+                    role: string;
+                    content: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                knowledgeBase?: {
+                    fileIds: string[];
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
             /** @description opening message; may use {{variables}} */
             firstMessage?: string;
             /** @description `assistant-speaks-first` opens chat sessions and calls with firstMessage */
@@ -392,20 +468,15 @@ export interface components {
             /** @description active flag */
             status?: boolean;
             description?: string;
-            /** @description voiceId, model and language are required for 11labs (the spec: "required for the second provider") */
-            voice?: ({
-                /**
-                 * @description the spec: two voice providers are supported
-                 * @enum {string}
-                 */
-                provider?: "vapi" | "11labs";
+            voice?: {
+                provider?: string;
                 voiceId?: string;
                 model?: string;
                 language?: string;
                 speed?: number;
             } & {
                 [key: string]: unknown;
-            }) & unknown;
+            };
             transcriber?: {
                 provider?: string;
                 model?: string;
@@ -413,13 +484,8 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            model?: ({
-                /**
-                 * @description the spec: a fixed list of five provider families
-                 * @enum {string}
-                 */
-                provider?: "openai" | "anthropic" | "google" | "groq" | "deep-seek";
-                /** @description one of the model ids of the provider family; needs provider */
+            model?: {
+                provider?: string;
                 model?: string;
                 temperature?: number;
                 maxTokens?: number;
@@ -439,7 +505,7 @@ export interface components {
                 };
             } & {
                 [key: string]: unknown;
-            }) & (unknown & unknown & unknown & unknown & unknown);
+            };
             /** @description opening message; may use {{variables}} */
             firstMessage?: string;
             /** @description `assistant-speaks-first` opens chat sessions and calls with firstMessage */
@@ -481,7 +547,8 @@ export interface components {
             externalId: string;
             /** @description active flag */
             status: boolean;
-            service: {
+            /** @description the spec's "the service" object, named as the reference names it on files */
+            organization: {
                 id: string;
                 name: string;
             };
@@ -491,6 +558,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** @description The platform's (Vapi's) call record, which the hosted service forwards. No recordingUrl or artifact: the sandbox records no audio, and its messages and transcript are at the top level. */
         Call: {
             id: string;
             assistantId: string;
@@ -517,18 +585,45 @@ export interface components {
             startedAt: string | null;
             endedAt: string | null;
             endedReason: ("customer-ended-call" | "assistant-ended-call" | "silence-timed-out" | "exceeded-max-duration" | "customer-did-not-answer" | "customer-busy" | "voicemail") | null;
-            /** @description talk time so far */
-            durationSeconds: number;
             /** @description US dollars; 0 until the call ends */
             cost: number;
-            summary: string | null;
+            /** @description the platform's breakdown of cost; all 0 until the call ends */
+            costBreakdown: {
+                /** @description placing the call */
+                transport?: number;
+                /** @description speech-to-text */
+                stt?: number;
+                /** @description the language model */
+                llm?: number;
+                /** @description text-to-speech */
+                tts?: number;
+                /** @description the platform */
+                vapi?: number;
+                /** @description the call's cost */
+                total: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description empty until the call ends */
+            analysis: {
+                /** @description set when the call ends */
+                summary?: string;
+            } & {
+                [key: string]: unknown;
+            };
             transcript?: string | null;
             /** @description the conversation so far; only in /calls/details and outbound answers */
             messages?: ({
-                /** @description system, user or assistant */
-                role: string;
-                content: string;
-                secondsFromStart?: number;
+                /**
+                 * @description bot: the assistant; user: the caller
+                 * @enum {string}
+                 */
+                role: "bot" | "user" | "system";
+                message: string;
+                /** @description when it was said, epoch milliseconds */
+                time: number;
+                /** @description seconds from the start of the call */
+                secondsFromStart: number;
             } & {
                 [key: string]: unknown;
             })[];
@@ -615,7 +710,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            service: {
+            /** @description the spec's "the service" object; the reference (docs.callhq.ai list files) names it organization */
+            organization: {
                 id: string;
                 name: string;
             };
@@ -887,7 +983,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "Chat message sent successfully";
                         chat: components["schemas"]["Chat"];
                     };
                 };
@@ -972,7 +1069,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "Session created successfully";
                         session: components["schemas"]["ChatSession"];
                     };
                 };
@@ -1166,14 +1264,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description created */
+            /** @description Assistant created successfully */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "Assistant created successfully";
                         assistant: components["schemas"]["Assistant"];
                     };
                 };
@@ -1307,18 +1406,19 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AssistantInput"];
+                "application/json": components["schemas"]["AssistantPatch"];
             };
         };
         responses: {
-            /** @description updated */
+            /** @description Assistant updated successfully */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "Assistant updated successfully";
                         assistant: components["schemas"]["Assistant"];
                     };
                 };
@@ -1404,14 +1504,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description linked */
+            /** @description Inbound agent configured successfully */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "Inbound agent configured successfully";
                         phoneNumber: components["schemas"]["PhoneNumber"];
                     };
                 };
@@ -1524,9 +1625,9 @@ export interface operations {
     listFiles: {
         parameters: {
             query?: {
-                /** @description from 1 */
+                /** @description from 1 (default 1) */
                 page?: number;
-                /** @description per page (default 20) */
+                /** @description per page (default 10, as the reference gives it; at most 100) */
                 limit?: number;
             };
             header?: never;
@@ -1602,7 +1703,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "File uploaded successfully";
                         file: components["schemas"]["File"];
                     };
                 };
@@ -1743,7 +1845,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        message: string;
+                        /** @constant */
+                        message: "File deleted successfully";
                     };
                 };
             };

@@ -7,7 +7,7 @@ const full = {
   name: 'Test Agent',
   status: true,
   description: 'for tests',
-  voice: { provider: '11labs', voiceId: 'v1', model: 'eleven_turbo_v2_5', language: 'en', speed: 1.2, stability: 0.4 },
+  voice: { provider: 'elevenlabs', voiceId: 'v1', model: 'eleven_turbo_v2_5', language: 'en', speed: 1.2, stability: 0.4 },
   transcriber: { provider: 'deepgram', model: 'nova-2', language: 'en' },
   model: {
     provider: 'openai',
@@ -58,10 +58,10 @@ describe('assistants', () => {
   test('patch changes any field and replaces nested objects whole', async () => {
     const { body } = await post(sb, '/assistants', full);
     const id = body.assistant.id;
-    const r = await send(sb, 'PATCH', `/assistants/${id}`, { description: 'changed', voice: { provider: 'vapi', voiceId: 'Elliot' }, silenceTimeoutSeconds: 10 });
+    const r = await send(sb, 'PATCH', `/assistants/${id}`, { description: 'changed', voice: { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en' }, silenceTimeoutSeconds: 10 });
     assert.equal(r.status, 200);
     assert.equal(r.body.assistant.description, 'changed');
-    assert.deepEqual(r.body.assistant.voice, { provider: 'vapi', voiceId: 'Elliot' });
+    assert.deepEqual(r.body.assistant.voice, { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en' });
     assert.equal(r.body.assistant.silenceTimeoutSeconds, 10);
     assert.equal(r.body.assistant.name, full.name);
     assert.ok(r.body.assistant.updatedAt >= body.assistant.updatedAt);
@@ -92,14 +92,15 @@ describe('assistants', () => {
     ['fileIds not strings', { name: 'a', knowledgeBase: { fileIds: [1] } }, /^knowledgeBase\.fileIds\[0\] must be a string/],
     ['analysisPlan array', { name: 'a', analysisPlan: [] }, /^analysisPlan must be/],
     ['array body', [{ name: 'a' }], /body must be a JSON object/],
-    // Spec, Voice object: "two voice providers are supported"; voiceId, model, language "required for the second provider".
-    ['unknown voice provider', { name: 'a', voice: { provider: 'nope' } }, /^voice\.provider must be one of vapi, 11labs/],
-    ['second voice provider without voiceId', { name: 'a', voice: { provider: '11labs', model: 'eleven_turbo_v2_5', language: 'en' } }, /^voice\.voiceId is required for voice provider 11labs/],
-    ['second voice provider without model', { name: 'a', voice: { provider: '11labs', voiceId: 'v', language: 'en' } }, /^voice\.model is required for voice provider 11labs/],
-    ['second voice provider without language', { name: 'a', voice: { provider: '11labs', voiceId: 'v', model: 'm' } }, /^voice\.language is required for voice provider 11labs/],
-    // Spec, Model object: "a fixed list of five provider families, each with its own list of model identifiers".
-    ['unknown model provider', { name: 'a', model: { provider: 'nope', model: 'gpt-4o' } }, /^model\.provider must be one of openai, anthropic, google, groq, deep-seek/],
-    ['model of another family', { name: 'a', model: { provider: 'groq', model: 'gpt-4o' } }, /^model\.model must be one of llama-3\.3-70b-versatile, .* for provider groq/],
+    // The reference (docs.callhq.ai, create assistant): "Supports ElevenLabs or Sarvam. For Sarvam, voiceId, model, and language are required."
+    ['unknown voice provider', { name: 'a', voice: { provider: 'nope' } }, /^voice\.provider must be one of elevenlabs, sarvam$/],
+    ['Sarvam without voiceId', { name: 'a', voice: { provider: 'sarvam', model: 'bulbul:v2', language: 'en' } }, /^voice\.voiceId is required for voice provider sarvam/],
+    ['Sarvam without model', { name: 'a', voice: { provider: 'sarvam', voiceId: 'anushka', language: 'en' } }, /^voice\.model is required for voice provider sarvam/],
+    ['Sarvam without language', { name: 'a', voice: { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2' } }, /^voice\.language is required for voice provider sarvam/],
+    // The same page: "Supported providers and models: openai (…), azure (…), openrouter (…)".
+    ['unknown model provider', { name: 'a', model: { provider: 'nope', model: 'gpt-4o' } }, /^model\.provider must be one of openai, azure, openrouter, google$/],
+    ['model of another family', { name: 'a', model: { provider: 'azure', model: 'gpt-4o' } }, /^model\.model must be one of gpt-4\.1-mini-cluster, .* for provider azure/],
+    ['a provider the reference no longer lists', { name: 'a', model: { provider: 'anthropic', model: 'claude-3-5-haiku' } }, /^model\.provider must be one of/],
     ['model without provider', { name: 'a', model: { model: 'gpt-4o' } }, /^model\.provider is required with model\.model/],
     // null is not a value of any typed field: it would be stored and break every later GET against the document.
     ['null status', { name: 'a', status: null }, /^status must be a boolean, not null/],
@@ -126,7 +127,8 @@ describe('assistants', () => {
       [{ voice: null }, /^voice must be an object, not null/],
       [{ model: { provider: 'openai', model: 'gpt-4o', temperature: null } }, /^model\.temperature must be a number, not null/],
       [{ hangupUsingPrompt: null }, /^hangupUsingPrompt must be an object, not null/],
-      [{ voice: { provider: '11labs' } }, /^voice\.voiceId is required for voice provider 11labs/],
+      [{ voice: { provider: 'sarvam' } }, /^voice\.voiceId is required for voice provider sarvam/],
+      [{ voice: { provider: 'vapi', voiceId: 'Elliot' } }, /^voice\.provider must be one of elevenlabs, sarvam/],
       [{ model: { provider: 'nope' } }, /^model\.provider must be one of/],
     ] as [unknown, RegExp][]) {
       const r = await send(sb, 'PATCH', `/assistants/${id}`, patch);
@@ -152,8 +154,8 @@ describe('assistants', () => {
         assert.equal(r.status, 201, `${provider}/${model}: ${r.text}`);
       }
     }
-    const vapi = await post(sb, '/assistants', { name: 'v', voice: { provider: 'vapi' } });
-    assert.equal(vapi.status, 201, 'the first voice provider needs no details');
+    const eleven = await post(sb, '/assistants', { name: 'v', voice: { provider: 'elevenlabs' } });
+    assert.equal(eleven.status, 201, 'ElevenLabs needs no details');
   });
 
   test('null stored by an older build reads as absent, so answers stay valid against the document', async () => {
@@ -169,6 +171,34 @@ describe('assistants', () => {
     const r = await get(sb, '/assistants/legacy-nulls');
     assert.deepEqual(r.body.assistant, { id: 'legacy-nulls', name: 'Old', model: { provider: 'openai' }, analysisPlan: { keep: null }, createdAt: r.body.assistant.createdAt, updatedAt: r.body.assistant.updatedAt });
     assert.equal((await get(sb, '/assistants')).status, 200);
+  });
+
+  test('an assistant stored with providers the catalogue no longer lists is read, and updated, as it is', async () => {
+    const { SandboxStore } = await import('../../src/sandbox/db.js');
+    const { openSeeded } = await import('../../src/sandbox/seed.js');
+    const { db } = openSeeded(sb.dataDir, false);
+    const old = { name: 'Legacy', voice: { provider: 'vapi', voiceId: 'Elliot' }, model: { provider: 'groq', model: 'llama-3.1-70b-versatile', temperature: 0.1 } };
+    try {
+      const now = new Date().toISOString();
+      new SandboxStore(db).insertAssistant({ id: 'legacy-providers', body: old, createdAt: now, updatedAt: now });
+    } finally {
+      db.close();
+    }
+    const r = await get(sb, '/assistants/legacy-providers');
+    assert.deepEqual(r.body.assistant.voice, old.voice);
+    assert.deepEqual(r.body.assistant.model, old.model);
+    assert.ok((await get(sb, '/assistants')).body.assistants.some((a: any) => a.id === 'legacy-providers'));
+    // A new name leaves the stored providers alone; sending them back unchanged (an edit form does) is no new choice.
+    const renamed = await send(sb, 'PATCH', '/assistants/legacy-providers', { name: 'Legacy 2' });
+    assert.equal(renamed.status, 200, renamed.text);
+    const same = await send(sb, 'PATCH', '/assistants/legacy-providers', { voice: { provider: 'vapi', voiceId: 'Paige' }, model: { ...old.model, temperature: 0.4 } });
+    assert.equal(same.status, 200, same.text);
+    assert.deepEqual(same.body.assistant.voice, { provider: 'vapi', voiceId: 'Paige' });
+    assert.equal(same.body.assistant.model.temperature, 0.4);
+    // Choosing another model of that family is a new choice, checked against the catalogue.
+    const other = await send(sb, 'PATCH', '/assistants/legacy-providers', { model: { provider: 'groq', model: 'mixtral-8x7b-32768' } });
+    assert.equal(other.status, 400);
+    assert.match(other.body.message, /^model\.provider must be one of openai, azure, openrouter, google/);
   });
 
   test('unknown ids answer 404', async () => {

@@ -22,9 +22,18 @@ describe('call log', () => {
     assert.deepEqual([...calls].sort(byNewest).map((c: any) => c.id), calls.map((c: any) => c.id));
     const oldest = Date.parse(calls.at(-1).createdAt);
     assert.ok(Date.now() - oldest <= 31 * 86_400_000);
+    // The list leaves out transcript and messages (GET /calls/details has them).
     assert.ok(calls.every((c: any) => c.status === 'ended' && !('transcript' in c) && !('messages' in c)));
-    for (const k of ['id', 'assistantId', 'phoneNumberId', 'createdAt', 'updatedAt', 'type', 'status', 'customer', 'startedAt', 'endedAt', 'endedReason', 'durationSeconds', 'cost', 'summary']) {
+    // The platform's call record: no duration field (endedAt − startedAt), the summary under analysis.
+    for (const k of ['id', 'assistantId', 'phoneNumberId', 'createdAt', 'updatedAt', 'type', 'status', 'customer', 'startedAt', 'endedAt', 'endedReason', 'cost', 'costBreakdown', 'analysis']) {
       assert.ok(k in calls[0], `missing ${k}`);
+    }
+    for (const k of ['durationSeconds', 'summary', 'recordingUrl']) assert.ok(calls.every((c: any) => !(k in c)), `${k} is not a field of the platform's call`);
+    for (const c of calls) {
+      assert.equal(c.costBreakdown.total, c.cost);
+      const parts = ['transport', 'stt', 'llm', 'tts', 'vapi'].reduce((t, k) => t + c.costBreakdown[k], 0);
+      assert.ok(Math.abs(parts - c.cost) < 0.0005, `${c.id}: parts ${parts} of ${c.cost}`);
+      assert.equal(typeof c.analysis.summary, 'string');
     }
   });
 
@@ -127,12 +136,14 @@ describe('outbound calls', () => {
     assert.deepEqual(seen.map((s) => order.indexOf(s)), [...seen.map((s) => order.indexOf(s))].sort());
     assert.equal(ended.endedReason, 'customer-ended-call');
     assert.ok(ended.startedAt && ended.endedAt && ended.endedAt > ended.startedAt);
-    assert.ok(ended.durationSeconds > 0 && ended.cost > 0);
-    // The greeting is the assistant's first message, with the customer's name filled in.
-    assert.equal(ended.messages[0].role, 'assistant');
-    assert.match(ended.messages[0].content, /^Hi Ada, thanks for calling/);
-    assert.ok(ended.transcript.startsWith(`AI: ${ended.messages[0].content}`));
-    assert.match(ended.summary, /Ada/);
+    assert.ok(ended.cost > 0 && ended.costBreakdown.total === ended.cost);
+    // The greeting is the assistant's first message (role bot, text in `message`), with the customer's name filled in.
+    assert.deepEqual(ended.messages.map((m: any) => m.role), ['bot', 'user', 'bot', 'user', 'bot']);
+    assert.match(ended.messages[0].message, /^Hi Ada, thanks for calling/);
+    assert.ok(ended.messages.every((m: any) => !('content' in m) && typeof m.time === 'number' && typeof m.secondsFromStart === 'number'));
+    assert.equal(ended.messages[0].time, Date.parse(ended.startedAt));
+    assert.ok(ended.transcript.startsWith(`AI: ${ended.messages[0].message}\nUser: ${ended.messages[1].message}`));
+    assert.match(ended.analysis.summary, /Ada/);
     const listed = (await get(sb, `/calls?id=${call.id}`)).body.calls[0];
     assert.equal(listed.status, 'ended');
   });
@@ -146,9 +157,8 @@ describe('outbound calls', () => {
       const before = (await get(sb, `/calls/details?id=${id}`)).body.calls[0];
       const call = (await get(sb, `/calls?id=${id}`)).body.calls[0];
       const after = (await get(sb, `/calls/details?id=${id}`)).body.calls[0];
-      const seen = JSON.stringify({ before: [before.status, before.durationSeconds], listed: [call.status, call.durationSeconds], after: [after.status, after.durationSeconds] });
+      const seen = JSON.stringify({ before: [before.status, before.startedAt], listed: [call.status, call.startedAt], after: [after.status, after.startedAt] });
       assert.ok(rank(before) <= rank(call) && rank(call) <= rank(after), seen);
-      assert.ok(before.durationSeconds <= call.durationSeconds && call.durationSeconds <= after.durationSeconds, seen);
       assert.ok(before.updatedAt <= call.updatedAt && call.updatedAt <= after.updatedAt, seen);
       return call.status === 'ended' ? call : undefined;
     });

@@ -1,8 +1,8 @@
 // GET /calls/details writes each call's JSON from its conversation's cached pieces
 // (src/sandbox/page-cache.ts DetailedCallJson): it must be exactly what JSON.stringify of
 // callView(call, now, true) writes, for every call of a seeded log, for calls queued, ringing,
-// in progress and ended, unanswered calls, and a conversation whose messages carry their own
-// secondsFromStart; and the route answers with those bytes.
+// in progress and ended, unanswered calls, and conversations whose messages carry timing keys of
+// their own; and the route answers with those bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,10 +28,11 @@ test('a detailed call written from cached conversation pieces reads exactly as c
     const plan = (i: number, extra: Partial<Parameters<typeof planCall>[0]> = {}) =>
       planCall({ type: 'outboundPhoneCall', assistantId: assistant.id, phoneNumberId: number.id, script, customer: { number: '+14155550100', name: `Zoë ${i}` }, createdAt: t0 + i, pace: 1000, ...extra });
     store.insertCalls([plan(1), plan(2, { endedReason: 'customer-busy' }), plan(3, { endedReason: 'customer-did-not-answer' }), plan(4, { talkSeconds: 30 })]);
-    // Messages that carry a secondsFromStart of their own, and one with no keys at all.
+    // Messages that carry timing keys of their own, and one with no keys at all.
     store.insertCalls([
-      { ...plan(5), messages: [{ role: 'user', content: 'hi', secondsFromStart: 99 } as never] },
-      { ...plan(6), messages: [{ role: 'user', content: 'hi — “quoted”\n' }, {} as never] },
+      { ...plan(5), messages: [{ role: 'user', message: 'hi', secondsFromStart: 99 } as never] },
+      { ...plan(6), messages: [{ role: 'user', message: 'hi — “quoted”\n' }, {} as never] },
+      { ...plan(7), messages: [{ role: 'bot', message: 'hello', time: 1 } as never, { role: 'user', message: 'bye' }] },
     ]);
 
     const full = new Map(store.queryCalls({ limit: 1000 }, true).map((c) => [c.id, c]));

@@ -19,8 +19,11 @@ describe('files', () => {
   test('upload stores the bytes by id, extracts text, and serves both with the key', async () => {
     const r = await upload(sb, 'notes.md', '# Notes\n\nhello wörld\n');
     assert.equal(r.status, 201);
-    assert.match(r.body.message, /uploaded successfully/);
+    assert.equal(r.body.message, 'File uploaded successfully');
     const f = r.body.file;
+    // The reference's File record (docs.callhq.ai list files) names the spec's "the service" object organization.
+    assert.deepEqual(Object.keys(f.organization).sort(), ['id', 'name']);
+    assert.ok(!('service' in f));
     assert.equal(f.name, 'notes.md');
     assert.equal(f.bytes, Buffer.byteLength('# Notes\n\nhello wörld\n'));
     assert.equal(f.mimetype, 'text/markdown');
@@ -166,7 +169,7 @@ describe('files', () => {
     const a = (await post(sb, '/assistants', { name: 'K', knowledgeBase: { fileIds: [f.id] }, model: { knowledgeBase: { fileIds: [f.id] } } })).body.assistant;
     const r = await send(sb, 'DELETE', `/files/${f.id}`);
     assert.equal(r.status, 200);
-    assert.match(r.body.message, /deleted successfully/);
+    assert.equal(r.body.message, 'File deleted successfully');
     assert.equal((await get(sb, `/files/${f.id}`)).status, 404);
     assert.equal((await send(sb, 'DELETE', `/files/${f.id}`)).status, 404);
     assert.ok(!existsSync(join(sb.dataDir, 'files', f.id)));
@@ -195,7 +198,9 @@ describe('file paging', () => {
     const beyond = await get(sb, '/files?page=9&limit=3');
     assert.deepEqual(beyond.body.files, []);
     const dflt = await get(sb, '/files');
-    assert.equal(dflt.body.pagination.limit, 20);
+    // The reference's defaults (docs.callhq.ai list files): page 1, limit 10.
+    assert.equal(dflt.body.pagination.limit, 10);
+    assert.equal(dflt.body.pagination.page, 1);
   });
 
   test('bad page or limit is a 400 naming it', async () => {

@@ -72,8 +72,8 @@ describe('a client generated from /openapi.json', () => {
       await client.POST('/assistants', {
         body: {
           name: 'Typed',
-          model: { provider: 'groq', model: 'llama-3.3-70b-versatile', messages: [{ role: 'system', content: 'You are {{who}}.' }] },
-          voice: { provider: '11labs', voiceId: 'v1', model: 'eleven_turbo_v2_5', language: 'en' },
+          model: { provider: 'openrouter', model: 'gpt-oss-120b', messages: [{ role: 'system', content: 'You are {{who}}.' }] },
+          voice: { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en' },
           firstMessage: 'Hi {{who}}',
           firstMessageMode: 'assistant-speaks-first',
           analysisPlan: { rubric: 'PassFail', nested: { any: [1, 'two'] } },

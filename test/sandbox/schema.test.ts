@@ -1,5 +1,5 @@
-// Data dirs written by an older build open in this one with every call and conversation kept;
-// one from a newer build is refused with a message naming the dir, and left as it was.
+// Data dirs written by an older build open in this one with every call and conversation kept, and
+// serve today's shapes; one from a newer build is refused with a message naming the dir, and left as it was.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,8 +9,32 @@ import { openSqlite, transaction } from '../../src/sandbox/sqlite.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { eventually, get, post } from './http.js';
 
-/** Turns a current data dir back into what schema 3 wrote: each call's messages in its own row. */
+/**
+ * Turns a current data dir back into what schema 4 wrote: call messages `{ role: 'assistant' | 'user',
+ * content }`, a phone number's organization named `service`.
+ */
+function downgradeToSchema4(dataDir: string): void {
+  const db = openSqlite(join(dataDir, 'sandbox.db'));
+  try {
+    transaction(db, () => {
+      for (const r of db.prepare('SELECT id, messages FROM conversations').all() as { id: string; messages: string }[]) {
+        const old = (JSON.parse(r.messages) as { role: string; message: string }[]).map(({ role, message, ...rest }) => ({ role: role === 'bot' ? 'assistant' : role, content: message, ...rest }));
+        db.prepare('UPDATE conversations SET messages = ? WHERE id = ?').run(JSON.stringify(old), r.id);
+      }
+      for (const r of db.prepare('SELECT id, body FROM phone_numbers').all() as { id: string; body: string }[]) {
+        const { organization, ...rest } = JSON.parse(r.body);
+        db.prepare('UPDATE phone_numbers SET body = ? WHERE id = ?').run(JSON.stringify({ ...rest, service: organization }), r.id);
+      }
+      db.exec('PRAGMA user_version = 4');
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** Turns a current data dir back into what schema 3 wrote: schema 4's shapes, each call's messages in its own row. */
 function downgradeToSchema3(dataDir: string): void {
+  downgradeToSchema4(dataDir);
   const db = openSqlite(join(dataDir, 'sandbox.db'));
   try {
     transaction(db, () => {
@@ -25,34 +49,51 @@ function downgradeToSchema3(dataDir: string): void {
   }
 }
 
-test('a schema-3 data dir opens with its calls, their conversations included', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-schema3-'));
+/** A data dir with a finished call to Ada; its calls, numbers and files as served, then closed. */
+async function dataDirWithCalls(prefix: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const first = await startTestSandbox({ dataDir, callPace: 1 });
   try {
-    const first = await startTestSandbox({ dataDir, callPace: 1 });
     const assistant = (await get(first, '/assistants')).body.assistants[0];
     const number = (await get(first, '/phone-numbers')).body.phoneNumbers[0];
     await post(first, '/calls/outbound', { assistantId: assistant.id, phoneNumberId: number.id, customer: { number: '+14155550199', name: 'Ada' } });
     // Compared once every call has ended: a call still under way reads differently after the restart.
-    const before = await eventually(async () => {
-      const calls = (await get(first, '/calls/details?limit=1000')).body.calls;
-      return calls.every((c: any) => c.endedAt) ? calls : undefined;
+    const calls = await eventually(async () => {
+      const all = (await get(first, '/calls/details?limit=1000')).body.calls;
+      return all.every((c: any) => c.endedAt) ? all : undefined;
     });
-    await first.close();
-    downgradeToSchema3(dataDir);
-
-    const again = await startTestSandbox({ dataDir });
-    try {
-      const after = (await get(again, '/calls/details?limit=1000')).body.calls;
-      assert.equal(after.length, before.length);
-      assert.deepEqual(after, before);
-      assert.ok(after.some((c: any) => c.messages.length > 0 && c.customer.name === 'Ada'));
-    } finally {
-      await again.close();
-    }
+    return { dataDir, calls, numbers: (await get(first, '/phone-numbers')).body.phoneNumbers, files: (await get(first, '/files?limit=100')).body.files };
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    await first.close();
   }
-});
+}
+
+for (const [schema, downgrade] of [[3, downgradeToSchema3], [4, downgradeToSchema4]] as const) {
+  test(`a schema-${schema} data dir opens with its calls, their conversations included, in today's shapes`, async () => {
+    const before = await dataDirWithCalls(`switchboard-schema${schema}-`);
+    try {
+      downgrade(before.dataDir);
+      const again = await startTestSandbox({ dataDir: before.dataDir });
+      try {
+        const after = (await get(again, '/calls/details?limit=1000')).body.calls;
+        assert.equal(after.length, before.calls.length);
+        assert.deepEqual(after, before.calls);
+        const ada = after.find((c: any) => c.messages.length > 0 && c.customer.name === 'Ada');
+        assert.ok(ada, 'the placed call kept its conversation');
+        assert.equal(ada.messages[0].role, 'bot');
+        assert.ok(after.every((c: any) => c.messages.every((m: any) => typeof m.message === 'string' && !('content' in m))));
+        assert.deepEqual((await get(again, '/phone-numbers')).body.phoneNumbers, before.numbers);
+        // Less their URLs, which name the port.
+        const unlocated = (files: any[]) => files.map(({ url: _u, parsedTextUrl: _p, ...f }) => f);
+        assert.deepEqual(unlocated((await get(again, '/files?limit=100')).body.files), unlocated(before.files));
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(before.dataDir, { recursive: true, force: true });
+    }
+  });
+}
 
 test('a data dir from a newer build is refused with the way out, and left untouched', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-schema-new-'));

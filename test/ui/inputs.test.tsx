@@ -223,31 +223,32 @@ describe('inputs in the console', () => {
       await c.press(KEYS.tab, KEYS.tab, KEYS.tab);
       await c.waitFor(/› Model provider +‹ openai ›/);
       await c.press(KEYS.enter);
-      const list = await c.waitFor('anthropic');
-      assert.match(list, /groq/);
+      const list = await c.waitFor('openrouter');
+      assert.match(list, /azure/);
+      assert.match(list, /type another…/, 'the catalogue suggests: another value can be typed');
       await c.press(KEYS.down, KEYS.down);
       await c.press(KEYS.enter);
-      await c.waitFor(/› Model provider +‹ google ›/);
-      assert.doesNotMatch(c.frame(), /groq/, 'the list closed');
+      await c.waitFor(/› Model provider +‹ openrouter ›/);
+      assert.doesNotMatch(c.frame(), /azure/, 'the list closed');
       // The model list follows the provider; k/j move in it, Esc closes it unchanged.
       await c.press(KEYS.tab, KEYS.enter);
-      await c.waitFor('gemini-2.5-flash');
+      await c.waitFor('gpt-oss-120b');
       await burst(c, 'jjk');
       await escape(c);
-      assert.doesNotMatch(c.frame(), /gemini-2\.5-flash/, 'the list closed');
-      assert.match(c.frame(), /› Model +‹ gemini-2\.0-flash ›/);
+      assert.doesNotMatch(c.frame(), /gpt-oss-120b/, 'the list closed');
+      assert.match(c.frame(), /› Model +‹ gpt-oss-20b ›/);
       assert.equal(c.store.getState().stack.at(-1)!.name, 'assistant-new', 'Esc closed the list, not the form');
       await c.press(KEYS.enter);
-      await c.waitFor('gemini-2.5-flash');
+      await c.waitFor('gpt-oss-120b');
       await burst(c, 'jj');
       await c.press('q', KEYS.enter);
-      await c.waitFor(/› Model +‹ gemini-1\.5-pro ›/);
+      await c.waitFor(/› Model +‹ gpt-4 ›/);
       await c.press(KEYS.ctrlS);
       await c.waitFor('Created assistant Picker Bot');
       const made = c.store.getState().assistants.data!.find((a) => a.name === 'Picker Bot');
       assert.ok(made);
-      assert.equal(made!.model?.provider, 'google');
-      assert.equal(made!.model?.model, 'gemini-1.5-pro');
+      assert.equal(made!.model?.provider, 'openrouter');
+      assert.equal(made!.model?.model, 'gpt-4');
     } finally {
       await c.close();
     }

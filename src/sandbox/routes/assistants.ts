@@ -12,23 +12,15 @@ import { numberIn, parseBody, requiredText, text, wholeNumber } from '../validat
 import { MODEL_PROVIDER_NAMES, VOICE_DETAIL_FIELDS, VOICE_PROVIDERS, VOICE_PROVIDER_NAMES, modelsOf } from '../../api/catalog.js';
 
 const opt = <T extends z.ZodType>(t: T) => t.optional();
-const oneOf = (values: readonly string[]) => text(200).refine((v) => values.includes(v), `must be one of ${values.join(', ')}`);
 const given = (v: unknown) => typeof v === 'string' && v.trim().length > 0;
 
-const voice = z
-  .looseObject({
-    provider: opt(oneOf(VOICE_PROVIDER_NAMES)),
-    voiceId: opt(text(200)),
-    model: opt(text(200)),
-    language: opt(text(50)),
-    speed: opt(numberIn(0.25, 4)),
-  })
-  .superRefine((v, ctx) => {
-    if (!VOICE_PROVIDERS.find((p) => p.value === v.provider)?.needsDetails) return;
-    for (const field of VOICE_DETAIL_FIELDS) {
-      if (!given(v[field])) ctx.addIssue({ code: 'custom', path: [field], message: `is required for voice provider ${v.provider}` });
-    }
-  });
+const voice = z.looseObject({
+  provider: opt(text(200)),
+  voiceId: opt(text(200)),
+  model: opt(text(200)),
+  language: opt(text(50)),
+  speed: opt(numberIn(0.25, 4)),
+});
 
 const knowledgeBase = z.looseObject({
   fileIds: z.array(text(100)).max(100, 'must list at most 100 files'),
@@ -42,19 +34,13 @@ const assistantFields = {
   transcriber: opt(z.looseObject({ provider: opt(text(100)), model: opt(text(200)), language: opt(text(50)) })),
   model: opt(
     z.looseObject({
-      provider: opt(oneOf(MODEL_PROVIDER_NAMES)),
+      provider: opt(text(200)),
       model: opt(text(200)),
       temperature: opt(numberIn(0, 2)),
       maxTokens: opt(wholeNumber(1, 1_000_000)),
       emotionRecognitionEnabled: opt(z.boolean()),
       messages: opt(z.array(z.looseObject({ role: requiredText(50), content: text(200_000) })).max(200, 'must hold at most 200 messages')),
       knowledgeBase: opt(knowledgeBase),
-    }).superRefine((m, ctx) => {
-      if (m.model === undefined) return;
-      if (m.provider === undefined) ctx.addIssue({ code: 'custom', path: ['provider'], message: 'is required with model.model' });
-      else if (!modelsOf(m.provider).includes(m.model)) {
-        ctx.addIssue({ code: 'custom', path: ['model'], message: `must be one of ${modelsOf(m.provider).join(', ')} for provider ${m.provider}` });
-      }
     }),
   ),
   firstMessage: opt(text(10_000)),
@@ -68,6 +54,43 @@ const assistantFields = {
   knowledgeBase: opt(knowledgeBase),
   hangupUsingPrompt: opt(z.looseObject({ enabled: opt(z.boolean()), prompt: opt(text(10_000)) })),
 };
+
+type Obj = Record<string, unknown>;
+const objectAt = (body: Obj | undefined, key: string): Obj | undefined => {
+  const v = body?.[key];
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
+};
+
+/**
+ * The providers and models of a write, checked against the catalogue (the hosted service refuses
+ * values its reference does not list). A value the assistant already has is not a new choice:
+ * data dirs written before the catalogue followed the reference hold other providers, and those
+ * assistants stay readable and editable (a PATCH that sends their voice or model back unchanged).
+ */
+function checkCatalogue(body: Obj, stored?: Obj): void {
+  const voice = objectAt(body, 'voice');
+  const storedVoice = objectAt(stored, 'voice');
+  if (voice?.provider !== undefined && voice.provider !== storedVoice?.provider && !VOICE_PROVIDER_NAMES.includes(String(voice.provider))) {
+    throw badRequest(`voice.provider must be one of ${VOICE_PROVIDER_NAMES.join(', ')}`);
+  }
+  if (voice && VOICE_PROVIDERS.find((p) => p.value === voice.provider)?.needsDetails) {
+    for (const field of VOICE_DETAIL_FIELDS) {
+      if (!given(voice[field])) throw badRequest(`voice.${field} is required for voice provider ${String(voice.provider)}`);
+    }
+  }
+  const model = objectAt(body, 'model');
+  const storedModel = objectAt(stored, 'model');
+  if (model?.model !== undefined && model.provider === undefined) throw badRequest('model.provider is required with model.model');
+  if (model?.provider === undefined) return;
+  const storedChoice = model.provider === storedModel?.provider && (model.model === undefined || model.model === storedModel?.model);
+  if (storedChoice) return;
+  const known = MODEL_PROVIDER_NAMES.includes(String(model.provider) as never);
+  if (!known) throw badRequest(`model.provider must be one of ${MODEL_PROVIDER_NAMES.join(', ')}`);
+  const models = modelsOf(String(model.provider));
+  if (model.model !== undefined && !models.includes(String(model.model))) {
+    throw badRequest(`model.model must be one of ${models.join(', ')} for provider ${String(model.provider)}`);
+  }
+}
 
 /** Server-set fields a client may echo back from a record it read; ignored, never an error. */
 const SERVER_FIELDS = ['id', 'createdAt', 'updatedAt'];
@@ -121,6 +144,7 @@ export function getAssistantOr404(ctx: SandboxContext, id: string, field = 'assi
 export function assistantRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/assistants', async (request, reply) => {
     const body = parseBody(CreateAssistant, withoutServerFields(request.body)) as Record<string, unknown>;
+    checkCatalogue(body);
     checkFilesExist(ctx, body);
     const now = new Date().toISOString();
     const row: AssistantRow = { id: randomUUID(), body, createdAt: now, updatedAt: now };
@@ -138,6 +162,7 @@ export function assistantRoutes(app: FastifyInstance, ctx: SandboxContext): void
     const current = getAssistantOr404(ctx, request.params.id);
     const patch = parseBody(PatchAssistant, withoutServerFields(request.body)) as Record<string, unknown>;
     if (Object.keys(patch).length === 0) throw badRequest('the body names no assistant field to change');
+    checkCatalogue(patch, current.body);
     checkFilesExist(ctx, patch);
     const body = { ...current.body, ...patch };
     const updatedAt = new Date().toISOString();

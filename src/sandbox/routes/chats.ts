@@ -95,6 +95,6 @@ export function chatRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       updatedAt: now,
     };
     ctx.store.recordChat(next, chat);
-    return reply.code(201).send({ message: 'Chat completed successfully', chat });
+    return reply.code(201).send({ message: 'Chat message sent successfully', chat });
   });
 }

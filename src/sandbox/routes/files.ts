@@ -10,7 +10,8 @@ import { checkQuery, intParam } from '../validate.js';
 
 /** File status: 'processing' until text extraction finishes, then 'done' (or 'failed'). */
 export const FILE_STATUSES = ['processing', 'done', 'failed'] as const;
-export const DEFAULT_FILE_PAGE_LIMIT = 20;
+// The reference's defaults (docs.callhq.ai list files: page 1, limit 10); the maximum is the sandbox's own.
+export const DEFAULT_FILE_PAGE_LIMIT = 10;
 export const MAX_FILE_PAGE_LIMIT = 100;
 
 export function fileRecord(ctx: SandboxContext, f: FileRow) {
@@ -34,7 +35,7 @@ export function fileRecord(ctx: SandboxContext, f: FileRow) {
     organizationId: 'org-sandbox',
     createdAt: f.createdAt,
     updatedAt: f.updatedAt,
-    service: { id: 'sandbox', name: 'Switchboard Sandbox' },
+    organization: { id: 'sandbox', name: 'Switchboard Sandbox' },
     integration: { provider: 'local-disk' },
   };
 }
@@ -111,6 +112,6 @@ export function fileRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const f = getFileOr404(ctx, request.params.id);
     ctx.store.deleteFile(f.id, new Date().toISOString());
     await deleteFileContents(ctx.dataDir, f.id);
-    return { message: `File ${f.name} deleted successfully` };
+    return { message: 'File deleted successfully' };
   });
 }

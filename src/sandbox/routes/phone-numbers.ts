@@ -35,7 +35,7 @@ export function phoneNumberRoutes(app: FastifyInstance, ctx: SandboxContext): vo
     const updatedAt = new Date().toISOString();
     ctx.store.linkPhoneNumber(number.id, assistant.id, updatedAt);
     return {
-      message: `Inbound agent configured: calls to ${number.did} are answered by ${String(assistant.body.name)}`,
+      message: 'Inbound agent configured successfully',
       phoneNumber: phoneNumberRecord({ ...number, assistantId: assistant.id, updatedAt }),
     };
   });

@@ -1,5 +1,6 @@
 // A keyboard form: text (the one TextInput, one line or several), number (validated as you type),
-// choice (←/→/Space cycle in place; Enter lists the options in an ink-select-input list), toggle.
+// choice (←/→/Space cycle in place; Enter lists the options in an ink-select-input list; a free
+// choice also takes a typed value: its last option, "type another…", turns it into a text input), toggle.
 // Long forms scroll around the focused field. Tab/↓ next, Shift-Tab/↑ previous, Ctrl-S or Enter on
 // the last row saves, Esc cancels (asking first when something changed).
 import { useState, type ReactElement } from 'react';
@@ -39,7 +40,8 @@ interface Base {
 export type Field =
   | (Base & { kind: 'text'; required?: boolean; multiline?: boolean; validate?: (v: string) => string | null; complete?: (v: string) => Completion | null })
   | (Base & { kind: 'number'; integer?: boolean; min?: number; max?: number; required?: boolean })
-  | (Base & { kind: 'select'; options: (values: FormValues) => Option[] })
+  /** free: the options are suggestions; any typed value is kept (the list ends with "type another…"). */
+  | (Base & { kind: 'select'; options: (values: FormValues) => Option[]; free?: boolean })
   | (Base & { kind: 'toggle' });
 
 /** The error of one field's current value, or null. */
@@ -62,15 +64,35 @@ export function fieldError(f: Field, values: FormValues): string | null {
   return null;
 }
 
-/** Values with every select pointing at an option that exists (a provider change resets its model). */
-export function normalize(fields: Field[], values: FormValues): FormValues {
+/** The value of a free choice's last option, which turns the field into a text input. */
+export const TYPE_ANOTHER = '\u0000type another';
+
+/**
+ * Values with every select pointing at an option that exists (a provider change resets its
+ * model). A free choice keeps any value typed into it; given the values `before` a change, one
+ * that was a listed option of those values and is none of the new ones is reset like any other.
+ * `typing`: the free choice being typed into, whose value (even empty) is kept as it is.
+ */
+export function normalize(fields: Field[], values: FormValues, before?: FormValues, typing?: string): FormValues {
   const out = { ...values };
   for (const f of fields) {
-    if (f.kind !== 'select') continue;
+    if (f.kind !== 'select' || f.key === typing) continue;
     const opts = f.options(out);
-    if (!opts.some((o) => o.value === out[f.key])) out[f.key] = opts[0]?.value ?? '';
+    const v = out[f.key];
+    if (opts.some((o) => o.value === v)) continue;
+    const typed = f.free && typeof v === 'string' && v !== '' && !(before && f.options(before).some((o) => o.value === v));
+    if (!typed) out[f.key] = opts[0]?.value ?? '';
   }
   return out;
+}
+
+/** A choice field's options as shown: a free one also lists the value typed into it and, last, "type another…". */
+export function choicesOf(f: Field & { kind: 'select' }, values: FormValues): Option[] {
+  const opts = f.options(values);
+  if (!f.free) return opts;
+  const v = String(values[f.key] ?? '');
+  const typed = v && !opts.some((o) => o.value === v) ? [{ value: v, label: `${v} (typed)` }] : [];
+  return [...opts, ...typed, { value: TYPE_ANOTHER, label: 'type another…' }];
 }
 
 export function Form(props: {
@@ -82,6 +104,8 @@ export function Form(props: {
   height: number;
   onSubmit: (values: FormValues) => Promise<void> | void;
   onCancel: () => void;
+  /** Errors from outside (the service's 400 naming a field), by field key: shown under their fields until changed. */
+  errors?: Record<string, string>;
 }) {
   const { fields, width } = props;
   const [values, setValues] = useState<FormValues>(() => normalize(fields, props.initial));
@@ -90,14 +114,40 @@ export function Form(props: {
   const [showErrors, setShowErrors] = useState(false);
   // The focused choice field's options are listed (Enter) until one is chosen or Esc.
   const [choosing, setChoosing] = useState(false);
+  // The free choice being typed into ("type another…"), and its value before, for Esc.
+  const [typing, setTyping] = useState<{ key: string; was: string | boolean } | null>(null);
   const submitRow = fields.length;
   const current = fields[focus];
+  // The errors given from outside, each until its field changes; a new set focuses its first field.
+  const [outside, setOutside] = useState<{ given?: Record<string, string>; left: Record<string, string> }>({ left: {} });
+  if (props.errors !== outside.given) {
+    const left = { ...(props.errors ?? {}) };
+    setOutside({ given: props.errors, left });
+    const first = fields.findIndex((f) => left[f.key]);
+    if (first >= 0) {
+      setFocus(first);
+      setTyping(null);
+    }
+  }
+  const moveFocus = (to: (f: number) => number) => {
+    setTyping(null);
+    setChoosing(false);
+    setFocus(to);
+  };
 
   // The names a Tab completion could still become, listed under the field until it changes.
   const [choices, setChoices] = useState<{ key: string; list: string[] } | null>(null);
   const set = (key: string, v: string | boolean) => {
     setChoices(null);
-    setValues((old) => normalize(fields, { ...old, [key]: v }));
+    if (outside.left[key] !== undefined) setOutside((o) => ({ ...o, left: Object.fromEntries(Object.entries(o.left).filter(([k]) => k !== key)) }));
+    const typed = v === TYPE_ANOTHER || typing?.key === key;
+    if (v === TYPE_ANOTHER) {
+      // The field becomes a text input, empty, until focus leaves it (Esc gives back what it had).
+      setTyping({ key, was: values[key] ?? '' });
+      v = '';
+    }
+    const value = v;
+    setValues((old) => normalize(fields, { ...old, [key]: value }, old, typed ? key : undefined));
   };
   const actions = useOptionalActions();
   // Esc on a changed form asks first; an unchanged one just leaves.
@@ -121,9 +171,10 @@ export function Form(props: {
     const firstBad = fields.findIndex((f) => fieldError(f, values));
     if (firstBad >= 0) {
       setShowErrors(true);
-      setFocus(firstBad);
+      moveFocus(() => firstBad);
       return;
     }
+    setTyping(null);
     setBusy(true);
     try {
       await props.onSubmit(values);
@@ -135,7 +186,8 @@ export function Form(props: {
     if (!current) return;
     if (current.kind === 'toggle') set(current.key, !values[current.key]);
     if (current.kind === 'select') {
-      const opts = current.options(values);
+      if (typing?.key === current.key) return; // the arrows are the text input's
+      const opts = choicesOf(current, values);
       const i = opts.findIndex((o) => o.value === values[current.key]);
       set(current.key, opts[(i + dir + opts.length) % opts.length]?.value ?? '');
     }
@@ -145,15 +197,19 @@ export function Form(props: {
     (input, key) => {
       if (busy) return true;
       const cmd = commandFor(input, key, ['form']);
-      if (cmd === Command.Cancel) cancel();
+      const typingHere = typing !== null && typing.key === current?.key;
+      if (cmd === Command.Cancel && typingHere) {
+        setValues((old) => ({ ...old, [typing.key]: typing.was }));
+        setTyping(null);
+      } else if (cmd === Command.Cancel) cancel();
       else if (cmd === Command.Submit) void submit();
-      else if (cmd === Command.NextField) setFocus((f) => Math.min(submitRow, f + 1));
-      else if (cmd === Command.PrevField) setFocus((f) => Math.max(0, f - 1));
+      else if (cmd === Command.NextField) moveFocus((f) => Math.min(submitRow, f + 1));
+      else if (cmd === Command.PrevField) moveFocus((f) => Math.max(0, f - 1));
       else if (cmd === Command.Toggle) cycle(key.leftArrow ? -1 : 1);
-      else if (cmd === Command.ShowChoices && current?.kind === 'select') setChoosing(true);
+      else if (cmd === Command.ShowChoices && current?.kind === 'select' && !typingHere) setChoosing(true);
       else if (key.return) {
         if (focus === submitRow) void submit();
-        else setFocus((f) => f + 1);
+        else moveFocus((f) => f + 1);
       } else return false;
       return true;
     },
@@ -165,7 +221,7 @@ export function Form(props: {
   const valueWidth = Math.max(10, width - labelWidth - 2);
   // Each field renders as one or more lines; scroll so the focused one is in view.
   const blocks = fields.map((f, i) => {
-    const err = showErrors || f.kind === 'number' ? fieldError(f, values) : null;
+    const err = (showErrors || f.kind === 'number' ? fieldError(f, values) : null) ?? outside.left[f.key] ?? null;
     const focused = i === focus && !asking;
     const v = values[f.key];
     // One entry per terminal row (a taller element is followed by nulls for its other rows).
@@ -208,14 +264,20 @@ export function Form(props: {
         const display = cellWidth(shown) > valueWidth - 1 ? truncate(shown, valueWidth) : undefined;
         valueEl = <TextInput value={shown} display={display} width={valueWidth} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />;
       }
+    } else if (f.kind === 'select' && typing?.key === f.key && focused) {
+      // A free choice being typed into: one row of text, as a text field.
+      const s = String(v ?? '');
+      const shown = escapeLine(s);
+      const display = cellWidth(shown) > valueWidth - 1 ? truncate(shown, valueWidth) : undefined;
+      valueEl = <TextInput value={shown} display={display} width={valueWidth} onChange={(nv) => set(f.key, nv)} focus placeholder="type a value; Esc gives back the list" />;
     } else if (f.kind === 'select') {
-      const opts = f.options(values);
+      const opts = choicesOf(f, values);
       const i = opts.findIndex((o) => o.value === v);
       const o = opts[i];
       valueEl = (
         <Text>
           {focused ? '‹ ' : ''}
-          {truncate(o ? (o.label ?? o.value) : '(none)', valueWidth - 12)}
+          {truncate(o ? escapeLine(o.label ?? o.value) : '(none)', valueWidth - 12)}
           {focused ? ` ›  ${i + 1}/${opts.length}` : ''}
         </Text>
       );

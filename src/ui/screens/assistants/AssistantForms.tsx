@@ -1,7 +1,9 @@
 // Create an assistant (every field of the spec); edit one in the same form pre-filled (every
 // field, only the changed ones sent); duplicate one (the create form pre-filled from it); attach
-// or detach knowledge-base files.
+// or detach knowledge-base files. Providers and models are free choices: the catalogue's values
+// are offered and any other can be typed (the service decides); its 400 shows in the field it names.
 import type { Assistant, AssistantInput, UpdatedAssistant } from '../../../api/schemas.js';
+import { ApiError } from '../../../api/errors.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { useState } from 'react';
 import { Form, normalize, type Field, type FormValues } from '../../components/Form.js';
@@ -25,19 +27,19 @@ export const CREATE_FIELDS: Field[] = [
   { kind: 'text', key: 'name', label: 'Name', required: true, group: 'Assistant' },
   { kind: 'text', key: 'description', label: 'Description' },
   { kind: 'toggle', key: 'status', label: 'Active' },
-  { kind: 'select', key: 'modelProvider', label: 'Model provider', options: () => opts(Object.keys(MODEL_PROVIDERS)), group: 'Model' },
-  { kind: 'select', key: 'model', label: 'Model', options: (v) => opts(MODEL_PROVIDERS[String(v.modelProvider)] ?? []) },
+  { kind: 'select', free: true, key: 'modelProvider', label: 'Model provider', options: () => opts(Object.keys(MODEL_PROVIDERS)), group: 'Model' },
+  { kind: 'select', free: true, key: 'model', label: 'Model', options: (v) => opts(MODEL_PROVIDERS[String(v.modelProvider)] ?? []) },
   { kind: 'number', key: 'temperature', label: 'Temperature', min: 0, max: 2, hint: '0 – 2' },
   { kind: 'number', key: 'maxTokens', label: 'Max tokens', integer: true, min: 1, max: 100000 },
   { kind: 'toggle', key: 'emotionRecognitionEnabled', label: 'Emotion recognition' },
   { kind: 'text', key: 'systemPrompt', label: 'System prompt', multiline: true, hint: 'Enter for a new line; Tab moves on' },
-  { kind: 'select', key: 'voiceProvider', label: 'Voice provider', options: () => opts(VOICE_PROVIDERS.map((p) => p.value)), group: 'Voice' },
-  { kind: 'text', key: 'voiceId', label: 'Voice id', hint: 'required for 11labs' },
-  { kind: 'select', key: 'voiceModel', label: 'Voice model', options: (v) => [{ value: '', label: '(none)' }, ...opts(VOICE_PROVIDERS.find((p) => p.value === v.voiceProvider)?.models ?? [])] },
+  { kind: 'select', free: true, key: 'voiceProvider', label: 'Voice provider', options: () => opts(VOICE_PROVIDERS.map((p) => p.value)), group: 'Voice' },
+  { kind: 'text', key: 'voiceId', label: 'Voice id', hint: `required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')}` },
+  { kind: 'select', free: true, key: 'voiceModel', label: 'Voice model', options: (v) => [{ value: '', label: '(none)' }, ...opts(VOICE_PROVIDERS.find((p) => p.value === v.voiceProvider)?.models ?? [])] },
   { kind: 'select', key: 'voiceLanguage', label: 'Voice language', options: () => [{ value: '', label: '(none)' }, ...opts(LANGUAGES)] },
   { kind: 'number', key: 'voiceSpeed', label: 'Voice speed', min: 0.25, max: 4, hint: '0.25 – 4' },
-  { kind: 'select', key: 'transcriberProvider', label: 'Transcriber', options: () => opts(Object.keys(TRANSCRIBERS)), group: 'Transcriber' },
-  { kind: 'select', key: 'transcriberModel', label: 'Transcriber model', options: (v) => opts(TRANSCRIBERS[String(v.transcriberProvider)] ?? []) },
+  { kind: 'select', free: true, key: 'transcriberProvider', label: 'Transcriber', options: () => opts(Object.keys(TRANSCRIBERS)), group: 'Transcriber' },
+  { kind: 'select', free: true, key: 'transcriberModel', label: 'Transcriber model', options: (v) => opts(TRANSCRIBERS[String(v.transcriberProvider)] ?? []) },
   { kind: 'select', key: 'transcriberLanguage', label: 'Transcriber language', options: () => opts(LANGUAGES) },
   { kind: 'text', key: 'firstMessage', label: 'First message', group: 'Call behaviour' },
   { kind: 'select', key: 'firstMessageMode', label: 'First message mode', options: () => opts(FIRST_MESSAGE_MODES) },
@@ -102,11 +104,61 @@ export function assistantInputFrom(v: FormValues): AssistantInput {
   };
 }
 
-/** Why the values can't be saved as they are (a voice provider that needs more), or null. */
-function voiceProblem(v: FormValues): string | null {
+/** The fields the reference's rule asks for and the values leave empty (Sarvam needs a voice id, model and language), by field key. */
+export function voiceProblems(v: FormValues): Record<string, string> | null {
   const voice = VOICE_PROVIDERS.find((p) => p.value === v.voiceProvider);
-  if (voice?.needsDetails && (!String(v.voiceId).trim() || !v.voiceModel || !v.voiceLanguage)) return `Voice provider ${voice.value} needs a voice id, a voice model and a language`;
-  return null;
+  if (!voice?.needsDetails) return null;
+  const missing = Object.entries({ voiceId: 'a voice id', voiceModel: 'a voice model', voiceLanguage: 'a language' }).filter(([k]) => !String(v[k] ?? '').trim());
+  return missing.length ? Object.fromEntries(missing.map(([k, what]) => [k, `voice provider ${voice.value} needs ${what}`])) : null;
+}
+
+/** The form field of each assistant field a service's error may name (its path in the body). */
+const FIELD_OF_PATH: Record<string, string> = {
+  name: 'name',
+  description: 'description',
+  status: 'status',
+  'model.provider': 'modelProvider',
+  'model.model': 'model',
+  'model.temperature': 'temperature',
+  'model.maxTokens': 'maxTokens',
+  'model.emotionRecognitionEnabled': 'emotionRecognitionEnabled',
+  'model.messages': 'systemPrompt',
+  'voice.provider': 'voiceProvider',
+  'voice.voiceId': 'voiceId',
+  'voice.model': 'voiceModel',
+  'voice.language': 'voiceLanguage',
+  'voice.speed': 'voiceSpeed',
+  'transcriber.provider': 'transcriberProvider',
+  'transcriber.model': 'transcriberModel',
+  'transcriber.language': 'transcriberLanguage',
+  firstMessage: 'firstMessage',
+  firstMessageMode: 'firstMessageMode',
+  firstMessageInterruptionsEnabled: 'firstMessageInterruptionsEnabled',
+  backgroundSound: 'backgroundSound',
+  backgroundDenoisingEnabled: 'backgroundDenoisingEnabled',
+  silenceTimeoutSeconds: 'silenceTimeoutSeconds',
+  maxDurationSeconds: 'maxDurationSeconds',
+  'hangupUsingPrompt.enabled': 'hangupEnabled',
+  'hangupUsingPrompt.prompt': 'hangupPrompt',
+  analysisPlan: 'analysisPlan',
+};
+const PATHS_LONGEST_FIRST = Object.keys(FIELD_OF_PATH).sort((a, b) => b.length - a.length);
+
+/**
+ * A service's 400 as errors of the form's fields: each message that names an assistant field
+ * ("model.provider must be one of …", "voice.voiceId is required …") goes under that field, in the
+ * service's words. Null when the failure names none (the flash line shows it).
+ */
+export function fieldErrorsOf(err: unknown): Record<string, string> | null {
+  if (!(err instanceof ApiError) || err.status !== 400) return null;
+  const said = Array.isArray(err.serviceMessage) ? err.serviceMessage : [err.detail];
+  const out: Record<string, string> = {};
+  for (const message of said) {
+    if (typeof message !== 'string') continue;
+    const path = PATHS_LONGEST_FIRST.find((p) => new RegExp(`(^|[^\\w.])${p.replace('.', '\\.')}(?![\\w])`).test(message));
+    if (path && out[FIELD_OF_PATH[path]] === undefined) out[FIELD_OF_PATH[path]] = message;
+  }
+  return Object.keys(out).length ? out : null;
 }
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
@@ -196,6 +248,7 @@ export function changedFields(a: Assistant, before: FormValues, after: FormValue
 /** New assistant: a blank form, or (D, duplicate) one pre-filled from another assistant. */
 export function AssistantCreate({ route, width, height }: ScreenProps<{ name: 'assistant-new'; from?: string }>) {
   const actions = useActions();
+  const [errors, setErrors] = useState<Record<string, string> | undefined>(undefined);
   const from = useAssistant(route.from ?? '');
   if (route.from && !from) return <Loading what="the assistant to duplicate" />;
   const initial = from ? { ...formValuesFrom(from), name: `${from.name ?? from.id} (copy)` } : CREATE_DEFAULTS;
@@ -207,15 +260,16 @@ export function AssistantCreate({ route, width, height }: ScreenProps<{ name: 'a
       submitLabel="Create assistant"
       width={width}
       height={height}
+      errors={errors}
       onCancel={actions.back}
       onSubmit={async (v) => {
-        const problem = voiceProblem(v);
-        if (problem) return void actions.flash(problem, 'error');
+        const problems = voiceProblems(v);
+        if (problems) return void setErrors(problems);
         const input = assistantInputFrom(v);
         // A duplicate uses the same knowledge-base files.
         if (from?.knowledgeBase) input.knowledgeBase = from.knowledgeBase;
         if (from?.model?.knowledgeBase && input.model) input.model.knowledgeBase = from.model.knowledgeBase;
-        const a = await actions.createAssistant(input);
+        const a = await actions.createAssistant(input, (err) => setErrors(fieldErrorsOf(err) ?? undefined));
         if (a) {
           actions.back();
           actions.push({ name: 'assistant', id: a.id });
@@ -244,6 +298,7 @@ function EditForm({ a, width, height, onDone }: { a: Assistant; width: number; h
   // The values the form opened with: a refresh of the record while editing doesn't reset what is typed.
   const [initial] = useState(() => formValuesFrom(a));
   const [fields] = useState(() => fieldsFor(initial));
+  const [errors, setErrors] = useState<Record<string, string> | undefined>(undefined);
   return (
     <Form
       title={`Edit ${a.name ?? a.id}`}
@@ -252,16 +307,17 @@ function EditForm({ a, width, height, onDone }: { a: Assistant; width: number; h
       submitLabel="Save"
       width={width}
       height={height}
+      errors={errors}
       onCancel={onDone}
       onSubmit={async (v) => {
-        const problem = voiceProblem(v);
-        if (problem) return void actions.flash(problem, 'error');
+        const problems = voiceProblems(v);
+        if (problems) return void setErrors(problems);
         const patch = changedFields(a, normalize(fields, initial), v);
         if (Object.keys(patch).length === 0) {
           actions.flash('Nothing changed');
           return onDone();
         }
-        const saved = await actions.updateAssistant(a.id, patch);
+        const saved = await actions.updateAssistant(a.id, patch, undefined, (err) => setErrors(fieldErrorsOf(err) ?? undefined));
         if (!saved) return; // the error is on the flash line; everything typed stays
         // A hosted service may keep only some fields of a PATCH (the spec: name, status, description).
         const notApplied = (saved as Partial<UpdatedAssistant>).notApplied;

@@ -197,6 +197,7 @@ export function changedFields(a: Assistant, before: FormValues, after: FormValue
 export function AssistantCreate({ route, width, height }: ScreenProps<{ name: 'assistant-new'; from?: string }>) {
   const actions = useActions();
   const from = useAssistant(route.from ?? '');
+  const lastAttempt = useConsole((s) => s.createAttempt);
   if (route.from && !from) return <Loading what="the assistant to duplicate" />;
   const initial = from ? { ...formValuesFrom(from), name: `${from.name ?? from.id} (copy)` } : CREATE_DEFAULTS;
   return (
@@ -215,11 +216,21 @@ export function AssistantCreate({ route, width, height }: ScreenProps<{ name: 'a
         // A duplicate uses the same knowledge-base files.
         if (from?.knowledgeBase) input.knowledgeBase = from.knowledgeBase;
         if (from?.model?.knowledgeBase && input.model) input.model.knowledgeBase = from.model.knowledgeBase;
-        const a = await actions.createAssistant(input);
-        if (a) {
-          actions.back();
-          actions.push({ name: 'assistant', id: a.id });
-        }
+        const create = async (again: boolean) => {
+          const a = await actions.createAssistant(input, { again });
+          if (a) {
+            actions.back();
+            actions.push({ name: 'assistant', id: a.id });
+          }
+        };
+        // The last request may have made it already: another is sent only after a yes.
+        if (!lastAttempt) return create(false);
+        actions.confirm({
+          title: 'Create it again?',
+          message: `Your last create request ${lastAttempt}. The assistant may exist already: look in the list before creating it again.`,
+          confirmLabel: 'create another',
+          onConfirm: () => create(true),
+        });
       }}
     />
   );
@@ -264,7 +275,7 @@ function EditForm({ a, width, height, onDone }: { a: Assistant; width: number; h
         const saved = await actions.updateAssistant(a.id, patch);
         if (!saved) return; // the error is on the flash line; everything typed stays
         // A hosted service may keep only some fields of a PATCH (the spec: name, status, description).
-        const notApplied = (saved as Partial<UpdatedAssistant>).notApplied;
+        const notApplied = saved === 'saved' ? undefined : (saved as Partial<UpdatedAssistant>).notApplied;
         if (notApplied?.length) actions.flash(`Saved, but the service did not apply: ${notApplied.join(', ')}`, 'error');
         onDone();
       }}

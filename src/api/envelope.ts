@@ -146,7 +146,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 /** What a write's unreadable success answer held, in the user's words (for a note, not an error). */
 export function unreadNote(what: string, unread: { status: number; said: string; problem: string; recordFrom?: string }): string {
-  const said = unread.said ? `: "${unread.said}"` : ' with an empty body';
+  const said = unread.said ? `: "${unread.said}"` : ', empty';
   const found = unread.recordFrom ? `; the record shown is ${unread.recordFrom}` : '';
-  return `${what}: the service answered ${unread.status}${said}, not with a record Switchboard can read (${unread.problem})${found}`;
+  return `${what}; its answer (${unread.status}${said}) held no record Switchboard can read (${unread.problem})${found}`;
 }

@@ -440,11 +440,17 @@ function interpret(answer: Answer, where: { method: string; path: string; baseUr
   throw new ApiError(answer.status, errorWords(res, statusText), method, path, baseUrl, statusText, page);
 }
 
-/** The service's words in an error: a list of messages stays a list; a page that only repeats the status says nothing. */
+/**
+ * The service's words in an error. A `message` string or list is kept as sent (a command cuts a
+ * long one to a few lines, --debug prints it whole); any other form is serviceWords' one line, and
+ * a page that only repeats the status says nothing.
+ */
 function errorWords(res: WireResponse, statusText: string): string | string[] | undefined {
   const b = res.body;
-  if (typeof b === 'object' && b !== null && 'message' in b && Array.isArray(b.message) && b.message.length > 0 && b.message.every((m) => typeof m === 'string')) {
-    return b.message as string[];
+  if (typeof b === 'object' && b !== null && !Array.isArray(b) && 'message' in b) {
+    const m = b.message;
+    if (typeof m === 'string' && m.trim()) return m;
+    if (Array.isArray(m) && m.length > 0 && m.every((x) => typeof x === 'string')) return m as string[];
   }
   const said = serviceWords(res);
   if (said === undefined) return undefined;

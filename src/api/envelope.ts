@@ -74,7 +74,7 @@ export function serviceWords(answer: AnswerText): string | undefined {
   const text = answer.text.trim();
   if (!text || answer.body !== undefined) return undefined;
   if (looksLikeHtml(answer.contentType, text)) {
-    const words = htmlWords(text);
+    const words = htmlWords(text, answer.status);
     return words ? oneLine(words) : undefined;
   }
   return oneLine(text);
@@ -111,16 +111,21 @@ function wordsOf(v: unknown, depth: number): string | undefined {
   return words && code && depth > 0 && !words.includes(code) ? `${words} (${code})` : words;
 }
 
-function htmlWords(html: string): string | undefined {
+/** A page's title, else its heading, else its text; a title or heading that only names the status gives way to the text. */
+function htmlWords(html: string, status: number): string | undefined {
   const strip = (s: string) => decodeEntities(s.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
-  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
-  const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
-  for (const part of [title, h1]) {
-    const words = part !== undefined ? strip(part) : '';
-    if (words) return words;
-  }
-  const body = strip(html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' '));
-  return body || undefined;
+  const title = strip(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '');
+  const h1 = strip(/<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1] ?? '');
+  const rest = strip(html.replace(/<(script|style|title|h1)[^>]*>[\s\S]*?<\/\1>/gi, ' '));
+  const named = [title, h1].filter((w) => w && !onlyStatus(w, status));
+  return named[0] ?? (rest || title || h1 || undefined);
+}
+
+/** "404 Not Found", "Not Found" or "404" for a 404: the status, not the service's words. */
+function onlyStatus(words: string, status: number): boolean {
+  const text = process.getBuiltinModule('node:http').STATUS_CODES[status] ?? '';
+  const bare = words.replace(new RegExp(`^${status}\\b\\s*[-:]?\\s*`), '').trim().toLowerCase();
+  return bare === '' || bare === text.toLowerCase();
 }
 
 function decodeEntities(s: string): string {

@@ -242,7 +242,9 @@ function hintFor(err: unknown): string | undefined {
     // JSON, but not in a form this client reads: the service is there, its shape is new to us.
     return 'the service answered in a form Switchboard does not read; `switchboard doctor` shows what it sends';
   }
-  if (err instanceof ApiError && err.webPage && (err.status === 404 || err.status === 405)) return notTheServiceHint(err.baseUrl);
+  // A web page saying a whole collection (GET /assistants) does not exist: not this API. A 404 for
+  // one id is ordinary, whatever its body.
+  if (err instanceof ApiError && err.webPage && err.status === 404 && /^\/[^/]+$/.test(stripQuery(err.path))) return notTheServiceHint(err.baseUrl);
   if (err instanceof ApiError) {
     if (err.status === 401 || err.status === 403) {
       return 'the API key was refused; run `switchboard login` or set SWITCHBOARD_API_KEY';

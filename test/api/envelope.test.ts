@@ -70,6 +70,7 @@ describe('serviceWords', () => {
     ['an HTML page with a title', { status: 502, contentType: 'text/html', text: '<html><head><title>Upstream &amp; co: down</title></head><body><h1>Oops</h1></body></html>', body: undefined }, 'Upstream & co: down'],
     ['an HTML page with a heading', { status: 404, contentType: 'text/html', text: '<html><body><h1>No <b>such</b> page</h1></body></html>', body: undefined }, 'No such page'],
     ['an HTML page with only text', { status: 500, contentType: 'text/html', text: '<html><body><script>x()</script><p>Something\n  broke</p></body></html>', body: undefined }, 'Something broke'],
+    ['an HTML page whose title and heading only name the status', { status: 404, contentType: 'text/html', text: '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>Assistant not found</p></body></html>', body: undefined }, 'Assistant not found'],
     ['text/plain', { status: 200, contentType: 'text/plain', text: 'Inbound agent configured successfully\n', body: undefined }, 'Inbound agent configured successfully'],
   ] as const) {
     test(`${label} becomes one line of the service's words`, () => {

@@ -137,6 +137,12 @@ describe('a 2xx to a write is a success whatever its body', () => {
     const shape = await odd.api.listAssistants().then(() => assert.fail('should throw'), (e: unknown) => e);
     assert.ok(shape instanceof ResponseShapeError);
     assert.doesNotMatch(failure(shape).hint ?? '', /Voice Agent Service/);
+    // A 404 page for the whole collection: not this API. For one id: an ordinary 404, the page's words kept.
+    const missing = await serve((_req, res) => text(res, 404, 'text/html', '<html><title>404 Not Found</title><h1>Not Found</h1><p>Assistant not found</p></html>'));
+    assert.match(failure(await missing.api.listAssistants().catch((e: unknown) => e)).hint ?? '', /is the Voice Agent Service/);
+    const one = failure(await missing.api.getAssistant('nope').catch((e: unknown) => e));
+    assert.match(one.message, /failed \(404\): Assistant not found$/);
+    assert.doesNotMatch(one.hint ?? '', /Voice Agent Service/);
   });
 });
 

@@ -178,7 +178,9 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
       const a = await call('POST', '/phone-numbers/inbound/setup', ro, input);
       // The link is made whatever the body: a number in it is a bonus, an unreadable one is ignored.
       const found = readRecord(a, 'phoneNumber', PhoneNumberSchema);
-      return { message: message(a), ...('record' in found ? { phoneNumber: found.record } : {}) };
+      // Only the number asked about: a bare answer could be some other record (the assistant).
+      const phoneNumber = 'record' in found && found.record.id === input.phoneNumberId ? found.record : undefined;
+      return { message: message(a), ...(phoneNumber ? { phoneNumber } : {}) };
     },
 
     async listFiles(query, ro) {

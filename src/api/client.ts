@@ -125,7 +125,7 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     },
 
     async createSession(input, ro) {
-      const a = await writeOnce('POST', '/sessions', ro, input, () => 'a session may have been started; its id is not known');
+      const a = await writeOnce('POST', '/sessions', ro, input, () => 'an unused session may exist, which does no harm: starting another is safe');
       return written(a, 'session', ChatSessionSchema);
     },
     async getSession(sessionId, ro) {

@@ -58,9 +58,9 @@ export interface ResourcesActions {
   loadFile(id: string, opts?: { quiet?: boolean }): Promise<void>;
   /**
    * Creates once: refused (null) while `createAttempt` is set unless `again` (the form asks first).
-   * Null also when the service accepted it but no assistant could be read from the answer or found.
+   * 'created' when the service accepted it but no assistant could be read from the answer or found.
    */
-  createAssistant(input: AssistantInput, opts?: { again?: boolean }): Promise<Assistant | null>;
+  createAssistant(input: AssistantInput, opts?: { again?: boolean }): Promise<Assistant | 'created' | null>;
   /** The record as stored; 'saved' when the service accepted the patch but no record could be read; null when it failed. */
   updateAssistant(id: string, patch: AssistantInput, done?: string): Promise<Assistant | 'saved' | null>;
   linkNumber(phoneNumberId: string, assistantId: string): Promise<boolean>;
@@ -215,7 +215,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           set({ createAttempt: created.unread ? uncertainAfterUnread(created.unread) : null });
           flash(created.unread ? `${unreadNote('Created', created.unread)}; reloading the list` : 'Created; reloading the list');
           void get().actions.loadAssistants({ force: true });
-          return null;
+          return 'created';
         }
         replaceAssistant(a);
         flash(created.unread ? `Created assistant ${a.name ?? a.id} (found as ${created.unread.recordFrom ?? 'a re-read'}: the answer held no record)` : `Created assistant ${a.name ?? a.id}`);

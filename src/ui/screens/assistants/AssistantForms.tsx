@@ -218,10 +218,10 @@ export function AssistantCreate({ route, width, height }: ScreenProps<{ name: 'a
         if (from?.model?.knowledgeBase && input.model) input.model.knowledgeBase = from.model.knowledgeBase;
         const create = async (again: boolean) => {
           const a = await actions.createAssistant(input, { again });
-          if (a) {
-            actions.back();
-            actions.push({ name: 'assistant', id: a.id });
-          }
+          if (!a) return;
+          actions.back();
+          // Without a readable record the list, reloaded, is where the new assistant shows.
+          if (a !== 'created') actions.push({ name: 'assistant', id: a.id });
         };
         // The last request may have made it already: another is sent only after a yes.
         if (!lastAttempt) return create(false);

@@ -60,7 +60,8 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     recover?: () => Promise<{ record: z.output<S>; from: string } | undefined>,
   ): Promise<Written<z.output<S>>> {
     const r = readRecord(a, name, schema);
-    const said = message(a);
+    // A bare record's own `message` field is data, not the service's word on the write.
+    const said = 'record' in r && r.envelope === 'bare' ? '' : message(a);
     if ('record' in r) return { record: r.record, ...(said ? { message: said } : {}) };
     const unread: UnreadAnswer = { status: a.status, said: serviceWords(a) ?? (a.text.trim() ? preview(a.text) : ''), problem: r.problem };
     const found = recover ? await recover().catch(() => undefined) : undefined;

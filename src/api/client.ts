@@ -14,9 +14,10 @@ import {
   reportNotApplied,
   type CallFilters,
 } from './schemas.js';
-import type { FilesPage, RequestOptions, VoiceAgentApi } from './contract.js';
-import { ApiError, InputError, ResponseShapeError } from './errors.js';
-import { createTransport, multipartFromFile, type Method, type TransportOptions } from './http.js';
+import type { FilesPage, OutboundCallInput, RequestOptions, UnreadAnswer, VoiceAgentApi, Written } from './contract.js';
+import { ApiError, InputError, RequestError, ResponseShapeError } from './errors.js';
+import { preview, serviceWords, unwrapList, unwrapRecord } from './envelope.js';
+import { createTransport, multipartFromFile, notJsonProblem, type Method, type TransportOptions } from './http.js';
 
 export type { Timeouts } from './http.js';
 
@@ -32,26 +33,47 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
   }
 
   type Answer = Awaited<ReturnType<typeof call>>;
-  const shapeError = (a: Answer, problem: string) => new ResponseShapeError(a.status, problem, a.method, a.path, http.baseUrl);
+  const shapeError = (a: Answer, problem: string) => new ResponseShapeError(a.status, problem, a.method, a.path, http.baseUrl, a.body === undefined && a.text.trim() !== '');
 
-  /** A single record, bare or under its resource name (`{ assistant: {...} }`). */
+  /** A single record in any envelope envelope.ts knows (a read: anything else is a shape error). */
   function one<S extends z.ZodType>(a: Answer, name: string, schema: S): z.output<S> {
-    const b = a.body;
-    const record = isRecord(b) && isRecord(b[name]) ? b[name] : b;
-    return parse(a, schema, record, isRecord(b) && isRecord(b[name]) ? name : '');
+    const r = readRecord(a, name, schema);
+    if ('record' in r) return r.record;
+    throw shapeError(a, r.problem);
+  }
+
+  /** The record a write's answer holds, or why there is none: never an error, the write succeeded. */
+  function readRecord<S extends z.ZodType>(a: Answer, name: string, schema: S): { record: z.output<S>; envelope: string } | { problem: string } {
+    if (a.body === undefined) return { problem: notJsonProblem(a) };
+    const found = unwrapRecord(a.body, name);
+    if (!found) return { problem: `expected a ${name} record, got ${describe(a.body)}` };
+    const r = schema.safeParse(found.record);
+    if (!r.success) return { problem: summarizeIssues(r.error, found.envelope === 'bare' ? '' : found.envelope.replace(/^\{(message,)?|\}$/g, '').replace(/[{}]/g, '').replace(/:/g, '.')) };
+    return { record: r.data, envelope: found.envelope };
+  }
+
+  /** A write's 2xx: its record when readable, else what came back (`recover` may find the record another way). */
+  async function written<S extends z.ZodType>(
+    a: Answer,
+    name: string,
+    schema: S,
+    recover?: () => Promise<{ record: z.output<S>; from: string } | undefined>,
+  ): Promise<Written<z.output<S>>> {
+    const r = readRecord(a, name, schema);
+    // A bare record's own `message` field is data, not the service's word on the write.
+    const said = 'record' in r && r.envelope === 'bare' ? '' : message(a);
+    if ('record' in r) return { record: r.record, ...(said ? { message: said } : {}) };
+    const unread: UnreadAnswer = { status: a.status, said: serviceWords(a) ?? (a.text.trim() ? preview(a.text) : ''), problem: r.problem };
+    const found = recover ? await recover().catch(() => undefined) : undefined;
+    return found ? { record: found.record, unread: { ...unread, recordFrom: found.from } } : { unread };
   }
 
   /** A list, bare or under its resource name or data/items/results. */
   function many<S extends z.ZodType>(a: Answer, name: string, schema: S): z.output<S>[] {
-    const b = a.body;
-    if (Array.isArray(b)) return b.map((item, i) => parse(a, schema, item, `[${i}]`));
-    if (isRecord(b)) {
-      for (const key of [name, 'data', 'items', 'results']) {
-        const list = b[key];
-        if (Array.isArray(list)) return list.map((item, i) => parse(a, schema, item, `${key}[${i}]`));
-      }
-    }
-    throw shapeError(a, `expected a list of ${name} (a JSON array or { ${name}: [...] }), got ${describe(b)}`);
+    const found = unwrapList(a.body, name);
+    if (!found) throw shapeError(a, a.body === undefined ? notJsonProblem(a) : `expected a list of ${name} (a JSON array or { ${name}: [...] }), got ${describe(a.body)}`);
+    const at = found.envelope === 'bare' ? '' : found.envelope.replace(/[{}]/g, '').replace(/:/g, '.');
+    return found.list.map((item, i) => parse(a, schema, item, `${at}[${i}]`));
   }
 
   function parse<S extends z.ZodType>(a: Answer, schema: S, value: unknown, at: string): z.output<S> {
@@ -60,8 +82,21 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     throw shapeError(a, summarizeIssues(r.error, at));
   }
 
+  /** The service's message on a success: `{ message }` beside a record, or a text/plain body. */
   function message(a: Answer): string {
-    return isRecord(a.body) && typeof a.body.message === 'string' ? a.body.message : '';
+    if (isRecord(a.body)) return typeof a.body.message === 'string' ? a.body.message : '';
+    if (a.body === undefined) return serviceWords(a) ?? '';
+    return '';
+  }
+
+  /** Sends a write that must not happen twice; if its fate is unknown, the error says how to check. */
+  async function writeOnce(method: Method, path: string, ro: RequestOptions | undefined, json: unknown, check: () => string): Promise<Answer> {
+    try {
+      return await call(method, path, ro, json);
+    } catch (err) {
+      if (err instanceof RequestError && err.mayHaveActed) err.check = check();
+      throw err;
+    }
   }
 
   return {
@@ -85,18 +120,22 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
       return found;
     },
     async placeOutboundCall(input, ro) {
-      return one(await call('POST', '/calls/outbound', ro, input), 'call', CallSchema);
+      const sent = new Date(Date.now() - 60_000).toISOString();
+      const a = await writeOnce('POST', '/calls/outbound', ro, input, () => outboundCheck(input, sent));
+      return written(a, 'call', CallSchema);
     },
 
     async createSession(input, ro) {
-      return one(await call('POST', '/sessions', ro, input), 'session', ChatSessionSchema);
+      const a = await writeOnce('POST', '/sessions', ro, input, () => 'an unused session may exist, which does no harm: starting another is safe');
+      return written(a, 'session', ChatSessionSchema);
     },
     async getSession(sessionId, ro) {
       return one(await call('GET', `/chats/session/${seg(sessionId, 'session id')}`, ro), 'session', ChatSessionSchema);
     },
     async sendChat({ sessionId, input, variableValues }, ro) {
       const body = { sessionId, input, ...(variableValues ? { assistantOverrides: { variableValues } } : {}) };
-      return one(await call('POST', '/chats', ro, body), 'chat', ChatSchema);
+      const a = await writeOnce('POST', '/chats', ro, body, () => `read the session again (\`switchboard sessions get ${sessionId}\`) to see whether the message arrived`);
+      return written(a, 'chat', ChatSchema);
     },
 
     async listAssistants(ro) {
@@ -106,18 +145,31 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
       return one(await call('GET', `/assistants/${seg(id, 'assistant id')}`, ro), 'assistant', AssistantSchema);
     },
     async createAssistant(input, ro) {
-      return one(await call('POST', '/assistants', ro, input), 'assistant', AssistantSchema);
+      const name = typeof input.name === 'string' && input.name ? input.name : undefined;
+      const a = await writeOnce('POST', '/assistants', ro, input, () => (name ? `look for "${name}" in \`switchboard assistants list\`` : 'look for it in `switchboard assistants list`'));
+      // No readable record: the newest assistant with the name we gave is the one just made.
+      return written(a, 'assistant', AssistantSchema, async () => {
+        if (!name) return undefined;
+        const mine = many(await call('GET', '/assistants', ro), 'assistants', AssistantSchema).filter((x) => x.name === name);
+        const newest = mine.reduce<(typeof mine)[number] | undefined>((best, x) => (!best || String(x.createdAt ?? '') > String(best.createdAt ?? '') ? x : best), undefined);
+        return newest ? { record: newest, from: `the newest assistant named "${name}"` } : undefined;
+      });
     },
     async updateAssistant(id, patch, ro) {
       const path = `/assistants/${seg(id, 'assistant id')}`;
-      const answered = one(await call('PATCH', path, ro, patch), 'assistant', AssistantSchema);
+      const answered = await written(await call('PATCH', path, ro, patch), 'assistant', AssistantSchema);
       // A service may answer with the patch while keeping only some fields: what it stored is what
       // a re-read shows. If the re-read fails, the write still happened: report against its answer.
       const stored = await call('GET', path, ro).then(
         (a) => one(a, 'assistant', AssistantSchema),
-        () => answered,
+        () => answered.record,
       );
-      return reportNotApplied(stored, patch);
+      const unread = answered.unread && { ...answered.unread, ...(stored ? { recordFrom: 'a re-read of the assistant' } : {}) };
+      return {
+        ...(stored ? { record: reportNotApplied(stored, patch) } : {}),
+        ...(unread ? { unread } : {}),
+        ...(answered.message ? { message: answered.message } : {}),
+      };
     },
 
     async listPhoneNumbers(ro) {
@@ -125,8 +177,10 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     },
     async linkNumber(input, ro) {
       const a = await call('POST', '/phone-numbers/inbound/setup', ro, input);
-      const b = a.body;
-      const phoneNumber = isRecord(b) && isRecord(b.phoneNumber) ? parse(a, PhoneNumberSchema, b.phoneNumber, 'phoneNumber') : undefined;
+      // The link is made whatever the body: a number in it is a bonus, an unreadable one is ignored.
+      const found = readRecord(a, 'phoneNumber', PhoneNumberSchema);
+      // Only the number asked about: a bare answer could be some other record (the assistant).
+      const phoneNumber = 'record' in found && found.record.id === input.phoneNumberId ? found.record : undefined;
       return { message: message(a), ...(phoneNumber ? { phoneNumber } : {}) };
     },
 
@@ -149,8 +203,14 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     },
     async uploadFile(path, opts) {
       const stream = await multipartFromFile(path, { name: opts?.name, onProgress: opts?.onProgress });
-      const res = await http.send({ method: 'POST', path: '/files', stream, signal: opts?.signal });
-      return one({ ...res, method: 'POST', path: '/files' }, 'file', KbFileSchema);
+      let res;
+      try {
+        res = await http.send({ method: 'POST', path: '/files', stream, signal: opts?.signal });
+      } catch (err) {
+        if (err instanceof RequestError && err.mayHaveActed) err.check = 'look for it in `switchboard files list`';
+        throw err;
+      }
+      return written({ ...res, method: 'POST', path: '/files' }, 'file', KbFileSchema);
     },
     async deleteFile(id, ro) {
       return { message: message(await call('DELETE', `/files/${seg(id, 'file id')}`, ro)) };
@@ -168,6 +228,12 @@ function callQuery(filters: CallFilters | undefined): string {
     if (value !== undefined && value !== '') params.set(key, String(value));
   }
   return qs(params);
+}
+
+/** Where an outbound call that may have been placed would show: the call log, filtered to it. */
+function outboundCheck(input: OutboundCallInput, since: string): string {
+  const to = input.customer?.number;
+  return `look in the call log for a call${to ? ` to ${to}` : ''} (\`switchboard calls list --assistant ${input.assistantId} --number ${input.phoneNumberId} --after ${since}\`)`;
 }
 
 function qs(params: URLSearchParams): string {

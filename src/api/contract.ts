@@ -8,7 +8,8 @@
 //               limit default 100, max 1000. List records omit `messages` and `transcript`.
 //   GET    /calls/details?id (+ same filters) -> 200 { message, calls: Call[] } full records
 //   POST   /calls/outbound { assistantId, phoneNumberId, customer: { number, name? } }
-//            -> 201 { message, call }            (client also accepts a bare Call)
+//            -> 201 { message, call }            (client also accepts the envelopes in envelope.ts)
+// A write's 2xx is a success whatever its body: without a readable record it is `Written.unread`.
 //   POST   /chats { sessionId, input, assistantOverrides?: { variableValues } } -> 201 { message, chat }
 //   POST   /sessions { name?, assistantId } -> 201 { message, session }
 //   GET    /chats/session/{id} -> 200 { message, session }
@@ -51,6 +52,32 @@ export interface UploadOptions extends RequestOptions {
   name?: string;
 }
 
+/**
+ * What a write's success answer held when it was not a readable record (text/plain, empty, an
+ * unexpected shape). The write succeeded: the service said 2xx.
+ */
+export interface UnreadAnswer {
+  status: number;
+  /** The service's words, or the start of what came back; '' for an empty body. */
+  said: string;
+  /** Why it is not the record, e.g. "no call in it" or "id: expected string". */
+  problem: string;
+  /** Where `record` came from instead, when a re-read found it, e.g. "a re-read of the assistant". */
+  recordFrom?: string;
+}
+
+/**
+ * A write the service accepted (it answered 2xx). `record` is absent when neither the answer nor
+ * a re-read gave one: then `unread` says what came back, and the write is still a success.
+ */
+export interface Written<T> {
+  record?: T;
+  /** Set when the answer was not a readable record, whether or not a re-read found it. */
+  unread?: UnreadAnswer;
+  /** The service's message beside the record, like "Assistant created successfully". */
+  message?: string;
+}
+
 export interface FilesPage {
   files: KbFile[];
   pagination: Pagination;
@@ -67,30 +94,35 @@ export interface VoiceAgentApi {
   callDetails(filters?: CallFilters, opts?: RequestOptions): Promise<Call[]>;
   /** One call's full record (GET /calls/details?id=…); ApiError 404 when absent. */
   getCall(id: string, opts?: RequestOptions): Promise<Call>;
-  placeOutboundCall(input: OutboundCallInput, opts?: RequestOptions): Promise<Call>;
+  /**
+   * Never sent twice by the client. A timeout or lost connection throws an error whose
+   * `mayHaveActed` is true and whose `check` says where to look (the call log, filtered).
+   */
+  placeOutboundCall(input: OutboundCallInput, opts?: RequestOptions): Promise<Written<Call>>;
 
-  createSession(input: { assistantId: string; name?: string }, opts?: RequestOptions): Promise<ChatSession>;
+  createSession(input: { assistantId: string; name?: string }, opts?: RequestOptions): Promise<Written<ChatSession>>;
   getSession(sessionId: string, opts?: RequestOptions): Promise<ChatSession>;
-  sendChat(input: SendChatInput, opts?: RequestOptions): Promise<Chat>;
+  sendChat(input: SendChatInput, opts?: RequestOptions): Promise<Written<Chat>>;
 
   listAssistants(opts?: RequestOptions): Promise<Assistant[]>;
   getAssistant(id: string, opts?: RequestOptions): Promise<Assistant>;
-  createAssistant(input: AssistantInput, opts?: RequestOptions): Promise<Assistant>;
+  /** When the answer holds no readable assistant, the newest one with the input's name is looked up. */
+  createAssistant(input: AssistantInput, opts?: RequestOptions): Promise<Written<Assistant>>;
   /**
    * PATCH, then a re-read: the record as the service stored it, with `notApplied` naming the
    * fields of the patch it did not apply (the spec's service applies only name, status and
-   * description locally).
+   * description locally). No record only when both the answer and the re-read were unreadable.
    */
-  updateAssistant(id: string, patch: AssistantInput, opts?: RequestOptions): Promise<UpdatedAssistant>;
+  updateAssistant(id: string, patch: AssistantInput, opts?: RequestOptions): Promise<Written<UpdatedAssistant>>;
 
   listPhoneNumbers(opts?: RequestOptions): Promise<PhoneNumber[]>;
-  /** POST /phone-numbers/inbound/setup; returns the service's message. */
+  /** POST /phone-numbers/inbound/setup; returns the service's message (JSON or text/plain). */
   linkNumber(input: { assistantId: string; phoneNumberId: string }, opts?: RequestOptions): Promise<{ message: string; phoneNumber?: PhoneNumber }>;
 
   listFiles(query?: { page?: number; limit?: number }, opts?: RequestOptions): Promise<FilesPage>;
   getFile(id: string, opts?: RequestOptions): Promise<KbFile>;
   /** Streams the file from disk as multipart part `file`. */
-  uploadFile(path: string, opts?: UploadOptions): Promise<KbFile>;
+  uploadFile(path: string, opts?: UploadOptions): Promise<Written<KbFile>>;
   deleteFile(id: string, opts?: RequestOptions): Promise<{ message: string }>;
 
   close(): Promise<void>;

@@ -6,6 +6,13 @@
 
 /** Something about a request to the service failed; every kind below names the request. */
 export class RequestError extends Error {
+  /**
+   * For a write that may have happened although no answer said so: how to find out, in the
+   * user's words (the client sets it, knowing what was asked, e.g. the call log filtered to the
+   * assistant and number of an outbound call).
+   */
+  check?: string;
+
   constructor(
     message: string,
     readonly method: string,
@@ -15,6 +22,16 @@ export class RequestError extends Error {
     super(message);
     this.name = new.target.name;
   }
+
+  /** The request was a write and may have reached the service, which may have acted on it. */
+  get mayHaveActed(): boolean {
+    return false;
+  }
+}
+
+/** Writes whose loss is not harmless to repeat blindly; a GET never changes anything. */
+function isWrite(method: string): boolean {
+  return method !== 'GET';
 }
 
 /** The service answered with a non-2xx status. `serviceMessage` is what it said (string or list). */
@@ -27,8 +44,15 @@ export class ApiError extends RequestError {
     baseUrl: string,
     /** How the status reads when the service gave no message, e.g. "Not Found". */
     readonly statusText = '',
+    /** The answer was a web page, not an API's answer: the base URL may point somewhere else. */
+    readonly webPage = false,
   ) {
     super(describeApiError(status, serviceMessage, method, path, statusText), method, path, baseUrl);
+  }
+
+  /** A gateway's error on a write: the service behind it may have done the work. */
+  override get mayHaveActed(): boolean {
+    return isWrite(this.method) && (this.status === 502 || this.status === 504);
   }
 
   /** The service's message for display (a list is joined). */
@@ -37,15 +61,30 @@ export class ApiError extends RequestError {
   }
 }
 
-/** A 2xx answer whose body is not what the endpoint returns (HTML, wrong JSON, missing id…). */
+/**
+ * A 2xx answer to a read whose body is not what the endpoint returns (HTML, wrong JSON, missing
+ * id…). A write's 2xx is never one: it succeeded, whatever its body (see Written in contract.ts).
+ */
 export class ResponseShapeError extends ApiError {
-  constructor(status: number, readonly problem: string, method: string, path: string, baseUrl: string) {
+  constructor(
+    status: number,
+    readonly problem: string,
+    method: string,
+    path: string,
+    baseUrl: string,
+    /** The body was not JSON at all (a web page, plain text): not an answer of this API. */
+    readonly notTheService = false,
+  ) {
     super(status, undefined, method, path, baseUrl);
     this.message = `the service answered ${method} ${stripQuery(path)} with an unexpected shape: ${problem}`;
   }
 
   override get detail(): string {
     return this.problem;
+  }
+
+  override get mayHaveActed(): boolean {
+    return false;
   }
 }
 
@@ -60,7 +99,15 @@ export class NetworkError extends RequestError {
   ) {
     super(message, method, path, baseUrl);
   }
+
+  /** The connection was lost after the request went out: the service may have received it. */
+  override get mayHaveActed(): boolean {
+    return isWrite(this.method) && this.code !== undefined && LOST_AFTER_SENDING.has(this.code);
+  }
 }
+
+/** Connection failures that can happen after the request was sent (unlike refused, DNS or TLS). */
+const LOST_AFTER_SENDING = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 
 export type TimeoutPhase = 'connect' | 'upload' | 'headers' | 'body' | 'total';
 
@@ -74,6 +121,11 @@ export class TimeoutError extends RequestError {
     baseUrl: string,
   ) {
     super(timeoutMessage(phase, limitMs, method, path, baseUrl), method, path, baseUrl);
+  }
+
+  /** Only a connect timeout is sure the request never left. */
+  override get mayHaveActed(): boolean {
+    return isWrite(this.method) && this.phase !== 'connect';
   }
 }
 
@@ -118,20 +170,20 @@ export class InputError extends Error {
  * the same words and the same next step (a refused key: `switchboard login`).
  */
 export type WireError =
-  | { kind: 'api'; status: number; serviceMessage?: string | string[]; method: string; path: string; baseUrl: string; statusText: string }
-  | { kind: 'shape'; status: number; problem: string; method: string; path: string; baseUrl: string }
-  | { kind: 'network'; message: string; code?: string; method: string; path: string; baseUrl: string }
-  | { kind: 'timeout'; phase: TimeoutPhase; limitMs: number; method: string; path: string; baseUrl: string }
+  | { kind: 'api'; status: number; serviceMessage?: string | string[]; method: string; path: string; baseUrl: string; statusText: string; webPage?: boolean; check?: string }
+  | { kind: 'shape'; status: number; problem: string; method: string; path: string; baseUrl: string; notTheService?: boolean }
+  | { kind: 'network'; message: string; code?: string; method: string; path: string; baseUrl: string; check?: string }
+  | { kind: 'timeout'; phase: TimeoutPhase; limitMs: number; method: string; path: string; baseUrl: string; check?: string }
   | { kind: 'aborted'; method: string; path: string; baseUrl: string }
   | { kind: 'too-large'; limitBytes: number; method: string; path: string; baseUrl: string }
   | { kind: 'input'; message: string }
   | { kind: 'other'; name: string; message: string };
 
 export function errorToWire(err: unknown): WireError {
-  if (err instanceof ResponseShapeError) return { kind: 'shape', status: err.status, problem: err.problem, method: err.method, path: err.path, baseUrl: err.baseUrl };
-  if (err instanceof ApiError) return { kind: 'api', status: err.status, serviceMessage: err.serviceMessage, method: err.method, path: err.path, baseUrl: err.baseUrl, statusText: err.statusText };
-  if (err instanceof NetworkError) return { kind: 'network', message: err.message, code: err.code, method: err.method, path: err.path, baseUrl: err.baseUrl };
-  if (err instanceof TimeoutError) return { kind: 'timeout', phase: err.phase, limitMs: err.limitMs, method: err.method, path: err.path, baseUrl: err.baseUrl };
+  if (err instanceof ResponseShapeError) return { kind: 'shape', status: err.status, problem: err.problem, method: err.method, path: err.path, baseUrl: err.baseUrl, notTheService: err.notTheService };
+  if (err instanceof ApiError) return { kind: 'api', status: err.status, serviceMessage: err.serviceMessage, method: err.method, path: err.path, baseUrl: err.baseUrl, statusText: err.statusText, webPage: err.webPage, check: err.check };
+  if (err instanceof NetworkError) return { kind: 'network', message: err.message, code: err.code, method: err.method, path: err.path, baseUrl: err.baseUrl, check: err.check };
+  if (err instanceof TimeoutError) return { kind: 'timeout', phase: err.phase, limitMs: err.limitMs, method: err.method, path: err.path, baseUrl: err.baseUrl, check: err.check };
   if (err instanceof AbortedError) return { kind: 'aborted', method: err.method, path: err.path, baseUrl: err.baseUrl };
   if (err instanceof ResponseTooLargeError) return { kind: 'too-large', limitBytes: err.limitBytes, method: err.method, path: err.path, baseUrl: err.baseUrl };
   if (err instanceof InputError) return { kind: 'input', message: err.message };
@@ -142,13 +194,13 @@ export function errorToWire(err: unknown): WireError {
 export function errorFromWire(w: WireError): Error {
   switch (w.kind) {
     case 'shape':
-      return new ResponseShapeError(w.status, w.problem, w.method, w.path, w.baseUrl);
+      return new ResponseShapeError(w.status, w.problem, w.method, w.path, w.baseUrl, w.notTheService);
     case 'api':
-      return new ApiError(w.status, w.serviceMessage, w.method, w.path, w.baseUrl, w.statusText);
+      return withCheck(new ApiError(w.status, w.serviceMessage, w.method, w.path, w.baseUrl, w.statusText, w.webPage), w.check);
     case 'network':
-      return new NetworkError(w.message, w.code, w.method, w.path, w.baseUrl);
+      return withCheck(new NetworkError(w.message, w.code, w.method, w.path, w.baseUrl), w.check);
     case 'timeout':
-      return new TimeoutError(w.phase, w.limitMs, w.method, w.path, w.baseUrl);
+      return withCheck(new TimeoutError(w.phase, w.limitMs, w.method, w.path, w.baseUrl), w.check);
     case 'aborted':
       return new AbortedError(w.method, w.path, w.baseUrl);
     case 'too-large':
@@ -161,6 +213,11 @@ export function errorFromWire(w: WireError): Error {
       return err;
     }
   }
+}
+
+function withCheck<E extends RequestError>(err: E, check: string | undefined): E {
+  if (check !== undefined) err.check = check;
+  return err;
 }
 
 /** What kind of failure: what the user can do about it (commands turn it into an exit code). */
@@ -177,7 +234,13 @@ export interface Failure {
 /** An error in the user's words. Every surface (console, commands) says errors through this. */
 export function failure(err: unknown): Failure {
   const raw = err instanceof Error ? err.message : String(err);
-  return { kind: kindOf(err), message: raw.replace(/\s*\n\s*/g, ' ').trim(), hint: hintFor(err) };
+  const message = raw.replace(/\s*\n\s*/g, ' ').trim();
+  if (err instanceof RequestError && err.mayHaveActed) {
+    // No answer said no: the write may have happened, and sending it again may do it twice.
+    const check = err.check ?? 'check whether it did before sending it again';
+    return { kind: kindOf(err), message: `${message}; it may have happened anyway: ${check}`, hint: 'sending it again could do it twice' };
+  }
+  return { kind: kindOf(err), message, hint: hintFor(err) };
 }
 
 function kindOf(err: unknown): FailureKind {
@@ -192,8 +255,13 @@ function kindOf(err: unknown): FailureKind {
 /** The next step for the user, or undefined when the message already says it all. */
 function hintFor(err: unknown): string | undefined {
   if (err instanceof ResponseShapeError) {
-    return `check that ${err.baseUrl} is the Voice Agent Service (the base URL may point somewhere else)`;
+    if (err.notTheService) return notTheServiceHint(err.baseUrl);
+    // JSON, but not in a form this client reads: the service is there, its shape is new to us.
+    return 'the service answered in a form Switchboard does not read; `switchboard doctor` shows what it sends';
   }
+  // A web page saying a whole collection (GET /assistants) does not exist: not this API. A 404 for
+  // one id is ordinary, whatever its body.
+  if (err instanceof ApiError && err.webPage && err.status === 404 && /^\/[^/]+$/.test(stripQuery(err.path))) return notTheServiceHint(err.baseUrl);
   if (err instanceof ApiError) {
     if (err.status === 401 || err.status === 403) {
       return 'the API key was refused; run `switchboard login` or set SWITCHBOARD_API_KEY';
@@ -215,6 +283,10 @@ function hintFor(err: unknown): string | undefined {
   }
   if (err instanceof ResponseTooLargeError) return 'ask for less (a smaller --limit or a filter), or raise SWITCHBOARD_MAX_RESPONSE_MB';
   return undefined;
+}
+
+function notTheServiceHint(baseUrl: string): string {
+  return `check that ${baseUrl} is the Voice Agent Service (the base URL may point somewhere else)`;
 }
 
 function joinServiceMessage(message: string | string[] | undefined): string {

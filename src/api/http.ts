@@ -15,8 +15,8 @@ import { constants as fsConstants } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ErrorBodySchema } from './schemas.js';
-import { AbortedError, ApiError, InputError, NetworkError, RequestError, ResponseShapeError, ResponseTooLargeError, TimeoutError, stripQuery } from './errors.js';
+import { looksLikeHtml, preview, serviceWords } from './envelope.js';
+import { AbortedError, ApiError, InputError, NetworkError, RequestError, ResponseTooLargeError, TimeoutError, stripQuery } from './errors.js';
 import { ConnectionStateFeed, stateAfter } from './connection-state.js';
 
 // node:http's status texts from its CommonJS module: an ESM import of node:http makes Node build
@@ -111,8 +111,12 @@ export interface WireRequest {
 
 export interface WireResponse {
   status: number;
-  /** Parsed JSON body; undefined when the body was empty. */
+  /** Parsed JSON body; undefined when the body was empty or not JSON (a 2xx in text/plain is a success). */
   body: unknown;
+  /** The body as text, '' when empty: what a text/plain success said, or what an unreadable answer held. */
+  text: string;
+  /** The content type without parameters, '' when none was given. */
+  contentType: string;
 }
 
 interface SharedPool {
@@ -453,36 +457,54 @@ interface Answer {
   retryAfter?: string;
 }
 
+/**
+ * A 2xx is returned whatever its body (JSON, text/plain, empty, even HTML): the request succeeded,
+ * and only the client, which knows what it asked for, can say whether the body is what it needed.
+ * Anything else is an ApiError holding the service's own words.
+ */
 function interpret(answer: Answer, where: { method: string; path: string; baseUrl: string }): WireResponse {
   const { method, path, baseUrl } = where;
+  const contentType = answer.contentType.split(';')[0].trim().toLowerCase();
   let body: unknown;
-  let isJson = answer.text.trim() === '';
-  if (!isJson) {
+  if (answer.text.trim() !== '') {
     try {
       body = JSON.parse(answer.text);
-      isJson = true;
     } catch {
-      // handled below: a 2xx must be JSON, an error may be anything (a proxy's HTML page)
+      // not JSON: text/plain, a proxy's HTML page, or JSON cut short; the text is kept
     }
   }
-  if (answer.status >= 200 && answer.status < 300) {
-    if (!isJson) {
-      const what = answer.contentType ? answer.contentType.split(';')[0].trim() : 'no content type';
-      const problem = /json/i.test(what) ? 'its JSON is malformed' : `expected JSON, got ${what}`;
-      throw new ResponseShapeError(answer.status, `${problem} starting "${preview(answer.text)}"`, method, path, baseUrl);
-    }
-    return { status: answer.status, body };
+  const res: WireResponse = { status: answer.status, body, text: answer.text, contentType };
+  if (answer.status >= 200 && answer.status < 300) return res;
+  const statusText = STATUS_CODES[answer.status] ?? '';
+  const page = body === undefined && looksLikeHtml(contentType, answer.text);
+  throw new ApiError(answer.status, errorWords(res, statusText), method, path, baseUrl, statusText, page);
+}
+
+/**
+ * The service's words in an error. A `message` string or list is kept as sent (a command cuts a
+ * long one to a few lines, --debug prints it whole); any other form is serviceWords' one line, and
+ * a page that only repeats the status says nothing.
+ */
+function errorWords(res: WireResponse, statusText: string): string | string[] | undefined {
+  const b = res.body;
+  if (typeof b === 'object' && b !== null && !Array.isArray(b) && 'message' in b) {
+    const m = b.message;
+    if (typeof m === 'string' && m.trim()) return m;
+    if (Array.isArray(m) && m.length > 0 && m.every((x) => typeof x === 'string')) return m as string[];
   }
-  const parsed = isJson ? ErrorBodySchema.safeParse(body) : undefined;
-  const said = parsed?.success ? (parsed.data.message ?? parsed.data.error) : undefined;
-  throw new ApiError(answer.status, said, method, path, baseUrl, STATUS_CODES[answer.status] ?? '');
+  const said = serviceWords(res);
+  if (said === undefined) return undefined;
+  const bare = said.replace(new RegExp(`^${res.status}\\b\\s*[-:]?\\s*`), '').trim();
+  return bare === '' || bare.toLowerCase() === statusText.toLowerCase() ? undefined : said;
 }
 
-function preview(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 60 ? `${flat.slice(0, 60)}…` : flat;
+/** Why a 2xx body is not JSON, with its start: for a shape error's message. */
+export function notJsonProblem(res: WireResponse): string {
+  const what = res.contentType || 'no content type';
+  if (res.text.trim() === '') return 'the body was empty';
+  const problem = /json/i.test(what) ? 'its JSON is malformed' : `expected JSON, got ${what}`;
+  return `${problem} starting "${preview(res.text, 60)}"`;
 }
-
 
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.txt': 'text/plain',

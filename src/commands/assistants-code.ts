@@ -26,6 +26,8 @@ import { confirm } from './files.js';
 import { paint, printRecord, type OutputTarget } from './output.js';
 import { ASSISTANT_COLUMNS } from './assistants.js';
 import { EXIT, UsageError, writeErr } from './runtime.js';
+import { noteUnread } from './written.js';
+import { unreadNote } from '../api/envelope.js';
 
 const painter =
   (out: OutputTarget): Paint =>
@@ -264,7 +266,15 @@ export async function pushAssistants(api: VoiceAgentApi, out: OutputTarget, dir:
 }
 
 async function create(api: VoiceAgentApi, dir: string, step: Extract<Step, { kind: 'create' }>): Promise<readonly string[]> {
-  const created = await api.createAssistant(step.body);
+  const written = await api.createAssistant(step.body);
+  const created = written.record;
+  if (!created) {
+    // Created all the same: a success, but the next push would create it again without its id.
+    if (written.unread) writeErr(unreadNote(`created ${step.local.path}`, written.unread));
+    writeErr(`warning: ${step.local.path}: the new assistant's id is unknown, so it is not written into the file; find it in \`switchboard assistants list\` and add its id before pushing again, or the next push creates it again`);
+    return [];
+  }
+  if (written.unread) writeErr(unreadNote(`created ${step.local.path}`, written.unread));
   // The id first, so a failure later (the re-read) cannot make the next push create it twice.
   writeFileAtomic(step.local.path, withIdWritten(step.local.text, created.id));
   const stored = await api.getAssistant(created.id).catch(() => created);
@@ -274,10 +284,12 @@ async function create(api: VoiceAgentApi, dir: string, step: Extract<Step, { kin
 }
 
 async function update(api: VoiceAgentApi, dir: string, step: Extract<Step, { kind: 'update' }>): Promise<readonly string[]> {
-  const updated = await api.updateAssistant(step.id, step.patch);
-  writeBase(dir, step.id, toFileValue(updated));
+  const written = await api.updateAssistant(step.id, step.patch);
+  const updated = written.record;
+  if (written.unread) writeErr(unreadNote(`updated ${step.local.path}`, written.unread));
+  if (updated) writeBase(dir, step.id, toFileValue(updated));
   writeErr(`updated ${step.local.path}: ${Object.keys(step.patch).join(', ')}`);
-  return updated.notApplied;
+  return updated?.notApplied ?? [];
 }
 
 // ---- clone ----
@@ -287,5 +299,7 @@ export async function cloneAssistant(api: VoiceAgentApi, out: OutputTarget, id: 
   // Only the spec's fields: what else the service returned (its own bookkeeping) is not for a create.
   const fields = Object.entries(createBody(toFileValue(source))).filter(([k]) => k in AssistantInputSchema.shape);
   const body = { ...Object.fromEntries(fields), name: name ?? `${source.name ?? 'assistant'} (copy)` };
-  printRecord(out, await api.createAssistant(body), ASSISTANT_COLUMNS);
+  const created = await api.createAssistant(body);
+  if (created.record) printRecord(out, created.record, ASSISTANT_COLUMNS);
+  noteUnread('the copy was created', created, 'its id is unknown; look for it in: switchboard assistants list');
 }

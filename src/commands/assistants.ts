@@ -8,6 +8,7 @@ import { type Column } from '../format/column.js';
 import { activeWord } from '../format/words.js';
 import { printList, printRecord, statusTone, type OutputTarget } from './output.js';
 import { action, EXIT, setExitCode, UsageError, withApi, writeErr } from './runtime.js';
+import { noteUnread } from './written.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
   { header: 'id', value: (a) => a.id, priority: 2, id: true },
@@ -26,15 +27,19 @@ export async function showAssistant(api: VoiceAgentApi, out: OutputTarget, id: s
   printRecord(out, await api.getAssistant(id), ASSISTANT_COLUMNS);
 }
 
-export async function createAssistant(api: VoiceAgentApi, out: OutputTarget, spec: AssistantInput): Promise<void> {
-  printRecord(out, await api.createAssistant(spec), ASSISTANT_COLUMNS);
+export async function createAssistant(api: VoiceAgentApi, out: OutputTarget, spec: AssistantInput, warn: (line: string) => void = writeErr): Promise<void> {
+  const created = await api.createAssistant(spec);
+  if (created.record) printRecord(out, created.record, ASSISTANT_COLUMNS);
+  noteUnread('the assistant was created', created, `its id is unknown; look for it in: switchboard assistants list`, warn);
 }
 
 /** Updates, prints the record as stored, and warns about fields the service did not apply. */
 export async function updateAssistantAndReport(api: VoiceAgentApi, out: OutputTarget, id: string, patch: AssistantInput, warn: (line: string) => void = writeErr): Promise<void> {
-  const updated = await api.updateAssistant(id, patch);
-  printRecord(out, updated, ASSISTANT_COLUMNS);
-  if (updated.notApplied.length) {
+  const written = await api.updateAssistant(id, patch);
+  const updated = written.record;
+  if (updated) printRecord(out, updated, ASSISTANT_COLUMNS);
+  noteUnread('the assistant was updated', written, `to see it as stored: switchboard assistants get ${id}`, warn);
+  if (updated?.notApplied.length) {
     warn(`warning: the service did not apply: ${updated.notApplied.join(', ')} (it answered the update, but a re-read shows ${updated.notApplied.length === 1 ? 'this field' : 'these fields'} unchanged)\n`);
   }
 }

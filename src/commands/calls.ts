@@ -8,7 +8,8 @@ import { cellWidth, padCells } from '../format/cells.js';
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
 import { listWriter, paint, printList, printRecord, statusTone, type OutputTarget } from './output.js';
-import { action, globalsOf, rejectStrayWords, withApi } from './runtime.js';
+import { action, globalsOf, rejectStrayWords, withApi, writeErr } from './runtime.js';
+import { noteUnread } from './written.js';
 import { openConsole } from './console.js';
 import { addArchiveCommands } from './archive.js';
 
@@ -70,13 +71,16 @@ export interface OutboundFlags {
   name?: string;
 }
 
-export async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundFlags): Promise<void> {
-  const call = await api.placeOutboundCall({
+export async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundFlags, warn: (line: string) => void = writeErr): Promise<void> {
+  const since = new Date(Date.now() - 60_000).toISOString();
+  const placed = await api.placeOutboundCall({
     assistantId: flags.assistant,
     phoneNumberId: flags.number,
     customer: flags.name === undefined ? { number: flags.to } : { number: flags.to, name: flags.name },
   });
-  printRecord(out, call, CALL_COLUMNS);
+  if (placed.record) printRecord(out, placed.record, CALL_COLUMNS);
+  // Accepted, but without a call in the answer: a success whose id we cannot print.
+  noteUnread('the service accepted the call', placed, `the call's id is unknown; to find it: switchboard calls list --assistant ${flags.assistant} --number ${flags.number} --after ${since}`, warn);
 }
 
 /** What changed between two polls of the log: calls not seen before, or seen with another status. */

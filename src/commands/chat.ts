@@ -11,6 +11,7 @@ import { printRecord, type OutputTarget } from './output.js';
 import { openConsole } from './console.js';
 import { action, globalsOf, rejectStrayWords, UsageError, withApi, writeErr } from './runtime.js';
 import { failure } from '../api/errors.js';
+import { noteUnread } from './written.js';
 import type { Target } from '../target.js';
 
 
@@ -22,8 +23,11 @@ export const CHAT_COLUMNS: Column<Chat>[] = [
   { header: 'reply', value: replyText },
 ];
 
-export async function sendChat(api: VoiceAgentApi, out: OutputTarget, sessionId: string, input: string, vars?: Record<string, string>): Promise<Chat> {
-  const chat = await api.sendChat({ sessionId, input, ...(vars ? { variableValues: vars } : {}) });
+export async function sendChat(api: VoiceAgentApi, out: OutputTarget, sessionId: string, input: string, vars?: Record<string, string>): Promise<Chat | undefined> {
+  const sent = await api.sendChat({ sessionId, input, ...(vars ? { variableValues: vars } : {}) });
+  const chat = sent.record;
+  noteUnread('the message was sent', sent, `to read the reply: switchboard sessions get ${sessionId}`);
+  if (!chat) return undefined;
   if (out.format === 'table') out.write(escapeText(replyText(chat)) + '\n');
   else printRecord(out, chat, CHAT_COLUMNS);
   return chat;
@@ -89,6 +93,7 @@ export function chatCommand(): Command {
         const input = await messageText(text);
         await withApi(c, async ({ api, out, target }) => {
           const chat = await sendChat(api, out, o.session, input, o.var);
+          if (!chat) return;
           try {
             await recordTurn(target, { ...chat, sessionId: chat.sessionId ?? o.session }, input);
           } catch (err) {

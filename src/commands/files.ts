@@ -1,6 +1,7 @@
 // switchboard files list | get | upload | delete
 import { Command } from 'commander';
-import type { VoiceAgentApi } from '../api/contract.js';
+import type { VoiceAgentApi, Written } from '../api/contract.js';
+import { noteUnread } from './written.js';
 import type { KbFile } from '../api/schemas.js';
 import { nonEmpty, positiveIntUpTo } from './input.js';
 import { knownUploadLimit, uploadProblem } from '../api/upload-check.js';
@@ -37,13 +38,14 @@ export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { 
 export async function uploadFile(api: VoiceAgentApi, out: OutputTarget, path: string): Promise<void> {
   // Progress only for a person watching; a script's stderr stays quiet.
   const progress = process.stderr.isTTY ? (sent: number, total: number) => process.stderr.write(`\ruploading ${path}: ${total > 0 ? Math.floor((sent / total) * 100) : 0}%`) : undefined;
-  let file: KbFile;
+  let uploaded: Written<KbFile>;
   try {
-    file = await api.uploadFile(path, { onProgress: progress });
+    uploaded = await api.uploadFile(path, { onProgress: progress });
   } finally {
     if (progress) process.stderr.write('\r\u001b[K');
   }
-  printRecord(out, file, FILE_COLUMNS);
+  if (uploaded.record) printRecord(out, uploaded.record, FILE_COLUMNS);
+  noteUnread(`${path} was uploaded`, uploaded, 'its id is unknown; look for it in: switchboard files list');
 }
 
 function refuseUpload(problem: string | null): void {

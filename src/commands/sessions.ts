@@ -9,6 +9,7 @@ import { escapeLine, escapeText } from '../format/escape.js';
 import { paint, printList, printRecord, type OutputTarget } from './output.js';
 import { action, withApi, writeErr } from './runtime.js';
 import { failure } from '../api/errors.js';
+import { noteUnread } from './written.js';
 import type { RememberedSession } from '../config/sessions.js';
 
 export const SESSION_COLUMNS: Column<ChatSession>[] = [
@@ -88,10 +89,11 @@ export async function listRememberedSessions(api: VoiceAgentApi, out: OutputTarg
   return rows;
 }
 
-export async function createSession(api: VoiceAgentApi, out: OutputTarget, assistantId: string, name?: string): Promise<ChatSession> {
-  const session = await api.createSession(name === undefined ? { assistantId } : { assistantId, name });
-  printRecord(out, session, SESSION_COLUMNS);
-  return session;
+export async function createSession(api: VoiceAgentApi, out: OutputTarget, assistantId: string, name?: string): Promise<ChatSession | undefined> {
+  const created = await api.createSession(name === undefined ? { assistantId } : { assistantId, name });
+  noteUnread('the session was created', created, "its id is unknown (the service has no list of sessions to look it up in); create another if you need one");
+  if (created.record) printRecord(out, created.record, SESSION_COLUMNS);
+  return created.record;
 }
 
 /** A session's conversation: a transcript for people, one row per message in csv, the record in json. */
@@ -128,10 +130,12 @@ export function sessionsCommand(): Command {
           const session = await createSession(api, out, o.assistant, o.name);
           // The session exists now: the exit code says so whatever happens to the bookkeeping,
           // or a script that retries on failure would make a second one.
-          try {
-            await rememberForConsole(target, session);
-          } catch (err) {
-            writeErr(`warning: the session was created, but the local session index was not updated: ${failure(err).message}`);
+          if (session) {
+            try {
+              await rememberForConsole(target, session);
+            } catch (err) {
+              writeErr(`warning: the session was created, but the local session index was not updated: ${failure(err).message}`);
+            }
           }
         }),
       ),

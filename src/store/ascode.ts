@@ -135,12 +135,12 @@ export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> =
             back();
             return flash(`No changes to ${cur.name}: the service already has them`);
           }
-          const updated = await api.updateAssistant(cur.id, patch);
+          const updated = (await api.updateAssistant(cur.id, patch)).record;
           set({ assistantEdit: null });
           if (topRoute(get()).name === 'assistant-yaml') back();
           void loadAssistant(cur.id);
           void loadAssistants({ force: true });
-          if (updated.notApplied.length) flash(`Saved ${cur.name}, but the service did not apply: ${updated.notApplied.join(', ')}`, 'error');
+          if (updated?.notApplied.length) flash(`Saved ${cur.name}, but the service did not apply: ${updated.notApplied.join(', ')}`, 'error');
           else flash(`Saved ${cur.name}: ${Object.keys(patch).join(', ')}`);
         } catch (err) {
           fail(`Could not save the assistant: ${failure(err).message}`);

@@ -4,7 +4,8 @@
 // reach either end of a million calls at once. `/` filters the whole archive (src/archive/filter.ts,
 // in slices of a few ms so a keystroke never waits for the scan). The cursor stays on its call
 // when calls arrive above it.
-import type { OutboundCallInput } from '../api/contract.js';
+import type { OutboundCallInput, Written } from '../api/contract.js';
+import { uncertainAfterError, uncertainAfterUnread } from './writes.js';
 import type { Call, CallFilters } from '../api/schemas.js';
 import { parseDateInput } from '../api/dates.js';
 import { FilterScan, callsByRowid, rowidOf, type FilterText } from '../archive/filter.js';
@@ -58,6 +59,11 @@ export interface CallLogState {
     filters: CallFilters;
     live: boolean;
   };
+  /**
+   * What the last outbound call request returned when it may have placed a call without saying
+   * so (no answer, or an answer with no call in it); the form asks before sending another.
+   */
+  outboundAttempt: string | null;
 }
 
 export interface CallLogActions {
@@ -77,7 +83,11 @@ export interface CallLogActions {
   loadCall(id: string): Promise<void>;
   /** Opens the raw JSON of a call: the whole record, loaded first (the log keeps only its row). */
   showCallJson(id: string): Promise<void>;
-  placeCall(input: OutboundCallInput): Promise<Call | null>;
+  /**
+   * Places the call once. Refused (null) while `outboundAttempt` is set unless `again` (the form
+   * asks first). A 2xx is a success even without a call in its answer (`record` absent).
+   */
+  placeCall(input: OutboundCallInput, opts?: { again?: boolean }): Promise<Written<Call> | null>;
 }
 
 /** Turns the typed filter form into API filters, or says which field is wrong. */
@@ -280,6 +290,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
   return {
     state: {
       callLog: { status: 'idle', calls: [], positions: [], from: 0, total: 0, filtering: false, perDay: [], form: EMPTY_CALL_FILTERS, filters: {}, live: true },
+      outboundAttempt: null,
     },
     actions: {
       async loadCalls(opts) {
@@ -392,21 +403,38 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         if (rec?.data) get().actions.push({ name: 'json', title: `call ${id}`, value: rec.data });
         else get().actions.flash(`Could not load call ${id}: ${rec?.error ?? 'no answer'}`, 'error');
       },
-      async placeCall(input) {
-        try {
-          const call = await api.placeOutboundCall(input);
-          try {
-            // Not if a sync is writing (its worker's transaction would hold keys here): it brings the call.
-            if (deps.archive.get().put([call], { wait: false })) get().actions.rereadCalls();
-          } catch {
-            // shown after the next sync
-          }
-          get().actions.flash(`Calling ${input.customer.number} (${call.status ?? 'queued'})`);
-          return call;
-        } catch (err) {
-          get().actions.flash(`Could not place the call: ${failure(err).message}`, 'error');
+      async placeCall(input, opts) {
+        const { flash } = get().actions;
+        if (get().outboundAttempt && !opts?.again) {
+          flash('The last call request may have placed a call: confirm before placing another', 'error');
           return null;
         }
+        set({ outboundAttempt: null });
+        let placed: Written<Call>;
+        try {
+          placed = await api.placeOutboundCall(input);
+        } catch (err) {
+          const uncertain = uncertainAfterError(err);
+          set({ outboundAttempt: uncertain && `to ${input.customer.number} ${uncertain}` });
+          flash(`${uncertain ? 'The call may have been placed' : 'Could not place the call'}: ${failure(err).message}`, 'error');
+          return null;
+        }
+        const call = placed.record;
+        if (!call) {
+          // Placed, by the service's word, but with no id to follow: the live log will show it.
+          set({ outboundAttempt: placed.unread ? `to ${input.customer.number} ${uncertainAfterUnread(placed.unread)}` : null });
+          flash(`Calling ${input.customer.number}: the service accepted the call (${placed.unread?.said || placed.unread?.status || 'no record'}); its id is unknown, so watch the call log`);
+          void get().actions.refreshCalls();
+          return placed;
+        }
+        try {
+          // Not if a sync is writing (its worker's transaction would hold keys here): it brings the call.
+          if (deps.archive.get().put([call], { wait: false })) get().actions.rereadCalls();
+        } catch {
+          // shown after the next sync
+        }
+        flash(`Calling ${input.customer.number} (${call.status ?? 'queued'})`);
+        return placed;
       },
     },
   };

@@ -4,6 +4,7 @@
 // send keeps its text, so nothing typed is ever lost.
 import type { ChatSession, Message } from '../api/schemas.js';
 import { ApiError, InputError, failure } from '../api/errors.js';
+import { unreadNote } from '../api/envelope.js';
 import { applyPatch, listSessions, SessionIndexWriter, type RememberedSession, type SessionInput, type SessionPatch } from '../config/sessions.js';
 import type { Resource, Route, SliceCreator } from './types.js';
 import { routeKey } from './types.js';
@@ -234,7 +235,14 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
         if (get().chat.starts[assistantId]?.status === 'loading') return null;
         setStart(assistantId, { status: 'loading' });
         try {
-          const session = await api.createSession(name?.trim() ? { assistantId, name: name.trim() } : { assistantId });
+          const created = await api.createSession(name?.trim() ? { assistantId, name: name.trim() } : { assistantId });
+          const session = created.record;
+          if (!session) {
+            // Started, by the service's word, but with no id to open it by: say so, not "failed".
+            const said = created.unread ? unreadNote('The session was started', created.unread) : 'The session was started';
+            setStart(assistantId, { status: 'error', error: `${said}; its id is unknown, so it cannot be opened here` });
+            return null;
+          }
           setStart(assistantId, undefined);
           const c: Conversation = {
             ...blank(session.id),
@@ -302,7 +310,15 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
         patch(id, { sending: { startedAt }, sendError: null });
         try {
           const vars = Object.keys(c.variables).length ? c.variables : undefined;
-          const chat = await api.sendChat({ sessionId: id, input, ...(vars ? { variableValues: vars } : {}) }, { signal: controller.signal });
+          const sent = await api.sendChat({ sessionId: id, input, ...(vars ? { variableValues: vars } : {}) }, { signal: controller.signal });
+          const chat = sent.record;
+          if (!chat) {
+            // Sent, by the service's word, without a reply we can read: the session, read again, has it.
+            patch(id, { sending: null, sendError: null, unsettled: { input, before } });
+            await reconcile(id, { input, before }, null);
+            if (sent.unread) get().actions.flash(unreadNote('Sent', sent.unread));
+            return true;
+          }
           versions.set(id, (versions.get(id) ?? 0) + 1);
           const at = chat.createdAt ?? new Date().toISOString();
           const replies: Turn[] = chat.output

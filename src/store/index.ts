@@ -2,7 +2,7 @@
 // `createConsoleStore(api, target)` so tests make their own; React reaches it through StoreProvider.
 // To add a slice (e.g. chat): write src/store/<slice>.ts with a SliceCreator (and optionally a
 // poller), then add it to `ConsoleState`, `SLICES` and `POLLERS` below.
-import { createElement, createContext, useContext, type ReactNode } from 'react';
+import { createElement, createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/shallow';
@@ -278,6 +278,14 @@ export function useActions(): ConsoleActions {
 /** The actions, or null outside a console (a component rendered on its own, as in a test). */
 export function useOptionalActions(): ConsoleActions | null {
   return useContext(StoreContext)?.getState().actions ?? null;
+}
+
+const noSubscription = () => () => {};
+
+/** Whether a confirm dialog is open (false outside a console): a form's inputs leave it the keys. */
+export function useDialogOpen(): boolean {
+  const store = useContext(StoreContext);
+  return useSyncExternalStore(store ? store.subscribe : noSubscription, () => (store ? store.getState().dialog !== null : false));
 }
 
 export { topRoute, viewOf, EMPTY_VIEW } from './navigation.js';

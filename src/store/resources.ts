@@ -4,6 +4,9 @@ import type { Assistant, AssistantInput, KbFile, Pagination, PhoneNumber } from 
 import type { Resource, SliceCreator } from './types.js';
 import { knownUploadLimit, uploadProblem } from '../api/upload-check.js';
 import { failure } from '../api/errors.js';
+import type { Written } from '../api/contract.js';
+import { unreadNote } from '../api/envelope.js';
+import { uncertainAfterError, uncertainAfterUnread } from './writes.js';
 import { resourceError } from './types.js';
 import type { UiActions } from './ui.js';
 import { cachedResource, saveCachedList } from './cached.js';
@@ -28,6 +31,11 @@ export interface ResourcesState {
   /** Single records by `kind:id` (assistant:…, call:…, file:…). */
   records: Record<string, Resource<unknown>>;
   upload: UploadState;
+  /**
+   * What the last create request returned when it may have made an assistant without showing
+   * it (no answer, or an answer with no readable assistant); the form asks before sending again.
+   */
+  createAttempt: string | null;
 }
 
 /**
@@ -48,9 +56,14 @@ export interface ResourcesActions {
   loadFiles(opts?: LoadOptions & { more?: boolean }): Promise<void>;
   loadAssistant(id: string): Promise<void>;
   loadFile(id: string, opts?: { quiet?: boolean }): Promise<void>;
-  /** onError: also given the failure (a form shows a 400 naming a field in that field). */
-  createAssistant(input: AssistantInput, onError?: (err: unknown) => void): Promise<Assistant | null>;
-  updateAssistant(id: string, patch: AssistantInput, done?: string, onError?: (err: unknown) => void): Promise<Assistant | null>;
+  /**
+   * Creates once: refused (null) while `createAttempt` is set unless `again` (the form asks first).
+   * 'created' when the service accepted it but no assistant could be read from the answer or found.
+   * onError: also given the failure (a form shows a 400 naming a field in that field).
+   */
+  createAssistant(input: AssistantInput, opts?: { again?: boolean; onError?: (err: unknown) => void }): Promise<Assistant | 'created' | null>;
+  /** The record as stored; 'saved' when the service accepted the patch but no record could be read; null when it failed. */
+  updateAssistant(id: string, patch: AssistantInput, done?: string, onError?: (err: unknown) => void): Promise<Assistant | 'saved' | null>;
   linkNumber(phoneNumberId: string, assistantId: string): Promise<boolean>;
   uploadFile(path: string): Promise<KbFile | null>;
   deleteFile(id: string): Promise<boolean>;
@@ -140,6 +153,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
       files: cachedResource<FileList>(target, 'files'),
       records: {},
       upload: { status: 'idle', path: '', sent: 0, total: 0 },
+      createAttempt: null,
     },
     actions: {
       loadAssistants: (opts) => load('assistants', opts, () => api.listAssistants()),
@@ -180,21 +194,46 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
       },
       loadAssistant: (id) => loadRecord(`assistant:${id}`, () => api.getAssistant(id)),
       loadFile: (id, opts) => loadRecord(`file:${id}`, () => api.getFile(id), opts?.quiet),
-      async createAssistant(input, onError) {
-        try {
-          const a = await api.createAssistant(input);
-          replaceAssistant(a);
-          get().actions.flash(`Created assistant ${a.name ?? a.id}`);
-          return a;
-        } catch (err) {
-          get().actions.flash(`Could not create the assistant: ${failure(err).message}`, 'error');
-          onError?.(err);
+      async createAssistant(input, opts) {
+        const { flash } = get().actions;
+        if (get().createAttempt && !opts?.again) {
+          flash('The last create request may have made the assistant: confirm before sending it again', 'error');
           return null;
         }
+        set({ createAttempt: null });
+        let created: Written<Assistant>;
+        try {
+          created = await api.createAssistant(input);
+        } catch (err) {
+          const uncertain = uncertainAfterError(err);
+          set({ createAttempt: uncertain });
+          flash(`${uncertain ? 'The assistant may have been created' : 'Could not create the assistant'}: ${failure(err).message}`, 'error');
+          opts?.onError?.(err);
+          return null;
+        }
+        const a = created.record;
+        if (!a) {
+          // Created, by the service's word, but not found: the list, reloaded, is where it shows.
+          set({ createAttempt: created.unread ? uncertainAfterUnread(created.unread) : null });
+          flash(created.unread ? `${unreadNote('Created', created.unread)}; reloading the list` : 'Created; reloading the list');
+          void get().actions.loadAssistants({ force: true });
+          return 'created';
+        }
+        replaceAssistant(a);
+        flash(created.unread ? `Created assistant ${a.name ?? a.id} (found as ${created.unread.recordFrom ?? 'a re-read'}: the answer held no record)` : `Created assistant ${a.name ?? a.id}`);
+        return a;
       },
       async updateAssistant(id, patch, done, onError) {
         try {
-          const a = await api.updateAssistant(id, patch);
+          const saved = await api.updateAssistant(id, patch);
+          const a = saved.record;
+          if (!a) {
+            // Saved, by the service's word; what it stored is read again when the page shows.
+            void get().actions.loadAssistant(id);
+            void get().actions.loadAssistants({ force: true });
+            get().actions.flash(saved.unread ? unreadNote('Saved', saved.unread) : 'Saved');
+            return 'saved';
+          }
           replaceAssistant(a);
           get().actions.flash(done ?? `Saved assistant ${a.name ?? a.id}`);
           return a;
@@ -230,9 +269,17 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
         }
         set({ upload: { status: 'uploading', path, sent: 0, total: 0 } });
         try {
-          const file = await api.uploadFile(path, {
+          const uploaded = await api.uploadFile(path, {
             onProgress: (sent, total) => set({ upload: { status: 'uploading', path, sent, total } }),
           });
+          const file = uploaded.record;
+          if (!file) {
+            // Uploaded, by the service's word: the list, reloaded, shows it.
+            set((s) => ({ upload: { ...s.upload, status: 'done' } }));
+            get().actions.flash(uploaded.unread ? unreadNote(`Uploaded ${path}`, uploaded.unread) : `Uploaded ${path}`);
+            void get().actions.loadFiles({ force: true });
+            return null;
+          }
           set((s) => ({
             upload: { ...s.upload, status: 'done' },
             files: s.files.data ? { ...s.files, data: { files: [file, ...s.files.data.files.filter((f) => f.id !== file.id)], pagination: counted(s.files.data.pagination, +1) } } : s.files,

@@ -5,6 +5,7 @@ import type { VoiceAgentApi } from '../api/contract.js';
 import { failure } from '../api/errors.js';
 import type { Assistant, Chat } from '../api/schemas.js';
 import { replyText } from '../api/reply.js';
+import { unreadNote } from '../api/envelope.js';
 import { readSnapshots, writeSnapshots, type Snapshots } from './files.js';
 import { MATCH_BUDGET_MS, matchWithin } from './pattern.js';
 import { ScenarioError, type Expect, type Scenario, type ScenarioFile } from './scenario.js';
@@ -133,7 +134,12 @@ async function runOnce(api: VoiceAgentApi, s: Scenario, assistantId: string, sto
   let sessionId: string;
   try {
     const name = `switchboard test: ${s.name}`.slice(0, 200);
-    sessionId = (await api.createSession({ assistantId, name }, { signal: opts.signal })).id;
+    const created = await api.createSession({ assistantId, name }, { signal: opts.signal });
+    if (!created.record) {
+      const said = created.unread ? unreadNote('the session was started', created.unread) : 'the session was started';
+      return { passed: false, turns, durationMs: performance.now() - started, error: `${said}; without its id the conversation cannot be run` };
+    }
+    sessionId = created.record.id;
   } catch (err) {
     return { passed: false, turns, durationMs: performance.now() - started, error: fail(err) };
   }
@@ -142,7 +148,13 @@ async function runOnce(api: VoiceAgentApi, s: Scenario, assistantId: string, sto
     const t0 = performance.now();
     let chat: Chat;
     try {
-      chat = await api.sendChat({ sessionId, input: t.user, ...(variableValues ? { variableValues } : {}) }, { signal: opts.signal });
+      const sent = await api.sendChat({ sessionId, input: t.user, ...(variableValues ? { variableValues } : {}) }, { signal: opts.signal });
+      if (!sent.record) {
+        const said = sent.unread ? unreadNote('the message was sent', sent.unread) : 'the message was sent';
+        turns.push({ user: t.user, expect: t.expect, failures: [], error: `${said}; its reply could not be read, so it cannot be checked` });
+        break;
+      }
+      chat = sent.record;
     } catch (err) {
       turns.push({ user: t.user, expect: t.expect, failures: [], error: fail(err) });
       break; // the rest of the conversation would not be the one written

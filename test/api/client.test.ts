@@ -40,7 +40,7 @@ test('assistants: list, get, create with every field, update', async () => {
   assert.equal(one.id, list[0].id);
   assert.equal(one.name, list[0].name);
 
-  const created = await api.createAssistant({
+  const created = (await api.createAssistant({
     name: 'Test desk',
     description: 'made by the client test',
     status: true,
@@ -51,12 +51,12 @@ test('assistants: list, get, create with every field, update', async () => {
     firstMessageMode: 'assistant-speaks-first',
     maxDurationSeconds: 600,
     analysisPlan: { summary: true },
-  });
+  })).record!;
   assert.equal(created.name, 'Test desk');
   assert.equal(created.model?.messages?.[0].content, 'Be brief.');
   assert.deepEqual(created.analysisPlan, { summary: true });
 
-  const updated = await api.updateAssistant(created.id, { name: 'Renamed desk', status: false });
+  const updated = (await api.updateAssistant(created.id, { name: 'Renamed desk', status: false })).record!;
   assert.equal(updated.name, 'Renamed desk');
   assert.equal(updated.status, false);
   assert.equal((await api.getAssistant(created.id)).name, 'Renamed desk');
@@ -113,7 +113,7 @@ test('calls: list with filters, details, one call, outbound; 400 for a number no
   assert.equal((await failure(api.getCall('no-such-call'))).status, 404);
 
   const [number] = await api.listPhoneNumbers();
-  const placed = await api.placeOutboundCall({ assistantId, phoneNumberId: number.id, customer: { number: '+14155550123', name: 'Ada' } });
+  const placed = (await api.placeOutboundCall({ assistantId, phoneNumberId: number.id, customer: { number: '+14155550123', name: 'Ada' } })).record!;
   assert.equal(placed.assistantId, assistantId);
   assert.equal(placed.customer?.number, '+14155550123');
   assert.equal((await api.getCall(placed.id)).id, placed.id);
@@ -133,9 +133,9 @@ test('the pager walks the whole seeded log once, newest first, across pages', as
 
 test('sessions and chat: create, send with variable values, read back; 404 for an unknown session', async () => {
   const [assistant] = await api.listAssistants();
-  const session = await api.createSession({ assistantId: assistant.id, name: 'client test' });
+  const session = (await api.createSession({ assistantId: assistant.id, name: 'client test' })).record!;
   assert.equal(session.assistantId, assistant.id);
-  const chat = await api.sendChat({ sessionId: session.id, input: 'Hello there', variableValues: { name: 'Ada' } });
+  const chat = (await api.sendChat({ sessionId: session.id, input: 'Hello there', variableValues: { name: 'Ada' } })).record!;
   assert.equal(chat.sessionId, session.id);
   assert.ok(chat.output.length > 0 && chat.output.every((m) => typeof m.content === 'string'));
   const again = await api.getSession(session.id);
@@ -149,12 +149,12 @@ test('files: upload (streamed multipart), list pages, get, delete; 404 after del
   const path = join(dir, 'opening-hours.md');
   writeFileSync(path, '# Opening hours\nWe are open 9 to 5, Monday to Friday.\n');
   const progress: Array<[number, number]> = [];
-  const file = await api.uploadFile(path, { onProgress: (sent, total) => progress.push([sent, total]) });
+  const file = (await api.uploadFile(path, { onProgress: (sent, total) => progress.push([sent, total]) })).record!;
   assert.equal(file.name, 'opening-hours.md');
   assert.equal(file.bytes, 54);
   assert.deepEqual(progress.at(-1), [54, 54]);
 
-  const renamed = await api.uploadFile(path, { name: 'Öffnungszeiten "neu".md' });
+  const renamed = (await api.uploadFile(path, { name: 'Öffnungszeiten "neu".md' })).record!;
   assert.match(renamed.name ?? '', /^Öffnungszeiten/);
 
   assert.equal((await api.getFile(file.id)).id, file.id);

@@ -50,7 +50,7 @@ describe('envelopes', () => {
   test('a single record is accepted bare or under its resource name', async () => {
     const { api } = await serve((req, res) => json(res, 200, req.url === '/assistants/a1' ? assistant : { message: 'ok', assistant }));
     assert.equal((await api.getAssistant('a1')).name, 'Front desk');
-    assert.equal((await api.createAssistant({ name: 'Front desk' })).id, 'a1');
+    assert.equal((await api.createAssistant({ name: 'Front desk' })).record!.id, 'a1');
   });
 
   test('an outbound call is accepted bare or under "call"', async () => {
@@ -58,8 +58,8 @@ describe('envelopes', () => {
     let n = 0;
     const { api } = await serve((_req, res) => json(res, 201, n++ === 0 ? call : { message: 'queued', call }));
     const input = { assistantId: 'a1', phoneNumberId: 'p1', customer: { number: '+14155550123' } };
-    assert.equal((await api.placeOutboundCall(input)).id, 'c1');
-    assert.equal((await api.placeOutboundCall(input)).status, 'queued');
+    assert.equal((await api.placeOutboundCall(input)).record!.id, 'c1');
+    assert.equal((await api.placeOutboundCall(input)).record!.status, 'queued');
   });
 
   test('a 200 with the wrong shape is a ResponseShapeError naming the request, not a zod dump', async () => {
@@ -69,7 +69,8 @@ describe('envelopes', () => {
     assert.ok(err instanceof ApiError, 'part of the ApiError family');
     assert.match(err.message, /^the service answered GET \/assistants with an unexpected shape: assistants\[0\]\.id: /);
     assert.ok(!err.message.includes('"code"'), err.message);
-    assert.match(failure(err).hint ?? '', /base URL/);
+    // JSON in a shape we did not expect is still the service: no hint that the base URL is wrong.
+    assert.doesNotMatch(failure(err).hint ?? '', /base URL/);
   });
 
   test('a 200 that is not a list where a list belongs says what came instead', async () => {
@@ -82,7 +83,9 @@ describe('envelopes', () => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html><body>Welcome to nginx!</body></html>');
     });
-    await assert.rejects(api.listFiles(), (e: unknown) => e instanceof ResponseShapeError && /expected JSON, got text\/html starting "<html>/.test(e.message));
+    const err = await api.listFiles().then(() => assert.fail('should throw'), (e: unknown) => e);
+    assert.ok(err instanceof ResponseShapeError && /expected JSON, got text\/html starting "<html>/.test(err.message), String(err));
+    assert.match(failure(err).hint ?? '', /is the Voice Agent Service/, 'a web page for a read: the base URL may point elsewhere');
   });
 
   test('a 200 with broken JSON says so', async () => {
@@ -334,7 +337,7 @@ describe('timeouts and aborts', () => {
       },
       { timeouts: { headersMs: 200, bodyMs: 5_000 } }, // undici alone would count the upload against headersMs
     );
-    assert.equal((await api.uploadFile(path)).id, 'f1');
+    assert.equal((await api.uploadFile(path)).record!.id, 'f1');
   });
 
   test('an upload the service stops reading is a TimeoutError (upload)', async () => {

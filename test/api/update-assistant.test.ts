@@ -34,7 +34,7 @@ test('updateAssistant re-reads the record and names the fields a service did not
   const server = await specLikeService();
   const api = createClient({ baseUrl: server.url, apiKey: 'k', retryBaseMs: 5 });
   open.push(server, api);
-  const updated = await api.updateAssistant('a1', { name: 'Front desk', voice: { provider: '11labs', voiceId: 'v', model: 'm', language: 'en' }, maxDurationSeconds: 60 });
+  const updated = (await api.updateAssistant('a1', { name: 'Front desk', voice: { provider: '11labs', voiceId: 'v', model: 'm', language: 'en' }, maxDurationSeconds: 60 })).record!;
   assert.equal(updated.name, 'Front desk');
   assert.deepEqual(updated.voice, { provider: 'vapi', voiceId: 'Elliot' }, 'the record as stored, not the echo');
   assert.deepEqual(updated.notApplied, ['voice', 'maxDurationSeconds']);
@@ -56,6 +56,6 @@ test('the command warns about fields not applied; against the sandbox, which app
   const local = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   open.push(sb, local);
   const id = (await local.listAssistants())[0].id;
-  const all = await local.updateAssistant(id, { description: 'x', firstMessage: 'Hello', voice: { provider: 'elevenlabs', voiceId: 'Paige' } });
+  const all = (await local.updateAssistant(id, { description: 'x', firstMessage: 'Hello', voice: { provider: 'elevenlabs', voiceId: 'Paige' } })).record!;
   assert.deepEqual(all.notApplied, []);
 });

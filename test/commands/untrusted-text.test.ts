@@ -34,14 +34,14 @@ before(async () => {
   api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   home = tempHome();
   env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
-  const a = await api.createAssistant({ name: HOSTILE, firstMessage: HOSTILE, description: HOSTILE });
+  const a = (await api.createAssistant({ name: HOSTILE, firstMessage: HOSTILE, description: HOSTILE })).record!;
   ids.assistant = a.id;
-  const s = await api.createSession({ assistantId: a.id, name: HOSTILE });
+  const s = (await api.createSession({ assistantId: a.id, name: HOSTILE })).record!;
   ids.session = s.id;
   await api.sendChat({ sessionId: s.id, input: HOSTILE });
   ids.number = (await api.listPhoneNumbers())[0].id;
   await api.linkNumber({ phoneNumberId: ids.number, assistantId: a.id });
-  ids.call = (await api.placeOutboundCall({ assistantId: a.id, phoneNumberId: ids.number, customer: { number: '+14155550123', name: HOSTILE } })).id;
+  ids.call = (await api.placeOutboundCall({ assistantId: a.id, phoneNumberId: ids.number, customer: { number: '+14155550123', name: HOSTILE } })).record!.id;
 });
 after(async () => {
   await api.close();

@@ -180,7 +180,7 @@ describe("the console's archive sync in a worker thread", () => {
     const [assistant] = await api.listAssistants();
     const [number] = await api.listPhoneNumbers();
     const ids: string[] = [];
-    for (const n of ['+14155550181', '+14155550182']) ids.push((await api.placeOutboundCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: n } })).id);
+    for (const n of ['+14155550181', '+14155550182']) ids.push((await api.placeOutboundCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: n } })).record!.id);
     total += ids.length;
     return ids;
   }

@@ -120,7 +120,7 @@ describe('console store: the call log on the archive', () => {
     const call = await s.actions.placeCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: '+14155550123' } });
     assert.ok(call);
     store.getState().actions.setCursor(0, store.getState().callLog.total, 20);
-    assert.equal(store.getState().callLog.calls[0].id, call!.id);
+    assert.equal(store.getState().callLog.calls[0].id, call!.record!.id);
     assert.ok(callPoller({ name: 'calls' }, store.getState()), 'the call log polls while on top and live');
     s.actions.toggleLive();
     assert.equal(callPoller({ name: 'calls' }, store.getState()), null, 'paused');
@@ -128,10 +128,10 @@ describe('console store: the call log on the archive', () => {
     assert.equal(callPoller({ name: 'files' }, store.getState()), null);
     for (let i = 0; i < 200; i++) {
       await store.getState().actions.refreshCalls();
-      if (store.getState().callLog.calls.find((c) => c.id === call!.id)?.status === 'ended') break;
+      if (store.getState().callLog.calls.find((c) => c.id === call!.record!.id)?.status === 'ended') break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    assert.equal(store.getState().callLog.calls.find((c) => c.id === call!.id)?.status, 'ended');
+    assert.equal(store.getState().callLog.calls.find((c) => c.id === call!.record!.id)?.status, 'ended');
   });
 
   test('filters: a bad date is refused with the field named; a good one shows only its calls, all of them', async () => {

@@ -97,7 +97,7 @@ test('the embedded sandbox restarted elsewhere: the header says restarting, then
     told.sandbox.forEach((l) => l({ kind: 'stopped', why: 'killed by SIGKILL' }));
     assert.equal(store.getState().connectionState, 'restarting', 'not "offline": the console is on it');
     told.api.forEach((l) => l(second));
-    const named = await second.createAssistant({ name: 'Only on the new port' });
+    const named = (await second.createAssistant({ name: 'Only on the new port' })).record!;
     told.sandbox.forEach((l) => l({ kind: 'restarted', ms: 300, url: other.url }));
     // Asked again at once (no tick: the poll interval is an hour), from the new client.
     await until(() => store.getState().assistants.data?.some((a) => a.id === named.id) === true, 'the list from the restarted sandbox');

@@ -29,7 +29,7 @@ let id = '';
 test('console and commands: an assistant named with bidi controls and separators never draws them raw', async () => {
   const api = createClient({ baseUrl: on.sb.url, apiKey: on.sb.apiKey });
   try {
-    id = (await api.createAssistant({ name: NAME, firstMessage: NAME } as never)).id;
+    id = (await api.createAssistant({ name: NAME, firstMessage: NAME } as never)).record!.id;
   } finally {
     await api.close();
   }

@@ -102,7 +102,7 @@ describe('Chat screen', () => {
 
   test('c on an assistant opens a new chat with it; a variable set with Ctrl-V is substituted in the reply and remembered', async () => {
     const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-    const made = await api.createAssistant({ name: 'Greeter', firstMessage: 'Welcome back, {{customerName}}!', firstMessageMode: 'assistant-waits-for-user' });
+    const made = (await api.createAssistant({ name: 'Greeter', firstMessage: 'Welcome back, {{customerName}}!', firstMessageMode: 'assistant-waits-for-user' })).record!;
     await api.close();
     const c = await openChat(sb.url, sb.apiKey);
     try {
@@ -155,7 +155,7 @@ describe('Chat screen', () => {
   test('reopening a session shows its history from the service, and the index is refreshed from it', async () => {
     const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
     const a = await firstAssistant(sb);
-    const session = await api.createSession({ assistantId: a.id, name: 'earlier chat' });
+    const session = (await api.createSession({ assistantId: a.id, name: 'earlier chat' })).record!;
     const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-chat-'));
     rememberSession('sandbox', session, dataDir); // remembered before the message below
     await api.sendChat({ sessionId: session.id, input: 'Where can I park?' });
@@ -180,7 +180,7 @@ describe('Chat screen', () => {
 
   test('a long history shows its newest turns; PgUp/PgDn scroll the transcript, and the input stays put', async () => {
     const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-    const session = await api.createSession({ assistantId: (await firstAssistant(sb)).id });
+    const session = (await api.createSession({ assistantId: (await firstAssistant(sb)).id })).record!;
     for (let i = 1; i <= 8; i++) await api.sendChat({ sessionId: session.id, input: `question number ${i} about parking` });
     await api.close();
     const c = await openChat(sb.url, sb.apiKey, { initialRoute: { name: 'chat', sessionId: session.id } });
@@ -203,7 +203,7 @@ describe('Chat screen', () => {
 
   test(':chat <id> and o open any session id; an unknown id shows the service message', async () => {
     const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-    const session = await api.createSession({ assistantId: (await firstAssistant(sb)).id, name: 'by id' });
+    const session = (await api.createSession({ assistantId: (await firstAssistant(sb)).id, name: 'by id' })).record!;
     await api.close();
     const c = await openChat(sb.url, sb.apiKey);
     try {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestSandbox } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
+import type { VoiceAgentApi } from '../../src/api/contract.js';
 import { createConsoleStore, type ConsoleStore, type ConsoleTarget, type Route } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
 import { Form, type Field } from '../../src/ui/components/Form.js';
@@ -17,9 +18,14 @@ export type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
  * `cacheDir`: the console's cache (lists, call archive); a fresh temp dir, removed on close, when
  * not given. The archive's sync runs in a worker thread with the same key, as in the console.
  */
-export async function openConsole(sb: Sandbox, opts: { apiKey?: string; initialRoute?: Route; pollMs?: number; debugLog?: (line: string) => string | undefined; target?: Partial<ConsoleTarget>; cacheDir?: string } = {}) {
+export async function openConsole(
+  sb: Sandbox,
+  opts: { apiKey?: string; initialRoute?: Route; pollMs?: number; debugLog?: (line: string) => string | undefined; target?: Partial<ConsoleTarget>; cacheDir?: string; wrapApi?: (api: VoiceAgentApi) => VoiceAgentApi } = {},
+) {
   const apiKey = opts.apiKey ?? sb.apiKey;
-  const api = createClient({ baseUrl: sb.url, apiKey });
+  const client = createClient({ baseUrl: sb.url, apiKey });
+  // `wrapApi`: the console sees a service that answers some requests otherwise (the store's api).
+  const api = opts.wrapApi ? opts.wrapApi(client) : client;
   const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
   const store: ConsoleStore = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir, ...opts.target }, { ...opts, syncWorker: async () => ({ baseUrl: sb.url, apiKey }) });
   const app = await renderApp(createElement(App, { store }));

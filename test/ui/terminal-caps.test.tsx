@@ -35,10 +35,10 @@ before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'sb-caps-'));
     // Two, so that j has a row to move to.
     for (const name of ['Caps check', 'Caps check again']) {
-      const session = await api.createSession({ assistantId: ids.active, name });
+      const session = (await api.createSession({ assistantId: ids.active, name })).record!;
       rememberSession('sandbox', { id: session.id, name, assistantId: ids.active }, dataDir);
     }
-    ids.inactive = (await api.createAssistant({ name: 'Sleepy Inactive', status: false } as never)).id;
+    ids.inactive = (await api.createAssistant({ name: 'Sleepy Inactive', status: false } as never)).record!.id;
     ids.plan = (
       await api.createAssistant({
         name: 'Planned',
@@ -46,7 +46,7 @@ before(async () => {
         hangupUsingPrompt: { enabled: true, prompt: HANGUP },
         model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: LONG }] },
       } as never)
-    ).id;
+    ).record!.id;
   } finally {
     await api.close();
   }
@@ -118,7 +118,7 @@ function assertFrame(frame: string, rows: number, what: string) {
 
 test('small windows: at 40×10 every screen, the delete dialog and a long flash keep header and footer; below, one line; bigger again, the console is back', async () => {
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-  const session = (await api.createSession({ assistantId: ids.active })).id;
+  const session = (await api.createSession({ assistantId: ids.active })).record!.id;
   await api.close();
   const screens: Route[] = [
     { name: 'assistants' },

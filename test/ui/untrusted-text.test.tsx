@@ -31,12 +31,12 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sb-untrusted-'));
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   try {
-    const a = await api.createAssistant({ name: HOSTILE, firstMessage: HOSTILE, model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: HOSTILE }] } } as never);
+    const a = (await api.createAssistant({ name: HOSTILE, firstMessage: HOSTILE, model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: HOSTILE }] } } as never)).record!;
     ids.assistant = a.id;
     const path = join(dir, 'kb\u001b]52;c;eA==\u0007\u009b.txt');
     writeFileSync(path, 'hello');
-    ids.file = (await api.uploadFile(path)).id;
-    const s = await api.createSession({ assistantId: a.id, name: HOSTILE });
+    ids.file = (await api.uploadFile(path)).record!.id;
+    const s = (await api.createSession({ assistantId: a.id, name: HOSTILE })).record!;
     ids.session = s.id;
     // The chat list shows the sessions this machine started: this one, in the test's own data dir.
     rememberSession('sandbox', { id: s.id, name: HOSTILE, assistantId: a.id }, dir);

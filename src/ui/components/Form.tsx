@@ -6,7 +6,7 @@
 import { useState, type ReactElement } from 'react';
 import { Box, Text } from 'ink';
 import { Priority, useKeypress } from '../hooks/keypress.js';
-import { useOptionalActions } from '../../store/index.js';
+import { useDialogOpen, useOptionalActions } from '../../store/index.js';
 import { Command, commandFor } from '../keymap.js';
 import { TextInput, inputRows } from './TextInput.js';
 import { TextArea } from './TextArea.js';
@@ -153,8 +153,9 @@ export function Form(props: {
   // Esc on a changed form asks first; an unchanged one just leaves.
   const [opened] = useState(() => normalize(fields, props.initial));
   const changed = fields.some((f) => (values[f.key] ?? '') !== (opened[f.key] ?? ''));
-  // While the discard dialog asks, the form's inputs take no keys (an n is the dialog's).
-  const [asking, setAsking] = useState(false);
+  // While a dialog asks (discard, or one the submit opened), the form's inputs take no keys (an n is the dialog's).
+  const [discarding, setAsking] = useState(false);
+  const asking = useDialogOpen() || discarding;
   const cancel = () => {
     if (!changed || !actions) return props.onCancel();
     setAsking(true);
@@ -196,6 +197,7 @@ export function Form(props: {
   useKeypress(
     (input, key) => {
       if (busy) return true;
+      if (asking) return false;
       const cmd = commandFor(input, key, ['form']);
       const typingHere = typing !== null && typing.key === current?.key;
       if (cmd === Command.Cancel && typingHere) {

@@ -250,6 +250,7 @@ export function AssistantCreate({ route, width, height }: ScreenProps<{ name: 'a
   const actions = useActions();
   const [errors, setErrors] = useState<Record<string, string> | undefined>(undefined);
   const from = useAssistant(route.from ?? '');
+  const lastAttempt = useConsole((s) => s.createAttempt);
   if (route.from && !from) return <Loading what="the assistant to duplicate" />;
   const initial = from ? { ...formValuesFrom(from), name: `${from.name ?? from.id} (copy)` } : CREATE_DEFAULTS;
   return (
@@ -269,11 +270,21 @@ export function AssistantCreate({ route, width, height }: ScreenProps<{ name: 'a
         // A duplicate uses the same knowledge-base files.
         if (from?.knowledgeBase) input.knowledgeBase = from.knowledgeBase;
         if (from?.model?.knowledgeBase && input.model) input.model.knowledgeBase = from.model.knowledgeBase;
-        const a = await actions.createAssistant(input, (err) => setErrors(fieldErrorsOf(err) ?? undefined));
-        if (a) {
+        const create = async (again: boolean) => {
+          const a = await actions.createAssistant(input, { again, onError: (err) => setErrors(fieldErrorsOf(err) ?? undefined) });
+          if (!a) return;
           actions.back();
-          actions.push({ name: 'assistant', id: a.id });
-        }
+          // Without a readable record the list, reloaded, is where the new assistant shows.
+          if (a !== 'created') actions.push({ name: 'assistant', id: a.id });
+        };
+        // The last request may have made it already: another is sent only after a yes.
+        if (!lastAttempt) return create(false);
+        actions.confirm({
+          title: 'Create it again?',
+          message: `Your last create request ${lastAttempt}. The assistant may exist already: look in the list before creating it again.`,
+          confirmLabel: 'create another',
+          onConfirm: () => create(true),
+        });
       }}
     />
   );
@@ -320,7 +331,7 @@ function EditForm({ a, width, height, onDone }: { a: Assistant; width: number; h
         const saved = await actions.updateAssistant(a.id, patch, undefined, (err) => setErrors(fieldErrorsOf(err) ?? undefined));
         if (!saved) return; // the error is on the flash line; everything typed stays
         // A hosted service may keep only some fields of a PATCH (the spec: name, status, description).
-        const notApplied = (saved as Partial<UpdatedAssistant>).notApplied;
+        const notApplied = saved === 'saved' ? undefined : (saved as Partial<UpdatedAssistant>).notApplied;
         if (notApplied?.length) actions.flash(`Saved, but the service did not apply: ${notApplied.join(', ')}`, 'error');
         onDone();
       }}

@@ -39,6 +39,8 @@ export function CallOutbound({ route, width, height }: ScreenProps<{ name: 'call
   const actions = useActions();
   const assistants = useConsole((s) => s.assistants.data);
   const numbers = useConsole((s) => s.numbers.data);
+  // What the last request returned when it may have placed a call: another is sent only after a yes.
+  const lastAttempt = useConsole((s) => s.outboundAttempt);
   if (!assistants || !numbers) return <Loading what="assistants and numbers" />;
   const fields: Field[] = [
     { kind: 'select', key: 'assistantId', label: 'Assistant', options: () => assistants.map((a) => ({ value: a.id, label: a.name ?? a.id })) },
@@ -58,11 +60,21 @@ export function CallOutbound({ route, width, height }: ScreenProps<{ name: 'call
       onSubmit={async (v) => {
         if (!v.assistantId || !v.phoneNumberId) return actions.flash('An assistant and a phone number are needed to place a call', 'error');
         const name = String(v.name).trim();
-        const call = await actions.placeCall({ assistantId: String(v.assistantId), phoneNumberId: String(v.phoneNumberId), customer: { number: String(v.number).trim(), ...(name ? { name } : {}) } });
-        if (call) {
+        const input = { assistantId: String(v.assistantId), phoneNumberId: String(v.phoneNumberId), customer: { number: String(v.number).trim(), ...(name ? { name } : {}) } };
+        const send = async (again: boolean) => {
+          const placed = await actions.placeCall(input, { again });
+          if (!placed) return;
           actions.goTo({ name: 'calls' });
-          actions.push({ name: 'call', id: call.id });
-        }
+          // Without a record the call's id is unknown: the live log is where it shows.
+          if (placed.record) actions.push({ name: 'call', id: placed.record.id });
+        };
+        if (!lastAttempt) return send(false);
+        actions.confirm({
+          title: 'Place another call?',
+          message: `Your last call request ${lastAttempt}. It may have placed a call: look in the call log before calling again.`,
+          confirmLabel: `call ${input.customer.number} again`,
+          onConfirm: () => send(true),
+        });
       }}
     />
   );

@@ -74,12 +74,16 @@ async function syncWithProgress(archive: CallArchive, api: Parameters<CallArchiv
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
+  let r: SyncResult;
   try {
-    return await archive.sync(api, { onProgress, signal: stop.signal });
+    r = await archive.sync(api, { onProgress, signal: stop.signal });
   } finally {
     process.off('SIGINT', onSignal);
     if (drawn) process.stderr.write('\r\u001b[2K');
   }
+  // How the service had to be read (it ignores the date filters, …): said once, on stderr.
+  for (const text of r.notes) writeErr(`note: ${escapeLine(text)}`);
+  return r;
 }
 
 export function progressLine(p: SyncProgress): string {

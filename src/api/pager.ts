@@ -35,6 +35,8 @@ export interface CallCursor {
   last?: { got: number; asked: number };
   /** The walk ended because the service cannot be paged further: what to tell the user. */
   unreachable?: string;
+  /** The walk ended, but whether the service has older calls cannot be told (its page may be a cap): what to tell the user. */
+  doubt?: string;
 }
 
 export interface CallsPage {
@@ -153,9 +155,10 @@ export async function fetchCallsBefore(api: VoiceAgentApi, filters: CallFilters,
 
     if (dates === 'none') {
       // The newest page is all this service gives: it holds the whole range only if it is not full or reaches below it.
-      const whole = !full || (after !== undefined && oldestAt < after);
-      const unreachable = whole ? undefined : unreachableMessage(got);
-      return { calls: fresh, cursor: { before: beforeText, idsAtBefore: [...seen], done: true, last, ...(unreachable ? { unreachable } : {}) }, ...say };
+      const below = after !== undefined && oldestAt < after;
+      const known = api.traits.callPageCap !== undefined;
+      const end: Partial<CallCursor> = below || (!full && known) ? {} : full ? { unreachable: unreachableMessage(got) } : looksLikeCap(got) ? { doubt: doubtMessage(got) } : {};
+      return { calls: fresh, cursor: { before: beforeText, idsAtBefore: [...seen], done: true, last, ...end }, ...(end.doubt ? { notice: end.doubt } : say) };
     }
 
     // A silent cap: the last page was shorter than asked, yet more records followed it.
@@ -196,6 +199,14 @@ export async function* walkCallLog(api: VoiceAgentApi, filters: CallFilters, opt
 }
 
 const IGNORED_NOTICE = 'the service ignores the created-at filters: Switchboard filters the calls by date itself';
+
+/** Page sizes services cap at: a short page of 350 is the end of the log, one of 100 may be a cap. */
+const USUAL_CAPS = new Set([10, 20, 25, 30, 50, 64, 100, 128, 200, 250, 256, 300, 500, 512, 1000]);
+const looksLikeCap = (n: number) => USUAL_CAPS.has(n);
+
+function doubtMessage(got: number): string {
+  return `the service ignores the created-at filters and gave ${got} calls in one page: if it caps its pages at ${got}, older calls cannot be read`;
+}
 
 function unreachableMessage(got: number): string {
   return `the service ignores every created-at filter Switchboard knows (${CALL_DATE_FILTER_NAMES.map((n) => n.join('/')).join(', ')}), so only its newest ${got} calls can be read: older calls are out of reach`;

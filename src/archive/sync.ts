@@ -396,6 +396,12 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
         commitOpen();
         throw new PagingError(why);
       }
+      // The walk ended where the service may have more it cannot give: kept as not complete, said once.
+      if (page.cursor.doubt) {
+        writePage(page.calls, { ...position(page.calls, { ...page.cursor, done: phase === 'new', doubt: undefined }), gap: page.cursor.doubt }, phase, page.cursor.before);
+        commitOpen();
+        return;
+      }
       if (!page.cursor.done && !once) {
         next = fetchCallsBefore(api, filters, page.cursor, pageOpts);
         next.catch(() => undefined); // awaited on the next turn; a write failing first must not leave it unhandled

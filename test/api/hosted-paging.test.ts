@@ -124,9 +124,9 @@ test('filters ignored altogether, a log that fits a page: the walk ends, filters
   assert.deepEqual(await walk(api), newestIds(records));
 });
 
-test('filters ignored and pages capped: the walk gives the newest page and stops with one clear message', async () => {
+test('filters ignored and pages capped (a cap it names): the walk gives the newest page and stops with one clear message', async () => {
   const records = callRecords(350);
-  const { api, server } = await serve(records, { names: 'ignored', cap: 100 });
+  const { api, server } = await serve(records, { names: 'ignored', cap: 100, refuse: 'limit must not be greater than {cap}' });
   const ids: string[] = [];
   await assert.rejects(
     (async () => {
@@ -136,6 +136,15 @@ test('filters ignored and pages capped: the walk gives the newest page and stops
   );
   assert.deepEqual(ids, records.slice(0, 100).map((r) => r.id));
   assert.ok(server.requests.length < 20, `${server.requests.length} requests`);
+});
+
+test('filters ignored and pages cut short silently: the walk ends with the newest page and says older calls may be out of reach', async () => {
+  const records = callRecords(350);
+  const { api } = await serve(records, { names: 'ignored', cap: 100 });
+  const notices: string[] = [];
+  assert.deepEqual(await walk(api, {}, 1000, notices), records.slice(0, 100).map((r) => r.id));
+  assert.equal(notices.length, 1);
+  assert.match(notices[0], /gave 100 calls in one page: if it caps its pages at 100, older calls cannot be read/);
 });
 
 test('a range the ignored filters would have served: only calls inside it, never one outside', async () => {

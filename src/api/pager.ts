@@ -87,7 +87,8 @@ export async function fetchCallsBefore(api: VoiceAgentApi, filters: CallFilters,
     // Strict or not known: each bound is widened by 1 ms, so a strict service returns what an inclusive one would.
     const sent = dates === 'none' ? {} : sentBounds(dates, afterText, after, beforeText, before);
     const dated = sent.after !== undefined || sent.before !== undefined;
-    const asked = limit;
+    // Without filters the newest page is all there is: as large a one as the service gives.
+    const asked = dates === 'none' ? cap() : limit;
     let page: Call[];
     try {
       page = await request({ ...base, createdAtGt: sent.after, createdAtLt: sent.before, limit: asked, dateFilter: dates });
@@ -158,7 +159,8 @@ export async function fetchCallsBefore(api: VoiceAgentApi, filters: CallFilters,
       const below = after !== undefined && oldestAt < after;
       const known = api.traits.callPageCap !== undefined;
       const end: Partial<CallCursor> = below || (!full && known) ? {} : full ? { unreachable: unreachableMessage(got) } : looksLikeCap(got) ? { doubt: doubtMessage(got) } : {};
-      return { calls: fresh, cursor: { before: beforeText, idsAtBefore: [...seen], done: true, last, ...end }, ...(end.doubt ? { notice: end.doubt } : say) };
+      // Out of reach: the failure says it all (the notice that filters are ignored would be a second line).
+      return { calls: fresh, cursor: { before: beforeText, idsAtBefore: [...seen], done: true, last, ...end }, ...(end.doubt ? { notice: end.doubt } : end.unreachable ? {} : say) };
     }
 
     // A silent cap: the last page was shorter than asked, yet more records followed it.

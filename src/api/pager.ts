@@ -200,7 +200,7 @@ export async function* walkCallLog(api: VoiceAgentApi, filters: CallFilters, opt
   if (cursor.unreachable) throw new PagingError(cursor.unreachable);
 }
 
-const IGNORED_NOTICE = 'the service ignores the created-at filters: Switchboard filters the calls by date itself';
+export const IGNORED_NOTICE = 'the service ignores the created-at filters: Switchboard filters the calls by date itself';
 
 /** Page sizes services cap at: a short page of 350 is the end of the log, one of 100 may be a cap. */
 const USUAL_CAPS = new Set([10, 20, 25, 30, 50, 64, 100, 128, 200, 250, 256, 300, 500, 512, 1000]);

@@ -68,6 +68,8 @@ export interface ArchiveStatus {
   lastSync?: LastSync;
   /** the back-fill has reached the oldest call */
   complete: boolean;
+  /** why some calls cannot be read (the service cannot be paged past its newest page), if so */
+  gap?: string;
   /** database, WAL and shared-memory files */
   bytes: number;
   /** the process syncing now, if any */
@@ -240,6 +242,7 @@ export class CallArchive {
 
   status(): ArchiveStatus {
     const span = this.reader.span();
+    const state = readSyncState(this.db);
     let bytes = 0;
     for (const suffix of ['', '-wal', '-shm']) {
       try {
@@ -254,7 +257,8 @@ export class CallArchive {
       oldest: span.oldest === undefined ? undefined : new Date(span.oldest).toISOString(),
       newest: span.newest === undefined ? undefined : new Date(span.newest).toISOString(),
       lastSync: readLastSync(this.db),
-      complete: historyComplete(readSyncState(this.db)),
+      complete: historyComplete(state),
+      ...(state.gap === undefined ? {} : { gap: state.gap }),
       bytes,
       syncing: syncHolder(this.db),
     };

@@ -25,7 +25,7 @@ import { hostname } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { VoiceAgentApi } from '../api/contract.js';
 import { ApiError } from '../api/errors.js';
-import { MAX_CALL_PAGE, PagingError, fetchCallsBefore, type CallCursor } from '../api/pager.js';
+import { IGNORED_NOTICE, MAX_CALL_PAGE, PagingError, fetchCallsBefore, type CallCursor } from '../api/pager.js';
 import type { Call } from '../api/schemas.js';
 import { transaction } from '../sqlite.js';
 import { callsHeld } from './schema.js';
@@ -492,6 +492,8 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
       await walk({}, state.low, (calls, cursor) => ({ ...state, low: cursor, high: state.high ?? newest(calls), checked: cursor.done || undefined }), 'backfill', once, catchUp);
     }
     result.complete = historyComplete(state);
+    // Out of reach says more than "filtered on this side": the one note is that.
+    if (state.gap !== undefined) result.notes = result.notes.filter((t) => t !== IGNORED_NOTICE);
   } catch (err) {
     error = err;
     throw err;

@@ -260,7 +260,7 @@ async function archiveStatus(cmd: Command): Promise<void> {
       oldest: s.oldest ?? '',
       newest: s.newest ?? '',
       'last sync': s.lastSync ? `${s.lastSync.at} (${ago(s.lastSync.at)})${s.lastSync.error ? `, failed: ${s.lastSync.error}` : ''}` : 'never',
-      history: s.complete ? 'complete' : s.calls ? 'back-fill not finished (the next sync goes on)' : 'not synced yet',
+      history: s.complete ? 'complete' : s.gap ? `not complete: ${escapeLine(s.gap)}` : s.calls ? 'back-fill not finished (the next sync goes on)' : 'not synced yet',
       'size on disk': size(s.bytes),
       ...(s.syncing ? { syncing: `pid ${s.syncing.pid} since ${new Date(s.syncing.since).toISOString()}` } : {}),
     };

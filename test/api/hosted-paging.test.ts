@@ -171,3 +171,30 @@ test('GET /files: a totalPages of 10^12 and a service that answers page 1 to eve
   assert.equal(api.traits.filesPageCap, 10);
   assert.deepEqual((await allFiles(api, { limit: 7 })).map((f) => f.id), files.slice(0, 10).map((f) => f.id));
 });
+
+test('connect() hands a client what earlier clients of the profile learned, and keeps what it learns; the console\'s api forwards both', async () => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { connect, ApiOnceConnected } = await import('../../src/target.js');
+  const home = mkdtempSync(join(tmpdir(), 'switchboard-traits-'));
+  try {
+    const records = callRecords(250);
+    const server = await startCallLog(records, { cap: 100 });
+    open.push(server);
+    const env = { HOME: home, XDG_STATE_HOME: join(home, 'state'), SWITCHBOARD_BASE_URL: server.url, SWITCHBOARD_API_KEY: 'k' };
+    const first = await connect({ env });
+    const shown = new ApiOnceConnected(Promise.resolve(first));
+    assert.deepEqual(await walk(shown), newestIds(records));
+    assert.equal(shown.traits.callPageCap, 100);
+    await first.close();
+    const second = await connect({ env });
+    assert.equal(second.api.traits.callPageCap, 100);
+    const at = server.requests.length;
+    await second.api.listCalls({ limit: 1000 });
+    assert.equal(new URL(server.requests[at].url, 'http://x').searchParams.get('limit'), '100');
+    await second.close();
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});

@@ -80,6 +80,9 @@ export async function fetchCallsBefore(api: VoiceAgentApi, filters: CallFilters,
   let probed = false;
   let notice: string | undefined;
   const base: CallFilters = { ...filters, createdAtGt: undefined, createdAtLt: undefined, limit: undefined };
+  // The other filters, checked here too where given and the record says (a service may ignore them as well).
+  const is = (asked: string | undefined, value: string | null | undefined) => !asked || value == null || value === asked;
+  const matches = filters.id || filters.assistantId || filters.phoneNumberId ? (c: Call) => is(filters.id, c.id) && is(filters.assistantId, c.assistantId) && is(filters.phoneNumberId, c.phoneNumberId) : undefined;
   const request = (q: CallFilters) => (opts.details ? api.callDetails(q, { signal: opts.signal }) : api.listCalls(q, { signal: opts.signal }));
 
   for (let tries = 0; tries < MAX_TRIES; tries++) {
@@ -144,11 +147,15 @@ export async function fetchCallsBefore(api: VoiceAgentApi, filters: CallFilters,
     // filters the service sends its newest page again: what is newer than the cursor was yielded.
     const top = dates === 'none' ? before : upTo;
     const fresh: Call[] = [];
+    // Records new to the walk (whether or not they match): none means the walk has ended.
+    let novel = 0;
     for (let i = 0; i < got; i++) {
       const t = times[i];
       if (after !== undefined && !(t >= after)) continue;
       if (top !== undefined && !(t <= top)) continue;
-      if (!seen.has(page[i].id)) fresh.push(page[i]);
+      if (seen.has(page[i].id)) continue;
+      novel++;
+      if (!matches || matches(page[i])) fresh.push(page[i]);
     }
     const full = got >= askedReally;
     const last = { got, asked: askedReally };
@@ -165,12 +172,12 @@ export async function fetchCallsBefore(api: VoiceAgentApi, filters: CallFilters,
 
     // A silent cap: the last page was shorter than asked, yet more records followed it.
     const prev = cursor?.last;
-    if (prev && prev.got < prev.asked && fresh.length > 0 && prev.got !== api.traits.callPageCap) {
+    if (prev && prev.got < prev.asked && novel > 0 && prev.got !== api.traits.callPageCap) {
       api.learn({ callPageCap: prev.got });
       limit = Math.min(limit, prev.got);
     }
 
-    if (fresh.length === 0 && full && beforeText !== undefined) {
+    if (novel === 0 && full && beforeText !== undefined) {
       if (limit < cap()) limit = Math.min(cap(), limit * 2);
       // The ids seen stay: a bound widened by 1 ms brings that instant back once more.
       else beforeText = iso(Date.parse(beforeText) - 1);
@@ -178,7 +185,7 @@ export async function fetchCallsBefore(api: VoiceAgentApi, filters: CallFilters,
     }
     // Reached below the range (or onto its first instant with room to spare): everything in it was on this page.
     const reachedFloor = after !== undefined && (oldestAt < after || (oldestAt === after && !full));
-    const done = fresh.length === 0 || reachedFloor || oldest < 0;
+    const done = novel === 0 || reachedFloor || oldest < 0;
     return { calls: fresh, cursor: nextCursor(page, times, oldest, beforeText, seen, done, last), ...say };
   }
   throw new PagingError(`the service kept answering with calls already seen (${MAX_TRIES} requests for one page); the walk stopped`);

@@ -63,7 +63,8 @@ export async function listCalls(api: VoiceAgentApi, out: OutputTarget, flags: Li
   };
   const onNotice = (text: string) => note(`note: ${text}`);
   if (!flags.all) {
-    const want = flags.limit ?? DEFAULT_CALL_PAGE;
+    // An id names one call: found, the list is whole.
+    const want = flags.id ? 1 : (flags.limit ?? DEFAULT_CALL_PAGE);
     const calls: Call[] = [];
     try {
       for await (const page of walkCallLog(api, filters, { pageSize: want, onNotice })) {

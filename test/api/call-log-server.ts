@@ -27,6 +27,8 @@ export interface CallLogOptions {
   envelope?: 'bare' | 'calls';
   /** Every call's GET /calls and /calls/details `limit` default. */
   defaultLimit?: number;
+  /** assistantId and id are not filtered on. */
+  ignoreOtherFilters?: boolean;
   /** Past this many requests every answer is a 500 (a walk that would never end fails instead; default 400). */
   maxRequests?: number;
 }
@@ -64,8 +66,8 @@ export async function startCallLog(records: LogRecord[], opts: CallLogOptions = 
     if (opts.alsoInclusive) checks.push(bound(opts.alsoInclusive[0], (t, x) => t >= x), bound(opts.alsoInclusive[1], (t, x) => t <= x));
     const calls = byNewest(state.records)
       .filter((c) => checks.every((ok) => ok(Date.parse(c.createdAt))))
-      .filter((c) => !q.get('assistantId') || c.assistantId === q.get('assistantId'))
-      .filter((c) => !q.get('id') || c.id === q.get('id'))
+      .filter((c) => opts.ignoreOtherFilters || !q.get('assistantId') || c.assistantId === q.get('assistantId'))
+      .filter((c) => opts.ignoreOtherFilters || !q.get('id') || c.id === q.get('id'))
       .slice(0, Math.min(limit, cap));
     json(res, 200, opts.envelope === 'calls' ? { calls } : calls);
   });

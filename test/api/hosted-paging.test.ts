@@ -154,6 +154,12 @@ test('a range the ignored filters would have served: only calls inside it, never
   assert.deepEqual(page.calls.map((c) => c.id), records.slice(10, 31).map((r) => r.id));
 });
 
+test('an assistant filter the service ignores: only that assistant\'s calls, across pages that hold none of them', async () => {
+  const records = callRecords(120).map((r, i) => ({ ...r, assistantId: i >= 100 && i % 2 === 0 ? 'a2' : 'a1' }));
+  const { api } = await serve(records, { ignoreOtherFilters: true, cap: 50 });
+  assert.deepEqual(await walk(api, { assistantId: 'a2' }), records.filter((r) => r.assistantId === 'a2').map((r) => r.id));
+});
+
 test('GET /files: a totalPages of 10^12 and a service that answers page 1 to every page end the walk', async () => {
   const files = Array.from({ length: 30 }, (_, i) => ({ id: `f${i}`, name: `f${i}.txt`, createdAt: '2026-11-01T00:00:00.000Z' }));
   const server = await startServer((req, res, n) => {

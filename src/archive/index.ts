@@ -48,7 +48,7 @@ import { serviceOf, type Target } from '../config/config.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 import { ArchiveReader, type ArchivedCall, type CallQuery, type DayCount, type SearchHit, type Stats, type StatsBy } from './query.js';
 import { BUSY_TIMEOUT_MS, SCHEMA_VERSION, clearData, openArchiveDb } from './schema.js';
-import { commitOpenBatch, readLastSync, readSyncState, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
+import { commitOpenBatch, historyComplete, readLastSync, readSyncState, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
 import { CallWriter } from './write.js';
 
 export type { ArchivedCall, CallQuery, DayCount, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
@@ -69,6 +69,8 @@ export interface ArchiveStatus {
   lastSync?: LastSync;
   /** the back-fill has reached the oldest call */
   complete: boolean;
+  /** why some calls cannot be read (the service cannot be paged past its newest page), if so */
+  gap?: string;
   /** database, WAL and shared-memory files */
   bytes: number;
   /** the process syncing now, if any */
@@ -122,7 +124,7 @@ export function peekCallLog(path: string, service: string, opts: { limit: number
       calls: reader.window({}, { limit: opts.limit }).map((r) => r.call),
       perDay: reader.perDay({ after: opts.chartFrom }),
       lastAt: last ? Date.parse(last.at) : undefined,
-      complete: readSyncState(db).low?.done === true,
+      complete: historyComplete(readSyncState(db)),
     };
   } catch {
     return undefined;
@@ -232,13 +234,12 @@ export class CallArchive {
 
   /** The back-fill has reached the oldest call: the archive holds the whole history. */
   complete(): boolean {
-    return readSyncState(this.db).low?.done === true;
+    return historyComplete(readSyncState(this.db));
   }
 
   status(): ArchiveStatus {
     const span = this.reader.span();
-    const state = this.db.prepare(`SELECT value FROM meta WHERE key = 'sync'`).get() as { value: string } | undefined;
-    const low = state ? (JSON.parse(state.value) as { low?: { done?: boolean } }).low : undefined;
+    const state = readSyncState(this.db);
     let bytes = 0;
     for (const suffix of ['', '-wal', '-shm']) {
       try {
@@ -253,7 +254,8 @@ export class CallArchive {
       oldest: span.oldest === undefined ? undefined : new Date(span.oldest).toISOString(),
       newest: span.newest === undefined ? undefined : new Date(span.newest).toISOString(),
       lastSync: readLastSync(this.db),
-      complete: low?.done === true,
+      complete: historyComplete(state),
+      ...(state.gap === undefined ? {} : { gap: state.gap }),
       bytes,
       syncing: syncHolder(this.db),
     };

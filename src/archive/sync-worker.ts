@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createClient } from '../api/client.js';
 import { errorToWire } from '../api/errors.js';
+import { loadTraits, rememberTraits } from '../config/traits.js';
 import { niceThisThread } from '../priority.js';
 import { openArchive, type CallArchive } from './index.js';
 import type { FromSyncWorker, SyncWorkerData, ToSyncWorker } from './worker.js';
@@ -31,9 +32,11 @@ port.on('message', (m: ToSyncWorker) => {
   else if (m.type === 'catch-up') catchUp.latest = Math.max(catchUp.latest, m.latest);
 });
 
+const key = data.target.traits;
 const api = createClient({
   baseUrl: data.target.baseUrl,
   apiKey: data.target.apiKey,
+  ...(key ? { traits: loadTraits(key.profile, key.url), onLearned: (patch) => void rememberTraits(key.profile, key.url, patch) } : {}),
   debug: data.debug ? (line) => post({ type: 'debug', line }) : undefined,
   onRateLimited: (wait) => post({ type: 'rate-limited', wait }),
 });

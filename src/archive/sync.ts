@@ -4,12 +4,16 @@
 // move them (each page written in the same transaction as the walk's position after it, so a
 // kill -9 at any moment resumes where the last committed page ended — no gaps, no duplicates;
 // pages are committed in batches, see BATCH):
-//  1. new calls: GET /calls/details newest first, created on or after `high` (inclusive, so
-//     calls sharing that timestamp are read again and matched by id), page after page until a
-//     short page: the walk has met the archive, and `high` moves up to the walk's first call;
+//  1. new calls: GET /calls/details newest first, created on or after `high` (calls sharing that
+//     timestamp are read again and matched by id, whether the service's bound is strict or not),
+//     page after page until a page reaches `high`: the walk has met the archive, and `high` moves
+//     up to the walk's first call;
 //  2. unfinished calls (queued, ringing, in progress) are read again by id until they end;
-//  3. back-fill: the first sync walks the whole history from the top; `low` is where it stands.
-// Paging by creation time with ties is src/api/pager.ts's fetchCallsBefore.
+//  3. back-fill: the first sync walks the whole history from the top; `low` is where it stands,
+//     done only when a page comes back empty (or adds nothing): a short page may be a cap.
+// Paging by creation time with ties, page caps and date filters a service ignores is
+// src/api/pager.ts's fetchCallsBefore: where the service cannot be paged (it ignores every date
+// filter and has more calls than a page), the sync keeps what it read and fails with that message.
 //
 // Several processes may sync one archive: a lease row (owner, pid, expiry, renewed with every
 // page) lets one write; the others wait for it (or return at once) and then catch up, which is
@@ -21,7 +25,7 @@ import { hostname } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
 import type { VoiceAgentApi } from '../api/contract.js';
 import { ApiError } from '../api/errors.js';
-import { MAX_CALL_PAGE, fetchCallsBefore, type CallCursor } from '../api/pager.js';
+import { IGNORED_NOTICE, MAX_CALL_PAGE, PagingError, fetchCallsBefore, type CallCursor } from '../api/pager.js';
 import type { Call } from '../api/schemas.js';
 import { transaction } from '../sqlite.js';
 import { callsHeld } from './schema.js';
@@ -101,6 +105,8 @@ export interface SyncResult {
   busy: boolean;
   /** the latest catch-up request (SyncOptions.catchUp) whose new calls this sync archived */
   caughtUp: number;
+  /** what the user should be told once about how the service was read (it ignores the date filters, …) */
+  notes: string[];
 }
 
 /** What the last sync did, kept in the archive for `archive status` and the console's "synced 40 s ago". */
@@ -121,6 +127,15 @@ interface SyncState {
   low?: CallCursor;
   /** a walk for new calls in progress: from `top` down to `floor` */
   head?: { top: string; floor: string; cursor: CallCursor };
+  /** `low.done` was reached by a walk that ends only at an empty page (an older one also ended at a short page) */
+  checked?: boolean;
+  /** calls that could not be read (the service cannot be paged past its newest page): why */
+  gap?: string;
+}
+
+/** The archive holds the whole history: the back-fill reached an empty page, and nothing was out of reach. */
+export function historyComplete(state: SyncState): boolean {
+  return state.low?.done === true && state.checked === true && state.gap === undefined;
 }
 
 /** The archive was cleared while this sync ran: it stops rather than write into the new one. */
@@ -245,7 +260,10 @@ const later = (a: string | undefined, b: string | undefined) => (a === undefined
 export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: VoiceAgentApi, opts: SyncOptions = {}): Promise<SyncResult> {
   const started = performance.now();
   const owner = opts.owner ?? leaseOwner();
-  const result: SyncResult = { added: 0, updated: 0, removed: 0, ms: 0, complete: false, waited: false, busy: false, caughtUp: 0 };
+  const result: SyncResult = { added: 0, updated: 0, removed: 0, ms: 0, complete: false, waited: false, busy: false, caughtUp: 0, notes: [] };
+  const note = (text: string | undefined) => {
+    if (text && !result.notes.includes(text)) result.notes.push(text);
+  };
   // For a progress callback (the rollup's count: cheap at any size).
   const countHeld = () => (opts.onProgress ? callsHeld(db) : 0);
   let held = countHeld();
@@ -370,6 +388,20 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     let next = fetchCallsBefore(api, filters, cursor, pageOpts);
     for (;;) {
       const page = await next;
+      note(page.notice);
+      if (page.cursor.unreachable) {
+        // What was read is right and kept; the rest cannot be read: said once, as the sync's failure.
+        const why = page.cursor.unreachable;
+        writePage(page.calls, { ...position(page.calls, { ...page.cursor, done: phase === 'new', unreachable: undefined }), gap: why }, phase, page.cursor.before);
+        commitOpen();
+        throw new PagingError(why);
+      }
+      // The walk ended where the service may have more it cannot give: kept as not complete, said once.
+      if (page.cursor.doubt) {
+        writePage(page.calls, { ...position(page.calls, { ...page.cursor, done: phase === 'new', doubt: undefined }), gap: page.cursor.doubt }, phase, page.cursor.before);
+        commitOpen();
+        return;
+      }
       if (!page.cursor.done && !once) {
         next = fetchCallsBefore(api, filters, page.cursor, pageOpts);
         next.catch(() => undefined); // awaited on the next turn; a write failing first must not leave it unhandled
@@ -416,6 +448,10 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
   try {
     // A history walk that found no calls at all starts again from the top.
     if (state.high === undefined && state.low?.done) state = { ...state, low: undefined };
+    // Done by an older version, which took a short page for the end: one more page, from where it stopped, tells.
+    if (state.low?.done && !state.checked) state = { ...state, low: { ...state.low, done: false } };
+    // Filters honoured again (learned since): what was out of reach is read again from the top.
+    if (state.gap !== undefined && api.traits.callDateFilter !== 'none') state = { ...state, gap: undefined, low: undefined };
 
     // 1. New calls, down to `high`.
     if (state.high !== undefined) await walkNew();
@@ -449,12 +485,15 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     }
 
     // 3. Older history: all of it with backfill, else only a first page when nothing is held yet.
-    if (!state.low?.done && (opts.backfill !== false || state.high === undefined)) {
+    // A history found out of reach is not walked again while the service still ignores the filters.
+    if (state.gap !== undefined) note(state.gap);
+    else if (!state.low?.done && (opts.backfill !== false || state.high === undefined)) {
       const once = opts.backfill === false;
-      await walk({}, state.low, (calls, cursor) => ({ ...state, low: cursor, high: state.high ?? newest(calls) }), 'backfill', once, catchUp);
+      await walk({}, state.low, (calls, cursor) => ({ ...state, low: cursor, high: state.high ?? newest(calls), checked: cursor.done || undefined }), 'backfill', once, catchUp);
     }
-    result.complete = state.low?.done === true && state.high !== undefined;
-    if (state.low?.done && state.high === undefined) result.complete = true; // the service has no calls
+    result.complete = historyComplete(state);
+    // Out of reach says more than "filtered on this side": the one note is that.
+    if (state.gap !== undefined) result.notes = result.notes.filter((t) => t !== IGNORED_NOTICE);
   } catch (err) {
     error = err;
     throw err;

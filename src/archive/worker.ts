@@ -21,6 +21,8 @@ import { leaseOwner, releaseLease, type CatchUps, type SyncOptions, type SyncPro
 export interface SyncTarget {
   baseUrl: string;
   apiKey: string;
+  /** Where what is learned about the service is kept (src/target.ts traitsKeyOf): the worker's client starts from it and adds to it. */
+  traits?: { profile: string; url: string };
 }
 
 export interface WorkerSyncOptions extends Pick<SyncOptions, 'backfill' | 'wait' | 'pageSize' | 'signal' | 'onProgress'> {

@@ -74,12 +74,16 @@ async function syncWithProgress(archive: CallArchive, api: Parameters<CallArchiv
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
+  let r: SyncResult;
   try {
-    return await archive.sync(api, { onProgress, signal: stop.signal });
+    r = await archive.sync(api, { onProgress, signal: stop.signal });
   } finally {
     process.off('SIGINT', onSignal);
     if (drawn) process.stderr.write('\r\u001b[2K');
   }
+  // How the service had to be read (it ignores the date filters, …): said once, on stderr.
+  for (const text of r.notes) writeErr(`note: ${escapeLine(text)}`);
+  return r;
 }
 
 export function progressLine(p: SyncProgress): string {
@@ -255,7 +259,7 @@ async function archiveStatus(cmd: Command): Promise<void> {
       oldest: s.oldest ?? '',
       newest: s.newest ?? '',
       'last sync': s.lastSync ? `${s.lastSync.at} (${ago(s.lastSync.at)})${s.lastSync.error ? `, failed: ${s.lastSync.error}` : ''}` : 'never',
-      history: s.complete ? 'complete' : s.calls ? 'back-fill not finished (the next sync goes on)' : 'not synced yet',
+      history: s.complete ? 'complete' : s.gap ? `not complete: ${escapeLine(s.gap)}` : s.calls ? 'back-fill not finished (the next sync goes on)' : 'not synced yet',
       'size on disk': size(s.bytes),
       ...(s.syncing ? { syncing: `pid ${s.syncing.pid} since ${new Date(s.syncing.since).toISOString()}` } : {}),
     };

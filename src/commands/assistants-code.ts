@@ -4,7 +4,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VoiceAgentApi } from '../api/contract.js';
-import { AssistantInputSchema, reportNotApplied, type Assistant, type KbFile } from '../api/schemas.js';
+import { allFiles } from '../api/pager.js';
+import { AssistantInputSchema, reportNotApplied, type Assistant } from '../api/schemas.js';
 import { parseAssistantYaml, renderAssistantYaml, toFileValue, withIdWritten, type FileValue } from '../ascode/document.js';
 import {
   changeLines,
@@ -93,15 +94,6 @@ export async function pullAssistants(api: VoiceAgentApi, out: OutputTarget, dir:
 interface Checked extends LocalAssistant {
   /** The file's fields with knowledge-base file names resolved to ids. */
   value: FileValue;
-}
-
-async function allFiles(api: VoiceAgentApi): Promise<KbFile[]> {
-  const files: KbFile[] = [];
-  for (let page = 1; ; page++) {
-    const p = await api.listFiles({ page, limit: 100 });
-    files.push(...p.files);
-    if (page >= p.pagination.totalPages || p.files.length === 0) return files;
-  }
 }
 
 /** Every file parsed, checked and resolved; any problem is a UsageError (exit 2) before a request that writes. */

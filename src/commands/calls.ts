@@ -47,16 +47,43 @@ export function callFilters(flags: ListFlags): CallFilters {
   };
 }
 
-/** One page of the log, or with `all` every call matching the filters (newest first). */
-export async function listCalls(api: VoiceAgentApi, out: OutputTarget, flags: ListFlags): Promise<void> {
-  const filters = callFilters(flags);
+/**
+ * The newest `limit` calls matching the filters (100 by default), or with `all` every one, newest
+ * first. Either is walked page by page (src/api/pager.ts), so a service that caps its pages, names
+ * its date filters otherwise or ignores them still gives exactly the calls asked for, only calls
+ * inside the dates asked for, or a clear failure; what the user should know about that goes to
+ * stderr once.
+ */
+export async function listCalls(api: VoiceAgentApi, out: OutputTarget, flags: ListFlags, note: (line: string) => void = writeErr): Promise<void> {
+  const filters = { ...callFilters(flags), limit: undefined };
+  const { walkCallLog, DEFAULT_CALL_PAGE, MAX_CALL_PAGE, PagingError } = await import('../api/pager.js');
+  // Where the service cannot be paged further, the calls read are right: shown, then the failure.
+  const shownIf = (err: unknown, show: () => void) => {
+    if (err instanceof PagingError) show();
+    return err;
+  };
+  const onNotice = (text: string) => note(`note: ${text}`);
   if (!flags.all) {
-    printList(out, await api.listCalls(filters), CALL_COLUMNS);
+    // An id names one call: found, the list is whole.
+    const want = flags.id ? 1 : (flags.limit ?? DEFAULT_CALL_PAGE);
+    const calls: Call[] = [];
+    try {
+      for await (const page of walkCallLog(api, filters, { pageSize: want, onNotice })) {
+        calls.push(...page.slice(0, want - calls.length));
+        if (calls.length >= want) break;
+      }
+    } catch (err) {
+      throw shownIf(err, () => printList(out, calls, CALL_COLUMNS));
+    }
+    printList(out, calls, CALL_COLUMNS);
     return;
   }
-  const { walkCallLog, MAX_CALL_PAGE } = await import('../api/pager.js');
   const writer = listWriter(out, CALL_COLUMNS);
-  for await (const page of walkCallLog(api, { ...filters, limit: undefined }, { pageSize: flags.limit ?? MAX_CALL_PAGE })) writer.add(page);
+  try {
+    for await (const page of walkCallLog(api, filters, { pageSize: flags.limit ?? MAX_CALL_PAGE, onNotice })) writer.add(page);
+  } catch (err) {
+    throw shownIf(err, () => writer.end());
+  }
   writer.end();
 }
 

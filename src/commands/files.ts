@@ -25,7 +25,13 @@ export const FILE_COLUMNS: Column<KbFile>[] = [
   { header: 'created', value: (f) => f.createdAt, priority: 5 },
 ];
 
-export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { page?: number; limit?: number }, note: (line: string) => void = writeErr): Promise<void> {
+export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { page?: number; limit?: number; all?: boolean }, note: (line: string) => void = writeErr): Promise<void> {
+  if (query.all) {
+    // Every page, until one is empty or adds no new file (a page count from the service only ends it early).
+    const { allFiles } = await import('../api/pager.js');
+    printList(out, await allFiles(api, { limit: query.limit ?? MAX_FILE_PAGE }), FILE_COLUMNS);
+    return;
+  }
   const { files, pagination } = await api.listFiles(query);
   printList(out, files, FILE_COLUMNS);
   // Whether more pages exist goes to stderr, in every format: stdout stays the records alone, so
@@ -103,11 +109,13 @@ export function filesCommand(): Command {
     .description('list files, one page at a time')
     .option('--page <n>', `page number, from 1 (at most ${grouped(MAX_PAGE_NUMBER)}); stderr says when more pages exist`, positiveIntUpTo(MAX_PAGE_NUMBER))
     .option('--limit <n>', `files per page (the service default is 20, at most ${MAX_FILE_PAGE})`, positiveIntUpTo(MAX_FILE_PAGE))
-    .addHelpText('after', '\nExamples:\n  $ switchboard files list\n  $ switchboard files list --page 2 --limit 50 -o json')
+    .option('--all', 'every page, one list (not with --page)')
+    .addHelpText('after', '\nExamples:\n  $ switchboard files list\n  $ switchboard files list --page 2 --limit 50 -o json\n  $ switchboard files list --all -o ids')
     .action(
-      action('list files', async (o: { page?: number; limit?: number }, c: Command) =>
-        withApi(c, ({ api, out }) => listFiles(api, out, { page: o.page, limit: o.limit })),
-      ),
+      action('list files', async (o: { page?: number; limit?: number; all?: boolean }, c: Command) => {
+        if (o.all && o.page !== undefined) throw new UsageError('--all lists every page: leave out --page.');
+        await withApi(c, ({ api, out }) => listFiles(api, out, { page: o.page, limit: o.limit, all: o.all }));
+      }),
     );
 
   cmd

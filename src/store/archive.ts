@@ -163,6 +163,8 @@ const group = (r: { key: string | null; calls: number; minutes: number; cost: nu
 export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full> = (set, get, deps) => {
   const { api } = deps;
   let running: Promise<void> | undefined;
+  /** Sync notes already flashed (each is said once a console). */
+  const said = new Set<string>();
   // Calls made while a sync runs: each asks it to catch up, and waits for that or the sync after.
   const catchUps = new CatchUps();
   let waiters: { n: number; done: () => void }[] = [];
@@ -265,9 +267,15 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
               }),
             };
             const r = deps.syncWorker && !quick
-              ? await deps.syncWorker().then((t) => syncInWorker(archive.path, { baseUrl: t.baseUrl, apiKey: t.apiKey }, { ...common, debug: t.debug, onRateLimited: t.onRateLimited }))
+              ? await deps.syncWorker().then((t) => syncInWorker(archive.path, { baseUrl: t.baseUrl, apiKey: t.apiKey, traits: t.traits }, { ...common, debug: t.debug, onRateLimited: t.onRateLimited }))
               : await archive.sync(api, { ...common, pageSize: CONSOLE_SYNC_PAGE });
             if (stop.signal.aborted) return; // the store is gone: its archive is closed
+            // How the service had to be read (it ignores the date filters, …): said once a console.
+            for (const text of r.notes ?? []) {
+              if (said.has(text)) continue;
+              said.add(text);
+              get().actions.flash(text);
+            }
             // The rows as the sync left them, before it is said to be over (when another process
             // holds the sync, what it writes is read from the same file); nothing to read when
             // nothing changed (the live refresh, most of the time).

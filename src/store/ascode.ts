@@ -4,6 +4,7 @@
 // The editor itself is the UI's (ui/editor.ts, run with the terminal handed over): a screen
 // passes it in as `edit`, so the store never touches the terminal.
 import { failure } from '../api/errors.js';
+import { allFiles as allFilesOf } from '../api/pager.js';
 import type { KbFile } from '../api/schemas.js';
 import type { FileValue } from '../ascode/document.js';
 import { describeDrift, driftSince, fieldChanges, KnowledgeBaseNameError, namesKnowledgeBaseFiles, patchFor, resolveKnowledgeBase, type FieldChange } from '../ascode/diff.js';
@@ -51,14 +52,7 @@ const NOTE = ['Lines starting with # on top are ignored. Save and quit to review
 export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> = (set, get, { api }) => {
   let editing = false;
 
-  async function allFiles(): Promise<KbFile[]> {
-    const files: KbFile[] = [];
-    for (let page = 1; ; page++) {
-      const p = await api.listFiles({ page, limit: 100 });
-      files.push(...p.files);
-      if (page >= p.pagination.totalPages || p.files.length === 0) return files;
-    }
-  }
+  const allFiles = (): Promise<KbFile[]> => allFilesOf(api);
 
   return {
     state: { assistantEdit: null },

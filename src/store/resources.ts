@@ -72,8 +72,8 @@ export interface ResourcesActions {
 export const FILES_PAGE_SIZE = 50;
 
 /** The loaded files are the newest first, a prefix of the service's list: the next page starts where they end. */
-export function nextFilePage(loaded: number): number {
-  return Math.floor(loaded / FILES_PAGE_SIZE) + 1;
+export function nextFilePage(loaded: number, pageSize = FILES_PAGE_SIZE): number {
+  return Math.floor(loaded / pageSize) + 1;
 }
 
 /** Whether the service has files beyond those loaded. */
@@ -93,6 +93,8 @@ type Full = ResourcesState & { actions: ResourcesActions & UiActions };
 const idle = { status: 'idle' } as const;
 
 export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, target, debugLog, gaps, onDispose }) => {
+  /** Files per page: ours, or fewer where the service caps its pages (the page numbers must count in what it sends). */
+  const filesPage = () => Math.min(FILES_PAGE_SIZE, api.traits.filesPageCap ?? FILES_PAGE_SIZE);
   let disposed = false;
   onDispose(() => (disposed = true));
   /** Loads into a top-level cache key unless it is already loading (or ready, unless forced). */
@@ -164,7 +166,8 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           if (cur.status !== 'ready' || !cur.data || !moreFiles(cur.data)) return;
           set({ files: { ...cur, status: 'loading' } });
           try {
-            const page = await api.listFiles({ page: nextFilePage(cur.data.files.length), limit: FILES_PAGE_SIZE });
+            const size = filesPage();
+            const page = await api.listFiles({ page: nextFilePage(cur.data.files.length, size), limit: size });
             const seen = new Set(cur.data.files.map((f) => f.id));
             const files = [...cur.data.files, ...page.files.filter((f) => !seen.has(f.id))];
             set({ files: { status: 'ready', data: { files, pagination: page.pagination }, fetchedAt: Date.now() } });
@@ -174,13 +177,14 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           return;
         }
         // A reload fetches as many pages as are loaded, so the rows scrolled to stay.
-        const pages = Math.max(1, Math.ceil((cur.data?.files.length ?? 0) / FILES_PAGE_SIZE));
+        const size = filesPage();
+        const pages = Math.max(1, Math.ceil((cur.data?.files.length ?? 0) / size));
         await load('files', opts, async () => {
           const files: KbFile[] = [];
           const seen = new Set<string>();
           let pagination: Pagination | null = null;
           for (let n = 1; n <= pages; n++) {
-            const page = await api.listFiles({ page: n, limit: FILES_PAGE_SIZE });
+            const page = await api.listFiles({ page: n, limit: size });
             for (const f of page.files) {
               if (seen.has(f.id)) continue;
               seen.add(f.id);

@@ -92,6 +92,8 @@ export interface ConsoleTarget {
 export interface SyncWorkerTarget {
   baseUrl: string;
   apiKey: string;
+  /** Where what is learned about the service is kept (src/target.ts traitsKeyOf). */
+  traits?: { profile: string; url: string };
   debug?: (line: string) => void;
   onRateLimited?: (wait: import('../api/http.js').RateLimitWait) => void;
 }

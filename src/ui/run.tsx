@@ -4,7 +4,7 @@ import { render } from 'ink';
 import { addCrashSecret, debugLogWriter, shortPath } from '../crash.js';
 import type { RateLimitWait } from '../api/http.js';
 import { archiveLocation, createConsoleStore, type SyncWorkerTarget } from '../store/index.js';
-import { ApiOnceConnected } from '../target.js';
+import { ApiOnceConnected, traitsKeyOf } from '../target.js';
 import { lowerOtherThreads } from '../priority.js';
 import { App } from './app.js';
 import { shownTarget, type Started } from './start.js';
@@ -25,7 +25,7 @@ export async function runConsole(started: Started): Promise<number> {
   // like the console's own.
   const syncWorker = async (): Promise<SyncWorkerTarget> => {
     const c = await connecting;
-    return { baseUrl: c.api.baseUrl, apiKey: c.target.apiKey ?? '', debug: started.debugLog ? (line) => void writeDebug(line) : undefined, onRateLimited: rateLimited };
+    return { baseUrl: c.api.baseUrl, apiKey: c.target.apiKey ?? '', traits: traitsKeyOf(c.target), debug: started.debugLog ? (line) => void writeDebug(line) : undefined, onRateLimited: rateLimited };
   };
   // The call archive of this profile: the call log opens from it before the service answers.
   const store = createConsoleStore(new ApiOnceConnected(connecting), { ...started.target, archive: archiveLocation(resolved) }, { initialRoute: started.route, debugLog, syncWorker });

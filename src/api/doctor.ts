@@ -141,7 +141,7 @@ class Probe {
     const calls = await this.callsPage();
     const filter = calls ? await this.dateFilters(calls.stamps, calls.cap ?? calls.asked) : undefined;
     if (calls) await this.callsCap(calls, filter);
-    await this.callFields(calls?.records ?? []);
+    await this.callFields(calls?.records ?? [], calls?.cap);
 
     const files = await this.filesPage();
     await this.recordEnvelope(DOCTOR_ENDPOINTS.file, 'file', firstId(files), (id) => `/files/${encodeURIComponent(id)}`);
@@ -261,22 +261,33 @@ class Probe {
       this.add('calls page cap', 'ok', 'not enough calls to tell (the log is empty)', { ...facts, cap: null, how: 'unknown' });
       return;
     }
-    // Fewer than asked: the end of the log, or a cap. Older calls past the page tell them apart.
-    if (filter === undefined || filter === 'none') {
-      this.add('calls page cap', 'warning', `cannot tell: limit=${page.asked} brought ${n}, and no date filter works to look past them`, { ...facts, cap: null, how: 'unknown' });
-      return;
-    }
-    const oldest = page.stamps[page.stamps.length - 1];
-    const got = await this.get(`/calls?${filter.before}=${encodeURIComponent(oldest.createdAt)}&limit=${page.asked}`);
-    const older = got.ok ? (unwrapList(got.body, 'calls')?.list.filter(isRecord) ?? []) : undefined;
-    if (older === undefined) {
-      this.add('calls page cap', 'warning', `cannot tell: limit=${page.asked} brought ${n}, and the calls before them could not be read: ${failure(!got.ok ? got.error : undefined).message}`, { ...facts, cap: null, how: 'unknown' });
-      return;
-    }
+    // Fewer than asked: the end of the log, or a cap. Calls past the page tell them apart: older
+    // ones through the date filter, or else one assistant's calls (narrowed, if not by time).
     const seen = new Set(page.records.map((r) => r.id));
-    if (older.some((r) => typeof r.id === 'string' && !seen.has(r.id))) {
-      this.add('calls page cap', 'adapted', `silently capped at ${n}: limit=${page.asked} brought ${n}, and older calls exist`, { ...facts, cap: n, how: 'silent' });
-      this.learned.callPageCap = n;
+    const looks: { path: string; assistantId?: string }[] = [];
+    if (filter && filter !== 'none') {
+      const oldest = page.stamps[page.stamps.length - 1];
+      if (oldest) looks.push({ path: `/calls?${encodeURIComponent(filter.before)}=${encodeURIComponent(oldest.createdAt)}&limit=${page.asked}` });
+    } else {
+      const ids = [...new Set(page.records.map((r) => r.assistantId).filter((a): a is string => typeof a === 'string' && a !== ''))];
+      for (const a of ids.slice(0, 3)) looks.push({ path: `/calls?assistantId=${encodeURIComponent(a)}&limit=${page.asked}`, assistantId: a });
+    }
+    let told = false;
+    for (const look of looks) {
+      const got = await this.get(look.path);
+      const list = got.ok ? unwrapList(got.body, 'calls')?.list.filter(isRecord) : undefined;
+      // A filter the service ignores tells nothing.
+      if (!list || (look.assistantId !== undefined && list.some((r) => r.assistantId !== look.assistantId))) continue;
+      told = true;
+      if (list.some((r) => typeof r.id === 'string' && !seen.has(r.id))) {
+        const more = look.assistantId === undefined ? 'older calls exist' : 'an assistant\'s calls include some past the page';
+        this.add('calls page cap', 'adapted', `silently capped at ${n}: limit=${page.asked} brought ${n}, and ${more}`, { ...facts, cap: n, how: 'silent' });
+        this.learned.callPageCap = n;
+        return;
+      }
+    }
+    if (!told) {
+      this.add('calls page cap', 'warning', `cannot tell: limit=${page.asked} brought ${n}, and no filter worked to look past them`, { ...facts, cap: null, how: 'unknown' });
       return;
     }
     this.add('calls page cap', 'ok', `not enough calls to tell: all ${n} came in one page of ${page.asked}`, { ...facts, cap: null, how: 'unknown' });
@@ -309,7 +320,7 @@ class Probe {
     const pick = both.find((p) => p.after.inclusive && p.before.inclusive) ?? both[0];
     const after = pick?.after ?? tried.find((b) => b.side === 'after' && b.result === 'honoured');
     const before = pick?.before ?? tried.find((b) => b.side === 'before' && b.result === 'honoured');
-    const triedText = tried.map(describeBound).join(', ');
+    const triedText = describeBounds(tried);
     const facts = { pivot: pivot.createdAt, tried: tried.map(({ name, side, result, inclusive, said }) => ({ name, side, result, ...(inclusive !== undefined ? { inclusive } : {}), ...(said ? { said } : {}) })) };
     if (!after || !before) {
       this.add('date filters', 'warning', `none honoured on both sides (${triedText}): the client filters on its side`, { after: null, before: null, inclusive: null, ...facts });
@@ -318,11 +329,11 @@ class Probe {
     }
     const chosen: CallDateFilter = { after: after.name, before: before.name, inclusive: after.inclusive === true && before.inclusive === true };
     const usual = chosen.after === 'createdAtGt' && chosen.before === 'createdAtLt' && chosen.inclusive;
-    const others = tried.filter((b) => b !== after && b !== before).map(describeBound);
+    const others = describeBounds(tried.filter((b) => b !== after && b !== before));
     this.add(
       'date filters',
       usual ? 'ok' : 'adapted',
-      `${chosen.after}/${chosen.before}, ${chosen.inclusive ? 'inclusive' : 'strict'}${others.length ? ` (${others.join(', ')})` : ''}`,
+      `${chosen.after}/${chosen.before}, ${chosen.inclusive ? 'inclusive' : 'strict'}${others ? ` (${others})` : ''}`,
       { ...chosen, ...facts },
     );
     this.learned.callDateFilter = chosen;
@@ -345,14 +356,16 @@ class Probe {
   }
 
   /** Which fields carry a call's transcript, summary, duration and cost, over the page and a few full records. */
-  async callFields(listed: Record<string, unknown>[]): Promise<void> {
+  async callFields(listed: Record<string, unknown>[], refusedAbove: number | undefined): Promise<void> {
     const ended = listed.filter((c) => c.status === 'ended' || typeof c.endedAt === 'string');
     const sample = (ended.length > 0 ? ended : listed).slice(0, DETAIL_SAMPLE).map((c) => c.id).filter((id): id is string => typeof id === 'string');
     const byId = new Map<string, Record<string, unknown>>();
     for (const r of listed) if (typeof r.id === 'string') byId.set(r.id, r);
     let detailsChecked = false;
     for (const id of sample) {
-      const got = await this.get(`/calls/details?id=${encodeURIComponent(id)}`);
+      let got = await this.get(`/calls/details?id=${encodeURIComponent(id)}`);
+      // A service that refuses large pages may refuse its own default page too: ask within its cap.
+      if (!got.ok && refusedAbove !== undefined && isRefusal(got.error)) got = await this.get(`/calls/details?id=${encodeURIComponent(id)}&limit=${refusedAbove}`);
       if (!detailsChecked) {
         detailsChecked = true;
         const records = this.listEnvelope(DOCTOR_ENDPOINTS.details, got, 'calls');
@@ -490,10 +503,15 @@ interface BoundResult {
 
 const bothHonoured = (p: { after: BoundResult; before: BoundResult }) => p.after.result === 'honoured' && p.before.result === 'honoured';
 
-function describeBound(b: BoundResult): string {
-  if (b.result === 'honoured') return `${b.name} ${b.inclusive ? 'inclusive' : 'strict'}`;
-  if (b.result === 'empty') return `${b.name} brought nothing`;
-  return `${b.name} ${b.result}`;
+/** Names grouped by what they did: "createdAtGt, createdAtLt strict; createdAfter and 3 more ignored". */
+function describeBounds(bounds: BoundResult[]): string {
+  const groups = new Map<string, string[]>();
+  for (const b of bounds) {
+    const how = b.result === 'honoured' ? (b.inclusive ? 'inclusive' : 'strict') : b.result === 'empty' ? 'brought nothing' : b.result;
+    groups.set(how, [...(groups.get(how) ?? []), b.name]);
+  }
+  const names = (list: string[]) => (list.length > 4 ? `${list.slice(0, 3).join(', ')} and ${list.length - 3} more` : list.join(', '));
+  return [...groups].map(([how, list]) => `${names(list)} ${how}`).join('; ');
 }
 
 interface FieldForm {
@@ -546,7 +564,7 @@ function isRefusal(err: unknown): err is ApiError {
 /** The largest limit a refusal names ("limit must not be greater than 100"): a number below what was asked. */
 export function namedLimit(said: string, asked: number): number | undefined {
   if (!/limit/i.test(said)) return undefined;
-  const numbers = (said.match(/\d+/g) ?? []).map(Number).filter((n) => n >= 1 && n < asked);
+  const numbers = (said.match(/\d+/g) ?? []).map(Number).filter((n) => n > 1 && n < asked);
   return numbers.length ? Math.max(...numbers) : undefined;
 }
 

@@ -1,7 +1,11 @@
 // `switchboard doctor` as a user runs it (the built CLI): its report on a pipe and as JSON, its exit
 // codes, the traits it keeps for the profile, and service text escaped on the way to the terminal.
 import { describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
+import { runDoctor } from '../../src/api/doctor.js';
+import { CHECK_COLUMNS, describeLearned } from '../../src/commands/doctor.js';
+import { toTable } from '../../src/commands/output.js';
 import { saveProfile } from '../../src/config/config.js';
 import { loadTraits } from '../../src/config/traits.js';
 import { runCli, tempHome } from '../support/cli.js';
@@ -137,4 +141,16 @@ test('the embedded sandbox: probed like any target, nothing kept (it is Switchbo
   } finally {
     home.cleanup();
   }
+});
+
+test('the README\'s example of doctor\'s output is what it prints against such a service', async () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const example = /\$ switchboard --profile prod doctor\n([\s\S]*?)\n```/.exec(readme)?.[1];
+  assert.ok(example, 'README has the example under "Against a hosted service"');
+  await withFixture({ pageCap: 'silent', pageCapSize: 100, calls: 250 }, async (f) => {
+    const report = await runDoctor({ baseUrl: f.url, apiKey: f.apiKey });
+    const printed = toTable(report.checks, CHECK_COLUMNS, true, false, { wide: true }).split('\n');
+    printed.push(`kept for profile prod: ${describeLearned(report.learned!)}`);
+    for (const line of example.split('\n')) if (line !== '…') assert.ok(printed.includes(line), `printed: ${line}`);
+  });
 });

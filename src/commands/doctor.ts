@@ -36,10 +36,11 @@ export function describeLearned(t: Partial<ServiceTraits>): string {
 
 export function doctorCommand(): Command {
   return new Command('doctor')
-    .description(
-      'check how the target service behaves, with read-only requests: the key, the envelope of each list and record, the page size of GET /calls and /files, the date filters and their bounds, where calls keep transcript, summary, duration and cost, and the clock; what it learns is kept for the profile',
+    .description('check how the service behaves, with read-only requests, and keep what it learns for the profile')
+    .addHelpText(
+      'after',
+      '\nChecks, one line each (ok, adapted, warning or failed): the key; the envelope of each list and\nrecord; the page size GET /calls and GET /files allow; which created-at filters GET /calls honours,\nstrict or inclusive; where calls keep transcript, summary, duration and cost; the clock.\n\nExit codes: 0 every check ok, adapted or a warning; 1 a check failed; 4 the key was refused.\n\nExamples:\n  $ switchboard doctor\n  $ switchboard --profile prod doctor -o json',
     )
-    .addHelpText('after', '\nExit codes: 0 every check ok or adapted to (warnings too), 1 a check failed, 4 the key was refused.\n\nExamples:\n  $ switchboard doctor\n  $ switchboard --profile prod doctor -o json')
     .action(
       action('check the service', async (_o: object, c: Command) =>
         withApi(c, async ({ target, out, globals }) => {

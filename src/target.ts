@@ -3,6 +3,8 @@
 // over real HTTP, exactly as to a hosted service.
 import type { VoiceAgentApi } from './api/contract.js';
 import type { RateLimitWait } from './api/http.js';
+import type { ServiceTraits } from './api/traits.js';
+import { loadTraits, rememberTraits } from './config/traits.js';
 import { ConnectionStateFeed, type ConnectionListener, type ConnectionState } from './api/connection-state.js';
 import { resolveTarget, type Target } from './config/config.js';
 import type { Env } from './config/paths.js';
@@ -59,21 +61,37 @@ export interface ConnectOptions {
   loadClientAfter?: Promise<unknown>;
 }
 
+/** Where what is learned about a target's service is kept: its profile and URL (the embedded sandbox's port changes every run). */
+export interface TraitsKey {
+  profile: string;
+  url: string;
+}
+
+export function traitsKeyOf(target: Pick<Target, 'kind' | 'profile' | 'baseUrl'>): TraitsKey {
+  return { profile: target.profile, url: target.kind === 'sandbox' ? 'embedded sandbox' : (target.baseUrl ?? '') };
+}
+
+/** A client's `traits` and `onLearned` for this key: what earlier clients learned, and keeping what this one learns. */
+export function traitsOptions(key: TraitsKey, env: Env = process.env): { traits: ServiceTraits; onLearned: (patch: Partial<ServiceTraits>) => void } {
+  return { traits: loadTraits(key.profile, key.url, env), onLearned: (patch) => void rememberTraits(key.profile, key.url, patch, env) };
+}
+
 export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
   const resolved = opts.resolved ?? resolveTarget({ profile: opts.profile, env: opts.env });
   if (resolved.kind === 'sandbox' && opts.sandboxIn === 'child') return connectToChild(resolved, opts);
   // Loaded here, not at the top: the console draws its first frames before connecting.
   await opts.loadClientAfter?.catch(() => undefined);
   const { createClient } = await import('./api/client.js');
+  const learned = traitsOptions(traitsKeyOf(resolved), opts.env);
   if (resolved.kind === 'remote') {
-    const api = createClient({ baseUrl: resolved.baseUrl!, apiKey: resolved.apiKey!, debug: opts.debug, onRateLimited: opts.onRateLimited });
+    const api = createClient({ baseUrl: resolved.baseUrl!, apiKey: resolved.apiKey!, debug: opts.debug, onRateLimited: opts.onRateLimited, ...learned });
     return { api, target: resolved, close: once(() => api.close()) };
   }
   // Loaded only when needed: fastify and sqlite cost startup time a remote target never pays.
   const { startSandbox, generateApiKey } = await import('./sandbox/server.js');
   const sandbox = await startSandbox({ dataDir: resolved.sandboxDataDir!, apiKey: generateApiKey(), host: '127.0.0.1', port: 0, seed: true });
   const target: Target = { ...resolved, baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-  const api = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited });
+  const api = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited, ...learned });
   return {
     api,
     target,
@@ -103,7 +121,8 @@ async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<C
     throw err;
   });
   const sandbox = await starting;
-  const client = (url: string, apiKey: string) => createClient({ baseUrl: url, apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited });
+  const learned = traitsOptions(traitsKeyOf(resolved), opts.env);
+  const client = (url: string, apiKey: string) => createClient({ baseUrl: url, apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited, ...learned });
   let api = client(sandbox.url, sandbox.apiKey);
   let current = sandbox;
   let closed = false;
@@ -183,10 +202,13 @@ export class ApiOnceConnected implements VoiceAgentApi {
   /** The embedded sandbox is down and being started again: the header says so, not "offline". */
   #restarting = false;
 
+  #current: VoiceAgentApi | undefined;
+
   constructor(connecting: Promise<Connection>) {
     let current: VoiceAgentApi | undefined;
     const follow = (api: VoiceAgentApi) => {
       current = api;
+      this.#current = api;
       this.#unwatch();
       this.#baseUrl = api.baseUrl;
       if (!this.#restarting) this.#state.set(api.connectionState);
@@ -224,6 +246,14 @@ export class ApiOnceConnected implements VoiceAgentApi {
 
   get baseUrl(): string {
     return this.#baseUrl;
+  }
+  /** The connected client's (nothing known before it connects). */
+  get traits(): Readonly<ServiceTraits> {
+    return this.#current?.traits ?? {};
+  }
+  learn(patch: Partial<ServiceTraits>): void {
+    if (this.#current) this.#current.learn(patch);
+    else void this.#ready.then((api) => api.learn(patch), () => undefined);
   }
   get connectionState(): ConnectionState {
     return this.#state.state;

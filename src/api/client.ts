@@ -17,14 +17,35 @@ import {
 import type { FilesPage, RequestOptions, VoiceAgentApi } from './contract.js';
 import { ApiError, InputError, ResponseShapeError } from './errors.js';
 import { createTransport, multipartFromFile, type Method, type TransportOptions } from './http.js';
+import { DEFAULT_CALL_DATE_FILTER, limitNamedIn, mergeTraits, type ServiceTraits } from './traits.js';
 
 export type { Timeouts } from './http.js';
 
-/** baseUrl, apiKey, timeouts {connectMs, headersMs, bodyMs}, retries (GET only), retryBaseMs, debug. */
-export type ClientOptions = TransportOptions;
+/** baseUrl, apiKey, timeouts {connectMs, headersMs, bodyMs}, retries (GET only), retryBaseMs, debug; traits and onLearned. */
+export interface ClientOptions extends TransportOptions {
+  /** What earlier clients learned about this service (src/config/traits.ts): the page caps, the date filter's names. */
+  traits?: ServiceTraits;
+  /** Told of each thing this client learns about the service, so its owner can keep it for the next client. */
+  onLearned?: (patch: Partial<ServiceTraits>) => void;
+}
+
+/** The page size tried once when a 400 is about `limit` but names no number. */
+const FALLBACK_PAGE = 100;
 
 export function createClient(opts: ClientOptions): VoiceAgentApi {
   const http = createTransport(opts);
+  // One object, updated in place: a copy of the client made by spreading it sees what is learned later.
+  const traits: ServiceTraits = { ...opts.traits };
+  const learn = (patch: Partial<ServiceTraits>) => {
+    const next = mergeTraits(traits, patch);
+    for (const key of Object.keys(traits) as (keyof ServiceTraits)[]) if (!(key in next)) delete traits[key];
+    Object.assign(traits, next);
+    try {
+      opts.onLearned?.(patch);
+    } catch {
+      // Keeping it for the next client is a nicety; this one knows it already.
+    }
+  };
 
   async function call(method: Method, path: string, ro: RequestOptions | undefined, json?: unknown) {
     const res = await http.send({ method, path, json, signal: ro?.signal });
@@ -64,21 +85,46 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     return isRecord(a.body) && typeof a.body.message === 'string' ? a.body.message : '';
   }
 
+  /**
+   * A GET whose `limit` the service may cap: never above the cap learned, and a 400 about the
+   * limit is asked again once at the limit it names (or FALLBACK_PAGE), which is then learned.
+   */
+  async function capped(path: (limit: number | undefined) => string, limit: number | undefined, cap: 'callPageCap' | 'filesPageCap', ro: RequestOptions | undefined) {
+    const known = traits[cap];
+    const asked = limit !== undefined && known !== undefined && limit > known ? known : limit;
+    try {
+      return { answer: await call('GET', path(asked), ro), limit: asked };
+    } catch (err) {
+      const named = refusedLimit(err, asked);
+      if (named === undefined) throw err;
+      const answer = await call('GET', path(named), ro);
+      learn({ [cap]: named });
+      return { answer, limit: named };
+    }
+  }
+
+  async function callList(path: string, filters: CallFilters | undefined, ro: RequestOptions | undefined) {
+    const { answer } = await capped((limit) => `${path}${callQuery(filters && { ...filters, limit }, traits)}`, filters?.limit, 'callPageCap', ro);
+    return many(answer, 'calls', CallSchema);
+  }
+
   return {
     baseUrl: http.baseUrl,
     get connectionState() {
       return http.connection.state;
     },
     onConnectionState: (listener) => http.connection.subscribe(listener),
+    traits,
+    learn,
 
     async listCalls(filters, ro) {
-      return many(await call('GET', `/calls${callQuery(filters)}`, ro), 'calls', CallSchema);
+      return callList('/calls', filters, ro);
     },
     async callDetails(filters, ro) {
-      return many(await call('GET', `/calls/details${callQuery(filters)}`, ro), 'calls', CallSchema);
+      return callList('/calls/details', filters, ro);
     },
     async getCall(id, ro) {
-      const path = `/calls/details${callQuery({ id: need(id, 'call id') })}`;
+      const path = `/calls/details${callQuery({ id: need(id, 'call id') }, traits)}`;
       const calls = many(await call('GET', path, ro), 'calls', CallSchema);
       const found = calls.find((c) => c.id === id);
       if (!found) throw new ApiError(404, `no call with id ${id}`, 'GET', path, http.baseUrl, 'Not Found');
@@ -131,18 +177,25 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     },
 
     async listFiles(query, ro) {
-      const params = new URLSearchParams();
-      if (query?.page !== undefined) params.set('page', String(query.page));
-      if (query?.limit !== undefined) params.set('limit', String(query.limit));
-      const a = await call('GET', `/files${qs(params)}`, ro);
+      const path = (limit: number | undefined) => {
+        const params = new URLSearchParams();
+        if (query?.page !== undefined) params.set('page', String(query.page));
+        if (limit !== undefined) params.set('limit', String(limit));
+        return `/files${qs(params)}`;
+      };
+      const { answer: a, limit } = await capped(path, query?.limit, 'filesPageCap', ro);
       const files = many(a, 'files', KbFileSchema);
       const b = a.body;
       if (isRecord(b) && b.pagination !== undefined) {
-        return { files, pagination: parse(a, PaginationSchema, b.pagination, 'pagination') } satisfies FilesPage;
+        const pagination = parse(a, PaginationSchema, b.pagination, 'pagination');
+        // A page cut short of what was asked while more pages follow: the service caps pages there.
+        const cut = pagination.limit < (limit ?? 0) ? pagination.limit : files.length > 0 && files.length < (limit ?? 0) && pagination.page < pagination.totalPages ? files.length : undefined;
+        if (cut !== undefined && cut >= 1 && cut !== traits.filesPageCap) learn({ filesPageCap: cut });
+        return { files, pagination } satisfies FilesPage;
       }
-      // No pagination block: the service returned one page holding everything it had.
+      // No pagination block: taken as one page holding everything (walks ask for the next page anyway: src/api/pager.ts).
       const page = query?.page ?? 1;
-      return { files, pagination: { total: files.length, page, limit: query?.limit ?? files.length, totalPages: 1 } };
+      return { files, pagination: { total: files.length, page, limit: limit ?? files.length, totalPages: 1 }, guessed: true };
     },
     async getFile(id, ro) {
       return one(await call('GET', `/files/${seg(id, 'file id')}`, ro), 'file', KbFileSchema);
@@ -160,14 +213,30 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
   };
 }
 
-/** The call-log query string; the parameter names are CALL_FILTER_KEYS, nothing else is sent. */
-function callQuery(filters: CallFilters | undefined): string {
+/**
+ * The call-log query string: CALL_FILTER_KEYS, nothing else, the created-at bounds under the names
+ * the filters or the traits give (none when the service ignores them all).
+ */
+function callQuery(filters: CallFilters | undefined, traits: ServiceTraits): string {
   const params = new URLSearchParams();
+  const dates = filters?.dateFilter ?? traits.callDateFilter ?? DEFAULT_CALL_DATE_FILTER;
   for (const key of CALL_FILTER_KEYS) {
     const value = filters?.[key];
-    if (value !== undefined && value !== '') params.set(key, String(value));
+    if (value === undefined || value === '') continue;
+    if (key === 'createdAtGt' || key === 'createdAtLt') {
+      if (dates !== 'none') params.set(key === 'createdAtGt' ? dates.after : dates.before, String(value));
+    } else params.set(key, String(value));
   }
   return qs(params);
+}
+
+/** The limit to ask again at when `err` is a 400 refusing the `asked` one; undefined for any other failure. */
+function refusedLimit(err: unknown, asked: number | undefined): number | undefined {
+  if (asked === undefined || !(err instanceof ApiError) || err instanceof ResponseShapeError || err.status !== 400) return undefined;
+  const text = err.detail;
+  if (!/\blimit\b/i.test(text)) return undefined;
+  const named = limitNamedIn(text) ?? FALLBACK_PAGE;
+  return named < asked ? named : undefined;
 }
 
 function qs(params: URLSearchParams): string {

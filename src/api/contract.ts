@@ -26,6 +26,7 @@
 //   GET    /openapi.json -> OpenAPI 3.1 (no key)
 // Every error: { statusCode, error, message }. Missing/wrong x-api-key -> 401.
 import type { ConnectionListener, ConnectionState } from './connection-state.js';
+import type { ServiceTraits } from './traits.js';
 import type { Assistant, AssistantInput, UpdatedAssistant, Call, CallFilters, Chat, ChatSession, KbFile, Pagination, PhoneNumber } from './schemas.js';
 
 export interface RequestOptions {
@@ -54,6 +55,8 @@ export interface UploadOptions extends RequestOptions {
 export interface FilesPage {
   files: KbFile[];
   pagination: Pagination;
+  /** The answer had no pagination block: `pagination` is made up from the page alone. */
+  guessed?: boolean;
 }
 
 export interface VoiceAgentApi {
@@ -62,6 +65,13 @@ export interface VoiceAgentApi {
   readonly connectionState: ConnectionState;
   /** Calls `listener` each time connectionState changes; returns the unsubscribe. */
   onConnectionState(listener: ConnectionListener): () => void;
+  /**
+   * What is known of how this service pages and filters (src/api/traits.ts): given at creation
+   * (what earlier clients of this profile learned) and updated in place by `learn`.
+   */
+  readonly traits: Readonly<ServiceTraits>;
+  /** Takes in something learned about the service; the client's owner keeps it for the next client. */
+  learn(patch: Partial<ServiceTraits>): void;
 
   listCalls(filters?: CallFilters, opts?: RequestOptions): Promise<Call[]>;
   callDetails(filters?: CallFilters, opts?: RequestOptions): Promise<Call[]>;

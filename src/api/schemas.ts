@@ -3,6 +3,7 @@
 // because the hosted service returns more than the spec shows.
 // A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
 import * as z from 'zod';
+import type { CallDateFilter } from './traits.js';
 
 const str = z.string();
 const optStr = z.string().nullish();
@@ -205,6 +206,11 @@ export interface CallFilters {
   createdAtGt?: string;
   /** created on or before (ISO 8601) */
   createdAtLt?: string;
+  /**
+   * The query parameters the two bounds above are sent as, their values unchanged (default: what
+   * the client learned, else createdAtGt/createdAtLt); 'none' sends neither. The pager sets it.
+   */
+  dateFilter?: CallDateFilter | 'none';
 }
 
 /** The one error body shape the sandbox answers with. */

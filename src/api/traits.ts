@@ -38,3 +38,38 @@ export function mergeTraits(base: ServiceTraits, patch: Partial<ServiceTraits>):
   }
   return out;
 }
+
+/**
+ * The page size a service's 400 names as its most, e.g. "limit must not be greater than 100",
+ * "limit must be less than or equal to 100", "'limit' must be at most 100", "limit: max 100";
+ * undefined when the message is not about `limit` or names no number. "less than 101" is 100.
+ */
+export function limitNamedIn(message: string): number | undefined {
+  if (!/\blimit\b/i.test(message)) return undefined;
+  const m =
+    /\blimit\b[^0-9]*?(less than or equal to|less than|greater than|not exceed|at most|maximum(?: of| is)?|max(?:imum)?|<=|≤|<|up to|between\s+\d+\s+and)\s*:?\s*(\d+)/i.exec(message) ??
+    /(\d+)\s*(?:is the )?(?:max|maximum|most)\b/i.exec(message);
+  if (!m) {
+    // "The maximum limit is 100": the one number in a message about the limit.
+    const numbers = message.match(/\d+/g) ?? [];
+    const only = numbers.length === 1 ? Number(numbers[0]) : NaN;
+    return Number.isSafeInteger(only) && only >= 1 ? only : undefined;
+  }
+  const n = Number(m[2] ?? m[1]);
+  if (!Number.isSafeInteger(n) || n < 1) return undefined;
+  const word = (m[2] === undefined ? '' : m[1]).toLowerCase();
+  return word === 'less than' || word === '<' ? Math.max(1, n - 1) : n;
+}
+
+/** Query parameter pairs a call log's created-at bounds go by, tried in this order when the ones in use are ignored. */
+export const CALL_DATE_FILTER_NAMES: readonly (readonly [after: string, before: string])[] = [
+  ['createdAtGt', 'createdAtLt'],
+  ['createdAtGe', 'createdAtLe'],
+  ['createdAfter', 'createdBefore'],
+  ['startDate', 'endDate'],
+  ['from', 'to'],
+  ['since', 'until'],
+];
+
+/** What the client assumes until it learns otherwise: the spec's names, bounds treated as strict (the walk overlaps them). */
+export const DEFAULT_CALL_DATE_FILTER: CallDateFilter = { after: 'createdAtGt', before: 'createdAtLt', inclusive: false };

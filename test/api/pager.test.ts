@@ -81,7 +81,7 @@ test('over 1000 records in one instant: the walk still ends and reaches older re
   assert.deepEqual(ids.slice(-2), ['c2000', 'c2001']);
 });
 
-test('load more: the cursor from one page fetches the next; done when the log runs out', async () => {
+test('load more: the cursor from one page fetches the next; done when a page comes back empty', async () => {
   const records = Array.from({ length: 9 }, (_, i) => rec(i, i));
   const { api, server } = await callLog(records);
   const first = await fetchCallsBefore(api, { assistantId: 'a1' }, undefined, { pageSize: 4 });
@@ -91,9 +91,13 @@ test('load more: the cursor from one page fetches the next; done when the log ru
   assert.deepEqual(second.calls.map((c) => c.id), ['c0004', 'c0003', 'c0002']);
   const third = await fetchCallsBefore(api, { assistantId: 'a1' }, second.cursor, { pageSize: 4 });
   assert.deepEqual(third.calls.map((c) => c.id), ['c0001', 'c0000']);
-  assert.equal(third.cursor.done, true);
+  // A short page is not the end (a service may cap pages silently): an empty one is.
+  assert.equal(third.cursor.done, false);
+  const fourth = await fetchCallsBefore(api, { assistantId: 'a1' }, third.cursor, { pageSize: 4 });
+  assert.deepEqual(fourth.calls, []);
+  assert.equal(fourth.cursor.done, true);
   for (const r of server.requests) assert.match(r.url, /assistantId=a1/, 'filters ride along on every page');
-  assert.match(server.requests[1].url, /createdAtLt=2026-11-01T00%3A00%3A05\.000Z/, 'next page = on or before the oldest seen');
+  assert.match(server.requests[1].url, /createdAtLt=2026-11-01T00%3A00%3A05\.001Z/, 'next page = up to the oldest seen, overlapping it by 1 ms');
 });
 
 test('the walk honours the caller\'s own createdAtLt and an empty log yields nothing', async () => {

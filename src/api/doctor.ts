@@ -17,7 +17,7 @@ import { ApiError, NetworkError, TimeoutError, failure } from './errors.js';
 import { unwrapList, unwrapRecord } from './envelope.js';
 import { createTransport, type Transport, type TransportOptions } from './http.js';
 import { DEFAULT_CALL_PAGE, MAX_CALL_PAGE } from './pager.js';
-import type { CallDateFilter, ServiceTraits } from './traits.js';
+import { CALL_DATE_FILTER_NAMES, limitNamedIn, type CallDateFilter, type ServiceTraits } from './traits.js';
 
 export type CheckStatus = 'ok' | 'adapted' | 'warning' | 'failed';
 
@@ -44,20 +44,6 @@ export interface DoctorOptions extends Pick<TransportOptions, 'baseUrl' | 'apiKe
   /** This machine's clock (tests move it). */
   now?: () => number;
 }
-
-/**
- * Created-at filter names to try on GET /calls, in order: Vapi's strict and inclusive pairs, then
- * names other services use. The first two pairs are always tried; the rest only when neither works.
- */
-export const CALL_DATE_FILTER_CANDIDATES: readonly { after: string; before: string }[] = [
-  { after: 'createdAtGt', before: 'createdAtLt' },
-  { after: 'createdAtGe', before: 'createdAtLe' },
-  { after: 'createdAfter', before: 'createdBefore' },
-  { after: 'startDate', before: 'endDate' },
-  { after: 'from', before: 'to' },
-  { after: 'since', before: 'until' },
-  { after: 'after', before: 'before' },
-];
 
 /** The endpoints whose envelopes are learned, as ServiceTraits.envelopes names them. */
 export const DOCTOR_ENDPOINTS = {
@@ -308,10 +294,11 @@ class Probe {
     const limit = Math.min(pageCap, stamps.filter((s) => s.t >= pivot.t).length + 10);
     const tried: BoundResult[] = [];
     const pairs: { after: BoundResult; before: BoundResult }[] = [];
-    for (const [i, names] of CALL_DATE_FILTER_CANDIDATES.entries()) {
+    // The client's own list of names; the first two pairs (Vapi's strict and inclusive) always, the rest until one works.
+    for (const [i, [afterName, beforeName]] of CALL_DATE_FILTER_NAMES.entries()) {
       if (i >= 2 && pairs.some(bothHonoured)) break;
-      const after = await this.tryBound(names.after, 'after', pivot, limit);
-      const before = await this.tryBound(names.before, 'before', pivot, limit);
+      const after = await this.tryBound(afterName, 'after', pivot, limit);
+      const before = await this.tryBound(beforeName, 'before', pivot, limit);
       tried.push(after, before);
       pairs.push({ after, before });
     }
@@ -561,11 +548,14 @@ function isRefusal(err: unknown): err is ApiError {
   return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403 && err.status !== 404 && err.status !== 429;
 }
 
-/** The largest limit a refusal names ("limit must not be greater than 100"): a number below what was asked. */
+/** The largest limit a refusal names ("limit must not be greater than 100"), when it is below what was asked. */
 export function namedLimit(said: string, asked: number): number | undefined {
-  if (!/limit/i.test(said)) return undefined;
-  const numbers = (said.match(/\d+/g) ?? []).map(Number).filter((n) => n > 1 && n < asked);
-  return numbers.length ? Math.max(...numbers) : undefined;
+  const n = limitNamedIn(said);
+  if (n !== undefined) return n < asked ? n : undefined;
+  // "limit must be a whole number from 1 to 100": the largest number below what was asked.
+  if (!/\blimit\b/i.test(said)) return undefined;
+  const below = (said.match(/\d+/g) ?? []).map(Number).filter((k) => k > 1 && k < asked);
+  return below.length ? Math.max(...below) : undefined;
 }
 
 /** Records with a readable createdAt, newest first. */

@@ -50,12 +50,13 @@ export function doctorCommand(): Command {
             apiKey: target.apiKey!,
             debug: globals.debug ? (line: string) => writeErr(`debug: ${line}`) : undefined,
           });
-          // The embedded sandbox is Switchboard's own, on a new port each run: nothing to learn about it.
           const embedded = target.kind === 'sandbox';
           let remembered = false;
-          if (report.learned && !embedded) {
-            const { rememberTraits } = await import('../config/traits.js');
-            rememberTraits(target.profile, target.baseUrl!, report.learned);
+          if (report.learned) {
+            // Kept where the client looks for it (the embedded sandbox under one name, whatever its port).
+            const [{ traitsKeyOf }, { rememberTraits }] = await Promise.all([import('../target.js'), import('../config/traits.js')]);
+            const key = traitsKeyOf(target);
+            rememberTraits(key.profile, key.url, report.learned);
             remembered = true;
           }
           const learned = report.learned ? describeLearned(report.learned) : '';
@@ -85,7 +86,6 @@ export function doctorCommand(): Command {
             case 'table':
               out.write(toTable(report.checks, CHECK_COLUMNS, out.tty, out.color, { width: out.width, wide: out.wide }));
               if (remembered && learned) writeErr(`kept for profile ${target.profile}: ${learned}`);
-              else if (embedded && report.learned) writeErr('the embedded sandbox is Switchboard\'s own: nothing kept');
           }
           setExitCode(doctorExitCode(report));
         }),

@@ -129,7 +129,7 @@ describe('switchboard doctor against the hosted-service fixture', () => {
     }));
 });
 
-test('the embedded sandbox: probed like any target, nothing kept (it is Switchboard\'s own)', async () => {
+test('the embedded sandbox: probed like any target, and what it learns kept under one name whatever its port', async () => {
   const home = tempHome();
   try {
     const r = await runCli(['doctor', '-o', 'json'], { env: home.env });
@@ -137,7 +137,8 @@ test('the embedded sandbox: probed like any target, nothing kept (it is Switchbo
     const report = JSON.parse(r.stdout) as JsonReport;
     assert.equal(report.target, 'embedded sandbox');
     assert.equal(report.ok, true);
-    assert.equal(report.remembered, false);
+    assert.equal(report.remembered, true);
+    assert.deepEqual(loadTraits('sandbox', 'embedded sandbox', home.env).callDateFilter, { after: 'createdAtGt', before: 'createdAtLt', inclusive: true });
   } finally {
     home.cleanup();
   }

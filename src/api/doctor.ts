@@ -368,7 +368,7 @@ class Probe {
       const facts = { field: field.name, forms, records: records.length };
       if (records.length === 0) this.add(field.name, 'warning', 'not checked (no calls to read)', facts);
       else if (forms.length === 0) this.add(field.name, 'warning', `not seen in the ${records.length} call${records.length === 1 ? '' : 's'} read (${field.forms.map((f) => f.name).join(', ')})`, facts);
-      else this.add(field.name, forms.includes(field.forms[0].name) ? 'ok' : 'adapted', `${forms.join(', ')} (${records.length} call${records.length === 1 ? '' : 's'} read)`, facts);
+      else this.add(field.name, 'ok', `${forms.join(', ')} (${records.length} call${records.length === 1 ? '' : 's'} read)`, facts);
     }
   }
 
@@ -510,7 +510,7 @@ const text = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 const num = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 const messagesWith = (key: string) => (r: Record<string, unknown>) => Array.isArray(r.messages) && r.messages.some((m) => isRecord(m) && text(m[key]));
 
-/** Each call field Switchboard shows, with the forms it may take; the first is the one the client always read. */
+/** Each call field Switchboard shows, with the forms it may take (the records' view reads any of them). */
 const CALL_FIELDS: { name: string; forms: FieldForm[] }[] = [
   {
     name: 'transcript',

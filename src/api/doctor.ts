@@ -422,6 +422,7 @@ class Probe {
     try {
       const res = await fetch(`${this.http.baseUrl}/assistants`, { method: 'HEAD', headers: { 'x-api-key': this.opts.apiKey }, signal: AbortSignal.timeout(15_000) });
       const roundTripMs = performance.now() - t0;
+      this.opts.debug?.(`HEAD /assistants → ${res.status} (${Math.round(roundTripMs)} ms), Date: ${res.headers.get('date') ?? 'none'}`);
       return { date: res.headers.get('date') ?? undefined, localMs: started + roundTripMs / 2, roundTripMs };
     } catch (err) {
       return { error: err instanceof Error ? err.message : String(err) };

@@ -199,7 +199,7 @@ class Probe {
   /** Under the resource's own name is what the spec shows and the client always read: ok; any other envelope is adapted to. */
   envelope(endpoint: string, envelope: string, name: string): void {
     this.envelopes[endpoint] = envelope;
-    const named = new RegExp(`[{,]${name}[},]`).test(envelope);
+    const named = envelope === `{${name}}` || envelope === `{message,${name}}`;
     this.add(`envelope ${endpoint}`, named ? 'ok' : 'adapted', envelope, { endpoint, envelope });
   }
 

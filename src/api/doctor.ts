@@ -63,7 +63,8 @@ const SKEW_WARN_MS = 30_000;
 /** Calls read in full for their fields. */
 const DETAIL_SAMPLE = 3;
 
-type Got = { ok: true; status: number; body: unknown } | { ok: false; error: unknown };
+/** An answer; `text` and `contentType` where the transport gives them (a 2xx that is not JSON). */
+type Got = { ok: true; status: number; body: unknown; text?: string; contentType?: string } | { ok: false; error: unknown };
 
 interface CallStamp {
   id: string;
@@ -99,8 +100,8 @@ class Probe {
 
   async get(path: string): Promise<Got> {
     try {
-      const res = await this.http.send({ method: 'GET', path });
-      return { ok: true, status: res.status, body: res.body };
+      const res: { status: number; body: unknown; text?: string; contentType?: string } = await this.http.send({ method: 'GET', path });
+      return { ok: true, status: res.status, body: res.body, text: res.text, contentType: res.contentType };
     } catch (error) {
       return { ok: false, error };
     }
@@ -171,7 +172,7 @@ class Probe {
     }
     const u = unwrapList(got.body, plural);
     if (!u) {
-      this.add(`envelope ${endpoint}`, 'failed', `no list found in ${describe(got.body)}`, { endpoint, envelope: null });
+      this.add(`envelope ${endpoint}`, 'failed', `no list found in ${describe(got)}`, { endpoint, envelope: null });
       return undefined;
     }
     this.envelope(endpoint, u.envelope, plural);
@@ -190,7 +191,7 @@ class Probe {
     }
     const u = unwrapRecord(got.body, name);
     if (!u) {
-      this.add(`envelope ${endpoint}`, 'failed', `no ${name} found in ${describe(got.body)}`, { endpoint, envelope: null });
+      this.add(`envelope ${endpoint}`, 'failed', `no ${name} found in ${describe(got)}`, { endpoint, envelope: null });
       return;
     }
     this.envelope(endpoint, u.envelope, name);
@@ -335,7 +336,7 @@ class Probe {
       return { name, side, result: 'failed', said: failure(err).message };
     }
     const list = unwrapList(got.body, 'calls');
-    if (!list) return { name, side, result: 'failed', said: `no list found in ${describe(got.body)}` };
+    if (!list) return { name, side, result: 'failed', said: `no list found in ${describe(got)}` };
     const times = stampsOf(list.list.filter(isRecord)).map((s) => s.t);
     if (times.some((t) => (side === 'after' ? t < pivot.t : t > pivot.t))) return { name, side, result: 'ignored' };
     if (times.length === 0) return { name, side, result: 'empty' };
@@ -585,7 +586,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function describe(v: unknown): string {
+function describe(got: Got & { ok: true }): string {
+  const v = got.body;
+  if (v === undefined && got.text?.trim()) {
+    const flat = got.text.replace(/\s+/g, ' ').trim();
+    return `${got.contentType ? `a ${got.contentType}` : 'a non-JSON'} answer "${flat.length > 60 ? `${flat.slice(0, 60)}…` : flat}"`;
+  }
   if (v === undefined) return 'an empty body';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';

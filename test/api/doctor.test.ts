@@ -203,3 +203,23 @@ test('namedLimit reads the largest limit a refusal names, below what was asked',
   assert.equal(namedLimit('limit must be a whole number from 1 to 1000', 1000), undefined);
   assert.equal(namedLimit('bad request 123', 1000), undefined);
 });
+
+test('a service that is not the Voice Agent Service: its web page fails the envelope checks, saying what came back', async () => {
+  const { startServer, json } = await import('./servers.js');
+  const server = await startServer((req, res) => {
+    if (req.url === '/assistants' && req.method === 'GET') return json(res, 200, []);
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<html><body>Welcome to nginx</body></html>');
+  });
+  try {
+    const r = await runDoctor({ baseUrl: server.url, apiKey: 'k-123456', retries: 0 });
+    assert.equal(r.failed, 'check');
+    const numbers = check(r, 'envelope GET /phone-numbers');
+    assert.equal(numbers.status, 'failed');
+    assert.match(numbers.finding, /text\/html/);
+    assert.match(numbers.finding, /Welcome to nginx/);
+    assert.deepEqual(new Set(server.requests.map((q) => q.method)), new Set(['GET', 'HEAD']));
+  } finally {
+    await server.close();
+  }
+});

@@ -2,13 +2,14 @@
 // with read-only requests (GETs, and one HEAD for the clock; never a write), and what of it the
 // client should keep for next time (ServiceTraits, src/api/traits.ts).
 //
-//   runDoctor({ baseUrl, apiKey })  → DoctorReport: one DoctorCheck per finding, in order
-//     key            the key is accepted (401/403: failed, and nothing else is probed)
-//     envelope       per endpoint: bare, {assistants}, {data}, {message,data}, {items}, …
-//     page cap       GET /calls and GET /files: a 400 naming a limit, a silent cap, or none seen
-//     date filters   which created-at names GET /calls honours, strict or inclusive
-//     transcript, summary, duration, cost   which fields of a call record carry them
-//     clock          the Date header against this machine's clock; calls dated in the future
+//   runDoctor({ baseUrl, apiKey })  → DoctorReport: one DoctorCheck per finding, in this order
+//     key                 accepted, or 401/403 (failed, and nothing else is probed)
+//     envelope <endpoint> bare, {assistants}, {data}, {message,data}, {items}, … (ok: the spec's own name)
+//     calls / files page cap   a 400 naming a limit, a silent cap, none seen, or too few to tell
+//     date filters        which created-at names GET /calls honours, strict or inclusive
+//     transcript, summary, duration, cost   which fields of the call records carry them
+//     clock               the Date header against this machine's clock; calls dated in the future
+//   Each is ok, adapted (differs from the spec; the client copes), warning or failed.
 //   report.learned  the ServiceTraits patch to remember (mergeTraits: undefined forgets)
 //
 // Like the rest of src/api, the only code that knows paths and envelopes; text in findings is
@@ -22,7 +23,7 @@ import { CALL_DATE_FILTER_NAMES, limitNamedIn, type CallDateFilter, type Service
 export type CheckStatus = 'ok' | 'adapted' | 'warning' | 'failed';
 
 export interface DoctorCheck {
-  /** What was checked ("key", "envelope", "calls page cap", "date filters", …). */
+  /** What was checked ("key", "envelope GET /calls", "calls page cap", "date filters", …). */
   check: string;
   status: CheckStatus;
   /** One line in the user's words; may hold the service's text. */
@@ -310,6 +311,11 @@ class Probe {
     const before = pick?.before ?? tried.find((b) => b.side === 'before' && b.result === 'honoured');
     const triedText = describeBounds(tried);
     const facts = { pivot: pivot.createdAt, tried: tried.map(({ name, side, result, inclusive, said }) => ({ name, side, result, ...(inclusive !== undefined ? { inclusive } : {}), ...(said ? { said } : {}) })) };
+    if ((!after || !before) && tried.some((b) => b.result === 'failed')) {
+      // A failure is not an answer: nothing is kept from it.
+      this.add('date filters', 'warning', `cannot tell (${triedText})`, { after: null, before: null, inclusive: null, ...facts });
+      return undefined;
+    }
     if (!after || !before) {
       this.add('date filters', 'warning', `none honoured on both sides (${triedText}): the client filters on its side`, { after: null, before: null, inclusive: null, ...facts });
       this.learned.callDateFilter = 'none';

@@ -223,3 +223,21 @@ test('a service that is not the Voice Agent Service: its web page fails the enve
     await server.close();
   }
 });
+
+test('date filters that fail (a 500) are not taken for ignored: nothing is kept about them', () =>
+  withFixture({}, async (f) => {
+    // The first page is read; every GET /calls after it fails.
+    const busy = { method: 'GET', path: '/calls', status: 500, message: 'database busy' };
+    const report = await runDoctor({
+      baseUrl: f.url,
+      apiKey: f.apiKey,
+      retries: 0,
+      debug: (line) => {
+        if (line.startsWith('GET /calls?limit=1000 →')) f.faults.push(busy);
+      },
+    });
+    const filters = check(report, 'date filters');
+    assert.equal(filters.status, 'warning');
+    assert.match(filters.finding, /cannot tell \(.*failed/);
+    assert.equal('callDateFilter' in (report.learned ?? {}), false);
+  }));

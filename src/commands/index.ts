@@ -9,6 +9,7 @@ import { assistantsCommand } from './assistants.js';
 import { callsCommand } from './calls.js';
 import { chatCommand } from './chat.js';
 import { completionCommand } from './completion.js';
+import { doctorCommand } from './doctor.js';
 import { filesCommand } from './files.js';
 import { loginCommand } from './login.js';
 import { numbersCommand } from './numbers.js';
@@ -56,6 +57,7 @@ export function buildProgram(version: string): Command {
     loginCommand(),
     profilesCommand(),
     whoamiCommand(),
+    doctorCommand(),
     testCommand(),
     completionCommand(),
   ]) {

@@ -5,6 +5,7 @@ import { createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { CallArchive, CallQuery, SearchHit, Stats, StatsBy, StatsRow, SyncProgress, SyncResult } from '../archive/index.js';
 import type { Call } from '../api/schemas.js';
+import { callCost, callDuration, viewCall } from '../api/records.js';
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
 import { endDate, nonEmpty, positiveIntUpTo, startDate } from './input.js';
@@ -171,11 +172,11 @@ const EXPORT_COLUMNS: Column<Call>[] = [
   { header: 'customerName', value: (c) => c.customer?.name },
   { header: 'startedAt', value: (c) => c.startedAt },
   { header: 'endedAt', value: (c) => c.endedAt },
-  { header: 'durationSeconds', value: (c) => c.durationSeconds },
-  { header: 'cost', value: (c) => c.cost },
+  { header: 'durationSeconds', value: (c) => callDuration(c) },
+  { header: 'cost', value: (c) => callCost(c) },
   { header: 'endedReason', value: (c) => c.endedReason },
-  { header: 'summary', value: (c) => c.summary },
-  { header: 'transcript', value: (c) => c.transcript },
+  { header: 'summary', value: (c) => viewCall(c).summary },
+  { header: 'transcript', value: (c) => viewCall(c).transcript },
 ];
 
 export interface ExportFlags extends ArchiveFlags {

@@ -3,9 +3,14 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { viewCall } from '../api/records.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 
-export const SCHEMA_VERSION = 2;
+/**
+ * 3: the indexed text, duration and cost are the call's view (src/api/records.ts), read from the
+ * record by SQL functions this module registers; a version 2 archive is re-derived on open.
+ */
+export const SCHEMA_VERSION = 3;
 /** How long a write waits for another writer (a sync's transaction in another process or thread). */
 export const BUSY_TIMEOUT_MS = 10_000;
 
@@ -21,6 +26,14 @@ export const BUCKET_MS = 15 * 60_000;
 
 // Dimensions of the rollup table (one row per quarter hour and value, so stats never scan calls).
 export const DIM = { all: 0, assistant: 1, number: 2, status: 3, endedReason: 4, type: 5 } as const;
+
+/** Text of a call a search looks in: the view's, so a transcript in messages[].message or a summary under analysis is found. */
+const CALL_TEXT_VIEW = `
+-- The text is the record's view (registerRecordFunctions), never stored twice.
+CREATE VIEW call_text AS
+  SELECT c.rowid AS rowid, call_transcript(r.json) AS transcript, call_summary(r.json) AS summary,
+         c.customer_name AS customer_name, c.customer_number AS customer_number
+  FROM calls c JOIN records r ON r.rowid = c.record;`;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -39,10 +52,7 @@ CREATE INDEX calls_unfinished ON calls(created_at) WHERE ended = 0;
 -- numbered in arrival order, so they are always appended (a b-tree filled from the front, as
 -- a newest-first walk would, keeps its pages half empty).
 CREATE TABLE records (rowid INTEGER PRIMARY KEY, json TEXT NOT NULL);
-CREATE VIEW call_text AS
-  SELECT c.rowid AS rowid, json_extract(r.json, '$.transcript') AS transcript, json_extract(r.json, '$.summary') AS summary,
-         c.customer_name AS customer_name, c.customer_number AS customer_number
-  FROM calls c JOIN records r ON r.rowid = c.record;
+${CALL_TEXT_VIEW}
 -- External content: the text is read from the records when a snippet is made, never stored twice.
 CREATE VIRTUAL TABLE call_fts USING fts5(transcript, summary, customer_name, customer_number,
   content = 'call_text', content_rowid = 'rowid', columnsize = 0, tokenize = 'unicode61 remove_diacritics 2');
@@ -54,6 +64,24 @@ CREATE TABLE lease (name TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT 
   since INTEGER NOT NULL, expires INTEGER NOT NULL);
 CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);
 `;
+
+/**
+ * The SQL functions the archive's text view calls: a call's transcript and summary as its view
+ * (src/api/records.ts) gives them. Every connection that reads call_text (FTS snippets, the
+ * writer's deletes) registers them; the writer indexes the same view, so the two always agree.
+ */
+export function registerRecordFunctions(db: DatabaseSync): void {
+  const view = (json: unknown) => {
+    if (typeof json !== 'string') return undefined;
+    try {
+      return viewCall(JSON.parse(json) as Record<string, unknown>);
+    } catch {
+      return undefined;
+    }
+  };
+  db.function('call_transcript', { deterministic: true }, (json) => view(json)?.transcript ?? null);
+  db.function('call_summary', { deterministic: true }, (json) => view(json)?.summary ?? null);
+}
 
 const FTS_AUTOMERGE = 16;
 const PAGE_SIZE = 16_384;
@@ -75,6 +103,7 @@ export function openArchiveDb(path: string, service: string | undefined): Databa
   chmodSync(path, 0o600); // SQLite gives its -wal/-shm files the same mode
   const db = openSqlite(path, { timeout: BUSY_TIMEOUT_MS });
   try {
+    registerRecordFunctions(db);
     // 16 KiB pages for a new file (an existing one keeps its own: WAL cannot change it). A record
     // of ~1.6 KB wasted a sixth of each 4 KiB page; a 200k back-fill with 16 KiB pages: 5% smaller
     // file, 10% less CPU and 12% less time (two rounds each, shared machine).
@@ -87,7 +116,10 @@ export function openArchiveDb(path: string, service: string | undefined): Databa
     if (pragmaValue(db, 'user_version') === SCHEMA_VERSION && (service === undefined || serviceIs() === service)) return db;
     transaction(db, () => {
       const version = pragmaValue(db, 'user_version') as number;
-      if (version !== SCHEMA_VERSION) {
+      if (version === 2) {
+        rederive(db);
+        db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      } else if (version !== SCHEMA_VERSION) {
         if (version !== 0) dropAll(db);
         db.exec(SCHEMA);
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
@@ -108,6 +140,46 @@ export function openArchiveDb(path: string, service: string | undefined): Databa
     throw err;
   }
   return db;
+}
+
+/**
+ * A version 2 archive indexed records by our spec's field names alone (no duration from
+ * startedAt/endedAt, no text from messages[].message or analysis.summary): its duration and cost
+ * columns, full-text index and rollup are derived again from the records it holds. Run inside
+ * the opening transaction (BEGIN IMMEDIATE), so it happens once, whoever opens the file first.
+ */
+function rederive(db: DatabaseSync): void {
+  db.exec('DROP VIEW IF EXISTS call_text');
+  db.exec(CALL_TEXT_VIEW);
+  const update = db.prepare('UPDATE calls SET duration = ?, cost = ? WHERE rowid = ?');
+  const changed: [number | null, number | null, number][] = [];
+  const rows = db.prepare('SELECT c.rowid AS rowid, c.duration AS duration, c.cost AS cost, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record');
+  for (const r of rows.iterate() as Iterable<{ rowid: number; duration: number | null; cost: number | null; json: string }>) {
+    let v;
+    try {
+      v = viewCall(JSON.parse(r.json) as Record<string, unknown>);
+    } catch {
+      continue;
+    }
+    const duration = v.durationSeconds ?? null;
+    const cost = v.cost ?? null;
+    if (duration !== r.duration || cost !== r.cost) changed.push([duration, cost, r.rowid]);
+  }
+  for (const c of changed) update.run(...c);
+  db.exec(`INSERT INTO call_fts (call_fts) VALUES ('rebuild')`);
+  db.exec('DELETE FROM rollup');
+  const dims: [number, string][] = [
+    [DIM.all, `''`],
+    [DIM.assistant, `coalesce(assistant_id, '')`],
+    [DIM.number, `coalesce(phone_number_id, '')`],
+    [DIM.status, `coalesce(status, '')`],
+    [DIM.endedReason, `coalesce(ended_reason, '')`],
+    [DIM.type, `coalesce(type, '')`],
+  ];
+  for (const [dim, key] of dims) {
+    db.exec(`INSERT INTO rollup (dim, bucket, key, calls, seconds, cost)
+      SELECT ${dim}, created_at / ${BUCKET_MS}, ${key}, count(*), total(duration), total(cost) FROM calls GROUP BY 2, 3`);
+  }
 }
 
 function dropAll(db: DatabaseSync): void {

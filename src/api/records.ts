@@ -167,6 +167,13 @@ export function serviceOfRecord(record: unknown): { id?: string; name?: string }
   return { ...(str(o.id) !== undefined ? { id: str(o.id) } : {}), ...(str(o.name) !== undefined ? { name: str(o.name) } : {}) };
 }
 
+/** "Name (id)", the name or the id of a service object; undefined for none. */
+export function serviceWords(s: { id?: string; name?: string } | undefined): string | undefined {
+  if (!s) return undefined;
+  if (s.name && s.id) return `${s.name} (${s.id})`;
+  return s.name ?? s.id;
+}
+
 /** Where a number's assistant was learned: the service's record, or a link this profile made itself. */
 export type LinkSource = 'service' | 'here';
 

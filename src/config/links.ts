@@ -5,12 +5,13 @@
 import { join } from 'node:path';
 import { readJsonFile, writePrivateFile } from './files.js';
 import { withLockSync } from './lock.js';
-import { stateDir, type Env } from './paths.js';
+import { stateDir } from './paths.js';
 
 export type NumberLinks = Record<string, string>;
 
-export function linksFile(env: Env = process.env): string {
-  return join(stateDir(env), 'links.json');
+/** The file in `dir` (the state dir unless given). */
+export function linksFile(dir = stateDir()): string {
+  return join(dir, 'links.json');
 }
 
 const keyOf = (profile: string, baseUrl: string) => `${profile} ${baseUrl.replace(/\/+$/, '')}`;
@@ -28,17 +29,17 @@ function readAll(path: string): Map<string, NumberLinks> {
 }
 
 /** The links this profile made on this service ({} when none, or the file is unreadable). */
-export function loadLinks(profile: string, baseUrl: string, env: Env = process.env): NumberLinks {
+export function loadLinks(profile: string, baseUrl: string, dir = stateDir()): NumberLinks {
   try {
-    return readAll(linksFile(env)).get(keyOf(profile, baseUrl)) ?? {};
+    return readAll(linksFile(dir)).get(keyOf(profile, baseUrl)) ?? {};
   } catch {
     return {};
   }
 }
 
 /** Remembers that this profile linked `numberId` to `assistantId`; returns the profile's links. */
-export function rememberLink(profile: string, baseUrl: string, numberId: string, assistantId: string, env: Env = process.env): NumberLinks {
-  const path = linksFile(env);
+export function rememberLink(profile: string, baseUrl: string, numberId: string, assistantId: string, dir = stateDir()): NumberLinks {
+  const path = linksFile(dir);
   return withLockSync(path, () => {
     let all: Map<string, NumberLinks>;
     try {

@@ -61,8 +61,8 @@ export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number
   const actions = useActions();
   const number = useConsole((s) => s.numbers.data?.find((n) => n.id === route.id));
   const assistants = useConsole((s) => s.assistants);
-  if (!assistants.data) return assistants.status === 'error' ? <ErrorState what="assistants" message={assistants.error} hint={assistants.hint} logged={assistants.logged} /> : <Loading what="assistants" />;
   const links = useConsole((s) => s.numberLinks);
+  if (!assistants.data) return assistants.status === 'error' ? <ErrorState what="assistants" message={assistants.error} hint={assistants.hint} logged={assistants.logged} /> : <Loading what="assistants" />;
   const link0 = number ? linkOfNumber(number, links) : undefined;
   const linkedNow = link0?.assistantId;
   const did = number?.did ?? route.id;

@@ -121,42 +121,54 @@ export function callCost(call: Call | Rec): number | undefined {
   return finite(c.cost) ?? (isRec(c.costBreakdown) ? finite(c.costBreakdown.total) : undefined);
 }
 
-// Records are never changed once parsed: a view made once serves every column of a row.
-const views = new WeakMap<object, CallView>();
-
-/** A call record (in any shape the service sends) as one view. */
+/** A call record (in any shape the service sends) as one view. Cheap: the turns are read only when asked for. */
 export function viewCall(call: Call | Rec): CallView {
-  let v = views.get(call);
-  if (!v) views.set(call, (v = makeView(call as Rec)));
-  return v;
+  return new RecordView(call as Rec);
 }
 
-function makeView(c: Rec): CallView {
-  const turns = callTurns(c.messages);
-  const analysis = isRec(c.analysis) ? c.analysis : undefined;
-  const durationSeconds = callDuration(c);
-  const cost = callCost(c);
-  const summary = str(c.summary) || str(analysis?.summary) || undefined;
-  const transcript = str(c.transcript) || turnsText(turns) || undefined;
-  const customer = isRec(c.customer) ? { ...(str(c.customer.number) !== undefined ? { number: str(c.customer.number) } : {}), ...(str(c.customer.name) !== undefined ? { name: str(c.customer.name) } : {}) } : undefined;
-  const v: CallView = { id: String(c.id ?? ''), createdAt: str(c.createdAt) ?? '', turns };
-  const put = <K extends keyof CallView>(k: K, val: CallView[K] | undefined) => {
-    if (val !== undefined) v[k] = val;
-  };
-  put('assistantId', str(c.assistantId));
-  put('phoneNumberId', str(c.phoneNumberId));
-  put('type', str(c.type));
-  put('status', str(c.status));
-  put('customer', customer);
-  put('startedAt', str(c.startedAt));
-  put('endedAt', str(c.endedAt));
-  put('endedReason', str(c.endedReason));
-  put('updatedAt', str(c.updatedAt));
-  put('durationSeconds', durationSeconds);
-  put('cost', cost);
-  put('summary', summary);
-  put('transcript', transcript);
-  return v;
+/** A view's fields read once, as plain properties (one shape for every call, so reading them stays fast). */
+class RecordView implements CallView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly assistantId: string | undefined;
+  readonly phoneNumberId: string | undefined;
+  readonly type: string | undefined;
+  readonly status: string | undefined;
+  readonly customer: { number?: string; name?: string } | undefined;
+  readonly startedAt: string | undefined;
+  readonly endedAt: string | undefined;
+  readonly endedReason: string | undefined;
+  readonly updatedAt: string | undefined;
+  readonly durationSeconds: number | undefined;
+  readonly cost: number | undefined;
+  readonly summary: string | undefined;
+  readonly transcript: string | undefined;
+  #turns: TurnView[] | undefined;
+  readonly #messages: unknown;
+
+  constructor(c: Rec) {
+    this.#messages = c.messages;
+    this.id = String(c.id ?? '');
+    this.createdAt = str(c.createdAt) ?? '';
+    this.assistantId = str(c.assistantId);
+    this.phoneNumberId = str(c.phoneNumberId);
+    this.type = str(c.type);
+    this.status = str(c.status);
+    this.customer = isRec(c.customer) ? { number: str(c.customer.number), name: str(c.customer.name) } : undefined;
+    this.startedAt = str(c.startedAt);
+    this.endedAt = str(c.endedAt);
+    this.endedReason = str(c.endedReason);
+    this.updatedAt = str(c.updatedAt);
+    this.durationSeconds = callDuration(c);
+    this.cost = callCost(c);
+    const analysis = isRec(c.analysis) ? c.analysis : undefined;
+    this.summary = str(c.summary) || str(analysis?.summary) || undefined;
+    this.transcript = str(c.transcript) || turnsText(this.turns) || undefined;
+  }
+
+  get turns(): TurnView[] {
+    return (this.#turns ??= callTurns(this.#messages));
+  }
 }
 
 /** "The service" object a number or file names: `organization` (the platform's) or `service` (our spec's). */

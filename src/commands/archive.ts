@@ -160,6 +160,10 @@ export function printStats(out: OutputTarget, stats: Stats): void {
 
 // ---- calls export
 
+// A row's columns are read one after another: its view is made once.
+let lastView: { call: Call; view: ReturnType<typeof viewCall> } | undefined;
+const viewOf = (call: Call) => (lastView?.call === call ? lastView.view : (lastView = { call, view: viewCall(call) }).view);
+
 const EXPORT_COLUMNS: Column<Call>[] = [
   { header: 'id', value: (c) => c.id },
   { header: 'createdAt', value: (c) => c.createdAt },
@@ -175,8 +179,8 @@ const EXPORT_COLUMNS: Column<Call>[] = [
   { header: 'durationSeconds', value: (c) => callDuration(c) },
   { header: 'cost', value: (c) => callCost(c) },
   { header: 'endedReason', value: (c) => c.endedReason },
-  { header: 'summary', value: (c) => viewCall(c).summary },
-  { header: 'transcript', value: (c) => viewCall(c).transcript },
+  { header: 'summary', value: (c) => viewOf(c).summary },
+  { header: 'transcript', value: (c) => viewOf(c).transcript },
 ];
 
 export interface ExportFlags extends ArchiveFlags {

@@ -147,7 +147,9 @@ class RecordView implements CallView {
   readonly #messages: unknown;
 
   constructor(c: Rec) {
-    this.#messages = c.messages;
+    // Vapi also keeps the conversation under `artifact` (messages, transcript): read where the top level has none.
+    const artifact = isRec(c.artifact) ? c.artifact : undefined;
+    this.#messages = Array.isArray(c.messages) && c.messages.length ? c.messages : (artifact?.messages ?? c.messages);
     this.id = String(c.id ?? '');
     this.createdAt = str(c.createdAt) ?? '';
     this.assistantId = str(c.assistantId);
@@ -163,7 +165,7 @@ class RecordView implements CallView {
     this.cost = callCost(c);
     const analysis = isRec(c.analysis) ? c.analysis : undefined;
     this.summary = str(c.summary) || str(analysis?.summary) || undefined;
-    this.transcript = str(c.transcript) || turnsText(this.turns) || undefined;
+    this.transcript = str(c.transcript) || str(artifact?.transcript) || turnsText(this.turns) || undefined;
   }
 
   get turns(): TurnView[] {

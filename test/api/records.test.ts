@@ -39,6 +39,13 @@ test('our spec\'s call shape reads as before: content, durationSeconds, cost, su
   assert.deepEqual(v.turns.map((t) => [t.role, t.text]), [['assistant', 'hi'], ['user', 'bye'], [undefined, 'no role']]);
 });
 
+test('a call whose conversation is only under artifact (Vapi keeps it there too) reads the same', () => {
+  const v = viewCall({ id: 'a', createdAt: '', artifact: { messages: [{ role: 'bot', message: 'Hi' }, { role: 'user', message: 'Hello' }] } });
+  assert.deepEqual(v.turns.map((t) => [t.role, t.text]), [['assistant', 'Hi'], ['user', 'Hello']]);
+  assert.equal(v.transcript, 'Assistant: Hi\nCaller: Hello');
+  assert.equal(viewCall({ id: 'a', createdAt: '', artifact: { transcript: 'AI: Hi' }, messages: [] }).transcript, 'AI: Hi');
+});
+
 test('duration: never negative, none when either time is missing or unreadable', () => {
   assert.equal(callDuration({ id: 'a', createdAt: '', startedAt: '2026-11-20T10:00:10Z', endedAt: '2026-11-20T10:00:00Z' }), 0);
   assert.equal(callDuration({ id: 'a', createdAt: '', startedAt: '2026-11-20T10:00:10Z' }), undefined);

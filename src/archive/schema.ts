@@ -1,5 +1,6 @@
 // The archive's tables. It is a cache of the service's call log: a database written by another
-// schema version, or for another service, is emptied and filled again by the next sync.
+// schema version, or for another service, is emptied and filled again by the next sync (the
+// version before this one is derived again from the records it holds instead: see rederive).
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';

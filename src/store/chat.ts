@@ -106,6 +106,8 @@ export function landedIn(messages: readonly Message[] | null | undefined, input:
 /** A message's own time, if the service gives one (the sandbox does not). */
 function timeOf(m: Message): string | undefined {
   const t = (m as Record<string, unknown>).createdAt ?? (m as Record<string, unknown>).time ?? (m as Record<string, unknown>).timestamp;
+  // Vapi gives `time` in epoch ms.
+  if (typeof t === 'number' && Number.isFinite(t)) return new Date(t).toISOString();
   return typeof t === 'string' ? t : undefined;
 }
 

@@ -144,18 +144,38 @@ export function openArchiveDb(path: string, service: string | undefined): Databa
 }
 
 /**
- * A version 2 archive indexed records by our spec's field names alone (no duration from
- * startedAt/endedAt, no text from messages[].message or analysis.summary): its duration and cost
- * columns, full-text index and rollup are derived again from the records it holds. Run inside
- * the opening transaction (BEGIN IMMEDIATE), so it happens once, whoever opens the file first.
+ * The records a version 2 archive read otherwise than their view does: a duration only in
+ * startedAt/endedAt, a cost only in costBreakdown, words only in messages (or artifact), a
+ * summary only under analysis. Found by SQL, so an archive of records in our spec's shape (where
+ * the view reads what version 2 read) is not parsed again.
+ */
+const STALE = `(c.duration IS NULL AND json_extract(r.json, '$.startedAt') IS NOT NULL AND json_extract(r.json, '$.endedAt') IS NOT NULL)
+  OR (c.cost IS NULL AND json_extract(r.json, '$.costBreakdown.total') IS NOT NULL)
+  OR (coalesce(json_extract(r.json, '$.transcript'), '') = '' AND (json_extract(r.json, '$.messages') IS NOT NULL OR json_extract(r.json, '$.artifact') IS NOT NULL))
+  OR (coalesce(json_extract(r.json, '$.summary'), '') = '' AND json_extract(r.json, '$.analysis.summary') IS NOT NULL)`;
+
+/**
+ * A version 2 archive indexed records by our spec's field names alone: the calls it read
+ * otherwise (STALE) get their duration and cost columns and full-text rows derived again from
+ * the records it holds, and the rollup is summed again when a column changed. Run inside the
+ * opening transaction (BEGIN IMMEDIATE), so it happens once, whoever opens the file first.
  */
 function rederive(db: DatabaseSync): void {
+  const rowids = (db.prepare(`SELECT c.rowid AS rowid FROM calls c JOIN records r ON r.rowid = c.record WHERE ${STALE}`).all() as { rowid: number }[]).map((r) => r.rowid);
+  // The text the version 2 view gave (what its index holds), read before the view changes.
+  const read = db.prepare(
+    `SELECT c.duration AS duration, c.cost AS cost, c.customer_name AS customer_name, c.customer_number AS customer_number,
+       json_extract(r.json, '$.transcript') AS transcript, json_extract(r.json, '$.summary') AS summary, r.json AS json
+     FROM calls c JOIN records r ON r.rowid = c.record WHERE c.rowid = ?`,
+  );
+  const update = db.prepare('UPDATE calls SET duration = ?, cost = ? WHERE rowid = ?');
+  const ftsInsert = db.prepare('INSERT INTO call_fts (rowid, transcript, summary, customer_name, customer_number) VALUES (?, ?, ?, ?, ?)');
+  const ftsDelete = db.prepare(`INSERT INTO call_fts (call_fts, rowid, transcript, summary, customer_name, customer_number) VALUES ('delete', ?, ?, ?, ?, ?)`);
   db.exec('DROP VIEW IF EXISTS call_text');
   db.exec(CALL_TEXT_VIEW);
-  const update = db.prepare('UPDATE calls SET duration = ?, cost = ? WHERE rowid = ?');
-  const changed: [number | null, number | null, number][] = [];
-  const rows = db.prepare('SELECT c.rowid AS rowid, c.duration AS duration, c.cost AS cost, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record');
-  for (const r of rows.iterate() as Iterable<{ rowid: number; duration: number | null; cost: number | null; json: string }>) {
+  let moved = false;
+  for (const rowid of rowids) {
+    const r = read.get(rowid) as { duration: number | null; cost: number | null; customer_name: string | null; customer_number: string | null; transcript: unknown; summary: unknown; json: string };
     let v;
     try {
       v = viewCall(JSON.parse(r.json) as Record<string, unknown>);
@@ -164,10 +184,15 @@ function rederive(db: DatabaseSync): void {
     }
     const duration = v.durationSeconds ?? null;
     const cost = v.cost ?? null;
-    if (duration !== r.duration || cost !== r.cost) changed.push([duration, cost, r.rowid]);
+    if (duration !== r.duration || cost !== r.cost) {
+      update.run(duration, cost, rowid);
+      moved = true;
+    }
+    const text = (x: unknown) => (typeof x === 'string' ? x : null);
+    ftsDelete.run(rowid, text(r.transcript), text(r.summary), r.customer_name, r.customer_number);
+    ftsInsert.run(rowid, v.transcript ?? null, v.summary ?? null, r.customer_name, r.customer_number);
   }
-  for (const c of changed) update.run(...c);
-  db.exec(`INSERT INTO call_fts (call_fts) VALUES ('rebuild')`);
+  if (!moved) return;
   db.exec('DELETE FROM rollup');
   const dims: [number, string][] = [
     [DIM.all, `''`],

@@ -17,6 +17,11 @@ const calls = (): Call[] => [
   vapiCall('v2', '2026-11-20T11:00:00.000Z', { said: 'Is parking free at the clinic', summary: 'Asked about parking.' }, 30),
 ] as Call[];
 
+const SPEC_CALL: Call = {
+  id: 's1', createdAt: '2026-11-19T09:00:00.000Z', status: 'ended', durationSeconds: 45, cost: 0.05,
+  transcript: 'User: when does the lighthouse open', summary: 'Ferry times.', messages: [{ role: 'user', content: 'when does the lighthouse open' }],
+};
+
 function withArchive(fn: (path: string) => void) {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-records-'));
   try {
@@ -30,13 +35,13 @@ function withArchive(fn: (path: string) => void) {
 function assertDerived(path: string) {
   const archive = openArchive(path);
   try {
-    const rows = archive.window({}, { limit: 10 });
+    const rows = archive.window({ after: '2026-11-20T00:00:00Z' }, { limit: 10 });
     assert.deepEqual(rows.map((r) => [r.call.id, r.call.durationSeconds, r.call.cost]), [['v2', 30, 0.15], ['v1', 90, 0.15]]);
-    const stats = archive.stats('assistant', {});
+    const stats = archive.stats('assistant', { after: '2026-11-20T00:00:00Z' });
     assert.equal(stats.total.calls, 2);
     assert.equal(stats.total.minutes, 2, 'talk time from startedAt/endedAt');
     assert.equal(stats.total.cost, 0.3);
-    const day = archive.stats('day', {});
+    const day = archive.stats('day', { after: '2026-11-20T00:00:00Z' });
     assert.equal(day.total.seconds, 120, 'the quarter-hour rollup holds the durations too');
     assert.deepEqual(archive.search('Thursday', {}, { limit: 5 }).map((h) => h.call.id), ['v1'], 'words from messages[].message');
     assert.match(archive.search('Thursday', {}, { limit: 5 })[0].snippet, /appointment to Thursday/);
@@ -74,6 +79,8 @@ test('an archive indexed by the version before (no durations, no text from messa
   withArchive((path) => {
     const archive = openArchive(path);
     archive.put(calls());
+    // A call in our spec's shape, which the version before read as the view does: left as it is.
+    archive.put([SPEC_CALL]);
     archive.close();
     // Made as the version before made it: its text view read $.transcript and $.summary only, its
     // duration and cost columns durationSeconds and cost only, and its rollup summed those.
@@ -84,11 +91,28 @@ test('an archive indexed by the version before (no durations, no text from messa
                c.customer_name AS customer_name, c.customer_number AS customer_number
         FROM calls c JOIN records r ON r.rowid = c.record;
       INSERT INTO call_fts (call_fts) VALUES ('rebuild');
-      UPDATE calls SET duration = NULL, cost = NULL;
-      UPDATE rollup SET seconds = 0, cost = 0;
+      UPDATE calls SET duration = NULL, cost = NULL WHERE id != 's1';
+      DELETE FROM rollup;
       PRAGMA user_version = 2;`);
+    for (const [dim, key] of [[0, `''`], [1, `coalesce(assistant_id, '')`], [2, `coalesce(phone_number_id, '')`], [3, `coalesce(status, '')`], [4, `coalesce(ended_reason, '')`], [5, `coalesce(type, '')`]]) {
+      db.exec(`INSERT INTO rollup (dim, bucket, key, calls, seconds, cost)
+        SELECT ${dim}, created_at / ${15 * 60_000}, ${key}, count(*), total(duration), total(cost) FROM calls GROUP BY 2, 3`);
+    }
     db.close();
     assertDerived(path);
+    const spec = openArchive(path);
+    try {
+      assert.deepEqual(spec.search('lighthouse', {}, { limit: 5 }).map((h) => h.call.id), ['s1']);
+      assert.deepEqual(spec.search('Ferry', {}, { limit: 5 }).map((h) => h.call.id), ['s1']);
+      assert.equal(spec.window({}, { limit: 10 }).find((r) => r.call.id === 's1')?.call.durationSeconds, 45);
+      // Its index rows still match its record: replaced, its old words are found no more.
+      spec.put([{ ...SPEC_CALL, transcript: 'User: a harbour tour', summary: 'Tour.' }]);
+      assert.deepEqual(spec.search('lighthouse', {}, { limit: 5 }), []);
+      assert.deepEqual(spec.search('harbour', {}, { limit: 5 }).map((h) => h.call.id), ['s1']);
+      spec.put([SPEC_CALL]);
+    } finally {
+      spec.close();
+    }
     const after = openSqlite(path, { readOnly: true });
     try {
       assert.equal(pragmaValue(after, 'user_version'), 3);

@@ -10,10 +10,21 @@ const optStr = z.string().nullish();
 const optNum = z.number().nullish();
 const optBool = z.boolean().nullish();
 
-export const MessageSchema = z.looseObject({ role: str, content: z.string().nullish().transform((v) => v ?? '') });
+// Parsing never changes a record: no field is added, defaulted or transformed, so what is
+// printed with -o json or exported is what the service sent. Readers read records through
+// src/api/records.ts, the only code that knows their alternative shapes.
+
+/** A prompt message of an assistant's model (our own writes send `{ role, content }`). */
+export const PromptMessageSchema = z.looseObject({ role: str, content: optStr });
+
+/**
+ * A message of a call, chat or session as sent: text in `content` or (the platform's) `message`,
+ * role maybe missing. Read with messageText / messageRole (src/api/records.ts).
+ */
+export const MessageSchema = z.looseObject({ role: optStr, content: z.unknown().optional(), message: z.unknown().optional() });
 export type Message = z.infer<typeof MessageSchema>;
 
-export const KnowledgeBaseSchema = z.looseObject({ fileIds: z.array(str).default([]) });
+export const KnowledgeBaseSchema = z.looseObject({ fileIds: z.array(str).nullish() });
 
 export const VoiceSchema = z.looseObject({
   provider: optStr,
@@ -29,7 +40,7 @@ export const ModelSchema = z.looseObject({
   temperature: optNum,
   maxTokens: optNum,
   emotionRecognitionEnabled: optBool,
-  messages: z.array(MessageSchema).nullish(),
+  messages: z.array(PromptMessageSchema).nullish(),
   knowledgeBase: KnowledgeBaseSchema.nullish(),
 });
 
@@ -113,6 +124,8 @@ export const CallSchema = z.looseObject({
   startedAt: optStr,
   endedAt: optStr,
   endedReason: optStr,
+  // The platform gives no duration (startedAt/endedAt), its cost may be only costBreakdown.total
+  // and its summary analysis.summary: see viewCall.
   durationSeconds: optNum,
   cost: optNum,
   transcript: optStr,
@@ -126,7 +139,7 @@ export const ChatSchema = z.looseObject({
   externalChatId: optStr,
   sessionId: optStr,
   input: z.unknown().optional(),
-  output: z.array(MessageSchema).default([]),
+  output: z.array(MessageSchema).nullish(),
   assistantId: optStr,
   status: optStr,
   cost: optNum,
@@ -141,7 +154,7 @@ export const ChatSessionSchema = z.looseObject({
   name: optStr,
   assistantId: optStr,
   status: optStr,
-  messages: z.array(MessageSchema).default([]),
+  messages: z.array(MessageSchema).nullish(),
   createdAt: optStr,
   updatedAt: optStr,
 });
@@ -157,10 +170,12 @@ export const PhoneNumberSchema = z.looseObject({
   provider: optStr,
   externalId: optStr,
   status: optBool,
-  assistantId: optStr, // the assistant linked for inbound calls (sandbox field; null when none)
+  assistantId: optStr, // the assistant linked for inbound calls (sandbox field; null when none); see linkOfNumber
   createdAt: optStr,
   updatedAt: optStr,
+  // "The service" object: `organization` on the platform, `service` in our spec; see serviceOfRecord.
   service: ServiceRefSchema.nullish(),
+  organization: ServiceRefSchema.nullish(),
 });
 export type PhoneNumber = z.infer<typeof PhoneNumberSchema>;
 
@@ -183,6 +198,7 @@ export const KbFileSchema = z.looseObject({
   createdAt: optStr,
   updatedAt: optStr,
   service: ServiceRefSchema.nullish(),
+  organization: ServiceRefSchema.nullish(),
   integration: z.unknown().optional(),
 });
 export type KbFile = z.infer<typeof KbFileSchema>;
@@ -213,9 +229,3 @@ export interface CallFilters {
   dateFilter?: CallDateFilter | 'none';
 }
 
-/** The one error body shape the sandbox answers with. */
-export const ErrorBodySchema = z.looseObject({
-  statusCode: z.number().int().optional(),
-  error: z.string().optional(),
-  message: z.union([z.string(), z.array(z.string())]).optional(),
-});

@@ -1,12 +1,18 @@
 // The archive's tables. It is a cache of the service's call log: a database written by another
-// schema version, or for another service, is emptied and filled again by the next sync.
+// schema version, or for another service, is emptied and filled again by the next sync (the
+// version before this one is derived again from the records it holds instead: see rederive).
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import { privateDir } from '../config/private-dir.js';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { viewCall } from '../api/records.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 
-export const SCHEMA_VERSION = 2;
+/**
+ * 3: the indexed text, duration and cost are the call's view (src/api/records.ts), read from the
+ * record by SQL functions this module registers; a version 2 archive is re-derived on open.
+ */
+export const SCHEMA_VERSION = 3;
 /** How long a write waits for another writer (a sync's transaction in another process or thread). */
 export const BUSY_TIMEOUT_MS = 10_000;
 
@@ -22,6 +28,14 @@ export const BUCKET_MS = 15 * 60_000;
 
 // Dimensions of the rollup table (one row per quarter hour and value, so stats never scan calls).
 export const DIM = { all: 0, assistant: 1, number: 2, status: 3, endedReason: 4, type: 5 } as const;
+
+/** Text of a call a search looks in: the view's, so a transcript in messages[].message or a summary under analysis is found. */
+const CALL_TEXT_VIEW = `
+-- The text is the record's view (registerRecordFunctions), never stored twice.
+CREATE VIEW call_text AS
+  SELECT c.rowid AS rowid, call_transcript(r.json) AS transcript, call_summary(r.json) AS summary,
+         c.customer_name AS customer_name, c.customer_number AS customer_number
+  FROM calls c JOIN records r ON r.rowid = c.record;`;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,10 +54,7 @@ CREATE INDEX calls_unfinished ON calls(created_at) WHERE ended = 0;
 -- numbered in arrival order, so they are always appended (a b-tree filled from the front, as
 -- a newest-first walk would, keeps its pages half empty).
 CREATE TABLE records (rowid INTEGER PRIMARY KEY, json TEXT NOT NULL);
-CREATE VIEW call_text AS
-  SELECT c.rowid AS rowid, json_extract(r.json, '$.transcript') AS transcript, json_extract(r.json, '$.summary') AS summary,
-         c.customer_name AS customer_name, c.customer_number AS customer_number
-  FROM calls c JOIN records r ON r.rowid = c.record;
+${CALL_TEXT_VIEW}
 -- External content: the text is read from the records when a snippet is made, never stored twice.
 CREATE VIRTUAL TABLE call_fts USING fts5(transcript, summary, customer_name, customer_number,
   content = 'call_text', content_rowid = 'rowid', columnsize = 0, tokenize = 'unicode61 remove_diacritics 2');
@@ -55,6 +66,24 @@ CREATE TABLE lease (name TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT 
   since INTEGER NOT NULL, expires INTEGER NOT NULL);
 CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);
 `;
+
+/**
+ * The SQL functions the archive's text view calls: a call's transcript and summary as its view
+ * (src/api/records.ts) gives them. Every connection that reads call_text (FTS snippets, the
+ * writer's deletes) registers them; the writer indexes the same view, so the two always agree.
+ */
+export function registerRecordFunctions(db: DatabaseSync): void {
+  const view = (json: unknown) => {
+    if (typeof json !== 'string') return undefined;
+    try {
+      return viewCall(JSON.parse(json) as Record<string, unknown>);
+    } catch {
+      return undefined;
+    }
+  };
+  db.function('call_transcript', { deterministic: true }, (json) => view(json)?.transcript ?? null);
+  db.function('call_summary', { deterministic: true }, (json) => view(json)?.summary ?? null);
+}
 
 const FTS_AUTOMERGE = 16;
 const PAGE_SIZE = 16_384;
@@ -77,6 +106,7 @@ export function openArchiveDb(path: string, service: string | undefined): Databa
   chmodSync(path, 0o600); // SQLite gives its -wal/-shm files the same mode
   const db = openSqlite(path, { timeout: BUSY_TIMEOUT_MS });
   try {
+    registerRecordFunctions(db);
     // 16 KiB pages for a new file (an existing one keeps its own: WAL cannot change it). A record
     // of ~1.6 KB wasted a sixth of each 4 KiB page; a 200k back-fill with 16 KiB pages: 5% smaller
     // file, 10% less CPU and 12% less time (two rounds each, shared machine).
@@ -89,7 +119,10 @@ export function openArchiveDb(path: string, service: string | undefined): Databa
     if (pragmaValue(db, 'user_version') === SCHEMA_VERSION && (service === undefined || serviceIs() === service)) return db;
     transaction(db, () => {
       const version = pragmaValue(db, 'user_version') as number;
-      if (version !== SCHEMA_VERSION) {
+      if (version === 2) {
+        rederive(db);
+        db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      } else if (version !== SCHEMA_VERSION) {
         if (version !== 0) dropAll(db);
         db.exec(SCHEMA);
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
@@ -110,6 +143,71 @@ export function openArchiveDb(path: string, service: string | undefined): Databa
     throw err;
   }
   return db;
+}
+
+/**
+ * The records a version 2 archive read otherwise than their view does: a duration only in
+ * startedAt/endedAt, a cost only in costBreakdown, words only in messages (or artifact), a
+ * summary only under analysis. Found by SQL, so an archive of records in our spec's shape (where
+ * the view reads what version 2 read) is not parsed again.
+ */
+const STALE = `(c.duration IS NULL AND json_extract(r.json, '$.startedAt') IS NOT NULL AND json_extract(r.json, '$.endedAt') IS NOT NULL)
+  OR (c.cost IS NULL AND json_extract(r.json, '$.costBreakdown.total') IS NOT NULL)
+  OR (coalesce(json_extract(r.json, '$.transcript'), '') = '' AND (json_extract(r.json, '$.messages') IS NOT NULL OR json_extract(r.json, '$.artifact') IS NOT NULL))
+  OR (coalesce(json_extract(r.json, '$.summary'), '') = '' AND json_extract(r.json, '$.analysis.summary') IS NOT NULL)`;
+
+/**
+ * A version 2 archive indexed records by our spec's field names alone: the calls it read
+ * otherwise (STALE) get their duration and cost columns and full-text rows derived again from
+ * the records it holds, and the rollup is summed again when a column changed. Run inside the
+ * opening transaction (BEGIN IMMEDIATE), so it happens once, whoever opens the file first.
+ */
+function rederive(db: DatabaseSync): void {
+  const rowids = (db.prepare(`SELECT c.rowid AS rowid FROM calls c JOIN records r ON r.rowid = c.record WHERE ${STALE}`).all() as { rowid: number }[]).map((r) => r.rowid);
+  // The text the version 2 view gave (what its index holds), read before the view changes.
+  const read = db.prepare(
+    `SELECT c.duration AS duration, c.cost AS cost, c.customer_name AS customer_name, c.customer_number AS customer_number,
+       json_extract(r.json, '$.transcript') AS transcript, json_extract(r.json, '$.summary') AS summary, r.json AS json
+     FROM calls c JOIN records r ON r.rowid = c.record WHERE c.rowid = ?`,
+  );
+  const update = db.prepare('UPDATE calls SET duration = ?, cost = ? WHERE rowid = ?');
+  const ftsInsert = db.prepare('INSERT INTO call_fts (rowid, transcript, summary, customer_name, customer_number) VALUES (?, ?, ?, ?, ?)');
+  const ftsDelete = db.prepare(`INSERT INTO call_fts (call_fts, rowid, transcript, summary, customer_name, customer_number) VALUES ('delete', ?, ?, ?, ?, ?)`);
+  db.exec('DROP VIEW IF EXISTS call_text');
+  db.exec(CALL_TEXT_VIEW);
+  let moved = false;
+  for (const rowid of rowids) {
+    const r = read.get(rowid) as { duration: number | null; cost: number | null; customer_name: string | null; customer_number: string | null; transcript: unknown; summary: unknown; json: string };
+    let v;
+    try {
+      v = viewCall(JSON.parse(r.json) as Record<string, unknown>);
+    } catch {
+      continue;
+    }
+    const duration = v.durationSeconds ?? null;
+    const cost = v.cost ?? null;
+    if (duration !== r.duration || cost !== r.cost) {
+      update.run(duration, cost, rowid);
+      moved = true;
+    }
+    const text = (x: unknown) => (typeof x === 'string' ? x : null);
+    ftsDelete.run(rowid, text(r.transcript), text(r.summary), r.customer_name, r.customer_number);
+    ftsInsert.run(rowid, v.transcript ?? null, v.summary ?? null, r.customer_name, r.customer_number);
+  }
+  if (!moved) return;
+  db.exec('DELETE FROM rollup');
+  const dims: [number, string][] = [
+    [DIM.all, `''`],
+    [DIM.assistant, `coalesce(assistant_id, '')`],
+    [DIM.number, `coalesce(phone_number_id, '')`],
+    [DIM.status, `coalesce(status, '')`],
+    [DIM.endedReason, `coalesce(ended_reason, '')`],
+    [DIM.type, `coalesce(type, '')`],
+  ];
+  for (const [dim, key] of dims) {
+    db.exec(`INSERT INTO rollup (dim, bucket, key, calls, seconds, cost)
+      SELECT ${dim}, created_at / ${BUCKET_MS}, ${key}, count(*), total(duration), total(cost) FROM calls GROUP BY 2, 3`);
+  }
 }
 
 function dropAll(db: DatabaseSync): void {

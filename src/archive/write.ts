@@ -2,6 +2,7 @@
 // quarter-hour rollup, kept in step in the caller's transaction.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Call } from '../api/schemas.js';
+import { viewCall } from '../api/records.js';
 import { jsonText } from '../format/escape.js';
 import { BUCKET_MS, DIM, SLOTS } from './schema.js';
 
@@ -111,27 +112,30 @@ export class CallWriter {
     for (const { call, at } of ordered) {
       const json = jsonText(call);
       const createdAt = Math.max(0, at);
+      const old = this.s.old.get(call.id) as OldRow | undefined;
+      if (old && (this.s.oldJson.get(old.record) as { json: string } | undefined)?.json === json) {
+        counts.unchanged++;
+        continue;
+      }
+      // The record's view, made once: the indexed columns and text are what every reader sees
+      // (the text view's SQL functions derive the same text from the stored record).
+      const v = viewCall(call);
       const row = {
-        assistant: str(call.assistantId),
-        number: str(call.phoneNumberId),
-        type: str(call.type),
-        status: str(call.status),
-        reason: str(call.endedReason),
-        cost: num(call.cost),
-        seconds: num(call.durationSeconds),
-        customerNumber: str(call.customer?.number),
-        customerName: str(call.customer?.name),
+        assistant: str(v.assistantId),
+        number: str(v.phoneNumberId),
+        type: str(v.type),
+        status: str(v.status),
+        reason: str(v.endedReason),
+        cost: num(v.cost),
+        seconds: num(v.durationSeconds),
+        customerNumber: str(v.customer?.number),
+        customerName: str(v.customer?.name),
         ended: callEnded(call) ? 1 : 0,
       };
-      const transcript = str(call.transcript);
-      const summary = str(call.summary);
-      const old = this.s.old.get(call.id) as OldRow | undefined;
+      const transcript = v.transcript ?? null;
+      const summary = v.summary ?? null;
       let rowid: number;
       if (old) {
-        if ((this.s.oldJson.get(old.record) as { json: string } | undefined)?.json === json) {
-          counts.unchanged++;
-          continue;
-        }
         const text = this.s.oldText.get(old.rowid) as { transcript: string | null; summary: string | null } | undefined;
         this.s.ftsDelete.run(old.rowid, text?.transcript ?? null, text?.summary ?? null, old.customer_name, old.customer_number);
         add(-1, old.created_at, {

@@ -5,6 +5,7 @@ import { createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { CallArchive, CallQuery, SearchHit, Stats, StatsBy, StatsRow, SyncProgress, SyncResult } from '../archive/index.js';
 import type { Call } from '../api/schemas.js';
+import { callCost, callDuration, viewCall } from '../api/records.js';
 import { cellText, type Column } from '../format/column.js';
 import { escapeLine, jsonText, safeJson } from '../format/escape.js';
 import { endDate, nonEmpty, positiveIntUpTo, startDate } from './input.js';
@@ -163,6 +164,10 @@ export function printStats(out: OutputTarget, stats: Stats): void {
 
 // ---- calls export
 
+// A row's columns are read one after another: its view is made once.
+let lastView: { call: Call; view: ReturnType<typeof viewCall> } | undefined;
+const viewOf = (call: Call) => (lastView?.call === call ? lastView.view : (lastView = { call, view: viewCall(call) }).view);
+
 const EXPORT_COLUMNS: Column<Call>[] = [
   { header: 'id', value: (c) => c.id },
   { header: 'createdAt', value: (c) => c.createdAt },
@@ -175,11 +180,11 @@ const EXPORT_COLUMNS: Column<Call>[] = [
   { header: 'customerName', value: (c) => c.customer?.name },
   { header: 'startedAt', value: (c) => c.startedAt },
   { header: 'endedAt', value: (c) => c.endedAt },
-  { header: 'durationSeconds', value: (c) => c.durationSeconds },
-  { header: 'cost', value: (c) => c.cost },
+  { header: 'durationSeconds', value: (c) => callDuration(c) },
+  { header: 'cost', value: (c) => callCost(c) },
   { header: 'endedReason', value: (c) => c.endedReason },
-  { header: 'summary', value: (c) => c.summary },
-  { header: 'transcript', value: (c) => c.transcript },
+  { header: 'summary', value: (c) => viewOf(c).summary },
+  { header: 'transcript', value: (c) => viewOf(c).transcript },
 ];
 
 export interface ExportFlags extends ArchiveFlags {

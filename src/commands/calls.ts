@@ -2,12 +2,13 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call, CallFilters } from '../api/schemas.js';
+import { callCost, callDuration, viewCall } from '../api/records.js';
 import { endDate, startDate, e164, nonEmpty, positiveIntUpTo } from './input.js';
 import { MAX_CALL_PAGE } from '../api/pager.js';
 import { cellWidth, padCells } from '../format/cells.js';
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
-import { listWriter, paint, printList, printRecord, statusTone, type OutputTarget } from './output.js';
+import { listWriter, paint, printList, printRecord, statusTone, toFieldList, type OutputTarget } from './output.js';
 import { action, globalsOf, rejectStrayWords, withApi, writeErr } from './runtime.js';
 import { noteUnread } from './written.js';
 import { openConsole } from './console.js';
@@ -21,8 +22,8 @@ export const CALL_COLUMNS: Column<Call>[] = [
   { header: 'assistant', value: (c) => c.assistantId, priority: 2, grow: true, width: 12 },
   { header: 'number', value: (c) => c.phoneNumberId, priority: 6, grow: true, width: 12 },
   { header: 'customer', value: (c) => c.customer?.number, priority: 3 },
-  { header: 'duration', value: (c) => c.durationSeconds, priority: 4, align: 'right' },
-  { header: 'cost', value: (c) => c.cost, priority: 8, align: 'right' },
+  { header: 'duration', value: (c) => callDuration(c), priority: 4, align: 'right' },
+  { header: 'cost', value: (c) => callCost(c), priority: 8, align: 'right' },
   { header: 'ended reason', value: (c) => c.endedReason, priority: 9, grow: true, width: 12 },
 ];
 
@@ -88,7 +89,23 @@ export async function listCalls(api: VoiceAgentApi, out: OutputTarget, flags: Li
 }
 
 export async function showCall(api: VoiceAgentApi, out: OutputTarget, id: string): Promise<void> {
-  printRecord(out, await api.getCall(id), CALL_COLUMNS);
+  const call = await api.getCall(id);
+  if (out.format === 'table') out.write(toFieldList(callFieldsToShow(call), out.tty, out.color));
+  else printRecord(out, call, CALL_COLUMNS);
+}
+
+/**
+ * A call's fields for people: every field as returned, then what the record gives only in
+ * another shape (a duration from startedAt/endedAt, analysis.summary, the messages' words).
+ */
+export function callFieldsToShow(call: Call): Record<string, unknown> {
+  const v = viewCall(call);
+  const shown: Record<string, unknown> = { ...call };
+  if (call.durationSeconds == null && v.durationSeconds !== undefined) shown.duration = `${Math.round(v.durationSeconds)}s (startedAt to endedAt)`;
+  if (call.cost == null && v.cost !== undefined) shown.cost = v.cost;
+  if (!call.summary && v.summary) shown.summary = v.summary;
+  if (!call.transcript && v.transcript) shown.transcript = v.transcript;
+  return shown;
 }
 
 export interface OutboundFlags {
@@ -164,7 +181,7 @@ function watchLine(c: Call, color: boolean): string {
   const status = paint(color, statusTone(c.status) ?? 'dim', cell(c.status ?? '', 11));
   const type = cell(c.type === 'inboundPhoneCall' ? 'inbound' : c.type === 'outboundPhoneCall' ? 'outbound' : (c.type ?? ''), 8);
   const who = cell([c.customer?.number, c.customer?.name].filter(Boolean).join(' '), 28);
-  const ended = c.status === 'ended' ? escapeLine(`${c.durationSeconds ?? 0}s ${c.endedReason ?? ''}`) : '';
+  const ended = c.status === 'ended' ? escapeLine(`${Math.round(callDuration(c) ?? 0)}s ${c.endedReason ?? ''}`) : '';
   return `${paint(color, 'dim', time)}  ${escapeLine(c.id)}  ${status}  ${type}  ${who}  ${ended}`.trimEnd();
 }
 

@@ -3,7 +3,8 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Chat } from '../api/schemas.js';
-import { replyText } from '../api/reply.js';
+import { replyMessages, replyText } from '../api/reply.js';
+import { messageText as textOf } from '../api/records.js';
 import { collectVar, nonEmpty, readStdin } from './input.js';
 import { type Column } from '../format/column.js';
 import { escapeText } from '../format/escape.js';
@@ -40,8 +41,8 @@ export async function sendChat(api: VoiceAgentApi, out: OutputTarget, sessionId:
  */
 export async function recordTurn(target: Target, chat: Chat, input: string): Promise<void> {
   const { applySessionPatch } = await import('../config/sessions.js');
-  const replies = chat.output.filter((m) => m.role !== 'user');
-  const last = replies.at(-1)?.content ?? input;
+  const replies = replyMessages(chat);
+  const last = replies.length ? textOf(replies.at(-1)) : input;
   applySessionPatch(
     target.profile,
     { mode: 'update', session: { id: chat.sessionId ?? '', lastMessage: last }, addMessages: 1 + replies.length, ...(chat.cost != null ? { addCost: chat.cost } : {}) },

@@ -1,4 +1,5 @@
 // switchboard files list | get | upload | delete
+import { serviceOfRecord, serviceWords } from '../api/records.js';
 import { Command } from 'commander';
 import type { VoiceAgentApi, Written } from '../api/contract.js';
 import { noteUnread } from './written.js';
@@ -23,6 +24,8 @@ export const FILE_COLUMNS: Column<KbFile>[] = [
   { header: 'type', value: (f) => f.mimetype, priority: 4, grow: true, width: 10 },
   { header: 'status', value: (f) => f.status, tone: (f) => statusTone(f.status), priority: 3 },
   { header: 'created', value: (f) => f.createdAt, priority: 5 },
+  // "The service" object: `organization` on the hosted platform, `service` in our spec.
+  { header: 'service', value: (f) => serviceWords(serviceOfRecord(f)), priority: 7, grow: true, width: 10 },
 ];
 
 export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { page?: number; limit?: number; all?: boolean }, note: (line: string) => void = writeErr): Promise<void> {

@@ -9,19 +9,32 @@ import { type Column } from '../format/column.js';
 import { activeWord } from '../format/words.js';
 import { escapeLine, jsonText } from '../format/escape.js';
 import { printList, printRecord, statusTone, type OutputTarget } from './output.js';
-import { action, withApi } from './runtime.js';
+import { action, withApi, writeErr } from './runtime.js';
+import { linkOfNumber, linkWords } from '../api/records.js';
+import { failure } from '../api/errors.js';
+import { loadLinks, rememberLink, type NumberLinks } from '../config/links.js';
+import type { Target } from '../target.js';
 
-export const NUMBER_COLUMNS: Column<PhoneNumber>[] = [
-  { header: 'id', value: (n) => n.id, priority: 2, id: true },
-  { header: 'did', value: (n) => n.did, priority: 1 },
-  { header: 'provider', value: (n) => n.provider, priority: 3 },
-  { header: 'domain', value: (n) => n.domain, priority: 4, grow: true, width: 12 },
-  { header: 'status', value: (n) => activeWord(n.status), tone: (n) => statusTone(n.status), priority: 2 },
-  { header: 'assistant', value: (n) => n.assistantId, priority: 1, grow: true, width: 12 },
-];
+/**
+ * The columns of a number. `links`: the numbers this profile linked itself; where the service's
+ * record does not name its assistant, that one is shown, marked "(linked here)".
+ */
+export function numberColumns(links?: NumberLinks): Column<PhoneNumber>[] {
+  return [
+    { header: 'id', value: (n) => n.id, priority: 2, id: true },
+    { header: 'did', value: (n) => n.did, priority: 1 },
+    { header: 'provider', value: (n) => n.provider, priority: 3 },
+    { header: 'domain', value: (n) => n.domain, priority: 4, grow: true, width: 12 },
+    { header: 'status', value: (n) => activeWord(n.status), tone: (n) => statusTone(n.status), priority: 2 },
+    { header: 'assistant', value: (n) => linkWords(linkOfNumber(n, links), (id) => id), priority: 1, grow: true, width: 12 },
+  ];
+}
 
-export async function listNumbers(api: VoiceAgentApi, out: OutputTarget): Promise<void> {
-  printList(out, await api.listPhoneNumbers(), NUMBER_COLUMNS);
+export const NUMBER_COLUMNS: Column<PhoneNumber>[] = numberColumns();
+
+export async function listNumbers(api: VoiceAgentApi, out: OutputTarget, target?: Pick<Target, 'profile'>): Promise<void> {
+  const numbers = await api.listPhoneNumbers();
+  printList(out, numbers, numberColumns(target ? loadLinks(target.profile, api.baseUrl) : undefined));
 }
 
 /** The id of a number given by id or by DID (`+12125550142`, as `sandbox ring` takes it). */
@@ -32,9 +45,18 @@ export async function phoneNumberIdOf(api: VoiceAgentApi, idOrDid: string): Prom
   return found.id;
 }
 
-export async function linkNumber(api: VoiceAgentApi, out: OutputTarget, idOrDid: string, assistantId: string): Promise<void> {
+export async function linkNumber(api: VoiceAgentApi, out: OutputTarget, idOrDid: string, assistantId: string, target?: Pick<Target, 'profile' | 'kind'>): Promise<void> {
   const phoneNumberId = await phoneNumberIdOf(api, idOrDid);
   const res = await api.linkNumber({ phoneNumberId, assistantId });
+  // Kept for `numbers list` and the console, for a service whose numbers do not say their
+  // assistant (the embedded sandbox's do, and its address changes every run).
+  if (target?.kind === 'remote') {
+    try {
+      rememberLink(target.profile, api.baseUrl, phoneNumberId, assistantId);
+    } catch (err) {
+      writeErr(`note: the link was made, but this machine could not remember it: ${failure(err).message}\n`);
+    }
+  }
   if (out.format === 'json') out.write(jsonText(res, 2) + '\n');
   else if (res.phoneNumber && out.format !== 'table') printRecord(out, res.phoneNumber, NUMBER_COLUMNS);
   else if (out.format === 'ids') out.write(phoneNumberId + '\n');
@@ -50,7 +72,7 @@ export function numbersCommand(): Command {
     .command('list')
     .description('list phone numbers with their linked assistant')
     .addHelpText('after', '\nExamples:\n  $ switchboard numbers list\n  $ switchboard numbers list -o csv > numbers.csv')
-    .action(action('list phone numbers', async (_o: object, c: Command) => withApi(c, ({ api, out }) => listNumbers(api, out))));
+    .action(action('list phone numbers', async (_o: object, c: Command) => withApi(c, ({ api, out, target }) => listNumbers(api, out, target))));
 
   cmd
     .command('link')
@@ -60,7 +82,7 @@ export function numbersCommand(): Command {
     .addHelpText('after', '\nExamples:\n  $ switchboard numbers link pn_123 --assistant asst_456\n  $ switchboard numbers link +12125550142 --assistant asst_456')
     .action(
       action('link the phone number', async (id: string, o: { assistant: string }, c: Command) =>
-        withApi(c, ({ api, out }) => linkNumber(api, out, id, o.assistant)),
+        withApi(c, ({ api, out, target }) => linkNumber(api, out, id, o.assistant, target)),
       ),
     );
 

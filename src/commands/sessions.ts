@@ -10,6 +10,7 @@ import { paint, printList, printRecord, type OutputTarget } from './output.js';
 import { action, withApi, writeErr } from './runtime.js';
 import { failure } from '../api/errors.js';
 import { noteUnread } from './written.js';
+import { messageRole, messageText } from '../api/records.js';
 import type { RememberedSession } from '../config/sessions.js';
 
 export const SESSION_COLUMNS: Column<ChatSession>[] = [
@@ -17,13 +18,13 @@ export const SESSION_COLUMNS: Column<ChatSession>[] = [
   { header: 'name', value: (s) => s.name, priority: 1, grow: true, width: 12 },
   { header: 'assistant', value: (s) => s.assistantId, priority: 5, grow: true, width: 12 },
   { header: 'status', value: (s) => s.status, priority: 3 },
-  { header: 'messages', value: (s) => s.messages.length, priority: 2, align: 'right' },
+  { header: 'messages', value: (s) => (s.messages ?? []).length, priority: 2, align: 'right' },
   { header: 'created', value: (s) => s.createdAt, priority: 4 },
 ];
 
-const MESSAGE_COLUMNS: Column<Message & { id: string }>[] = [
-  { header: 'role', value: (m) => m.role },
-  { header: 'content', value: (m) => m.content },
+const MESSAGE_COLUMNS: Column<{ id: string; m: Message }>[] = [
+  { header: 'role', value: (r) => messageRole(r.m) },
+  { header: 'content', value: (r) => messageText(r.m) },
 ];
 
 /** A row of `sessions list`: the local index's entry, with status and message count from the service. */
@@ -76,7 +77,7 @@ export async function listRememberedSessions(api: VoiceAgentApi, out: OutputTarg
       const row = rows[i];
       try {
         const s = await api.getSession(row.id);
-        rows[i] = { ...row, name: s.name ?? row.name, assistantId: s.assistantId ?? row.assistantId, status: s.status ?? undefined, messageCount: s.messages.length, updatedAt: s.updatedAt ?? row.updatedAt };
+        rows[i] = { ...row, name: s.name ?? row.name, assistantId: s.assistantId ?? row.assistantId, status: s.status ?? undefined, messageCount: (s.messages ?? []).length, updatedAt: s.updatedAt ?? row.updatedAt };
       } catch (err) {
         const f = failure(err);
         rows[i] = { ...row, error: f.message };
@@ -103,13 +104,17 @@ export async function showSession(api: VoiceAgentApi, out: OutputTarget, id: str
     printRecord(out, session, SESSION_COLUMNS);
     return;
   }
-  const rows = session.messages.map((m, i) => ({ ...m, id: String(i) }));
+  const messages = session.messages ?? [];
+  const rows = messages.map((m, i) => ({ m, id: String(i) }));
   if (out.format === 'csv' || !out.tty) {
     printList(out, rows, MESSAGE_COLUMNS);
     return;
   }
   const title = [session.name, session.id].filter(Boolean).join(' · ');
-  const lines = [paint(out.color, 'bold', escapeLine(title)), ...session.messages.map((m) => `${paint(out.color, m.role === 'user' ? 'cyan' : 'green', escapeLine(m.role) + ':')} ${escapeText(m.content)}`)];
+  const lines = [paint(out.color, 'bold', escapeLine(title)), ...messages.map((m) => {
+    const role = messageRole(m);
+    return `${paint(out.color, role === 'user' ? 'cyan' : 'green', escapeLine(role ?? '—') + ':')} ${escapeText(messageText(m))}`;
+  })];
   out.write(lines.join('\n') + '\n');
 }
 

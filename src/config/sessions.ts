@@ -14,6 +14,7 @@ import * as z from 'zod';
 import { ConfigError, readJsonFile, writePrivateFile, writePrivateFileAsync } from './files.js';
 import { withLock, withLockSync } from './lock.js';
 import { dataDir as defaultDataDir } from './paths.js';
+import { messageText } from '../api/records.js';
 
 /** Older entries beyond this are forgotten, so the list stays quick to read and show. */
 const KEEP = 200;
@@ -45,7 +46,8 @@ export interface SessionInput {
   lastMessage?: string;
   messageCount?: number;
   variableValues?: Record<string, unknown>;
-  messages?: readonly { content?: string | null }[];
+  /** the service's messages (any shape src/api/records.ts reads) or the console's turns */
+  messages?: readonly unknown[] | null;
 }
 
 /**
@@ -228,7 +230,7 @@ function summarize(s: SessionInput): Partial<RememberedSession> & { id: string }
   if (s.variableValues) out.variableValues = s.variableValues;
   if (s.messages) {
     out.messageCount = s.messages.length;
-    const last = s.messages.at(-1)?.content;
+    const last = s.messages.length ? messageText(s.messages.at(-1)) : '';
     if (last) out.lastMessage = last;
   }
   if (s.messageCount !== undefined) out.messageCount = s.messageCount;

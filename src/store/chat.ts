@@ -5,14 +5,18 @@
 import type { ChatSession, Message } from '../api/schemas.js';
 import { ApiError, InputError, failure } from '../api/errors.js';
 import { unreadNote } from '../api/envelope.js';
+import { messageRole, messageText } from '../api/records.js';
+import { replyMessages } from '../api/reply.js';
 import { applyPatch, listSessions, SessionIndexWriter, type RememberedSession, type SessionInput, type SessionPatch } from '../config/sessions.js';
 import type { Resource, Route, SliceCreator } from './types.js';
 import { routeKey } from './types.js';
 import type { UiActions } from './ui.js';
 
 /** One message of a conversation; `at` and `cost` are known for the turns this console saw happen. */
+/** A turn as the console shows it: the service's message read through src/api/records.ts. */
 export interface Turn {
-  role: string;
+  /** 'user', 'assistant', 'system', another role as sent; undefined when the service named none */
+  role?: string;
   content: string;
   at?: string;
   cost?: number;
@@ -96,22 +100,26 @@ function mayHaveLanded(err: unknown): boolean {
 }
 
 /** Whether the service's messages hold `input` as the user's message after the `before` turns known when it was sent. */
-export function landedIn(messages: Message[], input: string, before: number): boolean {
-  return messages.slice(before).some((m) => m.role === 'user' && m.content === input);
+export function landedIn(messages: readonly Message[] | null | undefined, input: string, before: number): boolean {
+  return (messages ?? []).slice(before).some((m) => messageRole(m) === 'user' && messageText(m) === input);
 }
 
 /** A message's own time, if the service gives one (the sandbox does not). */
 function timeOf(m: Message): string | undefined {
   const t = (m as Record<string, unknown>).createdAt ?? (m as Record<string, unknown>).time ?? (m as Record<string, unknown>).timestamp;
+  // Vapi gives `time` in epoch ms.
+  if (typeof t === 'number' && Number.isFinite(t)) return new Date(t).toISOString();
   return typeof t === 'string' ? t : undefined;
 }
 
 /** The service's messages, keeping the time and cost this console saw for the turns it already had. */
-export function mergeTurns(known: Turn[], messages: Message[]): Turn[] {
-  return messages.map((m, i) => {
+export function mergeTurns(known: Turn[], messages: readonly Message[] | null | undefined): Turn[] {
+  return (messages ?? []).map((m, i) => {
     const k = known[i];
-    const same = k && k.role === m.role && k.content === m.content;
-    return { role: m.role, content: m.content, ...(same ? { at: k.at, cost: k.cost } : {}), ...(timeOf(m) ? { at: timeOf(m) } : {}) };
+    const role = messageRole(m);
+    const content = messageText(m);
+    const same = k && k.role === role && k.content === content;
+    return { ...(role !== undefined ? { role } : {}), content, ...(same ? { at: k.at, cost: k.cost } : {}), ...(timeOf(m) ? { at: timeOf(m) } : {}) };
   });
 }
 
@@ -204,7 +212,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
       ...(had && c.draft === sent.input ? { draft: '' } : {}),
     }));
     remember({ mode: 'update', session: sessionInput(session, conv(id)!) });
-    const replied = had && session.messages.slice(sent.before).some((m) => m.role !== 'user');
+    const replied = had && (session.messages ?? []).slice(sent.before).some((m) => messageRole(m) !== 'user');
     const { flash } = get().actions;
     if (had) flash(`${why ? `${why}, but the` : 'Not sent again: the'} service already had your message${replied ? '; its reply is shown' : ''}`);
     else if (why) flash(`${why}: the service does not have your message; it is still in the input`);
@@ -321,9 +329,10 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
           }
           versions.set(id, (versions.get(id) ?? 0) + 1);
           const at = chat.createdAt ?? new Date().toISOString();
-          const replies: Turn[] = chat.output
-            .filter((m) => m.role !== 'user')
-            .map((m, i) => ({ role: m.role, content: m.content, at, ...(i === 0 && chat.cost != null ? { cost: chat.cost } : {}) }));
+          const replies: Turn[] = replyMessages(chat).map((m, i) => {
+            const role = messageRole(m);
+            return { ...(role !== undefined ? { role } : {}), content: messageText(m), at, ...(i === 0 && chat.cost != null ? { cost: chat.cost } : {}) };
+          });
           patch(id, (cur) => ({
             sending: null,
             draft: '',

@@ -1,7 +1,7 @@
 // Cached resources (assistants, numbers, files, single records) and the actions that change them.
 // Every fetch goes through the api; each cache carries status, error and fetchedAt.
 import type { Assistant, AssistantInput, KbFile, Pagination, PhoneNumber } from '../api/schemas.js';
-import type { Resource, SliceCreator } from './types.js';
+import type { ConsoleTarget, Resource, SliceCreator } from './types.js';
 import { knownUploadLimit, uploadProblem } from '../api/upload-check.js';
 import { failure } from '../api/errors.js';
 import type { Written } from '../api/contract.js';
@@ -10,6 +10,7 @@ import { uncertainAfterError, uncertainAfterUnread } from './writes.js';
 import { resourceError } from './types.js';
 import type { UiActions } from './ui.js';
 import { cachedResource, saveCachedList } from './cached.js';
+import { loadLinks, rememberLink, type NumberLinks } from '../config/links.js';
 
 export interface FileList {
   files: KbFile[];
@@ -36,6 +37,8 @@ export interface ResourcesState {
    * it (no answer, or an answer with no readable assistant); the form asks before sending again.
    */
   createAttempt: string | null;
+  /** Numbers this profile linked itself (number id → assistant id): what the console says when the service's records do not. */
+  numberLinks: NumberLinks;
 }
 
 /**
@@ -88,7 +91,7 @@ function counted(p: Pagination | null, by: number): Pagination | null {
   return { ...p, total, totalPages: Math.ceil(total / p.limit) };
 }
 
-type Full = ResourcesState & { actions: ResourcesActions & UiActions };
+type Full = ResourcesState & { target: ConsoleTarget; actions: ResourcesActions & UiActions };
 
 const idle = { status: 'idle' } as const;
 
@@ -139,6 +142,18 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
     }
   }
 
+  /** A link made here, kept for a service whose number records do not say it (on disk when the console has a state dir). */
+  function rememberNumberLink(phoneNumberId: string, assistantId: string) {
+    const t = get().target;
+    let links: NumberLinks = { ...get().numberLinks, [phoneNumberId]: assistantId };
+    try {
+      if (t.stateDir && t.kind === 'remote') links = rememberLink(t.profile, t.baseUrl, phoneNumberId, assistantId, t.stateDir);
+    } catch (err) {
+      debugLog?.(`could not keep the number link: ${failure(err).message}`);
+    }
+    set({ numberLinks: links });
+  }
+
   const replaceAssistant = (a: Assistant) =>
     set((s) => ({
       assistants: s.assistants.data
@@ -156,10 +171,18 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
       records: {},
       upload: { status: 'idle', path: '', sent: 0, total: 0 },
       createAttempt: null,
+      numberLinks: {},
     },
     actions: {
       loadAssistants: (opts) => load('assistants', opts, () => api.listAssistants()),
-      loadNumbers: (opts) => load('numbers', opts, () => api.listPhoneNumbers()),
+      async loadNumbers(opts) {
+        await load('numbers', opts, () => api.listPhoneNumbers());
+        const t = get().target;
+        if (t.stateDir && !disposed) {
+          const links = loadLinks(t.profile, t.baseUrl, t.stateDir);
+          if (JSON.stringify(links) !== JSON.stringify(get().numberLinks)) set({ numberLinks: links });
+        }
+      },
       async loadFiles(opts) {
         const cur = get().files;
         if (opts?.more) {
@@ -250,6 +273,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
       async linkNumber(phoneNumberId, assistantId) {
         try {
           const r = await api.linkNumber({ phoneNumberId, assistantId });
+          rememberNumberLink(phoneNumberId, assistantId);
           if (r.phoneNumber) {
             const pn = r.phoneNumber;
             set((s) => ({ numbers: s.numbers.data ? { ...s.numbers, data: s.numbers.data.map((n) => (n.id === pn.id ? pn : n)) } : s.numbers }));

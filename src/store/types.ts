@@ -80,6 +80,11 @@ export interface ConsoleTarget {
    * of another service are not shown. Without it, the kind and base URL stand for it.
    */
   service?: string;
+  /**
+   * Where the console keeps what this profile did itself and the service may not say (the
+   * numbers it linked): the XDG state dir in the console. Without one, only in memory.
+   */
+  stateDir?: string;
   /** The call archive's file and the service that fills it (src/store/archive.ts archiveLocation); a private temp one when not given. */
   archive?: { path: string; service: string };
 }

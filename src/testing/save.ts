@@ -4,12 +4,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import { InputError } from '../api/errors.js';
+import { messageRole, messageText } from '../api/records.js';
 import { writeSnapshots } from './files.js';
 
-export interface SavedMessage {
-  role: string;
-  content: string;
-}
+/** A message of the chat: the console's turn or the service's message, read by src/api/records.ts. */
+export type SavedMessage = unknown;
 
 export interface ConversationToSave {
   /** The assistant as the file names it: its exact name, or its id. */
@@ -24,8 +23,9 @@ export interface ConversationToSave {
 export function exchanges(messages: readonly SavedMessage[]): { user: string; reply: string }[] {
   const out: { user: string; reply: string[] }[] = [];
   for (const m of messages) {
-    if (m.role === 'user') out.push({ user: m.content, reply: [] });
-    else if (out.length && m.role !== 'system') out[out.length - 1].reply.push(m.content);
+    const role = messageRole(m);
+    if (role === 'user') out.push({ user: messageText(m), reply: [] });
+    else if (out.length && role !== 'system') out[out.length - 1].reply.push(messageText(m));
   }
   return out.map((e) => ({ user: e.user, reply: e.reply.join('\n') }));
 }

@@ -9,6 +9,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { resolveTarget, serviceOf, type Target } from '../config/config.js';
 import { maskKey } from '../config/mask.js';
+import { stateDir } from '../config/paths.js';
 import { debugLogPath, debugLogWriter } from '../crash.js';
 import { connect, type Connection } from '../target.js';
 import type { RateLimitWait } from '../api/http.js';
@@ -79,7 +80,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   let rateLimited: ((wait: RateLimitWait) => void) | undefined;
   const connecting = connect({ resolved, sandboxIn: 'child', loadClientAfter: ui, debug: debugLog ? debugLogWriter() : undefined, onRateLimited: (w) => rateLimited?.(w) });
   connecting.catch(() => undefined); // handled in run.tsx, which may attach a little later
-  const target = { ...shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir()), service: serviceOf(resolved) };
+  const target = { ...shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir()), service: serviceOf(resolved), stateDir: stateDir() };
   const route = routeFrom(opts.initialRoute);
   const callLog = route.name === 'calls' ? await peekCalls(resolved, terminal.rows) : undefined;
   terminal.write(chromeFrame({ ...target, callLog }, route, terminal.columns, terminal.rows, terminal.color));

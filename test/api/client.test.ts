@@ -137,9 +137,9 @@ test('sessions and chat: create, send with variable values, read back; 404 for a
   assert.equal(session.assistantId, assistant.id);
   const chat = (await api.sendChat({ sessionId: session.id, input: 'Hello there', variableValues: { name: 'Ada' } })).record!;
   assert.equal(chat.sessionId, session.id);
-  assert.ok(chat.output.length > 0 && chat.output.every((m) => typeof m.content === 'string'));
+  assert.ok(chat.output && chat.output.length > 0 && chat.output.every((m) => typeof m.content === 'string'));
   const again = await api.getSession(session.id);
-  assert.ok(again.messages.some((m) => m.content === 'Hello there'));
+  assert.ok(again.messages?.some((m) => m.content === 'Hello there'));
   assert.equal((await failure(api.getSession('no-such-session'))).status, 404);
   assert.equal((await failure(api.sendChat({ sessionId: 'no-such-session', input: 'hi' }))).status, 404);
   assert.equal((await failure(api.createSession({ assistantId: 'no-such-assistant' }))).status, 404);

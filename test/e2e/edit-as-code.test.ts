@@ -100,7 +100,7 @@ test('E edits an assistant as YAML in $EDITOR: invalid YAML reopens, Enter appli
   await t.waitFor(/Saved .*: description, model/);
   const applied = await api.getAssistant(first!.id);
   assert.equal(applied.description, 'Edited in vi');
-  assert.match(applied.model!.messages![0]!.content, /Always spell names back\.$/);
+  assert.match(applied.model!.messages![0]!.content ?? '', /Always spell names back\.$/);
 
   // Open the detail, E again, Esc discards: the service is unchanged.
   t.keys('Enter');

@@ -235,7 +235,7 @@ describe('chat slice: a send that ends without an answer reconciles with the ser
     assert.ok(id);
     return { api, store, id, close: async () => (store.getState().actions.dispose(), await api.close()) };
   }
-  const userCount = async (id: string, text: string) => (await direct.getSession(id)).messages.filter((m) => m.role === 'user' && m.content === text).length;
+  const userCount = async (id: string, text: string) => (await direct.getSession(id)).messages!.filter((m) => m.role === 'user' && m.content === text).length;
 
   test('Esc after the service took the message: the conversation shows its message and reply, the input is empty, nothing is sent twice', async () => {
     const c = await open();

@@ -64,7 +64,7 @@ test('after a restart the conversation shows its total, including turns sent wit
   const again = await console({ name: 'chat', sessionId: id }); // as `:chat <id>`: the list under it
   try {
     const frame = await again.waitFor('messages ·');
-    const count = (await createClient({ baseUrl: sb.url, apiKey: sb.apiKey }).getSession(id)).messages.length;
+    const count = (await createClient({ baseUrl: sb.url, apiKey: sb.apiKey }).getSession(id)).messages!.length;
     assert.ok(frame.includes(`${count} messages · total ${money(total)}`), `${money(total)}: ${frame}`);
     // The sessions list shows the same count.
     again.store.getState().actions.back();

@@ -170,7 +170,7 @@ describe('Chat screen', () => {
       assert.equal(sessionIdOf(c.topRoute()), session.id);
       await c.store.getState().actions.flushSessionIndex();
       const entry = listSessions('sandbox', dataDir).find((s) => s.id === session.id)!;
-      assert.equal(entry.messageCount, session.messages.length + 2);
+      assert.equal(entry.messageCount, session.messages!.length + 2);
       assert.match(entry.lastMessage ?? '', /Free parking/);
     } finally {
       await c.close();

@@ -1,6 +1,7 @@
 // The list screens' columns and status lines as plain data and functions (no Ink), shared by the
 // screens and by the frame drawn before Ink has loaded (start.ts), which shows the cached rows.
 import type { Assistant, KbFile, PhoneNumber } from '../../api/schemas.js';
+import { linkOfNumber, linkWords } from '../../api/records.js';
 import type { Column } from '../../format/column.js';
 import { ago } from '../../store/cached.js';
 import type { Resource } from '../../store/types.js';
@@ -17,13 +18,14 @@ export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
   { header: 'ID', width: 12, priority: 6, value: (a) => a.id },
 ];
 
-export function numberColumns(assistantName: (id: string | null | undefined) => string): Column<PhoneNumber>[] {
+/** `links`: the numbers this profile linked itself, shown "(linked here)" where the service's record does not say. */
+export function numberColumns(assistantName: (id: string | null | undefined) => string, links?: Readonly<Record<string, string>>): Column<PhoneNumber>[] {
   return [
     { header: 'DID', width: 16, priority: 1, value: (n) => n.did ?? n.id },
     { header: 'PROVIDER', width: 10, priority: 3, value: (n) => n.provider ?? '—' },
     { header: 'SIP DOMAIN', width: 18, priority: 4, grow: true, value: (n) => n.domain ?? '—' },
     { header: 'STATUS', width: 8, priority: 2, value: (n) => activeWord(n.status ?? true) },
-    { header: 'ASSISTANT', width: 16, priority: 1, grow: true, value: (n) => assistantName(n.assistantId) },
+    { header: 'ASSISTANT', width: 16, priority: 1, grow: true, value: (n) => linkWords(linkOfNumber(n, links), assistantName) },
     { header: 'ID', width: 12, priority: 6, value: (n) => n.id },
   ];
 }

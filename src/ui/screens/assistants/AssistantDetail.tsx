@@ -1,6 +1,7 @@
 // One assistant, every field, grouped: model and prompt, voice, transcriber, call behaviour,
 // knowledge-base files by name, analysis plan, hang-up prompt, and anything else it came with.
 import { useMemo } from 'react';
+import { linkOfNumber } from '../../../api/records.js';
 import type { Assistant, KbFile, PhoneNumber } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { useEditText } from '../../hooks/editor.js';
@@ -26,7 +27,7 @@ export function kbFileIds(a: Assistant): string[] {
  * archive) and the numbers that send their inbound calls to it: two lines under its status.
  * Exported for tests.
  */
-export function activityLines(assistantId: string, activity: Resource<AssistantActivity> | undefined, numbers: PhoneNumber[] | undefined): Line[] {
+export function activityLines(assistantId: string, activity: Resource<AssistantActivity> | undefined, numbers: PhoneNumber[] | undefined, links?: Readonly<Record<string, string>>): Line[] {
   const field = (label: string, value: string, dim?: boolean): Line => ({ text: `${label.padEnd(24)}  ${value}`, dim });
   const act = activity?.data;
   const calls = act
@@ -34,8 +35,11 @@ export function activityLines(assistantId: string, activity: Resource<AssistantA
     : activity?.status === 'error'
       ? field('calls', `could not read the call archive: ${activity.error ?? 'unknown error'}`)
       : field('calls', 'reading the call archive…', true);
-  const linked = numbers?.filter((n) => n.assistantId === assistantId) ?? [];
-  const nums = field('phone numbers', !numbers ? 'loading…' : linked.length ? linked.map((n) => n.did ?? n.id).join(' · ') : 'none (2, then l links one)', !numbers || !linked.length);
+  const linked = (numbers ?? []).flatMap((n) => {
+    const l = linkOfNumber(n, links);
+    return l?.assistantId === assistantId ? [`${n.did ?? n.id}${l.source === 'here' ? ' (linked here)' : ''}`] : [];
+  });
+  const nums = field('phone numbers', !numbers ? 'loading…' : linked.length ? linked.join(' · ') : 'none (2, then l links one)', !numbers || !linked.length);
   return [calls, nums];
 }
 
@@ -109,6 +113,7 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
   const listed = useConsole((s) => s.assistants.data?.find((a) => a.id === route.id));
   const files = useConsole((s) => s.files.data?.files);
   const numbers = useConsole((s) => s.numbers.data);
+  const links = useConsole((s) => s.numberLinks);
   const activity = useConsole((s) => s.assistantActivity[route.id]);
   const view = useTopView();
   const actions = useActions();
@@ -118,7 +123,7 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
   // Laid out once per record, files and width: a j/k only scrolls (a prompt may be 100,000 characters).
   const fields = useMemo(() => (a ? assistantLines(a, files ?? [], width) : []), [a, files, width]);
   // Its calls and numbers right under its name and status, where they are seen without scrolling.
-  const lines = useMemo(() => (fields.length ? [...fields.slice(0, 3), ...activityLines(route.id, activity, numbers), ...fields.slice(3)] : []), [fields, activity, numbers, route.id]);
+  const lines = useMemo(() => (fields.length ? [...fields.slice(0, 3), ...activityLines(route.id, activity, numbers, links), ...fields.slice(3)] : []), [fields, activity, numbers, links, route.id]);
   useDetailKeys({
     contexts: ['detail', 'assistant'],
     lines: lines.length,

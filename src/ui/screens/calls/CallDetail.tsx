@@ -2,6 +2,7 @@
 // service returned that we don't know, as it came.
 import { useEffect, useMemo, useRef } from 'react';
 import type { Call } from '../../../api/schemas.js';
+import { CALL_VIEW_FIELDS, speakerWord, viewCall } from '../../../api/records.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { searchedWords } from '../../../store/archive.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
@@ -32,14 +33,13 @@ export function markMatches(lines: Line[], words: string[]): { lines: Line[]; fi
   return { lines: marked, first };
 }
 
-const KNOWN = new Set(['id', 'assistantId', 'phoneNumberId', 'createdAt', 'updatedAt', 'type', 'status', 'customer', 'startedAt', 'endedAt', 'endedReason', 'durationSeconds', 'cost', 'transcript', 'messages', 'summary']);
-const SPEAKER: Record<string, string> = { assistant: 'Assistant', bot: 'Assistant', user: 'Caller', customer: 'Caller', system: 'System' };
 
 /**
  * `pending` says why the summary and transcript are missing while only the log's row is known
  * (the log keeps neither): still loading, or the whole record could not be loaded.
  */
-export function callLines(c: Call, names: { assistant: string; number: string }, width: number, pending?: string, opts: { transcriptText?: boolean } = {}): Line[] {
+export function callLines(call: Call, names: { assistant: string; number: string }, width: number, pending?: string, opts: { transcriptText?: boolean } = {}): Line[] {
+  const c = viewCall(call);
   const lines: Line[] = [];
   const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: 'cyan' });
   const field = (label: string, value: unknown) => {
@@ -63,17 +63,17 @@ export function callLines(c: Call, names: { assistant: string; number: string },
   if (pending) lines.push(missing);
   else for (const w of wrapText(c.summary || '—', width - 2)) lines.push({ text: `  ${w}` });
   group('Transcript');
-  const msgs = (c.messages ?? []).filter((m) => m.role !== 'system');
+  const turns = c.turns.filter((t) => t.role !== 'system' && t.text !== '');
   if (pending) lines.push(missing);
-  else if (msgs.length && !(opts.transcriptText && c.transcript)) {
-    for (const m of msgs) {
-      const who = SPEAKER[m.role] ?? m.role;
-      wrapText(m.content, Math.max(10, width - 12)).forEach((w, i) => lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && who === 'Caller' ? 'yellow' : undefined }));
+  else if (turns.length && !(opts.transcriptText && c.transcript)) {
+    for (const t of turns) {
+      const who = speakerWord(t.role);
+      wrapText(t.text, Math.max(10, width - 12)).forEach((w, i) => lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && t.role === 'user' ? 'yellow' : undefined }));
     }
   } else if (c.transcript) {
     for (const w of wrapText(c.transcript, width - 2)) lines.push({ text: `  ${w}` });
   } else lines.push({ text: c.status === 'ended' ? '  no transcript' : '  (the transcript arrives when the call ends)', dim: true });
-  const extra = Object.entries(c).filter(([k]) => !KNOWN.has(k));
+  const extra = Object.entries(call).filter(([k]) => !CALL_VIEW_FIELDS.has(k));
   if (extra.length) {
     group('Other fields (as returned)');
     for (const [k, v] of extra) field(k, v);
@@ -97,7 +97,7 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
   const words = useMemo(() => (route.match ? searchedWords(route.match) : []), [route.match]);
   let { lines, first } = markMatches(plain, words);
   // The search matched the transcript's text; the dialogue may word it differently: show that text.
-  if (words.length && c?.transcript && !pending && !lines.slice(lines.findIndex((l) => l.bold && l.text === 'Transcript')).some((l) => l.marks)) {
+  if (words.length && c && viewCall(c).transcript && !pending && !lines.slice(lines.findIndex((l) => l.bold && l.text === 'Transcript')).some((l) => l.marks)) {
     const names = { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' };
     ({ lines, first } = markMatches(callLines(c, names, width, pending, { transcriptText: true }), words));
   }

@@ -3,6 +3,7 @@
 // the call scrolled to the match. Service text is escaped part by part and cut in terminal cells.
 import { memo } from 'react';
 import { Box, Text } from 'ink';
+import { callCost, callDuration } from '../../../api/records.js';
 import type { SnippetPart } from '../../../store/archive.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
@@ -104,7 +105,7 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
         shown.map((h, i) => {
           const c = h.call;
           const number = numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—';
-          const head = truncate(`${dateTime(c.createdAt)}  ${assistantName(c.assistantId)}  ${c.customer?.number ?? '—'} ${c.customer?.name ?? ''}  ${number}  ${c.status ?? '—'}  ${duration(c.durationSeconds)}  ${money(c.cost)}`, width);
+          const head = truncate(`${dateTime(c.createdAt)}  ${assistantName(c.assistantId)}  ${c.customer?.number ?? '—'} ${c.customer?.name ?? ''}  ${number}  ${c.status ?? '—'}  ${duration(callDuration(c))}  ${money(callCost(c))}`, width);
           return <Hit key={c.id} head={head} parts={h.parts} selected={top + i === view.cursor} width={width} />;
         })
       )}

@@ -2,6 +2,7 @@
 // line and the table's columns, shared by the Calls screen and the frame drawn before Ink has
 // loaded (src/ui/start.ts), which shows the archive's first rows when the console opens on the log.
 import type { Call, PhoneNumber } from '../../../api/schemas.js';
+import { callCost, callDuration } from '../../../api/records.js';
 import type { StatGroup } from '../../../store/archive.js';
 import type { CallFilterForm } from '../../../store/calls.js';
 import { ago } from '../../../store/cached.js';
@@ -90,7 +91,7 @@ export function callColumns(assistantName: (id: string | null | undefined) => st
     { header: 'NUMBER', width: 13, priority: 6, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
     { header: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
     { header: 'NAME', width: 10, priority: 7, grow: true, value: (c) => c.customer?.name ?? '' },
-    { header: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(c.durationSeconds) },
-    { header: 'COST', width: 7, priority: 8, align: 'right', value: (c) => money(c.cost) },
+    { header: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(callDuration(c)) },
+    { header: 'COST', width: 7, priority: 8, align: 'right', value: (c) => money(callCost(c)) },
   ];
 }

@@ -8,7 +8,8 @@ import { escapeLine } from '../../../format/escape.js';
 export interface TurnLine {
   text: string;
   heading?: boolean;
-  role: string;
+  /** undefined when the service named no role */
+  role: string | undefined;
 }
 
 /** "23:41" for today, "2026-11-20 23:41" for another day, in local time. */
@@ -21,10 +22,11 @@ export function turnTime(iso: string | undefined, now = new Date()): string {
   return d.toDateString() === now.toDateString() ? hm : `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${hm}`;
 }
 
-export function speakerOf(role: string, assistantName: string): string {
+/** Who said a turn; its role is already read by src/api/records.ts (bot → assistant, customer → user). */
+export function speakerOf(role: string | undefined, assistantName: string): string {
   if (role === 'user') return 'You';
-  if (role === 'assistant' || role === 'bot') return assistantName;
-  return role;
+  if (role === 'assistant') return assistantName;
+  return role ?? '—';
 }
 
 const cache = new WeakMap<Turn, Map<string, TurnLine[]>>();

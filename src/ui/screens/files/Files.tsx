@@ -1,5 +1,6 @@
 // Files: paged table; `u` upload from a path; Enter detail (with the assistants that use it);
 // `d` delete after a confirmation naming the file.
+import { serviceOfRecord, serviceWords } from '../../../api/records.js';
 import { Box, Text } from 'ink';
 import type { KbFile } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
@@ -90,7 +91,11 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
   const lines: Line[] = [];
   if (f) {
     lines.push({ text: f.name ?? f.id, bold: true });
+    // The service object, whichever name the record gives it (`organization`, `service`).
+    const owner = serviceWords(serviceOfRecord(f));
+    if (owner) lines.push({ text: `${'service'.padEnd(20)}  ${owner}` });
     for (const [k, v] of Object.entries(f)) {
+      if (k === 'organization' || k === 'service') continue;
       const value = k === 'bytes' ? `${humanBytes(f.bytes)} (${f.bytes} bytes)` : k.endsWith('At') ? dateTime(String(v)) : show(v);
       wrapText(value, Math.max(10, width - 22)).forEach((w, i) => lines.push({ text: `${(i ? '' : k).padEnd(20)}  ${w}` }));
     }

@@ -11,6 +11,7 @@ import { Command } from '../../keymap.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 import { truncate } from '../../format.js';
 import { countLine, nameIn, numberColumns } from '../lists.js';
+import { linkOfNumber } from '../../../api/records.js';
 
 /** An assistant's name by id; the same function until the assistants change (tables key their line caches on it). */
 export function useAssistantName() {
@@ -22,7 +23,9 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
   const res = useConsole((s) => s.numbers);
   const view = useTopView();
   const actions = useActions();
-  const columns = numberColumns(useAssistantName());
+  const links = useConsole((s) => s.numberLinks);
+  const assistantName = useAssistantName();
+  const columns = useMemo(() => numberColumns(assistantName, links), [assistantName, links]);
   const rows = filterRows(res.data ?? [], columns, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   useListKeys({
@@ -58,8 +61,10 @@ export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number
   const actions = useActions();
   const number = useConsole((s) => s.numbers.data?.find((n) => n.id === route.id));
   const assistants = useConsole((s) => s.assistants);
+  const links = useConsole((s) => s.numberLinks);
   if (!assistants.data) return assistants.status === 'error' ? <ErrorState what="assistants" message={assistants.error} hint={assistants.hint} logged={assistants.logged} /> : <Loading what="assistants" />;
-  const linkedNow = number?.assistantId ?? undefined;
+  const link0 = number ? linkOfNumber(number, links) : undefined;
+  const linkedNow = link0?.assistantId;
   const did = number?.did ?? route.id;
   const link = async (assistantId: string) => {
     if (await actions.linkNumber(route.id, assistantId)) actions.back();
@@ -70,7 +75,7 @@ export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number
       items={assistants.data.map((a) => ({
         id: a.id,
         label: a.name ?? a.id,
-        detail: [a.id === linkedNow ? 'linked now' : '', a.status === false ? 'inactive' : '', a.id].filter(Boolean).join(' · '),
+        detail: [a.id === linkedNow ? (link0?.source === 'here' ? 'linked here' : 'linked now') : '', a.status === false ? 'inactive' : '', a.id].filter(Boolean).join(' · '),
       }))}
       initialId={linkedNow}
       width={width}

@@ -1,0 +1,223 @@
+// The one place that knows the shapes records come in. The service sends calls, messages,
+// numbers and files in more than one shape (our sandbox's, and the hosted platform's, which
+// forwards Vapi's records: text in `message`, roles `bot`/`user`, no `durationSeconds`, the
+// summary under `analysis`, cost under `costBreakdown`, `organization` for "the service").
+// Records are kept and printed as they came; everything that reads them reads these views.
+// No zod here (types only): the commands' parser loads this before anything heavy.
+import type { Call, PhoneNumber } from './schemas.js';
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const finite = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** A message's words: `content` (our spec) or `message` (the platform's); parts' text joined when content is a list of parts. */
+export function messageText(m: unknown): string {
+  if (!isRec(m)) return typeof m === 'string' ? m : '';
+  for (const v of [m.content, m.message]) {
+    if (typeof v === 'string') return v;
+    if (Array.isArray(v)) {
+      const parts = v.map((p) => (typeof p === 'string' ? p : isRec(p) ? (str(p.text) ?? '') : '')).filter(Boolean);
+      if (parts.length) return parts.join('\n');
+    }
+  }
+  return '';
+}
+
+const ROLES: Record<string, string> = { bot: 'assistant', assistant: 'assistant', user: 'user', customer: 'user', system: 'system' };
+
+/** A message's speaker as 'assistant' | 'user' | 'system', another role as sent, or undefined when it names none. */
+export function messageRole(m: unknown): string | undefined {
+  const role = isRec(m) ? str(m.role) : undefined;
+  if (role === undefined || role === '') return undefined;
+  return ROLES[role.toLowerCase()] ?? role;
+}
+
+/** One turn of a call's transcript. */
+export interface TurnView {
+  /** 'assistant' | 'user' | 'system', another role as sent, or undefined when the message named none */
+  role: string | undefined;
+  text: string;
+  /** the message's own time as sent (epoch ms or ISO 8601) */
+  at?: number | string;
+  secondsFromStart?: number;
+}
+
+/** A call as every reader sees it, whatever shape the service sent. */
+export interface CallView {
+  id: string;
+  createdAt: string;
+  assistantId?: string;
+  phoneNumberId?: string;
+  type?: string;
+  status?: string;
+  customer?: { number?: string; name?: string };
+  startedAt?: string;
+  endedAt?: string;
+  endedReason?: string;
+  updatedAt?: string;
+  /** seconds of talk: given, or endedAt − startedAt; undefined when neither is known */
+  durationSeconds?: number;
+  cost?: number;
+  summary?: string;
+  /** the transcript as one text: given, or the turns' words one per line */
+  transcript?: string;
+  turns: TurnView[];
+}
+
+/** The fields a CallView reads from, so a record's other fields can be shown "as returned". */
+export const CALL_VIEW_FIELDS: ReadonlySet<string> = new Set([
+  'id', 'createdAt', 'updatedAt', 'assistantId', 'phoneNumberId', 'type', 'status', 'customer', 'startedAt', 'endedAt', 'endedReason',
+  'durationSeconds', 'cost', 'costBreakdown', 'summary', 'analysis', 'transcript', 'messages',
+]);
+
+const SPEAKER: Record<string, string> = { assistant: 'Assistant', user: 'Caller', system: 'System' };
+
+/** The word a transcript line starts with ("Assistant", "Caller"…). */
+export function speakerWord(role: string | undefined): string {
+  return role === undefined ? '—' : (SPEAKER[role] ?? role);
+}
+
+/** Seconds from `startedAt` to `endedAt`; undefined when either is missing or unreadable; never negative. */
+export function secondsBetween(startedAt: unknown, endedAt: unknown): number | undefined {
+  const a = typeof startedAt === 'string' ? Date.parse(startedAt) : NaN;
+  const b = typeof endedAt === 'string' ? Date.parse(endedAt) : NaN;
+  if (Number.isNaN(a) || Number.isNaN(b)) return undefined;
+  return Math.max(0, (b - a) / 1000);
+}
+
+function callTurns(messages: unknown): TurnView[] {
+  if (!Array.isArray(messages)) return [];
+  return messages.map((m) => {
+    const t: TurnView = { role: messageRole(m), text: messageText(m) };
+    if (isRec(m)) {
+      const at = finite(m.time) ?? str(m.time);
+      if (at !== undefined) t.at = at;
+      const s = finite(m.secondsFromStart);
+      if (s !== undefined) t.secondsFromStart = s;
+    }
+    return t;
+  });
+}
+
+/** The text of a list of turns: one line a turn that says something, "Speaker: words". */
+export function turnsText(turns: readonly TurnView[]): string {
+  return turns
+    .filter((t) => t.text !== '' && t.role !== 'system')
+    .map((t) => `${speakerWord(t.role)}: ${t.text}`)
+    .join('\n');
+}
+
+/** A call's talk time in seconds (a row of a list needs no more of the view). */
+export function callDuration(call: Call | Rec): number | undefined {
+  const c = call as Rec;
+  const given = finite(c.durationSeconds);
+  return given !== undefined ? Math.max(0, given) : secondsBetween(c.startedAt, c.endedAt);
+}
+
+/** A call's cost: `cost`, or the platform's `costBreakdown.total`. */
+export function callCost(call: Call | Rec): number | undefined {
+  const c = call as Rec;
+  return finite(c.cost) ?? (isRec(c.costBreakdown) ? finite(c.costBreakdown.total) : undefined);
+}
+
+/** A call record (in any shape the service sends) as one view. Cheap: the turns are read only when asked for. */
+export function viewCall(call: Call | Rec): CallView {
+  return new RecordView(call as Rec);
+}
+
+/** A view's fields read once, as plain properties (one shape for every call, so reading them stays fast). */
+class RecordView implements CallView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly assistantId: string | undefined;
+  readonly phoneNumberId: string | undefined;
+  readonly type: string | undefined;
+  readonly status: string | undefined;
+  readonly customer: { number?: string; name?: string } | undefined;
+  readonly startedAt: string | undefined;
+  readonly endedAt: string | undefined;
+  readonly endedReason: string | undefined;
+  readonly updatedAt: string | undefined;
+  readonly durationSeconds: number | undefined;
+  readonly cost: number | undefined;
+  readonly summary: string | undefined;
+  readonly transcript: string | undefined;
+  #turns: TurnView[] | undefined;
+  readonly #messages: unknown;
+
+  constructor(c: Rec) {
+    // Vapi also keeps the conversation under `artifact` (messages, transcript): read where the top level has none.
+    const artifact = isRec(c.artifact) ? c.artifact : undefined;
+    this.#messages = Array.isArray(c.messages) && c.messages.length ? c.messages : (artifact?.messages ?? c.messages);
+    this.id = String(c.id ?? '');
+    this.createdAt = str(c.createdAt) ?? '';
+    this.assistantId = str(c.assistantId);
+    this.phoneNumberId = str(c.phoneNumberId);
+    this.type = str(c.type);
+    this.status = str(c.status);
+    this.customer = isRec(c.customer) ? { number: str(c.customer.number), name: str(c.customer.name) } : undefined;
+    this.startedAt = str(c.startedAt);
+    this.endedAt = str(c.endedAt);
+    this.endedReason = str(c.endedReason);
+    this.updatedAt = str(c.updatedAt);
+    this.durationSeconds = callDuration(c);
+    this.cost = callCost(c);
+    const analysis = isRec(c.analysis) ? c.analysis : undefined;
+    this.summary = str(c.summary) || str(analysis?.summary) || undefined;
+    this.transcript = str(c.transcript) || str(artifact?.transcript) || turnsText(this.turns) || undefined;
+  }
+
+  get turns(): TurnView[] {
+    return (this.#turns ??= callTurns(this.#messages));
+  }
+}
+
+/** "The service" object a number or file names: `organization` (the platform's) or `service` (our spec's). */
+export function serviceOfRecord(record: unknown): { id?: string; name?: string } | undefined {
+  if (!isRec(record)) return undefined;
+  const o = isRec(record.organization) ? record.organization : isRec(record.service) ? record.service : undefined;
+  if (!o) return undefined;
+  return { ...(str(o.id) !== undefined ? { id: str(o.id) } : {}), ...(str(o.name) !== undefined ? { name: str(o.name) } : {}) };
+}
+
+/** "Name (id)", the name or the id of a service object; undefined for none. */
+export function serviceWords(s: { id?: string; name?: string } | undefined): string | undefined {
+  if (!s) return undefined;
+  if (s.name && s.id) return `${s.name} (${s.id})`;
+  return s.name ?? s.id;
+}
+
+/** Where a number's assistant was learned: the service's record, or a link this profile made itself. */
+export type LinkSource = 'service' | 'here';
+
+/** The assistant linked to a number for inbound calls. */
+export interface NumberLink {
+  assistantId: string;
+  source: LinkSource;
+}
+
+/** The assistant id a number's record names: `assistantId`, or an `assistant` object's id. */
+export function numberAssistantId(n: PhoneNumber | Rec): string | undefined {
+  const r = n as Rec;
+  return str(r.assistantId) || (isRec(r.assistant) ? str(r.assistant.id) : undefined) || undefined;
+}
+
+/**
+ * The assistant linked to a number: what the service's record says, else what this profile
+ * linked itself (`links`: number id → assistant id), labelled as such.
+ */
+export function linkOfNumber(n: PhoneNumber | Rec, links?: Readonly<Record<string, string>>): NumberLink | undefined {
+  const said = numberAssistantId(n);
+  if (said) return { assistantId: said, source: 'service' };
+  // The service says a number has no assistant only with an explicit null: then our old link is stale.
+  if ((n as Rec).assistantId === null) return undefined;
+  const here = links?.[String((n as Rec).id)];
+  return here ? { assistantId: here, source: 'here' } : undefined;
+}
+
+/** The words for a link: the assistant's name, marked when only this profile's own link says it. */
+export function linkWords(link: NumberLink | undefined, name: (id: string) => string): string {
+  if (!link) return '—';
+  return link.source === 'here' ? `${name(link.assistantId)} (linked here)` : name(link.assistantId);
+}

@@ -352,7 +352,7 @@ const paths = {
           {
             assistantId: idStr(),
             phoneNumberId: idStr(),
-            customer: obj({ number: { type: 'string', pattern: '^\\+[1-9]\\d{6,14}$', description: 'E.164' }, name: str() }, ['number'], { additionalProperties: true }),
+            customer: obj({ number: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164' }, name: str() }, ['number'], { additionalProperties: true }),
           },
           ['assistantId', 'phoneNumberId', 'customer'],
         ),

@@ -181,9 +181,10 @@ export function intParam(q: Query, name: string, min: number, max: number, fallb
 
 // Real dates only: months 01–12, the days each month has (29 February in leap years), hours
 // 00–23, minutes and seconds 00–59, zone offsets up to ±23:59. The server applies this very
-// pattern, so the document's pattern is exactly what is accepted.
-const DAY = '(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))|(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)';
-const TIME = '[Tt](?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)?';
+// pattern, so the document's pattern is exactly what is accepted. [0-9], not \d: in some regex
+// dialects (Python's, which schema-based test generators use) \d matches non-ASCII digits too.
+const DAY = '(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)';
+const TIME = '[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]{1,9})?)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):?[0-5][0-9])?';
 /** The dates a query parameter takes, as a JSON Schema pattern (the OpenAPI document carries it). */
 export const DATE_QUERY_PATTERN = `^${DAY}(?:${TIME})?$`;
 const REAL_DATE = new RegExp(DATE_QUERY_PATTERN);

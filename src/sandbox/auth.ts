@@ -4,6 +4,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './errors.js';
 
+/** Names the scheme on every 401 (RFC 9110 asks for it): the key goes in the x-api-key header. */
+export const WWW_AUTHENTICATE = 'ApiKey header="x-api-key"';
+
 const PUBLIC_PATHS = new Set(['/openapi.json']);
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -24,7 +27,7 @@ export function installAuth(app: FastifyInstance, apiKey: string): void {
     const path = request.url.split('?')[0];
     if ((request.method === 'GET' || request.method === 'HEAD') && PUBLIC_PATHS.has(path)) return;
     const given = request.headers['x-api-key'];
-    if (given === undefined) return sendError(reply, 401, 'missing x-api-key header');
-    if (!keyMatches(expected, given)) return sendError(reply, 401, 'invalid API key in x-api-key header');
+    if (given === undefined) return sendError(reply.header('www-authenticate', WWW_AUTHENTICATE), 401, 'missing x-api-key header');
+    if (!keyMatches(expected, given)) return sendError(reply.header('www-authenticate', WWW_AUTHENTICATE), 401, 'invalid API key in x-api-key header');
   });
 }

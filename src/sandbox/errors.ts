@@ -103,7 +103,23 @@ function closeAfterAnswer(request: FastifyRequest, reply: FastifyReply): void {
   };
 }
 
-export function installErrorHandling(app: FastifyInstance, maxUploadBytes: number, logHint: string): void {
+type Paths = Record<string, Record<string, unknown>>;
+
+/**
+ * The methods each documented path serves (HEAD with GET), for the 405's Allow header: a path
+ * template's `{name}` matches one non-empty segment, as the router's `:name` does.
+ */
+export function allowedMethods(paths: Paths): (path: string) => string[] | undefined {
+  const routes = Object.entries(paths).map(([template, ops]) => {
+    const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+    const methods = Object.keys(ops).map((m) => m.toUpperCase());
+    if (methods.includes('GET')) methods.splice(methods.indexOf('GET') + 1, 0, 'HEAD');
+    return { pattern: new RegExp(`^${source}$`), methods };
+  });
+  return (path) => routes.find((r) => r.pattern.test(path))?.methods;
+}
+
+export function installErrorHandling(app: FastifyInstance, maxUploadBytes: number, logHint: string, methodsOf: (path: string) => string[] | undefined = () => undefined): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
       if (err.statusCode === 413) closeAfterAnswer(request, reply);
@@ -115,7 +131,12 @@ export function installErrorHandling(app: FastifyInstance, maxUploadBytes: numbe
     request.log.error({ err }, 'unexpected error');
     return sendError(reply, 500, `the sandbox failed to handle this request; ${logHint}`);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, `no route ${request.method} ${request.url.split('?')[0]}; see GET /openapi.json`),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const methods = methodsOf(path);
+    if (methods) {
+      return sendError(reply.header('allow', methods.join(', ')), 405, `${path} does not take ${request.method}; it takes ${methods.join(', ')}`);
+    }
+    return sendError(reply, 404, `no route ${request.method} ${path}; see GET /openapi.json`);
+  });
 }

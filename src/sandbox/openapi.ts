@@ -5,7 +5,8 @@ import { CALL_STATUSES, ENDED_REASONS } from './simulate.js';
 import { CHAT_STATUSES, SESSION_STATUSES } from './routes/chats.js';
 import { FILE_STATUSES, DEFAULT_FILE_PAGE_LIMIT, MAX_FILE_PAGE_LIMIT } from './routes/files.js';
 import { DEFAULT_CALL_LIMIT, MAX_CALL_LIMIT } from './routes/calls.js';
-import { DATE_QUERY_PATTERN } from './validate.js';
+import { DATE_QUERY_PATTERN, SERVER_SET_FIELDS } from './validate.js';
+import { WWW_AUTHENTICATE } from './auth.js';
 import { CATALOG_SOURCE, MODEL_PROVIDERS, MODEL_PROVIDER_NAMES, VOICE_DETAIL_FIELDS, VOICE_PROVIDERS, VOICE_PROVIDER_NAMES } from '../api/catalog.js';
 
 type Schema = Record<string, unknown>;
@@ -21,11 +22,23 @@ const obj = (properties: Record<string, Schema>, required: string[] = [], extra:
   ...extra,
 });
 const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
+/** An id given in a body or a path: any non-empty string (an unknown one is a 404). */
+const idStr = (description?: string): Schema => ({ type: 'string', minLength: 1, ...(description ? { description } : {}) });
+/** A record's id, createdAt or updatedAt as read. */
+const serverSetId: Schema = { type: 'string', readOnly: true };
+const serverSetDate: Schema = { ...dateTime, readOnly: true };
+/**
+ * id, createdAt and updatedAt in a request body: set by the server, so ignored whatever their
+ * value (any JSON value, null and objects included); never stored.
+ */
+const serverSetInput: Record<string, Schema> = Object.fromEntries(
+  SERVER_SET_FIELDS.map((k) => [k, { readOnly: true, description: 'set by the server: ignored if sent, whatever its value' }]),
+);
 /** An object that keeps keys beyond the listed ones (the hosted service has more than the spec shows). */
 const loose = (properties: Record<string, Schema>, required: string[] = [], extra: Schema = {}): Schema => obj(properties, required, { additionalProperties: true, ...extra });
 
 const message = loose({ role: str('system, user or assistant'), content: str() }, ['role', 'content']);
-const knowledgeBase = loose({ fileIds: arrayOf(str('a file id from POST /files')) }, ['fileIds']);
+const knowledgeBase = loose({ fileIds: arrayOf(idStr('a file id from POST /files')) }, ['fileIds']);
 
 const assistantFields: Record<string, Schema> = {
   name: { type: 'string', minLength: 1, maxLength: 200 },
@@ -100,11 +113,11 @@ const callMessage: Schema = loose(
 
 const call: Schema = obj(
   {
-    id: str(),
+    id: serverSetId,
     assistantId: str(),
     phoneNumberId: str(),
-    createdAt: dateTime,
-    updatedAt: { ...dateTime, description: 'the latest point of the timeline reached' },
+    createdAt: serverSetDate,
+    updatedAt: { ...serverSetDate, description: 'the latest point of the timeline reached' },
     type: { type: 'string', enum: ['outboundPhoneCall', 'inboundPhoneCall'] },
     status: {
       type: 'string',
@@ -135,22 +148,25 @@ const schemas: Record<string, Schema> = {
     ['statusCode', 'error', 'message'],
   ),
   AssistantInput: obj(
-    { ...assistantFields, id: str('ignored if sent'), createdAt: str('ignored if sent'), updatedAt: str('ignored if sent') },
+    { ...assistantFields, ...serverSetInput },
     [],
-    { additionalProperties: false, description: 'id, createdAt and updatedAt are ignored if sent; other unknown fields are rejected, and so is null in any field' },
+    { additionalProperties: false, description: 'id, createdAt and updatedAt are set by the server: ignored if sent, whatever their value; other unknown fields are rejected, and so is null in any field' },
   ),
   AssistantPatch: obj(
-    { ...assistantRecordFields, id: str('ignored if sent'), createdAt: str('ignored if sent'), updatedAt: str('ignored if sent') },
+    { ...assistantRecordFields, ...serverSetInput },
     [],
     {
       additionalProperties: false,
-      description: "As AssistantInput, but a voice or model provider (and model) the assistant already has may be sent back unchanged, even one the catalogue no longer lists; a new one must be in the catalogue (400 naming the field and the accepted values otherwise)",
+      minProperties: 1,
+      // At least one field other than the server-set ones, which are ignored.
+      not: { propertyNames: { enum: [...SERVER_SET_FIELDS] } },
+      description: "As AssistantInput, but a voice or model provider (and model) the assistant already has may be sent back unchanged, even one the catalogue no longer lists; a new one must be in the catalogue (400 naming the field and the accepted values otherwise). At least one field to change: {} (or only server-set fields) is a 400",
     },
   ),
-  Assistant: obj({ id: str(), ...assistantRecordFields, createdAt: dateTime, updatedAt: dateTime }, ['id', 'name', 'createdAt', 'updatedAt']),
+  Assistant: obj({ id: serverSetId, ...assistantRecordFields, createdAt: serverSetDate, updatedAt: serverSetDate }, ['id', 'name', 'createdAt', 'updatedAt']),
   PhoneNumber: obj(
     {
-      id: str(),
+      id: serverSetId,
       accountId: str(),
       did: str('E.164'),
       domain: str('SIP domain'),
@@ -159,27 +175,27 @@ const schemas: Record<string, Schema> = {
       status: { type: 'boolean', description: 'active flag' },
       organization: obj({ id: str(), name: str() }, ['id', 'name'], { description: 'the spec\'s "the service" object, named as the reference names it on files' }),
       assistantId: nullable(str('the assistant answering inbound calls')),
-      createdAt: dateTime,
-      updatedAt: dateTime,
+      createdAt: serverSetDate,
+      updatedAt: serverSetDate,
     },
     ['id', 'accountId', 'did', 'domain', 'provider', 'externalId', 'status', 'organization', 'assistantId', 'createdAt', 'updatedAt'],
   ),
   Call: call,
   ChatSession: obj(
     {
-      id: str(),
+      id: serverSetId,
       name: str(),
       assistantId: str(),
       status: { type: 'string', enum: [...SESSION_STATUSES], description: 'active: takes messages (sandbox sessions never close)' },
       messages: { ...arrayOf(message), description: 'starts with the first message when the assistant speaks first' },
-      createdAt: dateTime,
-      updatedAt: dateTime,
+      createdAt: serverSetDate,
+      updatedAt: serverSetDate,
     },
     ['id', 'name', 'assistantId', 'status', 'messages', 'createdAt', 'updatedAt'],
   ),
   Chat: obj(
     {
-      id: str(),
+      id: serverSetId,
       externalChatId: str(),
       sessionId: str(),
       input: str(),
@@ -187,15 +203,15 @@ const schemas: Record<string, Schema> = {
       assistantId: str(),
       status: { type: 'string', enum: [...CHAT_STATUSES], description: 'completed: the reply is in' },
       cost: { type: 'number', description: 'US dollars' },
-      createdAt: dateTime,
-      updatedAt: dateTime,
+      createdAt: serverSetDate,
+      updatedAt: serverSetDate,
       assistantOverrides: obj({ variableValues: { type: 'object', additionalProperties: true, description: 'values in force for this session so far' } }),
     },
     ['id', 'externalChatId', 'sessionId', 'input', 'output', 'assistantId', 'status', 'cost', 'createdAt', 'updatedAt', 'assistantOverrides'],
   ),
   File: obj(
     {
-      id: str(),
+      id: serverSetId,
       externalId: str(),
       name: str('display name: last path segment, control characters removed'),
       integrationId: str(),
@@ -210,8 +226,8 @@ const schemas: Record<string, Schema> = {
       parsedTextUrl: nullable(str('the extracted text, with the key')),
       parsedTextBytes: nullable(str('size of the extracted text, as a string')),
       organizationId: str(),
-      createdAt: dateTime,
-      updatedAt: dateTime,
+      createdAt: serverSetDate,
+      updatedAt: serverSetDate,
       organization: obj({ id: str(), name: str() }, ['id', 'name'], { description: 'the spec\'s "the service" object; the reference (docs.callhq.ai list files) names it organization' }),
       integration: { type: 'object', additionalProperties: true, description: 'free-form' },
     },
@@ -228,14 +244,21 @@ const json = (schema: Schema) => ({ 'application/json': { schema } });
 const said = (text: string): Schema => ({ type: 'string', const: text });
 const ok = (description: string, schema: Schema) => ({ description, content: json(schema) });
 
+const authenticateHeader: Schema = {
+  description: `the scheme and where the key goes: ${WWW_AUTHENTICATE}`,
+  required: true,
+  schema: { type: 'string', const: WWW_AUTHENTICATE },
+};
+
 const ERROR_MEANING: Record<number, string> = {
-  400: 'bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it',
-  401: 'missing or wrong x-api-key',
+  400: 'bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it',
+  401: 'missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header',
   404: 'no such record (the message says which)',
   409: 'the number has no linked assistant',
   413: 'body or upload too large (the connection is closed after the answer)',
   414: 'an id in the path is too long',
   415: 'wrong Content-Type',
+  500: 'the sandbox failed unexpectedly (the message says where its log is)',
   503: 'the sandbox is shutting down',
 };
 
@@ -243,7 +266,7 @@ interface OperationSpec {
   operationId: string;
   tag: string;
   summary: string;
-  description?: string;
+  description: string;
   parameters?: Schema[];
   requestBody?: Schema;
   /** The success status and its answer. */
@@ -264,13 +287,13 @@ function operation(method: string, spec: OperationSpec): Schema {
   if (spec.parameters?.some((p) => p.in === 'path')) [404, 414].forEach((c) => codes.add(c));
   if (method !== 'get') [413, 415].forEach((c) => codes.add(c));
   const errors = Object.fromEntries(
-    [...codes].sort().map((c) => [String(c), { description: ERROR_MEANING[c], content: json(ref('Error')) }]),
+    [...codes].sort().map((c) => [String(c), { description: ERROR_MEANING[c], ...(c === 401 ? { headers: { 'WWW-Authenticate': authenticateHeader } } : {}), content: json(ref('Error')) }]),
   );
   return {
     operationId: spec.operationId,
     tags: [spec.tag],
     summary: spec.summary,
-    ...(spec.description ? { description: spec.description } : {}),
+    description: spec.description,
     ...(spec.public ? { security: [] } : {}),
     ...(spec.parameters ? { parameters: spec.parameters } : {}),
     ...(spec.requestBody ? { requestBody: spec.requestBody } : {}),
@@ -279,19 +302,21 @@ function operation(method: string, spec: OperationSpec): Schema {
 }
 
 const body = (schema: Schema) => ({ required: true, content: json(schema) });
-const pathId = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1, maxLength: 1000 } });
+const pathId = (name: string, description: string) => ({ name, in: 'path', required: true, description: `${description}; empty is a 400 ("${name} must not be empty")`, schema: { type: 'string', minLength: 1, maxLength: 1000 } });
 const query = (name: string, description: string, schema: Schema = str()) => ({ name, in: 'query', required: false, description, schema });
 
+const REAL_DATES = 'Real dates only (the pattern is the check the server applies): 2026-02-30, hour 24 or 25, minute 60 and a zone beyond ±23:59 are a 400 naming the parameter.';
 const callFilters = [
-  query('id', 'only the call with this id (no match: an empty list)'),
-  query('assistantId', 'calls handled by this assistant'),
-  query('phoneNumberId', 'calls on this number'),
-  query('createdAtGt', 'created on or after: a date (its start) or a date-time; no zone is UTC', { type: 'string', pattern: DATE_QUERY_PATTERN, examples: ['2026-11-01', '2026-11-01T09:30:00Z', '2026-11-01T09:30'] }),
-  query('createdAtLt', 'created on or before: a date (its end) or a date-time; no zone is UTC', { type: 'string', pattern: DATE_QUERY_PATTERN, examples: ['2026-11-30', '2026-11-30T18:00:00+01:00'] }),
+  query('id', 'only the call with this id (no match: an empty list)', idStr()),
+  query('assistantId', 'calls handled by this assistant', idStr()),
+  query('phoneNumberId', 'calls on this number', idStr()),
+  query('createdAtGt', `created on or after: a date (its start) or a date-time; no zone is UTC. ${REAL_DATES}`, { type: 'string', pattern: DATE_QUERY_PATTERN, examples: ['2026-11-01', '2026-11-01T09:30:00Z', '2026-11-01T09:30'] }),
+  query('createdAtLt', `created on or before: a date (its end) or a date-time; no zone is UTC. ${REAL_DATES}`, { type: 'string', pattern: DATE_QUERY_PATTERN, examples: ['2026-11-30', '2026-11-30T18:00:00+01:00'] }),
   query('limit', `most records to return (default ${DEFAULT_CALL_LIMIT})`, { type: 'integer', minimum: 1, maximum: MAX_CALL_LIMIT }),
 ];
 const callsEnvelope = obj({ message: str(), calls: arrayOf(ref('Call')) }, ['message', 'calls']);
-const strictBody = (properties: Record<string, Schema>, required: string[]) => obj(properties, required, { additionalProperties: false });
+/** A body that refuses unknown fields; id, createdAt and updatedAt are server-set and ignored. */
+const strictBody = (properties: Record<string, Schema>, required: string[]) => obj({ ...properties, ...serverSetInput }, required, { additionalProperties: false });
 const freeForm = (description: string): Schema => ({ type: 'object', additionalProperties: true, description });
 
 const paths = {
@@ -313,6 +338,7 @@ const paths = {
       description: 'With transcript and messages. `id` filters like the other parameters: an unknown id answers an empty list.',
       parameters: callFilters,
       success: [200, ok('calls', callsEnvelope)],
+      extraErrors: [500],
     }),
   },
   '/calls/outbound': {
@@ -320,12 +346,13 @@ const paths = {
       operationId: 'placeOutboundCall',
       tag: 'Calls',
       summary: 'Place an outbound call (simulated)',
+      description: 'The call is queued, rings and is answered on a simulated timeline; read it back with GET /calls or /calls/details. An unknown assistant or number is a 404.',
       requestBody: body(
         strictBody(
           {
-            assistantId: str(),
-            phoneNumberId: str(),
-            customer: obj({ number: { type: 'string', pattern: '^\\+[1-9]\\d{6,14}$', description: 'E.164' }, name: str() }, ['number'], { additionalProperties: true }),
+            assistantId: idStr(),
+            phoneNumberId: idStr(),
+            customer: obj({ number: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164' }, name: str() }, ['number'], { additionalProperties: true }),
           },
           ['assistantId', 'phoneNumberId', 'customer'],
         ),
@@ -343,7 +370,7 @@ const paths = {
       requestBody: body(
         strictBody(
           {
-            sessionId: str(),
+            sessionId: idStr(),
             input: { type: 'string', minLength: 1 },
             assistantOverrides: obj({ variableValues: freeForm('fills {{name}} in prompt and first message; kept for the session. {{now}}, {{date}}, {{time}}, {{year}}, {{month}} and {{day}} are filled from the clock (UTC) unless given') }, [], { additionalProperties: true }),
           },
@@ -359,7 +386,8 @@ const paths = {
       operationId: 'createChatSession',
       tag: 'Chat',
       summary: 'Start a chat session with an assistant',
-      requestBody: body(strictBody({ name: str('default "Chat with <assistant>"'), assistantId: str() }, ['assistantId'])),
+      description: 'The session starts with the first message when the assistant speaks first. An unknown assistant is a 404.',
+      requestBody: body(strictBody({ name: str('default "Chat with <assistant>"'), assistantId: idStr() }, ['assistantId'])),
       success: [201, ok('the session', obj({ message: said('Session created successfully'), session: ref('ChatSession') }, ['message', 'session']))],
       extraErrors: [404],
     }),
@@ -369,6 +397,7 @@ const paths = {
       operationId: 'getChatSession',
       tag: 'Chat',
       summary: 'A session with its messages',
+      description: 'Every message so far, oldest first.',
       parameters: [pathId('sessionId', 'chat session id')],
       success: [200, ok('the session', obj({ message: str(), session: ref('ChatSession') }, ['message', 'session']))],
     }),
@@ -386,6 +415,7 @@ const paths = {
       operationId: 'listAssistants',
       tag: 'Assistants',
       summary: 'All assistants, oldest first',
+      description: 'Every assistant, unpaged, ordered by createdAt.',
       success: [200, ok('assistants', obj({ assistants: arrayOf(ref('Assistant')) }, ['assistants']))],
     }),
   },
@@ -394,6 +424,7 @@ const paths = {
       operationId: 'getAssistant',
       tag: 'Assistants',
       summary: 'One assistant',
+      description: 'The assistant as stored; an unknown id is a 404.',
       parameters: [pathId('id', 'assistant id')],
       success: [200, ok('the assistant', obj({ assistant: ref('Assistant') }, ['assistant']))],
     }),
@@ -402,7 +433,7 @@ const paths = {
       tag: 'Assistants',
       summary: 'Change fields of an assistant',
       description:
-        'The spec says the hosted service updates only name, status and description locally. The sandbox has no upstream and applies every field; nested objects are replaced whole. Read the assistant back to see what a service applied (the Switchboard client does, and reports fields not applied).',
+        'The spec says the hosted service updates only name, status and description locally. The sandbox has no upstream and applies every field; nested objects are replaced whole. Read the assistant back to see what a service applied (the Switchboard client does, and reports fields not applied). The body names at least one field to change ({} is a 400).',
       parameters: [pathId('id', 'assistant id')],
       requestBody: body(ref('AssistantPatch')),
       success: [200, ok('Assistant updated successfully', obj({ message: said('Assistant updated successfully'), assistant: ref('Assistant') }, ['message', 'assistant']))],
@@ -413,9 +444,10 @@ const paths = {
       operationId: 'setUpInboundNumber',
       tag: 'Phone numbers',
       summary: 'Link an assistant to a number for inbound calls',
-      requestBody: body(obj({ assistantId: str(), phoneNumberId: str() }, ['assistantId', 'phoneNumberId'])),
+      description: 'Inbound calls to the number are answered by the assistant from then on. The spec lists 400 (fields missing), 404 (assistant or number not found) and 500 (failure to set up the inbound agent).',
+      requestBody: body(obj({ assistantId: idStr(), phoneNumberId: idStr(), ...serverSetInput }, ['assistantId', 'phoneNumberId'])),
       success: [200, ok('Inbound agent configured successfully', obj({ message: said('Inbound agent configured successfully'), phoneNumber: ref('PhoneNumber') }, ['message', 'phoneNumber']))],
-      extraErrors: [404],
+      extraErrors: [404, 500],
     }),
   },
   '/phone-numbers': {
@@ -423,7 +455,9 @@ const paths = {
       operationId: 'listPhoneNumbers',
       tag: 'Phone numbers',
       summary: 'All phone numbers',
+      description: 'Every number of the account with the assistant linked for inbound calls (or null). The spec lists 500 for an error fetching them.',
       success: [200, ok('numbers', obj({ phoneNumbers: arrayOf(ref('PhoneNumber')) }, ['phoneNumbers']))],
+      extraErrors: [500],
     }),
   },
   '/files': {
@@ -447,6 +481,7 @@ const paths = {
       operationId: 'listFiles',
       tag: 'Files',
       summary: 'Files, newest first, by page',
+      description: 'One page of file records with the pagination; a page past the last is an empty list.',
       parameters: [
         query('page', 'from 1 (default 1)', { type: 'integer', minimum: 1, maximum: 1_000_000 }),
         query('limit', `per page (default ${DEFAULT_FILE_PAGE_LIMIT}, as the reference gives it; at most ${MAX_FILE_PAGE_LIMIT})`, { type: 'integer', minimum: 1, maximum: MAX_FILE_PAGE_LIMIT }),
@@ -459,6 +494,7 @@ const paths = {
       operationId: 'getFile',
       tag: 'Files',
       summary: 'One file record',
+      description: 'The record with its extraction status; an unknown id is a 404.',
       parameters: [pathId('fileId', 'file id')],
       success: [200, ok('the file', obj({ file: ref('File') }, ['file']))],
     }),
@@ -487,7 +523,7 @@ const paths = {
       tag: 'Sandbox',
       summary: 'Simulate an inbound call (sandbox only)',
       description: 'Rings a DID; the linked assistant answers.',
-      requestBody: body(strictBody({ did: str('like +14155550100, or a phone number id') }, ['did'])),
+      requestBody: body(strictBody({ did: idStr('like +14155550100, or a phone number id') }, ['did'])),
       success: [201, ok('the inbound call', obj({ message: str(), call: ref('Call') }, ['message', 'call']))],
       extraErrors: [404, 409],
     }),
@@ -520,7 +556,7 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
       title: 'Voice Agent Service — Switchboard sandbox',
       version: '1',
       description:
-        'A local implementation of the Voice Agent Service. Every path but this document needs the x-api-key header. Every error answers { statusCode, error, message }. Every route refuses query parameters it does not document (400 naming them). Every GET also answers HEAD. Bodies are limited in size (413 beyond). Unknown routes answer 404.',
+        `A local implementation of the Voice Agent Service. Every path but this document needs the x-api-key header. Every error answers { statusCode, error, message }. Every route refuses query parameters it does not document (400 naming them). Every GET also answers HEAD. Bodies are limited in size (413 beyond). id, createdAt and updatedAt are set by the server: in a request body they are ignored whatever their value (readOnly). An empty id is a 400 ("<name> must not be empty"). Unknown paths answer 404; a method a path does not serve answers 405 with Allow listing the ones it does. A 401 carries WWW-Authenticate: ${WWW_AUTHENTICATE}.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: baseUrl, description: 'this sandbox' }],

@@ -7,8 +7,8 @@ import { installAuth } from './auth.js';
 import { installCors } from './cors.js';
 import { installGzip } from './gzip.js';
 import { SandboxStore } from './db.js';
-import { frameworkError, installErrorHandling } from './errors.js';
-import { ignoreEmptyDeleteBodies, limitJsonDepth, refuseUndocumentedQuery } from './validate.js';
+import { allowedMethods, frameworkError, installErrorHandling } from './errors.js';
+import { ignoreEmptyDeleteBodies, limitJsonDepth, refuseEmptyPathIds, refuseUndocumentedQuery } from './validate.js';
 import type { SandboxContext } from './context.js';
 import { openApiDocument } from './openapi.js';
 import { openSeeded } from './seed.js';
@@ -111,11 +111,13 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
   });
   limitJsonDepth(app);
   ignoreEmptyDeleteBodies(app);
-  installErrorHandling(app, ctx.maxUploadBytes, logHint(opts));
+  const documented = openApiDocument('').paths as Record<string, Record<string, unknown>>;
+  installErrorHandling(app, ctx.maxUploadBytes, logHint(opts), allowedMethods(documented));
   if (opts.cors) installCors(app, opts.cors); // before the key check: preflights carry no key
   installAuth(app, opts.apiKey);
   installGzip(app);
-  refuseUndocumentedQuery(app, openApiDocument('').paths as Parameters<typeof refuseUndocumentedQuery>[1]);
+  refuseUndocumentedQuery(app, documented as Parameters<typeof refuseUndocumentedQuery>[1]);
+  refuseEmptyPathIds(app);
   app.register(multipart, {
     throwFileSizeLimit: true,
     // One byte over the limit reaches saveUpload, which counts bytes and answers 413.

@@ -81,24 +81,41 @@ export function describeIssue(issue: Issue, input: unknown): string {
   }
 }
 
-/** Parses a JSON body that must be an object. */
+/**
+ * Fields the server sets on every record. One rule on every route that takes a body: sent at the
+ * top level (a client echoing back a record it read), they are ignored whatever their value, never stored.
+ */
+export const SERVER_SET_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
+
+function withoutServerSetFields(body: object): Record<string, unknown> {
+  const copy = { ...(body as Record<string, unknown>) };
+  for (const k of SERVER_SET_FIELDS) delete copy[k];
+  return copy;
+}
+
+/** Parses a JSON body that must be an object, without the server-set fields. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw badRequest('the body must be a JSON object (Content-Type: application/json)');
   }
-  const r = schema.safeParse(body);
+  const r = schema.safeParse(withoutServerSetFields(body));
   if (!r.success) throw badRequest(describeIssue(r.error.issues[0], body));
   return r.data;
 }
 
 // --- field builders with messages that read after the field name
+/** The one wording for an empty id or required text, in a body or a path. */
+export const EMPTY_ID = 'must not be empty';
 export const text = (max: number) =>
   z.string().max(max, `must be at most ${max} characters`);
 export const requiredText = (max: number) =>
   z
     .string()
     .max(max, `must be at most ${max} characters`)
-    .refine((s) => s.trim().length > 0, 'must not be empty');
+    .refine((s) => s.trim().length > 0, EMPTY_ID);
+/** An id: any non-empty string (an unknown one is a 404, not a 400). */
+export const idText = (max: number) =>
+  z.string().min(1, EMPTY_ID).max(max, `must be at most ${max} characters`);
 export const wholeNumber = (min: number, max: number) =>
   z
     .number()
@@ -144,6 +161,15 @@ export function refuseUndocumentedQuery(app: FastifyInstance, paths: Record<stri
   });
 }
 
+/** An empty id in the path (`GET /assistants/`) is a 400 naming it, worded as in a body. */
+export function refuseEmptyPathIds(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    for (const [name, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
+      if (value === '') throw badRequest(`${name} ${EMPTY_ID}`);
+    }
+  });
+}
+
 export function intParam(q: Query, name: string, min: number, max: number, fallback: number): number {
   const raw = q[name] as string | undefined;
   if (raw === undefined) return fallback;
@@ -153,30 +179,34 @@ export function intParam(q: Query, name: string, min: number, max: number, fallb
   return Number(raw);
 }
 
+// Real dates only: months 01–12, the days each month has (29 February in leap years), hours
+// 00–23, minutes and seconds 00–59, zone offsets up to ±23:59. The server applies this very
+// pattern, so the document's pattern is exactly what is accepted. [0-9], not \d: in some regex
+// dialects (Python's, which schema-based test generators use) \d matches non-ASCII digits too.
+const DAY = '(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)';
+const TIME = '[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]{1,9})?)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):?[0-5][0-9])?';
 /** The dates a query parameter takes, as a JSON Schema pattern (the OpenAPI document carries it). */
-export const DATE_QUERY_PATTERN = '^(\\d{4}-\\d{2}-\\d{2})([Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:?\\d{2})?)?$';
-const ISO_DATE = new RegExp(DATE_QUERY_PATTERN);
+export const DATE_QUERY_PATTERN = `^${DAY}(?:${TIME})?$`;
+const REAL_DATE = new RegExp(DATE_QUERY_PATTERN);
+const PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|([+-])(\d{2}):?(\d{2}))?)?$/;
 
 /**
  * An ISO 8601 date or date-time, as a UTC ISO string. No zone means UTC. A bare date is the
  * start of that day, or its end when `endOfDay` (so "on or before 2026-11-01" includes that day).
+ * An impossible date or time (30 February, hour 25) is a 400 naming the parameter.
  */
 export function dateParam(q: Query, name: string, endOfDay: boolean): string | undefined {
   const raw = q[name] as string | undefined;
   if (raw === undefined) return undefined;
-  const m = ISO_DATE.exec(raw);
-  const hint = `${name} must be an ISO 8601 date or date-time like 2026-11-01 or 2026-11-01T09:30:00Z`;
-  if (!m) throw badRequest(hint);
-  let iso = raw.toUpperCase();
-  if (!m[2]) iso = `${m[1]}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z`;
-  else if (!m[5]) iso = `${iso}Z`;
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms) || !validCalendarDate(m[1])) throw badRequest(hint);
-  return new Date(ms).toISOString();
-}
-
-function validCalendarDate(ymd: string): boolean {
-  const [y, mo, d] = ymd.split('-').map(Number);
-  const dt = new Date(Date.UTC(y, mo - 1, d));
-  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
+  const m = PARTS.exec(raw);
+  if (!m) throw badRequest(`${name} must be an ISO 8601 date or date-time like 2026-11-01 or 2026-11-01T09:30:00Z`);
+  if (!REAL_DATE.test(raw)) throw badRequest(`${name} is not a real date or time: check the day of the month, hours 00–23, minutes and seconds 00–59`);
+  const [, y, mo, d, h, mi, s, frac, zone, sign, zh, zm] = m;
+  const at = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
+  at.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  if (h === undefined) at.setUTCHours(endOfDay ? 23 : 0, endOfDay ? 59 : 0, endOfDay ? 59 : 0, endOfDay ? 999 : 0);
+  else at.setUTCHours(Number(h), Number(mi), Number(s ?? 0), Number((frac ?? '').padEnd(3, '0').slice(0, 3)));
+  const offsetMinutes = zone && sign ? (sign === '-' ? -1 : 1) * (Number(zh) * 60 + Number(zm)) : 0;
+  return new Date(at.getTime() - offsetMinutes * 60_000).toISOString();
 }

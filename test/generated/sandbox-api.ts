@@ -49,7 +49,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Place an outbound call (simulated) */
+        /**
+         * Place an outbound call (simulated)
+         * @description The call is queued, rings and is answered on a simulated timeline; read it back with GET /calls or /calls/details. An unknown assistant or number is a 404.
+         */
         post: operations["placeOutboundCall"];
         delete?: never;
         options?: never;
@@ -86,7 +89,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a chat session with an assistant */
+        /**
+         * Start a chat session with an assistant
+         * @description The session starts with the first message when the assistant speaks first. An unknown assistant is a 404.
+         */
         post: operations["createChatSession"];
         delete?: never;
         options?: never;
@@ -101,7 +107,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A session with its messages */
+        /**
+         * A session with its messages
+         * @description Every message so far, oldest first.
+         */
         get: operations["getChatSession"];
         put?: never;
         post?: never;
@@ -118,7 +127,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All assistants, oldest first */
+        /**
+         * All assistants, oldest first
+         * @description Every assistant, unpaged, ordered by createdAt.
+         */
         get: operations["listAssistants"];
         put?: never;
         /**
@@ -139,7 +151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One assistant */
+        /**
+         * One assistant
+         * @description The assistant as stored; an unknown id is a 404.
+         */
         get: operations["getAssistant"];
         put?: never;
         post?: never;
@@ -148,7 +163,7 @@ export interface paths {
         head?: never;
         /**
          * Change fields of an assistant
-         * @description The spec says the hosted service updates only name, status and description locally. The sandbox has no upstream and applies every field; nested objects are replaced whole. Read the assistant back to see what a service applied (the Switchboard client does, and reports fields not applied).
+         * @description The spec says the hosted service updates only name, status and description locally. The sandbox has no upstream and applies every field; nested objects are replaced whole. Read the assistant back to see what a service applied (the Switchboard client does, and reports fields not applied). The body names at least one field to change ({} is a 400).
          */
         patch: operations["updateAssistant"];
         trace?: never;
@@ -162,7 +177,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Link an assistant to a number for inbound calls */
+        /**
+         * Link an assistant to a number for inbound calls
+         * @description Inbound calls to the number are answered by the assistant from then on. The spec lists 400 (fields missing), 404 (assistant or number not found) and 500 (failure to set up the inbound agent).
+         */
         post: operations["setUpInboundNumber"];
         delete?: never;
         options?: never;
@@ -177,7 +195,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All phone numbers */
+        /**
+         * All phone numbers
+         * @description Every number of the account with the assistant linked for inbound calls (or null). The spec lists 500 for an error fetching them.
+         */
         get: operations["listPhoneNumbers"];
         put?: never;
         post?: never;
@@ -194,7 +215,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Files, newest first, by page */
+        /**
+         * Files, newest first, by page
+         * @description One page of file records with the pagination; a page past the last is an empty list.
+         */
         get: operations["listFiles"];
         put?: never;
         /**
@@ -215,7 +239,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One file record */
+        /**
+         * One file record
+         * @description The record with its extraction status; an unknown id is a 404.
+         */
         get: operations["getFile"];
         put?: never;
         post?: never;
@@ -300,7 +327,7 @@ export interface components {
             /** @description what was wrong, naming the field */
             message: string;
         };
-        /** @description id, createdAt and updatedAt are ignored if sent; other unknown fields are rejected, and so is null in any field */
+        /** @description id, createdAt and updatedAt are set by the server: ignored if sent, whatever their value; other unknown fields are rejected, and so is null in any field */
         AssistantInput: {
             name?: string;
             /** @description active flag */
@@ -379,14 +406,14 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            /** @description ignored if sent */
-            id?: string;
-            /** @description ignored if sent */
-            createdAt?: string;
-            /** @description ignored if sent */
-            updatedAt?: string;
+            /** @description set by the server: ignored if sent, whatever its value */
+            readonly id?: unknown;
+            /** @description set by the server: ignored if sent, whatever its value */
+            readonly createdAt?: unknown;
+            /** @description set by the server: ignored if sent, whatever its value */
+            readonly updatedAt?: unknown;
         };
-        /** @description As AssistantInput, but a voice or model provider (and model) the assistant already has may be sent back unchanged, even one the catalogue no longer lists; a new one must be in the catalogue (400 naming the field and the accepted values otherwise) */
+        /** @description As AssistantInput, but a voice or model provider (and model) the assistant already has may be sent back unchanged, even one the catalogue no longer lists; a new one must be in the catalogue (400 naming the field and the accepted values otherwise). At least one field to change: {} (or only server-set fields) is a 400 */
         AssistantPatch: {
             name?: string;
             /** @description active flag */
@@ -455,15 +482,15 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            /** @description ignored if sent */
-            id?: string;
-            /** @description ignored if sent */
-            createdAt?: string;
-            /** @description ignored if sent */
-            updatedAt?: string;
+            /** @description set by the server: ignored if sent, whatever its value */
+            readonly id?: unknown;
+            /** @description set by the server: ignored if sent, whatever its value */
+            readonly createdAt?: unknown;
+            /** @description set by the server: ignored if sent, whatever its value */
+            readonly updatedAt?: unknown;
         };
         Assistant: {
-            id: string;
+            readonly id: string;
             name: string;
             /** @description active flag */
             status?: boolean;
@@ -532,12 +559,12 @@ export interface components {
                 [key: string]: unknown;
             };
             /** Format: date-time */
-            createdAt: string;
+            readonly createdAt: string;
             /** Format: date-time */
-            updatedAt: string;
+            readonly updatedAt: string;
         };
         PhoneNumber: {
-            id: string;
+            readonly id: string;
             accountId: string;
             /** @description E.164 */
             did: string;
@@ -554,22 +581,22 @@ export interface components {
             };
             assistantId: string | null;
             /** Format: date-time */
-            createdAt: string;
+            readonly createdAt: string;
             /** Format: date-time */
-            updatedAt: string;
+            readonly updatedAt: string;
         };
         /** @description The platform's (Vapi's) call record, which the hosted service forwards. No recordingUrl or artifact: the sandbox records no audio, and its messages and transcript are at the top level. */
         Call: {
-            id: string;
+            readonly id: string;
             assistantId: string;
             phoneNumberId: string;
             /** Format: date-time */
-            createdAt: string;
+            readonly createdAt: string;
             /**
              * Format: date-time
              * @description the latest point of the timeline reached
              */
-            updatedAt: string;
+            readonly updatedAt: string;
             /** @enum {string} */
             type: "outboundPhoneCall" | "inboundPhoneCall";
             /**
@@ -629,7 +656,7 @@ export interface components {
             })[];
         };
         ChatSession: {
-            id: string;
+            readonly id: string;
             name: string;
             assistantId: string;
             /**
@@ -646,12 +673,12 @@ export interface components {
                 [key: string]: unknown;
             })[];
             /** Format: date-time */
-            createdAt: string;
+            readonly createdAt: string;
             /** Format: date-time */
-            updatedAt: string;
+            readonly updatedAt: string;
         };
         Chat: {
-            id: string;
+            readonly id: string;
             externalChatId: string;
             sessionId: string;
             input: string;
@@ -672,9 +699,9 @@ export interface components {
             /** @description US dollars */
             cost: number;
             /** Format: date-time */
-            createdAt: string;
+            readonly createdAt: string;
             /** Format: date-time */
-            updatedAt: string;
+            readonly updatedAt: string;
             assistantOverrides: {
                 /** @description values in force for this session so far */
                 variableValues?: {
@@ -683,7 +710,7 @@ export interface components {
             };
         };
         File: {
-            id: string;
+            readonly id: string;
             externalId: string;
             /** @description display name: last path segment, control characters removed */
             name: string;
@@ -707,9 +734,9 @@ export interface components {
             parsedTextBytes: string | null;
             organizationId?: string;
             /** Format: date-time */
-            createdAt: string;
+            readonly createdAt: string;
             /** Format: date-time */
-            updatedAt: string;
+            readonly updatedAt: string;
             /** @description the spec's "the service" object; the reference (docs.callhq.ai list files) names it organization */
             organization: {
                 id: string;
@@ -744,9 +771,9 @@ export interface operations {
                 assistantId?: string;
                 /** @description calls on this number */
                 phoneNumberId?: string;
-                /** @description created on or after: a date (its start) or a date-time; no zone is UTC */
+                /** @description created on or after: a date (its start) or a date-time; no zone is UTC. Real dates only (the pattern is the check the server applies): 2026-02-30, hour 24 or 25, minute 60 and a zone beyond ±23:59 are a 400 naming the parameter. */
                 createdAtGt?: string;
-                /** @description created on or before: a date (its end) or a date-time; no zone is UTC */
+                /** @description created on or before: a date (its end) or a date-time; no zone is UTC. Real dates only (the pattern is the check the server applies): 2026-02-30, hour 24 or 25, minute 60 and a zone beyond ±23:59 are a 400 naming the parameter. */
                 createdAtLt?: string;
                 /** @description most records to return (default 100) */
                 limit?: number;
@@ -769,7 +796,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -778,9 +805,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -807,9 +836,9 @@ export interface operations {
                 assistantId?: string;
                 /** @description calls on this number */
                 phoneNumberId?: string;
-                /** @description created on or after: a date (its start) or a date-time; no zone is UTC */
+                /** @description created on or after: a date (its start) or a date-time; no zone is UTC. Real dates only (the pattern is the check the server applies): 2026-02-30, hour 24 or 25, minute 60 and a zone beyond ±23:59 are a 400 naming the parameter. */
                 createdAtGt?: string;
-                /** @description created on or before: a date (its end) or a date-time; no zone is UTC */
+                /** @description created on or before: a date (its end) or a date-time; no zone is UTC. Real dates only (the pattern is the check the server applies): 2026-02-30, hour 24 or 25, minute 60 and a zone beyond ±23:59 are a 400 naming the parameter. */
                 createdAtLt?: string;
                 /** @description most records to return (default 100) */
                 limit?: number;
@@ -832,7 +861,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -841,8 +870,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
+                headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the sandbox failed unexpectedly (the message says where its log is) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -880,6 +920,12 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly id?: unknown;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly createdAt?: unknown;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly updatedAt?: unknown;
                 };
             };
         };
@@ -896,7 +942,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -905,9 +951,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -972,6 +1020,12 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly id?: unknown;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly createdAt?: unknown;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly updatedAt?: unknown;
                 };
             };
         };
@@ -989,7 +1043,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -998,9 +1052,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1058,6 +1114,12 @@ export interface operations {
                     /** @description default "Chat with <assistant>" */
                     name?: string;
                     assistantId: string;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly id?: unknown;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly createdAt?: unknown;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly updatedAt?: unknown;
                 };
             };
         };
@@ -1075,7 +1137,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1084,9 +1146,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1136,7 +1200,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description chat session id */
+                /** @description chat session id; empty is a 400 ("sessionId must not be empty") */
                 sessionId: string;
             };
             cookie?: never;
@@ -1155,7 +1219,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1164,9 +1228,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1222,7 +1288,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1231,9 +1297,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1277,7 +1345,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1286,9 +1354,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1329,7 +1399,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description assistant id */
+                /** @description assistant id; empty is a 400 ("id must not be empty") */
                 id: string;
             };
             cookie?: never;
@@ -1347,7 +1417,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1356,9 +1426,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1399,7 +1471,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description assistant id */
+                /** @description assistant id; empty is a 400 ("id must not be empty") */
                 id: string;
             };
             cookie?: never;
@@ -1423,7 +1495,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1432,9 +1504,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1500,6 +1574,12 @@ export interface operations {
                 "application/json": {
                     assistantId: string;
                     phoneNumberId: string;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly id?: unknown;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly createdAt?: unknown;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly updatedAt?: unknown;
                 };
             };
         };
@@ -1517,7 +1597,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1526,9 +1606,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1555,6 +1637,15 @@ export interface operations {
             };
             /** @description wrong Content-Type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the sandbox failed unexpectedly (the message says where its log is) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1593,7 +1684,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1602,8 +1693,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
+                headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the sandbox failed unexpectedly (the message says where its log is) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1648,7 +1750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1657,9 +1759,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1709,7 +1813,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1718,9 +1822,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1761,7 +1867,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description file id */
+                /** @description file id; empty is a 400 ("fileId must not be empty") */
                 fileId: string;
             };
             cookie?: never;
@@ -1779,7 +1885,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1788,9 +1894,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1831,7 +1939,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description file id */
+                /** @description file id; empty is a 400 ("fileId must not be empty") */
                 fileId: string;
             };
             cookie?: never;
@@ -1850,7 +1958,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1859,9 +1967,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1923,7 +2033,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description file id */
+                /** @description file id; empty is a 400 ("fileId must not be empty") */
                 fileId: string;
             };
             cookie?: never;
@@ -1939,7 +2049,7 @@ export interface operations {
                     "*/*": string;
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1948,9 +2058,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1998,6 +2110,12 @@ export interface operations {
                 "application/json": {
                     /** @description like +14155550100, or a phone number id */
                     did: string;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly id?: unknown;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly createdAt?: unknown;
+                    /** @description set by the server: ignored if sent, whatever its value */
+                    readonly updatedAt?: unknown;
                 };
             };
         };
@@ -2014,7 +2132,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2023,9 +2141,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing or wrong x-api-key */
+            /** @description missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header */
             401: {
                 headers: {
+                    /** @description the scheme and where the key goes: ApiKey header="x-api-key" */
+                    "WWW-Authenticate": "ApiKey header=\"x-api-key\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2099,7 +2219,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description bad input: a field, a query parameter (unknown ones included), or a malformed body or URL; the message names it */
+            /** @description bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -117,10 +117,14 @@ describe('bad input never makes the sandbox fail', () => {
     }
   });
 
-  test('unknown routes and methods are JSON 404s', async () => {
-    for (const [m, p] of [['GET', '/nope'], ['DELETE', '/assistants'], ['PUT', `/assistants/${ids.assistant}`], ['GET', '/files/a/b/c'], ['POST', '/calls']]) {
+  test('unknown routes are JSON 404s; unknown methods on known paths JSON 405s', async () => {
+    for (const [m, p] of [['GET', '/nope'], ['GET', '/files/a/b/c']]) {
       const r = await expect4xx(m, p);
       assert.equal(r.status, 404);
+    }
+    for (const [m, p] of [['DELETE', '/assistants'], ['PUT', `/assistants/${ids.assistant}`], ['POST', '/calls']]) {
+      const r = await expect4xx(m, p);
+      assert.equal(r.status, 405);
     }
   });
 

@@ -130,8 +130,9 @@ export class OpenApiCheck {
     const out: string[] = [];
     if (!route || !op) {
       // No such operation: a 404 in the error shape (401 first without the key, which every path
-      // but the document needs; 414 for an over-long path segment, 400 for a malformed URL).
-      if (![400, 401, 404, 414].includes(x.status)) out.push(`${where}: not a documented operation, yet ${x.status}`);
+      // but the document needs; 414 for an over-long path segment, 400 for a malformed URL; 405
+      // for a method a documented path does not serve).
+      if (![400, 401, 404, 414].includes(x.status) && !(route && x.status === 405)) out.push(`${where}: not a documented operation, yet ${x.status}`);
       const problem = this.errorsOf('/components/schemas/Error', x.responseBody);
       if (problem) out.push(`${where}: error body: ${problem}`);
       return out;

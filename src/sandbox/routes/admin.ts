@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import * as z from 'zod';
 import type { SandboxContext } from '../context.js';
 import { ringInSandbox } from '../ring.js';
-import { parseBody, requiredText } from '../validate.js';
+import { idText, parseBody } from '../validate.js';
 
-const Ring = z.strictObject({ did: requiredText(40) });
+const Ring = z.strictObject({ did: idText(40) });
 
 export function adminRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/sandbox/ring', async (request, reply) => {

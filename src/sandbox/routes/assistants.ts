@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { SandboxContext } from '../context.js';
 import type { AssistantRow } from '../db.js';
 import { badRequest, notFound } from '../errors.js';
-import { numberIn, parseBody, requiredText, text, wholeNumber } from '../validate.js';
+import { idText, numberIn, parseBody, requiredText, text, wholeNumber } from '../validate.js';
 import { MODEL_PROVIDER_NAMES, VOICE_DETAIL_FIELDS, VOICE_PROVIDERS, VOICE_PROVIDER_NAMES, modelsOf } from '../../api/catalog.js';
 
 const opt = <T extends z.ZodType>(t: T) => t.optional();
@@ -23,7 +23,7 @@ const voice = z.looseObject({
 });
 
 const knowledgeBase = z.looseObject({
-  fileIds: z.array(text(100)).max(100, 'must list at most 100 files'),
+  fileIds: z.array(idText(100)).max(100, 'must list at most 100 files'),
 });
 
 const assistantFields = {
@@ -92,15 +92,6 @@ function checkCatalogue(body: Obj, stored?: Obj): void {
   }
 }
 
-/** Server-set fields a client may echo back from a record it read; ignored, never an error. */
-const SERVER_FIELDS = ['id', 'createdAt', 'updatedAt'];
-const withoutServerFields = (body: unknown) => {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
-  const copy = { ...(body as Record<string, unknown>) };
-  for (const k of SERVER_FIELDS) delete copy[k];
-  return copy;
-};
-
 const CreateAssistant = z.strictObject(assistantFields);
 const PatchAssistant = z.strictObject({ ...assistantFields, name: requiredText(200).optional() });
 
@@ -143,7 +134,7 @@ export function getAssistantOr404(ctx: SandboxContext, id: string, field = 'assi
 
 export function assistantRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/assistants', async (request, reply) => {
-    const body = parseBody(CreateAssistant, withoutServerFields(request.body)) as Record<string, unknown>;
+    const body = parseBody(CreateAssistant, request.body) as Record<string, unknown>;
     checkCatalogue(body);
     checkFilesExist(ctx, body);
     const now = new Date().toISOString();
@@ -160,7 +151,7 @@ export function assistantRoutes(app: FastifyInstance, ctx: SandboxContext): void
 
   app.patch<{ Params: { id: string } }>('/assistants/:id', async (request) => {
     const current = getAssistantOr404(ctx, request.params.id);
-    const patch = parseBody(PatchAssistant, withoutServerFields(request.body)) as Record<string, unknown>;
+    const patch = parseBody(PatchAssistant, request.body) as Record<string, unknown>;
     if (Object.keys(patch).length === 0) throw badRequest('the body names no assistant field to change');
     checkCatalogue(patch, current.body);
     checkFilesExist(ctx, patch);

@@ -5,11 +5,11 @@ import * as z from 'zod';
 import { CALL_FILTER_KEYS } from '../../api/schemas.js';
 import type { SandboxContext } from '../context.js';
 import type { CallQuery } from '../db.js';
-import { notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { loadKnowledge } from '../files.js';
 import { CallScript, callView, listViewChangesAt, planCall } from '../simulate.js';
 import { DetailedCallJson, ListedCallJson, PageCache } from '../page-cache.js';
-import { checkQuery, dateParam, E164, intParam, parseBody, requiredText, text } from '../validate.js';
+import { checkQuery, dateParam, E164, EMPTY_ID, idText, intParam, parseBody, text } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
 export const DEFAULT_CALL_LIMIT = 100;
@@ -19,6 +19,7 @@ const msOf = (iso: string | undefined) => (iso === undefined ? undefined : Date.
 
 function callQuery(raw: unknown): CallQuery {
   const q = checkQuery(raw, CALL_FILTER_KEYS);
+  for (const name of ['id', 'assistantId', 'phoneNumberId']) if (q[name] === '') throw badRequest(`${name} ${EMPTY_ID}`);
   return {
     id: q.id as string | undefined,
     assistantId: q.assistantId as string | undefined,
@@ -30,8 +31,8 @@ function callQuery(raw: unknown): CallQuery {
 }
 
 const OutboundCall = z.strictObject({
-  assistantId: requiredText(200),
-  phoneNumberId: requiredText(200),
+  assistantId: idText(200),
+  phoneNumberId: idText(200),
   customer: z.looseObject({
     number: z.string().regex(E164, 'must be E.164 like +14155550100 (a +, the country code, then the number)'),
     name: text(200).optional(),

@@ -9,7 +9,7 @@ import type { SessionRow } from '../db.js';
 import { notFound } from '../errors.js';
 import { loadKnowledge } from '../files.js';
 import { chatCost, clockVariables, composeReply, personaOf } from '../chat.js';
-import { parseBody, requiredText, text } from '../validate.js';
+import { idText, parseBody, requiredText, text } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
 /** Session status: 'active' while it can take messages (sessions never close in the sandbox). */
@@ -17,9 +17,9 @@ export const SESSION_STATUSES = ['active'] as const;
 /** Chat status: 'completed' once the reply is in (replies are synchronous in the sandbox). */
 export const CHAT_STATUSES = ['completed'] as const;
 
-const CreateSession = z.strictObject({ name: text(200).optional(), assistantId: requiredText(200) });
+const CreateSession = z.strictObject({ name: text(200).optional(), assistantId: idText(200) });
 const SendChat = z.strictObject({
-  sessionId: requiredText(200),
+  sessionId: idText(200),
   input: requiredText(10_000),
   assistantOverrides: z
     .looseObject({ variableValues: z.record(z.string(), z.unknown()).optional() })

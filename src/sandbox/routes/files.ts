@@ -90,11 +90,11 @@ export function fileRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     };
   });
 
-  app.get<{ Params: { id: string } }>('/files/:id', async (request) => ({ file: fileRecord(ctx, getFileOr404(ctx, request.params.id)) }));
+  app.get<{ Params: { fileId: string } }>('/files/:fileId', async (request) => ({ file: fileRecord(ctx, getFileOr404(ctx, request.params.fileId)) }));
 
-  app.get<{ Params: { id: string } }>('/files/:id/content', async (request, reply) => {
+  app.get<{ Params: { fileId: string } }>('/files/:fileId/content', async (request, reply) => {
     const q = checkQuery(request.query, ['format']);
-    const f = getFileOr404(ctx, request.params.id);
+    const f = getFileOr404(ctx, request.params.fileId);
     if (q.format !== undefined && q.format !== 'text') throw badRequest('format must be "text" (or left out for the original bytes)');
     if (q.format === 'text') {
       if (f.parsedTextBytes === null) throw notFound(`file ${f.id} has no extracted text (status ${f.status})`);
@@ -108,8 +108,8 @@ export function fileRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       .send(createReadStream(contentPath(ctx.dataDir, f.id)));
   });
 
-  app.delete<{ Params: { id: string } }>('/files/:id', async (request) => {
-    const f = getFileOr404(ctx, request.params.id);
+  app.delete<{ Params: { fileId: string } }>('/files/:fileId', async (request) => {
+    const f = getFileOr404(ctx, request.params.fileId);
     ctx.store.deleteFile(f.id, new Date().toISOString());
     await deleteFileContents(ctx.dataDir, f.id);
     return { message: 'File deleted successfully' };

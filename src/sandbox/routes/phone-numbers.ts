@@ -5,7 +5,7 @@ import * as z from 'zod';
 import type { SandboxContext } from '../context.js';
 import type { PhoneNumberRow } from '../db.js';
 import { badRequest, notFound } from '../errors.js';
-import { parseBody, text } from '../validate.js';
+import { idText, parseBody } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
 export const phoneNumberRecord = (n: PhoneNumberRow) => ({
@@ -17,7 +17,7 @@ export const phoneNumberRecord = (n: PhoneNumberRow) => ({
   updatedAt: n.updatedAt,
 });
 
-const InboundSetup = z.looseObject({ assistantId: text(200), phoneNumberId: text(200) });
+const InboundSetup = z.looseObject({ assistantId: idText(200), phoneNumberId: idText(200) });
 
 export function phoneNumberRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/phone-numbers', async () => ({ phoneNumbers: ctx.store.listPhoneNumbers().map(phoneNumberRecord) }));
@@ -25,7 +25,7 @@ export function phoneNumberRoutes(app: FastifyInstance, ctx: SandboxContext): vo
   app.post('/phone-numbers/inbound/setup', async (request) => {
     const body = request.body as Record<string, unknown> | undefined;
     if (body && typeof body === 'object' && !Array.isArray(body)) {
-      const missing = ['assistantId', 'phoneNumberId'].filter((k) => body[k] === undefined || body[k] === null || body[k] === '');
+      const missing = ['assistantId', 'phoneNumberId'].filter((k) => body[k] === undefined || body[k] === null);
       if (missing.length) throw badRequest(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required`);
     }
     const { assistantId, phoneNumberId } = parseBody(InboundSetup, body);

@@ -12,6 +12,8 @@ import { seedCalls } from '../../src/sandbox/seed.js';
 import { CallScript, planCall } from '../../src/sandbox/simulate.js';
 import { openSqlite } from '../../src/sqlite.js';
 import { parseCsv } from '../commands/csv.js';
+import { viewCall } from '../../src/api/records.js';
+import type { Call } from '../../src/api/schemas.js';
 
 interface Env {
   sb: RunningSandbox;
@@ -80,8 +82,8 @@ describe('calls search | stats | export on the archive', () => {
     const found = lines(await ok(on, ['calls', 'search', `"${phrase}"`, '--limit', '100000', '-o', 'ids']));
     assert.ok(found.includes(first), `"${phrase}" finds ${first}`);
     // Exactly the calls whose transcript, summary or customer hold that phrase.
-    const all = lines(await ok(on, ['calls', 'export', '--offline'])).map((l) => JSON.parse(l) as { id: string; transcript?: string; summary?: string; customer?: { name?: string; number?: string } });
-    const expected = all.filter((c) => [c.transcript, c.summary, c.customer?.name, c.customer?.number].some((t) => t && words(t).includes(` ${phrase} `))).map((c) => c.id);
+    const all = lines(await ok(on, ['calls', 'export', '--offline'])).map((l) => JSON.parse(l) as Call);
+    const expected = all.filter((c) => [viewCall(c).transcript, viewCall(c).summary, c.customer?.name, c.customer?.number].some((t) => t && words(t).includes(` ${phrase} `))).map((c) => c.id);
     assert.deepEqual(new Set(found), new Set(expected));
     // Newest first.
     const created = found.map((id) => all.findIndex((c) => c.id === id));
@@ -110,8 +112,9 @@ describe('calls search | stats | export on the archive', () => {
 
   test('stats: every grouping sums to the totals of `calls list --all`', async () => {
     const calls = await serviceCalls(on);
-    const seconds = calls.reduce((s, c) => s + (c.durationSeconds ?? 0), 0);
-    const cost = calls.reduce((s, c) => s + (c.cost ?? 0), 0);
+    // As the service sends them: duration from startedAt/endedAt, cost from cost or its breakdown.
+    const seconds = calls.reduce((s, c) => s + (viewCall(c as Call).durationSeconds ?? 0), 0);
+    const cost = calls.reduce((s, c) => s + (viewCall(c as Call).cost ?? 0), 0);
     for (const by of ['day', 'assistant', 'number', 'status', 'endedReason']) {
       const groups = JSON.parse(await ok(on, ['calls', 'stats', '--by', by, '-o', 'json'])) as Record<string, number | string | null>[];
       assert.ok(groups.length > 0, by);

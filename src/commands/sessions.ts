@@ -153,8 +153,8 @@ export function sessionsCommand(): Command {
     .action(
       action('list the sessions', async (_o: object, c: Command) =>
         withApi(c, async ({ api, out, target }) => {
-          const { listSessions } = await import('../config/sessions.js');
-          await listRememberedSessions(api, out, listSessions(target.profile, target.dataDir), writeErr);
+          const [{ listSessions }, { serviceOf }] = await Promise.all([import('../config/sessions.js'), import('../config/config.js')]);
+          await listRememberedSessions(api, out, listSessions(target.profile, target.dataDir, serviceOf(target)), writeErr);
         }),
       ),
     );
@@ -171,6 +171,6 @@ export function sessionsCommand(): Command {
 
 /** Sessions started from scripts show up on the console's Chat screen too. */
 async function rememberForConsole(target: Target, session: ChatSession): Promise<void> {
-  const { rememberSession } = await import('../config/sessions.js');
-  rememberSession(target.profile, session, target.dataDir);
+  const [{ rememberSession }, { serviceOf }] = await Promise.all([import('../config/sessions.js'), import('../config/config.js')]);
+  rememberSession(target.profile, { ...session, service: serviceOf(target) }, target.dataDir);
 }

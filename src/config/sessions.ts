@@ -32,6 +32,8 @@ const RememberedSessionSchema = z.looseObject({
   /** The sum of the costs of the turns sent from this machine (the service keeps no total). */
   totalCost: z.number().optional(),
   variableValues: z.record(z.string(), z.unknown()).optional(),
+  /** The service the session lives on (config's serviceOf); entries written before this have none and are always listed. */
+  service: z.string().optional(),
 });
 export type RememberedSession = z.infer<typeof RememberedSessionSchema>;
 
@@ -48,6 +50,8 @@ export interface SessionInput {
   variableValues?: Record<string, unknown>;
   /** the service's messages (any shape src/api/records.ts reads) or the console's turns */
   messages?: readonly unknown[] | null;
+  /** the service the session lives on (config's serviceOf) */
+  service?: string;
 }
 
 /**
@@ -64,8 +68,14 @@ export interface SessionPatch {
   at?: string;
 }
 
-export function listSessions(profile: string, dir: string = defaultDataDir()): RememberedSession[] {
-  return parseSessions(readJsonFile(fileFor(profile, dir), 'delete it to start a fresh list of sessions'), fileFor(profile, dir));
+/** The sessions remembered for `profile`; given `service`, only those on it (a profile pointed at another service lists none of the first one's). */
+export function listSessions(profile: string, dir: string = defaultDataDir(), service?: string): RememberedSession[] {
+  return onService(parseSessions(readJsonFile(fileFor(profile, dir), 'delete it to start a fresh list of sessions'), fileFor(profile, dir)), service);
+}
+
+/** The entries made on `service`, and those that name none (remembered before sessions named theirs). */
+export function onService(all: RememberedSession[], service: string | undefined): RememberedSession[] {
+  return service === undefined ? all : all.filter((s) => s.service === undefined || s.service === service);
 }
 
 /** Adds the session, or refreshes it if already remembered; returns the stored entry. */
@@ -228,6 +238,7 @@ function summarize(s: SessionInput): Partial<RememberedSession> & { id: string }
   if (s.assistantId != null) out.assistantId = s.assistantId;
   if (s.createdAt != null) out.createdAt = s.createdAt;
   if (s.variableValues) out.variableValues = s.variableValues;
+  if (s.service) out.service = s.service;
   if (s.messages) {
     out.messageCount = s.messages.length;
     const last = s.messages.length ? messageText(s.messages.at(-1)) : '';

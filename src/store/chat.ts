@@ -7,7 +7,8 @@ import { ApiError, InputError, failure } from '../api/errors.js';
 import { unreadNote } from '../api/envelope.js';
 import { messageRole, messageText } from '../api/records.js';
 import { replyMessages } from '../api/reply.js';
-import { applyPatch, listSessions, SessionIndexWriter, type RememberedSession, type SessionInput, type SessionPatch } from '../config/sessions.js';
+import { applyPatch, listSessions, onService, SessionIndexWriter, type RememberedSession, type SessionInput, type SessionPatch } from '../config/sessions.js';
+import { serviceKey } from './cached.js';
 import type { Resource, Route, SliceCreator } from './types.js';
 import { routeKey } from './types.js';
 import type { UiActions } from './ui.js';
@@ -143,6 +144,7 @@ const blank = (id: string, remembered?: RememberedSession): Conversation => ({
 
 export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set, get, { api, target, disposers }) => {
   const profile = target.profile;
+  const service = serviceKey(target);
   const dir = target.dataDir;
   /** In-flight sends by session id; not state, because an AbortController is not something to render. */
   const inFlight = new Map<string, AbortController>();
@@ -173,13 +175,15 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
    */
   const writer = new SessionIndexWriter(profile, dir, {
     onWritten: (all) => {
-      if (get().chat.index.status === 'ready') set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data: all, fetchedAt: Date.now() } } }));
+      if (get().chat.index.status === 'ready') set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data: onService(all, service), fetchedAt: Date.now() } } }));
     },
     onError: (err) => get().actions.flash(`Could not remember the session: ${failure(err).message}`, 'error'),
   });
   disposers.push(() => writer.flushSync());
-  const remember = (patch: SessionPatch) => {
+  const remember = (asked: SessionPatch) => {
     const at = new Date().toISOString();
+    // Each entry names the service it lives on: another service under this profile's name lists none of them.
+    const patch = { ...asked, session: { ...asked.session, service } };
     const index = get().chat.index;
     if (index.data) {
       const data = [...index.data];
@@ -232,7 +236,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
     actions: {
       loadSessionIndex() {
         try {
-          const data = listSessions(profile, dir);
+          const data = listSessions(profile, dir, service);
           set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data, fetchedAt: Date.now() } } }));
         } catch (err) {
           set((s) => ({ chat: { ...s.chat, index: { ...s.chat.index, status: 'error', error: failure(err).message } } }));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listSessions, SessionIndexWriter } from '../../src/config/sessions.js';
-import { sandboxForCli } from '../support/sandbox.js';
+import { sandboxForCli, startTestSandbox } from '../support/sandbox.js';
 import { runCli } from '../support/cli.js';
 
 const on = sandboxForCli();
@@ -100,6 +100,22 @@ describe('the session index with many writers', () => {
       assert.match(r.stderr, /warning: the session was created, but the local session index was not updated/);
     } finally {
       writeFileSync(file, kept);
+    }
+  });
+
+  test("a profile pointed at another service lists none of the first service's sessions", async () => {
+    const other = await startTestSandbox();
+    try {
+      const assistant = (JSON.parse(await ok(['assistants', 'list', '-o', 'json'])) as { id: string }[])[0].id;
+      const made = JSON.parse(await ok(['sessions', 'create', '--assistant', assistant, '--name', 'first service', '-o', 'json'])) as { id: string };
+      const here = JSON.parse(await ok(['sessions', 'list', '-o', 'json'])) as { id: string }[];
+      assert.ok(here.some((s) => s.id === made.id), 'listed on its own service');
+      // The same profile name ('env'), another base URL.
+      const elsewhere = await runCli(['sessions', 'list', '-o', 'json'], { env: { ...on.env, SWITCHBOARD_BASE_URL: other.url, SWITCHBOARD_API_KEY: other.apiKey } });
+      assert.equal(elsewhere.code, 0, elsewhere.stderr);
+      assert.ok(!(JSON.parse(elsewhere.stdout) as { id: string }[]).some((s) => s.id === made.id), "the first service's session is not listed for the other");
+    } finally {
+      await other.close();
     }
   });
 });

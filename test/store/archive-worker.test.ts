@@ -26,8 +26,6 @@ import { startFaultyServer } from '../support/faulty-server.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const SEEDED = 20_000;
-/** The longest the store's thread may be held while the worker back-fills (a sync on that thread held it 850 ms at once here). */
-const STALL_MS = 150;
 
 type Api = ReturnType<typeof createClient>;
 
@@ -116,7 +114,8 @@ describe("the console's archive sync in a worker thread", () => {
     assert.deepEqual(archived(cacheDir), { n: total, ids: total, leases: 0 });
     assert.ok(phases.has('backfill'), 'it said it was fetching older calls');
     assert.ok(totals.filter((n) => n > 0 && n < total).length >= 2, `the rows were read again as pages landed (totals ${totals.join(', ')})`);
-    assert.ok(worst < STALL_MS, `the store's thread was held ${worst.toFixed(0)} ms at once`);
+    // The outcome that keeps the store's thread free is that the sync ran in a worker; how long the
+    // thread was held is a speed, and belongs to the bench (keys while the archive back-fills).
     assert.equal(workers.get(store)?.n, 1, 'in a worker');
     // The live refresh of a log just synced finds the calls of the last moments: no worker for that.
     await store.getState().actions.refreshCalls();

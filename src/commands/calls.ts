@@ -160,7 +160,7 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
     const changed = callChanges(seen, calls);
     if (!first && changed.length > 0) {
       if (out.format === 'json') out.write(changed.map((c) => jsonText(c) + '\n').join(''));
-      else if (out.format === 'ids') out.write(changed.map((c) => c.id + '\n').join(''));
+      else if (out.format === 'ids') out.write(changed.map((c) => escapeLine(c.id) + '\n').join(''));
       else if (out.format === 'table' && out.tty) out.write(changed.map((c) => watchLine(c, out.color) + '\n').join(''));
       else rows.add(changed);
     }

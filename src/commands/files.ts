@@ -46,7 +46,7 @@ export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { 
 
 export async function uploadFile(api: VoiceAgentApi, out: OutputTarget, path: string): Promise<void> {
   // Progress only for a person watching; a script's stderr stays quiet.
-  const progress = process.stderr.isTTY ? (sent: number, total: number) => process.stderr.write(`\ruploading ${path}: ${total > 0 ? Math.floor((sent / total) * 100) : 0}%`) : undefined;
+  const progress = process.stderr.isTTY ? (sent: number, total: number) => process.stderr.write(`\ruploading ${escapeLine(path)}: ${total > 0 ? Math.floor((sent / total) * 100) : 0}%`) : undefined;
   let uploaded: Written<KbFile>;
   try {
     uploaded = await api.uploadFile(path, { onProgress: progress });
@@ -97,7 +97,7 @@ export async function deleteFile(api: VoiceAgentApi, out: OutputTarget, id: stri
   }
   const res = await api.deleteFile(id);
   if (out.format === 'json') out.write(jsonText({ id, ...res }, 2) + '\n');
-  else if (out.format === 'ids') out.write(id + '\n');
+  else if (out.format === 'ids') out.write(escapeLine(id) + '\n');
   else if (out.format === 'csv') out.write(toCsv([{ id, message: res.message }], DELETED_COLUMNS));
   else out.write(`${escapeLine(res.message || `deleted ${id}`)}\n`);
 }

@@ -59,7 +59,7 @@ export async function linkNumber(api: VoiceAgentApi, out: OutputTarget, idOrDid:
   }
   if (out.format === 'json') out.write(jsonText(res, 2) + '\n');
   else if (res.phoneNumber && out.format !== 'table') printRecord(out, res.phoneNumber, NUMBER_COLUMNS);
-  else if (out.format === 'ids') out.write(phoneNumberId + '\n');
+  else if (out.format === 'ids') out.write(escapeLine(phoneNumberId) + '\n');
   else out.write(`${escapeLine(res.message || `linked ${phoneNumberId} to ${assistantId}`)}\n`);
 }
 

@@ -136,7 +136,8 @@ export function printList<T extends { id: string }>(out: OutputTarget, records: 
       out.write(toCsv(records, columns, out.tty));
       return;
     case 'ids':
-      out.write(records.map((r) => r.id + '\n').join(''));
+      // Ids are service text too: one that carries control characters is shown escaped.
+      out.write(records.map((r) => escapeLine(r.id) + '\n').join(''));
       return;
     case 'table':
       if (records.length === 0 && out.tty) {
@@ -164,7 +165,7 @@ export function listWriter<T extends { id: string }>(out: OutputTarget, columns:
       if (records.length === 0) return;
       let text: string;
       if (out.format === 'json') text = (started ? ',\n' : '[\n') + records.map((r) => jsonText(r, 2).replace(/^/gm, '  ')).join(',\n');
-      else if (out.format === 'ids') text = records.map((r) => r.id + '\n').join('');
+      else if (out.format === 'ids') text = records.map((r) => escapeLine(r.id) + '\n').join('');
       else if (out.format === 'csv') text = toCsv(records, columns, out.tty);
       else text = toTable(records, columns, false, out.color);
       if (started && out.format === 'csv') text = withoutHeader(text, '\r\n');
@@ -192,7 +193,7 @@ export function printRecord<T extends { id: string }>(out: OutputTarget, record:
       out.write(toCsv([record], columns, out.tty));
       return;
     case 'ids':
-      out.write(record.id + '\n');
+      out.write(escapeLine(record.id) + '\n');
       return;
     case 'table':
       out.write(toFieldList(record as Record<string, unknown>, out.tty, out.color));

@@ -39,6 +39,14 @@ export interface FixtureVariant {
   newest: string;
   /** Seconds between consecutive seeded calls. */
   spacingSeconds: number;
+  /**
+   * A hostile service: every string it sends (names, prompts, transcripts, messages, summaries,
+   * file names, DIDs, URLs, error messages, success texts) ends in ESCAPE_CORPUS. Ids, dates and
+   * the few enum fields stay plain, because commands address records by the ids the tests pass
+   * and parse dates and roles; instead one extra record of each kind has an id that carries the
+   * corpus (ID_CORPUS), so ids are shown hostile too.
+   */
+  hostile: boolean;
 }
 
 export const DEFAULT_VARIANT: FixtureVariant = {
@@ -53,7 +61,47 @@ export const DEFAULT_VARIANT: FixtureVariant = {
   calls: 40,
   newest: '2026-11-20T12:00:00.000Z',
   spacingSeconds: 420,
+  hostile: false,
 };
+
+/**
+ * Every kind of text that could drive a terminal, each next to a marker word: ESC alone, SGR, a
+ * screen clear, OSC 52 (clipboard write), OSC 8 (hyperlink), OSC 0 (title), DCS, C1 CSI and NEL,
+ * the bidi embeddings, overrides and isolates, the line and paragraph separators, CR, BS, BEL.
+ */
+export const ESCAPE_PIECES: readonly string[] = [
+  '\u001b7SAVE',
+  '\u001b[35;7mSGR',
+  '\u001b[2JCLR',
+  '\u001b]52;c;Q0xJUEJPQVJE\u0007',
+  '\u001b]8;;http://x.test/\u001b\\LINK\u001b]8;;\u001b\\',
+  '\u001b]0;TITLE\u0007',
+  '\u001bP1$qmDCS\u001b\\',
+  '\u009b2JCSI1',
+  'N\u0085EL',
+  '\u202aLRE\u202bRLE\u202cPDF\u202dLRO\u202eRLO',
+  '\u2066LRI\u2067RLI\u2068FSI\u2069PDI',
+  'LS\u2028SEP',
+  'PS\u2029SEP',
+  'C\rRET',
+  'B\bBS',
+  'BEL\u0007L',
+];
+export const ESCAPE_CORPUS = ESCAPE_PIECES.join('');
+/** The corpus as an id may carry it: no slash, so a record's id stays one path segment. */
+export const ID_CORPUS = ESCAPE_CORPUS.replace(/\//g, '');
+
+// Fields that stay plain on a hostile service: ids (addressed by commands), dates (parsed),
+// and roles and statuses and kinds (the client's shapes switch on them).
+const PLAIN_KEY = /^(id|\w*Id|\w*At|role|status|type|object|purpose|mimetype|time)$/;
+
+/** `value` with the corpus appended to every string not under a PLAIN_KEY. */
+function poison(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') return PLAIN_KEY.test(key) ? value : `${value}${ESCAPE_CORPUS}`;
+  if (Array.isArray(value)) return value.map((v) => poison(v, key));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, poison(v, k)]));
+  return value;
+}
 
 /** Vapi's default `limit` for List Calls. */
 export const VAPI_DEFAULT_CALL_LIMIT = 100;
@@ -340,6 +388,14 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
     sessions: [seedSession(assistants)],
     chats: [] as Json[],
   };
+  if (variant.hostile) {
+    // One record of each kind whose id carries the corpus (see FixtureVariant.hostile).
+    const hostileId = (r: Json) => ({ ...structuredClone(r), id: `${String(r.id)}-${ID_CORPUS}` });
+    state.assistants.push(hostileId(state.assistants[0]));
+    state.phoneNumbers.push(hostileId(state.phoneNumbers[0]));
+    state.files.push(hostileId(state.files[0]));
+    if (state.calls.length > 1) state.calls.push(hostileId(state.calls[state.calls.length - 1]));
+  }
   const requests: LoggedRequest[] = [];
   const links: { assistantId: string; phoneNumberId: string }[] = [];
   const patches: { id: string; body: Json }[] = [];
@@ -355,7 +411,7 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
   });
 
   function send(res: ServerResponse, status: number, body: unknown) {
-    const text = JSON.stringify(body);
+    const text = JSON.stringify(variant.hostile ? poison(body) : body);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
     res.end(text);
   }
@@ -608,7 +664,7 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
         return sendError(res, 404, 'Assistant or phone number not found');
       }
       links.push({ assistantId: b.assistantId, phoneNumberId: b.phoneNumberId });
-      const text = 'Inbound agent configured successfully';
+      const text = `Inbound agent configured successfully${variant.hostile ? ESCAPE_CORPUS : ''}`;
       if (variant.textPlainSuccess) {
         res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
         return res.end(text);

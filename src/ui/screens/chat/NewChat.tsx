@@ -9,6 +9,7 @@ import { Spinner } from '../../components/Spinner.js';
 import { Priority, useKeypress } from '../../hooks/keypress.js';
 import type { ScreenProps } from '../shared.js';
 import { activeWord } from '../../../format/words.js';
+import { escapeLine } from '../../../format/escape.js';
 
 export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new' }>) {
   const assistants = useConsole((s) => s.assistants);
@@ -46,7 +47,7 @@ export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new'
   const chosen = assistants.data.find((a) => a.id === assistantId);
   return (
     <Box flexDirection="column">
-      <Text bold>New chat with {chosen?.name ?? assistantId}</Text>
+      <Text bold>New chat with {escapeLine(chosen?.name ?? assistantId)}</Text>
       <Text>
         <Text color="yellow">Name (optional): </Text>
         <TextInput value={name} onChange={setName} focus={!starting} placeholder="a name to find it by" width={Math.max(10, width - 17)} />
@@ -57,7 +58,7 @@ export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new'
         </Text>
       ) : start?.status === 'error' ? (
         <Text color="red" wrap="wrap">
-          Could not start the chat: {start.error}
+          Could not start the chat: {escapeLine(start.error ?? '')}
         </Text>
       ) : null}
       <Text dimColor>Enter start · Esc pick another assistant</Text>

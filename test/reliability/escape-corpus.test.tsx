@@ -1,0 +1,381 @@
+// The escape corpus against everything Switchboard shows: a hostile service (the hosted fixture
+// with `hostile`: every string it sends ends in ESC, SGR, OSC 52/8/0, DCS, C1, bidi overrides and
+// isolates, U+2028/U+2029, CR, BS and BEL) and every command of the program (enumerated from
+// buildProgram, so a new command fails here until it has an argument fixture or a reason to be
+// skipped), in every output format, piped and on a pseudo-terminal; the files the tool writes or
+// tells people to read; and every console screen. No raw sequence may get through; -o json may
+// carry them only as \u escapes and must parse back to the exact text. Success or error alike.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { buildProgram } from '../../src/commands/index.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
+import type { Route, RouteName } from '../../src/store/index.js';
+import { CLI, runCli, startCli, tempHome, type CliHome } from '../support/cli.js';
+import { ESCAPE_CORPUS, ID_CORPUS, startHostedFixture, type HostedFixture } from '../support/hosted-fixture.js';
+import { KEYS } from '../support/ink.js';
+import { openConsole } from '../ui/support.js';
+
+// Anything that can drive a terminal: C0 but TAB and LF, DEL, C1, bidi controls, U+2028/2029; a CR
+// only before an LF. For pipes and files, where the tool itself writes no control at all.
+const STRICT = /[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]|\r(?!\n)/g;
+// On a terminal the tool may colour and move the cursor itself (CSI), and the pty turns LF into
+// CR LF: there, what it never writes (C1, bidi, separators, BEL, BS, OSC, DCS, ESC 7) and the
+// corpus's own CSI and CR next to their marker words.
+const ON_TTY = [/[\u0080-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029\u0007\u0008]/g, /\u001b[\]P7c]/g, /\u001b\[35;7mSGR|\u001b\[2JCLR|C\rRET/g];
+
+const show = (c: string) => (c.length === 1 ? `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` : JSON.stringify(c));
+/** The raw sequences in `text` (as U+XXXX, with a few characters of context), at most a few. */
+function leaks(text: string, tty: boolean): string[] {
+  const found = new Set<string>();
+  for (const re of tty ? ON_TTY : [STRICT]) {
+    for (const m of text.matchAll(re)) {
+      found.add(`${show(m[0])} near ${JSON.stringify(text.slice(Math.max(0, m.index - 12), m.index + 12))}`);
+      if (found.size >= 4) return [...found];
+    }
+  }
+  return [...found];
+}
+
+/** Every string in a parsed JSON value. */
+function strings(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.flatMap(strings);
+  if (v && typeof v === 'object') return Object.values(v).flatMap(strings);
+  return [];
+}
+
+let fx: HostedFixture;
+let home: CliHome;
+let env: NodeJS.ProcessEnv;
+let scratch: string;
+const problems: string[] = [];
+/** Per command: how many of its runs printed the service's text (escaped): the runs that showed something. */
+const shown = new Map<string, { runs: number; shown: number }>();
+// A word of the corpus that survives escaping: where it is, the service's text got through.
+const MARKER = 'Q0xJUEJPQVJE';
+const P: Record<string, string> = {};
+
+before(async () => {
+  fx = await startHostedFixture({ hostile: true, calls: 12 });
+  home = tempHome();
+  env = { ...home.env, SWITCHBOARD_BASE_URL: fx.url, SWITCHBOARD_API_KEY: fx.apiKey };
+  scratch = mkdtempSync(join(tmpdir(), 'sb-escapes-'));
+  const a = fx.assistants[0].id as string;
+  P.A = a;
+  P.AH = fx.assistants.find((r) => String(r.id).includes(ID_CORPUS))!.id as string;
+  P.N = fx.phoneNumbers[1].id as string;
+  P.NH = fx.phoneNumbers.find((r) => String(r.id).includes(ID_CORPUS))!.id as string;
+  P.C = fx.calls[1].id as string;
+  P.CH = fx.calls.find((r) => String(r.id).includes(ID_CORPUS))!.id as string;
+  P.F = fx.files[0].id as string;
+  P.FH = fx.files.find((r) => String(r.id).includes(ID_CORPUS))!.id as string;
+  P.FDEL = fx.files[3].id as string;
+  P.S = fx.sessions[0].id as string;
+  P.URL = fx.url;
+  // The user's own arguments may carry the corpus too (pasted from anywhere): errors echo them.
+  P.BAD = `nope-${ID_CORPUS}`;
+  P.SCEN = join(scratch, 'hostile.test.yaml');
+  writeFileSync(P.SCEN, `name: Hostile replies\nassistant: ${a}\nturns:\n  - user: hello\n    expect:\n      contains: ["not in the reply"]\n  - user: again\n`);
+  P.NEW = join(scratch, 'new-assistant.json');
+  writeFileSync(P.NEW, JSON.stringify({ name: 'From a file', voice: { provider: '11labs', voiceId: 'burt' }, transcriber: { provider: 'deepgram', model: 'nova-3' }, model: { provider: 'openai', model: 'gpt-4o' } }));
+  P.KEY = fx.apiKey;
+  P.UP = join(scratch, `kb-${ID_CORPUS}.txt`);
+  writeFileSync(P.UP, 'hello');
+  // A pulled directory for diff and push (each run gets its own copy).
+  P.PULLED = join(scratch, 'pulled');
+  await runCli(['assistants', 'pull', '--dir', P.PULLED], { env });
+  // The archive the offline commands read.
+  await runCli(['archive', 'sync'], { env });
+});
+
+after(async () => {
+  await fx?.close();
+  home?.cleanup();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+interface Fixture {
+  /** Argument lists after the command's own words; {X} is replaced from P, {DIR} by the run's own dir, {PULLCOPY} by a copy of the pulled dir. */
+  args?: string[][];
+  /** Output formats to try (default: every -o format). */
+  formats?: string[];
+  /** Runs until stopped: stopped after a few seconds; `during` is called twice meanwhile. */
+  longRunning?: boolean;
+  during?: () => void;
+  stdin?: string;
+  /** Why this command is not run against the service. */
+  skip?: string;
+}
+
+const FIXTURES: Record<string, Fixture> = {
+  'assistants list': { args: [[]] },
+  'assistants get': { args: [['{A}'], ['{AH}'], ['{BAD}']] },
+  'assistants create': { args: [['--file', '{NEW}']] },
+  'assistants update': { args: [['{A}', '--description', 'updated'], ['{BAD}', '--name', 'x']] },
+  'assistants pull': { args: [['{A}', '{AH}', '--dir', '{DIR}'], ['--dir', '{DIR}']] },
+  'assistants diff': { args: [['--dir', '{PULLCOPY}']] },
+  'assistants push': { args: [['--dir', '{PULLCOPY}', '--dry-run'], ['--dir', '{PULLCOPY}', '--yes']] },
+  'assistants clone': { args: [['{A}', '--name', 'Copy']] },
+  'numbers list': { args: [[]] },
+  'numbers link': { args: [['{N}', '--assistant', '{A}'], ['{NH}', '--assistant', '{AH}'], ['{BAD}', '--assistant', '{A}']] },
+  'calls list': { args: [[], ['--all'], ['--id', '{CH}']] },
+  'calls get': { args: [['{C}'], ['{CH}'], ['{BAD}']] },
+  'calls outbound': { args: [['--assistant', '{A}', '--number', '{N}', '--to', '+14155550123', '--name', 'Out']] },
+  // watch prints what changes after its first poll: a new call arrives while it runs.
+  'calls watch': { args: [['--interval', '1']], longRunning: true, during: () => void fx.calls.unshift({ ...structuredClone(fx.calls[1]), id: `ca11da7a-watch-${++runNo}`, createdAt: new Date().toISOString() }) },
+  'calls search': { args: [['refund'], ['SGR', '--offline']] },
+  'calls stats': { args: [[], ['--offline']] },
+  'calls export': {
+    args: [['--format', 'ndjson'], ['--format', 'csv'], ['--format', 'csv', '--out', '{DIR}/calls.csv'], ['--format', 'ndjson', '--out', '{DIR}/calls.ndjson'], ['--offline', '--format', 'csv']],
+    formats: ['table'],
+  },
+  'archive status': { args: [[]] },
+  'archive sync': { args: [[]] },
+  'archive clear': { skip: 'local only: it empties the archive the other commands read, and prints no service text' },
+  'files list': { args: [[], ['--page', '1', '--limit', '50']] },
+  'files get': { args: [['{F}'], ['{FH}'], ['{BAD}']] },
+  'files upload': { args: [['{UP}']] },
+  'files delete': { args: [['{FDEL}', '--yes']] },
+  'sessions create': { args: [['--assistant', '{A}', '--name', 'New']] },
+  'sessions list': { args: [[]] },
+  'sessions show': { args: [['{S}'], ['{BAD}']] },
+  'chat send': { args: [['hello', '--session', '{S}']] },
+  'sandbox ring': { skip: 'talks to the local sandbox only' },
+  'sandbox seed': { skip: 'writes a local sandbox data dir only' },
+  login: { args: [['--profile', 'hostile', '--base-url', '{URL}']], stdin: '{KEY}\n', formats: ['table'] },
+  'profiles list': { args: [[]] },
+  'profiles use': { args: [['{BAD}']], formats: ['table'] },
+  'profiles remove': { args: [['{BAD}']], formats: ['table'] },
+  whoami: { args: [[]] },
+  test: { args: [['{SCEN}'], ['{SCEN}', '--out', '{DIR}/report']], formats: ['text', 'json', 'junit', 'tap'] },
+  completion: { skip: 'prints a fixed shell script' },
+};
+
+/** The leaf commands of the program, as their words ("calls export"). */
+function leafCommands(): string[] {
+  const out: string[] = [];
+  const walk = (c: Command, words: string[]) => {
+    if (c.commands.length === 0) out.push(words.join(' '));
+    for (const s of c.commands) walk(s, [...words, s.name()]);
+  };
+  for (const c of buildProgram('0').commands) walk(c, [c.name()]);
+  return out;
+}
+
+const ptyKind = spawnSync('script', ['-qfec', 'true', '/dev/null']).status === 0 ? 'script' : undefined;
+
+/** Runs the binary on a pseudo-terminal (util-linux `script`): what the terminal received, stdout and stderr together. */
+function runOnPty(args: string[], opts: { stdin?: string; stopAfterMs?: number }): Promise<string> {
+  const quoted = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qfec', quoted, '/dev/null'], { env: { ...env, COLUMNS: '120', LINES: '40' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (out += s));
+  if (opts.stdin) child.stdin.write(opts.stdin);
+  const stop = () => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  };
+  const timer = setTimeout(stop, opts.stopAfterMs ?? 60_000);
+  return new Promise((done) => {
+    child.on('close', () => {
+      clearTimeout(timer);
+      done(out);
+    });
+  });
+}
+
+/** Every file under `dir` (the run's own outputs), path → text. */
+function filesUnder(dir: string): [string, string][] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile())
+    .map((f) => [f, readFileSync(f, 'utf8')]);
+}
+
+let runNo = 0;
+async function runOne(words: string[], args: string[], format: string, fixture: Fixture, tty: boolean): Promise<void> {
+  const dir = join(scratch, `run-${++runNo}`);
+  mkdirSync(dir);
+  const fill = (a: string) =>
+    a.replace(/\{(\w+)\}/g, (_m, k: string) => {
+      if (k === 'DIR') return join(dir, 'out');
+      if (k === 'PULLCOPY') {
+        cpSync(P.PULLED, join(dir, 'pulled'), { recursive: true });
+        return join(dir, 'pulled');
+      }
+      return P[k];
+    });
+  const argv = [...(format === 'table' || format === 'text' ? [] : ['-o', format]), ...words, ...args.map(fill)];
+  const label = `${tty ? 'pty' : 'pipe'}: switchboard ${argv.join(' ').replaceAll(ID_CORPUS, '<corpus>').replaceAll(fx.url, '<url>').replaceAll(scratch, '<tmp>')}`;
+  const stopAfterMs = fixture.longRunning ? 6000 : undefined;
+  const stdin = fixture.stdin === undefined ? undefined : fill(fixture.stdin);
+  const timers = fixture.during ? [setTimeout(fixture.during, 2000), setTimeout(fixture.during, 3500)] : [];
+  const tally = shown.get(words.join(' ')) ?? { runs: 0, shown: 0 };
+  shown.set(words.join(' '), tally);
+  tally.runs++;
+  if (tty) {
+    const out = await runOnPty(argv, { stdin, stopAfterMs });
+    if (out.includes(MARKER)) tally.shown++;
+    for (const l of leaks(out, true)) problems.push(`${label}: on the terminal: ${l}`);
+  } else {
+    const started = startCli(argv, { env, stdin: stdin ?? '' });
+    const timer = setTimeout(() => started.child.kill('SIGTERM'), stopAfterMs ?? 60_000);
+    const r = await started.result;
+    clearTimeout(timer);
+    if ((r.stdout + r.stderr).includes(MARKER)) tally.shown++;
+    for (const l of leaks(r.stdout, false)) problems.push(`${label}: stdout: ${l}`);
+    for (const l of leaks(r.stderr, false)) problems.push(`${label}: stderr: ${l}`);
+    if (format === 'json' && r.code === 0 && r.stdout.trim() !== '') {
+      // -o json stays exact: it parses, and wherever the service's text is, it is there whole.
+      try {
+        // One document, or one per line (calls watch, export --format ndjson).
+        let docs: unknown[];
+        try {
+          docs = [JSON.parse(r.stdout)];
+        } catch {
+          docs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+        }
+        const mangled = docs.flatMap(strings).filter((s) => /[\u001b\u009b\u202e]/.test(s) && !s.includes(ESCAPE_CORPUS) && !s.includes(ID_CORPUS));
+        if (mangled.length) problems.push(`${label}: the JSON changed the service's text: ${JSON.stringify(mangled[0]).slice(0, 120)}`);
+      } catch (err) {
+        // Some commands print lines whatever -o says (pull: the files it wrote); JSON must parse.
+        if (/^[[{]/.test(r.stdout.trim())) problems.push(`${label}: stdout is not JSON: ${String(err)}`);
+      }
+    }
+  }
+  timers.forEach(clearTimeout);
+  for (const [file, text] of filesUnder(dir)) for (const l of leaks(text, false)) problems.push(`${label}: file ${file.slice(dir.length)}: ${l}`);
+}
+
+test('every command of the program has an escape-corpus fixture or a reason to be skipped', () => {
+  const missing = leafCommands().filter((c) => !FIXTURES[c]);
+  assert.deepEqual(missing, [], 'add these commands to FIXTURES in test/reliability/escape-corpus.test.tsx');
+});
+
+test('every command, every format, piped and on a pseudo-terminal: no raw sequence from the service reaches the terminal or a file', { timeout: 20 * 60_000 }, async () => {
+  if (!ptyKind) console.log('no pseudo-terminal: util-linux `script` is missing; only the piped runs are checked');
+  const modes = ptyKind ? [false, true] : [false];
+  for (const name of leafCommands()) {
+    const fixture = FIXTURES[name];
+    if (!fixture || fixture.skip) continue;
+    const words = name.split(' ');
+    const formats = fixture.formats ?? ['table', 'json', 'csv', 'ids'];
+    const jobs: (() => Promise<void>)[] = [];
+    for (const args of fixture.args ?? [[]]) for (const format of formats) for (const tty of modes) jobs.push(() => runOne(words, args, format, fixture, tty));
+    // A few at a time: the machine is shared.
+    while (jobs.length) await Promise.all(jobs.splice(0, 4).map((j) => j()));
+  }
+  // Usage errors quote the user's own words; --debug prints each request and response line.
+  const extra = [[`asistants${ID_CORPUS}`], ['calls', 'list', '--limit', P.BAD], ['-o', P.BAD, 'whoami'], ['--profile', P.BAD, 'whoami'], ['--debug', 'calls', 'list'], ['--debug', 'files', 'get', P.FH], ['--debug', 'assistants', 'get', P.BAD]];
+  for (const argv of extra) {
+    for (const tty of modes) await runOne(argv, [], 'table', {}, tty);
+  }
+  // The log every error line points to, if anything was written to it.
+  const log = join(env.XDG_STATE_HOME!, 'switchboard', 'debug.log');
+  if (existsSync(log)) for (const l of leaks(readFileSync(log, 'utf8'), false)) problems.push(`${log}: ${l}`);
+  const runs = [...shown.values()].reduce((n, t) => n + t.runs, 0);
+  const withText = [...shown.values()].reduce((n, t) => n + t.shown, 0);
+  console.log(`${runs} runs of ${shown.size} commands; ${withText} printed the service's text (escaped); none printed it: ${[...shown].filter(([, t]) => t.shown === 0).map(([c]) => c).join(', ') || '-'}`);
+  assert.ok(withText > runs / 2, 'most runs must print the service text, or the test shows nothing');
+  assert.deepEqual(problems, []);
+});
+
+test('the console on a pseudo-terminal, with --debug: no raw sequence on the terminal or in the debug log it points to', { skip: !ptyKind && 'no pseudo-terminal (util-linux `script` is missing)' }, async () => {
+  const quoted = [process.execPath, CLI, '--debug'].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-qfec', quoted, '/dev/null'], { env: { ...env, COLUMNS: '120', LINES: '40', TERM: 'xterm-256color' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+  const closed = new Promise<void>((r) => child.on('close', () => r()));
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  try {
+    await pause(4000);
+    // Through the sections (1–6 on the top line), into the first record of each, and back.
+    for (const key of ['1', '\r', 'y', '\u001b', '\u001b', '2', '\r', '\u001b', '3', '\r', '\u001b', '4', '\r', '\u001b', '5', '\r', '\u001b', '6', '?', '\u001b']) {
+      child.stdin.write(key);
+      await pause(600);
+    }
+    child.stdin.write('q');
+    await Promise.race([closed, pause(5000)]);
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      /* ended */
+    }
+  }
+  assert.ok(out.length > 0, 'the console drew nothing');
+  assert.deepEqual(leaks(out, true), [], 'raw sequences on the terminal');
+  const log = join(env.XDG_STATE_HOME!, 'switchboard', 'debug.log');
+  assert.ok(existsSync(log), 'the console wrote no debug log');
+  assert.deepEqual(leaks(readFileSync(log, 'utf8'), false), [], `raw sequences in ${log}`);
+});
+
+test('every console screen against the hostile service: no raw sequence in any frame', { timeout: 10 * 60_000 }, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sb-escapes-ui-'));
+  const id = (r: Record<string, unknown>) => r.id as string;
+  const a = fx.assistants[0];
+  // One route of each kind; a new route fails here until it is added.
+  const routes: Record<RouteName, Route[]> = {
+    assistants: [{ name: 'assistants' }],
+    assistant: [{ name: 'assistant', id: id(a) }, { name: 'assistant', id: P.AH }, { name: 'assistant', id: P.BAD }],
+    'assistant-new': [{ name: 'assistant-new' }, { name: 'assistant-new', from: id(a) }],
+    'assistant-edit': [{ name: 'assistant-edit', id: id(a) }],
+    'assistant-kb': [{ name: 'assistant-kb', id: id(a) }],
+    'assistant-yaml': [{ name: 'assistant-yaml', id: id(a) }],
+    numbers: [{ name: 'numbers' }],
+    'number-link': [{ name: 'number-link', id: P.NH }],
+    calls: [{ name: 'calls' }],
+    call: [{ name: 'call', id: P.C }, { name: 'call', id: P.CH }],
+    'call-search': [{ name: 'call-search', text: 'refund' }, { name: 'call-search', text: `refund${ESCAPE_CORPUS}` }],
+    'call-stats': [{ name: 'call-stats' }],
+    'call-filters': [{ name: 'call-filters' }],
+    'call-outbound': [{ name: 'call-outbound', assistantId: id(a) }],
+    chat: [{ name: 'chat' }, { name: 'chat', sessionId: P.S, assistantId: id(a) }],
+    'chat-new': [{ name: 'chat-new' }],
+    'chat-session': [{ name: 'chat-session', sessionId: P.S }, { name: 'chat-session', sessionId: P.BAD }],
+    files: [{ name: 'files' }],
+    file: [{ name: 'file', id: P.F }, { name: 'file', id: P.FH }],
+    'file-upload': [{ name: 'file-upload' }],
+    tests: [{ name: 'tests', path: scratch }],
+    'test-result': [{ name: 'test-result', id: P.BAD, scenario: `s${ESCAPE_CORPUS}` }],
+    help: [{ name: 'help' }],
+    json: [{ name: 'json', title: ESCAPE_CORPUS, value: { name: ESCAPE_CORPUS } }],
+  };
+  assert.deepEqual(Object.keys(ROUTES).filter((r) => !(r in routes)), [], 'add these routes to the screens test');
+  const found: string[] = [];
+  try {
+    for (const route of Object.values(routes).flat()) {
+      let c: Awaited<ReturnType<typeof openConsole>> | undefined;
+      try {
+        c = await openConsole(fx as never, { initialRoute: route, target: { kind: 'remote', profile: 'hostile', baseUrl: fx.url, dataDir } as never, debugLog: () => undefined });
+        await new Promise((r) => setTimeout(r, 800));
+        // The raw-JSON view of what the screen shows, and an opened row.
+        await c.press('y');
+        await new Promise((r) => setTimeout(r, 200));
+        await c.press(KEYS.escape);
+        await c.press(KEYS.enter);
+        await new Promise((r) => setTimeout(r, 400));
+        for (const l of leaks(c.frames.join('\n'), true)) found.push(`${route.name} ${JSON.stringify(route).replaceAll(JSON.stringify(ESCAPE_CORPUS).slice(1, -1), '<corpus>')}: ${l}`);
+      } catch (err) {
+        // A screen that cannot open with these params still must not have leaked before failing.
+        if (c) for (const l of leaks(c.frames.join('\n'), true)) found.push(`${route.name}: ${l}`);
+        found.push(`${route.name}: could not be driven: ${String(err).split('\n')[0]}`);
+      } finally {
+        await c?.close();
+      }
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  assert.deepEqual(found, []);
+});

@@ -42,10 +42,11 @@ function leaks(text: string, tty: boolean): string[] {
 }
 
 /** Every string in a parsed JSON value. */
+/** The strings of a JSON value, but a search hit's `snippet`: an excerpt Switchboard cuts from the service's text, not the text itself. */
 function strings(v: unknown): string[] {
   if (typeof v === 'string') return [v];
   if (Array.isArray(v)) return v.flatMap(strings);
-  if (v && typeof v === 'object') return Object.values(v).flatMap(strings);
+  if (v && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => (k === 'snippet' ? [] : strings(x)));
   return [];
 }
 
@@ -152,6 +153,7 @@ const FIXTURES: Record<string, Fixture> = {
   'profiles use': { args: [['{BAD}']], formats: ['table'] },
   'profiles remove': { args: [['{BAD}']], formats: ['table'] },
   whoami: { args: [[]] },
+  doctor: { args: [[]], formats: ['table', 'json', 'csv'] },
   test: { args: [['{SCEN}'], ['{SCEN}', '--out', '{DIR}/report']], formats: ['text', 'json', 'junit', 'tap'] },
   completion: { skip: 'prints a fixed shell script' },
 };

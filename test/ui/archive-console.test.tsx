@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Call } from '../../src/api/schemas.js';
+import { viewCall } from '../../src/api/records.js';
 import { createClient } from '../../src/api/client.js';
 import { walkCallLog } from '../../src/api/pager.js';
 import { seedCalls } from '../../src/sandbox/seed.js';
@@ -160,7 +161,8 @@ describe('the console on the call archive', () => {
       await c.press('G');
       await shows(c, 'Per assistant');
       const stats = c.store.getState().callStats.data!;
-      const sum = (calls: Call[]) => ({ calls: calls.length, cost: calls.reduce((k, x) => k + (x.cost ?? 0), 0), minutes: calls.reduce((m, x) => m + (x.durationSeconds ?? 0), 0) / 60 });
+      // As the service sends them: duration from startedAt/endedAt, cost from cost or its breakdown.
+      const sum = (calls: Call[]) => ({ calls: calls.length, cost: calls.reduce((k, x) => k + (viewCall(x).cost ?? 0), 0), minutes: calls.reduce((m, x) => m + (viewCall(x).durationSeconds ?? 0), 0) / 60 });
       const all = sum(service);
       assert.equal(stats.total.calls, all.calls);
       assert.ok(Math.abs(stats.total.cost - all.cost) < 1e-6, `${stats.total.cost} vs ${all.cost}`);

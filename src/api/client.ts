@@ -16,7 +16,7 @@ import {
 } from './schemas.js';
 import type { FilesPage, OutboundCallInput, RequestOptions, UnreadAnswer, VoiceAgentApi, Written } from './contract.js';
 import { ApiError, InputError, RequestError, ResponseShapeError } from './errors.js';
-import { preview, serviceWords, unwrapList, unwrapRecord } from './envelope.js';
+import { describeBody, preview, serviceWords, unwrapList, unwrapRecord } from './envelope.js';
 import { createTransport, multipartFromFile, notJsonProblem, type Method, type TransportOptions } from './http.js';
 import { DEFAULT_CALL_DATE_FILTER, limitNamedIn, mergeTraits, type ServiceTraits } from './traits.js';
 
@@ -67,7 +67,7 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
   function readRecord<S extends z.ZodType>(a: Answer, name: string, schema: S): { record: z.output<S>; envelope: string } | { problem: string } {
     if (a.body === undefined) return { problem: notJsonProblem(a) };
     const found = unwrapRecord(a.body, name);
-    if (!found) return { problem: `expected a ${name} record, got ${describe(a.body)}` };
+    if (!found) return { problem: `expected a ${name} record, got ${describeBody(a.body)}` };
     const r = schema.safeParse(found.record);
     if (!r.success) return { problem: summarizeIssues(r.error, found.envelope === 'bare' ? '' : found.envelope.replace(/^\{(message,)?|\}$/g, '').replace(/[{}]/g, '').replace(/:/g, '.')) };
     return { record: r.data, envelope: found.envelope };
@@ -92,7 +92,7 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
   /** A list, bare or under its resource name or data/items/results. */
   function many<S extends z.ZodType>(a: Answer, name: string, schema: S): z.output<S>[] {
     const found = unwrapList(a.body, name);
-    if (!found) throw shapeError(a, a.body === undefined ? notJsonProblem(a) : `expected a list of ${name} (a JSON array or { ${name}: [...] }), got ${describe(a.body)}`);
+    if (!found) throw shapeError(a, a.body === undefined ? notJsonProblem(a) : `expected a list of ${name} (a JSON array or { ${name}: [...] }), got ${describeBody(a.body)}`);
     const at = found.envelope === 'bare' ? '' : found.envelope.replace(/[{}]/g, '').replace(/:/g, '.');
     return found.list.map((item, i) => parse(a, schema, item, `${at}[${i}]`));
   }
@@ -329,16 +329,6 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function describe(v: unknown): string {
-  if (v === undefined) return 'an empty body';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (isRecord(v)) {
-    const keys = Object.keys(v);
-    return keys.length ? `an object with ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}` : 'an empty object';
-  }
-  return `a ${typeof v}`;
-}
 
 /** The first few zod issues as `where: what` — readable, unlike a raw zod dump. */
 function summarizeIssues(error: z.ZodError, at: string): string {

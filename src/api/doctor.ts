@@ -15,7 +15,7 @@
 // Like the rest of src/api, the only code that knows paths and envelopes; text in findings is
 // the service's as received: escape it where it meets a terminal.
 import { ApiError, NetworkError, TimeoutError, failure } from './errors.js';
-import { unwrapList, unwrapRecord } from './envelope.js';
+import { describeBody, preview, unwrapList, unwrapRecord } from './envelope.js';
 import { createTransport, type Transport, type TransportOptions } from './http.js';
 import { DEFAULT_CALL_PAGE, MAX_CALL_PAGE } from './pager.js';
 import { CALL_DATE_FILTER_NAMES, limitNamedIn, type CallDateFilter, type ServiceTraits } from './traits.js';
@@ -593,17 +593,6 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function describe(got: Got & { ok: true }): string {
-  const v = got.body;
-  if (v === undefined && got.text?.trim()) {
-    const flat = got.text.replace(/\s+/g, ' ').trim();
-    return `${got.contentType ? `a ${got.contentType}` : 'a non-JSON'} answer "${flat.length > 60 ? `${flat.slice(0, 60)}…` : flat}"`;
-  }
-  if (v === undefined) return 'an empty body';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (isRecord(v)) {
-    const keys = Object.keys(v);
-    return keys.length ? `an object with ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}` : 'an empty object';
-  }
-  return `a ${typeof v}`;
+  if (got.body === undefined && got.text?.trim()) return `${got.contentType ? `a ${got.contentType}` : 'a non-JSON'} answer "${preview(got.text, 60)}"`;
+  return describeBody(got.body);
 }

@@ -145,6 +145,18 @@ function oneLine(s: string): string | undefined {
   return flat.length > SERVICE_WORDS_MAX ? `${flat.slice(0, SERVICE_WORDS_MAX - 1)}…` : flat;
 }
 
+/** A JSON body in a few words, for a message saying it was not what was asked for. */
+export function describeBody(v: unknown): string {
+  if (v === undefined) return 'an empty body';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (isRecord(v)) {
+    const keys = Object.keys(v);
+    return keys.length ? `an object with ${keys.slice(0, 5).join(', ')}${keys.length > 5 ? ', …' : ''}` : 'an empty object';
+  }
+  return `a ${typeof v}`;
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -218,18 +218,17 @@ export async function exportCalls(archive: CallArchive, q: CallQuery, format: 'n
   let chunk = '';
   if (format === 'csv') chunk = EXPORT_COLUMNS.map((c) => csvField(c.header)).join(',') + '\r\n';
   const rows = format === 'ndjson' ? archive.exportJson(q) : archive.exportCalls(q);
+  // NDJSON is made safe a batch at a time (one pass over 64 KiB, not one per record).
+  const out = format === 'ndjson' ? safeJson : (text: string) => text;
   for (const row of rows) {
-    chunk +=
-      typeof row === 'string'
-        ? safeJson(row) + '\n'
-        : EXPORT_COLUMNS.map((c) => csvField(cellText(c.value(row)))).join(',') + '\r\n';
+    chunk += typeof row === 'string' ? row + '\n' : EXPORT_COLUMNS.map((c) => csvField(cellText(c.value(row)))).join(',') + '\r\n';
     n++;
     if (chunk.length >= 1 << 16) {
-      await write(chunk);
+      await write(out(chunk));
       chunk = '';
     }
   }
-  if (chunk) await write(chunk);
+  if (chunk) await write(out(chunk));
   return n;
 }
 

@@ -45,12 +45,12 @@ export interface Timeouts {
 export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 15_000, bodyMs: 30_000, totalMs: 120_000 };
 
 /**
- * The largest answer read (SWITCHBOARD_MAX_RESPONSE_MB, default 32): far above a page of full
+ * The largest answer read (SWITCHBOARD_MAX_RESPONSE_MB, default 64): far above a page of full
  * call records, and low enough that a service sending without end cannot take the machine's memory.
  */
 export function maxResponseBytes(env: Record<string, string | undefined> = process.env): number {
   const mb = Number(env.SWITCHBOARD_MAX_RESPONSE_MB);
-  return (Number.isFinite(mb) && mb > 0 ? mb : 32) * 1024 * 1024;
+  return (Number.isFinite(mb) && mb > 0 ? mb : 64) * 1024 * 1024;
 }
 export const DEFAULT_RETRIES = 2;
 const DEFAULT_RETRY_BASE_MS = 250;

@@ -1,19 +1,10 @@
 // The hosted-service fixture's own tests: each variant answers as the references describe it,
 // so the tests that run Switchboard against it test Switchboard and not the fixture.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHostedFixture, type FixtureVariant, type HostedFixture } from '../support/hosted-fixture.js';
+import { fixturesForFile, type FixtureVariant, type HostedFixture } from '../support/hosted-fixture.js';
 
-const open: HostedFixture[] = [];
-after(async () => {
-  for (const f of open) await f.close();
-});
-
-async function fixture(opts: Partial<FixtureVariant> = {}): Promise<HostedFixture> {
-  const f = await startHostedFixture(opts);
-  open.push(f);
-  return f;
-}
+const fixture = fixturesForFile();
 
 async function get(f: HostedFixture, path: string, init: RequestInit = {}): Promise<{ status: number; type: string; body: unknown; text: string }> {
   const res = await fetch(f.url + path, { ...init, headers: { 'x-api-key': f.apiKey, ...(init.headers ?? {}) } });

@@ -5,6 +5,7 @@
 // with their addresses, is notes/references.md on the helpers' side and the comments below.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after } from 'node:test';
 
 /** How a single record comes back. `documented`: as the callhq reference shows where it shows one. */
 export type SingleEnvelope = 'documented' | 'bare' | 'named' | 'data' | 'messageData' | 'messageNamed';
@@ -801,4 +802,17 @@ function multipartFile(contentType: string, raw: Buffer): { filename: string; ty
     at = next;
   }
   return undefined;
+}
+
+/** For a test file: starts fixtures on demand (each its own variant) and closes them all after the file's tests. */
+export function fixturesForFile(): (opts?: Partial<FixtureVariant>) => Promise<HostedFixture> {
+  const open: HostedFixture[] = [];
+  after(async () => {
+    for (const f of open) await f.close();
+  });
+  return async (opts = {}) => {
+    const f = await startHostedFixture(opts);
+    open.push(f);
+    return f;
+  };
 }

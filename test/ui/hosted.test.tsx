@@ -1,25 +1,16 @@
 // The console against the second service: the hosted-service fixture written from the public
 // references (test/support/hosted-fixture.ts), whose records are Vapi's (text in messages[].message,
 // startedAt/endedAt and no durationSeconds, analysis.summary) and whose lists may be bare arrays.
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS } from '../support/ink.js';
 import { until } from '../support/wait.js';
-import { startHostedFixture, type FixtureVariant, type HostedFixture } from '../support/hosted-fixture.js';
+import { fixturesForFile, type HostedFixture } from '../support/hosted-fixture.js';
 import { openConsole, type Sandbox } from './support.js';
 
 type Rec = Record<string, unknown>;
 
-const open: HostedFixture[] = [];
-after(async () => {
-  for (const f of open) await f.close();
-});
-
-async function fixture(opts: Partial<FixtureVariant> = {}): Promise<HostedFixture> {
-  const f = await startHostedFixture(opts);
-  open.push(f);
-  return f;
-}
+const fixture = fixturesForFile();
 
 /** The console on the fixture, as a remote target (openConsole reads only url and apiKey of its service). */
 function consoleOn(fx: HostedFixture, opts: Parameters<typeof openConsole>[1] = {}) {

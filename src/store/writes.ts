@@ -4,9 +4,6 @@
 import type { UnreadAnswer } from '../api/contract.js';
 import { RequestError, failure } from '../api/errors.js';
 
-/** The writes guarded this way. */
-export type GuardedWrite = 'outbound' | 'create-assistant';
-
 /** What an attempt returned when it may have happened, for the confirmation; null for a clear no. */
 export function uncertainAfterError(err: unknown): string | null {
   if (!(err instanceof RequestError) || !err.mayHaveActed) return null;

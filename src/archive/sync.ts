@@ -405,6 +405,10 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
       if (!page.cursor.done && !once) {
         next = fetchCallsBefore(api, filters, page.cursor, pageOpts);
         next.catch(() => undefined); // awaited on the next turn; a write failing first must not leave it unhandled
+        // The request is only built and sent by the promise chain above (microtasks), which the
+        // page's synchronous write below would hold back until it ends: the next page would be
+        // asked for only after this one is written. One turn of the event loop sends it first.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
       const last = page.cursor.done || once;
       if (!open && checkpointer && walBytes() > WAL_MAX_BYTES) await checkpointer.settle();

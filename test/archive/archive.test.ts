@@ -4,6 +4,7 @@
 // of service.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,10 @@ import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
 import { walkCallLog } from '../../src/api/pager.js';
 import { openArchive, type CallArchive, type SyncProgress } from '../../src/archive/index.js';
+import { openArchiveDb } from '../../src/archive/schema.js';
+import { syncArchive } from '../../src/archive/sync.js';
+import { CallWriter } from '../../src/archive/write.js';
+import type { Call } from '../../src/api/schemas.js';
 import { openSqlite, pragmaValue } from '../../src/sqlite.js';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
 
@@ -175,15 +180,43 @@ describe('the archive API', () => {
   });
 
   // A walk writes pages into a transaction left open while the next page is on its way.
+  test('the next page is on the wire before a page is written, so the service answers while the archive writes', async () => {
+    const order: string[] = [];
+    const sent = (m: unknown) => {
+      const path = (m as { request: { path: string } }).request.path;
+      if (path.includes('/calls/details')) order.push('sent');
+    };
+    class Logged extends CallWriter {
+      override write(calls: readonly Call[]) {
+        order.push('write');
+        return super.write(calls);
+      }
+    }
+    const db = openArchiveDb(join(dir, 'order.db'), 'sandbox:a');
+    subscribe('undici:client:sendHeaders', sent);
+    try {
+      await syncArchive(db, new Logged(db), api, { pageSize: 100 });
+    } finally {
+      unsubscribe('undici:client:sendHeaders', sent);
+      db.close();
+    }
+    const pages = Math.ceil(serviceIds.length / 100);
+    assert.ok(pages >= 3, `the sandbox's log has ${serviceIds.length} calls: too few pages to tell`);
+    // Page k's request goes out, then page k-1 is written: every write but the last has the next request before it.
+    const expected = ['sent', ...Array.from({ length: pages }, () => ['sent', 'write']).flat()];
+    assert.deepEqual(order.slice(0, 2 * pages), expected.slice(0, 2 * pages));
+  });
+
   test('a write on the same handle while a sync is between pages is its own: put and remember kept, clear stops the sync', async () => {
     archive.clear();
     let calls = 0;
     const during = (action: () => void): VoiceAgentApi => ({
       ...api,
-      callDetails: (...a: Parameters<VoiceAgentApi['callDetails']>) => {
-        // The second page is asked for before the first is written: this runs right after that write.
-        if (++calls === 2) setImmediate(action);
-        return api.callDetails(...a);
+      callDetails: async (...a: Parameters<VoiceAgentApi['callDetails']>) => {
+        // The second page is asked for before the first is written, and answered after it: this runs between.
+        const answer = await api.callDetails(...a);
+        if (++calls === 2) action();
+        return answer;
       },
     });
     const first = serviceIds[0];

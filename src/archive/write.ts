@@ -3,7 +3,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Call } from '../api/schemas.js';
 import { viewCall } from '../api/records.js';
-import { jsonText } from '../format/escape.js';
 import { BUCKET_MS, DIM, SLOTS } from './schema.js';
 
 export interface WriteCounts {
@@ -110,7 +109,8 @@ export class CallWriter {
     // Each timestamp parsed once, not in every comparison.
     const ordered = calls.map((call) => ({ call, at: timeOf(call) })).sort((a, b) => a.at - b.at || (a.call.id < b.call.id ? -1 : a.call.id > b.call.id ? 1 : 0));
     for (const { call, at } of ordered) {
-      const json = jsonText(call);
+      // Stored as JSON.stringify wrote it: every reader parses it, and the export escapes it where it meets a terminal.
+      const json = JSON.stringify(call);
       const createdAt = Math.max(0, at);
       const old = this.s.old.get(call.id) as OldRow | undefined;
       if (old && (this.s.oldJson.get(old.record) as { json: string } | undefined)?.json === json) {

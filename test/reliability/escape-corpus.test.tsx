@@ -132,7 +132,7 @@ const FIXTURES: Record<string, Fixture> = {
   'calls search': { args: [['refund'], ['SGR', '--offline']] },
   'calls stats': { args: [[], ['--offline']] },
   'calls export': {
-    args: [['--format', 'ndjson'], ['--format', 'csv'], ['--format', 'csv', '--out', '{DIR}/calls.csv'], ['--format', 'ndjson', '--out', '{DIR}/calls.ndjson'], ['--offline', '--format', 'csv']],
+    args: [['--format', 'ndjson'], ['--format', 'csv'], ['--format', 'csv', '--out', '{DIR}/calls.csv'], ['--format', 'ndjson', '--out', '{DIR}/calls.ndjson'], ['--offline', '--format', 'csv'], ['--offline', '--format', 'ndjson']],
     formats: ['table'],
   },
   'archive status': { args: [[]] },

@@ -27,7 +27,7 @@ function loadSqlite(): Sqlite {
   return sqlite;
 }
 
-export function openSqlite(path: string, opts: { timeout?: number; readOnly?: boolean } = {}): DatabaseSync {
+export function openSqlite(path: string | URL, opts: { timeout?: number; readOnly?: boolean } = {}): DatabaseSync {
   const { DatabaseSync: Database } = loadSqlite();
   return new Database(path, { timeout: opts.timeout, readOnly: opts.readOnly });
 }

@@ -47,7 +47,7 @@ import { cacheDir, type Env } from '../config/paths.js';
 import { serviceOf, type Target } from '../config/config.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 import { ArchiveReader, type ArchivedCall, type CallQuery, type DayCount, type SearchHit, type Stats, type StatsBy } from './query.js';
-import { BUSY_TIMEOUT_MS, SCHEMA_VERSION, clearData, openArchiveDb } from './schema.js';
+import { ArchiveNotWritable, BUSY_TIMEOUT_MS, SCHEMA_VERSION, clearData, openArchiveDb, openArchiveDbReadOnly } from './schema.js';
 import { commitOpenBatch, historyComplete, readLastSync, readSyncState, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
 import { CallWriter } from './write.js';
 
@@ -88,6 +88,21 @@ export function archivePath(profile: string, env: Env = process.env): string {
 
 export function openArchiveFor(target: Target, env: Env = process.env): CallArchive {
   return openArchive(archivePath(target.profile, env), { service: serviceOf(target) });
+}
+
+/**
+ * The profile's archive for a command that only reads it: opened as usual where this user may
+ * write it, else read-only (another user's archive, a read-only mount). Such a handle fails on
+ * any write.
+ */
+export function openArchiveToRead(target: Target, env: Env = process.env): CallArchive {
+  const path = archivePath(target.profile, env);
+  try {
+    return openArchiveFor(target, env);
+  } catch (err) {
+    if (!(err instanceof ArchiveNotWritable) || !existsSync(path)) throw err;
+    return new CallArchive(path, openArchiveDbReadOnly(path, serviceOf(target)));
+  }
 }
 
 /** The call log's first screen as the archive holds it (see peekCallLog). */

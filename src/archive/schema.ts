@@ -1,9 +1,10 @@
 // The archive's tables. It is a cache of the service's call log: a database written by another
 // schema version, or for another service, is emptied and filled again by the next sync (the
 // version before this one is derived again from the records it holds instead: see rederive).
-import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { privateDir } from '../config/private-dir.js';
 import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
 import { viewCall } from '../api/records.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
@@ -98,12 +99,31 @@ export function callsHeld(db: DatabaseSync, dim: number = DIM.all, key = ''): nu
   return (db.prepare('SELECT total(calls) AS n FROM rollup WHERE dim = ? AND key = ?').get(dim, key) as { n: number }).n;
 }
 
+/** The archive cannot be opened for writing by this user: its file or directory is another user's, or read-only. */
+export class ArchiveNotWritable extends Error {
+  override name = 'ArchiveNotWritable';
+  constructor(path: string, cause: unknown) {
+    super(`the call archive ${path} cannot be written by this user (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+  }
+}
+
 /** Opens (creating, 0700 dir / 0600 file) the archive at `path`; schema made or reset under a write lock when needed. */
 export function openArchiveDb(path: string, service: string | undefined): DatabaseSync {
+  try {
+    return openWritable(path, service);
+  } catch (err) {
+    throw cannotWrite(err) ? new ArchiveNotWritable(path, err) : err;
+  }
+}
+
+function openWritable(path: string, service: string | undefined): DatabaseSync {
   // The archive dir and the cache dir above it (<cache>/switchboard/archive/<profile>.db).
   privateDir(dirname(path), dirname(dirname(path)));
   if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
-  chmodSync(path, 0o600); // SQLite gives its -wal/-shm files the same mode
+  // SQLite gives its -wal/-shm files the same mode: other users' bits go; the owner's stay (a
+  // file the owner made read-only stays so, and is read read-only: openArchiveDbReadOnly).
+  const mode = statSync(path).mode & 0o777;
+  if (mode & 0o077) chmodSync(path, mode & 0o700);
   const db = openSqlite(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     registerRecordFunctions(db);
@@ -143,6 +163,68 @@ export function openArchiveDb(path: string, service: string | undefined): Databa
     throw err;
   }
   return db;
+}
+
+/** Why an archive could not be opened for writing: this user may not write it (its file or directory is another user's, or read-only). */
+function cannotWrite(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return true;
+  const errcode = (err as { errcode?: unknown }).errcode;
+  // SQLITE_READONLY and SQLITE_CANTOPEN, with their extended codes (a read-only directory, -shm, …).
+  return typeof errcode === 'number' && [8, 14].includes(errcode & 0xff);
+}
+
+/**
+ * Opens an archive this user may read but not write (another user's, a read-only mount, a
+ * copy), for commands that only read: nothing is created or changed. In WAL mode SQLite needs to
+ * create the -shm file next to it; where it cannot and no writer has left a -wal file, the file
+ * is read as immutable (no locks, no -shm), which is safe because nothing can be pending.
+ */
+export function openArchiveDbReadOnly(path: string, service: string | undefined): DatabaseSync {
+  const readable = (db: DatabaseSync) => {
+    try {
+      pragmaValue(db, 'user_version'); // SQLite opens lazily: the first read finds what is missing
+      return db;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  };
+  let db: DatabaseSync;
+  try {
+    db = readable(openSqlite(path, { readOnly: true }));
+  } catch (err) {
+    if (!cannotWrite(err)) throw err;
+    if (walBytes(path) > 0) {
+      throw new Error(`the call archive ${path} cannot be written by this user, and a sync left changes in ${path}-wal that only a user who can write it can read; run \`switchboard archive sync\` as its owner first`, { cause: err });
+    }
+    const url = pathToFileURL(path);
+    url.search = 'immutable=1';
+    db = readable(openSqlite(url, { readOnly: true }));
+  }
+  try {
+    const version = pragmaValue(db, 'user_version');
+    if (version !== SCHEMA_VERSION) {
+      throw new Error(`the call archive ${path} cannot be written by this user, and was made by ${version === 0 ? 'nothing yet' : `another version of Switchboard (archive schema ${String(version)}, this one reads ${SCHEMA_VERSION})`}; run \`switchboard archive sync\` as its owner first`);
+    }
+    const held = (db.prepare(`SELECT value FROM meta WHERE key = 'service'`).get() as { value: string } | undefined)?.value;
+    if (service !== undefined && held !== service) {
+      throw new Error(`the call archive ${path} cannot be written by this user, and holds the calls of another service (${held ?? 'none'}); run \`switchboard archive sync\` as its owner first`);
+    }
+    registerRecordFunctions(db);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+function walBytes(path: string): number {
+  try {
+    return statSync(`${path}-wal`).size;
+  } catch {
+    return 0;
+  }
 }
 
 /**

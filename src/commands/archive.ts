@@ -29,16 +29,17 @@ interface Opened {
 
 /**
  * Opens the profile's archive and, unless --offline, syncs it first (progress on a terminal's
- * stderr). Offline needs no connection: only the profile's name and service are read.
+ * stderr). Offline needs no connection: only the profile's name and service are read. A command
+ * that only reads (`reads`) opens, offline, an archive this user cannot write read-only.
  */
-async function withArchive<T>(cmd: Command, offline: boolean, fn: (o: Opened) => Promise<T> | T): Promise<T> {
-  const { openArchiveFor } = await import('../archive/index.js');
+async function withArchive<T>(cmd: Command, offline: boolean, fn: (o: Opened) => Promise<T> | T, reads = true): Promise<T> {
+  const { openArchiveFor, openArchiveToRead } = await import('../archive/index.js');
   if (offline) {
     const globals = globalsOf(cmd);
     const { resolveTarget } = await import('../config/config.js');
     const target = resolveTarget({ profile: globals.profile, env: process.env });
     addSecret(target.apiKey);
-    const archive = openArchiveFor(target);
+    const archive = reads ? openArchiveToRead(target) : openArchiveFor(target);
     try {
       return await fn({ archive, out: outputFor(globals) });
     } finally {
@@ -305,7 +306,7 @@ async function archiveClear(cmd: Command, yes: boolean): Promise<void> {
     archive.clear();
     if (out.format === 'json') out.write(jsonText({ path: archive.path, cleared: held }, 2) + '\n');
     else if (out.format !== 'ids') out.write(`cleared the call archive (${count(held)} calls)\n`);
-  });
+  }, false);
 }
 
 export function archiveCommand(): Command {

@@ -74,13 +74,22 @@ CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGE
  * writer's deletes) registers them; the writer indexes the same view, so the two always agree.
  */
 export function registerRecordFunctions(db: DatabaseSync): void {
+  // A row's transcript and summary are asked for one after the other (the text view, a
+  // snippet): the record is parsed once for both.
+  let lastJson: string | undefined;
+  let lastView: ReturnType<typeof viewCall> | undefined;
   const view = (json: unknown) => {
     if (typeof json !== 'string') return undefined;
+    if (json === lastJson) return lastView;
+    let v;
     try {
-      return viewCall(JSON.parse(json) as Record<string, unknown>);
+      v = viewCall(JSON.parse(json) as Record<string, unknown>);
     } catch {
-      return undefined;
+      v = undefined;
     }
+    lastJson = json;
+    lastView = v;
+    return v;
   };
   db.function('call_transcript', { deterministic: true }, (json) => view(json)?.transcript ?? null);
   db.function('call_summary', { deterministic: true }, (json) => view(json)?.summary ?? null);

@@ -1,6 +1,8 @@
 // `npm run bench`: measures the built CLI (dist/) against the targets of issue 6 and prints one
-// table (Markdown, for the README) plus a JSON file of the same figures. Each row that cannot
-// run (a piece not built, a failure) prints `n/a (<reason>)` and the others go on.
+// table (Markdown) plus a JSON file of the same figures. A full run (no --rows, no --quick) also
+// writes the table, with the machine, Node version and date, to test/bench/RESULTS.md, which the
+// README links. Each row that cannot run (a piece not built, a failure) prints `n/a (<reason>)`
+// and the others go on.
 //
 //   npm run bench [-- --quick] [-- --no-build] [-- --rows 1,6,7]
 //
@@ -13,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { firstErrorLine, type BenchContext } from './fixtures.js';
 import { cleanupAll, installCleanupHandlers, run } from './procs.js';
-import { machine, renderTable, toJson, type Figure } from './report.js';
+import { RESULTS_FILE, benchCommand, isFullRun, machine, renderTable, resultsMarkdown, toJson, type Figure } from './report.js';
 import { versionRow } from './rows/version.js';
 import { startupRows } from './rows/startup.js';
 import { callLogRows } from './rows/calllog.js';
@@ -126,7 +128,11 @@ async function main(): Promise<void> {
   const seconds = (Date.now() - started) / 1000;
   const out = join(tmpdir(), `switchboard-bench-${m.date.replace(/[:]/g, '-')}.json`);
   writeFileSync(out, toJson(figures, { machine: m, quick: args.quick, seconds }));
-  process.stdout.write(`\n${header}${renderTable(figures)}\n\nfigures as JSON: ${out} (bench took ${seconds.toFixed(0)} s)\n`);
+  const printed = `${header}${renderTable(figures)}`;
+  // The last full run is kept in the repository; a subset or a quick try is not a result.
+  const kept = isFullRun(args) ? RESULTS_FILE : undefined;
+  if (kept) writeFileSync(kept, resultsMarkdown(printed, benchCommand(process.env, process.argv.slice(2)), seconds));
+  process.stdout.write(`\n${printed}\n\nfigures as JSON: ${out}${kept ? `; the table: ${kept}` : ''} (bench took ${seconds.toFixed(0)} s)\n`);
 }
 
 main()

@@ -1,5 +1,7 @@
-// What a row measures (a Figure), and the one table + JSON file the bench prints at the end.
+// What a row measures (a Figure), and the one table + JSON file the bench prints at the end;
+// after a full run the same table also goes to RESULTS.md beside this file, which the README links.
 import { cpus, totalmem, platform, release } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { Summary } from './stats.js';
 
 export interface Target {
@@ -65,7 +67,7 @@ function cells(f: Figure): string[] {
   return [name, value, spread, f.runs === undefined ? '' : String(f.runs), ratio, f.target?.text ?? '', met];
 }
 
-/** A Markdown table, so the README can take it as is. */
+/** A Markdown table, as the bench prints it and RESULTS.md keeps it. */
 export function renderTable(figures: Figure[]): string {
   const head = ['figure', 'median', 'spread (min–max)', 'runs', '× node', 'target', 'met'];
   const rows = figures.map(cells);
@@ -85,4 +87,42 @@ export function toJson(figures: Figure[], extra: Record<string, unknown>): strin
     null,
     2,
   );
+}
+
+/** The table of the last full run, linked from the README (test/bench/RESULTS.md). */
+export const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+
+/** A run of every row at full length: only such a run replaces RESULTS_FILE (not `--rows`, not `--quick`). */
+export function isFullRun(args: { quick: boolean; rows?: Set<number> }): boolean {
+  return !args.quick && args.rows === undefined;
+}
+
+/** The command line that repeats a run: its SWITCHBOARD_BENCH_* settings (but where it builds) and its flags. */
+export function benchCommand(env: Record<string, string | undefined>, argv: string[]): string {
+  const settings = Object.keys(env)
+    .filter((k) => k.startsWith('SWITCHBOARD_BENCH_') && k !== 'SWITCHBOARD_BENCH_BUILD' && env[k] !== undefined && env[k] !== '')
+    .sort()
+    .map((k) => `${k}=${env[k]}`);
+  return [...settings, 'npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' ');
+}
+
+/**
+ * RESULTS.md: how the run was made and how long it took, then what the bench printed: its
+ * header (date, machine, Node version) and the table.
+ */
+export function resultsMarkdown(printed: string, command: string, seconds: number): string {
+  return [
+    "# The bench's last full run",
+    '',
+    'Written by `npm run bench` (test/bench/bench.ts) at the end of every full run; a `--rows` or',
+    '`--quick` run leaves it alone. What the rows measure and how to run them:',
+    '[test/README.md](../README.md#the-bench).',
+    '',
+    `\`${command}\` (${seconds.toFixed(0)} s):`,
+    '',
+    '```text',
+    printed.trimEnd(),
+    '```',
+    '',
+  ].join('\n');
 }

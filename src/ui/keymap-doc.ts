@@ -1,16 +1,19 @@
 // The README's key table, generated from the keymap (so the docs can't drift from the keys).
 import { HELP_SECTIONS, bindingsFor } from './keymap.js';
 
+/** One row per help section: each key live there with what it does (a key live in two sections is in both). */
 export function keyTableMarkdown(): string {
-  const lines = ['| where | keys | what |', '|---|---|---|'];
-  const seen = new Set<string>();
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const lines = ['| where | keys |', '|---|---|'];
   for (const section of HELP_SECTIONS) {
+    const seen = new Set<string>();
+    const keys: string[] = [];
     for (const b of bindingsFor(section.contexts)) {
-      const id = `${section.title}:${b.command}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      lines.push(`| ${section.title} | ${b.keys.replace(/\|/g, '\\|')} | ${b.hint} |`);
+      if (seen.has(b.command)) continue;
+      seen.add(b.command);
+      keys.push(`\`${cell(b.keys)}\` ${cell(b.hint)}`);
     }
+    if (keys.length) lines.push(`| ${section.title} | ${keys.join(' · ')} |`);
   }
   return lines.join('\n');
 }

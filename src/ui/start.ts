@@ -66,7 +66,7 @@ export function shownTarget(kind: Target['kind'], profile: string, baseUrl: stri
  * full GC frees. With V8's factor on Node 22 they piled up to ~70 MB of dead strings before the
  * first full GC came (console at ~248 MB resident with 100k calls loaded, ~180 MB after a GC);
  * at 1.5× the full GCs come sooner and it stays at ~180 MB; paging pays for the extra full GCs
- * (0.2-3 s more of ~4-8 s on a loaded 2-core machine; see the README's Memory note).
+ * (0.2-3 s more of ~4-8 s on a loaded 2-core machine; see src/README.md, Memory).
  */
 export const HEAP_GROWING_PERCENT = 50;
 

@@ -1,9 +1,9 @@
 // The esbuild settings of the console's ESM bundle, shared by the build (build.mjs) and the
-// benchmark's Ink floor (test/bench/rows/startup.ts) and the tests' Ink (test-ink.mjs), so
-// "bundled like the console" stays true.
-import { inkPatches } from './ink-patches.mjs';
+// benchmark's Ink floor (test/bench/rows/startup.ts), so "bundled like the console" stays true.
+// Ink and the few packages the console changes are patched where they are installed
+// (src/patches), so the bundle, the tests and every script run the same code.
 
-/** Options for an ESM, code-split Node bundle with Ink patched; callers add entries, outdir and their own externals/defines. */
+/** Options for an ESM, code-split Node bundle; callers add entries, outdir and their own externals/defines. */
 export function esmBundleOptions({ external = [], define = {} } = {}) {
   return {
     outExtension: { '.js': '.mjs' },
@@ -17,7 +17,6 @@ export function esmBundleOptions({ external = [], define = {} } = {}) {
     // string-width's /^\p{RGI_Emoji}$/v alone took ~20 ms of every start-up that way.
     supported: { 'regexp-set-notation': true },
     logLevel: 'warning',
-    plugins: [inkPatches],
     // Optional dev-only imports stay outside the bundle.
     external: ['react-devtools-core', ...external],
     define: { 'process.env.NODE_ENV': '"production"', ...define },

@@ -1,10 +1,9 @@
-// Runs every test/**/*.test.ts(x) with Node's built-in runner through tsx, with the patched Ink
-// the console ships in place of node_modules' (src/scripts/test-ink.mjs, test-ink-hook.mjs).
+// Runs every test/**/*.test.ts(x) with Node's built-in runner through tsx. Each file also runs
+// alone the same way (`node --import tsx --test FILE`): Ink is patched where it is installed.
 // Extra args pass through: substrings that pick test files (run-tests.mjs test/ui).
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { buildTestInk } from './test-ink.mjs';
 
 function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -20,10 +19,6 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const ink = await buildTestInk();
-const env = { ...process.env, SWITCHBOARD_TEST_INK: ink.entry };
-const hook = new URL('./test-ink-hook.mjs', import.meta.url).href;
 console.log(`# tests on Node ${process.version}`);
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', hook, '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
-rmSync(ink.dir, { recursive: true, force: true });
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

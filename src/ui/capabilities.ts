@@ -14,7 +14,7 @@ export interface Capabilities {
 let current: Capabilities = { color: true, unicode: true };
 
 // Ink's colorize (Text colours, backgrounds, borders: every colour Ink draws, ours and the
-// libraries') returns its text uncoloured while this is set; see src/scripts/ink-patches.mjs.
+// libraries') returns its text uncoloured while this is set; see src/patches (no-color).
 const NO_COLOR = Symbol.for('switchboard.noColor');
 
 export function capabilities(): Capabilities {

@@ -1,37 +1,57 @@
-// What each Ink patch (src/scripts/ink-patches.mjs) earns: the console's call log, bundled once
-// per set of patches, moved through with j/k on a 120×40 terminal stand-in; bytes written, writes
+// What each patch on Ink's drawing path earns (src/patches): the console's call log, bundled once
+// per set of patches (each row one more), moved through with j/k on a 120×40 terminal stand-in; bytes written, writes
 // and CPU per key for each. `node --import tsx test/bench/ink-frames.ts [keys] [runs]`.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, sep } from 'node:path';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { startTestSandbox } from '../support/sandbox.js';
+import { packagesWith, patchFiles, root } from '../support/patches.js';
 
-const root = resolve(import.meta.dirname, '../..');
-type Patch = { name: string };
 const { esmBundleOptions } = (await import(new URL('../../src/scripts/esm-bundle.mjs', import.meta.url).href)) as { esmBundleOptions: () => BuildOptions };
-const { INK_PATCHES, inkPatchesPlugin } = (await import(new URL('../../src/scripts/ink-patches.mjs', import.meta.url).href)) as {
-  INK_PATCHES: Patch[];
-  inkPatchesPlugin: (patches: Patch[]) => Plugin;
-};
+/** The packages Ink draws a frame with; the other patches (commander, yoga's loader) are start-up only. */
+const DRAWING = ['ink', 'widest-line', 'string-width'];
+
+/** Every file of those packages (by name, or by path as src/ui/ink-internals.ts imports Ink's) taken from `packages`' copy. */
+const fromCopy = (packages: string): Plugin => ({
+  name: 'from-copy',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData === 'inner') return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'inner' });
+      if (r.errors.length > 0 || r.external) return undefined;
+      for (const pkg of DRAWING) {
+        const installed = join(root, 'node_modules', pkg) + sep;
+        if (r.path.startsWith(installed)) return { path: join(packages, 'node_modules', pkg, r.path.slice(installed.length)) };
+      }
+      return undefined;
+    });
+  },
+});
 const keys = Number(process.argv[2] ?? 400);
 const runs = Number(process.argv[3] ?? 5);
-const names = INK_PATCHES.map((p) => p.name);
+const names = patchFiles().filter((p) => DRAWING.includes(p.pkg)).map((p) => p.name);
+// Cumulative, in the order they are applied: a patch's diff may need the ones before it on the
+// same file, so each row adds one patch to the row above and shows what that one adds.
 const variants: { label: string; patches: string[] }[] = [
-  { label: 'Ink 8 as published', patches: [] },
-  ...names.map((n) => ({ label: `all but ${n}`, patches: names.filter((m) => m !== n) })),
-  { label: 'all patches (shipped)', patches: names },
+  { label: 'as published', patches: [] },
+  ...names.map((n, i) => ({ label: `+ ${n}`, patches: names.slice(0, i + 1) })),
 ];
 
 const dir = mkdtempSync(join(root, 'node_modules/.sb-ink-frames-'));
+const copies: string[] = [];
 const sb = await startTestSandbox();
 try {
   const bundles = await Promise.all(
     variants.map(async (v, i) => {
       const outdir = join(dir, String(i));
+      // Ink, widest-line and string-width from a copy with only this variant's patches; the rest
+      // (React) from the project.
+      const packages = packagesWith(DRAWING, v.patches);
+      copies.push(packages);
       const opts = esmBundleOptions();
-      await build({ ...opts, plugins: [inkPatchesPlugin(INK_PATCHES.filter((p) => v.patches.includes(p.name)))], entryPoints: { main: join(root, 'test/bench/children/ink-frames.tsx') }, outdir });
+      await build({ ...opts, plugins: [fromCopy(packages)], nodePaths: [join(root, 'node_modules')], entryPoints: { main: join(root, 'test/bench/children/ink-frames.tsx') }, outdir });
       return join(outdir, 'main.mjs');
     }),
   );
@@ -58,4 +78,5 @@ try {
 } finally {
   await sb.close();
   rmSync(dir, { recursive: true, force: true });
+  for (const c of copies) rmSync(c, { recursive: true, force: true });
 }

@@ -54,7 +54,7 @@ test('the parser that decides between a command and the console loads nothing he
   for (const heavy of HEAVY) assert.ok(!code.includes(`// ${heavy}`), `the commands chunk and its imports include ${heavy}`);
   assert.ok(code.includes('// node_modules/commander/'), 'it is commander');
   // commander's import of node:child_process (executable subcommands, none here) is made lazy
-  // (src/scripts/ink-patches.mjs): it loaded node:net, node:dgram and more at every command's start.
+  // (src/patches): it loaded node:net, node:dgram and more at every command's start.
   assert.ok(!/from "node:child_process"/.test(code), 'the commands chunk imports node:child_process');
 });
 

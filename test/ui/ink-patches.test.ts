@@ -1,21 +1,19 @@
-// The bundle patches Ink as it builds (src/scripts/ink-patches.mjs). These tests check that every
-// patch finds the code it replaces in the installed Ink (else the build fails), that the tests'
-// own Ink is the patched one, and bundle Ink's frame Output with and without the patches to check
-// that frames come out the same.
+// Ink and a few packages are patched where they are installed (src/patches, applied by
+// patch-package at npm install). These tests check that every diff is applied to the installed
+// packages, that the tests' Ink is that one, and bundle Ink's frame Output and log-update as
+// published and as patched to check that frames come out the same.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import fc from 'fast-check';
 import { createElement } from 'react';
 import * as ink from 'ink';
 import { render } from 'ink-testing-library';
-
-const root = resolve(import.meta.dirname, '../..');
-const inkOutput = join(root, 'node_modules/ink/build/output.js');
+import { packagesWith, patchFiles, root } from '../support/patches.js';
 
 type Transformer = (line: string, index: number) => string;
 type Clip = { x1?: number; x2?: number; y1?: number; y2?: number };
@@ -28,60 +26,61 @@ interface OutputLike {
 type OutputClass = new (o: { width: number; height: number }) => OutputLike;
 
 let dir: string;
-let plugin: Plugin;
-/** The names of the patches the console ships. */
-let patchNames: string[];
+/** Ink as published (every patch taken back out), in a directory of its own. */
+let published: string;
 let original: OutputClass;
 let patched: OutputClass;
 
-async function bundleOutput(name: string, plugins: Plugin[]): Promise<OutputClass> {
-  const entry = join(dir, `${name}-entry.mjs`);
+/** An ESM bundle of `entry` (bare imports resolved from the project's node_modules), imported. */
+async function bundled<T>(name: string, entry: string): Promise<T> {
   const outfile = join(dir, `${name}.mjs`);
-  await build({
-    stdin: { contents: `export { default } from ${JSON.stringify(inkOutput)};`, resolveDir: root, sourcefile: entry, loader: 'js' },
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    logLevel: 'silent',
-    plugins,
-  });
-  return ((await import(pathToFileURL(outfile).href)) as { default: OutputClass }).default;
+  // cli-cursor's dependencies require() Node's modules: give the ESM bundle a require().
+  const banner = { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" };
+  await build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', logLevel: 'silent', banner, nodePaths: [join(root, 'node_modules')] });
+  return ((await import(pathToFileURL(outfile).href)) as { default: T }).default;
 }
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sb-ink-patches-'));
-  const patches = (await import(pathToFileURL(join(root, 'src/scripts/ink-patches.mjs')).href)) as { inkPatches: Plugin; INK_PATCHES: { name: string }[] };
-  plugin = patches.inkPatches;
-  patchNames = patches.INK_PATCHES.map((p) => p.name);
-  original = await bundleOutput('original', []);
-  patched = await bundleOutput('patched', [plugin]);
+  published = packagesWith(['ink'], []);
+  original = await bundled<OutputClass>('output-original', join(published, 'node_modules/ink/build/output.js'));
+  patched = await bundled<OutputClass>('output-patched', join(root, 'node_modules/ink/build/output.js'));
 });
-after(() => rmSync(dir, { recursive: true, force: true }));
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(published, { recursive: true, force: true });
+});
+
+const filesUnder = (d: string): string[] =>
+  readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? filesUnder(join(d, f)) : [join(d, f)]));
+
+test('every diff in src/patches is applied to the installed packages: taken out and put back, they give the installed files', () => {
+  const pkgs = [...new Set(patchFiles().map((p) => p.pkg))];
+  assert.deepEqual(pkgs, ['commander', 'ink', 'string-width', 'widest-line', 'yoga-layout']);
+  const copy = packagesWith(pkgs, patchFiles().map((p) => p.name));
+  try {
+    for (const pkg of pkgs) {
+      for (const file of filesUnder(join(root, 'node_modules', pkg))) {
+        const rel = relative(root, file);
+        // patch-package and git apply may differ on a final newline after appended code.
+        const [installed, rebuilt] = [readFileSync(file, 'utf8'), readFileSync(join(copy, rel), 'utf8')].map((t) => t.replace(/\n$/, ''));
+        assert.ok(installed === rebuilt, `${rel} differs from its package with the patches applied: run npm install (postinstall applies src/patches)`);
+      }
+    }
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+});
 
 test("string-width's fast path takes the NARROW text the console measures itself (one set of characters)", async () => {
-  const { NARROW_SOURCE } = (await import(pathToFileURL(join(root, 'src/scripts/ink-patches.mjs')).href)) as { NARROW_SOURCE: string };
   const { NARROW } = await import('../../src/format/cells.js');
-  assert.equal(NARROW_SOURCE, NARROW.source);
-});
-
-test('every patch applies to the installed Ink: a bundle of Ink builds, with each patch applied', async () => {
-  // The plugin fails the build when an edit finds nothing to replace or a patch finds no file.
-  const r = await build({
-    stdin: { contents: "export { inkPatches } from 'ink';", resolveDir: root, loader: 'js' },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    logLevel: 'silent',
-    external: ['react', 'react-devtools-core'],
-    plugins: [plugin],
-  });
-  assert.deepEqual(r.warnings.map((w) => w.text), []);
+  const installed = readFileSync(join(root, 'node_modules/string-width/index.js'), 'utf8');
+  assert.ok(installed.includes(`/${NARROW.source}/.test(string)`), 'the string-width patch tests NARROW from src/format/cells.ts');
 });
 
 test('the tests’ Ink is the patched Ink the console ships, and ink-testing-library renders with that same Ink', () => {
-  assert.deepEqual((ink as { inkPatches?: unknown }).inkPatches, patchNames, 'tests must run through src/scripts/run-tests.mjs, which puts the patched Ink in place');
+  const output = readFileSync(join(root, 'node_modules/ink/build/output.js'), 'utf8');
+  assert.ok(output.includes('sharedOutputCaches'), 'node_modules/ink is patched (npm install applies src/patches)');
   // A second Ink would have its own contexts: this hook would not see ink-testing-library's stdout.
   const Columns = () => createElement(ink.Text, null, `columns ${(ink.useStdout().stdout as NodeJS.WriteStream).columns}`);
   const app = render(createElement(Columns));
@@ -216,15 +215,10 @@ class TerminalModel {
 type LogUpdate = { create(stream: object, o: { incremental: boolean }): (text: string) => boolean };
 
 test('a frame whose rows moved by one leaves the same screen as Ink’s own diff, in fewer bytes', async () => {
-  const entry = join(root, 'node_modules/ink/build/log-update.js');
-  const bundle = async (name: string, plugins: Plugin[]) => {
-    const outfile = join(dir, `${name}.mjs`);
-    // cli-cursor's dependencies require() Node's modules: give the ESM bundle a require().
-    const banner = { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" };
-    await build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', logLevel: 'silent', banner, plugins });
-    return ((await import(pathToFileURL(outfile).href)) as { default: LogUpdate }).default;
+  const inks = {
+    original: await bundled<LogUpdate>('log-update-original', join(published, 'node_modules/ink/build/log-update.js')),
+    patched: await bundled<LogUpdate>('log-update-patched', join(root, 'node_modules/ink/build/log-update.js')),
   };
-  const inks = { original: await bundle('log-update-original', []), patched: await bundle('log-update-patched', [plugin]) };
   const rows = 12;
   const columns = 40;
   const calls = Array.from({ length: 60 }, (_, i) => `call ${String(i).padStart(2, '0')} ${'·'.repeat(i % 7)}`.trimEnd());

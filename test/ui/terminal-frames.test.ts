@@ -1,7 +1,7 @@
 // The built console in a real terminal (tmux), moving through the call log. Once the frame
 // fills the terminal, frames after the first are written as diffs of the previous one (only the
 // changed rows; a one-row scroll through the terminal's scroll region, see
-// src/scripts/ink-patches.mjs), so this checks what the terminal really shows
+// src/patches, scroll), so this checks what the terminal really shows
 // after each move: the table rows are consecutive calls of the log, newest first, exactly one of
 // them is highlighted and it is the cursor's call, and header and footer are where they belong
 // (also across resizes, which go back to Ink's full redraw).

@@ -23,7 +23,7 @@ after(async () => {
   home.cleanup();
 });
 
-test('an answer that never ends is stopped at the most the client reads, with an error that says so', { timeout: 60_000 }, async () => {
+test('an answer that never ends is stopped at the most the client reads, with an error that says so', { timeout: 10 * 60_000 }, async () => {
   const api = createClient({ baseUrl: endless.url, apiKey: 'sk-test-bounds-0000', maxResponseBytes: 1024 * 1024, retries: 0 });
   try {
     const err = await api.listAssistants().then(
@@ -38,7 +38,7 @@ test('an answer that never ends is stopped at the most the client reads, with an
   }
 });
 
-test('an answer trickled a byte at a time ends at the overall deadline, named as such', { timeout: 60_000 }, async () => {
+test('an answer trickled a byte at a time ends at the overall deadline, named as such', { timeout: 10 * 60_000 }, async () => {
   const api = createClient({ baseUrl: trickle.url, apiKey: 'sk-test-bounds-0000', timeouts: { bodyMs: 30_000, totalMs: 800 }, retries: 0 });
   try {
     const err = await api.listAssistants().then(
@@ -53,7 +53,7 @@ test('an answer trickled a byte at a time ends at the overall deadline, named as
   }
 });
 
-test('a command against an endless answer exits 1 with one line naming the bound, which the environment can set', { timeout: 60_000 }, async () => {
+test('a command against an endless answer exits 1 with one line naming the bound, which the environment can set', { timeout: 10 * 60_000 }, async () => {
   const r = await runCli(['assistants', 'list'], { env: { ...home.env, SWITCHBOARD_BASE_URL: endless.url, SWITCHBOARD_API_KEY: 'sk-test-bounds-0000', SWITCHBOARD_MAX_RESPONSE_MB: '2' } });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /larger than 2 MB, the most Switchboard reads/);

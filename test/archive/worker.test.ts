@@ -90,7 +90,7 @@ describe('the archive sync in a worker thread', () => {
       const stop = new AbortController();
       const syncing = syncInWorker(archive.path, { baseUrl: hung.url, apiKey: 'sk-test-hung-000000000000' }, { signal: stop.signal, graceMs: 0 });
       // The lease is taken and a request is in flight that will never be answered.
-      await until(() => hung.seen.some((s) => s.startsWith('GET /calls/details')), 'the worker asked for calls', 30_000);
+      await until(() => hung.seen.some((s) => s.startsWith('GET /calls/details')), 'the worker asked for calls');
       assert.equal(leases(archive.path).length, 1, 'the worker holds the lease');
       assert.equal(leases(archive.path)[0].pid, process.pid, "this process's pid: it looks alive");
       // Meanwhile its thread yields the CPU to this one (on Linux, a thread's own nice value).

@@ -59,7 +59,7 @@ after(async () => {
 });
 
 describe('on a terminal', { skip: !hasTmux && 'tmux is not installed' }, () => {
-  test('login reads the key hidden (nothing echoed), verifies and saves it', { timeout: 30_000 }, async () => {
+  test('login reads the key hidden (nothing echoed), verifies and saves it', { timeout: 10 * 60_000 }, async () => {
     const t = terminal('login', ['login', '--profile', 'tty', '--base-url', sb.url], home.env);
     try {
       await t.waitFor('API key for');
@@ -77,7 +77,7 @@ describe('on a terminal', { skip: !hasTmux && 'tmux is not installed' }, () => {
     }
   });
 
-  test('files delete asks; "n" keeps the file, "y" deletes it', { timeout: 30_000 }, async () => {
+  test('files delete asks; "n" keeps the file, "y" deletes it', { timeout: 10 * 60_000 }, async () => {
     const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
     const path = join(home.dir, 'note.txt');
     writeFileSync(path, 'a note\n');
@@ -104,7 +104,7 @@ describe('on a terminal', { skip: !hasTmux && 'tmux is not installed' }, () => {
     assert.equal((await runCli(['files', 'get', id], { env })).code, 1, 'gone');
   });
 
-  test('a table on a terminal is aligned and coloured; NO_COLOR turns colour off', { timeout: 30_000 }, async () => {
+  test('a table on a terminal is aligned and coloured; NO_COLOR turns colour off', { timeout: 10 * 60_000 }, async () => {
     const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
     const t = terminal('table', ['numbers', 'list'], env);
     try {
@@ -127,7 +127,7 @@ describe('on a terminal', { skip: !hasTmux && 'tmux is not installed' }, () => {
     }
   });
 
-  test('tables fit the terminal: low-priority columns drop, long cells are cut, ids are short; --wide shows them whole', { timeout: 60_000 }, async () => {
+  test('tables fit the terminal: low-priority columns drop, long cells are cut, ids are short; --wide shows them whole', { timeout: 10 * 60_000 }, async () => {
     const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
     const ids = (await runCli(['calls', 'list', '--limit', '5', '-o', 'ids'], { env })).stdout.split('\n').filter(Boolean);
     for (const [args, columns, must] of [

@@ -64,7 +64,7 @@ function paste(t: TmuxSession, text: string) {
 }
 
 describe('keys in a real terminal', { skip }, () => {
-  test('3 then j typed before the first frame land on the call log\'s second row', { timeout: 60_000 }, async () => {
+  test('3 then j typed before the first frame land on the call log\'s second row', { timeout: 10 * 60_000 }, async () => {
     const t = open('ahead');
     // Sent at once, before node has even loaded the CLI: they wait in the terminal.
     t.keys('3');
@@ -78,7 +78,7 @@ describe('keys in a real terminal', { skip }, () => {
     await t.waitForExit();
   });
 
-  test('a paste on the call log is not keys; after quitting the shell gets no brackets', { timeout: 60_000 }, async () => {
+  test('a paste on the call log is not keys; after quitting the shell gets no brackets', { timeout: 10 * 60_000 }, async () => {
     const t = open('paste', 'echo console-exited; cat -v');
     t.keys('3');
     await t.waitFor('calls/day');
@@ -97,7 +97,7 @@ describe('keys in a real terminal', { skip }, () => {
     t.keys('C-d');
   });
 
-  test('Ctrl-Z hands the terminal back to the shell; fg takes it again exactly: a full redraw, keys work', { timeout: 60_000 }, async () => {
+  test('Ctrl-Z hands the terminal back to the shell; fg takes it again exactly: a full redraw, keys work', { timeout: 10 * 60_000 }, async () => {
     // A shell with job control in the pane: the console is its job.
     const t = startTmux({
       name: `sb-keys-jobs-${process.pid}`,

@@ -55,7 +55,7 @@ describe('two consoles and a standalone sandbox on one data dir', { skip }, () =
   });
   after(() => home?.cleanup());
 
-  test('chats and uploads in flight from every process at once: nothing is lost', { timeout: 240_000 }, async () => {
+  test('chats and uploads in flight from every process at once: nothing is lost', { timeout: 10 * 60_000 }, async () => {
     const env = { ...home.env, SWITCHBOARD_PROFILE: undefined };
     const dir = sandboxDataDir(env);
     // The data dir's first start, by a command; Max waits for the user (no opening message).

@@ -55,14 +55,14 @@ async function quit(t: TmuxSession) {
 }
 
 describe('the global options open the console on a terminal', { skip }, () => {
-  test('--profile NAME: the console on that profile, online', { timeout: 60_000 }, async () => {
+  test('--profile NAME: the console on that profile, online', { timeout: 10 * 60_000 }, async () => {
     const t = open('profile', ['--profile', 'lab']);
     const screen = await t.waitFor(/profile lab │ ● online[\s\S]*NAME/);
     assert.match(screen, new RegExp(`^Switchboard │ ${sb.url.replace(/[.]/g, '\\.')}`, 'm'), 'the header names the profile\'s service');
     await quit(t);
   });
 
-  test('--no-color: the console without a single colour (and with colour when not given)', { timeout: 60_000 }, async () => {
+  test('--no-color: the console without a single colour (and with colour when not given)', { timeout: 10 * 60_000 }, async () => {
     const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
     const plain = open('nocolor', ['--no-color'], env);
     await plain.waitFor(/● online[\s\S]*NAME/);
@@ -76,7 +76,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
     await quit(bright);
   });
 
-  test('--debug: the console, with each request line in the debug log', { timeout: 60_000 }, async () => {
+  test('--debug: the console, with each request line in the debug log', { timeout: 10 * 60_000 }, async () => {
     const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
     const t = open('debug', ['--debug'], env);
     await t.waitFor(/● online[\s\S]*NAME/);
@@ -86,7 +86,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
     await quit(t);
   });
 
-  test('chat --assistant ID goes the same way: its profile, no colour', { timeout: 60_000 }, async () => {
+  test('chat --assistant ID goes the same way: its profile, no colour', { timeout: 10 * 60_000 }, async () => {
     const listed = await runCli(['--profile', 'lab', 'assistants', 'list', '-o', 'json'], { env: home.env });
     assert.equal(listed.code, 0, listed.stderr);
     const riley = (JSON.parse(listed.stdout) as { id: string; name?: string }[]).find((a) => a.name?.startsWith('Riley'));
@@ -98,7 +98,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
     await quit(t);
   });
 
-  test('-o FORMAT is for the commands: the console refuses it in one line, exit 2, before taking the terminal', { timeout: 30_000 }, async () => {
+  test('-o FORMAT is for the commands: the console refuses it in one line, exit 2, before taking the terminal', { timeout: 10 * 60_000 }, async () => {
     // The shell stays after the program (which ends at once), so the pane is there to read.
     const t = startTmux({
       name: `sb-start-output-${process.pid}`,
@@ -113,7 +113,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
 
   // A bare `switchboard` is the root command with every option at its default (src/cli.ts opens
   // it without the commands' parser): the same console, ~30 ms sooner.
-  test('a bare switchboard loads neither commander nor the commands; with an option it goes through them', { timeout: 60_000 }, async () => {
+  test('a bare switchboard loads neither commander nor the commands; with an option it goes through them', { timeout: 10 * 60_000 }, async () => {
     const hook = pathToFileURL(resolve(root, 'test/support/load-log.mjs')).href;
     const loaded = (args: string[]) => async () => {
       const log = join(home.dir, `loads-${args.length}.txt`);
@@ -132,7 +132,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
     assert.ok(withOption.some((code) => code.includes('CommanderError = class')), 'with an option, commander parses it');
   });
 
-  test('switchboard calls opens the console on the call log, from the archive', { timeout: 60_000 }, async () => {
+  test('switchboard calls opens the console on the call log, from the archive', { timeout: 10 * 60_000 }, async () => {
     const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
     // An archive to open on: the command syncs it.
     const synced = await runCli(['archive', 'sync'], { env });
@@ -143,7 +143,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
     await quit(t);
   });
 
-  test('the options in any order, with a profile: --no-color --profile NAME --debug', { timeout: 60_000 }, async () => {
+  test('the options in any order, with a profile: --no-color --profile NAME --debug', { timeout: 10 * 60_000 }, async () => {
     const t = open('all', ['--no-color', '--profile', 'lab', '--debug']);
     await t.waitFor(/profile lab │ ● online[\s\S]*NAME/);
     assert.ok(!hasColour(coloured(t)));

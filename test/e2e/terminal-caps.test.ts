@@ -51,13 +51,13 @@ async function quit(t: TmuxSession) {
 }
 
 describe('the console on the terminals people have', { skip }, () => {
-  test('TERM=dumb: one line that says why and points at the commands, exit 2, the terminal untouched', { timeout: 30_000 }, async () => {
+  test('TERM=dumb: one line that says why and points at the commands, exit 2, the terminal untouched', { timeout: 10 * 60_000 }, async () => {
     const t = open('dumb', { TERM: 'dumb' }, { width: 200 }, true);
     const screen = await t.waitFor(/EXIT=\d/);
     assert.match(screen, /^switchboard: the console cannot run on TERM=dumb \(it needs a terminal that moves the cursor\); for scripts use the commands \(switchboard --help\)\nEXIT=2$/m);
   });
 
-  test('a C locale: the frame is ASCII (status mark, separators, ellipsis, dialog borders) from the glyph table', { timeout: 60_000 }, async () => {
+  test('a C locale: the frame is ASCII (status mark, separators, ellipsis, dialog borders) from the glyph table', { timeout: 10 * 60_000 }, async () => {
     const t = open('ascii', { LANG: 'C', LC_ALL: 'C' }, { width: 100, height: 30 });
     const screen = await t.waitFor(/\* online[\s\S]*NAME/);
     assert.match(screen.split('\n')[0], /^Switchboard \| http:\/\/127\.0\.0\.1:\d+ \(sk-~\w+\) \| profile env \| \* online/);
@@ -72,7 +72,7 @@ describe('the console on the terminals people have', { skip }, () => {
     await quit(t);
   });
 
-  test('NO_COLOR: no colour, the selected row marked with › and moving with j', { timeout: 60_000 }, async () => {
+  test('NO_COLOR: no colour, the selected row marked with › and moving with j', { timeout: 10 * 60_000 }, async () => {
     const t = open('nocolor', { NO_COLOR: '1' });
     const screen = await t.waitFor(/● online[\s\S]*NAME[\s\S]*^› /m);
     assert.ok(!hasColour(coloured(t)), 'no colour codes');
@@ -82,7 +82,7 @@ describe('the console on the terminals people have', { skip }, () => {
     await quit(t);
   });
 
-  test('small windows: 40×10 keeps header and footer, the delete dialog included; below, one line; bigger again, back', { timeout: 60_000 }, async () => {
+  test('small windows: 40×10 keeps header and footer, the delete dialog included; below, one line; bigger again, back', { timeout: 10 * 60_000 }, async () => {
     const t = open('small', {}, { width: 80, height: 24 });
     await t.waitFor(/● online[\s\S]*NAME/);
     t.keys('5');

@@ -50,7 +50,7 @@ function assertRestored(t: TmuxSession, screen: string) {
   assert.equal(tmux('display-message', '-p', '-t', t.name, '#{alternate_on} #{cursor_flag}'), '0 1', 'main screen, cursor visible');
 }
 
-test('a burst of resizes and a 40×12 window: alive, not garbled, still responsive; Ctrl-C restores the terminal', { skip, timeout: 90_000 }, async () => {
+test('a burst of resizes and a 40×12 window: alive, not garbled, still responsive; Ctrl-C restores the terminal', { skip, timeout: 10 * 60_000 }, async () => {
   const t = open('resize', `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)}`);
   const screens: string[] = [];
   screens.push(await t.waitFor('NAME'));
@@ -78,7 +78,7 @@ test('a burst of resizes and a 40×12 window: alive, not garbled, still responsi
   assertRestored(t, done);
 });
 
-test('SIGTERM quits cleanly and restores the terminal', { skip, timeout: 60_000 }, async () => {
+test('SIGTERM quits cleanly and restores the terminal', { skip, timeout: 10 * 60_000 }, async () => {
   const t = open('sigterm', `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)}`);
   await t.waitFor('NAME');
   const node = t.pid();
@@ -89,7 +89,7 @@ test('SIGTERM quits cleanly and restores the terminal', { skip, timeout: 60_000 
   assertRestored(t, done);
 });
 
-test('piped stdin on a terminal: one line, exit 2, the terminal untouched', { skip, timeout: 60_000 }, async () => {
+test('piped stdin on a terminal: one line, exit 2, the terminal untouched', { skip, timeout: 10 * 60_000 }, async () => {
   const t = open('piped', `echo x | ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)}`);
   const done = await t.waitFor('DONE');
   const said = done.slice(0, done.indexOf('EXIT=')).replace(/\n/g, '');

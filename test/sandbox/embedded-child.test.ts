@@ -92,7 +92,7 @@ test('the sandbox ends when the console that started it is killed with SIGKILL',
     let out = '';
     parent.stdout.setEncoding('utf8');
     parent.stdout.on('data', (s: string) => (out += s));
-    await until(() => /\d+\n/.test(out), 'the stand-in console to report the sandbox pid', 30_000);
+    await until(() => /\d+\n/.test(out), 'the stand-in console to report the sandbox pid');
     const childPid = Number(out.trim());
     assert.ok(alive(childPid));
     parent.kill('SIGKILL');

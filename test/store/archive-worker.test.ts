@@ -76,7 +76,7 @@ describe("the console's archive sync in a worker thread", () => {
     caches.push(dir);
     return dir;
   };
-  const synced = (store: ConsoleStore) => until(() => !store.getState().archiveSync.running && store.getState().archiveSync.lastAt !== undefined, 'a finished sync', 60_000);
+  const synced = (store: ConsoleStore) => until(() => !store.getState().archiveSync.running && store.getState().archiveSync.lastAt !== undefined, 'a finished sync');
   const archived = (cacheDir: string) => {
     const db = openSqlite(join(cacheDir, 'archive', 'sandbox.db'), { readOnly: true });
     try {
@@ -126,7 +126,7 @@ describe("the console's archive sync in a worker thread", () => {
   test('a quit mid-sync leaves no lease: the next console syncs, and every call is archived once', async () => {
     const cacheDir = freshCache();
     const first = consoleStore(cacheDir);
-    await until(() => first.getState().callLog.total > 0, 'the first pages', 30_000);
+    await until(() => first.getState().callLog.total > 0, 'the first pages');
     assert.ok(first.getState().archiveSync.running, 'still syncing');
     const syncing = first.getState().actions.syncArchive();
     first.getState().actions.dispose();
@@ -191,7 +191,7 @@ describe("the console's archive sync in a worker thread", () => {
     try {
       const cacheDir = freshCache();
       const store = consoleStore(cacheDir, { baseUrl: proxy.url });
-      await until(() => store.getState().archiveSync.phase === 'backfill' && store.getState().callLog.total > 0, 'the back-fill under way', 30_000);
+      await until(() => store.getState().archiveSync.phase === 'backfill' && store.getState().callLog.total > 0, 'the back-fill under way');
       const placed = await placeTwo();
       await store.getState().actions.refreshCalls();
       assert.deepEqual(newest(store, 2), placed.sort(), 'the two new calls head the log');
@@ -217,7 +217,7 @@ describe("the console's archive sync in a worker thread", () => {
     const store = createConsoleStore(viaProxy, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, { initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
     stores.push(store);
     try {
-      await until(() => proxy.answered.some((r) => r.includes('createdAtGt')), 'the first sync has its answer', 30_000);
+      await until(() => proxy.answered.some((r) => r.includes('createdAtGt')), 'the first sync has its answer');
       const placed = await placeTwo();
       await store.getState().actions.refreshCalls();
       assert.deepEqual(newest(store, 2), placed.sort(), 'the two new calls head the log');
@@ -237,7 +237,7 @@ describe("the console's archive sync in a worker thread", () => {
     const proxy = await startFaultyServer({ mode: 'healthy', upstream: sb.url, holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 250 : 0) });
     try {
       const store = consoleStore(freshCache(), { baseUrl: proxy.url });
-      await until(() => store.getState().archiveSync.phase === 'backfill' && store.getState().callLog.total > 0, 'the back-fill under way', 30_000);
+      await until(() => store.getState().archiveSync.phase === 'backfill' && store.getState().callLog.total > 0, 'the back-fill under way');
       // A held j: the dispatcher says a key was drawn every 50 ms. What the store does in the gap
       // after a key runs in the immediate keyHandled queues, before this test's own immediate, so
       // `when` tells (by the event loop's order, not by a clock) whether a re-read came there.
@@ -252,7 +252,7 @@ describe("the console's archive sync in a worker thread", () => {
         setImmediate(() => (when = 'elsewhere'));
       }, 50);
       try {
-        await until(() => seen.length >= 4 || !store.getState().archiveSync.running, 'four re-reads', 60_000);
+        await until(() => seen.length >= 4 || !store.getState().archiveSync.running, 'four re-reads');
       } finally {
         clearInterval(keys);
         unsubscribe();

@@ -2,6 +2,7 @@
 // scheduler after render and after every key, then assert on the last frame.
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
+import { GUARD_MS } from './wait.js';
 
 export const KEYS = {
   up: '\x1b[A',
@@ -47,9 +48,9 @@ export async function renderApp(tree: ReactElement) {
         await tick();
       }
     },
-    /** Waits (bounded by a count of scheduler turns, not a clock) until the frame contains `text`. */
-    async waitFor(text: string | RegExp, turns = 500): Promise<string> {
-      for (let i = 0; i < turns; i++) {
+    /** Waits until the frame contains `text` (bounded against a hang, not by a clock: see wait.ts). */
+    async waitFor(text: string | RegExp): Promise<string> {
+      for (const end = Date.now() + GUARD_MS; Date.now() < end; ) {
         const f = app.lastFrame() ?? '';
         if (typeof text === 'string' ? f.includes(text) : text.test(f)) return f;
         await new Promise((r) => setTimeout(r, 10));

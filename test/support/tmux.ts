@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { GUARD_MS } from './wait.js';
 
 export function hasTmux(): boolean {
   return spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
@@ -22,14 +23,14 @@ export interface TmuxSession {
   type(text: string): void;
   screen(): string;
   /** Polls the screen until it contains `text` (or matches), up to `tries` × 100 ms; throws with the screen. */
-  waitFor(text: string | RegExp, tries?: number): Promise<string>;
+  waitFor(text: string | RegExp): Promise<string>;
   resize(width: number, height: number): void;
   /** The pid of the program in the pane: the last of the chain of only children below the pane's shell. */
   pid(): number;
   /** The exit status once the program has ended (the pane stays, remain-on-exit), else null. */
   exitStatus(): number | null;
   /** Polls (bounded) until the program has ended; returns its exit status. */
-  waitForExit(tries?: number): Promise<number>;
+  waitForExit(): Promise<number>;
   kill(): void;
 }
 
@@ -50,9 +51,10 @@ export function startTmux(opts: { name: string; command: string; env: Record<str
     keys: (...keys) => void tmux('send-keys', '-t', opts.name, ...keys),
     type: (text) => void tmux('send-keys', '-t', opts.name, '-l', text),
     screen: () => tmux('capture-pane', '-p', '-t', opts.name),
-    async waitFor(text, tries = 150) {
+    async waitFor(text) {
       let last = '';
-      for (let i = 0; i < tries; i++) {
+      // Until it shows (bounded against a hang, not by a clock: see wait.ts).
+      for (const end = Date.now() + GUARD_MS; Date.now() < end; ) {
         last = s.screen();
         if (typeof text === 'string' ? last.includes(text) : text.test(last)) return last;
         await new Promise((r) => setTimeout(r, 100));
@@ -81,8 +83,8 @@ export function startTmux(opts: { name: string; command: string; env: Record<str
       if (status > 128) throw new Error(`the program was killed by signal ${status - 128}; the terminal shows:\n${s.screen()}`);
       return status;
     },
-    async waitForExit(tries = 150) {
-      for (let i = 0; i < tries; i++) {
+    async waitForExit() {
+      for (const end = Date.now() + GUARD_MS; Date.now() < end; ) {
         const st = s.exitStatus();
         if (st !== null) return st;
         await new Promise((r) => setTimeout(r, 100));

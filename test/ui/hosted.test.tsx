@@ -103,7 +103,7 @@ describe('the console against the hosted-service fixture', () => {
     const c = await consoleOn(fx, { initialRoute: { name: 'assistant', id: String(fx.assistants[0].id) } });
     try {
       // The counts come from the archive, which the console syncs in the background.
-      const seen = await c.waitFor(/[1-9][\d,]* · [\d.]+ min/, 3000);
+      const seen = await c.waitFor(/[1-9][\d,]* · [\d.]+ min/);
       const minutes = Number(seen.match(/[1-9][\d,]* · ([\d.]+) min/)![1]);
       assert.ok(minutes > 0, `minutes on the page: ${seen}`);
     } finally {
@@ -115,8 +115,8 @@ describe('the console against the hosted-service fixture', () => {
     const fx = await fixture({ messagesWithoutRole: true });
     const c = await consoleOn(fx, { initialRoute: { name: 'chat-session', sessionId: String(fx.sessions[0].id) } });
     try {
-      await c.waitFor('opening hours on Sunday', 1000);
-      await c.waitFor('open from ten until four', 1000);
+      await c.waitFor('opening hours on Sunday');
+      await c.waitFor('open from ten until four');
     } finally {
       await c.close();
     }
@@ -133,7 +133,7 @@ describe('the console against the hosted-service fixture', () => {
       await c.type('Renamed in console');
       await c.press(KEYS.ctrlS);
       await until(() => fx.patches.length === 1, 'the PATCH').catch((e: unknown) => assert.fail(`${String(e)}\n${c.frame()}`));
-      await c.waitFor('Saved assistant', 1000);
+      await c.waitFor('Saved assistant');
       assert.equal(a.name, 'Renamed in console');
       assert.doesNotMatch(c.frame(), /failed|could not/i);
     } finally {
@@ -174,7 +174,7 @@ describe('the console against the hosted-service fixture', () => {
       await c.press(KEYS.ctrlS);
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(fx.requestsTo('/calls/outbound', 'POST').length, 1, 'no second call placed');
-      await c.waitFor('Calling +14155550142', 300);
+      await c.waitFor('Calling +14155550142');
       assert.ok(c.store.getState().callLog.calls.some((x) => x.id === fx.calls[0].id) || c.frame().includes(String(fx.calls[0].id)), 'the placed call is shown');
     } finally {
       await c.close();

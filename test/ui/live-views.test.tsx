@@ -110,7 +110,7 @@ describe('live views', () => {
       new SandboxStore(db).insertAssistant({ id: randomUUID(), body: { name: 'Back Again' }, createdAt: at, updatedAt: at });
       db.close();
       again = await startTestSandbox({ dataDir, apiKey: own.apiKey, port: Number(port) });
-      const back = await c.waitFor('Back Again', 1000);
+      const back = await c.waitFor('Back Again');
       assert.ok(!back.includes('stale'), back);
     } finally {
       await c.close();

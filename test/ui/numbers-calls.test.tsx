@@ -98,7 +98,7 @@ describe('Numbers and Calls screens', () => {
       assert.equal(route.name, 'call');
       assert.ok(c.store.getState().callLog.calls.some((x) => x.customer?.number === '+14155550199'));
       // The detail polls while the call is unfinished: wait for it to end (bounded).
-      await c.waitFor(/status\s+ended/, 2000);
+      await c.waitFor(/status\s+ended/);
     } finally {
       await c.close();
     }

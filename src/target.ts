@@ -72,7 +72,7 @@ export function traitsKeyOf(target: Pick<Target, 'kind' | 'profile' | 'baseUrl'>
 }
 
 /** A client's `traits` and `onLearned` for this key: what earlier clients learned, and keeping what this one learns. */
-export function traitsOptions(key: TraitsKey, env: Env = process.env): { traits: ServiceTraits; onLearned: (patch: Partial<ServiceTraits>) => void } {
+function traitsOptions(key: TraitsKey, env: Env = process.env): { traits: ServiceTraits; onLearned: (patch: Partial<ServiceTraits>) => void } {
   return { traits: loadTraits(key.profile, key.url, env), onLearned: (patch) => void rememberTraits(key.profile, key.url, patch, env) };
 }
 

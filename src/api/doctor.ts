@@ -47,7 +47,7 @@ export interface DoctorOptions extends Pick<TransportOptions, 'baseUrl' | 'apiKe
 }
 
 /** The endpoints whose envelopes are learned, as ServiceTraits.envelopes names them. */
-export const DOCTOR_ENDPOINTS = {
+const DOCTOR_ENDPOINTS = {
   assistants: 'GET /assistants',
   assistant: 'GET /assistants/{id}',
   numbers: 'GET /phone-numbers',

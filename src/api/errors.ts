@@ -221,7 +221,7 @@ function withCheck<E extends RequestError>(err: E, check: string | undefined): E
 }
 
 /** What kind of failure: what the user can do about it (commands turn it into an exit code). */
-export type FailureKind = 'input' | 'auth' | 'unreachable' | 'service' | 'cancelled' | 'unexpected';
+type FailureKind = 'input' | 'auth' | 'unreachable' | 'service' | 'cancelled' | 'unexpected';
 
 export interface Failure {
   kind: FailureKind;

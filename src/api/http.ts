@@ -48,11 +48,11 @@ export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 15_000,
  * The largest answer read (SWITCHBOARD_MAX_RESPONSE_MB, default 64): far above a page of full
  * call records, and low enough that a service sending without end cannot take the machine's memory.
  */
-export function maxResponseBytes(env: Record<string, string | undefined> = process.env): number {
+function maxResponseBytes(env: Record<string, string | undefined> = process.env): number {
   const mb = Number(env.SWITCHBOARD_MAX_RESPONSE_MB);
   return (Number.isFinite(mb) && mb > 0 ? mb : 64) * 1024 * 1024;
 }
-export const DEFAULT_RETRIES = 2;
+const DEFAULT_RETRIES = 2;
 const DEFAULT_RETRY_BASE_MS = 250;
 
 /**
@@ -67,7 +67,7 @@ const RETRY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOC
 /** How many 429s a GET waits out, counted apart from the failures above: a rate limit is the service working. */
 export const RATE_LIMIT_RETRIES = 5;
 /** The longest one wait for a rate limit; a Retry-After beyond it fails at once, saying when to try again. */
-export const RATE_LIMIT_MAX_WAIT_MS = 30_000;
+const RATE_LIMIT_MAX_WAIT_MS = 30_000;
 
 export interface TransportOptions {
   baseUrl: string;
@@ -100,7 +100,7 @@ export interface StreamBody {
   open: () => AsyncIterable<Uint8Array>;
 }
 
-export interface WireRequest {
+interface WireRequest {
   method: Method;
   /** Path under the base URL, starting with '/', query included. */
   path: string;

@@ -249,7 +249,7 @@ function refusesDateName(err: unknown, dates: CallDateFilter): boolean {
  * [t, t] brings the records at t; strict if only (t − 1 ms, t + 1 ms) does). The result is learned,
  * 'none' included (the walk then filters on its own side).
  */
-export async function learnDateFilter(
+async function learnDateFilter(
   api: VoiceAgentApi,
   base: CallFilters,
   page: readonly Call[],

@@ -52,11 +52,10 @@ import { commitOpenBatch, historyComplete, readLastSync, readSyncState, syncArch
 import { CallWriter } from './write.js';
 
 export type { ArchivedCall, CallQuery, DayCount, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
-export { STATS_BY, localDay } from './query.js';
-export type { LastSync, LeaseHolder, SyncOptions, SyncProgress, SyncResult } from './sync.js';
-export { ArchiveCleared, CatchUps } from './sync.js';
+export type { LastSync, SyncOptions, SyncProgress, SyncResult } from './sync.js';
+export { CatchUps } from './sync.js';
 export { searchTerms } from './fts.js';
-export { syncInWorker, type SyncTarget, type WorkerSyncOptions } from './worker.js';
+export { syncInWorker } from './worker.js';
 export { serviceOf } from '../config/config.js';
 
 export interface ArchiveStatus {
@@ -84,7 +83,6 @@ export function archivePath(profile: string, env: Env = process.env): string {
     : `${profile.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${createHash('sha256').update(profile).digest('hex').slice(0, 8)}`;
   return join(cacheDir(env), 'archive', `${safe}.db`);
 }
-
 
 export function openArchiveFor(target: Target, env: Env = process.env): CallArchive {
   return openArchive(archivePath(target.profile, env), { service: serviceOf(target) });

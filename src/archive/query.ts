@@ -42,7 +42,6 @@ export interface SearchHit extends ArchivedCall {
 }
 
 export type StatsBy = 'day' | 'assistant' | 'number' | 'status' | 'endedReason' | 'type';
-export const STATS_BY: readonly StatsBy[] = ['day', 'assistant', 'number', 'status', 'endedReason', 'type'];
 
 export interface StatsRow {
   /** The group: a local date (YYYY-MM-DD) for day, else the assistant id, number id, status…; null when the calls have none. */
@@ -108,7 +107,7 @@ export function toArchived(r: Row): ArchivedCall {
 }
 
 /** Epoch ms of a bound; throws a clear error for an unreadable date. */
-export function msOf(v: number | string, what: string): number {
+function msOf(v: number | string, what: string): number {
   const ms = typeof v === 'number' ? v : Date.parse(v);
   if (!Number.isFinite(ms)) throw new RangeError(`${what} is not a date: ${String(v)}`);
   return Math.floor(ms);
@@ -256,7 +255,6 @@ export class ArchiveReader {
     return n;
   }
 
-
   /** How many calls are newer than `position` for `q` (the row's index in `window`). */
   indexOf(q: CallQuery, position: number): number {
     const w = whereOf(q);
@@ -391,7 +389,7 @@ function round(n: number, digits: number): number {
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 /** The local calendar day of `ms`, YYYY-MM-DD. */
-export function localDay(ms: number): string {
+function localDay(ms: number): string {
   const d = new Date(ms);
   return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
 }

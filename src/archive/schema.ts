@@ -73,7 +73,7 @@ CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGE
  * (src/api/records.ts) gives them. Every connection that reads call_text (FTS snippets, the
  * writer's deletes) registers them; the writer indexes the same view, so the two always agree.
  */
-export function registerRecordFunctions(db: DatabaseSync): void {
+function registerRecordFunctions(db: DatabaseSync): void {
   // A row's transcript and summary are asked for one after the other (the text view, a
   // snippet): the record is parsed once for both.
   let lastJson: string | undefined;

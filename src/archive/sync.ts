@@ -139,7 +139,7 @@ export function historyComplete(state: SyncState): boolean {
 }
 
 /** The archive was cleared while this sync ran: it stops rather than write into the new one. */
-export class ArchiveCleared extends Error {
+class ArchiveCleared extends Error {
   override name = 'ArchiveCleared';
   constructor() {
     super('the archive was cleared while syncing');

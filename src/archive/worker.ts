@@ -70,7 +70,7 @@ const WORKER_YOUNG_MB = 8;
  * worker inherits through execArgv), or the bundle's `chunks/sync-worker.mjs` (this code is in
  * dist/main.mjs or in one of dist/chunks/; src/scripts/build.mjs makes the entry).
  */
-export function syncWorkerFile(here = import.meta.url): URL {
+function syncWorkerFile(here = import.meta.url): URL {
   const file = fileURLToPath(here);
   if (file.endsWith('.ts')) return new URL('./sync-worker.ts', here);
   const dir = dirname(file);

@@ -30,7 +30,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function sameValue(a: unknown, b: unknown): boolean {
+function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
   if (isPlainObject(a)) {
     if (!isPlainObject(b)) return false;
@@ -153,7 +153,7 @@ const LONG_TEXT = 100;
 const isMultiline = (v: unknown): v is string => typeof v === 'string' && (v.includes('\n') || v.length > LONG_TEXT);
 
 /** A value on one line, safe on a terminal. */
-export function shownValue(v: unknown): string {
+function shownValue(v: unknown): string {
   if (v === undefined || v === null) return '(none)';
   return escapeLine(jsonText(v));
 }

@@ -14,7 +14,7 @@ import { fieldPath } from './diff.js';
 export type FileValue = Record<string, unknown>;
 
 /** Set by the service, never written to a file nor sent. */
-export const SERVER_FIELDS: readonly string[] = ['createdAt', 'updatedAt'];
+const SERVER_FIELDS: readonly string[] = ['createdAt', 'updatedAt'];
 
 const ORDER: Record<string, readonly string[]> = {
   '': ['id', ...Object.keys(AssistantInputSchema.shape)],

@@ -14,7 +14,7 @@ import { CommandFailed, UsageError, action, addSecret, globalsOf, outputFor, wit
 import { confirm } from './files.js';
 import { grouped } from '../format/words.js';
 
-export interface ArchiveFlags {
+interface ArchiveFlags {
   assistant?: string;
   number?: string;
   after?: string;
@@ -88,7 +88,7 @@ async function syncWithProgress(archive: CallArchive, api: Parameters<CallArchiv
   return r;
 }
 
-export function progressLine(p: SyncProgress): string {
+function progressLine(p: SyncProgress): string {
   switch (p.phase) {
     case 'waiting':
       return `waiting for another sync of this archive (pid ${p.holder?.pid ?? '?'})…`;
@@ -116,12 +116,12 @@ const SEARCH_COLUMNS: Column<SearchHit & { id: string }>[] = [
   { header: 'snippet', value: (h) => h.snippet },
 ];
 
-export interface SearchFlags extends ArchiveFlags {
+interface SearchFlags extends ArchiveFlags {
   limit: number;
 }
 
 /** The hits newest first; -o json: each call's list fields plus its snippet. */
-export function printSearch(out: OutputTarget, hits: SearchHit[]): void {
+function printSearch(out: OutputTarget, hits: SearchHit[]): void {
   if (out.format === 'json') {
     out.write(jsonText(hits.map((h) => ({ ...h.call, snippet: h.snippet })), 2) + '\n');
     return;
@@ -143,7 +143,7 @@ function statsColumns(by: StatsBy): Column<StatsRow & { id: string; label?: stri
   ];
 }
 
-export function printStats(out: OutputTarget, stats: Stats): void {
+function printStats(out: OutputTarget, stats: Stats): void {
   if (out.format === 'json') {
     // One object per group: the group key (named after --by), calls, minutes, cost, average duration.
     const rows = stats.groups.map((g) => ({
@@ -188,7 +188,7 @@ const EXPORT_COLUMNS: Column<Call>[] = [
   { header: 'transcript', value: (c) => viewOf(c).transcript },
 ];
 
-export interface ExportFlags extends ArchiveFlags {
+interface ExportFlags extends ArchiveFlags {
   format: 'ndjson' | 'csv';
   out?: string;
 }
@@ -200,7 +200,7 @@ export interface ExportFlags extends ArchiveFlags {
  * formulas neutralised. Either may be read on a terminal.
  * Returns how many calls were written.
  */
-export async function exportCalls(archive: CallArchive, q: CallQuery, format: 'ndjson' | 'csv', sink: NodeJS.WritableStream): Promise<number> {
+async function exportCalls(archive: CallArchive, q: CallQuery, format: 'ndjson' | 'csv', sink: NodeJS.WritableStream): Promise<number> {
   const write = (text: string) =>
     new Promise<void>((resolve, reject) => {
       if (sink.write(text)) return resolve();

@@ -27,7 +27,7 @@ export async function showAssistant(api: VoiceAgentApi, out: OutputTarget, id: s
   printRecord(out, await api.getAssistant(id), ASSISTANT_COLUMNS);
 }
 
-export async function createAssistant(api: VoiceAgentApi, out: OutputTarget, spec: AssistantInput, warn: (line: string) => void = writeErr): Promise<void> {
+async function createAssistant(api: VoiceAgentApi, out: OutputTarget, spec: AssistantInput, warn: (line: string) => void = writeErr): Promise<void> {
   const created = await api.createAssistant(spec);
   if (created.record) printRecord(out, created.record, ASSISTANT_COLUMNS);
   noteUnread('the assistant was created', created, `its id is unknown; look for it in: switchboard assistants list`, warn);
@@ -44,7 +44,7 @@ export async function updateAssistantAndReport(api: VoiceAgentApi, out: OutputTa
   }
 }
 
-export interface UpdateFlags {
+interface UpdateFlags {
   name?: string;
   description?: string;
   status?: boolean;
@@ -52,7 +52,7 @@ export interface UpdateFlags {
 }
 
 /** The patch an update sends: the file's fields, then the flags on top. */
-export async function assistantPatch(flags: UpdateFlags): Promise<AssistantInput> {
+async function assistantPatch(flags: UpdateFlags): Promise<AssistantInput> {
   const patch: Record<string, unknown> = flags.file ? await readJsonObject(flags.file) : {};
   if (flags.name !== undefined) patch.name = flags.name;
   if (flags.description !== undefined) patch.description = flags.description;

@@ -14,7 +14,7 @@ import { noteUnread } from './written.js';
 import { openConsole } from './console.js';
 import { addArchiveCommands } from './archive.js';
 
-export const CALL_COLUMNS: Column<Call>[] = [
+const CALL_COLUMNS: Column<Call>[] = [
   { header: 'id', value: (c) => c.id, priority: 2, id: true },
   { header: 'created', value: (c) => c.createdAt, priority: 1 },
   { header: 'type', value: (c) => c.type, priority: 5 },
@@ -37,7 +37,7 @@ export interface ListFlags {
   all?: boolean;
 }
 
-export function callFilters(flags: ListFlags): CallFilters {
+function callFilters(flags: ListFlags): CallFilters {
   return {
     id: flags.id,
     assistantId: flags.assistant,
@@ -98,7 +98,7 @@ export async function showCall(api: VoiceAgentApi, out: OutputTarget, id: string
  * A call's fields for people: every field as returned, then what the record gives only in
  * another shape (a duration from startedAt/endedAt, analysis.summary, the messages' words).
  */
-export function callFieldsToShow(call: Call): Record<string, unknown> {
+function callFieldsToShow(call: Call): Record<string, unknown> {
   const v = viewCall(call);
   const shown: Record<string, unknown> = { ...call };
   if (call.durationSeconds == null && v.durationSeconds !== undefined) shown.duration = `${Math.round(v.durationSeconds)}s (startedAt to endedAt)`;
@@ -108,14 +108,14 @@ export function callFieldsToShow(call: Call): Record<string, unknown> {
   return shown;
 }
 
-export interface OutboundFlags {
+interface OutboundFlags {
   assistant: string;
   number: string;
   to: string;
   name?: string;
 }
 
-export async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundFlags, warn: (line: string) => void = writeErr): Promise<void> {
+async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundFlags, warn: (line: string) => void = writeErr): Promise<void> {
   const since = new Date(Date.now() - 60_000).toISOString();
   const placed = await api.placeOutboundCall({
     assistantId: flags.assistant,
@@ -128,7 +128,7 @@ export async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: Ou
 }
 
 /** What changed between two polls of the log: calls not seen before, or seen with another status. */
-export function callChanges(seen: Map<string, string | null | undefined>, calls: readonly Call[]): Call[] {
+function callChanges(seen: Map<string, string | null | undefined>, calls: readonly Call[]): Call[] {
   const changed: Call[] = [];
   for (const call of [...calls].reverse()) {
     if (!seen.has(call.id) || seen.get(call.id) !== call.status) changed.push(call);

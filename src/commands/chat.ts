@@ -15,8 +15,7 @@ import { failure } from '../api/errors.js';
 import { noteUnread } from './written.js';
 import type { Target } from '../target.js';
 
-
-export const CHAT_COLUMNS: Column<Chat>[] = [
+const CHAT_COLUMNS: Column<Chat>[] = [
   { header: 'id', value: (c) => c.id, id: true },
   { header: 'session', value: (c) => c.sessionId },
   { header: 'status', value: (c) => c.status },
@@ -39,7 +38,7 @@ export async function sendChat(api: VoiceAgentApi, out: OutputTarget, sessionId:
  * message and its replies are added to the remembered count, its cost to the total (only for a
  * session this profile remembers; the next console to open it recounts from the service).
  */
-export async function recordTurn(target: Target, chat: Chat, input: string): Promise<void> {
+async function recordTurn(target: Target, chat: Chat, input: string): Promise<void> {
   const { applySessionPatch } = await import('../config/sessions.js');
   const replies = replyMessages(chat);
   const last = replies.length ? textOf(replies.at(-1)) : input;
@@ -50,9 +49,8 @@ export async function recordTurn(target: Target, chat: Chat, input: string): Pro
   );
 }
 
-
 /** The message to send: the argument, or all of stdin for `-`; never empty. */
-export async function messageText(arg: string): Promise<string> {
+async function messageText(arg: string): Promise<string> {
   const text = arg === '-' ? (await readStdin()).replace(/\r?\n$/, '') : arg;
   if (text.trim() === '') throw new UsageError(arg === '-' ? 'the message read from stdin is empty.' : 'the message is empty.');
   return text;

@@ -17,7 +17,7 @@ export const CHECK_COLUMNS: Column<DoctorCheck>[] = [
 ];
 
 /** The exit code of a report: a refused key as every command's (4), any other failed check 1. */
-export function doctorExitCode(report: DoctorReport): number {
+function doctorExitCode(report: DoctorReport): number {
   if (report.failed === 'auth') return EXIT.auth;
   return report.failed ? EXIT.failed : EXIT.ok;
 }

@@ -17,7 +17,7 @@ import { count, grouped } from '../format/words.js';
 import { printList, printRecord, statusTone, toCsv, type OutputTarget } from './output.js';
 import { action, UsageError, withApi, writeErr } from './runtime.js';
 
-export const FILE_COLUMNS: Column<KbFile>[] = [
+const FILE_COLUMNS: Column<KbFile>[] = [
   { header: 'id', value: (f) => f.id, priority: 2, id: true },
   { header: 'name', value: (f) => f.name, priority: 1, grow: true, width: 16 },
   { header: 'bytes', value: (f) => f.bytes, priority: 2, align: 'right' },
@@ -44,7 +44,7 @@ export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { 
   else if (page > totalPages && page > 1) note(`page ${page} is past the last page (${Math.max(1, totalPages)}, ${count(total, 'file')})`);
 }
 
-export async function uploadFile(api: VoiceAgentApi, out: OutputTarget, path: string): Promise<void> {
+async function uploadFile(api: VoiceAgentApi, out: OutputTarget, path: string): Promise<void> {
   // Progress only for a person watching; a script's stderr stays quiet.
   const progress = process.stderr.isTTY ? (sent: number, total: number) => process.stderr.write(`\ruploading ${escapeLine(path)}: ${total > 0 ? Math.floor((sent / total) * 100) : 0}%`) : undefined;
   let uploaded: Written<KbFile>;
@@ -86,7 +86,7 @@ function refuseWithoutTerminal(id: string): void {
  * Deleting cannot be undone: on a terminal we ask; without one (scripts, CI) we refuse unless
  * the caller said --yes, so a pipe can never delete by accident.
  */
-export async function deleteFile(api: VoiceAgentApi, out: OutputTarget, id: string, yes: boolean): Promise<void> {
+async function deleteFile(api: VoiceAgentApi, out: OutputTarget, id: string, yes: boolean): Promise<void> {
   if (!yes) {
     refuseWithoutTerminal(id);
     const file = await api.getFile(id);

@@ -8,7 +8,7 @@ import { action, addSecret, EXIT, globalsOf, setExitCode, UsageError, writeErr }
 import { readStdin } from './input.js';
 
 /** Reads a key from the terminal without echoing it: raw mode, nothing printed per key. */
-export function readHiddenKey(prompt: string): Promise<string> {
+function readHiddenKey(prompt: string): Promise<string> {
   const stdin = process.stdin;
   process.stderr.write(prompt);
   return new Promise((resolve, reject) => {
@@ -39,7 +39,7 @@ async function readPipedKey(): Promise<string> {
   return (await readStdin()).split(/\r?\n/)[0] ?? '';
 }
 
-export interface LoginInput {
+interface LoginInput {
   profile: string;
   baseUrl: string;
   apiKey: string;
@@ -47,7 +47,7 @@ export interface LoginInput {
 }
 
 /** Verifies the key with one request, then saves the profile. Throws ApiError 401/403 when refused. */
-export async function login(input: LoginInput): Promise<void> {
+async function login(input: LoginInput): Promise<void> {
   const { createClient } = await import('../api/client.js');
   const api = createClient({ baseUrl: input.baseUrl, apiKey: input.apiKey, debug: input.debug, retries: 0 });
   try {

@@ -13,7 +13,7 @@ import { noteUnread } from './written.js';
 import { messageRole, messageText } from '../api/records.js';
 import type { RememberedSession } from '../config/sessions.js';
 
-export const SESSION_COLUMNS: Column<ChatSession>[] = [
+const SESSION_COLUMNS: Column<ChatSession>[] = [
   { header: 'id', value: (s) => s.id, priority: 2, id: true },
   { header: 'name', value: (s) => s.name, priority: 1, grow: true, width: 12 },
   { header: 'assistant', value: (s) => s.assistantId, priority: 5, grow: true, width: 12 },
@@ -28,7 +28,7 @@ const MESSAGE_COLUMNS: Column<{ id: string; m: Message }>[] = [
 ];
 
 /** A row of `sessions list`: the local index's entry, with status and message count from the service. */
-export interface ListedSession {
+interface ListedSession {
   id: string;
   name?: string;
   assistantId?: string;
@@ -43,7 +43,7 @@ export interface ListedSession {
   error?: string;
 }
 
-export const LISTED_SESSION_COLUMNS: Column<ListedSession>[] = [
+const LISTED_SESSION_COLUMNS: Column<ListedSession>[] = [
   { header: 'id', value: (s) => s.id, priority: 2, id: true },
   { header: 'name', value: (s) => s.name, priority: 1, grow: true, width: 12 },
   { header: 'assistant', value: (s) => s.assistantId, priority: 5, grow: true, width: 12 },
@@ -61,7 +61,7 @@ const LIST_CONCURRENCY = 4;
  * read from the service for its status and message count; a session the service cannot give
  * keeps its remembered count and says why on stderr.
  */
-export async function listRememberedSessions(api: VoiceAgentApi, out: OutputTarget, remembered: readonly RememberedSession[], warn: (line: string) => void): Promise<ListedSession[]> {
+async function listRememberedSessions(api: VoiceAgentApi, out: OutputTarget, remembered: readonly RememberedSession[], warn: (line: string) => void): Promise<ListedSession[]> {
   const rows: ListedSession[] = remembered.map((r) => ({
     id: r.id,
     name: r.name,
@@ -90,7 +90,7 @@ export async function listRememberedSessions(api: VoiceAgentApi, out: OutputTarg
   return rows;
 }
 
-export async function createSession(api: VoiceAgentApi, out: OutputTarget, assistantId: string, name?: string): Promise<ChatSession | undefined> {
+async function createSession(api: VoiceAgentApi, out: OutputTarget, assistantId: string, name?: string): Promise<ChatSession | undefined> {
   const created = await api.createSession(name === undefined ? { assistantId } : { assistantId, name });
   noteUnread('the session was created', created, "its id is unknown (the service has no list of sessions to look it up in); create another if you need one");
   if (created.record) printRecord(out, created.record, SESSION_COLUMNS);

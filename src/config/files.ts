@@ -70,7 +70,7 @@ export function readJsonFile(path: string, whatToDo: string): unknown {
 }
 
 /** The largest hand-written file Switchboard reads (a scenario, an assistant): far above any real one. */
-export const MAX_TEXT_FILE_BYTES = 2 * 1024 * 1024;
+const MAX_TEXT_FILE_BYTES = 2 * 1024 * 1024;
 
 /**
  * A file people write by hand, as text; refused before it is read when larger than `maxBytes`

@@ -15,7 +15,7 @@ import { setPriority } from 'node:os';
 import type { Socket } from 'node:net';
 
 /** Set in the child's environment (with an IPC channel present) to run the sandbox instead of the CLI. */
-export const CHILD_MARKER = 'SWITCHBOARD_SANDBOX_CHILD';
+const CHILD_MARKER = 'SWITCHBOARD_SANDBOX_CHILD';
 const DATA_DIR_VAR = 'SWITCHBOARD_SANDBOX_CHILD_DATA_DIR';
 
 type FromChild = { ready: { url: string; apiKey: string } } | { error: string } | { awaiting: true };
@@ -132,11 +132,6 @@ function stopChild(child: ChildProcess, timeoutMs: number): Promise<void> {
 function once(fn: () => Promise<void>): () => Promise<void> {
   let done: Promise<void> | undefined;
   return () => (done ??= fn());
-}
-
-/** True in a process that `spawnSandbox` started. */
-export function isSandboxChild(): boolean {
-  return process.env[CHILD_MARKER] === '1' && typeof process.send === 'function';
 }
 
 /** The child's side: start the sandbox, say where it is, serve until the channel closes. */

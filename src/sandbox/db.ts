@@ -10,7 +10,7 @@ import { openSqlite, pragmaValue, transaction } from './sqlite.js';
 export type Db = DatabaseSync;
 
 /** A chat session's message (the spec's `{ role, content }`). */
-export interface ChatMessage {
+interface ChatMessage {
   role: string;
   content: string;
 }
@@ -187,7 +187,7 @@ function moveConversationsOut(db: Db): void {
 }
 
 /** A call message of schema 4 (`{ role: 'assistant' | 'user', content }`) in the platform's shape; others as they are. */
-export function platformMessage(m: unknown): unknown {
+function platformMessage(m: unknown): unknown {
   if (!m || typeof m !== 'object' || Array.isArray(m)) return m;
   const { role, content, ...rest } = m as Record<string, unknown>;
   if (typeof content !== 'string' || 'message' in rest) return m;

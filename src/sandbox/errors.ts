@@ -8,7 +8,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 // undici (~25 ms on the console's thread). The lint config forbids the import.
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
-export interface ErrorBody {
+interface ErrorBody {
   statusCode: number;
   error: string;
   message: string;
@@ -28,7 +28,7 @@ export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
-export function errorBody(statusCode: number, message: string): ErrorBody {
+function errorBody(statusCode: number, message: string): ErrorBody {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const gzipAsync = promisify(gzip);
 /** Below this, compressing costs more than it saves. */
-export const GZIP_MIN_BYTES = 1024;
+const GZIP_MIN_BYTES = 1024;
 
 function acceptsGzip(header: string | string[] | undefined): boolean {
   const value = Array.isArray(header) ? header.join(',') : (header ?? '');

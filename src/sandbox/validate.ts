@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import * as z from 'zod';
 import { badRequest } from './errors.js';
 
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 function deeperThan(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
@@ -62,7 +62,7 @@ function valueAt(root: unknown, path: PropertyKey[]): unknown {
 
 const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
 
-export function describeIssue(issue: Issue, input: unknown): string {
+function describeIssue(issue: Issue, input: unknown): string {
   const field = fieldPath(issue.path);
   switch (issue.code) {
     case 'invalid_type': {

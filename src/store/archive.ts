@@ -10,7 +10,7 @@ import type { Call, CallFilters } from '../api/schemas.js';
 import type { Target } from '../config/config.js';
 import { archivePath, CatchUps, openArchive, searchTerms, serviceOf, syncInWorker, type CallArchive, type CallQuery, type SearchHit, type SyncOptions, type SyncProgress } from '../archive/index.js';
 
-export type { SearchHit, SnippetPart } from '../archive/index.js';
+export type { SnippetPart } from '../archive/index.js';
 
 /** The words and phrases a search looks for, as plain text to find in a call's lines (no quotes or `*`). */
 export function searchedWords(text: string): string[] {
@@ -77,7 +77,7 @@ export interface StatGroup {
   cost: number;
 }
 
-export interface CallStats {
+interface CallStats {
   byDay: StatGroup[];
   byAssistant: StatGroup[];
   total: StatGroup;
@@ -93,7 +93,7 @@ export interface AssistantActivity {
   syncedAt?: number;
 }
 
-export interface SearchResults {
+interface SearchResults {
   status: 'loading' | 'ready' | 'error';
   hits: SearchHit[];
   /** every match in the archive (the list shows the newest `hits`) */
@@ -101,7 +101,7 @@ export interface SearchResults {
   error?: string;
 }
 
-export const SEARCH_LIMIT = 200;
+const SEARCH_LIMIT = 200;
 
 export interface ArchiveState {
   /** The background sync, for "synced 40 s ago" and "syncing…". */
@@ -147,14 +147,14 @@ type Full = ArchiveState & {
 };
 
 /** Pages a sync on the store's own thread asks for. */
-export const CONSOLE_SYNC_PAGE = 200;
+const CONSOLE_SYNC_PAGE = 200;
 /**
  * A sync of a whole archive that was last synced this recently (the live refresh's, every few
  * seconds) runs on the store's thread: it can only find the calls of the last moments (one short
  * request and write, a few ms), and starting a worker costs ~150 ms of CPU each time. Any other
  * sync (the first of a console, a back-fill, a catch-up after a while) runs in a worker.
  */
-export const QUICK_SYNC_WITHIN_MS = 60_000;
+const QUICK_SYNC_WITHIN_MS = 60_000;
 /** Re-read the screen's rows at most this often while a sync writes pages. */
 const REREAD_MS = 250;
 

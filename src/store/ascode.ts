@@ -17,7 +17,7 @@ import type { UiActions } from './ui.js';
 /** Runs the user's editor on `text` (shown as `fileName`) and resolves with what they saved. */
 export type EditText = (text: string, fileName: string) => Promise<string>;
 
-export interface AssistantEdit {
+interface AssistantEdit {
   id: string;
   name: string;
   /** The service's copy when the editor opened: the base of the drift check. */

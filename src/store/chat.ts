@@ -25,7 +25,7 @@ export interface Turn {
 
 export type Variables = Record<string, string>;
 
-export interface Conversation {
+interface Conversation {
   id: string;
   status: 'loading' | 'error' | 'ready';
   /** Why loading failed (the service's message). */
@@ -101,7 +101,7 @@ function mayHaveLanded(err: unknown): boolean {
 }
 
 /** Whether the service's messages hold `input` as the user's message after the `before` turns known when it was sent. */
-export function landedIn(messages: readonly Message[] | null | undefined, input: string, before: number): boolean {
+function landedIn(messages: readonly Message[] | null | undefined, input: string, before: number): boolean {
   return (messages ?? []).slice(before).some((m) => messageRole(m) === 'user' && messageText(m) === input);
 }
 

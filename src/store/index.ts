@@ -288,8 +288,8 @@ export function useDialogOpen(): boolean {
   return useSyncExternalStore(store ? store.subscribe : noSubscription, () => (store ? store.getState().dialog !== null : false));
 }
 
-export { topRoute, viewOf, EMPTY_VIEW } from './navigation.js';
+export { topRoute, viewOf } from './navigation.js';
 export { routeKey } from './types.js';
-export type { Route, RouteName, Resource, ConsoleTarget, SyncWorkerTarget } from './types.js';
-export type { EditText, AssistantEdit } from './ascode.js';
+export type { Route, RouteName, ConsoleTarget, SyncWorkerTarget } from './types.js';
+export type { EditText } from './ascode.js';
 export { archiveLocation } from './archive.js';

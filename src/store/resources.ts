@@ -17,7 +17,7 @@ export interface FileList {
   pagination: Pagination | null;
 }
 
-export interface UploadState {
+interface UploadState {
   status: 'idle' | 'uploading' | 'error' | 'done';
   path: string;
   sent: number;
@@ -46,7 +46,7 @@ export interface ResourcesState {
  * marked refreshing); `maxAgeMs`: fetch when loaded longer ago than this; `quiet`: a poll, which
  * does not mark the screen refreshing (it would blink every few seconds).
  */
-export interface LoadOptions {
+interface LoadOptions {
   force?: boolean;
   maxAgeMs?: number;
   quiet?: boolean;
@@ -75,7 +75,7 @@ export interface ResourcesActions {
 export const FILES_PAGE_SIZE = 50;
 
 /** The loaded files are the newest first, a prefix of the service's list: the next page starts where they end. */
-export function nextFilePage(loaded: number, pageSize = FILES_PAGE_SIZE): number {
+function nextFilePage(loaded: number, pageSize = FILES_PAGE_SIZE): number {
   return Math.floor(loaded / pageSize) + 1;
 }
 

@@ -38,7 +38,7 @@ export interface TestsActions {
 type Full = TestsState & ChatState & ResourcesState & { actions: TestsActions & UiActions };
 
 /** Where `:test` looks by default and where saved chats go: ./tests, unless the console was given another. */
-export function testsDirOf(dir: string | undefined): string {
+function testsDirOf(dir: string | undefined): string {
   return resolve(dir ?? 'tests');
 }
 

@@ -37,11 +37,11 @@ function walk(dir: string, into: Set<string>): void {
 }
 
 /** `returns.test.yaml` → `returns.snap.yaml`, in the same directory. */
-export function snapshotPath(file: string): string {
+function snapshotPath(file: string): string {
   return join(dirname(file), `${baseName(file)}.snap.yaml`);
 }
 
-export interface SnapshotTurn {
+interface SnapshotTurn {
   user: string;
   reply: string;
 }

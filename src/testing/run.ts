@@ -31,7 +31,7 @@ export interface RunResult {
   error?: string;
 }
 
-export type ScenarioStatus = 'passed' | 'failed' | 'flaky' | 'skipped';
+type ScenarioStatus = 'passed' | 'failed' | 'flaky' | 'skipped';
 
 export interface ScenarioResult {
   scenario: Scenario;
@@ -71,7 +71,7 @@ export function selectScenarios(files: readonly ScenarioFile[], grep?: RegExp): 
  * Assistant ids for the scenarios' `assistant` values (an id, or an exact name), with one
  * GET /assistants. An unknown or ambiguous name is a ScenarioError naming where it is written.
  */
-export async function resolveAssistants(api: VoiceAgentApi, scenarios: readonly Scenario[], signal?: AbortSignal): Promise<Map<string, string>> {
+async function resolveAssistants(api: VoiceAgentApi, scenarios: readonly Scenario[], signal?: AbortSignal): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (scenarios.length === 0) return out;
   const assistants: Assistant[] = await api.listAssistants({ signal });

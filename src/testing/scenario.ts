@@ -16,7 +16,7 @@ function checkRegex(source: string, ctx: { addIssue(issue: { code: 'custom'; mes
   }
 }
 
-export const ExpectSchema = z
+const ExpectSchema = z
   .strictObject({
     contains: z.array(z.string()).optional().describe('every string must appear in the reply (case-insensitive)'),
     notContains: z.array(z.string()).optional().describe('none of these strings may appear in the reply (case-insensitive)'),
@@ -27,14 +27,14 @@ export const ExpectSchema = z
   })
   .describe('what the reply to this turn must satisfy');
 
-export const TurnSchema = z.strictObject({
+const TurnSchema = z.strictObject({
   user: z.string().min(1).describe('what the user says'),
   expect: ExpectSchema.optional(),
 });
 
 const VariableValue = z.union([z.string(), z.number(), z.boolean()]);
 
-export const ScenarioSchema = z
+const ScenarioSchema = z
   .strictObject({
     name: z.string().min(1).optional().describe('default: the file name'),
     assistant: z.string().min(1).describe('an assistant id, or its exact name'),
@@ -43,12 +43,12 @@ export const ScenarioSchema = z
   })
   .describe('one conversation with an assistant, run in a new chat session');
 
-export const ScenarioListSchema = z.strictObject({
+const ScenarioListSchema = z.strictObject({
   scenarios: z.array(ScenarioSchema).min(1),
 });
 
 export type Expect = z.infer<typeof ExpectSchema>;
-export type ScenarioInput = z.infer<typeof ScenarioSchema>;
+type ScenarioInput = z.infer<typeof ScenarioSchema>;
 
 /** Where something is in a file, 1-based. */
 export interface Position {

@@ -106,7 +106,7 @@ export type KeyContext =
   | 'palette'
   | 'input';
 
-export type KeyName = 'escape' | 'return' | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'tab' | 'backspace' | 'delete';
+type KeyName = 'escape' | 'return' | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'tab' | 'backspace' | 'delete';
 
 export interface KeyDescriptor {
   /** A printable character, matched exactly (case-sensitive). */
@@ -211,7 +211,7 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.KillWordBefore]: { keys: [{ char: 'w', ctrl: true }, { key: 'backspace', alt: true }], contexts: ['input'], hint: 'delete the word before the cursor' },
 };
 
-export function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
+function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
   if (d.key) return key[d.key] === true && !!d.ctrl === key.ctrl && !!d.alt === key.meta && (d.shift === undefined || d.shift === key.shift);
   if (d.char === undefined) return false;
   // Ctrl-J arrives as a bare line feed (Ink names it neither Enter nor Ctrl).

@@ -49,7 +49,7 @@ export interface Started {
   onRateLimited(listener: (wait: RateLimitWait) => void): void;
 }
 
-export function routeFrom(r: ConsoleOptions['initialRoute']): Route {
+function routeFrom(r: ConsoleOptions['initialRoute']): Route {
   if (!r) return { name: 'assistants' };
   if (r.screen === 'chat') return { name: 'chat', ...(r.sessionId ? { sessionId: r.sessionId } : {}), ...(r.assistantId ? { assistantId: r.assistantId } : {}) };
   return { name: r.screen };
@@ -68,7 +68,7 @@ export function shownTarget(kind: Target['kind'], profile: string, baseUrl: stri
  * at 1.5× the full GCs come sooner and it stays at ~180 MB; paging pays for the extra full GCs
  * (0.2-3 s more of ~4-8 s on a loaded 2-core machine; see the README's Memory note).
  */
-export const HEAP_GROWING_PERCENT = 50;
+const HEAP_GROWING_PERCENT = 50;
 
 export async function startConsole(opts: ConsoleOptions): Promise<number> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
@@ -102,7 +102,7 @@ async function peekCalls(resolved: Target, rows: number): Promise<CallLogPeek | 
  * the service answers: status line, table header, the rows that fit, the first one selected.
  * Empty when the route is not such a list or nothing is cached.
  */
-export function cachedBody(target: FrameTarget, route: Route, width: number, bodyHeight: number, now = Date.now()): { above?: { chart: string[]; legend: string }; status: string; header: string; rows: string[] } | undefined {
+function cachedBody(target: FrameTarget, route: Route, width: number, bodyHeight: number, now = Date.now()): { above?: { chart: string[]; legend: string }; status: string; header: string; rows: string[] } | undefined {
   if (route.name === 'calls' && target.callLog?.total) {
     // As the Calls screen lays it out: chart, legend, status line, then the table.
     const log = target.callLog;

@@ -21,7 +21,7 @@ interface Chunk {
 // CSI, OSC and two-byte escape sequences, so what is left is what a person would read.
 const ANSI = /\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_=>78]/g;
 
-export function visibleText(s: string): string {
+function visibleText(s: string): string {
   return s.replace(ANSI, '');
 }
 

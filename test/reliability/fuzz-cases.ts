@@ -15,7 +15,7 @@ export interface KnownIds {
   apiKey: string;
 }
 
-export interface FuzzCase {
+interface FuzzCase {
   kind: string;
   /** A valid request must be answered 2xx. */
   valid: boolean;
@@ -32,7 +32,7 @@ interface Endpoint {
 }
 
 /** Every route of the sandbox (the spec's 16, the sandbox's ring and its OpenAPI document). */
-export const ENDPOINTS: readonly Endpoint[] = [
+const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', path: '/calls', query: ['id', 'assistantId', 'phoneNumberId', 'limit', 'createdAtGt', 'createdAtLt'] },
   { method: 'GET', path: '/calls/details', query: ['id', 'assistantId', 'phoneNumberId', 'limit', 'createdAtGt', 'createdAtLt'] },
   { method: 'POST', path: '/calls/outbound', body: 'json' },
@@ -192,7 +192,7 @@ function target(ep: Endpoint, ids: KnownIds, segment: string | undefined, q: str
 
 const withLength = (headers: [string, string][], body: Buffer, declared = body.length): [string, string][] => [...headers, ['Content-Length', String(declared)]];
 
-export function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
+function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
   const ep = fc.constantFrom(...ENDPOINTS);
   const key: [string, string] = ['x-api-key', ids.apiKey];
 
@@ -318,7 +318,7 @@ export const FUZZ_MAX_UPLOAD = 64 * 1024;
 const OVERSIZED_UPLOAD = FUZZ_MAX_UPLOAD + 1024;
 
 /** What is wrong with an answer, or undefined when it is acceptable. */
-export function problemWith(c: FuzzCase, a: RawAnswer | 'closed'): string | undefined {
+function problemWith(c: FuzzCase, a: RawAnswer | 'closed'): string | undefined {
   if (a === 'closed') return c.req.cutAt !== undefined ? undefined : 'the sandbox closed the connection without answering';
   if (a.status >= 500) return `answered ${a.status}`;
   if (c.valid && (a.status < 200 || a.status > 299)) return `a valid request was answered ${a.status}: ${a.body.toString().slice(0, 200)}`;

@@ -34,12 +34,12 @@ export interface LoadOptions {
   onAck?: (writes: number) => void;
 }
 
-export const emptyAcked = (): Acked => ({ assistants: new Map(), sessions: new Set(), chats: new Map(), calls: new Set(), files: new Map() });
+const emptyAcked = (): Acked => ({ assistants: new Map(), sessions: new Set(), chats: new Map(), calls: new Set(), files: new Map() });
 export const countAcked = (a: Acked) => a.assistants.size + a.sessions.size + [...a.chats.values()].reduce((n, l) => n + l.length, 0) + a.calls.size + a.files.size;
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-export function multipartBody(name: string, content: Buffer) {
+function multipartBody(name: string, content: Buffer) {
   const b = `load${randomBytes(8).toString('hex')}`;
   const body = Buffer.concat([
     Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n`),

@@ -8,19 +8,19 @@ import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
 
 /** How a single record comes back. `documented`: as the callhq reference shows where it shows one. */
-export type SingleEnvelope = 'documented' | 'bare' | 'named' | 'data' | 'messageData' | 'messageNamed';
+type SingleEnvelope = 'documented' | 'bare' | 'named' | 'data' | 'messageData' | 'messageNamed';
 /** How a list comes back. `documented`: as the callhq reference shows, bare (Vapi's way) where it is silent. */
-export type ListEnvelope = 'documented' | 'bare' | 'named' | 'data' | 'items' | 'results';
-export type PageCap = 'none' | 'silent' | 'refuse';
+type ListEnvelope = 'documented' | 'bare' | 'named' | 'data' | 'items' | 'results';
+type PageCap = 'none' | 'silent' | 'refuse';
 /**
  * vapi: createdAtGt/createdAtLt strict, createdAtGe/createdAtLe inclusive (Vapi's List Calls).
  * inclusive: createdAtGt/createdAtLt inclusive (Ge/Le too).
  * renamed: createdAfter/createdBefore (inclusive); createdAt* ignored.
  * ignored: no date filter at all.
  */
-export type DateFilters = 'vapi' | 'inclusive' | 'renamed' | 'ignored';
+type DateFilters = 'vapi' | 'inclusive' | 'renamed' | 'ignored';
 /** nested {error:{message,code}}, string "…", array ["…"], errors {errors:[{message}]}, html page, plain {statusCode,error,message}. */
-export type ErrorStyle = 'nested' | 'string' | 'array' | 'errors' | 'html' | 'plain';
+type ErrorStyle = 'nested' | 'string' | 'array' | 'errors' | 'html' | 'plain';
 
 export interface FixtureVariant {
   single: SingleEnvelope;
@@ -50,7 +50,7 @@ export interface FixtureVariant {
   hostile: boolean;
 }
 
-export const DEFAULT_VARIANT: FixtureVariant = {
+const DEFAULT_VARIANT: FixtureVariant = {
   single: 'documented',
   list: 'documented',
   pageCap: 'none',
@@ -70,7 +70,7 @@ export const DEFAULT_VARIANT: FixtureVariant = {
  * screen clear, OSC 52 (clipboard write), OSC 8 (hyperlink), OSC 0 (title), DCS, C1 CSI and NEL,
  * the bidi embeddings, overrides and isolates, the line and paragraph separators, CR, BS, BEL.
  */
-export const ESCAPE_PIECES: readonly string[] = [
+const ESCAPE_PIECES: readonly string[] = [
   '\u001b7SAVE',
   '\u001b[35;7mSGR',
   '\u001b[2JCLR',
@@ -105,12 +105,12 @@ function poison(value: unknown, key = ''): unknown {
 }
 
 /** Vapi's default `limit` for List Calls. */
-export const VAPI_DEFAULT_CALL_LIMIT = 100;
+const VAPI_DEFAULT_CALL_LIMIT = 100;
 /** callhq's GET /files defaults. */
-export const FILES_DEFAULT_PAGE = 1;
-export const FILES_DEFAULT_LIMIT = 10;
+const FILES_DEFAULT_PAGE = 1;
+const FILES_DEFAULT_LIMIT = 10;
 
-export interface LoggedRequest {
+interface LoggedRequest {
   method: string;
   path: string;
   query: Record<string, string>;
@@ -118,7 +118,7 @@ export interface LoggedRequest {
 }
 
 /** An answer forced on the next matching requests (a test's way to make the service fail). */
-export interface Fault {
+interface Fault {
   method?: string;
   /** The path (without query) or a pattern it must match. */
   path: string | RegExp;

@@ -111,7 +111,7 @@ function withoutNulls(body: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-export const assistantRecord = (a: AssistantRow) => ({ id: a.id, ...withoutNulls(a.body), createdAt: a.createdAt, updatedAt: a.updatedAt });
+const assistantRecord = (a: AssistantRow) => ({ id: a.id, ...withoutNulls(a.body), createdAt: a.createdAt, updatedAt: a.updatedAt });
 
 function checkFilesExist(ctx: SandboxContext, body: Record<string, unknown>): void {
   const lists: [string, unknown][] = [

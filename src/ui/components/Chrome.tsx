@@ -31,7 +31,7 @@ export function Header({ width }: { width: number }) {
 }
 
 /** The breadcrumbs' tail: whether the screen's data is being fetched again, or stale since a refresh failed. */
-export function freshnessText(f: Freshness): string {
+function freshnessText(f: Freshness): string {
   if (f.state === 'refreshing') return '  ⟳ refreshing…';
   if (f.state === 'stale') return `  ⚠ stale: refresh failed: ${escapeLine(f.error ?? 'no answer')} (r retries)`;
   return '';

@@ -19,7 +19,7 @@ import { escapeLine, escapeText } from '../../format/escape.js';
 const MULTILINE_ROWS = 5;
 
 /** What Tab made of a text field: the new text, and the names it could still become when several match. */
-export interface Completion {
+interface Completion {
   value: string;
   choices: string[];
 }
@@ -45,7 +45,7 @@ export type Field =
   | (Base & { kind: 'toggle' });
 
 /** The error of one field's current value, or null. */
-export function fieldError(f: Field, values: FormValues): string | null {
+function fieldError(f: Field, values: FormValues): string | null {
   const v = values[f.key];
   if (f.kind === 'text') {
     const s = String(v ?? '');

@@ -22,7 +22,7 @@ interface PaletteCommand {
 }
 
 /** The palette's commands, in the order Tab offers them. */
-export const PALETTE: PaletteCommand[] = [
+const PALETTE: PaletteCommand[] = [
   { name: 'assistants', aliases: ['a'], arg: 'id', route: (id) => [{ name: 'assistants' }, ...(id ? [{ name: 'assistant' as const, id }] : [])] },
   { name: 'numbers', aliases: ['n'], route: () => [{ name: 'numbers' }] },
   { name: 'calls', aliases: ['c'], arg: 'id', route: (id) => [{ name: 'calls' }, ...(id ? [{ name: 'call' as const, id }] : [])] },
@@ -34,10 +34,9 @@ export const PALETTE: PaletteCommand[] = [
   { name: 'help', aliases: ['h', '?'], route: () => [{ name: 'help' }] },
   { name: 'quit', aliases: ['q'] },
 ];
-export const PALETTE_COMMANDS = PALETTE.map((c) => c.name);
 
 /** The commands a typed word could mean: its alias or full name exactly, else every name it starts. */
-export function paletteMatches(word: string): PaletteCommand[] {
+function paletteMatches(word: string): PaletteCommand[] {
   const w = word.toLowerCase();
   const exact = PALETTE.find((c) => c.name === w || c.aliases.includes(w));
   if (exact) return [exact];
@@ -45,7 +44,7 @@ export function paletteMatches(word: string): PaletteCommand[] {
 }
 
 /** What Tab offers for a typed word: the command its alias names first, then every name it starts. */
-export function tabMatches(word: string): PaletteCommand[] {
+function tabMatches(word: string): PaletteCommand[] {
   const w = word.toLowerCase();
   const exact = PALETTE.filter((c) => c.aliases.includes(w));
   return [...exact, ...PALETTE.filter((c) => c.name.startsWith(w) && !exact.includes(c))];

@@ -193,7 +193,7 @@ function maskedBuffer(b: TextBuffer): TextBuffer {
 }
 
 /** Pasted text as an input takes it: line breaks kept as \n (multi-line) or joined by a space, tabs kept (a prompt) or as spaces, no other control characters. */
-export function pastedText(text: string, multiline: boolean, keepTabs = false): string {
+function pastedText(text: string, multiline: boolean, keepTabs = false): string {
   const lines = text
     .replace(/\r\n?/g, '\n')
     .replace(/\t/g, keepTabs ? '\t' : ' ')

@@ -49,7 +49,7 @@ export const FILE_COLUMNS: Column<KbFile>[] = [
  * just gave; "cached …" for last-known rows from the local cache until the service answers (and
  * why it did not, when it failed).
  */
-export function cachedNote(res: Pick<Resource<unknown>, 'cached' | 'fetchedAt' | 'status' | 'error'>, now = Date.now()): string {
+function cachedNote(res: Pick<Resource<unknown>, 'cached' | 'fetchedAt' | 'status' | 'error'>, now = Date.now()): string {
   if (!res.cached) return '';
   const when = res.fetchedAt ? ` from ${ago(now - res.fetchedAt)}` : '';
   return res.status === 'error' ? `cached${when} · could not refresh: ${res.error ?? 'no answer'}` : `cached${when} · refreshing…`;

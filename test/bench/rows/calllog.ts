@@ -60,7 +60,7 @@ export async function keyLatencies(pty: PtySession, keyAt: (i: number) => string
 }
 
 /** G until the log has no older calls (or the budget ran out); PgDn latencies measured on the way. */
-export async function pageToEnd(pty: PtySession, budgetMs: number, log: (m: string) => void): Promise<{ ms: number; loaded: number; done: boolean; pages: number }> {
+async function pageToEnd(pty: PtySession, budgetMs: number, log: (m: string) => void): Promise<{ ms: number; loaded: number; done: boolean; pages: number }> {
   const start = pty.now();
   const shown = () => lastCount(pty.screenLines().join('\n'));
   let count = shown() ?? { loaded: 0, more: true };

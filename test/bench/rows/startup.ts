@@ -53,7 +53,7 @@ async function buildInkHello(ctx: BenchContext): Promise<string> {
 }
 
 /** The seeded assistants' names, read over HTTP from the data dir the console will use. */
-export async function assistantNames(ctx: BenchContext, home: Home): Promise<string[]> {
+async function assistantNames(ctx: BenchContext, home: Home): Promise<string[]> {
   const sb = await startSandbox(ctx, home.sandboxDir);
   try {
     const body = (await sandboxJson(sb, '/assistants')) as { assistants?: Array<{ name?: string }> };

@@ -25,9 +25,8 @@ export function kbFileIds(a: Assistant): string[] {
 /**
  * What the assistant has done (its calls, their minutes and cost, its last call, from the call
  * archive) and the numbers that send their inbound calls to it: two lines under its status.
- * Exported for tests.
  */
-export function activityLines(assistantId: string, activity: Resource<AssistantActivity> | undefined, numbers: PhoneNumber[] | undefined, links?: Readonly<Record<string, string>>): Line[] {
+function activityLines(assistantId: string, activity: Resource<AssistantActivity> | undefined, numbers: PhoneNumber[] | undefined, links?: Readonly<Record<string, string>>): Line[] {
   const field = (label: string, value: string, dim?: boolean): Line => ({ text: `${label.padEnd(24)}  ${value}`, dim });
   const act = activity?.data;
   const calls = act
@@ -43,7 +42,7 @@ export function activityLines(assistantId: string, activity: Resource<AssistantA
   return [calls, nums];
 }
 
-export function assistantLines(a: Assistant, files: KbFile[], width: number): Line[] {
+function assistantLines(a: Assistant, files: KbFile[], width: number): Line[] {
   const lines: Line[] = [];
   const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: 'cyan' });
   const field = (label: string, value: unknown) => {

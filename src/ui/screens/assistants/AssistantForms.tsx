@@ -53,7 +53,7 @@ export const CREATE_FIELDS: Field[] = [
   { kind: 'text', key: 'analysisPlan', label: 'Analysis plan (JSON)', validate: json, hint: '{"summaryPrompt": "…"}' },
 ];
 
-export const CREATE_DEFAULTS: FormValues = {
+const CREATE_DEFAULTS: FormValues = {
   name: '',
   description: '',
   status: true,
@@ -74,7 +74,7 @@ export const CREATE_DEFAULTS: FormValues = {
 };
 
 /** The create form's values as the body of POST /assistants (empty optional fields left out). */
-export function assistantInputFrom(v: FormValues): AssistantInput {
+function assistantInputFrom(v: FormValues): AssistantInput {
   const s = (k: string) => String(v[k] ?? '').trim() || undefined;
   const n = (k: string) => (s(k) === undefined ? undefined : Number(s(k)));
   const prompt = s('systemPrompt');
@@ -202,7 +202,7 @@ export function formValuesFrom(a: Assistant): FormValues {
  * assistant has when the console's lists don't know it (another provider's model), so opening
  * the form changes nothing by itself.
  */
-export function fieldsFor(initial: FormValues): Field[] {
+function fieldsFor(initial: FormValues): Field[] {
   return CREATE_FIELDS.map((f) => {
     if (f.kind !== 'select') return f;
     const have = String(initial[f.key] ?? '');

@@ -11,9 +11,7 @@ import { truncate } from '../../format.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 import { ASSISTANT_COLUMNS, countLine } from '../lists.js';
 
-export { ASSISTANT_COLUMNS };
-
-export const CONTEXTS: KeyContext[] = ['list', 'assistants'];
+const CONTEXTS: KeyContext[] = ['list', 'assistants'];
 
 export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistants' }>) {
   const res = useConsole((s) => s.assistants);

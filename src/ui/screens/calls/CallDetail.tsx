@@ -17,9 +17,9 @@ import { openAssistantOf } from './Calls.js';
 
 /**
  * The lines that hold one of `words`, marked, and the one to scroll to: the first match in the
- * summary or transcript (where a search matched), else the first anywhere; -1 for none. Exported for tests.
+ * summary or transcript (where a search matched), else the first anywhere; -1 for none.
  */
-export function markMatches(lines: Line[], words: string[]): { lines: Line[]; first: number } {
+function markMatches(lines: Line[], words: string[]): { lines: Line[]; first: number } {
   if (!words.length) return { lines, first: -1 };
   const lower = words.map((w) => w.toLowerCase());
   const body = lines.findIndex((l) => l.bold && l.text === 'Summary');
@@ -32,7 +32,6 @@ export function markMatches(lines: Line[], words: string[]): { lines: Line[]; fi
   });
   return { lines: marked, first };
 }
-
 
 /**
  * `pending` says why the summary and transcript are missing while only the log's row is known

@@ -29,12 +29,12 @@ export function bar(value: number, max: number, width: number): string {
   return ('█'.repeat(full) + (part ? EIGHTHS[part] : '')).padEnd(width);
 }
 
-export const minutes = (g: Pick<StatGroup, 'minutes'>) => `${g.minutes.toFixed(1)} min`;
+const minutes = (g: Pick<StatGroup, 'minutes'>) => `${g.minutes.toFixed(1)} min`;
 const figure = (g: StatGroup, m: Metric) => (m === 'calls' ? g.calls : m === 'minutes' ? g.minutes : g.cost);
 const numbers = (g: StatGroup) => `${grouped(g.calls).padStart(9)} calls ${minutes(g).padStart(12)} ${money(g.cost).padStart(10)}`;
 
-/** The view's lines: the chart (one labelled line per day), the total, and the table per assistant. Exported for tests. */
-export function statsLines(stats: { byDay: StatGroup[]; byAssistant: StatGroup[]; total: StatGroup }, metric: Metric, width: number, assistantName: (id: string) => string, filters: string): Line[] {
+/** The view's lines: the chart (one labelled line per day), the total, and the table per assistant. */
+function statsLines(stats: { byDay: StatGroup[]; byAssistant: StatGroup[]; total: StatGroup }, metric: Metric, width: number, assistantName: (id: string) => string, filters: string): Line[] {
   const lines: Line[] = [];
   const days = everyDay(stats.byDay);
   const label = (d: string) => `${d} ${new Date(`${d}T12:00:00Z`).toUTCString().slice(0, 3)}`;

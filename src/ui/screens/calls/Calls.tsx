@@ -18,7 +18,7 @@ import { CHART_ROWS, LIVE_MARK, callColumns, callFilterWords, callStatusText, ch
 const callKey = (c: Call) => c.id;
 
 /** Memoized: the cursor moves on every keypress, the per-day counts only when a sync lands. */
-export const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: { day: string; count: number }[]; width: number }) {
+const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: { day: string; count: number }[]; width: number }) {
   const chart = useMemo(() => chartText(perDay, width), [perDay, width]);
   return (
     <Box flexDirection="column" height={CHART_ROWS + 1}>

@@ -13,7 +13,7 @@ export interface TurnLine {
 }
 
 /** "23:41" for today, "2026-11-20 23:41" for another day, in local time. */
-export function turnTime(iso: string | undefined, now = new Date()): string {
+function turnTime(iso: string | undefined, now = new Date()): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
@@ -23,7 +23,7 @@ export function turnTime(iso: string | undefined, now = new Date()): string {
 }
 
 /** Who said a turn; its role is already read by src/api/records.ts (bot → assistant, customer → user). */
-export function speakerOf(role: string | undefined, assistantName: string): string {
+function speakerOf(role: string | undefined, assistantName: string): string {
   if (role === 'user') return 'You';
   if (role === 'assistant') return assistantName;
   return role ?? '—';

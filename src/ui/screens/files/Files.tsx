@@ -21,8 +21,6 @@ import { kbFileIds } from '../assistants/AssistantDetail.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
 import { knownUploadLimit } from '../../../api/upload-check.js';
 
-export { FILE_COLUMNS };
-
 function useDeleteFile() {
   const actions = useActions();
   return (f: KbFile, after?: () => void) =>

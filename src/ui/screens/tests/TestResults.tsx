@@ -106,7 +106,7 @@ function expectations(e: Expect | undefined): string[] {
 }
 
 /** The lines of one scenario's result: each turn, its expectations (broken ones in red) and the reply. */
-export function resultLines(r: ScenarioResult, width: number): Line[] {
+function resultLines(r: ScenarioResult, width: number): Line[] {
   const run = shownRun(r);
   const lines: Line[] = [
     { text: r.scenario.name, bold: true },

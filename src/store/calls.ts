@@ -151,7 +151,7 @@ function filterWhere(f: CallFilters): { sql: string; params: Record<string, stri
 }
 
 /** The rows read are the ones held: the same calls at the same positions, each record unchanged. */
-function sameRows(rows: readonly { call: Call; position: number }[], calls: readonly Call[], positions: readonly number[]): boolean {
+function sameRows(rows: readonly ArchivedCall[], calls: readonly Call[], positions: readonly number[]): boolean {
   if (rows.length !== calls.length) return false;
   for (let i = 0; i < rows.length; i++) if (rows[i].position !== positions[i] || rows[i].call.id !== calls[i].id) return false;
   return JSON.stringify(rows.map((r) => r.call)) === JSON.stringify(calls);

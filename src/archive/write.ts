@@ -4,6 +4,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Call } from '../api/schemas.js';
 import { viewCall } from '../api/records.js';
 import { BUCKET_MS, DIM, SLOTS } from './schema.js';
+import type { Row } from './query.js';
 
 export interface WriteCounts {
   added: number;
@@ -11,20 +12,8 @@ export interface WriteCounts {
   unchanged: number;
 }
 
-interface OldRow {
-  rowid: number;
-  record: number;
-  assistant_id: string | null;
-  phone_number_id: string | null;
-  type: string | null;
-  status: string | null;
-  ended_reason: string | null;
-  cost: number | null;
-  duration: number | null;
-  created_at: number;
-  customer_name: string | null;
-  customer_number: string | null;
-}
+/** A call's row as it was before this write: the list fields and where its record is. */
+type OldRow = Omit<Row, 'id'> & { record: number };
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);

@@ -1,7 +1,7 @@
 // The console's `E`: an assistant as the same YAML `assistants pull` writes, edited in $EDITOR,
 // reviewed as a diff, applied as a PATCH of the changed fields with push's drift check and
 // re-read. The diff, patch and drift come from src/ascode/diff.ts, as for `assistants push`.
-// The editor itself is the UI's (ui/editor.ts, run with the terminal handed over): a screen
+// The editor itself is the UI's (ui/external-editor.ts, run with the terminal handed over): a screen
 // passes it in as `edit`, so the store never touches the terminal.
 import { failure } from '../api/errors.js';
 import { allFiles as allFilesOf } from '../api/pager.js';

@@ -12,8 +12,8 @@ import { truncate } from './format.js';
 import { FilterBar, Palette } from './components/Palette.js';
 import { ConfirmDialog, dialogHeight } from './components/ConfirmDialog.js';
 import { SCREENS } from './screens/registry.js';
-import { EditorContext } from './hooks/editor.js';
-import { editInEditor } from './editor.js';
+import { EditorContext } from './hooks/useEditText.js';
+import { editInEditor } from './external-editor.js';
 import type { EditText } from '../store/index.js';
 import type { Terminal } from './terminal.js';
 

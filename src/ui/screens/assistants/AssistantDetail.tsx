@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { linkOfNumber } from '../../../api/records.js';
 import type { Assistant, KbFile, PhoneNumber } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
-import { useEditText } from '../../hooks/editor.js';
+import { useEditText } from '../../hooks/useEditText.js';
 import type { AssistantActivity } from '../../../store/archive.js';
 import type { Resource } from '../../../store/types.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';

@@ -1,7 +1,7 @@
 // Assistants: table of name, status, model, voice, updated.
 import { Box, Text } from 'ink';
 import { useActions, useConsole } from '../../../store/index.js';
-import { useEditText } from '../../hooks/editor.js';
+import { useEditText } from '../../hooks/useEditText.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';

@@ -8,7 +8,7 @@ import { Command, commandFor } from './keymap.js';
 import { FlashLine, Footer, Header } from './components/Chrome.js';
 import { flashLines } from './chrome-text.js';
 import { MIN_COLUMNS, MIN_ROWS } from './capabilities.js';
-import { truncate } from './format.js';
+import { truncate } from '../format/display.js';
 import { FilterBar, Palette } from './components/Palette.js';
 import { ConfirmDialog, dialogHeight } from './components/ConfirmDialog.js';
 import { SCREENS } from './screens/registry.js';

@@ -15,7 +15,7 @@ import { connect, type Connection } from '../target.js';
 import type { RateLimitWait } from '../api/http.js';
 import type { ConsoleTarget, Route } from '../store/types.js';
 import { CONNECTION_MARK, footerLine, headerLeft } from './chrome-text.js';
-import { truncate } from './format.js';
+import { truncate } from '../format/display.js';
 import { ROUTES, titleOf } from './screens/routes.js';
 import { cachedRowsFor, consoleCacheDir } from '../store/cached.js';
 import { headerLine, layoutColumns, rowLine, tableBodyHeight } from './table-text.js';

@@ -2,7 +2,7 @@
 // cells. <Table> (components/Table.tsx) draws these lines with Ink; the frame drawn before Ink
 // has loaded (start.ts) draws the same lines for the cached rows, so the hand-over shows no jump.
 import { cellText, COLUMN_GAP, layoutColumns } from '../format/column.js';
-import { pad } from './format.js';
+import { pad } from '../format/display.js';
 
 /** Which columns fit in `width`, and how wide each is: the one layout of the console and the commands. */
 export { layoutColumns };

@@ -8,7 +8,7 @@ import stringWidth from 'string-width';
 import type { Column } from '../../src/format/column.js';
 import { NARROW, cellWidth, graphemes, padCells, truncateCells, wrapCells } from '../../src/format/cells.js';
 import { toTable } from '../../src/commands/output.js';
-import { truncate, wrapText } from '../../src/ui/format.js';
+import { truncate, wrapText } from '../../src/format/display.js';
 import type { Table as TableType } from '../../src/ui/components/Table.js';
 
 let Table: typeof TableType;

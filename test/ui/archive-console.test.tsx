@@ -9,7 +9,7 @@ import { viewCall } from '../../src/api/records.js';
 import { createClient } from '../../src/api/client.js';
 import { walkCallLog } from '../../src/api/pager.js';
 import { seedCalls } from '../../src/sandbox/seed.js';
-import { money } from '../../src/ui/format.js';
+import { money } from '../../src/format/display.js';
 import { until } from '../support/wait.js';
 import type * as Support from './support.js';
 

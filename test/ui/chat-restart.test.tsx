@@ -10,7 +10,7 @@ import { runCli, tempHome, type CliHome } from '../support/cli.js';
 import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, type Route } from '../../src/store/index.js';
 import { totalCost } from '../../src/store/chat.js';
-import { money } from '../../src/ui/format.js';
+import { money } from '../../src/format/display.js';
 import { App } from '../../src/ui/app.js';
 
 let sb: Awaited<ReturnType<typeof startTestSandbox>>;

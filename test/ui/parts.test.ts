@@ -8,7 +8,7 @@ import { bar } from '../../src/ui/screens/calls/CallStats.js';
 import { fitSnippet } from '../../src/ui/screens/calls/CallSearch.js';
 import { markPieces } from '../../src/ui/components/ScrollView.js';
 import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
-import { truncate, wrapText } from '../../src/ui/format.js';
+import { truncate, wrapText } from '../../src/format/display.js';
 import { callFiltersFromForm, EMPTY_CALL_FILTERS } from '../../src/store/calls.js';
 import { Command, commandFor, bindingsFor } from '../../src/ui/keymap.js';
 import type { Key } from 'ink';

@@ -5,7 +5,7 @@ import { cellWidth } from '../../format/cells.js';
 import { escapeLine } from '../../format/escape.js';
 import type { KeyContext } from '../keymap.js';
 import { CONNECTION_MARK, flashLines, footerLine, headerLeft } from '../chrome-text.js';
-import { truncate } from '../format.js';
+import { truncate } from '../../format/display.js';
 import { titleOf } from '../screens/registry.js';
 
 export function Header({ width }: { width: number }) {

@@ -4,7 +4,7 @@ import { Box, Text } from 'ink';
 import { Command, commandFor } from '../keymap.js';
 import { useActions, useConsole } from '../../store/index.js';
 import type { ConfirmDialog as Dialog } from '../../store/ui.js';
-import { truncate, wrapText } from '../format.js';
+import { truncate, wrapText } from '../../format/display.js';
 import { truncateCells } from '../../format/cells.js';
 import { ChoiceList } from './ChoiceList.js';
 

@@ -11,7 +11,7 @@ import { Command, commandFor } from '../keymap.js';
 import { TextInput, inputRows } from './TextInput.js';
 import { TextArea } from './TextArea.js';
 import { ChoiceList } from './ChoiceList.js';
-import { truncate, wrapText } from '../format.js';
+import { truncate, wrapText } from '../../format/display.js';
 import { cellWidth } from '../../format/cells.js';
 import { escapeLine, escapeText } from '../../format/escape.js';
 

@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import { escapeLine } from '../../format/escape.js';
 import { Spinner } from './Spinner.js';
 import { useConsole } from '../../store/index.js';
-import { wrapText } from '../format.js';
+import { wrapText } from '../../format/display.js';
 import { truncateCells } from '../../format/cells.js';
 
 /** `what` often names a record (a session id, an assistant's name): it is escaped here, once for every caller. */

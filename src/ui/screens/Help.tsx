@@ -1,7 +1,7 @@
 // `?` help and `y` raw JSON: scrolled text views. Help is generated from the keymap table.
 import { useMemo } from 'react';
 import type { Route } from '../../store/index.js';
-import { wrapText } from '../format.js';
+import { wrapText } from '../../format/display.js';
 import { ScrollView, type Line } from '../components/ScrollView.js';
 import { useDetailKeys } from '../hooks/useScreenKeys.js';
 import { useTopView } from '../hooks/useTopView.js';

@@ -6,7 +6,7 @@ import type { Column } from '../../format/column.js';
 import { ago } from '../../store/cached.js';
 import type { Resource } from '../../store/types.js';
 import { FILES_PAGE_SIZE, moreFiles, type FileList } from '../../store/resources.js';
-import { dateTime, humanBytes } from '../format.js';
+import { dateTime, humanBytes } from '../../format/display.js';
 import { activeWord, count } from '../../format/words.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [

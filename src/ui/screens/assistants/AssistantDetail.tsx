@@ -12,7 +12,7 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, money, show, wrapText, yesNo } from '../../format.js';
+import { dateTime, money, show, wrapText, yesNo } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
 import { activeWord, grouped } from '../../../format/words.js';
 

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { Form, normalize, type Field, type FormValues } from '../../components/Form.js';
 import { Picker } from '../../components/Picker.js';
 import { Loading } from '../../components/Status.js';
-import { humanBytes } from '../../format.js';
+import { humanBytes } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
 import { kbFileIds } from './AssistantDetail.js';
 import { BACKGROUND_SOUNDS, FIRST_MESSAGE_MODES, LANGUAGES, MODEL_PROVIDERS, TRANSCRIBERS, VOICE_PROVIDERS, opts } from './options.js';

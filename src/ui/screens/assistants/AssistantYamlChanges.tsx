@@ -9,7 +9,7 @@ import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { wrapText } from '../../format.js';
+import { wrapText } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
 
 const colorOf = (line: string): string | undefined => (line.startsWith('@@') ? 'cyan' : line.startsWith('-') ? 'red' : line.startsWith('+') ? 'green' : undefined);

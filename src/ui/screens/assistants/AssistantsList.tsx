@@ -7,7 +7,7 @@ import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, type KeyContext } from '../../keymap.js';
-import { truncate } from '../../format.js';
+import { truncate } from '../../../format/display.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 import { ASSISTANT_COLUMNS, countLine } from '../lists.js';
 

@@ -10,7 +10,7 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, duration, money, show, wrapText } from '../../format.js';
+import { dateTime, duration, money, show, wrapText } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
 import { openAssistantOf } from './Calls.js';

@@ -10,7 +10,7 @@ import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, duration, money, truncate } from '../../format.js';
+import { dateTime, duration, money, truncate } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 import { cellWidth, truncateCells } from '../../../format/cells.js';
 import type { ScreenProps } from '../shared.js';

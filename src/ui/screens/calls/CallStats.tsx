@@ -9,7 +9,7 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { money, truncate } from '../../format.js';
+import { money, truncate } from '../../../format/display.js';
 import { padCells } from '../../../format/cells.js';
 import type { ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';

@@ -8,7 +8,7 @@ import type { CallFilterForm } from '../../../store/calls.js';
 import { ago } from '../../../store/cached.js';
 import type { Column } from '../../../format/column.js';
 import { count } from '../../../format/words.js';
-import { dateTime, duration, money, truncate } from '../../format.js';
+import { dateTime, duration, money, truncate } from '../../../format/display.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
 export const CHART_ROWS = 3;

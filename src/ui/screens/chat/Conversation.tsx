@@ -14,7 +14,7 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { Priority, useKeypress } from '../../hooks/keypress.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, commandFor, KEYMAP, describeKey } from '../../keymap.js';
-import { money, truncate, wrapText } from '../../format.js';
+import { money, truncate, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 import type { ScreenProps } from '../shared.js';
 import { turnLines, windowTurns } from './transcript.js';

@@ -13,7 +13,7 @@ import { Priority, useKeypress } from '../../hooks/keypress.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, type KeyContext } from '../../keymap.js';
-import { dateTime } from '../../format.js';
+import { dateTime } from '../../../format/display.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 
 const CONTEXTS: KeyContext[] = ['list', 'sessions'];

@@ -7,7 +7,7 @@ import type { Variables } from '../../../store/chat.js';
 import { TextInput } from '../../components/TextInput.js';
 import { Priority, useKeypress } from '../../hooks/keypress.js';
 import { Command, commandFor } from '../../keymap.js';
-import { truncate } from '../../format.js';
+import { truncate } from '../../../format/display.js';
 
 const LINE = /^\s*([\w.-]+)\s*=(.*)$/;
 

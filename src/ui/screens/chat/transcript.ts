@@ -2,7 +2,7 @@
 // wrapped to the width. A turn's lines are computed once per width and reused, so new turns and
 // keystrokes never re-wrap the history.
 import type { Turn } from '../../../store/chat.js';
-import { money, wrapText } from '../../format.js';
+import { money, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 
 export interface TurnLine {

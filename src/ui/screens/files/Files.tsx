@@ -13,7 +13,7 @@ import { Spinner } from '../../components/Spinner.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, humanBytes, show, truncate, wrapText } from '../../format.js';
+import { dateTime, humanBytes, show, truncate, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 import { FILE_COLUMNS, filesLine } from '../lists.js';

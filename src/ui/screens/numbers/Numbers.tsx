@@ -9,7 +9,7 @@ import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
-import { truncate } from '../../format.js';
+import { truncate } from '../../../format/display.js';
 import { countLine, nameIn, numberColumns } from '../lists.js';
 import { linkOfNumber } from '../../../api/records.js';
 

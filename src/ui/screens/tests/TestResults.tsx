@@ -13,7 +13,7 @@ import { Spinner } from '../../components/Spinner.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, type KeyContext } from '../../keymap.js';
-import { money, truncate, wrapText } from '../../format.js';
+import { money, truncate, wrapText } from '../../../format/display.js';
 import { filterRows, type ScreenProps } from '../shared.js';
 
 const LIST: KeyContext[] = ['list', 'tests'];

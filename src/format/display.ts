@@ -1,7 +1,8 @@
-// Display formatting shared by the screens: sizes, durations, times, truncation and wrapping.
+// Display formatting shared by the console's screens: service text escaped and fitted to
+// terminal cells (truncated, padded, wrapped), and sizes, durations, money and times as shown.
 
-import { escapeLine, escapeText } from '../format/escape.js';
-import { padCells, truncateCells, wrapCells } from '../format/cells.js';
+import { escapeLine, escapeText } from './escape.js';
+import { padCells, truncateCells, wrapCells } from './cells.js';
 
 /** Service text cut to `width` terminal cells on one line: escaped, line breaks shown as ↵. */
 export function truncate(text: string, width: number): string {

@@ -1,5 +1,5 @@
-// Commands from issue 13: numbers link by DID, out-of-range values refused before any request,
-// lists of any size, and CSV cells that a spreadsheet would run as formulas.
+// Numbers linked by DID, out-of-range values refused before any request, a list of any size in
+// every format, and CSV cells that a spreadsheet would run as formulas.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -16,7 +16,7 @@ async function ok(args: string[], stdin?: string): Promise<string> {
   return r.stdout;
 }
 
-describe('issue 13 commands', () => {
+describe('numbers by DID, values out of range, a very long list, CSV formulas', () => {
   test('numbers link accepts a DID as well as an id', async () => {
     const numbers = JSON.parse(await ok(['numbers', 'list', '-o', 'json'])) as { id: string; did: string; assistantId?: string | null }[];
     const [assistant] = JSON.parse(await ok(['assistants', 'list', '-o', 'json'])) as { id: string }[];

@@ -3,7 +3,7 @@
 // client.ts decides paths and shapes; this file decides how bytes travel.
 import type { Pool as PoolType } from 'undici';
 // Only the pieces this transport uses. undici's index also loads fetch, WebSocket, the cache
-// stores, cookies and the mocks: ~1 MB of modules whose set-up was the largest cost of a
+// stores, cookies and the mocks: modules whose set-up was the largest cost of a
 // command's (and the console's) start. These three lines are what the index does for a Pool.
 import PoolImpl from 'undici/lib/dispatcher/pool.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
@@ -21,7 +21,7 @@ import { ConnectionStateFeed, stateAfter } from './connection-state.js';
 
 // node:http's status texts from its CommonJS module: an ESM import of node:http makes Node build
 // its ESM facade, which reads every export, the lazy ones too, and so loads Node's own bundled
-// undici (~25 ms on the console's thread). The lint config forbids the import.
+// undici on the console's thread. The lint config forbids the import.
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 Object.assign(Dispatcher.prototype, requestApi);

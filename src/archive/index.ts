@@ -1,4 +1,4 @@
-// The call archive: a local, searchable copy of one profile's call log (issue 15).
+// The call archive: a local, searchable copy of one profile's call log.
 //
 // WHERE   One SQLite database per profile: `${XDG_CACHE_HOME:-~/.cache}/switchboard/archive/<profile>.db`
 //         (dir 0700, file 0600, WAL). `archivePath(profile, env)`; `openArchiveFor(target, env)`

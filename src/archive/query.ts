@@ -235,8 +235,8 @@ export class ArchiveReader {
    * How many calls match `q`, without a walk over every matching call where the quarter-hour
    * rollup (kept in the same transaction as the calls) knows: one column's value, or creation time
    * alone (the whole log, a date range: whole quarter hours from the rollup, the partial ones at
-   * either end counted). count(*) over a million calls reads a whole index (~40 ms warm, ~100 ms
-   * cold), and the console counts again as the call log opens and as a sync's pages land.
+   * either end counted). count(*) reads a whole index, slow on a large log and slower cold, and
+   * the console counts again as the call log opens and as a sync's pages land.
    */
   count(q: CallQuery = {}): number {
     const w = whereOf(q);

@@ -102,7 +102,7 @@ const DATA_TABLES = ['calls', 'records', 'rollup'];
 
 /**
  * Calls the archive holds, from the rollup (a row a quarter hour, kept in the same transaction as
- * the calls): count(*) reads a whole index, ~100 ms at a million calls, longer cold.
+ * the calls): count(*) reads a whole index, slow on a large log and slower cold.
  */
 export function callsHeld(db: DatabaseSync, dim: number = DIM.all, key = ''): number {
   return (db.prepare('SELECT total(calls) AS n FROM rollup WHERE dim = ? AND key = ?').get(dim, key) as { n: number }).n;
@@ -137,8 +137,8 @@ function openWritable(path: string, service: string | undefined): DatabaseSync {
   try {
     registerRecordFunctions(db);
     // 16 KiB pages for a new file (an existing one keeps its own: WAL cannot change it). A record
-    // of ~1.6 KB wasted a sixth of each 4 KiB page; a 200k back-fill with 16 KiB pages: 5% smaller
-    // file, 10% less CPU and 12% less time (two rounds each, shared machine).
+    // left much of SQLite's default 4 KiB page unused; with the larger pages a back-fill makes a
+    // smaller file in less time and CPU (the figures are in the commit that made the change).
     db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
     // A cache: NORMAL keeps every committed page across kill -9 (only power loss can drop the last).
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY');
@@ -157,7 +157,7 @@ function openWritable(path: string, service: string | undefined): DatabaseSync {
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       }
       // FTS5 merges its segments 16 at a time instead of 4: each posting is rewritten about half
-      // as often while a large log is written (-16% CPU in a 200k back-fill), and a search reads
+      // as often while a large log is written (less CPU in a back-fill), and a search reads
       // at most 15 segments a level, which stays far under a millisecond's difference.
       const merge = db.prepare(`SELECT v FROM call_fts_config WHERE k = 'automerge'`).get() as { v: number } | undefined;
       if (merge?.v !== FTS_AUTOMERGE) db.exec(`INSERT INTO call_fts (call_fts, rank) VALUES ('automerge', ${FTS_AUTOMERGE})`);

@@ -66,8 +66,8 @@ export interface SyncOptions {
   /**
    * Read between the back-fill's pages: when `latest` has moved past the last request answered, the
    * sync walks new calls again before its next page of history, then reports phase 'new' with
-   * `caughtUp`. A console's refresh while a long first back-fill runs (minutes at a million
-   * calls) gets the calls of the last moments in one short request, not after the back-fill.
+   * `caughtUp`. A console's refresh while a long first back-fill runs (minutes on a large log)
+   * gets the calls of the last moments in one short request, not after the back-fill.
    */
   catchUp?: { readonly latest: number };
 }

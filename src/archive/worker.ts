@@ -59,9 +59,8 @@ const GRACE_MS = 250;
 /** The worker's heap: a page of 1000 calls and a batch of 5000 being written fit many times over; a runaway does not take the console with it. */
 const WORKER_HEAP_MB = 256;
 /**
- * Its young generation: V8's default (up to 3 × 16 MB) made the console ~25 MB larger during a
- * back-fill of 100,000 calls (244 MB at most, 219 MB with 8), for no faster sync; the extra
- * scavenges run on the worker's thread.
+ * Its young generation: V8's default (up to 3 × 16 MB) made the console larger during a
+ * back-fill, for no faster sync; the extra scavenges of a smaller one run on the worker's thread.
  */
 const WORKER_YOUNG_MB = 8;
 

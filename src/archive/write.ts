@@ -94,7 +94,7 @@ export class CallWriter {
     let sweep = false;
     // Oldest first (ties by id, so slots follow the service order): pages arrive newest first,
     // and a b-tree filled in descending key order
-    // leaves its pages half empty (twice the file, slower writes).
+    // leaves its pages half empty (a larger file, slower writes).
     // Each timestamp parsed once, not in every comparison.
     const ordered = calls.map((call) => ({ call, at: timeOf(call) })).sort((a, b) => a.at - b.at || (a.call.id < b.call.id ? -1 : a.call.id > b.call.id ? 1 : 0));
     for (const { call, at } of ordered) {

@@ -3,8 +3,8 @@
 // the same in the console as in every command. The console's code loads only past the checks.
 //
 // `switchboard` alone is the console with every global option at its default: src/cli.ts opens it
-// through openConsoleAlone, without loading commander and every command's module first (~30 ms
-// of the first frame). test/commands/console-alone.test.ts checks those defaults are commander's.
+// through openConsoleAlone, without loading commander and every command's module first (time
+// the first frame would wait for). test/commands/console-alone.test.ts checks those defaults are commander's.
 import { colorWanted } from './output.js';
 import { setExitCode, takeExitCode, UsageError } from './exit.js';
 import type { Globals } from './runtime.js';

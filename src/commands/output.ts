@@ -90,7 +90,7 @@ export function toTable<T>(records: readonly T[], allColumns: readonly Column<T>
   }));
   const allHeaders = allColumns.map((c) => c.header.toUpperCase());
   // On a terminal, columns are padded to line up; in a pipe they are tab-separated.
-  // A loop, not Math.max(...rows): spreading 200,000 rows overflows the call stack.
+  // A loop, not Math.max(...rows): spreading a long list of rows overflows the call stack.
   let widths = allHeaders.map((h, i) => rows.reduce((w, cells) => Math.max(w, visibleWidth(cells[i])), visibleWidth(h)));
   let columns = allColumns;
   let headers = allHeaders;

@@ -89,7 +89,7 @@ const MAX_TEXT_FILE_BYTES = 2 * 1024 * 1024;
 
 /**
  * A file people write by hand, as text; refused before it is read when larger than `maxBytes`
- * (a 60 MB YAML file would take seconds and gigabytes to parse).
+ * (a huge YAML file would take seconds and gigabytes of memory to parse).
  */
 export function readSmallTextFile(path: string, what: string, maxBytes = MAX_TEXT_FILE_BYTES): string {
   const fd = openSync(path, 'r');

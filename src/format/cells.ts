@@ -1,13 +1,13 @@
 // Widths in terminal cells, as Ink measures them (string-width): CJK and emoji take 2 cells,
 // combining marks 0, a ZWJ sequence is one glyph. Cutting and wrapping walk grapheme clusters
 // once, so their cost is linear in the text (cli-truncate and wrap-ansi re-measure as they go,
-// which costs ~100 ms on a 100,000-character prompt), and never split a glyph.
+// which is slow on a long prompt), and never split a glyph.
 //
 // Text made only of NARROW characters (printable ASCII, Latin, Greek, Cyrillic, the dashes,
 // quotes and box-drawing lines the console draws with) is one cell and one glyph a UTF-16 unit:
 // measured and cut without segmenting. That is most text, and all of the first frame's chrome: the
-// frame drawn before Ink loads never pays for ICU's segmenter (~9 ms to make the first one) nor
-// string-width's first call (~6 ms compiling its Unicode property expressions).
+// frame drawn before Ink loads never pays for ICU's segmenter (making the first one is slow) nor
+// string-width's first call (which compiles its Unicode property expressions).
 import stringWidth from 'string-width';
 
 let segmenter: Intl.Segmenter | undefined;

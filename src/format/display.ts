@@ -43,7 +43,7 @@ export function money(cost: number | null | undefined): string {
   return cost == null ? '—' : `$${cost.toFixed(cost < 1 ? 3 : 2)}`;
 }
 
-/** "2026-11-21 23:16" in local time; the raw value when it isn't a date. */
+/** "YYYY-MM-DD HH:MM" in local time; the raw value when it isn't a date. */
 export function dateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);

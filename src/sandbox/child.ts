@@ -53,7 +53,7 @@ export function spawnSandbox(opts: SpawnOptions): Promise<SandboxChild> {
   if (!entry) return Promise.reject(new Error('cannot start the embedded sandbox: the program path is unknown'));
   const env: NodeJS.ProcessEnv = { ...process.env, [CHILD_MARKER]: '1', [DATA_DIR_VAR]: opts.dataDir, ...(opts.reuse ? { [AWAIT_VAR]: '1' } : {}) };
   // The sandbox makes no TLS connections, and Node 20 reads and parses this bundle of certificates
-  // eagerly at start (~120 ms of CPU on the dev machine, where it is set for every process).
+  // eagerly at start, which costs CPU where it is set for every process.
   delete env.NODE_EXTRA_CA_CERTS;
   const child = fork(entry, [], {
     env,

@@ -353,8 +353,8 @@ export class SandboxStore {
     }
     const sql = `SELECT ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`;
     // Statements are reused only when we keep them; the 32 filter combinations are few, so keep
-    // a small map. Rows come as arrays: building a keyed object per row took half the query's
-    // time on a 100-call page.
+    // a small map. Rows come as arrays: building a keyed object per row took much of the query's
+    // time.
     let stmt = this.callQueries.get(sql);
     if (!stmt) {
       stmt = this.db.prepare(sql);

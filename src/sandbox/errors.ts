@@ -5,7 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 
 // node:http's status texts from its CommonJS module: an ESM import of node:http makes Node build
 // its ESM facade, which reads every export, the lazy ones too, and so loads Node's own bundled
-// undici (~25 ms on the console's thread). The lint config forbids the import.
+// undici on the console's thread. The lint config forbids the import.
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 interface ErrorBody {

@@ -1,4 +1,4 @@
-// Large answers (a page of 1,000 calls is ~196 KB of JSON) are gzipped for clients that ask.
+// Large answers (a page of calls is a lot of JSON) are gzipped for clients that ask.
 // Streams (file bytes) and small answers go as they are.
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';

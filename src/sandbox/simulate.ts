@@ -238,7 +238,7 @@ export function callFieldsBeforeCost(c: CallRow, now: number): Record<string, un
   const { ringingAt: ringing, answeredAt: answered, endedAt: ended } = c;
   const status: CallStatus =
     now >= ended ? 'ended' : answered !== null && now >= answered ? 'in-progress' : now >= ringing ? 'ringing' : 'queued';
-  // The latest moment of the timeline reached by now (no arrays: this runs 100 times a page).
+  // The latest moment of the timeline reached by now (no arrays: this runs for every call of a page).
   const updated = Math.max(c.createdAt, ringing <= now ? ringing : -Infinity, answered !== null && answered <= now ? answered : -Infinity, ended <= now ? ended : -Infinity);
   const endedAt = status === 'ended' ? iso(ended) : null;
   return {

@@ -40,7 +40,7 @@ export default tseslint.config(
     // The program's own code (tests may run their own HTTP servers).
     files: ['src/**/*.{ts,tsx,cts}'],
     rules: {
-      // The first use of Intl (a number's locale string, a collation) costs ~20 ms of ICU start-up:
+      // The first use of Intl (a number's locale string, a collation) pays for ICU's start-up:
       // counts are grouped by src/format/words.ts, text compared by code units.
       'no-restricted-properties': [
         'error',

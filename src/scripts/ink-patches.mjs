@@ -236,17 +236,17 @@ INK_PATCHES.push({
   append: '',
 });
 
-// string-width makes its Intl.Segmenter and its RGI emoji expression when it loads: ~9 ms of ICU
-// start-up and ~20 ms of building /^\p{RGI_Emoji}$/v's set of strings, paid before the
+// string-width makes its Intl.Segmenter and its RGI emoji expression when it loads: ICU's
+// start-up and building /^\p{RGI_Emoji}$/v's set of strings, paid before the
 // console's first frame although that frame's text is measured without them (src/format/cells.ts,
 // NARROW). Made on first use instead: the same segmenter and expression, the same widths.
 // And its fast path for printable ASCII is widened to NARROW text (the console's lines are full of
-// │ — … ›): Ink measures every line it draws, and segmenting them was a tenth of a frame's time.
+// │ — … ›): Ink measures every line it draws, and segmenting them was a noticeable part of a frame.
 // test/ui/ink-patches.test.ts checks NARROW here is src/format/cells.ts's, whose test checks every
 // character of it against string-width.
 export const NARROW_SOURCE = String.raw`^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0377\u037a-\u037f\u0384-\u038a\u038c\u038e-\u03a1\u03a3-\u0482\u048a-\u052f\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]*$`;
 // commander imports node:child_process for executable subcommands, which Switchboard has none
-// of; loading it loads node:net, node:dgram and their kin (~5 ms at every command's start). Here
+// of; loading it loads node:net, node:dgram and their kin at every command's start. Here
 // it is loaded only if a subcommand is ever spawned.
 INK_PATCHES.push({
   name: 'commander-lazy-child-process',

@@ -151,7 +151,7 @@ const CONSOLE_SYNC_PAGE = 200;
 /**
  * A sync of a whole archive that was last synced this recently (the live refresh's, every few
  * seconds) runs on the store's thread: it can only find the calls of the last moments (one short
- * request and write, a few ms), and starting a worker costs ~150 ms of CPU each time. Any other
+ * request and write), and starting a worker costs far more CPU than that each time. Any other
  * sync (the first of a console, a back-fill, a catch-up after a while) runs in a worker.
  */
 const QUICK_SYNC_WITHIN_MS = 60_000;

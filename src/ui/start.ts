@@ -62,11 +62,10 @@ export function shownTarget(kind: Target['kind'], profile: string, baseUrl: stri
 /**
  * The console's old generation may grow to 1.5× what was live after the last full GC before the
  * next one, not V8's own factor (up to 4× for a small, quickly collected heap). Paging the call
- * log reads ~100 bodies of 1,000 calls, each one string of ~0.7 MB: large objects, which only a
- * full GC frees. With V8's factor on Node 22 they piled up to ~70 MB of dead strings before the
- * first full GC came (console at ~248 MB resident with 100k calls loaded, ~180 MB after a GC);
- * at 1.5× the full GCs come sooner and it stays at ~180 MB; paging pays for the extra full GCs
- * (0.2-3 s more of ~4-8 s on a loaded 2-core machine; see the README's Memory note).
+ * log reads many large bodies, each one string: large objects, which only a full GC frees. With
+ * V8's factor they piled up as dead strings before the first full GC came, and the console's
+ * resident memory with them; at 1.5× the full GCs come sooner and it stays near what a GC leaves.
+ * Paging pays for the extra full GCs (see the README's Memory note).
  */
 const HEAP_GROWING_PERCENT = 50;
 

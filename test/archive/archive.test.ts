@@ -52,7 +52,7 @@ describe('the archive API', () => {
     assert.deepEqual(archive.window({}, { limit: 100_000 }).map((r) => r.call.id), serviceIds);
     assert.equal(statSync(archive.path).mode & 0o777, 0o600);
     assert.equal(statSync(join(dir, 'cache', 'archive')).mode & 0o777, 0o700);
-    // A new file gets 16 KiB pages (records of ~1.6 KB wasted a sixth of a 4 KiB page).
+    // A new file gets 16 KiB pages (a record left much of a 4 KiB page unused).
     const raw = openSqlite(archive.path, { readOnly: true });
     try {
       assert.equal(pragmaValue(raw, 'page_size'), 16_384);

@@ -1,4 +1,4 @@
-// `npm run bench`: measures the built CLI (dist/) against the targets of issue 6 and prints one
+// `npm run bench`: measures the built CLI (dist/) against each row's target and prints one
 // table (Markdown, for the README) plus a JSON file of the same figures. Each row that cannot
 // run (a piece not built, a failure) prints `n/a (<reason>)` and the others go on.
 //

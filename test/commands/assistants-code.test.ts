@@ -1,4 +1,4 @@
-// Assistants as code (issue 17), with the built CLI against a real sandbox: pull → edit → diff →
+// Assistants as code, with the built CLI against a real sandbox: pull → edit → diff →
 // push → get; drift refused and forced; a new file gets its id written back; --dry-run and bad
 // files send nothing (checked on the service); knowledge-base files named by file name; clone.
 import { describe, test, before, after } from 'node:test';

@@ -1,4 +1,4 @@
-// The chat-session index has many writers (issue 13): commands in parallel, `chat send` counting
+// The chat-session index has many writers: commands in parallel, `chat send` counting
 // its turns, and `sessions list` reading counts from the service. Built binary, real sandbox.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// `switchboard test` (issue 16): the built CLI as a child process against a real sandbox.
+// `switchboard test`: the built CLI as a child process against a real sandbox.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';

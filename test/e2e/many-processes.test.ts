@@ -1,4 +1,4 @@
-// Many processes, one data dir (issue 13): two consoles (each with its own embedded sandbox) and a
+// Many processes, one data dir: two consoles (each with its own embedded sandbox) and a
 // standalone `switchboard sandbox` on the same data dir, with chats and uploads in flight from all
 // of them at once; afterwards nothing is lost: every upload is a file, every message is in its
 // session, and both consoles' sessions are in the profile's session index with the right counts.

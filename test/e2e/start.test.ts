@@ -112,7 +112,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
   });
 
   // A bare `switchboard` is the root command with every option at its default (src/cli.ts opens
-  // it without the commands' parser): the same console, ~30 ms sooner.
+  // it without the commands' parser): the same console, sooner.
   test('a bare switchboard loads neither commander nor the commands; with an option it goes through them', { timeout: 60_000 }, async () => {
     const hook = pathToFileURL(resolve(root, 'test/support/load-log.mjs')).href;
     const loaded = (args: string[]) => async () => {

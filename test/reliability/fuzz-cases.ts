@@ -353,7 +353,7 @@ const describeReq = (r: RawRequest) =>
 export async function runFuzz(opts: { host: string; port: number; ids: KnownIds; seed: number; cases: number; concurrency?: number; onProgress?: (done: number) => void }): Promise<FuzzReport> {
   const started = performance.now();
   const report: FuzzReport = { cases: 0, byStatus: {}, byKind: {}, failures: [], ms: 0 };
-  // Generated in slices so 10,000 cases never sit in memory at once (oversized bodies are ~1 MB).
+  // Generated in slices so the cases never all sit in memory at once (oversized bodies are large).
   const SLICE = 200;
   let rng = opts.seed;
   for (let start = 0; start < opts.cases; start += SLICE) {

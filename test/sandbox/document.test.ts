@@ -1,4 +1,4 @@
-// The OpenAPI document says exactly what the server does (issue #14): the behaviours it promises,
+// The OpenAPI document says exactly what the server does: the behaviours it promises,
 // and the parts generated clients rely on. Every exchange through ./http.ts is also checked
 // against the document by test/support/openapi-check.ts.
 import { after, before, describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 // A chat's total cost and message count survive a restart of the console and include turns sent
-// with `switchboard chat send` (issue 13): the session index keeps them, shared by every process.
+// with `switchboard chat send`: the session index keeps them, shared by every process.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Conversation tests in the console (issue 16): a chat saved as a scenario file with one key
+// Conversation tests in the console: a chat saved as a scenario file with one key
 // (then passed by the built `switchboard test`), and `:test` showing the results view.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Row 12: the call archive (issue 15) on a large call log: `switchboard sandbox seed --calls N`
+// Row 12: the call archive on a large call log: `switchboard sandbox seed --calls N`
 // (1,000,000 unless SWITCHBOARD_BENCH_ARCHIVE_CALLS says otherwise; 100,000 with --quick) into
 // a data dir served by `switchboard sandbox` in its own process, then, through the built CLI:
 // a full `archive sync` (its own reported time: calls/s), `archive sync` with nothing new,

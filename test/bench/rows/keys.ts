@@ -1,4 +1,4 @@
-// Rows 9-11 (issue 12, keys in): a burst of 50 keys in one write on the call log (every key
+// Rows 9-11 (keys in): a burst of 50 keys in one write on the call log (every key
 // applied, and the time until its last frame); j/k on the detail of an assistant whose prompt is
 // 100,000 characters without a space; a `/` filter keystroke with the 100,000-call log loaded.
 import { atMost, fromSummary, type Figure } from '../report.js';

@@ -12,7 +12,7 @@ export interface TurnLine {
   role: string | undefined;
 }
 
-/** "23:41" for today, "2026-11-20 23:41" for another day, in local time. */
+/** "HH:MM" for today, "YYYY-MM-DD HH:MM" for another day, in local time. */
 function turnTime(iso: string | undefined, now = new Date()): string {
   if (!iso) return '';
   const d = new Date(iso);

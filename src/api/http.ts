@@ -379,7 +379,8 @@ async function pause(ms: number, req: WireRequest, baseUrl: string, closing: Abo
   try {
     await sleep(ms, undefined, { signal: req.signal ? AbortSignal.any([req.signal, closing]) : closing });
   } catch {
-    if (closing.aborted && !req.signal?.aborted) throw new NetworkError(`the connection to ${baseUrl} was closed while waiting to retry`, undefined, req.method, req.path, baseUrl);
+    if (closing.aborted && !req.signal?.aborted)
+      throw new NetworkError(`the connection to ${baseUrl} was closed while waiting to retry`, undefined, req.method, req.path, baseUrl);
     throw new AbortedError(req.method, req.path, baseUrl);
   }
 }

@@ -48,7 +48,18 @@ import { serviceOf, type Target } from '../config/config.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 import { ArchiveReader, type ArchivedCall, type CallQuery, type DayCount, type SearchHit, type Stats, type StatsBy } from './query.js';
 import { ArchiveNotWritable, BUSY_TIMEOUT_MS, SCHEMA_VERSION, clearData, openArchiveDb, openArchiveDbReadOnly } from './schema.js';
-import { commitOpenBatch, historyComplete, readLastSync, readSyncState, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
+import {
+  commitOpenBatch,
+  historyComplete,
+  readLastSync,
+  readSyncState,
+  syncArchive,
+  syncHolder,
+  type LastSync,
+  type LeaseHolder,
+  type SyncOptions,
+  type SyncResult,
+} from './sync.js';
 import { CallWriter } from './write.js';
 
 export type { ArchivedCall, CallQuery, DayCount, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';

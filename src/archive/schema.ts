@@ -205,7 +205,11 @@ export function openArchiveDbReadOnly(path: string, service: string | undefined)
   } catch (err) {
     if (!cannotWrite(err)) throw err;
     if (walBytes(path) > 0) {
-      throw new Error(`the call archive ${path} cannot be written by this user, and a sync left changes in ${path}-wal that only a user who can write it can read; run \`switchboard archive sync\` as its owner first`, { cause: err });
+      throw new Error(
+        `the call archive ${path} cannot be written by this user, and a sync left changes in ${path}-wal that only a user who can write it can read; run ` +
+          `\`switchboard archive sync\` as its owner first`,
+        { cause: err },
+      );
     }
     const url = pathToFileURL(path);
     url.search = 'immutable=1';
@@ -214,11 +218,18 @@ export function openArchiveDbReadOnly(path: string, service: string | undefined)
   try {
     const version = pragmaValue(db, 'user_version');
     if (version !== SCHEMA_VERSION) {
-      throw new Error(`the call archive ${path} cannot be written by this user, and was made by ${version === 0 ? 'nothing yet' : `another version of Switchboard (archive schema ${String(version)}, this one reads ${SCHEMA_VERSION})`}; run \`switchboard archive sync\` as its owner first`);
+      throw new Error(
+        `the call archive ${path} cannot be written by this user, and was made ` +
+          `by ${version === 0 ? 'nothing yet' : `another version of Switchboard (archive schema ${String(version)}, this one reads ${SCHEMA_VERSION})`}; run ` +
+          `\`switchboard archive sync\` as its owner first`,
+      );
     }
     const held = (db.prepare(`SELECT value FROM meta WHERE key = 'service'`).get() as { value: string } | undefined)?.value;
     if (service !== undefined && held !== service) {
-      throw new Error(`the call archive ${path} cannot be written by this user, and holds the calls of another service (${held ?? 'none'}); run \`switchboard archive sync\` as its owner first`);
+      throw new Error(
+        `the call archive ${path} cannot be written by this user, and holds the calls of another service (${held ?? 'none'}); run \`switchboard archive ` +
+          `sync\` as its owner first`,
+      );
     }
     registerRecordFunctions(db);
     return db;
@@ -244,7 +255,8 @@ function walBytes(path: string): number {
  */
 const STALE = `(c.duration IS NULL AND json_extract(r.json, '$.startedAt') IS NOT NULL AND json_extract(r.json, '$.endedAt') IS NOT NULL)
   OR (c.cost IS NULL AND json_extract(r.json, '$.costBreakdown.total') IS NOT NULL)
-  OR (coalesce(json_extract(r.json, '$.transcript'), '') = '' AND (json_extract(r.json, '$.messages') IS NOT NULL OR json_extract(r.json, '$.artifact') IS NOT NULL))
+  OR (coalesce(json_extract(r.json, '$.transcript'), '') = ''
+    AND (json_extract(r.json, '$.messages') IS NOT NULL OR json_extract(r.json, '$.artifact') IS NOT NULL))
   OR (coalesce(json_extract(r.json, '$.summary'), '') = '' AND json_extract(r.json, '$.analysis.summary') IS NOT NULL)`;
 
 /**
@@ -254,7 +266,10 @@ const STALE = `(c.duration IS NULL AND json_extract(r.json, '$.startedAt') IS NO
  * opening transaction (BEGIN IMMEDIATE), so it happens once, whoever opens the file first.
  */
 function rederive(db: DatabaseSync): void {
-  const rowids = (db.prepare(`SELECT c.rowid AS rowid FROM calls c JOIN records r ON r.rowid = c.record WHERE ${STALE}`).all() as { rowid: number }[]).map((r) => r.rowid);
+  const rowids = (db.prepare(`SELECT c.rowid AS rowid FROM calls c JOIN records r ON r.rowid = c.record WHERE ${STALE}`).all() as { rowid: number }[]).map((
+    r,
+  ) =>
+    r.rowid);
   // The text the version 2 view gave (what its index holds), read before the view changes.
   const read = db.prepare(
     `SELECT c.duration AS duration, c.cost AS cost, c.customer_name AS customer_name, c.customer_number AS customer_number,
@@ -268,7 +283,18 @@ function rederive(db: DatabaseSync): void {
   db.exec(CALL_TEXT_VIEW);
   let moved = false;
   for (const rowid of rowids) {
-    const r = read.get(rowid) as { duration: number | null; cost: number | null; customer_name: string | null; customer_number: string | null; transcript: unknown; summary: unknown; json: string };
+    const r =
+      read.get(
+        rowid,
+      ) as {
+        duration: number | null;
+        cost: number | null;
+        customer_name: string | null;
+        customer_number: string | null;
+        transcript: unknown;
+        summary: unknown;
+        json: string;
+      };
     let v;
     try {
       v = viewCall(JSON.parse(r.json) as Record<string, unknown>);
@@ -302,7 +328,11 @@ function rederive(db: DatabaseSync): void {
 }
 
 function dropAll(db: DatabaseSync): void {
-  const objects = db.prepare(`SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'call_fts_%'`).all() as { type: string; name: string }[];
+  const objects =
+    db.prepare(`SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'call_fts_%'`).all() as {
+      type: string;
+      name: string;
+    }[];
   for (const o of objects) db.exec(`DROP ${o.type === 'view' ? 'VIEW' : 'TABLE'} IF EXISTS "${o.name}"`);
 }
 

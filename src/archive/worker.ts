@@ -79,12 +79,25 @@ function syncWorkerFile(here = import.meta.url): URL {
 /** Syncs the archive at `path` with the service at `target`, in a worker thread; resolves or rejects as CallArchive.sync would. */
 export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncOptions = {}): Promise<SyncResult> {
   const owner = leaseOwner();
-  const data: SyncWorkerData = { path, target, owner, debug: opts.debug !== undefined, options: { backfill: opts.backfill, wait: opts.wait, pageSize: opts.pageSize }, catchUp: opts.catchUp?.latest ?? 0 };
+  const data: SyncWorkerData = {
+    path,
+    target,
+    owner,
+    debug: opts.debug !== undefined,
+    options: { backfill: opts.backfill, wait: opts.wait, pageSize: opts.pageSize },
+    catchUp: opts.catchUp?.latest ?? 0,
+  };
   return new Promise<SyncResult>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new AbortedError('GET', '/calls/details', target.baseUrl));
     let worker: Worker;
     try {
-      worker = new Worker(syncWorkerFile(), { workerData: data, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+      worker =
+        new Worker(syncWorkerFile(), {
+          workerData: data,
+          stdout: true,
+          stderr: true,
+          resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+        });
     } catch (err) {
       return reject(err as Error);
     }
@@ -137,7 +150,14 @@ export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncO
       opts.signal?.removeEventListener('abort', onAbort);
       unlisten?.();
       if (!released) releaseAbandoned(path, owner);
-      if (!outcome) outcome = { ok: false, error: opts.signal?.aborted ? new AbortedError('GET', '/calls/details', target.baseUrl) : new Error(`the archive sync stopped (its worker exited with code ${code})`) };
+      if (!outcome)
+        outcome =
+          {
+            ok: false,
+            error: opts.signal?.aborted
+              ? new AbortedError('GET', '/calls/details', target.baseUrl)
+              : new Error(`the archive sync stopped (its worker exited with code ${code})`),
+          };
       if (outcome.ok) resolve(outcome.result);
       else reject(outcome.error);
     });

@@ -23,7 +23,13 @@ const CHAT_COLUMNS: Column<Chat>[] = [
   { header: 'reply', value: replyText },
 ];
 
-export async function sendChat(api: VoiceAgentApi, out: OutputTarget, sessionId: string, input: string, vars?: Record<string, string>): Promise<Chat | undefined> {
+export async function sendChat(
+  api: VoiceAgentApi,
+  out: OutputTarget,
+  sessionId: string,
+  input: string,
+  vars?: Record<string, string>,
+): Promise<Chat | undefined> {
   const sent = await api.sendChat({ sessionId, input, ...(vars ? { variableValues: vars } : {}) });
   const chat = sent.record;
   noteUnread('the message was sent', sent, `to read the reply: switchboard sessions get ${sessionId}`);
@@ -44,7 +50,12 @@ async function recordTurn(target: Target, chat: Chat, input: string): Promise<vo
   const last = replies.length ? textOf(replies.at(-1)) : input;
   applySessionPatch(
     target.profile,
-    { mode: 'update', session: { id: chat.sessionId ?? '', lastMessage: last }, addMessages: 1 + replies.length, ...(chat.cost != null ? { addCost: chat.cost } : {}) },
+    {
+      mode: 'update',
+      session: { id: chat.sessionId ?? '', lastMessage: last },
+      addMessages: 1 + replies.length,
+      ...(chat.cost != null ? { addCost: chat.cost } : {}),
+    },
     target.dataDir,
   );
 }
@@ -85,7 +96,9 @@ export function chatCommand(): Command {
     .argument('<text>', 'the message, or - to read it from stdin')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ switchboard chat send --session sess_123 "Do you open on Sundays?"\n  $ switchboard chat send --session sess_123 --var name=Ada --var city=Oslo "Hello"\n  $ echo "Hello" | switchboard chat send --session sess_123 - -o json',
+      '\nExamples:\n  $ switchboard chat send --session sess_123 "Do you open on Sundays?"\n' +
+        '  $ switchboard chat send --session sess_123 --var name=Ada --var city=Oslo "Hello"\n' +
+        '  $ echo "Hello" | switchboard chat send --session sess_123 - -o json',
     )
     .action(
       action('send the message', async (text: string, o: { session: string; var?: Record<string, string> }, c: Command) => {

@@ -28,7 +28,12 @@ const FILE_COLUMNS: Column<KbFile>[] = [
   { header: 'service', value: (f) => serviceWords(serviceOfRecord(f)), priority: 7, grow: true, width: 10 },
 ];
 
-export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { page?: number; limit?: number; all?: boolean }, note: (line: string) => void = writeErr): Promise<void> {
+export async function listFiles(
+  api: VoiceAgentApi,
+  out: OutputTarget,
+  query: { page?: number; limit?: number; all?: boolean },
+  note: (line: string) => void = writeErr,
+): Promise<void> {
   if (query.all) {
     // Every page, until one is empty or adds no new file (a page count from the service only ends it early).
     const { allFiles } = await import('../api/pager.js');
@@ -46,7 +51,9 @@ export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { 
 
 async function uploadFile(api: VoiceAgentApi, out: OutputTarget, path: string): Promise<void> {
   // Progress only for a person watching; a script's stderr stays quiet.
-  const progress = process.stderr.isTTY ? (sent: number, total: number) => process.stderr.write(`\ruploading ${escapeLine(path)}: ${total > 0 ? Math.floor((sent / total) * 100) : 0}%`) : undefined;
+  const progress = process.stderr.isTTY
+    ? (sent: number, total: number) => process.stderr.write(`\ruploading ${escapeLine(path)}: ${total > 0 ? Math.floor((sent / total) * 100) : 0}%`)
+    : undefined;
   let uploaded: Written<KbFile>;
   try {
     uploaded = await api.uploadFile(path, { onProgress: progress });
@@ -113,7 +120,10 @@ export function filesCommand(): Command {
     .option('--page <n>', `page number, from 1 (at most ${grouped(MAX_PAGE_NUMBER)}); stderr says when more pages exist`, positiveIntUpTo(MAX_PAGE_NUMBER))
     .option('--limit <n>', `files per page (the service default is 20, at most ${MAX_FILE_PAGE})`, positiveIntUpTo(MAX_FILE_PAGE))
     .option('--all', 'every page, one list (not with --page)')
-    .addHelpText('after', '\nExamples:\n  $ switchboard files list\n  $ switchboard files list --page 2 --limit 50 -o json\n  $ switchboard files list --all -o ids')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard files list\n  $ switchboard files list --page 2 --limit 50 -o json\n  $ switchboard files list --all -o ids',
+    )
     .action(
       action('list files', async (o: { page?: number; limit?: number; all?: boolean }, c: Command) => {
         if (o.all && o.page !== undefined) throw new UsageError('--all lists every page: leave out --page.');
@@ -126,7 +136,10 @@ export function filesCommand(): Command {
     .description('show one file\'s record')
     .argument('<id>', 'file id', nonEmpty)
     .addHelpText('after', '\nExamples:\n  $ switchboard files get file_123')
-    .action(action('get the file', async (id: string, _o: object, c: Command) => withApi(c, async ({ api, out }) => printRecord(out, await api.getFile(id), FILE_COLUMNS))));
+    .action(
+      action('get the file', async (id: string, _o: object, c: Command) =>
+        withApi(c, async ({ api, out }) => printRecord(out, await api.getFile(id), FILE_COLUMNS))),
+    );
 
   cmd
     .command('upload')

@@ -78,7 +78,9 @@ export function loginCommand(): Command {
     .option('--base-url <url>', 'the service URL (default: SWITCHBOARD_BASE_URL, then the profile\'s saved URL)')
     .addHelpText(
       'after',
-      '\nThe key is typed hidden on a terminal, or read from stdin when piped. --profile names the profile (default: SWITCHBOARD_PROFILE, then "default").\n\nExamples:\n  $ switchboard login --profile prod --base-url https://api.example.com\n  $ printf %s "$KEY" | switchboard login --profile ci --base-url https://api.example.com',
+      '\nThe key is typed hidden on a terminal, or read from stdin when piped. --profile names the profile (default: SWITCHBOARD_PROFILE, then "default").\n' +
+        '\nExamples:\n  $ switchboard login --profile prod --base-url https://api.example.com\n' +
+        '  $ printf %s "$KEY" | switchboard login --profile ci --base-url https://api.example.com',
     )
     .action(
       action('log in', async (o: { baseUrl?: string }, c: Command) => {

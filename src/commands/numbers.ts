@@ -41,11 +41,25 @@ export async function listNumbers(api: VoiceAgentApi, out: OutputTarget, target?
 async function phoneNumberIdOf(api: VoiceAgentApi, idOrDid: string): Promise<string> {
   if (!isE164(idOrDid)) return idOrDid;
   const found = (await api.listPhoneNumbers()).find((n) => n.did === idOrDid);
-  if (!found) throw new ApiError(404, `no phone number with DID ${idOrDid}; switchboard numbers list shows the numbers there are`, 'GET', '/phone-numbers', api.baseUrl, 'Not Found');
+  if (!found)
+    throw new ApiError(
+      404,
+      `no phone number with DID ${idOrDid}; switchboard numbers list shows the numbers there are`,
+      'GET',
+      '/phone-numbers',
+      api.baseUrl,
+      'Not Found',
+    );
   return found.id;
 }
 
-export async function linkNumber(api: VoiceAgentApi, out: OutputTarget, idOrDid: string, assistantId: string, target?: Pick<Target, 'profile' | 'kind'>): Promise<void> {
+export async function linkNumber(
+  api: VoiceAgentApi,
+  out: OutputTarget,
+  idOrDid: string,
+  assistantId: string,
+  target?: Pick<Target, 'profile' | 'kind'>,
+): Promise<void> {
   const phoneNumberId = await phoneNumberIdOf(api, idOrDid);
   const res = await api.linkNumber({ phoneNumberId, assistantId });
   // Kept for `numbers list` and the console, for a service whose numbers do not say their
@@ -79,7 +93,10 @@ export function numbersCommand(): Command {
     .description('link an assistant to a phone number for inbound calls')
     .argument('<number>', 'phone number id, or its DID (+12125550142)', nonEmpty)
     .requiredOption('--assistant <id>', 'assistant that answers calls to this number', nonEmpty)
-    .addHelpText('after', '\nExamples:\n  $ switchboard numbers link pn_123 --assistant asst_456\n  $ switchboard numbers link +12125550142 --assistant asst_456')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard numbers link pn_123 --assistant asst_456\n  $ switchboard numbers link +12125550142 --assistant asst_456',
+    )
     .action(
       action('link the phone number', async (id: string, o: { assistant: string }, c: Command) =>
         withApi(c, ({ api, out, target }) => linkNumber(api, out, id, o.assistant, target)),

@@ -201,7 +201,8 @@ export function printRecord<T extends { id: string }>(out: OutputTarget, record:
 }
 
 export function toFieldList(record: Record<string, unknown>, tty: boolean, color: boolean): string {
-  const entries = Object.entries(record).map(([k, v]) => [escapeLine(k), typeof v === 'object' && v !== null ? escapeText(JSON.stringify(v)) : cellText(v as Cell)]);
+  const entries = Object.entries(record).map(([k, v]) =>
+    [escapeLine(k), typeof v === 'object' && v !== null ? escapeText(JSON.stringify(v)) : cellText(v as Cell)]);
   if (!tty) return entries.map(([k, v]) => `${paint(color, 'bold', k)}\t${oneLine(v)}`).join('\n') + '\n';
   // On a terminal a long text (a transcript) keeps its lines, indented under its name.
   const width = Math.max(0, ...entries.map(([k]) => visibleWidth(k)));

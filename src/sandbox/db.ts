@@ -159,7 +159,8 @@ export function openDatabase(dataDir: string, onCreate?: (db: Db) => void): { db
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       } else if (version !== SCHEMA_VERSION) {
         throw new Error(
-          `the sandbox data in ${dataDir} was written by a ${version < SCHEMA_VERSION ? 'older' : 'newer'} build (schema ${version}, this one reads ${SCHEMA_VERSION}); use another --data-dir, or remove that directory to start fresh`,
+          `the sandbox data in ${dataDir} was written by a ${version < SCHEMA_VERSION ? 'older' : 'newer'} build (schema ${version}, this one ` +
+            `reads ${SCHEMA_VERSION}); use another --data-dir, or remove that directory to start fresh`,
         );
       }
     });
@@ -330,7 +331,12 @@ export class SandboxStore {
    * the transcript and messages, which list answers leave out.
    */
   queryCalls(q: CallQuery, full: boolean): CallRow[] {
-    return this.selectCalls(q, full ? `${CALL_COLUMNS}, v.messages FROM calls c JOIN conversations v ON v.id = c.conversation_id` : `${CALL_COLUMNS} FROM calls c`).map(toCall);
+    return this.selectCalls(
+      q,
+      full ? `${CALL_COLUMNS}, v.messages FROM calls c JOIN conversations v ON v.id = c.conversation_id` : `${CALL_COLUMNS} FROM calls c`,
+    ).map(
+      toCall,
+    );
   }
 
   /**
@@ -339,7 +345,8 @@ export class SandboxStore {
    * a details page can read and parse each once, not once per call.
    */
   queryCallsWithConversation(q: CallQuery): { call: CallRow; conversationId: string }[] {
-    return this.selectCalls(q, `${CALL_COLUMNS}, c.conversation_id FROM calls c`).map((r) => ({ call: toCall(r.slice(0, -1)), conversationId: r[r.length - 1] as string }));
+    return this.selectCalls(q, `${CALL_COLUMNS}, c.conversation_id FROM calls c`).map((r) =>
+      ({ call: toCall(r.slice(0, -1)), conversationId: r[r.length - 1] as string }));
   }
 
   private selectCalls(q: CallQuery, from: string): unknown[][] {

@@ -119,7 +119,12 @@ export function allowedMethods(paths: Paths): (path: string) => string[] | undef
   return (path) => routes.find((r) => r.pattern.test(path))?.methods;
 }
 
-export function installErrorHandling(app: FastifyInstance, maxUploadBytes: number, logHint: string, methodsOf: (path: string) => string[] | undefined = () => undefined): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  maxUploadBytes: number,
+  logHint: string,
+  methodsOf: (path: string) => string[] | undefined = () => undefined,
+): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
       if (err.statusCode === 413) closeAfterAnswer(request, reply);

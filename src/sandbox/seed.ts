@@ -46,7 +46,16 @@ function seedStore(store: SandboxStore, dataDir: string, now = Date.now()): void
       writeFileSync(contentPath(dataDir, id), text, { mode: 0o600 });
       writeFileSync(textPath(dataDir, id), text, { mode: 0o600 });
       const at = new Date(now - (40 - i) * DAY).toISOString();
-      store.insertFile({ id, name, bytes: Buffer.byteLength(text), mimetype: mimetypeOf(name), status: 'done', parsedTextBytes: Buffer.byteLength(text), createdAt: at, updatedAt: at });
+      store.insertFile({
+        id,
+        name,
+        bytes: Buffer.byteLength(text),
+        mimetype: mimetypeOf(name),
+        status: 'done',
+        parsedTextBytes: Buffer.byteLength(text),
+        createdAt: at,
+        updatedAt: at,
+      });
       fileIds.set(`kb:${name}`, id);
     });
   const resolveKb = (_key: string, v: unknown) => (typeof v === 'string' && v.startsWith('kb:') ? (fileIds.get(v) ?? v) : v);

@@ -139,7 +139,8 @@ export function planCall(p: PlanInput): CallRow {
   const name = p.script.name;
   const who = p.customer.name ? `${p.customer.name} (${p.customer.number})` : p.customer.number;
   const summary = answered
-    ? `${p.type === 'inboundPhoneCall' ? 'Inbound call from' : 'Outbound call to'} ${who}. The customer asked: "${question}" ${name} answered; the call ended (${reason}).`
+    ? `${p.type === 'inboundPhoneCall' ? 'Inbound call from' : 'Outbound call to'} ${who}. The customer asked: "${question}" ${name} answered; the call ` +
+      `ended (${reason}).`
     : `${p.type === 'inboundPhoneCall' ? 'Inbound call from' : 'Outbound call to'} ${who} was not answered (${reason}).`;
   return {
     id,
@@ -239,7 +240,12 @@ export function callFieldsBeforeCost(c: CallRow, now: number): Record<string, un
   const status: CallStatus =
     now >= ended ? 'ended' : answered !== null && now >= answered ? 'in-progress' : now >= ringing ? 'ringing' : 'queued';
   // The latest moment of the timeline reached by now (no arrays: this runs for every call of a page).
-  const updated = Math.max(c.createdAt, ringing <= now ? ringing : -Infinity, answered !== null && answered <= now ? answered : -Infinity, ended <= now ? ended : -Infinity);
+  const updated = Math.max(
+    c.createdAt,
+    ringing <= now ? ringing : -Infinity,
+    answered !== null && answered <= now ? answered : -Infinity,
+    ended <= now ? ended : -Infinity,
+  );
   const endedAt = status === 'ended' ? iso(ended) : null;
   return {
     id: c.id,

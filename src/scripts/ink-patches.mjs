@@ -154,8 +154,11 @@ INK_PATCHES.push({
   file: /[\\/]ink[\\/]build[\\/]ink\.js$/,
   edits: [
     [
-      'if (shouldSync && shouldWrite) {\n                    this.options.stdout.write(bsu);\n                }\n                this.log(output);\n                if (shouldSync && shouldWrite) {\n                    this.options.stdout.write(esu);\n                }',
-      'this.options.stdout.cork?.();\n                if (shouldSync && shouldWrite) {\n                    this.options.stdout.write(bsu);\n                }\n                this.log(output);\n                if (shouldSync && shouldWrite) {\n                    this.options.stdout.write(esu);\n                }\n                this.options.stdout.uncork?.();',
+      'if (shouldSync && shouldWrite) {\n                    this.options.stdout.write(bsu);\n                }\n                this.log(output);\n' +
+        '                if (shouldSync && shouldWrite) {\n                    this.options.stdout.write(esu);\n                }',
+      'this.options.stdout.cork?.();\n                if (shouldSync && shouldWrite) {\n                    this.options.stdout.write(bsu);\n' +
+        '                }\n                this.log(output);\n                if (shouldSync && shouldWrite) {\n' +
+        '                    this.options.stdout.write(esu);\n                }\n                this.options.stdout.uncork?.();',
     ],
   ],
   append: '',
@@ -170,7 +173,10 @@ INK_PATCHES.push({
   edits: [
     [
       'else if (previousLines.length > 1) {\n            buffer.push(ansiEscapes.cursorUp(previousLines.length - 1));\n        }',
-      'else if (previousLines.length > 1) {\n            const scroll = scrolledBlock(stream, previousLines, previousOutput, nextLines, text, wasCursorShown || activeCursor !== undefined);\n            if (scroll) {\n                buffer.push(scroll.escapes);\n                previousLines = scroll.lines;\n            }\n            else {\n                buffer.push(ansiEscapes.cursorUp(previousLines.length - 1));\n            }\n        }',
+      'else if (previousLines.length > 1) {\n            const scroll = scrolledBlock(stream, previousLines, previousOutput, nextLines, text, wasCursorShown ' +
+        '|| activeCursor !== undefined);\n            if (scroll) {\n                buffer.push(scroll.escapes);\n' +
+        '                previousLines = scroll.lines;\n            }\n            else {\n' +
+        '                buffer.push(ansiEscapes.cursorUp(previousLines.length - 1));\n            }\n        }',
     ],
   ],
   append: `
@@ -180,7 +186,8 @@ INK_PATCHES.push({
 // cursor on the first row, and the last frame's rows as the screen then holds them.
 function scrolledBlock(stream, previousLines, previousOutput, nextLines, str, cursorShown) {
   const rows = stream.rows;
-  if (cursorShown || !rows || process.platform === 'win32' || nextLines.length !== rows || previousLines.length !== rows || str.endsWith('\\n') || previousOutput.endsWith('\\n')) return null;
+  if (cursorShown || !rows || process.platform === 'win32' || nextLines.length !== rows || previousLines.length !== rows) return null;
+  if (str.endsWith('\\n') || previousOutput.endsWith('\\n')) return null;
   let best = { length: 0 };
   for (const shift of [1, -1]) {
     let start = -1;
@@ -232,7 +239,12 @@ INK_PATCHES.push({
 INK_PATCHES.push({
   name: 'no-color',
   file: /[\\/]ink[\\/]build[\\/]colorize\.js$/,
-  edits: [['    if (!color) {\n        return text;\n    }', "    if (!color || globalThis[Symbol.for('switchboard.noColor')] === true) {\n        return text;\n    }"]],
+  edits: [
+    [
+      '    if (!color) {\n        return text;\n    }',
+      "    if (!color || globalThis[Symbol.for('switchboard.noColor')] === true) {\n        return text;\n    }",
+    ],
+  ],
   append: '',
 });
 
@@ -244,7 +256,9 @@ INK_PATCHES.push({
 // │ — … ›): Ink measures every line it draws, and segmenting them was a noticeable part of a frame.
 // test/ui/ink-patches.test.ts checks NARROW here is src/format/cells.ts's, whose test checks every
 // character of it against string-width.
-export const NARROW_SOURCE = String.raw`^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0377\u037a-\u037f\u0384-\u038a\u038c\u038e-\u03a1\u03a3-\u0482\u048a-\u052f\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]*$`;
+export const NARROW_SOURCE =
+  String.raw`^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0377\u037a-\u037f\u0384-\u038a\u038c\u038e-\u03a1\u03a3-\u0482` +
+  String.raw`\u048a-\u052f\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]*$`;
 // commander imports node:child_process for executable subcommands, which Switchboard has none
 // of; loading it loads node:net, node:dgram and their kin at every command's start. Here
 // it is loaded only if a subcommand is ever spawned.
@@ -252,18 +266,30 @@ INK_PATCHES.push({
   name: 'commander-lazy-child-process',
   file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
   entry: /[\\/]commander[\\/](esm\.mjs|index\.js)$/,
-  edits: [["import childProcess from 'node:child_process';", "const childProcess = { spawn: (...args) => process.getBuiltinModule('node:child_process').spawn(...args) };"]],
+  edits: [
+    [
+      "import childProcess from 'node:child_process';",
+      "const childProcess = { spawn: (...args) => process.getBuiltinModule('node:child_process').spawn(...args) };",
+    ],
+  ],
   append: '',
 });
 INK_PATCHES.push({
   name: 'string-width-fast',
   file: /[\\/]string-width[\\/]index\.js$/,
   edits: [
-    ['const segmenter = new Intl.Segmenter();', 'let segmenterOnce;\nconst segmenter = { segment: (text) => (segmenterOnce ??= new Intl.Segmenter()).segment(text) };'],
-    ['const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', 'let rgiEmojiRegexOnce;\nconst rgiEmojiRegex = { test: (text) => (rgiEmojiRegexOnce ??= /^\\p{RGI_Emoji}$/v).test(text) };'],
+    [
+      'const segmenter = new Intl.Segmenter();',
+      'let segmenterOnce;\nconst segmenter = { segment: (text) => (segmenterOnce ??= new Intl.Segmenter()).segment(text) };',
+    ],
+    [
+      'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+      'let rgiEmojiRegexOnce;\nconst rgiEmojiRegex = { test: (text) => (rgiEmojiRegexOnce ??= /^\\p{RGI_Emoji}$/v).test(text) };',
+    ],
     [
       '\tif (/^[\\u0020-\\u007E]*$/.test(string)) {\n\t\treturn string.length;\n\t}',
-      `\tif (/^[\\u0020-\\u007E]*$/.test(string)) {\n\t\treturn string.length;\n\t}\n\tif (ambiguousIsNarrow && /${NARROW_SOURCE}/.test(string)) {\n\t\treturn string.length;\n\t}`,
+      `\tif (/^[\\u0020-\\u007E]*$/.test(string)) {\n\t\treturn string.length;\n\t}\n\tif (ambiguousIsNarrow && /${NARROW_SOURCE}/.test(string)) {\n` +
+        `\t\treturn string.length;\n\t}`,
     ],
   ],
   append: '',
@@ -302,7 +328,10 @@ export function inkPatchesPlugin(patches = INK_PATCHES) {
           for (const patch of filePatches) {
             for (const [from, to, all] of patch.edits) {
               if (!src.includes(from)) {
-                throw new Error(`Ink patch "${patch.name}": ${args.path} no longer contains the code it replaces:\n${from}\n(the installed version differs from the one package.json pins; re-anchor or drop the patch in src/scripts/ink-patches.mjs)`);
+                throw new Error(
+                  `Ink patch "${patch.name}": ${args.path} no longer contains the code it replaces:\n${from}\n` +
+                    `(the installed version differs from the one package.json pins; re-anchor or drop the patch in src/scripts/ink-patches.mjs)`,
+                );
               }
               src = all ? src.split(from).join(to) : src.replace(from, () => to); // a function: no $ patterns in `to`
             }

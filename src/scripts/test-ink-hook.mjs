@@ -13,7 +13,10 @@ const testInk = process.env.SWITCHBOARD_TEST_INK;
 if (isMainThread && testInk) register(import.meta.url);
 
 // Ink's own modules imported by path (src/ui/ink-internals.ts) → the bundle's entry for each.
-const internals = testInk ? Object.entries(INK_INTERNALS).map(([name, file]) => ({ suffix: `/node_modules/ink/build/${file}`, url: pathToFileURL(join(dirname(testInk), `${name}.mjs`)).href })) : [];
+const internals = testInk
+  ? Object.entries(INK_INTERNALS).map(([name, file]) =>
+    ({ suffix: `/node_modules/ink/build/${file}`, url: pathToFileURL(join(dirname(testInk), `${name}.mjs`)).href }))
+  : [];
 
 export async function resolve(specifier, context, nextResolve) {
   if (specifier === 'ink' && testInk) return { url: pathToFileURL(testInk).href, shortCircuit: true };

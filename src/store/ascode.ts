@@ -7,7 +7,16 @@ import { failure } from '../api/errors.js';
 import { allFiles as allFilesOf } from '../api/pager.js';
 import type { KbFile } from '../api/schemas.js';
 import type { FileValue } from '../ascode/document.js';
-import { describeDrift, driftSince, fieldChanges, KnowledgeBaseNameError, namesKnowledgeBaseFiles, patchFor, resolveKnowledgeBase, type FieldChange } from '../ascode/diff.js';
+import {
+  describeDrift,
+  driftSince,
+  fieldChanges,
+  KnowledgeBaseNameError,
+  namesKnowledgeBaseFiles,
+  patchFor,
+  resolveKnowledgeBase,
+  type FieldChange,
+} from '../ascode/diff.js';
 import type { NavigationActions, NavigationState } from './navigation.js';
 import { topRoute } from './navigation.js';
 import type { ResourcesActions } from './resources.js';
@@ -63,7 +72,8 @@ export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> =
         editing = true;
         try {
           // The YAML parser loads with the first `E`, not with the console.
-          const { AssistantFileError, headerComment, parseAssistantYaml, renderAssistantYaml, toFileValue, withoutHeaderComments } = await import('../ascode/document.js');
+          const { AssistantFileError, headerComment, parseAssistantYaml, renderAssistantYaml, toFileValue, withoutHeaderComments } =
+            await import('../ascode/document.js');
           let assistant;
           try {
             assistant = await api.getAssistant(id);
@@ -87,7 +97,8 @@ export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> =
             let edited: FileValue;
             try {
               const parsed = parseAssistantYaml(body, fileName);
-              if (parsed.id !== undefined && parsed.id !== id) throw new EditRejected(`id: it must stay ${id} (this edits that assistant; to copy it, use switchboard assistants clone)`);
+              if (parsed.id !== undefined && parsed.id !== id)
+                throw new EditRejected(`id: it must stay ${id} (this edits that assistant; to copy it, use switchboard assistants clone)`);
               edited = namesKnowledgeBaseFiles(parsed.value) ? resolveKnowledgeBase(parsed.value, await allFiles()) : parsed.value;
             } catch (err) {
               if (!(err instanceof AssistantFileError || err instanceof KnowledgeBaseNameError || err instanceof EditRejected)) {

@@ -175,7 +175,8 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
    */
   const writer = new SessionIndexWriter(profile, dir, {
     onWritten: (all) => {
-      if (get().chat.index.status === 'ready') set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data: onService(all, service), fetchedAt: Date.now() } } }));
+      if (get().chat.index.status === 'ready')
+        set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data: onService(all, service), fetchedAt: Date.now() } } }));
     },
     onError: (err) => get().actions.flash(`Could not remember the session: ${failure(err).message}`, 'error'),
   });
@@ -203,7 +204,9 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
     try {
       session = await api.getSession(id);
     } catch (checkErr) {
-      const line = `${why ?? 'Not sent'}; could not check whether the service has your message (${failure(checkErr).message}); it is still in the input, and sending it again checks first`;
+      const line =
+        `${why ?? 'Not sent'}; could not check whether the service has your message (${failure(checkErr).message}); it is still in the input, and sending it ` +
+          `again checks first`;
       patch(id, { sendError: line });
       return undefined;
     }
@@ -346,7 +349,14 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
           const after = conv(id)!;
           remember({
             mode: 'remember',
-            session: { id, name: after.name, assistantId: after.assistantId ?? chat.assistantId, createdAt: after.createdAt, messages: after.turns, variableValues: after.variables },
+            session: {
+              id,
+              name: after.name,
+              assistantId: after.assistantId ?? chat.assistantId,
+              createdAt: after.createdAt,
+              messages: after.turns,
+              variableValues: after.variables,
+            },
             ...(chat.cost != null ? { addCost: chat.cost } : {}),
           });
           return true;

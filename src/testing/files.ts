@@ -19,7 +19,9 @@ export function findScenarioFiles(paths: readonly string[]): string[] {
     try {
       st = statSync(p);
     } catch {
-      throw new InputError(p === DEFAULT_TEST_DIR ? `no ./${DEFAULT_TEST_DIR} directory here; name the scenario files or directories to run` : `${p}: no such file or directory`);
+      throw new InputError(
+        p === DEFAULT_TEST_DIR ? `no ./${DEFAULT_TEST_DIR} directory here; name the scenario files or directories to run` : `${p}: no such file or directory`,
+      );
     }
     if (st.isDirectory()) walk(p, found);
     else found.add(p);

@@ -98,7 +98,16 @@ function renderJson(report: TestReport): string {
         sessionId: run.sessionId,
         durationMs: Math.round(run.durationMs),
         ...(run.error ? { error: run.error } : {}),
-        turns: run.turns.map((t) => ({ user: t.user, reply: t.reply, latencyMs: t.latencyMs === undefined ? undefined : Math.round(t.latencyMs), cost: t.cost, expect: t.expect, failures: t.failures, ...(t.error ? { error: t.error } : {}) })),
+        turns: run.turns.map((t) =>
+          ({
+            user: t.user,
+            reply: t.reply,
+            latencyMs: t.latencyMs === undefined ? undefined : Math.round(t.latencyMs),
+            cost: t.cost,
+            expect: t.expect,
+            failures: t.failures,
+            ...(t.error ? { error: t.error } : {}),
+          })),
       })),
     })),
   };
@@ -134,17 +143,23 @@ function renderJunit(report: TestReport): string {
   const timeOf = (r: ScenarioResult) => r.runs.reduce((t, run) => t + run.durationMs, 0);
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="switchboard test" tests="${report.results.length}" failures="${report.counts.failed + report.counts.flaky}" skipped="${report.counts.skipped}" time="${secs(report.durationMs)}">`,
+    `<testsuites name="switchboard test" tests="${report.results.length}" failures="${report.counts.failed + report.counts.flaky}" ` +
+      `skipped="${report.counts.skipped}" time="${secs(report.durationMs)}">`,
   ];
   for (const [file, results] of byFile) {
     const time = results.reduce((t, r) => t + timeOf(r), 0);
     out.push(
-      `  <testsuite name="${xmlText(file)}" tests="${results.length}" failures="${results.filter(failed).length}" errors="0" skipped="${results.filter((r) => r.status === 'skipped').length}" time="${secs(time)}">`,
+      `  <testsuite name="${xmlText(file)}" tests="${results.length}" failures="${results.filter(failed).length}" errors="0" ` +
+        `skipped="${results.filter((r) => r.status === 'skipped').length}" time="${secs(time)}">`,
     );
     for (const r of results) {
       const open = `    <testcase name="${xmlText(r.scenario.name)}" classname="${xmlText(file)}" time="${secs(timeOf(r))}"`;
       if (failed(r)) {
-        out.push(`${open}>`, `      <failure message="${xmlText(failureLine(r))}" type="${r.status === 'flaky' ? 'flaky' : 'expectation'}">${xmlText(failureDetail(r))}</failure>`, '    </testcase>');
+        out.push(
+          `${open}>`,
+          `      <failure message="${xmlText(failureLine(r))}" type="${r.status === 'flaky' ? 'flaky' : 'expectation'}">${xmlText(failureDetail(r))}</failure>`,
+          '    </testcase>',
+        );
       } else if (r.status === 'skipped') out.push(`${open}>`, '      <skipped message="not run (--bail)"/>', '    </testcase>');
       else out.push(`${open}/>`);
     }

@@ -127,7 +127,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       return `unknown key "${issue.keys[0]}"${issue.path.length ? ` in ${where.slice(0, -2)}` : ''}`;
     case 'invalid_type':
       if (issue.input === undefined) return `${where}missing (required)`;
-      return `${where}expected ${issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a map' : issue.expected === 'record' ? 'a map' : `a ${issue.expected}`}, got ${typeName(issue.input)}`;
+      return `${where}expected` +
+        ` ${issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a map' : issue.expected === 'record' ? 'a map' : `a ${issue.expected}`}, ` +
+        `got ${typeName(issue.input)}`;
     case 'invalid_union':
       return `${where}expected text, a number or true/false, got ${typeName(issue.input)}`;
     case 'too_small':
@@ -183,7 +185,8 @@ export function parseScenarioFile(file: string, text: string): ScenarioFile {
     const path = isList ? [...prefix, i] : [];
     const name = s.name ?? (isList ? `${baseName(file)} #${i + 1}` : baseName(file));
     const at = pos(nodeAt(doc, path)?.range?.[0] ?? 0);
-    if (seen.has(name)) throw new ScenarioError(file, pos(nodeAt(doc, [...path, 'name'])?.range?.[0] ?? 0), `two scenarios are named "${name}" (snapshots are stored by name)`);
+    if (seen.has(name))
+      throw new ScenarioError(file, pos(nodeAt(doc, [...path, 'name'])?.range?.[0] ?? 0), `two scenarios are named "${name}" (snapshots are stored by name)`);
     seen.set(name, i);
     return { ...s, name, file, at, assistantAt: pos(nodeAt(doc, [...path, 'assistant'])?.range?.[0] ?? 0) };
   });

@@ -51,7 +51,8 @@ export interface Started {
 
 function routeFrom(r: ConsoleOptions['initialRoute']): Route {
   if (!r) return { name: 'assistants' };
-  if (r.screen === 'chat') return { name: 'chat', ...(r.sessionId ? { sessionId: r.sessionId } : {}), ...(r.assistantId ? { assistantId: r.assistantId } : {}) };
+  if (r.screen === 'chat')
+    return { name: 'chat', ...(r.sessionId ? { sessionId: r.sessionId } : {}), ...(r.assistantId ? { assistantId: r.assistantId } : {}) };
   return { name: r.screen };
 }
 
@@ -77,9 +78,19 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   const ui = import('./run.js');
   const debugLog = opts.debug ? debugLogPath() : undefined;
   let rateLimited: ((wait: RateLimitWait) => void) | undefined;
-  const connecting = connect({ resolved, sandboxIn: 'child', loadClientAfter: ui, debug: debugLog ? debugLogWriter() : undefined, onRateLimited: (w) => rateLimited?.(w) });
+  const connecting = connect({
+    resolved,
+    sandboxIn: 'child',
+    loadClientAfter: ui,
+    debug: debugLog ? debugLogWriter() : undefined,
+    onRateLimited: (w) => rateLimited?.(w),
+  });
   connecting.catch(() => undefined); // handled in run.tsx, which may attach a little later
-  const target = { ...shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir()), service: serviceOf(resolved), stateDir: stateDir() };
+  const target = {
+    ...shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir()),
+    service: serviceOf(resolved),
+    stateDir: stateDir(),
+  };
   const route = routeFrom(opts.initialRoute);
   const callLog = route.name === 'calls' ? await peekCalls(resolved, terminal.rows) : undefined;
   terminal.write(chromeFrame({ ...target, callLog }, route, terminal.columns, terminal.rows, terminal.color));
@@ -101,7 +112,13 @@ async function peekCalls(resolved: Target, rows: number): Promise<CallLogPeek | 
  * the service answers: status line, table header, the rows that fit, the first one selected.
  * Empty when the route is not such a list or nothing is cached.
  */
-function cachedBody(target: FrameTarget, route: Route, width: number, bodyHeight: number, now = Date.now()): { above?: { chart: string[]; legend: string }; status: string; header: string; rows: string[] } | undefined {
+function cachedBody(
+  target: FrameTarget,
+  route: Route,
+  width: number,
+  bodyHeight: number,
+  now = Date.now(),
+): { above?: { chart: string[]; legend: string }; status: string; header: string; rows: string[] } | undefined {
   if (route.name === 'calls' && target.callLog?.total) {
     // As the Calls screen lays it out: chart, legend, status line, then the table.
     const log = target.callLog;
@@ -148,14 +165,20 @@ export function chromeFrame(target: FrameTarget, route: Route, columns: number, 
   const width = Math.max(20, columns);
   const sgr = (codes: string, text: string, reset: string) => (color ? `\x1b[${codes}m${text}\x1b[${reset}m` : text);
   const conn = CONNECTION_MARK.connecting;
-  const header = color ? `\x1b[37;44m${headerLeft(target, width)}\x1b[33m${conn.mark}\x1b[37m connecting\x1b[0m` : `${headerLeft(target, width)}${conn.mark} connecting`;
+  const header =
+    color ? `\x1b[37;44m${headerLeft(target, width)}\x1b[33m${conn.mark}\x1b[37m connecting\x1b[0m` : `${headerLeft(target, width)}${conn.mark} connecting`;
   const at = (row: number, text: string) => `\x1b[${row};1H${text}`;
   // Laid out as app.tsx lays it out with no bar, flash or dialog: header 2, body, flash 1, footer 1.
   const body = cachedBody(target, route, width, Math.max(3, rows - 4));
   const top = body?.above ? 3 + body.above.chart.length + 1 : 3;
-  const aboveText = body?.above ? body.above.chart.map((r, i) => at(3 + i, sgr('32', r, '39'))).join('') + at(3 + body.above.chart.length, sgr('2', body.above.legend, '22')) : '';
+  const aboveText = body?.above
+    ? body.above.chart.map((r, i) => at(3 + i, sgr('32', r, '39'))).join('') + at(3 + body.above.chart.length, sgr('2', body.above.legend, '22'))
+    : '';
   const bodyText = body
-    ? aboveText + at(top, sgr('2', body.status, '22')) + at(top + 1, sgr('1;36', body.header, '22;39')) + body.rows.map((r, i) => at(top + 2 + i, i === 0 ? sgr('7', r, '27') : r)).join('')
+    ? aboveText +
+      at(top, sgr('2', body.status, '22')) +
+      at(top + 1, sgr('1;36', body.header, '22;39')) +
+      body.rows.map((r, i) => at(top + 2 + i, i === 0 ? sgr('7', r, '27') : r)).join('')
     : '';
   return (
     '\x1b[?25l\x1b[2J' +

@@ -46,7 +46,10 @@ const GROUPS: RowGroup[] = [
   },
   {
     rows: [4, 5],
-    titles: { 4: { name: 'keypress → frame, 100,000-call log', target: '≤ 8 ms median, ≤ 25 ms p99' }, 5: { name: 'console RSS, 100,000 calls loaded', target: '≤ 200 MB' } },
+    titles: {
+      4: { name: 'keypress → frame, 100,000-call log', target: '≤ 8 ms median, ≤ 25 ms p99' },
+      5: { name: 'console RSS, 100,000 calls loaded', target: '≤ 200 MB' },
+    },
     run: callLogRows,
   },
   { rows: [6], titles: { 6: { name: 'sandbox GET /calls?limit=100, 32 connections', target: '≥ 4,000 req/s' } }, run: throughputRow },
@@ -60,7 +63,9 @@ const GROUPS: RowGroup[] = [
   { rows: [14], titles: { 14: { name: '`switchboard test`, 100 scenarios × 3 turns', target: '≤ 10,000 ms' } }, run: scenarioRows },
   {
     rows: [15],
-    titles: { 15: { name: 'the console on the archive: keys while syncing, call-log rows at start, RSS', target: '≤ 25 ms p99; ≤ first frame + 50 ms; ≤ 200 MB' } },
+    titles: {
+      15: { name: 'the console on the archive: keys while syncing, call-log rows at start, RSS', target: '≤ 25 ms p99; ≤ first frame + 50 ms; ≤ 200 MB' },
+    },
     run: consoleArchiveRows,
   },
 ];

@@ -98,12 +98,14 @@ test('every NARROW character is one cell and its own glyph, as string-width and 
     const ch = String.fromCharCode(c);
     if (!NARROW.test(ch)) continue;
     seen++;
-    if (stringWidth(ch) !== 1 || [...graphemes(`a${ch}b`)].length !== 3 || [...graphemes(`${ch}${ch}`)].length !== 2) wrong.push(`U+${c.toString(16).padStart(4, '0')}`);
+    if (stringWidth(ch) !== 1 || [...graphemes(`a${ch}b`)].length !== 3 || [...graphemes(`${ch}${ch}`)].length !== 2)
+      wrong.push(`U+${c.toString(16).padStart(4, '0')}`);
   }
   assert.deepEqual(wrong, []);
   assert.ok(seen > 1000, `NARROW holds ${seen} characters`);
   // What it must not take: combining, zero-width, bidi, soft hyphen, wide, emoji-presentation.
-  for (const ch of ['\u0301', '\u0483', '\u00ad', '\u200b', '\u202e', '\u2028', '日', '\u25fd', '👍', '\t']) assert.equal(NARROW.test(`a${ch}`), false, `U+${ch.codePointAt(0)!.toString(16)}`);
+  for (const ch of ['\u0301', '\u0483', '\u00ad', '\u200b', '\u202e', '\u2028', '日', '\u25fd', '👍', '\t'])
+    assert.equal(NARROW.test(`a${ch}`), false, `U+${ch.codePointAt(0)!.toString(16)}`);
 });
 
 test('NARROW text is measured and cut like any other', () => {

@@ -27,7 +27,11 @@ after(async () => {
 /** A console as `switchboard` would open it with SWITCHBOARD_BASE_URL set: profile `env`, the home's data dir. */
 async function console(initialRoute?: Route) {
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, retries: 0 });
-  const store = createConsoleStore(api, { kind: 'remote', profile: 'env', baseUrl: sb.url, dataDir: join(home.env.XDG_DATA_HOME!, 'switchboard') }, { initialRoute });
+  const store = createConsoleStore(
+    api,
+    { kind: 'remote', profile: 'env', baseUrl: sb.url, dataDir: join(home.env.XDG_DATA_HOME!, 'switchboard') },
+    { initialRoute },
+  );
   const app = await renderApp(createElement(App, { store }));
   return {
     ...app,
@@ -57,7 +61,10 @@ test('after a restart the conversation shows its total, including turns sent wit
   } finally {
     await first.close();
   }
-  const sent = await runCli(['chat', 'send', '--session', id, 'And on Sundays?', '-o', 'json'], { env: { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey } });
+  const sent =
+    await runCli(['chat', 'send', '--session', id, 'And on Sundays?', '-o', 'json'], {
+      env: { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey },
+    });
   assert.equal(sent.code, 0, sent.stderr);
   total += (JSON.parse(sent.stdout) as { cost: number }).cost;
 

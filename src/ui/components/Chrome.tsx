@@ -24,7 +24,13 @@ export function Header({ width }: { width: number }) {
       </Text>
       <Text wrap="truncate">
         <Text dimColor>{trail}</Text>
-        {mark ? <Text color={fresh.state === 'stale' ? 'yellow' : undefined} dimColor={fresh.state !== 'stale'}>{truncate(mark, Math.max(0, width - cellWidth(trail)))}</Text> : ''}
+        {mark ? (
+          <Text color={fresh.state === 'stale' ? 'yellow' : undefined} dimColor={fresh.state !== 'stale'}>
+            {truncate(mark, Math.max(0, width - cellWidth(trail)))}
+          </Text>
+        ) : (
+          ''
+        )}
       </Text>
     </Box>
   );

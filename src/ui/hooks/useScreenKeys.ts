@@ -52,7 +52,9 @@ export function useListKeys(opts: {
 }
 
 /** For scrolled details: `lines` lines in `height` rows. */
-export function useDetailKeys(opts: { contexts: KeyContext[]; lines: number; height: number; loading?: boolean; onCommand?: (cmd: Command) => boolean | void }) {
+export function useDetailKeys(
+  opts: { contexts: KeyContext[]; lines: number; height: number; loading?: boolean; onCommand?: (cmd: Command) => boolean | void },
+) {
   const actions = useActions();
   useHoldKeys(opts.loading ?? false);
   useKeypress(

@@ -35,7 +35,13 @@ export const CREATE_FIELDS: Field[] = [
   { kind: 'text', key: 'systemPrompt', label: 'System prompt', multiline: true, hint: 'Enter for a new line; Tab moves on' },
   { kind: 'select', free: true, key: 'voiceProvider', label: 'Voice provider', options: () => opts(VOICE_PROVIDERS.map((p) => p.value)), group: 'Voice' },
   { kind: 'text', key: 'voiceId', label: 'Voice id', hint: `required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')}` },
-  { kind: 'select', free: true, key: 'voiceModel', label: 'Voice model', options: (v) => [{ value: '', label: '(none)' }, ...opts(VOICE_PROVIDERS.find((p) => p.value === v.voiceProvider)?.models ?? [])] },
+  {
+    kind: 'select',
+    free: true,
+    key: 'voiceModel',
+    label: 'Voice model',
+    options: (v) => [{ value: '', label: '(none)' }, ...opts(VOICE_PROVIDERS.find((p) => p.value === v.voiceProvider)?.models ?? [])],
+  },
   { kind: 'select', key: 'voiceLanguage', label: 'Voice language', options: () => [{ value: '', label: '(none)' }, ...opts(LANGUAGES)] },
   { kind: 'number', key: 'voiceSpeed', label: 'Voice speed', min: 0.25, max: 4, hint: '0.25 – 4' },
   { kind: 'select', free: true, key: 'transcriberProvider', label: 'Transcriber', options: () => opts(Object.keys(TRANSCRIBERS)), group: 'Transcriber' },
@@ -108,7 +114,8 @@ function assistantInputFrom(v: FormValues): AssistantInput {
 export function voiceProblems(v: FormValues): Record<string, string> | null {
   const voice = VOICE_PROVIDERS.find((p) => p.value === v.voiceProvider);
   if (!voice?.needsDetails) return null;
-  const missing = Object.entries({ voiceId: 'a voice id', voiceModel: 'a voice model', voiceLanguage: 'a language' }).filter(([k]) => !String(v[k] ?? '').trim());
+  const missing = Object.entries({ voiceId: 'a voice id', voiceModel: 'a voice model', voiceLanguage: 'a language' }).filter(([k]) =>
+    !String(v[k] ?? '').trim());
   return missing.length ? Object.fromEntries(missing.map(([k, what]) => [k, `voice provider ${voice.value} needs ${what}`])) : null;
 }
 
@@ -355,7 +362,12 @@ export function AssistantKnowledgeBase({ route, width, height }: ScreenProps<{ n
       onCancel={actions.back}
       onChoose={async (ids) => {
         const kb = { fileIds: ids };
-        const saved = await actions.updateAssistant(a.id, { knowledgeBase: kb, model: { ...a.model, knowledgeBase: kb } }, `${a.name ?? a.id} now uses ${ids.length} knowledge-base file${ids.length === 1 ? '' : 's'}`);
+        const saved =
+          await actions.updateAssistant(
+            a.id,
+            { knowledgeBase: kb, model: { ...a.model, knowledgeBase: kb } },
+            `${a.name ?? a.id} now uses ${ids.length} knowledge-base file${ids.length === 1 ? '' : 's'}`,
+          );
         if (saved) actions.back();
       }}
     />

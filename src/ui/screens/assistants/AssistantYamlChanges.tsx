@@ -12,7 +12,8 @@ import { Command } from '../../keymap.js';
 import { wrapText } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
 
-const colorOf = (line: string): string | undefined => (line.startsWith('@@') ? 'cyan' : line.startsWith('-') ? 'red' : line.startsWith('+') ? 'green' : undefined);
+const colorOf = (line: string): string | undefined =>
+  (line.startsWith('@@') ? 'cyan' : line.startsWith('-') ? 'red' : line.startsWith('+') ? 'green' : undefined);
 
 /** One change line, wrapped to the width (a prompt line can be long), each part in the line's colour; diff lines indented. */
 const wrapped = (line: string, indent: string, width: number): Line[] => {

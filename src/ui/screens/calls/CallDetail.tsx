@@ -37,7 +37,13 @@ function markMatches(lines: Line[], words: string[]): { lines: Line[]; first: nu
  * `pending` says why the summary and transcript are missing while only the log's row is known
  * (the log keeps neither): still loading, or the whole record could not be loaded.
  */
-export function callLines(call: Call, names: { assistant: string; number: string }, width: number, pending?: string, opts: { transcriptText?: boolean } = {}): Line[] {
+export function callLines(
+  call: Call,
+  names: { assistant: string; number: string },
+  width: number,
+  pending?: string,
+  opts: { transcriptText?: boolean } = {},
+): Line[] {
   const c = viewCall(call);
   const lines: Line[] = [];
   const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: 'cyan' });
@@ -67,7 +73,8 @@ export function callLines(call: Call, names: { assistant: string; number: string
   else if (turns.length && !(opts.transcriptText && c.transcript)) {
     for (const t of turns) {
       const who = speakerWord(t.role);
-      wrapText(t.text, Math.max(10, width - 12)).forEach((w, i) => lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && t.role === 'user' ? 'yellow' : undefined }));
+      wrapText(t.text, Math.max(10, width - 12)).forEach((w, i) =>
+        lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && t.role === 'user' ? 'yellow' : undefined }));
     }
   } else if (c.transcript) {
     for (const w of wrapText(c.transcript, width - 2)) lines.push({ text: `  ${w}` });
@@ -91,7 +98,14 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
   const actions = useActions();
   const c = (rec?.data as Call | undefined) ?? listed;
   const pending = rec?.data ? undefined : rec?.status === 'error' ? `could not load the whole call: ${rec.error}` : 'loading…';
-  const plain = c ? callLines(c, { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' }, width, pending) : [];
+  const plain = c
+    ? callLines(
+      c,
+      { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
+      width,
+      pending,
+    )
+    : [];
   // Opened from a search: the match highlighted and, once the whole record is in, scrolled into view (once).
   const words = useMemo(() => (route.match ? searchedWords(route.match) : []), [route.match]);
   let { lines, first } = markMatches(plain, words);

@@ -130,7 +130,17 @@ export function FileUpload({ width, height }: ScreenProps<{ name: 'file-upload' 
     <Box flexDirection="column" height={height}>
       <Form
         title="Upload a knowledge-base file"
-        fields={[{ kind: 'text', key: 'path', label: 'Path', required: true, hint: 'Tab completes; ~ is your home', validate: (v) => checkUploadPath(v, limit), complete: completePath }]}
+        fields={[
+          {
+            kind: 'text',
+            key: 'path',
+            label: 'Path',
+            required: true,
+            hint: 'Tab completes; ~ is your home',
+            validate: (v) => checkUploadPath(v, limit),
+            complete: completePath,
+          },
+        ]}
         initial={{ path: '' }}
         submitLabel="Upload"
         width={width}

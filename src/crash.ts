@@ -47,7 +47,7 @@ function configuredKeys(env: Env): string[] {
 }
 
 /** `text` with every known key (registered, SWITCHBOARD_API_KEY, configured profiles) and anything key-shaped masked. */
-export function redactSecrets(text: string, env: Env = process.env): string {
+function redactSecrets(text: string, env: Env = process.env): string {
   let s = text;
   for (const key of [...secrets, env.SWITCHBOARD_API_KEY, ...configuredKeys(env)]) s = redactKey(s, key);
   return s.replace(KEY_SHAPED, (k) => maskKey(k));

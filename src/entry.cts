@@ -1,5 +1,5 @@
 // The program's entry (dist/cli.js), CommonJS on purpose: Node starts a CommonJS file without
-// setting up its ESM loader (≈30 ms of wall time and 60 ms of CPU on the dev machine), so
+// setting up its ESM loader (wall time and CPU that `--version` has no use for), so
 // `switchboard --version` answers at bare-node speed. Everything else is the ESM bundle (cli.ts).
 // Bundled for old Node targets too, so an unsupported Node reads this far and says what it needs.
 import * as nodeModule from 'node:module';

@@ -8,10 +8,10 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /** V8's helper threads (and any other thread of the process but the caller's and libuv's file system pool). */
-export const HELPER_THREAD_NICE = 5;
+const HELPER_THREAD_NICE = 5;
 
 /** The calling thread's id (Linux), or undefined. */
-export function threadId(): number | undefined {
+function threadId(): number | undefined {
   try {
     const tid = Number(/\/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
     return tid > 0 ? tid : undefined;
@@ -21,7 +21,7 @@ export function threadId(): number | undefined {
 }
 
 /** A thread's nice value (/proc/self/task/<tid>/stat, field 19), or undefined. */
-export function threadNice(tid: number): number | undefined {
+function threadNice(tid: number): number | undefined {
   try {
     const n = Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
     return Number.isFinite(n) ? n : undefined;

@@ -72,7 +72,7 @@ export function traitsKeyOf(target: Pick<Target, 'kind' | 'profile' | 'baseUrl'>
 }
 
 /** A client's `traits` and `onLearned` for this key: what earlier clients learned, and keeping what this one learns. */
-export function traitsOptions(key: TraitsKey, env: Env = process.env): { traits: ServiceTraits; onLearned: (patch: Partial<ServiceTraits>) => void } {
+function traitsOptions(key: TraitsKey, env: Env = process.env): { traits: ServiceTraits; onLearned: (patch: Partial<ServiceTraits>) => void } {
   return { traits: loadTraits(key.profile, key.url, env), onLearned: (patch) => void rememberTraits(key.profile, key.url, patch, env) };
 }
 
@@ -144,7 +144,12 @@ async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<C
       if (quickDeaths > 1) await sleep(Math.min(QUICK_DEATH_MS, 250 * 2 ** quickDeaths));
       for (let attempt = 0; !closed; attempt++) {
         try {
-          const next = await spawnSandbox({ dataDir: resolved.sandboxDataDir!, nice: SANDBOX_CHILD_NICE, reuse: { apiKey: child.apiKey, port: Number(new URL(child.url).port) } });
+          const next =
+            await spawnSandbox({
+              dataDir: resolved.sandboxDataDir!,
+              nice: SANDBOX_CHILD_NICE,
+              reuse: { apiKey: child.apiKey, port: Number(new URL(child.url).port) },
+            });
           if (closed) return void (await next.close());
           current = next;
           if (next.url !== child.url) {

@@ -54,7 +54,8 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
   }
 
   type Answer = Awaited<ReturnType<typeof call>>;
-  const shapeError = (a: Answer, problem: string) => new ResponseShapeError(a.status, problem, a.method, a.path, http.baseUrl, a.body === undefined && a.text.trim() !== '');
+  const shapeError = (a: Answer, problem: string) =>
+    new ResponseShapeError(a.status, problem, a.method, a.path, http.baseUrl, a.body === undefined && a.text.trim() !== '');
 
   /** A single record in any envelope envelope.ts knows (a read: anything else is a shape error). */
   function one<S extends z.ZodType>(a: Answer, name: string, schema: S): z.output<S> {
@@ -69,7 +70,13 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     const found = unwrapRecord(a.body, name);
     if (!found) return { problem: `expected a ${name} record, got ${describeBody(a.body)}` };
     const r = schema.safeParse(found.record);
-    if (!r.success) return { problem: summarizeIssues(r.error, found.envelope === 'bare' ? '' : found.envelope.replace(/^\{(message,)?|\}$/g, '').replace(/[{}]/g, '').replace(/:/g, '.')) };
+    if (!r.success)
+      return {
+        problem: summarizeIssues(
+          r.error,
+          found.envelope === 'bare' ? '' : found.envelope.replace(/^\{(message,)?|\}$/g, '').replace(/[{}]/g, '').replace(/:/g, '.'),
+        ),
+      };
     return { record: r.data, envelope: found.envelope };
   }
 
@@ -92,7 +99,11 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
   /** A list, bare or under its resource name or data/items/results. */
   function many<S extends z.ZodType>(a: Answer, name: string, schema: S): z.output<S>[] {
     const found = unwrapList(a.body, name);
-    if (!found) throw shapeError(a, a.body === undefined ? notJsonProblem(a) : `expected a list of ${name} (a JSON array or { ${name}: [...] }), got ${describeBody(a.body)}`);
+    if (!found)
+      throw shapeError(
+        a,
+        a.body === undefined ? notJsonProblem(a) : `expected a list of ${name} (a JSON array or { ${name}: [...] }), got ${describeBody(a.body)}`,
+      );
     const at = found.envelope === 'bare' ? '' : found.envelope.replace(/[{}]/g, '').replace(/:/g, '.');
     return found.list.map((item, i) => parse(a, schema, item, `${at}[${i}]`));
   }
@@ -124,7 +135,12 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
    * A GET whose `limit` the service may cap: never above the cap learned, and a 400 about the
    * limit is asked again once at the limit it names (or FALLBACK_PAGE), which is then learned.
    */
-  async function capped(path: (limit: number | undefined) => string, limit: number | undefined, cap: 'callPageCap' | 'filesPageCap', ro: RequestOptions | undefined) {
+  async function capped(
+    path: (limit: number | undefined) => string,
+    limit: number | undefined,
+    cap: 'callPageCap' | 'filesPageCap',
+    ro: RequestOptions | undefined,
+  ) {
     const known = traits[cap];
     const asked = limit !== undefined && known !== undefined && limit > known ? known : limit;
     try {
@@ -180,7 +196,9 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     },
     async sendChat({ sessionId, input, variableValues }, ro) {
       const body = { sessionId, input, ...(variableValues ? { assistantOverrides: { variableValues } } : {}) };
-      const a = await writeOnce('POST', '/chats', ro, body, () => `read the session again (\`switchboard sessions get ${sessionId}\`) to see whether the message arrived`);
+      const a =
+        await writeOnce('POST', '/chats', ro, body, () =>
+          `read the session again (\`switchboard sessions get ${sessionId}\`) to see whether the message arrived`);
       return written(a, 'chat', ChatSchema);
     },
 
@@ -192,12 +210,17 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     },
     async createAssistant(input, ro) {
       const name = typeof input.name === 'string' && input.name ? input.name : undefined;
-      const a = await writeOnce('POST', '/assistants', ro, input, () => (name ? `look for "${name}" in \`switchboard assistants list\`` : 'look for it in `switchboard assistants list`'));
+      const a =
+        await writeOnce('POST', '/assistants', ro, input, () =>
+          (name ? `look for "${name}" in \`switchboard assistants list\`` : 'look for it in `switchboard assistants list`'));
       // No readable record: the newest assistant with the name we gave is the one just made.
       return written(a, 'assistant', AssistantSchema, async () => {
         if (!name) return undefined;
         const mine = many(await call('GET', '/assistants', ro), 'assistants', AssistantSchema).filter((x) => x.name === name);
-        const newest = mine.reduce<(typeof mine)[number] | undefined>((best, x) => (!best || String(x.createdAt ?? '') > String(best.createdAt ?? '') ? x : best), undefined);
+        const newest = mine.reduce<(typeof mine)[number] | undefined>(
+          (best, x) => (!best || String(x.createdAt ?? '') > String(best.createdAt ?? '') ? x : best),
+          undefined,
+        );
         return newest ? { record: newest, from: `the newest assistant named "${name}"` } : undefined;
       });
     },
@@ -243,7 +266,11 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
       if (isRecord(b) && b.pagination !== undefined) {
         const pagination = parse(a, PaginationSchema, b.pagination, 'pagination');
         // A page cut short of what was asked while more pages follow: the service caps pages there.
-        const cut = pagination.limit < (limit ?? 0) ? pagination.limit : files.length > 0 && files.length < (limit ?? 0) && pagination.page < pagination.totalPages ? files.length : undefined;
+        const cut = pagination.limit < (limit ?? 0)
+          ? pagination.limit
+          : files.length > 0 && files.length < (limit ?? 0) && pagination.page < pagination.totalPages
+            ? files.length
+            : undefined;
         if (cut !== undefined && cut >= 1 && cut !== traits.filesPageCap) learn({ filesPageCap: cut });
         return { files, pagination } satisfies FilesPage;
       }
@@ -293,7 +320,8 @@ function callQuery(filters: CallFilters | undefined, traits: ServiceTraits): str
 /** Where an outbound call that may have been placed would show: the call log, filtered to it. */
 function outboundCheck(input: OutboundCallInput, since: string): string {
   const to = input.customer?.number;
-  return `look in the call log for a call${to ? ` to ${to}` : ''} (\`switchboard calls list --assistant ${input.assistantId} --number ${input.phoneNumberId} --after ${since}\`)`;
+  return `look in the call log for a call${to ? ` to ${to}` : ''} (\`switchboard calls list --assistant ${input.assistantId} --number ${input.phoneNumberId} ` +
+    `--after ${since}\`)`;
 }
 
 /** The limit to ask again at when `err` is a 400 refusing the `asked` one; undefined for any other failure. */

@@ -40,13 +40,13 @@ export interface OutboundCallInput {
   customer: { number: string; name?: string };
 }
 
-export interface SendChatInput {
+interface SendChatInput {
   sessionId: string;
   input: string;
   variableValues?: Record<string, unknown>;
 }
 
-export interface UploadOptions extends RequestOptions {
+interface UploadOptions extends RequestOptions {
   /** Called as bytes leave the client: (sent, total). */
   onProgress?: (sent: number, total: number) => void;
   /** Name to send instead of the path's base name. */

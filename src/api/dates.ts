@@ -4,7 +4,7 @@ import { InputError } from './errors.js';
 export interface DateInputOptions {
   /** The moment relative times count back from (default: now). */
   now?: Date;
-  /** A bare day (2026-11-01) means the end of that day rather than its start: for "to" / "before" bounds. */
+  /** A bare day (YYYY-MM-DD) means the end of that day rather than its start: for "to" / "before" bounds. */
   endOfDay?: boolean;
 }
 
@@ -55,7 +55,7 @@ export function parseDateInput(text: string, opts: DateInputOptions | Date = {})
   throw new InputError(`"${text}" is not a date; ${FORMS}`);
 }
 
-/** The regexes accept 2026-02-30; the calendar does not (Date would silently roll it into March). */
+/** The regexes accept a 30 February; the calendar does not (Date would silently roll it into March). */
 function checkCalendar(text: string, y: number, mo: number, d: number): void {
   const daysInMonth = mo >= 1 && mo <= 12 ? new Date(Date.UTC(y, mo, 0)).getUTCDate() : 0;
   if (d < 1 || d > daysInMonth) throw new InputError(`"${text}" is not a real calendar date; ${FORMS}`);

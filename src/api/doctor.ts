@@ -47,7 +47,7 @@ export interface DoctorOptions extends Pick<TransportOptions, 'baseUrl' | 'apiKe
 }
 
 /** The endpoints whose envelopes are learned, as ServiceTraits.envelopes names them. */
-export const DOCTOR_ENDPOINTS = {
+const DOCTOR_ENDPOINTS = {
   assistants: 'GET /assistants',
   assistant: 'GET /assistants/{id}',
   numbers: 'GET /phone-numbers',
@@ -111,7 +111,12 @@ class Probe {
   report(failed?: DoctorReport['failed']): DoctorReport {
     const checks = this.checks.map((c, i) => ({ c, i, rank: rankOf(c.check) })).sort((a, b) => a.rank - b.rank || a.i - b.i).map(({ c }) => c);
     const anyFailed = failed ?? (this.checks.some((c) => c.status === 'failed') ? 'check' : undefined);
-    return { baseUrl: this.http.baseUrl, checks, ...(failed ? {} : { learned: { ...this.learned, envelopes: this.envelopes } }), ...(anyFailed ? { failed: anyFailed } : {}) };
+    return {
+      baseUrl: this.http.baseUrl,
+      checks,
+      ...(failed ? {} : { learned: { ...this.learned, envelopes: this.envelopes } }),
+      ...(anyFailed ? { failed: anyFailed } : {}),
+    };
   }
 
   async run(): Promise<DoctorReport> {
@@ -146,11 +151,16 @@ class Probe {
     }
     const err = got.error;
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-      this.add('key', 'failed', `refused: GET /assistants answered ${err.status}${err.detail ? `: ${err.detail}` : ''}; run \`switchboard login\` or set SWITCHBOARD_API_KEY`, {
-        accepted: false,
-        httpStatus: err.status,
-        said: err.detail,
-      });
+      this.add(
+        'key',
+        'failed',
+        `refused: GET /assistants answered ${err.status}${err.detail ? `: ${err.detail}` : ''}; run \`switchboard login\` or set SWITCHBOARD_API_KEY`,
+        {
+          accepted: false,
+          httpStatus: err.status,
+          said: err.detail,
+        },
+      );
       return 'auth';
     }
     if (err instanceof NetworkError || err instanceof TimeoutError) {
@@ -217,7 +227,12 @@ class Probe {
       asked = named ?? DEFAULT_CALL_PAGE;
       got = await this.get(`/calls?limit=${asked}`);
       if (!got.ok) {
-        this.add('calls page cap', 'failed', `GET /calls refused limit=${refused.asked} (${said}) and limit=${asked} (${failure(got.error).message})`, { endpoint: 'GET /calls', cap: null, how: 'refused' });
+        this.add(
+          'calls page cap',
+          'failed',
+          `GET /calls refused limit=${refused.asked} (${said}) and limit=${asked} (${failure(got.error).message})`,
+          { endpoint: 'GET /calls', cap: null, how: 'refused' },
+        );
       }
     }
     const records = this.listEnvelope(DOCTOR_ENDPOINTS.calls, got, 'calls');
@@ -234,7 +249,9 @@ class Probe {
     const facts = { endpoint: 'GET /calls', asked: page.asked, got: page.records.length };
     if (page.refused) {
       const { asked, said } = page.refused;
-      const how = page.refused.named ? `refused above ${page.cap} (limit=${asked}: ${said})` : `refused limit=${asked} without naming its largest (${said}); limit=${page.cap} works`;
+      const how = page.refused.named
+        ? `refused above ${page.cap} (limit=${asked}: ${said})`
+        : `refused limit=${asked} without naming its largest (${said}); limit=${page.cap} works`;
       this.add('calls page cap', 'adapted', `${how}: pages of ${page.cap}`, { ...facts, cap: page.cap, how: 'refused', said });
       this.learned.callPageCap = page.cap;
       return;
@@ -275,7 +292,12 @@ class Probe {
       }
     }
     if (!told) {
-      this.add('calls page cap', 'warning', `cannot tell: limit=${page.asked} brought ${n}, and no filter worked to look past them`, { ...facts, cap: null, how: 'unknown' });
+      this.add(
+        'calls page cap',
+        'warning',
+        `cannot tell: limit=${page.asked} brought ${n}, and no filter worked to look past them`,
+        { ...facts, cap: null, how: 'unknown' },
+      );
       return;
     }
     this.add('calls page cap', 'ok', `not enough calls to tell: all ${n} came in one page of ${page.asked}`, { ...facts, cap: null, how: 'unknown' });
@@ -288,7 +310,12 @@ class Probe {
   async dateFilters(stamps: CallStamp[], pageCap: number): Promise<CallDateFilter | 'none' | undefined> {
     const times = [...new Set(stamps.map((s) => s.t))];
     if (times.length < 3) {
-      this.add('date filters', 'warning', `not enough calls to tell (it takes calls at 3 different times; ${stamps.length} read)`, { after: null, before: null });
+      this.add(
+        'date filters',
+        'warning',
+        `not enough calls to tell (it takes calls at 3 different times; ${stamps.length} read)`,
+        { after: null, before: null },
+      );
       return undefined;
     }
     // A call with newer and older ones beside it on the page, near its top so the answers stay small.
@@ -310,14 +337,23 @@ class Probe {
     const after = pick?.after ?? tried.find((b) => b.side === 'after' && b.result === 'honoured');
     const before = pick?.before ?? tried.find((b) => b.side === 'before' && b.result === 'honoured');
     const triedText = describeBounds(tried);
-    const facts = { pivot: pivot.createdAt, tried: tried.map(({ name, side, result, inclusive, said }) => ({ name, side, result, ...(inclusive !== undefined ? { inclusive } : {}), ...(said ? { said } : {}) })) };
+    const facts = {
+      pivot: pivot.createdAt,
+      tried: tried.map(({ name, side, result, inclusive, said }) =>
+        ({ name, side, result, ...(inclusive !== undefined ? { inclusive } : {}), ...(said ? { said } : {}) })),
+    };
     if ((!after || !before) && tried.some((b) => b.result === 'failed')) {
       // A failure is not an answer: nothing is kept from it.
       this.add('date filters', 'warning', `cannot tell (${triedText})`, { after: null, before: null, inclusive: null, ...facts });
       return undefined;
     }
     if (!after || !before) {
-      this.add('date filters', 'warning', `none honoured on both sides (${triedText}): the client filters on its side`, { after: null, before: null, inclusive: null, ...facts });
+      this.add(
+        'date filters',
+        'warning',
+        `none honoured on both sides (${triedText}): the client filters on its side`,
+        { after: null, before: null, inclusive: null, ...facts },
+      );
       this.learned.callDateFilter = 'none';
       return 'none';
     }
@@ -359,7 +395,8 @@ class Probe {
     for (const id of sample) {
       let got = await this.get(`/calls/details?id=${encodeURIComponent(id)}`);
       // A service that refuses large pages may refuse its own default page too: ask within its cap.
-      if (!got.ok && refusedAbove !== undefined && isRefusal(got.error)) got = await this.get(`/calls/details?id=${encodeURIComponent(id)}&limit=${refusedAbove}`);
+      if (!got.ok && refusedAbove !== undefined && isRefusal(got.error))
+        got = await this.get(`/calls/details?id=${encodeURIComponent(id)}&limit=${refusedAbove}`);
       if (!detailsChecked) {
         detailsChecked = true;
         const records = this.listEnvelope(DOCTOR_ENDPOINTS.details, got, 'calls');
@@ -368,13 +405,20 @@ class Probe {
       const found = got.ok ? unwrapList(got.body, 'calls')?.list.filter(isRecord).find((r) => r.id === id) : undefined;
       if (found) byId.set(id, found);
     }
-    if (!detailsChecked) this.add(`envelope ${DOCTOR_ENDPOINTS.details}`, 'warning', 'not checked (no call to read)', { endpoint: DOCTOR_ENDPOINTS.details, envelope: null });
+    if (!detailsChecked)
+      this.add(`envelope ${DOCTOR_ENDPOINTS.details}`, 'warning', 'not checked (no call to read)', { endpoint: DOCTOR_ENDPOINTS.details, envelope: null });
     const records = [...byId.values()];
     for (const field of CALL_FIELDS) {
       const forms = field.forms.filter((f) => records.some(f.test)).map((f) => f.name);
       const facts = { field: field.name, forms, records: records.length };
       if (records.length === 0) this.add(field.name, 'warning', 'not checked (no calls to read)', facts);
-      else if (forms.length === 0) this.add(field.name, 'warning', `not seen in the ${records.length} call${records.length === 1 ? '' : 's'} read (${field.forms.map((f) => f.name).join(', ')})`, facts);
+      else if (forms.length === 0)
+        this.add(
+          field.name,
+          'warning',
+          `not seen in the ${records.length} call${records.length === 1 ? '' : 's'} read (${field.forms.map((f) => f.name).join(', ')})`,
+          facts,
+        );
       else this.add(field.name, 'ok', `${forms.join(', ')} (${records.length} call${records.length === 1 ? '' : 's'} read)`, facts);
     }
   }
@@ -393,11 +437,18 @@ class Probe {
     const files = this.listEnvelope(DOCTOR_ENDPOINTS.files, got, 'files');
     const facts = { endpoint: 'GET /files', asked, got: files?.length ?? null };
     if (!files || !got.ok) {
-      this.add('files page cap', refused ? 'failed' : 'warning', refused ? `GET /files refused limit=${refused.asked} (${refused.said}) and limit=${asked}` : 'not checked: GET /files failed', { ...facts, cap: null, how: 'unknown' });
+      this.add(
+        'files page cap',
+        refused ? 'failed' : 'warning',
+        refused ? `GET /files refused limit=${refused.asked} (${refused.said}) and limit=${asked}` : 'not checked: GET /files failed',
+        { ...facts, cap: null, how: 'unknown' },
+      );
       return files;
     }
     if (refused) {
-      const how = refused.named ? `refused above ${asked} (limit=${refused.asked}: ${refused.said})` : `refused limit=${refused.asked} without naming its largest (${refused.said}); limit=${asked} works`;
+      const how = refused.named
+        ? `refused above ${asked} (limit=${refused.asked}: ${refused.said})`
+        : `refused limit=${refused.asked} without naming its largest (${refused.said}); limit=${asked} works`;
       this.add('files page cap', 'adapted', `${how}: pages of ${asked}`, { ...facts, cap: asked, how: 'refused', said: refused.said });
       this.learned.filesPageCap = asked;
       return files;
@@ -408,7 +459,12 @@ class Probe {
     const total = typeof pagination?.total === 'number' ? pagination.total : undefined;
     const n = files.length;
     if (used !== undefined && used < asked) {
-      this.add('files page cap', 'adapted', `silently capped at ${used}: limit=${asked} answered with a page of limit ${used}`, { ...facts, cap: used, how: 'silent' });
+      this.add(
+        'files page cap',
+        'adapted',
+        `silently capped at ${used}: limit=${asked} answered with a page of limit ${used}`,
+        { ...facts, cap: used, how: 'silent' },
+      );
       this.learned.filesPageCap = used;
     } else if (n < asked && total !== undefined && total > n) {
       this.add('files page cap', 'adapted', `silently capped at ${n}: limit=${asked} brought ${n} of ${total}`, { ...facts, cap: n, how: 'silent' });
@@ -427,7 +483,8 @@ class Probe {
     const started = this.now();
     const t0 = performance.now();
     try {
-      const res = await fetch(`${this.http.baseUrl}/assistants`, { method: 'HEAD', headers: { 'x-api-key': this.opts.apiKey }, signal: AbortSignal.timeout(15_000) });
+      const res =
+        await fetch(`${this.http.baseUrl}/assistants`, { method: 'HEAD', headers: { 'x-api-key': this.opts.apiKey }, signal: AbortSignal.timeout(15_000) });
       const roundTripMs = performance.now() - t0;
       this.opts.debug?.(`HEAD /assistants → ${res.status} (${Math.round(roundTripMs)} ms), Date: ${res.headers.get('date') ?? 'none'}`);
       return { date: res.headers.get('date') ?? undefined, localMs: started + roundTripMs / 2, roundTripMs };
@@ -454,7 +511,11 @@ class Probe {
       if (Math.abs(skew) > SKEW_WARN_MS) {
         status = 'warning';
         notes.push(`the service's clock is ${span(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} this machine's`);
-      } else notes.push(Math.abs(skew) <= noise ? 'in step with this machine (Date header)' : `${span(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} this machine (Date header)`);
+      } else notes.push(
+        Math.abs(skew) <= noise
+          ? 'in step with this machine (Date header)'
+          : `${span(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} this machine (Date header)`,
+      );
     }
     const newest = stamps[0];
     if (newest) {
@@ -553,7 +614,13 @@ const CALL_FIELDS: { name: string; forms: FieldForm[] }[] = [
 
 /** A 4xx answer to a query: the service refused what was asked. */
 function isRefusal(err: unknown): err is ApiError {
-  return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403 && err.status !== 404 && err.status !== 429;
+  return err instanceof ApiError &&
+    err.status >= 400 &&
+    err.status < 500 &&
+    err.status !== 401 &&
+    err.status !== 403 &&
+    err.status !== 404 &&
+    err.status !== 429;
 }
 
 /** The largest limit a refusal names ("limit must not be greater than 100"), when it is below what was asked. */

@@ -137,7 +137,13 @@ export class ResponseTooLargeError extends RequestError {
     path: string,
     baseUrl: string,
   ) {
-    super(`the answer to ${method} ${stripQuery(path)} was larger than ${Math.round(limitBytes / 1024 / 1024)} MB, the most Switchboard reads; it was stopped there`, method, path, baseUrl);
+    super(
+      `the answer to ${method} ${stripQuery(path)} was larger than ${Math.round(limitBytes / 1024 / 1024)} MB, ` +
+        'the most Switchboard reads; it was stopped there',
+      method,
+      path,
+      baseUrl,
+    );
   }
 }
 
@@ -170,7 +176,17 @@ export class InputError extends Error {
  * the same words and the same next step (a refused key: `switchboard login`).
  */
 export type WireError =
-  | { kind: 'api'; status: number; serviceMessage?: string | string[]; method: string; path: string; baseUrl: string; statusText: string; webPage?: boolean; check?: string }
+  | {
+    kind: 'api';
+    status: number;
+    serviceMessage?: string | string[];
+    method: string;
+    path: string;
+    baseUrl: string;
+    statusText: string;
+    webPage?: boolean;
+    check?: string;
+  }
   | { kind: 'shape'; status: number; problem: string; method: string; path: string; baseUrl: string; notTheService?: boolean }
   | { kind: 'network'; message: string; code?: string; method: string; path: string; baseUrl: string; check?: string }
   | { kind: 'timeout'; phase: TimeoutPhase; limitMs: number; method: string; path: string; baseUrl: string; check?: string }
@@ -180,10 +196,32 @@ export type WireError =
   | { kind: 'other'; name: string; message: string };
 
 export function errorToWire(err: unknown): WireError {
-  if (err instanceof ResponseShapeError) return { kind: 'shape', status: err.status, problem: err.problem, method: err.method, path: err.path, baseUrl: err.baseUrl, notTheService: err.notTheService };
-  if (err instanceof ApiError) return { kind: 'api', status: err.status, serviceMessage: err.serviceMessage, method: err.method, path: err.path, baseUrl: err.baseUrl, statusText: err.statusText, webPage: err.webPage, check: err.check };
-  if (err instanceof NetworkError) return { kind: 'network', message: err.message, code: err.code, method: err.method, path: err.path, baseUrl: err.baseUrl, check: err.check };
-  if (err instanceof TimeoutError) return { kind: 'timeout', phase: err.phase, limitMs: err.limitMs, method: err.method, path: err.path, baseUrl: err.baseUrl, check: err.check };
+  if (err instanceof ResponseShapeError)
+    return {
+      kind: 'shape',
+      status: err.status,
+      problem: err.problem,
+      method: err.method,
+      path: err.path,
+      baseUrl: err.baseUrl,
+      notTheService: err.notTheService,
+    };
+  if (err instanceof ApiError)
+    return {
+      kind: 'api',
+      status: err.status,
+      serviceMessage: err.serviceMessage,
+      method: err.method,
+      path: err.path,
+      baseUrl: err.baseUrl,
+      statusText: err.statusText,
+      webPage: err.webPage,
+      check: err.check,
+    };
+  if (err instanceof NetworkError)
+    return { kind: 'network', message: err.message, code: err.code, method: err.method, path: err.path, baseUrl: err.baseUrl, check: err.check };
+  if (err instanceof TimeoutError)
+    return { kind: 'timeout', phase: err.phase, limitMs: err.limitMs, method: err.method, path: err.path, baseUrl: err.baseUrl, check: err.check };
   if (err instanceof AbortedError) return { kind: 'aborted', method: err.method, path: err.path, baseUrl: err.baseUrl };
   if (err instanceof ResponseTooLargeError) return { kind: 'too-large', limitBytes: err.limitBytes, method: err.method, path: err.path, baseUrl: err.baseUrl };
   if (err instanceof InputError) return { kind: 'input', message: err.message };
@@ -221,7 +259,7 @@ function withCheck<E extends RequestError>(err: E, check: string | undefined): E
 }
 
 /** What kind of failure: what the user can do about it (commands turn it into an exit code). */
-export type FailureKind = 'input' | 'auth' | 'unreachable' | 'service' | 'cancelled' | 'unexpected';
+type FailureKind = 'input' | 'auth' | 'unreachable' | 'service' | 'cancelled' | 'unexpected';
 
 export interface Failure {
   kind: FailureKind;
@@ -303,7 +341,8 @@ function timeoutMessage(phase: TimeoutPhase, limitMs: number, method: string, pa
   if (phase === 'connect') return `could not connect to ${baseUrl} within ${secs}`;
   if (phase === 'upload') return `${method} ${stripQuery(path)}: the service stopped taking the upload for ${secs}`;
   if (phase === 'headers') return `${method} ${stripQuery(path)}: the service did not start answering within ${secs}`;
-  if (phase === 'total') return `${method} ${stripQuery(path)}: the service had not finished its answer after ${secs} (it never went silent long enough to time out)`;
+  if (phase === 'total')
+    return `${method} ${stripQuery(path)}: the service had not finished its answer after ${secs} (it never went silent long enough to time out)`;
   return `${method} ${stripQuery(path)}: the service stopped sending its answer for ${secs}`;
 }
 

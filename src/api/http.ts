@@ -3,7 +3,7 @@
 // client.ts decides paths and shapes; this file decides how bytes travel.
 import type { Pool as PoolType } from 'undici';
 // Only the pieces this transport uses. undici's index also loads fetch, WebSocket, the cache
-// stores, cookies and the mocks: ~1 MB of modules whose set-up was the largest cost of a
+// stores, cookies and the mocks: modules whose set-up was the largest cost of a
 // command's (and the console's) start. These three lines are what the index does for a Pool.
 import PoolImpl from 'undici/lib/dispatcher/pool.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
@@ -21,7 +21,7 @@ import { ConnectionStateFeed, stateAfter } from './connection-state.js';
 
 // node:http's status texts from its CommonJS module: an ESM import of node:http makes Node build
 // its ESM facade, which reads every export, the lazy ones too, and so loads Node's own bundled
-// undici (~25 ms on the console's thread). The lint config forbids the import.
+// undici on the console's thread. The lint config forbids the import.
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 Object.assign(Dispatcher.prototype, requestApi);
@@ -48,11 +48,11 @@ export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 15_000,
  * The largest answer read (SWITCHBOARD_MAX_RESPONSE_MB, default 64): far above a page of full
  * call records, and low enough that a service sending without end cannot take the machine's memory.
  */
-export function maxResponseBytes(env: Record<string, string | undefined> = process.env): number {
+function maxResponseBytes(env: Record<string, string | undefined> = process.env): number {
   const mb = Number(env.SWITCHBOARD_MAX_RESPONSE_MB);
   return (Number.isFinite(mb) && mb > 0 ? mb : 64) * 1024 * 1024;
 }
-export const DEFAULT_RETRIES = 2;
+const DEFAULT_RETRIES = 2;
 const DEFAULT_RETRY_BASE_MS = 250;
 
 /**
@@ -67,7 +67,7 @@ const RETRY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOC
 /** How many 429s a GET waits out, counted apart from the failures above: a rate limit is the service working. */
 export const RATE_LIMIT_RETRIES = 5;
 /** The longest one wait for a rate limit; a Retry-After beyond it fails at once, saying when to try again. */
-export const RATE_LIMIT_MAX_WAIT_MS = 30_000;
+const RATE_LIMIT_MAX_WAIT_MS = 30_000;
 
 export interface TransportOptions {
   baseUrl: string;
@@ -100,7 +100,7 @@ export interface StreamBody {
   open: () => AsyncIterable<Uint8Array>;
 }
 
-export interface WireRequest {
+interface WireRequest {
   method: Method;
   /** Path under the base URL, starting with '/', query included. */
   path: string;
@@ -379,7 +379,8 @@ async function pause(ms: number, req: WireRequest, baseUrl: string, closing: Abo
   try {
     await sleep(ms, undefined, { signal: req.signal ? AbortSignal.any([req.signal, closing]) : closing });
   } catch {
-    if (closing.aborted && !req.signal?.aborted) throw new NetworkError(`the connection to ${baseUrl} was closed while waiting to retry`, undefined, req.method, req.path, baseUrl);
+    if (closing.aborted && !req.signal?.aborted)
+      throw new NetworkError(`the connection to ${baseUrl} was closed while waiting to retry`, undefined, req.method, req.path, baseUrl);
     throw new AbortedError(req.method, req.path, baseUrl);
   }
 }

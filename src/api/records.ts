@@ -34,7 +34,7 @@ export function messageRole(m: unknown): string | undefined {
 }
 
 /** One turn of a call's transcript. */
-export interface TurnView {
+interface TurnView {
   /** 'assistant' | 'user' | 'system', another role as sent, or undefined when the message named none */
   role: string | undefined;
   text: string;
@@ -79,7 +79,7 @@ export function speakerWord(role: string | undefined): string {
 }
 
 /** Seconds from `startedAt` to `endedAt`; undefined when either is missing or unreadable; never negative. */
-export function secondsBetween(startedAt: unknown, endedAt: unknown): number | undefined {
+function secondsBetween(startedAt: unknown, endedAt: unknown): number | undefined {
   const a = typeof startedAt === 'string' ? Date.parse(startedAt) : NaN;
   const b = typeof endedAt === 'string' ? Date.parse(endedAt) : NaN;
   if (Number.isNaN(a) || Number.isNaN(b)) return undefined;
@@ -101,7 +101,7 @@ function callTurns(messages: unknown): TurnView[] {
 }
 
 /** The text of a list of turns: one line a turn that says something, "Speaker: words". */
-export function turnsText(turns: readonly TurnView[]): string {
+function turnsText(turns: readonly TurnView[]): string {
   return turns
     .filter((t) => t.text !== '' && t.role !== 'system')
     .map((t) => `${speakerWord(t.role)}: ${t.text}`)
@@ -189,7 +189,7 @@ export function serviceWords(s: { id?: string; name?: string } | undefined): str
 }
 
 /** Where a number's assistant was learned: the service's record, or a link this profile made itself. */
-export type LinkSource = 'service' | 'here';
+type LinkSource = 'service' | 'here';
 
 /** The assistant linked to a number for inbound calls. */
 export interface NumberLink {
@@ -198,7 +198,7 @@ export interface NumberLink {
 }
 
 /** The assistant id a number's record names: `assistantId`, or an `assistant` object's id. */
-export function numberAssistantId(n: PhoneNumber | Rec): string | undefined {
+function numberAssistantId(n: PhoneNumber | Rec): string | undefined {
   const r = n as Rec;
   return str(r.assistantId) || (isRec(r.assistant) ? str(r.assistant.id) : undefined) || undefined;
 }

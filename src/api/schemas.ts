@@ -1,7 +1,7 @@
 // Resource shapes of the Voice Agent Service. Types derive from these schemas.
 // Client-side parsing is tolerant: unknown fields are kept (looseObject), most fields optional,
 // because the hosted service returns more than the spec shows.
-// A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
+// A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale).
 import * as z from 'zod';
 import type { CallDateFilter } from './traits.js';
 
@@ -15,16 +15,16 @@ const optBool = z.boolean().nullish();
 // src/api/records.ts, the only code that knows their alternative shapes.
 
 /** A prompt message of an assistant's model (our own writes send `{ role, content }`). */
-export const PromptMessageSchema = z.looseObject({ role: str, content: optStr });
+const PromptMessageSchema = z.looseObject({ role: str, content: optStr });
 
 /**
  * A message of a call, chat or session as sent: text in `content` or (the platform's) `message`,
  * role maybe missing. Read with messageText / messageRole (src/api/records.ts).
  */
-export const MessageSchema = z.looseObject({ role: optStr, content: z.unknown().optional(), message: z.unknown().optional() });
+const MessageSchema = z.looseObject({ role: optStr, content: z.unknown().optional(), message: z.unknown().optional() });
 export type Message = z.infer<typeof MessageSchema>;
 
-export const KnowledgeBaseSchema = z.looseObject({ fileIds: z.array(str).nullish() });
+const KnowledgeBaseSchema = z.looseObject({ fileIds: z.array(str).nullish() });
 
 export const VoiceSchema = z.looseObject({
   provider: optStr,
@@ -76,13 +76,12 @@ export type AssistantInput = z.input<typeof AssistantInputSchema>;
  * (none yet: push creates it), and knowledge-base files named by `files` (names or ids) as well
  * as by `fileIds`.
  */
-export const KnowledgeBaseRefSchema = z.looseObject({ fileIds: z.array(str).optional(), files: z.array(str).optional() });
+const KnowledgeBaseRefSchema = z.looseObject({ fileIds: z.array(str).optional(), files: z.array(str).optional() });
 export const AssistantFileSchema = AssistantInputSchema.extend({
   id: str.optional(),
   model: ModelSchema.extend({ knowledgeBase: KnowledgeBaseRefSchema.nullish() }).nullish(),
   knowledgeBase: KnowledgeBaseRefSchema.nullish(),
 });
-export type AssistantFile = z.input<typeof AssistantFileSchema>;
 
 /**
  * The assistant as stored after a PATCH, plus the patch's fields the service did not apply.
@@ -110,7 +109,7 @@ export function reportNotApplied(stored: Assistant, patch: AssistantInput): Upda
   return Object.defineProperty({ ...stored }, 'notApplied', { value: notApplied, enumerable: false }) as UpdatedAssistant;
 }
 
-export const CustomerSchema = z.looseObject({ number: optStr, name: optStr });
+const CustomerSchema = z.looseObject({ number: optStr, name: optStr });
 
 export const CallSchema = z.looseObject({
   id: str,

@@ -44,11 +44,14 @@ export function mergeTraits(base: ServiceTraits, patch: Partial<ServiceTraits>):
  * "limit must be less than or equal to 100", "'limit' must be at most 100", "limit: max 100";
  * undefined when the message is not about `limit` or names no number. "less than 101" is 100.
  */
+const LIMIT_WORDS =
+  String.raw`less than or equal to|less than|greater than|not exceed|at most|maximum(?: of| is)?|max(?:imum)?|<=|≤|<|up to|between\s+\d+\s+and`;
+/** "limit", then a phrase that names a bound, then the number. */
+const LIMIT_PHRASE = new RegExp(String.raw`\blimit\b[^0-9]*?(${LIMIT_WORDS})\s*:?\s*(\d+)`, 'i');
+
 export function limitNamedIn(message: string): number | undefined {
   if (!/\blimit\b/i.test(message)) return undefined;
-  const m =
-    /\blimit\b[^0-9]*?(less than or equal to|less than|greater than|not exceed|at most|maximum(?: of| is)?|max(?:imum)?|<=|≤|<|up to|between\s+\d+\s+and)\s*:?\s*(\d+)/i.exec(message) ??
-    /(\d+)\s*(?:is the )?(?:max|maximum|most)\b/i.exec(message);
+  const m = LIMIT_PHRASE.exec(message) ?? /(\d+)\s*(?:is the )?(?:max|maximum|most)\b/i.exec(message);
   if (!m) {
     // "The maximum limit is 100": the one number in a message about the limit.
     const numbers = message.match(/\d+/g) ?? [];

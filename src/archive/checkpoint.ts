@@ -1,8 +1,8 @@
 // WAL checkpoints on another thread while a sync writes a large log.
 //
 // In WAL mode every committed page is written twice: appended to the -wal file, then copied
-// into the database by a checkpoint, which SQLite runs in the committing thread (8% of a
-// back-fill's CPU in perf). During a large walk the syncing connection stops checkpointing
+// into the database by a checkpoint, which SQLite runs in the committing thread (a visible share
+// of a back-fill's CPU in perf). During a large walk the syncing connection stops checkpointing
 // (wal_autocheckpoint 0) and a worker thread with its own connection runs a PASSIVE checkpoint
 // after each commit, on the other core: a passive checkpoint neither waits for nor blocks the
 // writer or any reader. The WAL starts over from its beginning only when a write begins with

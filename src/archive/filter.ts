@@ -20,7 +20,7 @@ export interface FilterText {
 const CHUNK = 4000;
 
 /** `%text%` for LIKE, with LIKE's own wildcards taken literally. */
-export function likePattern(text: string): string {
+function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 

@@ -1,4 +1,4 @@
-// The call archive: a local, searchable copy of one profile's call log (issue 15).
+// The call archive: a local, searchable copy of one profile's call log.
 //
 // WHERE   One SQLite database per profile: `${XDG_CACHE_HOME:-~/.cache}/switchboard/archive/<profile>.db`
 //         (dir 0700, file 0600, WAL). `archivePath(profile, env)`; `openArchiveFor(target, env)`
@@ -48,15 +48,25 @@ import { serviceOf, type Target } from '../config/config.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 import { ArchiveReader, type ArchivedCall, type CallQuery, type DayCount, type SearchHit, type Stats, type StatsBy } from './query.js';
 import { ArchiveNotWritable, BUSY_TIMEOUT_MS, SCHEMA_VERSION, clearData, openArchiveDb, openArchiveDbReadOnly } from './schema.js';
-import { commitOpenBatch, historyComplete, readLastSync, readSyncState, syncArchive, syncHolder, type LastSync, type LeaseHolder, type SyncOptions, type SyncResult } from './sync.js';
+import {
+  commitOpenBatch,
+  historyComplete,
+  readLastSync,
+  readSyncState,
+  syncArchive,
+  syncHolder,
+  type LastSync,
+  type LeaseHolder,
+  type SyncOptions,
+  type SyncResult,
+} from './sync.js';
 import { CallWriter } from './write.js';
 
 export type { ArchivedCall, CallQuery, DayCount, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
-export { STATS_BY, localDay } from './query.js';
-export type { LastSync, LeaseHolder, SyncOptions, SyncProgress, SyncResult } from './sync.js';
-export { ArchiveCleared, CatchUps } from './sync.js';
+export type { LastSync, SyncOptions, SyncProgress, SyncResult } from './sync.js';
+export { CatchUps } from './sync.js';
 export { searchTerms } from './fts.js';
-export { syncInWorker, type SyncTarget, type WorkerSyncOptions } from './worker.js';
+export { syncInWorker } from './worker.js';
 export { serviceOf } from '../config/config.js';
 
 export interface ArchiveStatus {
@@ -84,7 +94,6 @@ export function archivePath(profile: string, env: Env = process.env): string {
     : `${profile.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${createHash('sha256').update(profile).digest('hex').slice(0, 8)}`;
   return join(cacheDir(env), 'archive', `${safe}.db`);
 }
-
 
 export function openArchiveFor(target: Target, env: Env = process.env): CallArchive {
   return openArchive(archivePath(target.profile, env), { service: serviceOf(target) });

@@ -33,7 +33,10 @@ export function cachedListPath(cacheDir: string, profile: string, name: CachedLi
   return join(profileDir(cacheDir, profile), `${name}.json`);
 }
 
-/** The cached rows of a list from `service`, or undefined (none yet, another service's, unreadable, or not what we wrote). Synchronous: the first frame waits for it. */
+/**
+ * The cached rows of a list from `service`, or undefined (none yet, another service's, unreadable,
+ * or not what we wrote). Synchronous: the first frame waits for it.
+ */
 export function readCachedList<T>(cacheDir: string, profile: string, service: string, name: CachedListName): CachedList<T> | undefined {
   try {
     const parsed = JSON.parse(readFileSync(cachedListPath(cacheDir, profile, name), 'utf8')) as unknown;
@@ -47,7 +50,14 @@ export function readCachedList<T>(cacheDir: string, profile: string, service: st
 }
 
 /** Replaces the cached rows of a list (dir 0700, file 0600). Failures are the caller's to ignore: a cache is optional. */
-export async function writeCachedList(cacheDir: string, profile: string, service: string, name: CachedListName, rows: unknown, savedAt = Date.now()): Promise<void> {
+export async function writeCachedList(
+  cacheDir: string,
+  profile: string,
+  service: string,
+  name: CachedListName,
+  rows: unknown,
+  savedAt = Date.now(),
+): Promise<void> {
   const dir = profileDir(cacheDir, profile);
   privateDir(dir, cacheDir);
   const path = cachedListPath(cacheDir, profile, name);

@@ -42,7 +42,6 @@ export interface SearchHit extends ArchivedCall {
 }
 
 export type StatsBy = 'day' | 'assistant' | 'number' | 'status' | 'endedReason' | 'type';
-export const STATS_BY: readonly StatsBy[] = ['day', 'assistant', 'number', 'status', 'endedReason', 'type'];
 
 export interface StatsRow {
   /** The group: a local date (YYYY-MM-DD) for day, else the assistant id, number id, status…; null when the calls have none. */
@@ -68,7 +67,8 @@ const HIT_CLOSE = '\uE001';
 
 /** The list fields of a call (what a row of the log shows), read as `Row`. */
 export const ROW_COLUMNS =
-  'c.rowid AS rowid, c.id AS id, c.created_at AS created_at, c.assistant_id AS assistant_id, c.phone_number_id AS phone_number_id, c.type AS type, c.status AS status, c.ended_reason AS ended_reason, c.cost AS cost, c.duration AS duration, c.customer_number AS customer_number, c.customer_name AS customer_name';
+  'c.rowid AS rowid, c.id AS id, c.created_at AS created_at, c.assistant_id AS assistant_id, c.phone_number_id AS phone_number_id, c.type AS type, c.status ' +
+    'AS status, c.ended_reason AS ended_reason, c.cost AS cost, c.duration AS duration, c.customer_number AS customer_number, c.customer_name AS customer_name';
 
 export interface Row {
   rowid: number;
@@ -108,7 +108,7 @@ export function toArchived(r: Row): ArchivedCall {
 }
 
 /** Epoch ms of a bound; throws a clear error for an unreadable date. */
-export function msOf(v: number | string, what: string): number {
+function msOf(v: number | string, what: string): number {
   const ms = typeof v === 'number' ? v : Date.parse(v);
   if (!Number.isFinite(ms)) throw new RangeError(`${what} is not a date: ${String(v)}`);
   return Math.floor(ms);
@@ -236,8 +236,8 @@ export class ArchiveReader {
    * How many calls match `q`, without a walk over every matching call where the quarter-hour
    * rollup (kept in the same transaction as the calls) knows: one column's value, or creation time
    * alone (the whole log, a date range: whole quarter hours from the rollup, the partial ones at
-   * either end counted). count(*) over a million calls reads a whole index (~40 ms warm, ~100 ms
-   * cold), and the console counts again as the call log opens and as a sync's pages land.
+   * either end counted). count(*) reads a whole index, slow on a large log and slower cold, and
+   * the console counts again as the call log opens and as a sync's pages land.
    */
   count(q: CallQuery = {}): number {
     const w = whereOf(q);
@@ -256,7 +256,6 @@ export class ArchiveReader {
     return n;
   }
 
-
   /** How many calls are newer than `position` for `q` (the row's index in `window`). */
   indexOf(q: CallQuery, position: number): number {
     const w = whereOf(q);
@@ -267,7 +266,8 @@ export class ArchiveReader {
 
   /** One call's full record as the service sent it. */
   get(id: string): Call | undefined {
-    const row = this.db.prepare('SELECT r.json AS json FROM calls c JOIN records r ON r.rowid = c.record WHERE c.id = ?').get(id) as { json: string } | undefined;
+    const row =
+      this.db.prepare('SELECT r.json AS json FROM calls c JOIN records r ON r.rowid = c.record WHERE c.id = ?').get(id) as { json: string } | undefined;
     return row ? (JSON.parse(row.json) as Call) : undefined;
   }
 
@@ -283,7 +283,8 @@ export class ArchiveReader {
     const sql = `SELECT ${ROW_COLUMNS}, snippet(call_fts, -1, '${HIT_OPEN}', '${HIT_CLOSE}', '…', 12) AS snip
       FROM call_fts f JOIN calls c ON c.rowid = f.rowid
       WHERE call_fts MATCH ?${cond} ORDER BY f.rowid DESC LIMIT ? OFFSET ?`;
-    const rows = this.db.prepare(sql).all(match, ...w.params, Math.max(0, opts.limit), Math.max(0, opts.offset ?? 0)) as unknown as (Row & { snip: string | null })[];
+    const rows =
+      this.db.prepare(sql).all(match, ...w.params, Math.max(0, opts.limit), Math.max(0, opts.offset ?? 0)) as unknown as (Row & { snip: string | null })[];
     return rows.map((r) => {
       const parts = snippetParts(r.snip ?? '');
       return { ...toArchived(r), parts, snippet: parts.map((p) => p.text).join('') };
@@ -325,7 +326,8 @@ export class ArchiveReader {
       for (const part of split.partial) scan(part);
       const dim = by === 'day' ? DIM.all : DIM[by];
       const range = bucketRange(split);
-      const sql = `SELECT ${by === 'day' ? 'bucket' : 'key'} AS g, sum(calls) AS n, total(seconds) AS s, total(cost) AS k FROM rollup WHERE dim = ?${range.sql}`;
+      const sql =
+        `SELECT ${by === 'day' ? 'bucket' : 'key'} AS g, sum(calls) AS n, total(seconds) AS s, total(cost) AS k FROM rollup WHERE dim = ?${range.sql}`;
       const rows = this.db.prepare(`${sql} GROUP BY g`).all(dim, ...range.params) as { g: string | number; n: number; s: number; k: number }[];
       for (const r of rows) addTo(by === 'day' ? keyOf(r.g) : r.g === '' ? null : String(r.g), r.n, r.s, r.k);
     }
@@ -362,8 +364,12 @@ export class ArchiveReader {
     const w = whereOf(q);
     if (w.empty) return;
     const and = w.sql ? `${w.sql} AND` : 'WHERE';
-    const first = this.db.prepare(`SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record ${w.sql} ORDER BY c.rowid DESC LIMIT ?`);
-    const next = this.db.prepare(`SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record ${and} c.rowid < ? ORDER BY c.rowid DESC LIMIT ?`);
+    const first = this.db.prepare(
+      `SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record ${w.sql} ORDER BY c.rowid DESC LIMIT ?`,
+    );
+    const next = this.db.prepare(
+      `SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record ${and} c.rowid < ? ORDER BY c.rowid DESC LIMIT ?`,
+    );
     let rows = first.all(...w.params, batch) as { rowid: number; json: string }[];
     while (rows.length > 0) {
       for (const r of rows) yield r.json;
@@ -391,7 +397,7 @@ function round(n: number, digits: number): number {
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 /** The local calendar day of `ms`, YYYY-MM-DD. */
-export function localDay(ms: number): string {
+function localDay(ms: number): string {
   const d = new Date(ms);
   return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
 }

@@ -73,7 +73,7 @@ CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGE
  * (src/api/records.ts) gives them. Every connection that reads call_text (FTS snippets, the
  * writer's deletes) registers them; the writer indexes the same view, so the two always agree.
  */
-export function registerRecordFunctions(db: DatabaseSync): void {
+function registerRecordFunctions(db: DatabaseSync): void {
   // A row's transcript and summary are asked for one after the other (the text view, a
   // snippet): the record is parsed once for both.
   let lastJson: string | undefined;
@@ -102,7 +102,7 @@ const DATA_TABLES = ['calls', 'records', 'rollup'];
 
 /**
  * Calls the archive holds, from the rollup (a row a quarter hour, kept in the same transaction as
- * the calls): count(*) reads a whole index, ~100 ms at a million calls, longer cold.
+ * the calls): count(*) reads a whole index, slow on a large log and slower cold.
  */
 export function callsHeld(db: DatabaseSync, dim: number = DIM.all, key = ''): number {
   return (db.prepare('SELECT total(calls) AS n FROM rollup WHERE dim = ? AND key = ?').get(dim, key) as { n: number }).n;
@@ -137,8 +137,8 @@ function openWritable(path: string, service: string | undefined): DatabaseSync {
   try {
     registerRecordFunctions(db);
     // 16 KiB pages for a new file (an existing one keeps its own: WAL cannot change it). A record
-    // of ~1.6 KB wasted a sixth of each 4 KiB page; a 200k back-fill with 16 KiB pages: 5% smaller
-    // file, 10% less CPU and 12% less time (two rounds each, shared machine).
+    // left much of SQLite's default 4 KiB page unused; with the larger pages a back-fill makes a
+    // smaller file in less time and CPU (the figures are in the commit that made the change).
     db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
     // A cache: NORMAL keeps every committed page across kill -9 (only power loss can drop the last).
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY');
@@ -157,7 +157,7 @@ function openWritable(path: string, service: string | undefined): DatabaseSync {
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       }
       // FTS5 merges its segments 16 at a time instead of 4: each posting is rewritten about half
-      // as often while a large log is written (-16% CPU in a 200k back-fill), and a search reads
+      // as often while a large log is written (less CPU in a back-fill), and a search reads
       // at most 15 segments a level, which stays far under a millisecond's difference.
       const merge = db.prepare(`SELECT v FROM call_fts_config WHERE k = 'automerge'`).get() as { v: number } | undefined;
       if (merge?.v !== FTS_AUTOMERGE) db.exec(`INSERT INTO call_fts (call_fts, rank) VALUES ('automerge', ${FTS_AUTOMERGE})`);
@@ -205,7 +205,11 @@ export function openArchiveDbReadOnly(path: string, service: string | undefined)
   } catch (err) {
     if (!cannotWrite(err)) throw err;
     if (walBytes(path) > 0) {
-      throw new Error(`the call archive ${path} cannot be written by this user, and a sync left changes in ${path}-wal that only a user who can write it can read; run \`switchboard archive sync\` as its owner first`, { cause: err });
+      throw new Error(
+        `the call archive ${path} cannot be written by this user, and a sync left changes in ${path}-wal that only a user who can write it can read; run ` +
+          `\`switchboard archive sync\` as its owner first`,
+        { cause: err },
+      );
     }
     const url = pathToFileURL(path);
     url.search = 'immutable=1';
@@ -214,11 +218,18 @@ export function openArchiveDbReadOnly(path: string, service: string | undefined)
   try {
     const version = pragmaValue(db, 'user_version');
     if (version !== SCHEMA_VERSION) {
-      throw new Error(`the call archive ${path} cannot be written by this user, and was made by ${version === 0 ? 'nothing yet' : `another version of Switchboard (archive schema ${String(version)}, this one reads ${SCHEMA_VERSION})`}; run \`switchboard archive sync\` as its owner first`);
+      throw new Error(
+        `the call archive ${path} cannot be written by this user, and was made ` +
+          `by ${version === 0 ? 'nothing yet' : `another version of Switchboard (archive schema ${String(version)}, this one reads ${SCHEMA_VERSION})`}; run ` +
+          `\`switchboard archive sync\` as its owner first`,
+      );
     }
     const held = (db.prepare(`SELECT value FROM meta WHERE key = 'service'`).get() as { value: string } | undefined)?.value;
     if (service !== undefined && held !== service) {
-      throw new Error(`the call archive ${path} cannot be written by this user, and holds the calls of another service (${held ?? 'none'}); run \`switchboard archive sync\` as its owner first`);
+      throw new Error(
+        `the call archive ${path} cannot be written by this user, and holds the calls of another service (${held ?? 'none'}); run \`switchboard archive ` +
+          `sync\` as its owner first`,
+      );
     }
     registerRecordFunctions(db);
     return db;
@@ -244,7 +255,8 @@ function walBytes(path: string): number {
  */
 const STALE = `(c.duration IS NULL AND json_extract(r.json, '$.startedAt') IS NOT NULL AND json_extract(r.json, '$.endedAt') IS NOT NULL)
   OR (c.cost IS NULL AND json_extract(r.json, '$.costBreakdown.total') IS NOT NULL)
-  OR (coalesce(json_extract(r.json, '$.transcript'), '') = '' AND (json_extract(r.json, '$.messages') IS NOT NULL OR json_extract(r.json, '$.artifact') IS NOT NULL))
+  OR (coalesce(json_extract(r.json, '$.transcript'), '') = ''
+    AND (json_extract(r.json, '$.messages') IS NOT NULL OR json_extract(r.json, '$.artifact') IS NOT NULL))
   OR (coalesce(json_extract(r.json, '$.summary'), '') = '' AND json_extract(r.json, '$.analysis.summary') IS NOT NULL)`;
 
 /**
@@ -254,7 +266,10 @@ const STALE = `(c.duration IS NULL AND json_extract(r.json, '$.startedAt') IS NO
  * opening transaction (BEGIN IMMEDIATE), so it happens once, whoever opens the file first.
  */
 function rederive(db: DatabaseSync): void {
-  const rowids = (db.prepare(`SELECT c.rowid AS rowid FROM calls c JOIN records r ON r.rowid = c.record WHERE ${STALE}`).all() as { rowid: number }[]).map((r) => r.rowid);
+  const rowids = (db.prepare(`SELECT c.rowid AS rowid FROM calls c JOIN records r ON r.rowid = c.record WHERE ${STALE}`).all() as { rowid: number }[]).map((
+    r,
+  ) =>
+    r.rowid);
   // The text the version 2 view gave (what its index holds), read before the view changes.
   const read = db.prepare(
     `SELECT c.duration AS duration, c.cost AS cost, c.customer_name AS customer_name, c.customer_number AS customer_number,
@@ -268,7 +283,18 @@ function rederive(db: DatabaseSync): void {
   db.exec(CALL_TEXT_VIEW);
   let moved = false;
   for (const rowid of rowids) {
-    const r = read.get(rowid) as { duration: number | null; cost: number | null; customer_name: string | null; customer_number: string | null; transcript: unknown; summary: unknown; json: string };
+    const r =
+      read.get(
+        rowid,
+      ) as {
+        duration: number | null;
+        cost: number | null;
+        customer_name: string | null;
+        customer_number: string | null;
+        transcript: unknown;
+        summary: unknown;
+        json: string;
+      };
     let v;
     try {
       v = viewCall(JSON.parse(r.json) as Record<string, unknown>);
@@ -302,7 +328,11 @@ function rederive(db: DatabaseSync): void {
 }
 
 function dropAll(db: DatabaseSync): void {
-  const objects = db.prepare(`SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'call_fts_%'`).all() as { type: string; name: string }[];
+  const objects =
+    db.prepare(`SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'call_fts_%'`).all() as {
+      type: string;
+      name: string;
+    }[];
   for (const o of objects) db.exec(`DROP ${o.type === 'view' ? 'VIEW' : 'TABLE'} IF EXISTS "${o.name}"`);
 }
 

@@ -66,8 +66,8 @@ export interface SyncOptions {
   /**
    * Read between the back-fill's pages: when `latest` has moved past the last request answered, the
    * sync walks new calls again before its next page of history, then reports phase 'new' with
-   * `caughtUp`. A console's refresh while a long first back-fill runs (minutes at a million
-   * calls) gets the calls of the last moments in one short request, not after the back-fill.
+   * `caughtUp`. A console's refresh while a long first back-fill runs (minutes on a large log)
+   * gets the calls of the last moments in one short request, not after the back-fill.
    */
   catchUp?: { readonly latest: number };
 }
@@ -139,7 +139,7 @@ export function historyComplete(state: SyncState): boolean {
 }
 
 /** The archive was cleared while this sync ran: it stops rather than write into the new one. */
-export class ArchiveCleared extends Error {
+class ArchiveCleared extends Error {
   override name = 'ArchiveCleared';
   constructor() {
     super('the archive was cleared while syncing');
@@ -221,7 +221,13 @@ function tryLease(db: DatabaseSync, owner: string): LeaseHolder | undefined {
     const held = syncHolder(db, now);
     const mine = (db.prepare(`SELECT owner FROM lease WHERE name = 'sync'`).get() as { owner: string } | undefined)?.owner === owner;
     if (held && !mine) return held;
-    db.prepare(`INSERT OR REPLACE INTO lease (name, owner, pid, host, since, expires) VALUES ('sync', ?, ?, ?, ?, ?)`).run(owner, process.pid, hostname(), now, now + LEASE_MS);
+    db.prepare(`INSERT OR REPLACE INTO lease (name, owner, pid, host, since, expires) VALUES ('sync', ?, ?, ?, ?, ?)`).run(
+      owner,
+      process.pid,
+      hostname(),
+      now,
+      now + LEASE_MS,
+    );
     return undefined;
   });
 }
@@ -384,7 +390,14 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
    * Pages from `cursor` until the walk is done, the next request in flight while a page is written;
    * `between` runs after each page but the last (the back-fill's catch-up).
    */
-  const walk = async (filters: { createdAtGt?: string }, cursor: CallCursor | undefined, position: (calls: readonly Call[], cursor: CallCursor) => SyncState, phase: 'new' | 'backfill', once = false, between?: () => Promise<void>) => {
+  const walk = async (
+    filters: { createdAtGt?: string },
+    cursor: CallCursor | undefined,
+    position: (calls: readonly Call[], cursor: CallCursor) => SyncState,
+    phase: 'new' | 'backfill',
+    once = false,
+    between?: () => Promise<void>,
+  ) => {
     let next = fetchCallsBefore(api, filters, cursor, pageOpts);
     for (;;) {
       const page = await next;
@@ -392,13 +405,23 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
       if (page.cursor.unreachable) {
         // What was read is right and kept; the rest cannot be read: said once, as the sync's failure.
         const why = page.cursor.unreachable;
-        writePage(page.calls, { ...position(page.calls, { ...page.cursor, done: phase === 'new', unreachable: undefined }), gap: why }, phase, page.cursor.before);
+        writePage(
+          page.calls,
+          { ...position(page.calls, { ...page.cursor, done: phase === 'new', unreachable: undefined }), gap: why },
+          phase,
+          page.cursor.before,
+        );
         commitOpen();
         throw new PagingError(why);
       }
       // The walk ended where the service may have more it cannot give: kept as not complete, said once.
       if (page.cursor.doubt) {
-        writePage(page.calls, { ...position(page.calls, { ...page.cursor, done: phase === 'new', doubt: undefined }), gap: page.cursor.doubt }, phase, page.cursor.before);
+        writePage(
+          page.calls,
+          { ...position(page.calls, { ...page.cursor, done: phase === 'new', doubt: undefined }), gap: page.cursor.doubt },
+          phase,
+          page.cursor.before,
+        );
         commitOpen();
         return;
       }
@@ -493,7 +516,14 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
     if (state.gap !== undefined) note(state.gap);
     else if (!state.low?.done && (opts.backfill !== false || state.high === undefined)) {
       const once = opts.backfill === false;
-      await walk({}, state.low, (calls, cursor) => ({ ...state, low: cursor, high: state.high ?? newest(calls), checked: cursor.done || undefined }), 'backfill', once, catchUp);
+      await walk(
+        {},
+        state.low,
+        (calls, cursor) => ({ ...state, low: cursor, high: state.high ?? newest(calls), checked: cursor.done || undefined }),
+        'backfill',
+        once,
+        catchUp,
+      );
     }
     result.complete = historyComplete(state);
     // Out of reach says more than "filtered on this side": the one note is that.

@@ -59,9 +59,8 @@ const GRACE_MS = 250;
 /** The worker's heap: a page of 1000 calls and a batch of 5000 being written fit many times over; a runaway does not take the console with it. */
 const WORKER_HEAP_MB = 256;
 /**
- * Its young generation: V8's default (up to 3 × 16 MB) made the console ~25 MB larger during a
- * back-fill of 100,000 calls (244 MB at most, 219 MB with 8), for no faster sync; the extra
- * scavenges run on the worker's thread.
+ * Its young generation: V8's default (up to 3 × 16 MB) made the console larger during a
+ * back-fill, for no faster sync; the extra scavenges of a smaller one run on the worker's thread.
  */
 const WORKER_YOUNG_MB = 8;
 
@@ -70,7 +69,7 @@ const WORKER_YOUNG_MB = 8;
  * worker inherits through execArgv), or the bundle's `chunks/sync-worker.mjs` (this code is in
  * dist/main.mjs or in one of dist/chunks/; src/scripts/build.mjs makes the entry).
  */
-export function syncWorkerFile(here = import.meta.url): URL {
+function syncWorkerFile(here = import.meta.url): URL {
   const file = fileURLToPath(here);
   if (file.endsWith('.ts')) return new URL('./sync-worker.ts', here);
   const dir = dirname(file);
@@ -80,12 +79,25 @@ export function syncWorkerFile(here = import.meta.url): URL {
 /** Syncs the archive at `path` with the service at `target`, in a worker thread; resolves or rejects as CallArchive.sync would. */
 export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncOptions = {}): Promise<SyncResult> {
   const owner = leaseOwner();
-  const data: SyncWorkerData = { path, target, owner, debug: opts.debug !== undefined, options: { backfill: opts.backfill, wait: opts.wait, pageSize: opts.pageSize }, catchUp: opts.catchUp?.latest ?? 0 };
+  const data: SyncWorkerData = {
+    path,
+    target,
+    owner,
+    debug: opts.debug !== undefined,
+    options: { backfill: opts.backfill, wait: opts.wait, pageSize: opts.pageSize },
+    catchUp: opts.catchUp?.latest ?? 0,
+  };
   return new Promise<SyncResult>((resolve, reject) => {
     if (opts.signal?.aborted) return reject(new AbortedError('GET', '/calls/details', target.baseUrl));
     let worker: Worker;
     try {
-      worker = new Worker(syncWorkerFile(), { workerData: data, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+      worker =
+        new Worker(syncWorkerFile(), {
+          workerData: data,
+          stdout: true,
+          stderr: true,
+          resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+        });
     } catch (err) {
       return reject(err as Error);
     }
@@ -138,7 +150,14 @@ export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncO
       opts.signal?.removeEventListener('abort', onAbort);
       unlisten?.();
       if (!released) releaseAbandoned(path, owner);
-      if (!outcome) outcome = { ok: false, error: opts.signal?.aborted ? new AbortedError('GET', '/calls/details', target.baseUrl) : new Error(`the archive sync stopped (its worker exited with code ${code})`) };
+      if (!outcome)
+        outcome =
+          {
+            ok: false,
+            error: opts.signal?.aborted
+              ? new AbortedError('GET', '/calls/details', target.baseUrl)
+              : new Error(`the archive sync stopped (its worker exited with code ${code})`),
+          };
       if (outcome.ok) resolve(outcome.result);
       else reject(outcome.error);
     });

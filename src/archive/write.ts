@@ -4,6 +4,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Call } from '../api/schemas.js';
 import { viewCall } from '../api/records.js';
 import { BUCKET_MS, DIM, SLOTS } from './schema.js';
+import type { Row } from './query.js';
 
 export interface WriteCounts {
   added: number;
@@ -11,20 +12,8 @@ export interface WriteCounts {
   unchanged: number;
 }
 
-interface OldRow {
-  rowid: number;
-  record: number;
-  assistant_id: string | null;
-  phone_number_id: string | null;
-  type: string | null;
-  status: string | null;
-  ended_reason: string | null;
-  cost: number | null;
-  duration: number | null;
-  created_at: number;
-  customer_name: string | null;
-  customer_number: string | null;
-}
+/** A call's row as it was before this write: the list fields and where its record is. */
+type OldRow = Omit<Row, 'id'> & { record: number };
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -48,7 +37,8 @@ export class CallWriter {
   constructor(private readonly db: DatabaseSync) {
     this.s = {
       old: db.prepare(
-        'SELECT rowid, record, assistant_id, phone_number_id, type, status, ended_reason, cost, duration, created_at, customer_name, customer_number FROM calls WHERE id = ?',
+        'SELECT rowid, record, assistant_id, phone_number_id, type, status, ended_reason, cost, duration, created_at, customer_name, customer_number FROM ' +
+          'calls WHERE id = ?',
       ),
       oldJson: db.prepare('SELECT json FROM records WHERE rowid = ?'),
       oldText: db.prepare('SELECT transcript, summary FROM call_text WHERE rowid = ?'),
@@ -92,7 +82,11 @@ export class CallWriter {
         d[2] += sign * cost;
       } else byKey.set(key ?? '', [sign, sign * seconds, sign * cost]);
     };
-    const add = (sign: 1 | -1, createdAt: number, r: { assistant: string | null; number: string | null; status: string | null; reason: string | null; type: string | null; seconds: number; cost: number }) => {
+    const add = (
+      sign: 1 | -1,
+      createdAt: number,
+      r: { assistant: string | null; number: string | null; status: string | null; reason: string | null; type: string | null; seconds: number; cost: number },
+    ) => {
       const bucket = Math.floor(createdAt / BUCKET_MS);
       bump(DIM.all, bucket, '', sign, r.seconds, r.cost);
       bump(DIM.assistant, bucket, r.assistant, sign, r.seconds, r.cost);
@@ -105,9 +99,10 @@ export class CallWriter {
     let sweep = false;
     // Oldest first (ties by id, so slots follow the service order): pages arrive newest first,
     // and a b-tree filled in descending key order
-    // leaves its pages half empty (twice the file, slower writes).
+    // leaves its pages half empty (a larger file, slower writes).
     // Each timestamp parsed once, not in every comparison.
-    const ordered = calls.map((call) => ({ call, at: timeOf(call) })).sort((a, b) => a.at - b.at || (a.call.id < b.call.id ? -1 : a.call.id > b.call.id ? 1 : 0));
+    const ordered = calls.map((call) => ({ call, at: timeOf(call) })).sort((a, b) =>
+      a.at - b.at || (a.call.id < b.call.id ? -1 : a.call.id > b.call.id ? 1 : 0));
     for (const { call, at } of ordered) {
       // Stored as JSON.stringify wrote it: every reader parses it, and the export escapes it where it meets a terminal.
       const json = JSON.stringify(call);
@@ -151,7 +146,19 @@ export class CallWriter {
         counts.updated++;
         if (old.created_at === createdAt) {
           rowid = old.rowid;
-          this.s.update.run(row.assistant, row.number, row.type, row.status, row.reason, row.cost, row.seconds, row.customerNumber, row.customerName, row.ended, rowid);
+          this.s.update.run(
+            row.assistant,
+            row.number,
+            row.type,
+            row.status,
+            row.reason,
+            row.cost,
+            row.seconds,
+            row.customerNumber,
+            row.customerName,
+            row.ended,
+            rowid,
+          );
           this.s.updateRecord.run(json, old.record);
         } else {
           this.s.deleteCall.run(old.rowid);
@@ -180,12 +187,38 @@ export class CallWriter {
   private insert(
     id: string,
     createdAt: number,
-    r: { assistant: string | null; number: string | null; type: string | null; status: string | null; reason: string | null; cost: number | null; seconds: number | null; customerNumber: string | null; customerName: string | null; ended: number },
+    r: {
+      assistant: string | null;
+      number: string | null;
+      type: string | null;
+      status: string | null;
+      reason: string | null;
+      cost: number | null;
+      seconds: number | null;
+      customerNumber: string | null;
+      customerName: string | null;
+      ended: number;
+    },
     json: string,
   ): number {
     const rowid = this.nextRowid(createdAt);
     const record = Number(this.s.insertRecord.run(json).lastInsertRowid);
-    this.s.insert.run(rowid, id, createdAt, r.assistant, r.number, r.type, r.status, r.reason, r.cost, r.seconds, r.customerNumber, r.customerName, r.ended, record);
+    this.s.insert.run(
+      rowid,
+      id,
+      createdAt,
+      r.assistant,
+      r.number,
+      r.type,
+      r.status,
+      r.reason,
+      r.cost,
+      r.seconds,
+      r.customerNumber,
+      r.customerName,
+      r.ended,
+      record,
+    );
     return rowid;
   }
 

@@ -30,7 +30,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function sameValue(a: unknown, b: unknown): boolean {
+function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
   if (isPlainObject(a)) {
     if (!isPlainObject(b)) return false;
@@ -120,8 +120,11 @@ export function resolveKnowledgeBase(file: FileValue, files: readonly KbFile[]):
     if (files.some((f) => f.id === entry)) return entry;
     const named = files.filter((f) => f.name === entry);
     if (named.length === 1) return named[0]!.id;
-    if (named.length === 0) throw new KnowledgeBaseNameError(`${where}: no knowledge-base file is named or has the id "${entry}" (switchboard files list shows them)`);
-    throw new KnowledgeBaseNameError(`${where}: ${named.length} knowledge-base files are named "${entry}" (${named.map((f) => f.id).join(', ')}); name it by id instead`);
+    if (named.length === 0)
+      throw new KnowledgeBaseNameError(`${where}: no knowledge-base file is named or has the id "${entry}" (switchboard files list shows them)`);
+    throw new KnowledgeBaseNameError(
+      `${where}: ${named.length} knowledge-base files are named "${entry}" (${named.map((f) => f.id).join(', ')}); name it by id instead`,
+    );
   };
   const resolveKb = (kb: unknown, where: string): unknown => {
     if (!isPlainObject(kb) || !Array.isArray(kb.files)) return kb;
@@ -132,7 +135,8 @@ export function resolveKnowledgeBase(file: FileValue, files: readonly KbFile[]):
   };
   const out: FileValue = { ...file };
   if (out.knowledgeBase !== undefined) out.knowledgeBase = resolveKb(out.knowledgeBase, 'knowledgeBase');
-  if (isPlainObject(out.model) && out.model.knowledgeBase !== undefined) out.model = { ...out.model, knowledgeBase: resolveKb(out.model.knowledgeBase, 'model.knowledgeBase') };
+  if (isPlainObject(out.model) && out.model.knowledgeBase !== undefined)
+    out.model = { ...out.model, knowledgeBase: resolveKb(out.model.knowledgeBase, 'model.knowledgeBase') };
   return out;
 }
 
@@ -153,7 +157,7 @@ const LONG_TEXT = 100;
 const isMultiline = (v: unknown): v is string => typeof v === 'string' && (v.includes('\n') || v.length > LONG_TEXT);
 
 /** A value on one line, safe on a terminal. */
-export function shownValue(v: unknown): string {
+function shownValue(v: unknown): string {
   if (v === undefined || v === null) return '(none)';
   return escapeLine(jsonText(v));
 }
@@ -241,7 +245,8 @@ function lineOps(x: string[], y: string[]): LineOp[] {
   while (tail < x.length - head && tail < y.length - head && x[x.length - 1 - tail] === y[y.length - 1 - tail]) tail++;
   const xs = x.slice(head, x.length - tail);
   const ys = y.slice(head, y.length - tail);
-  const middle = shortestEdit(xs, ys, MAX_EDIT_DISTANCE) ?? [...xs.map((t) => ({ op: '-' as const, text: t })), ...ys.map((t) => ({ op: '+' as const, text: t }))];
+  const middle =
+    shortestEdit(xs, ys, MAX_EDIT_DISTANCE) ?? [...xs.map((t) => ({ op: '-' as const, text: t })), ...ys.map((t) => ({ op: '+' as const, text: t }))];
   const ops: LineOp[] = [];
   for (let k = 0; k < head; k++) ops.push({ op: ' ', text: x[k]!, ai: k, bi: k });
   let ai = head;

@@ -10,7 +10,7 @@ import { readSmallTextFile } from '../config/files.js';
 import { parseAssistantYaml, renderAssistantYaml, type FileValue, type ParsedAssistantFile } from './document.js';
 
 export const ASSISTANT_FILE_SUFFIX = '.assistant.yaml';
-export const BASE_FOLDER = '.switchboard';
+const BASE_FOLDER = '.switchboard';
 
 export interface LocalAssistant {
   path: string;
@@ -61,7 +61,7 @@ const MAX_STEM = 80;
  * `text` as a file name's stem, at most MAX_STEM characters: a longer one (a service's id can be
  * hundreds of characters) is cut and given a hash of the whole, so two long ids never share a name.
  */
-export function fileStem(text: string): string {
+function fileStem(text: string): string {
   if (text.length <= MAX_STEM) return text;
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 12);
   return `${text.slice(0, MAX_STEM - hash.length - 1)}-${hash}`;

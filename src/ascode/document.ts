@@ -14,7 +14,7 @@ import { fieldPath } from './diff.js';
 export type FileValue = Record<string, unknown>;
 
 /** Set by the service, never written to a file nor sent. */
-export const SERVER_FIELDS: readonly string[] = ['createdAt', 'updatedAt'];
+const SERVER_FIELDS: readonly string[] = ['createdAt', 'updatedAt'];
 
 const ORDER: Record<string, readonly string[]> = {
   '': ['id', ...Object.keys(AssistantInputSchema.shape)],
@@ -56,7 +56,10 @@ export function renderAssistantYaml(value: FileValue, header: readonly string[] 
 // or a diff: DEL, C1 (U+009B is a CSI), the bidi controls and U+2028/U+2029. (C0 it escapes.)
 const TERMINAL_RAW = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
 
-/** A document as text that is inert on a terminal: strings holding TERMINAL_RAW are double-quoted with those characters as \u escapes (the same strings when read back). */
+/**
+ * A document as text that is inert on a terminal: strings holding TERMINAL_RAW are double-quoted
+ * with those characters as \u escapes (the same strings when read back).
+ */
 function inertYaml(doc: Document): string {
   visit(doc, {
     Scalar(_key, node) {

@@ -14,7 +14,7 @@ import { CommandFailed, UsageError, action, addSecret, globalsOf, outputFor, wit
 import { confirm } from './files.js';
 import { grouped } from '../format/words.js';
 
-export interface ArchiveFlags {
+interface ArchiveFlags {
   assistant?: string;
   number?: string;
   after?: string;
@@ -88,7 +88,7 @@ async function syncWithProgress(archive: CallArchive, api: Parameters<CallArchiv
   return r;
 }
 
-export function progressLine(p: SyncProgress): string {
+function progressLine(p: SyncProgress): string {
   switch (p.phase) {
     case 'waiting':
       return `waiting for another sync of this archive (pid ${p.holder?.pid ?? '?'})…`;
@@ -116,12 +116,12 @@ const SEARCH_COLUMNS: Column<SearchHit & { id: string }>[] = [
   { header: 'snippet', value: (h) => h.snippet },
 ];
 
-export interface SearchFlags extends ArchiveFlags {
+interface SearchFlags extends ArchiveFlags {
   limit: number;
 }
 
 /** The hits newest first; -o json: each call's list fields plus its snippet. */
-export function printSearch(out: OutputTarget, hits: SearchHit[]): void {
+function printSearch(out: OutputTarget, hits: SearchHit[]): void {
   if (out.format === 'json') {
     out.write(jsonText(hits.map((h) => ({ ...h.call, snippet: h.snippet })), 2) + '\n');
     return;
@@ -143,7 +143,7 @@ function statsColumns(by: StatsBy): Column<StatsRow & { id: string; label?: stri
   ];
 }
 
-export function printStats(out: OutputTarget, stats: Stats): void {
+function printStats(out: OutputTarget, stats: Stats): void {
   if (out.format === 'json') {
     // One object per group: the group key (named after --by), calls, minutes, cost, average duration.
     const rows = stats.groups.map((g) => ({
@@ -188,7 +188,7 @@ const EXPORT_COLUMNS: Column<Call>[] = [
   { header: 'transcript', value: (c) => viewOf(c).transcript },
 ];
 
-export interface ExportFlags extends ArchiveFlags {
+interface ExportFlags extends ArchiveFlags {
   format: 'ndjson' | 'csv';
   out?: string;
 }
@@ -200,7 +200,7 @@ export interface ExportFlags extends ArchiveFlags {
  * formulas neutralised. Either may be read on a terminal.
  * Returns how many calls were written.
  */
-export async function exportCalls(archive: CallArchive, q: CallQuery, format: 'ndjson' | 'csv', sink: NodeJS.WritableStream): Promise<number> {
+async function exportCalls(archive: CallArchive, q: CallQuery, format: 'ndjson' | 'csv', sink: NodeJS.WritableStream): Promise<number> {
   const write = (text: string) =>
     new Promise<void>((resolve, reject) => {
       if (sink.write(text)) return resolve();
@@ -245,11 +245,23 @@ function isRegularOrAbsent(path: string): boolean {
 
 const ago = (iso: string) => {
   const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-  return s < 90 ? `${s} s ago` : s < 5400 ? `${Math.round(s / 60)} min ago` : s < 129_600 ? `${Math.round(s / 3600)} h ago` : `${Math.round(s / 86_400)} days ago`;
+  return s < 90
+    ? `${s} s ago`
+    : s < 5400
+      ? `${Math.round(s / 60)} min ago`
+      : s < 129_600
+        ? `${Math.round(s / 3600)} h ago`
+        : `${Math.round(s / 86_400)} days ago`;
 };
 
 const size = (bytes: number) =>
-  bytes < 1024 ? `${bytes} B` : bytes < 1 << 20 ? `${(bytes / 1024).toFixed(1)} KiB` : bytes < 1 << 30 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${(bytes / (1 << 30)).toFixed(2)} GiB`;
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1 << 20
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : bytes < 1 << 30
+        ? `${(bytes / (1 << 20)).toFixed(1)} MiB`
+        : `${(bytes / (1 << 30)).toFixed(2)} GiB`;
 
 async function archiveStatus(cmd: Command): Promise<void> {
   await withArchive(cmd, true, ({ archive, out }) => {
@@ -264,11 +276,13 @@ async function archiveStatus(cmd: Command): Promise<void> {
       oldest: s.oldest ?? '',
       newest: s.newest ?? '',
       'last sync': s.lastSync ? `${s.lastSync.at} (${ago(s.lastSync.at)})${s.lastSync.error ? `, failed: ${s.lastSync.error}` : ''}` : 'never',
-      history: s.complete ? 'complete' : s.gap ? `not complete: ${escapeLine(s.gap)}` : s.calls ? 'back-fill not finished (the next sync goes on)' : 'not synced yet',
+      history:
+        s.complete ? 'complete' : s.gap ? `not complete: ${escapeLine(s.gap)}` : s.calls ? 'back-fill not finished (the next sync goes on)' : 'not synced yet',
       'size on disk': size(s.bytes),
       ...(s.syncing ? { syncing: `pid ${s.syncing.pid} since ${new Date(s.syncing.since).toISOString()}` } : {}),
     };
-    if (out.format === 'csv') out.write(toCsv([{ id: s.path, ...record }], Object.keys(record).map((k) => ({ header: k, value: (r: Record<string, string>) => r[k] })), out.tty));
+    if (out.format === 'csv')
+      out.write(toCsv([{ id: s.path, ...record }], Object.keys(record).map((k) => ({ header: k, value: (r: Record<string, string>) => r[k] })), out.tty));
     else if (out.format === 'ids') out.write(s.path + '\n');
     else out.write(toFieldList(record, out.tty, out.color));
   });
@@ -285,7 +299,8 @@ async function archiveSync(cmd: Command): Promise<void> {
       else if (out.format === 'ids') out.write(archive.path + '\n');
       else
         out.write(
-          `${count(r.added)} new, ${count(r.updated)} updated${r.removed ? `, ${count(r.removed)} removed` : ''} in ${Math.round(r.ms)} ms; the archive holds ${count(held)} calls${r.complete ? '' : ' (history not complete)'}\n`,
+          `${count(r.added)} new, ${count(r.updated)} updated${r.removed ? `, ${count(r.removed)} removed` : ''} in ${Math.round(r.ms)} ms; the archive ` +
+            `holds ${count(held)} calls${r.complete ? '' : ' (history not complete)'}\n`,
         );
     } finally {
       archive.close();
@@ -297,7 +312,8 @@ async function archiveClear(cmd: Command, yes: boolean): Promise<void> {
   await withArchive(cmd, true, async ({ archive, out }) => {
     const held = archive.count();
     if (!yes) {
-      if (!process.stdin.isTTY) throw new UsageError(`refusing to clear the call archive (${count(held)} calls) without a terminal to confirm on; add --yes to clear it.`);
+      if (!process.stdin.isTTY)
+        throw new UsageError(`refusing to clear the call archive (${count(held)} calls) without a terminal to confirm on; add --yes to clear it.`);
       if (!(await confirm(`Clear the call archive at ${archive.path} (${count(held)} calls)? The next sync downloads them again.`))) {
         writeErr('not cleared');
         return;
@@ -352,21 +368,28 @@ export function addArchiveCommands(calls: Command): void {
     .option('--limit <n>', 'at most n calls (default 20)', positiveIntUpTo(100_000), 20)
     .addHelpText(
       'after',
-      `\nExamples:\n  $ switchboard calls search refund\n  $ switchboard calls search '"opening hours" sat*' --after 7d\n  $ switchboard calls search warranty --offline -o ids`,
+      `\nExamples:\n  $ switchboard calls search refund\n  $ switchboard calls search '"opening hours" sat*' --after 7d\n` +
+        `  $ switchboard calls search warranty --offline -o ids`,
     )
     .action(
       action('search the calls', async (text: string, o: SearchFlags, c: Command) => {
         const { searchTerms } = await import('../archive/fts.js');
-        if (searchTerms(text).match === undefined) throw new UsageError(`nothing to search for in ${JSON.stringify(text)}: give a word, a "phrase" or a prefix*`);
+        if (searchTerms(text).match === undefined)
+          throw new UsageError(`nothing to search for in ${JSON.stringify(text)}: give a word, a "phrase" or a prefix*`);
         await withArchive(c, o.offline === true, ({ archive, out }) => printSearch(out, archive.search(text, queryOf(o), { limit: o.limit })));
       }),
     );
 
-  archiveFilters(calls.command('stats').description('calls, minutes, cost and average duration per day, assistant, number, status or ended reason, with a total (syncs first)'))
+  archiveFilters(
+    calls.command('stats').description(
+      'calls, minutes, cost and average duration per day, assistant, number, status or ended reason, with a total (syncs first)',
+    ),
+  )
     .addOption(new Option('--by <group>', 'what to group by').choices(['day', 'assistant', 'number', 'status', 'endedReason']).default('day'))
     .addHelpText(
       'after',
-      '\nExamples:\n  $ switchboard calls stats --after 30d\n  $ switchboard calls stats --by assistant -o json | jq \'.[] | {assistant, cost}\'\n  $ switchboard calls stats --by endedReason -o csv > reasons.csv',
+      '\nExamples:\n  $ switchboard calls stats --after 30d\n  $ switchboard calls stats --by assistant -o json | jq \'.[] | {assistant, cost}\'\n' +
+        '  $ switchboard calls stats --by endedReason -o csv > reasons.csv',
     )
     .action(
       action('compute call stats', async (o: ArchiveFlags & { by: StatsBy }, c: Command) => {
@@ -376,12 +399,17 @@ export function addArchiveCommands(calls: Command): void {
       }),
     );
 
-  archiveFilters(calls.command('export').description('every matching call, full record with transcript, as NDJSON (one record per line) or CSV, streamed (syncs first)'))
-    .addOption(new Option('--format <format>', 'ndjson: each record as the service sent it; csv: one row per call').choices(['ndjson', 'csv']).default('ndjson'))
+  archiveFilters(
+    calls.command('export').description('every matching call, full record with transcript, as NDJSON (one record per line) or CSV, streamed (syncs first)'),
+  )
+    .addOption(
+      new Option('--format <format>', 'ndjson: each record as the service sent it; csv: one row per call').choices(['ndjson', 'csv']).default('ndjson'),
+    )
     .option('--out <file>', 'write to this file (written whole or not at all) instead of stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ switchboard calls export --after 2026-11-01 > november.ndjson\n  $ switchboard calls export --format csv --out calls.csv\n  $ switchboard calls export --offline | jq -r .transcript',
+      '\nExamples:\n  $ switchboard calls export --after 2026-11-01 > november.ndjson\n  $ switchboard calls export --format csv --out calls.csv\n' +
+        '  $ switchboard calls export --offline | jq -r .transcript',
     )
     .action(
       action('export the calls', async (o: ExportFlags, c: Command) => {

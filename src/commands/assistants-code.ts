@@ -21,7 +21,17 @@ import {
   type FieldChange,
   type Paint,
 } from '../ascode/diff.js';
-import { assistantFilePaths, DuplicateIdError, readAssistantFiles, readBase, slugOf, writeBase, writeFileAtomic, ASSISTANT_FILE_SUFFIX, type LocalAssistant } from '../ascode/dir.js';
+import {
+  assistantFilePaths,
+  DuplicateIdError,
+  readAssistantFiles,
+  readBase,
+  slugOf,
+  writeBase,
+  writeFileAtomic,
+  ASSISTANT_FILE_SUFFIX,
+  type LocalAssistant,
+} from '../ascode/dir.js';
 import { escapeLine, jsonText } from '../format/escape.js';
 import { confirm } from './files.js';
 import { paint, printRecord, type OutputTarget } from './output.js';
@@ -85,7 +95,9 @@ export async function pullAssistants(api: VoiceAgentApi, out: OutputTarget, dir:
     pulled++;
     out.write(`${escapeLine(path)}\t${label(a)}\n`);
   }
-  writeErr(`pulled ${pulled} assistant${pulled === 1 ? '' : 's'} into ${dir}${kept ? `; ${kept} file${kept === 1 ? '' : 's'} with local changes left alone` : ''}`);
+  writeErr(
+    `pulled ${pulled} assistant${pulled === 1 ? '' : 's'} into ${dir}${kept ? `; ${kept} file${kept === 1 ? '' : 's'} with local changes left alone` : ''}`,
+  );
   return kept ? EXIT.failed : EXIT.ok;
 }
 
@@ -164,8 +176,10 @@ export async function diffAssistants(api: VoiceAgentApi, out: OutputTarget, dir:
   const p = painter(out);
   for (const e of entries) {
     if (e.kind === 'new') out.write(`${p('bold', escapeLine(e.file))}: new (no id; push creates it)\n`);
-    else if (e.kind === 'not-on-service') out.write(`${p('bold', escapeLine(e.file))}: assistant ${escapeLine(e.id)} is not on the service (deleted there? remove the id to create it again)\n`);
-    else if (e.kind === 'no-file') out.write(`${label(e)}: on the service, no file in ${escapeLine(dir)} (switchboard assistants pull ${escapeLine(e.id)} writes one)\n`);
+    else if (e.kind === 'not-on-service')
+      out.write(`${p('bold', escapeLine(e.file))}: assistant ${escapeLine(e.id)} is not on the service (deleted there? remove the id to create it again)\n`);
+    else if (e.kind === 'no-file')
+      out.write(`${label(e)}: on the service, no file in ${escapeLine(dir)} (switchboard assistants pull ${escapeLine(e.id)} writes one)\n`);
     else {
       out.write(`${p('bold', escapeLine(e.file))}: ${label(e)}\n`);
       if (e.drift) out.write(`  ${p('red', `drift: ${describeDrift(e.drift)}`)}\n`);
@@ -184,7 +198,11 @@ export interface PushFlags {
   force?: boolean;
 }
 
-type Step = { kind: 'create'; local: Checked; body: Record<string, unknown> } | { kind: 'update'; local: Checked; id: string; remote: Assistant; patch: Record<string, unknown> };
+type Step = {
+  kind: 'create';
+  local: Checked;
+  body: Record<string, unknown>;
+} | { kind: 'update'; local: Checked; id: string; remote: Assistant; patch: Record<string, unknown> };
 
 /** Pushes the directory; returns the exit code (1 when an assistant was refused or failed). */
 export async function pushAssistants(api: VoiceAgentApi, out: OutputTarget, dir: string, flags: PushFlags): Promise<number> {
@@ -217,7 +235,10 @@ export async function pushAssistants(api: VoiceAgentApi, out: OutputTarget, dir:
     const drift = base && driftSince(base, serviceValue, local.value);
     if (drift && !flags.force) {
       failed = true;
-      writeErr(`${local.path}: refused: ${label(remote)} ${describeDrift(drift)}. Pull it again and redo the edit, or push --force to make the service match the file.`);
+      writeErr(
+        `${local.path}: refused: ${label(remote)} ${describeDrift(drift)}. ` +
+          'Pull it again and redo the edit, or push --force to make the service match the file.',
+      );
       continue;
     }
     if (!base) writeErr(`${local.path}: no base copy in ${join(dir, '.switchboard')} (never pulled here): cannot check for changes made on the service`);
@@ -237,7 +258,8 @@ export async function pushAssistants(api: VoiceAgentApi, out: OutputTarget, dir:
   }
   if (!flags.yes) {
     const what = `${steps.length} assistant${steps.length === 1 ? '' : 's'}`;
-    if (!process.stdin.isTTY) throw new UsageError(`refusing to push ${what} without a terminal to confirm on; add --yes to push, or --dry-run to see what would be sent.`);
+    if (!process.stdin.isTTY)
+      throw new UsageError(`refusing to push ${what} without a terminal to confirm on; add --yes to push, or --dry-run to see what would be sent.`);
     if (!(await confirm(`Write ${what} to ${api.baseUrl}?`))) {
       writeErr('nothing pushed');
       return failed ? EXIT.failed : EXIT.ok;
@@ -247,7 +269,11 @@ export async function pushAssistants(api: VoiceAgentApi, out: OutputTarget, dir:
   for (const step of steps) {
     try {
       const notApplied = step.kind === 'create' ? await create(api, dir, step) : await update(api, dir, step);
-      if (notApplied.length) writeErr(`warning: ${step.local.path}: the service did not apply: ${notApplied.join(', ')} (a re-read shows ${notApplied.length === 1 ? 'it' : 'them'} unchanged)`);
+      if (notApplied.length)
+        writeErr(
+          `warning: ${step.local.path}: the service did not apply: ${notApplied.join(', ')} (a re-read shows ${notApplied.length === 1 ? 'it' : 'them'} ` +
+            `unchanged)`,
+        );
     } catch (err) {
       failed = true;
       const { failure } = await import('../api/errors.js');
@@ -263,7 +289,10 @@ async function create(api: VoiceAgentApi, dir: string, step: Extract<Step, { kin
   if (!created) {
     // Created all the same: a success, but the next push would create it again without its id.
     if (written.unread) writeErr(unreadNote(`created ${step.local.path}`, written.unread));
-    writeErr(`warning: ${step.local.path}: the new assistant's id is unknown, so it is not written into the file; find it in \`switchboard assistants list\` and add its id before pushing again, or the next push creates it again`);
+    writeErr(
+      `warning: ${step.local.path}: the new assistant's id is unknown, so it is not written into the file; find it in \`switchboard assistants list\` and ` +
+        `add its id before pushing again, or the next push creates it again`,
+    );
     return [];
   }
   if (written.unread) writeErr(unreadNote(`created ${step.local.path}`, written.unread));

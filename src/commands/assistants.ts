@@ -27,24 +27,33 @@ export async function showAssistant(api: VoiceAgentApi, out: OutputTarget, id: s
   printRecord(out, await api.getAssistant(id), ASSISTANT_COLUMNS);
 }
 
-export async function createAssistant(api: VoiceAgentApi, out: OutputTarget, spec: AssistantInput, warn: (line: string) => void = writeErr): Promise<void> {
+async function createAssistant(api: VoiceAgentApi, out: OutputTarget, spec: AssistantInput, warn: (line: string) => void = writeErr): Promise<void> {
   const created = await api.createAssistant(spec);
   if (created.record) printRecord(out, created.record, ASSISTANT_COLUMNS);
   noteUnread('the assistant was created', created, `its id is unknown; look for it in: switchboard assistants list`, warn);
 }
 
 /** Updates, prints the record as stored, and warns about fields the service did not apply. */
-export async function updateAssistantAndReport(api: VoiceAgentApi, out: OutputTarget, id: string, patch: AssistantInput, warn: (line: string) => void = writeErr): Promise<void> {
+export async function updateAssistantAndReport(
+  api: VoiceAgentApi,
+  out: OutputTarget,
+  id: string,
+  patch: AssistantInput,
+  warn: (line: string) => void = writeErr,
+): Promise<void> {
   const written = await api.updateAssistant(id, patch);
   const updated = written.record;
   if (updated) printRecord(out, updated, ASSISTANT_COLUMNS);
   noteUnread('the assistant was updated', written, `to see it as stored: switchboard assistants get ${id}`, warn);
   if (updated?.notApplied.length) {
-    warn(`warning: the service did not apply: ${updated.notApplied.join(', ')} (it answered the update, but a re-read shows ${updated.notApplied.length === 1 ? 'this field' : 'these fields'} unchanged)\n`);
+    warn(
+      `warning: the service did not apply: ${updated.notApplied.join(', ')} (it answered the update, but a re-read ` +
+        `shows ${updated.notApplied.length === 1 ? 'this field' : 'these fields'} unchanged)\n`,
+    );
   }
 }
 
-export interface UpdateFlags {
+interface UpdateFlags {
   name?: string;
   description?: string;
   status?: boolean;
@@ -52,7 +61,7 @@ export interface UpdateFlags {
 }
 
 /** The patch an update sends: the file's fields, then the flags on top. */
-export async function assistantPatch(flags: UpdateFlags): Promise<AssistantInput> {
+async function assistantPatch(flags: UpdateFlags): Promise<AssistantInput> {
   const patch: Record<string, unknown> = flags.file ? await readJsonObject(flags.file) : {};
   if (flags.name !== undefined) patch.name = flags.name;
   if (flags.description !== undefined) patch.description = flags.description;
@@ -83,7 +92,11 @@ export function assistantsCommand(): Command {
     .command('create')
     .description('create an assistant from a JSON spec (the fields of the service\'s assistant)')
     .requiredOption('--file <path>', 'JSON file with the assistant spec (- for stdin)')
-    .addHelpText('after', `\n${describeCatalog()}\n\nExamples:\n  $ switchboard assistants create --file assistant.json\n  $ switchboard assistants create --file assistant.json -o ids`)
+    .addHelpText(
+      'after',
+      `\n${describeCatalog()}\n\nExamples:\n  $ switchboard assistants create --file assistant.json\n` +
+        `  $ switchboard assistants create --file assistant.json -o ids`,
+    )
     .action(
       action('create the assistant', async (o: { file: string }, c: Command) => {
         const spec = (await readJsonObject(o.file)) as AssistantInput;
@@ -99,7 +112,10 @@ export function assistantsCommand(): Command {
     .option('--description <text>', 'new description')
     .option('--status <on|off>', 'turn the assistant on or off', onOff)
     .option('--file <path>', 'JSON file with fields to change (- for stdin)')
-    .addHelpText('after', '\nExamples:\n  $ switchboard assistants update asst_123 --status off\n  $ switchboard assistants update asst_123 --name "Front desk" --file patch.json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard assistants update asst_123 --status off\n  $ switchboard assistants update asst_123 --name "Front desk" --file patch.json',
+    )
     .action(
       action('update the assistant', async (id: string, o: UpdateFlags, c: Command) => {
         const patch = await assistantPatch(o);
@@ -135,7 +151,10 @@ function addAssistantsAsCode(cmd: Command): void {
     .description('show the fields that differ between the files in DIR and the service')
     .option(...DIR_OPTION)
     .option('--exit-code', 'exit 1 when anything differs (as git diff --exit-code)')
-    .addHelpText('after', '\nExamples:\n  $ switchboard assistants diff\n  $ switchboard assistants diff --exit-code   # in CI: fail when the repository and the service differ')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard assistants diff\n  $ switchboard assistants diff --exit-code   # in CI: fail when the repository and the service differ',
+    )
     .action(
       action('diff the assistants', async (o: { dir: string; exitCode?: boolean }, c: Command) => {
         const { diffAssistants } = await code();

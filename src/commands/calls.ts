@@ -14,7 +14,7 @@ import { noteUnread } from './written.js';
 import { openConsole } from './console.js';
 import { addArchiveCommands } from './archive.js';
 
-export const CALL_COLUMNS: Column<Call>[] = [
+const CALL_COLUMNS: Column<Call>[] = [
   { header: 'id', value: (c) => c.id, priority: 2, id: true },
   { header: 'created', value: (c) => c.createdAt, priority: 1 },
   { header: 'type', value: (c) => c.type, priority: 5 },
@@ -37,7 +37,7 @@ export interface ListFlags {
   all?: boolean;
 }
 
-export function callFilters(flags: ListFlags): CallFilters {
+function callFilters(flags: ListFlags): CallFilters {
   return {
     id: flags.id,
     assistantId: flags.assistant,
@@ -98,7 +98,7 @@ export async function showCall(api: VoiceAgentApi, out: OutputTarget, id: string
  * A call's fields for people: every field as returned, then what the record gives only in
  * another shape (a duration from startedAt/endedAt, analysis.summary, the messages' words).
  */
-export function callFieldsToShow(call: Call): Record<string, unknown> {
+function callFieldsToShow(call: Call): Record<string, unknown> {
   const v = viewCall(call);
   const shown: Record<string, unknown> = { ...call };
   if (call.durationSeconds == null && v.durationSeconds !== undefined) shown.duration = `${Math.round(v.durationSeconds)}s (startedAt to endedAt)`;
@@ -108,14 +108,14 @@ export function callFieldsToShow(call: Call): Record<string, unknown> {
   return shown;
 }
 
-export interface OutboundFlags {
+interface OutboundFlags {
   assistant: string;
   number: string;
   to: string;
   name?: string;
 }
 
-export async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundFlags, warn: (line: string) => void = writeErr): Promise<void> {
+async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundFlags, warn: (line: string) => void = writeErr): Promise<void> {
   const since = new Date(Date.now() - 60_000).toISOString();
   const placed = await api.placeOutboundCall({
     assistantId: flags.assistant,
@@ -124,11 +124,16 @@ export async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: Ou
   });
   if (placed.record) printRecord(out, placed.record, CALL_COLUMNS);
   // Accepted, but without a call in the answer: a success whose id we cannot print.
-  noteUnread('the service accepted the call', placed, `the call's id is unknown; to find it: switchboard calls list --assistant ${flags.assistant} --number ${flags.number} --after ${since}`, warn);
+  noteUnread(
+    'the service accepted the call',
+    placed,
+    `the call's id is unknown; to find it: switchboard calls list --assistant ${flags.assistant} --number ${flags.number} --after ${since}`,
+    warn,
+  );
 }
 
 /** What changed between two polls of the log: calls not seen before, or seen with another status. */
-export function callChanges(seen: Map<string, string | null | undefined>, calls: readonly Call[]): Call[] {
+function callChanges(seen: Map<string, string | null | undefined>, calls: readonly Call[]): Call[] {
   const changed: Call[] = [];
   for (const call of [...calls].reverse()) {
     if (!seen.has(call.id) || seen.get(call.id) !== call.status) changed.push(call);
@@ -208,7 +213,11 @@ function filterOptions(cmd: Command): Command {
 export function callsCommand(): Command {
   const cmd = new Command('calls')
     .description('browse the call log, place outbound calls, watch calls as they happen; alone, on a terminal: the console on the call log')
-    .addHelpText('after', '\nExamples:\n  $ switchboard calls                            the console, on the call log\n  $ switchboard calls list --after 7d -o csv > week.csv\n  $ switchboard calls watch\n  $ switchboard calls search "refund"')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard calls                            the console, on the call log\n  $ switchboard calls list --after 7d -o csv > week.csv\n' +
+        '  $ switchboard calls watch\n  $ switchboard calls search "refund"',
+    )
     // Alone on a terminal: the console opened on the call log (its first frame shows the archive's
     // rows). Elsewhere, as before: the help, exit 2.
     .allowExcessArguments(true)
@@ -225,11 +234,16 @@ export function callsCommand(): Command {
 
   filterOptions(cmd.command('list').description('list calls, newest first'))
     .option('--id <callId>', 'only the call with this id', nonEmpty)
-    .option('--limit <n>', `at most n calls (the service default is 100, at most ${MAX_CALL_PAGE}); with --all, calls per request`, positiveIntUpTo(MAX_CALL_PAGE))
+    .option(
+      '--limit <n>',
+      `at most n calls (the service default is 100, at most ${MAX_CALL_PAGE}); with --all, calls per request`,
+      positiveIntUpTo(MAX_CALL_PAGE),
+    )
     .option('--all', 'page through the whole log matching the filters')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ switchboard calls list --after 24h\n  $ switchboard calls list --assistant asst_123 --after 2026-11-01 --before 2026-11-02 -o csv > day.csv\n  $ switchboard calls list --all -o ids | wc -l',
+      '\nExamples:\n  $ switchboard calls list --after 24h\n  $ switchboard calls list --assistant asst_123 --after 2026-11-01 --before 2026-11-02 -o csv > ' +
+        'day.csv\n  $ switchboard calls list --all -o ids | wc -l',
     )
     .action(action('list calls', async (o: ListFlags, c: Command) => withApi(c, ({ api, out }) => listCalls(api, out, o))));
 

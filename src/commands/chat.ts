@@ -15,8 +15,7 @@ import { failure } from '../api/errors.js';
 import { noteUnread } from './written.js';
 import type { Target } from '../target.js';
 
-
-export const CHAT_COLUMNS: Column<Chat>[] = [
+const CHAT_COLUMNS: Column<Chat>[] = [
   { header: 'id', value: (c) => c.id, id: true },
   { header: 'session', value: (c) => c.sessionId },
   { header: 'status', value: (c) => c.status },
@@ -24,7 +23,13 @@ export const CHAT_COLUMNS: Column<Chat>[] = [
   { header: 'reply', value: replyText },
 ];
 
-export async function sendChat(api: VoiceAgentApi, out: OutputTarget, sessionId: string, input: string, vars?: Record<string, string>): Promise<Chat | undefined> {
+export async function sendChat(
+  api: VoiceAgentApi,
+  out: OutputTarget,
+  sessionId: string,
+  input: string,
+  vars?: Record<string, string>,
+): Promise<Chat | undefined> {
   const sent = await api.sendChat({ sessionId, input, ...(vars ? { variableValues: vars } : {}) });
   const chat = sent.record;
   noteUnread('the message was sent', sent, `to read the reply: switchboard sessions get ${sessionId}`);
@@ -39,20 +44,24 @@ export async function sendChat(api: VoiceAgentApi, out: OutputTarget, sessionId:
  * message and its replies are added to the remembered count, its cost to the total (only for a
  * session this profile remembers; the next console to open it recounts from the service).
  */
-export async function recordTurn(target: Target, chat: Chat, input: string): Promise<void> {
+async function recordTurn(target: Target, chat: Chat, input: string): Promise<void> {
   const { applySessionPatch } = await import('../config/sessions.js');
   const replies = replyMessages(chat);
   const last = replies.length ? textOf(replies.at(-1)) : input;
   applySessionPatch(
     target.profile,
-    { mode: 'update', session: { id: chat.sessionId ?? '', lastMessage: last }, addMessages: 1 + replies.length, ...(chat.cost != null ? { addCost: chat.cost } : {}) },
+    {
+      mode: 'update',
+      session: { id: chat.sessionId ?? '', lastMessage: last },
+      addMessages: 1 + replies.length,
+      ...(chat.cost != null ? { addCost: chat.cost } : {}),
+    },
     target.dataDir,
   );
 }
 
-
 /** The message to send: the argument, or all of stdin for `-`; never empty. */
-export async function messageText(arg: string): Promise<string> {
+async function messageText(arg: string): Promise<string> {
   const text = arg === '-' ? (await readStdin()).replace(/\r?\n$/, '') : arg;
   if (text.trim() === '') throw new UsageError(arg === '-' ? 'the message read from stdin is empty.' : 'the message is empty.');
   return text;
@@ -87,7 +96,9 @@ export function chatCommand(): Command {
     .argument('<text>', 'the message, or - to read it from stdin')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ switchboard chat send --session sess_123 "Do you open on Sundays?"\n  $ switchboard chat send --session sess_123 --var name=Ada --var city=Oslo "Hello"\n  $ echo "Hello" | switchboard chat send --session sess_123 - -o json',
+      '\nExamples:\n  $ switchboard chat send --session sess_123 "Do you open on Sundays?"\n' +
+        '  $ switchboard chat send --session sess_123 --var name=Ada --var city=Oslo "Hello"\n' +
+        '  $ echo "Hello" | switchboard chat send --session sess_123 - -o json',
     )
     .action(
       action('send the message', async (text: string, o: { session: string; var?: Record<string, string> }, c: Command) => {

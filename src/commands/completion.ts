@@ -3,7 +3,7 @@
 import { Argument, Command } from 'commander';
 
 /** Every command path ('switchboard', 'switchboard calls list', …) → the words that may follow it. */
-export function completionTable(program: Command): Map<string, string[]> {
+function completionTable(program: Command): Map<string, string[]> {
   const table = new Map<string, string[]>();
   const globals = program.options.flatMap(optionWords);
   const walk = (cmd: Command, path: string) => {
@@ -25,7 +25,7 @@ function shellWords(table: Map<string, string[]>, quote: (s: string) => string):
 
 const single = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-export function bashCompletion(program: Command): string {
+function bashCompletion(program: Command): string {
   const name = program.name();
   return `# bash completion for ${name}; load with: source <(${name} completion bash)
 declare -gA _${name}_words=(
@@ -45,7 +45,7 @@ complete -F _${name} ${name}
 `;
 }
 
-export function zshCompletion(program: Command): string {
+function zshCompletion(program: Command): string {
   const name = program.name();
   return `#compdef ${name}
 # zsh completion for ${name}; load with: source <(${name} completion zsh)

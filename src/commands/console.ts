@@ -3,8 +3,8 @@
 // the same in the console as in every command. The console's code loads only past the checks.
 //
 // `switchboard` alone is the console with every global option at its default: src/cli.ts opens it
-// through openConsoleAlone, without loading commander and every command's module first (~30 ms
-// of the first frame). test/commands/console-alone.test.ts checks those defaults are commander's.
+// through openConsoleAlone, without loading commander and every command's module first (time
+// the first frame would wait for). test/commands/console-alone.test.ts checks those defaults are commander's.
 import { colorWanted } from './output.js';
 import { setExitCode, takeExitCode, UsageError } from './exit.js';
 import type { Globals } from './runtime.js';
@@ -39,7 +39,8 @@ export async function openConsole(g: Globals, o: OpenConsole): Promise<void> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError(`${o.what} needs an interactive terminal; for scripts use ${o.forScripts}`);
   if (g.output) throw new UsageError(`--output is for the commands; ${o.what} has no output format`);
   // A dumb terminal cannot move the cursor or switch screens: refused, not drawn as a scroll of frames.
-  if (process.env.TERM === 'dumb') throw new UsageError(`${o.what} cannot run on TERM=dumb (it needs a terminal that moves the cursor); for scripts use ${o.forScripts}`);
+  if (process.env.TERM === 'dumb')
+    throw new UsageError(`${o.what} cannot run on TERM=dumb (it needs a terminal that moves the cursor); for scripts use ${o.forScripts}`);
   const { startConsole } = await import('../ui/start.js');
   const code = await startConsole({ profile: g.profile, debug: g.debug, color: colorWanted(g.color, process.env, true), initialRoute: o.initialRoute });
   setExitCode(code);

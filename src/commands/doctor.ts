@@ -17,7 +17,7 @@ export const CHECK_COLUMNS: Column<DoctorCheck>[] = [
 ];
 
 /** The exit code of a report: a refused key as every command's (4), any other failed check 1. */
-export function doctorExitCode(report: DoctorReport): number {
+function doctorExitCode(report: DoctorReport): number {
   if (report.failed === 'auth') return EXIT.auth;
   return report.failed ? EXIT.failed : EXIT.ok;
 }
@@ -28,7 +28,8 @@ export function describeLearned(t: Partial<ServiceTraits>): string {
   if (t.callPageCap !== undefined) parts.push(`calls page ${t.callPageCap}`);
   if (t.filesPageCap !== undefined) parts.push(`files page ${t.filesPageCap}`);
   if (t.callDateFilter === 'none') parts.push('no date filter (filtered here)');
-  else if (t.callDateFilter) parts.push(`date filter ${t.callDateFilter.after}/${t.callDateFilter.before} ${t.callDateFilter.inclusive ? 'inclusive' : 'strict'}`);
+  else if (t.callDateFilter)
+    parts.push(`date filter ${t.callDateFilter.after}/${t.callDateFilter.before} ${t.callDateFilter.inclusive ? 'inclusive' : 'strict'}`);
   const envelopes = Object.keys(t.envelopes ?? {}).length;
   if (envelopes) parts.push(`${envelopes} envelope${envelopes === 1 ? '' : 's'}`);
   return parts.join(', ');
@@ -39,7 +40,11 @@ export function doctorCommand(): Command {
     .description('check how the service behaves, with read-only requests, and keep what it learns for the profile')
     .addHelpText(
       'after',
-      '\nChecks, one line each (ok, adapted, warning or failed): the key; the envelope of each list and\nrecord; the page size GET /calls and GET /files allow; which created-at filters GET /calls honours,\nstrict or inclusive; where calls keep transcript, summary, duration and cost; the clock.\n\nExit codes: 0 every check ok, adapted or a warning; 1 a check failed; 4 the key was refused.\n\nExamples:\n  $ switchboard doctor\n  $ switchboard --profile prod doctor -o json',
+      '\nChecks, one line each (ok, adapted, warning or failed): the key; the envelope of each list and\n' +
+        'record; the page size GET /calls and GET /files allow; which created-at filters GET /calls honours,\n' +
+        'strict or inclusive; where calls keep transcript, summary, duration and cost; the clock.\n\n' +
+        'Exit codes: 0 every check ok, adapted or a warning; 1 a check failed; 4 the key was refused.\n\nExamples:\n  $ switchboard doctor\n' +
+        '  $ switchboard --profile prod doctor -o json',
     )
     .action(
       action('check the service', async (_o: object, c: Command) =>

@@ -17,7 +17,7 @@ import { count, grouped } from '../format/words.js';
 import { printList, printRecord, statusTone, toCsv, type OutputTarget } from './output.js';
 import { action, UsageError, withApi, writeErr } from './runtime.js';
 
-export const FILE_COLUMNS: Column<KbFile>[] = [
+const FILE_COLUMNS: Column<KbFile>[] = [
   { header: 'id', value: (f) => f.id, priority: 2, id: true },
   { header: 'name', value: (f) => f.name, priority: 1, grow: true, width: 16 },
   { header: 'bytes', value: (f) => f.bytes, priority: 2, align: 'right' },
@@ -28,7 +28,12 @@ export const FILE_COLUMNS: Column<KbFile>[] = [
   { header: 'service', value: (f) => serviceWords(serviceOfRecord(f)), priority: 7, grow: true, width: 10 },
 ];
 
-export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { page?: number; limit?: number; all?: boolean }, note: (line: string) => void = writeErr): Promise<void> {
+export async function listFiles(
+  api: VoiceAgentApi,
+  out: OutputTarget,
+  query: { page?: number; limit?: number; all?: boolean },
+  note: (line: string) => void = writeErr,
+): Promise<void> {
   if (query.all) {
     // Every page, until one is empty or adds no new file (a page count from the service only ends it early).
     const { allFiles } = await import('../api/pager.js');
@@ -44,9 +49,11 @@ export async function listFiles(api: VoiceAgentApi, out: OutputTarget, query: { 
   else if (page > totalPages && page > 1) note(`page ${page} is past the last page (${Math.max(1, totalPages)}, ${count(total, 'file')})`);
 }
 
-export async function uploadFile(api: VoiceAgentApi, out: OutputTarget, path: string): Promise<void> {
+async function uploadFile(api: VoiceAgentApi, out: OutputTarget, path: string): Promise<void> {
   // Progress only for a person watching; a script's stderr stays quiet.
-  const progress = process.stderr.isTTY ? (sent: number, total: number) => process.stderr.write(`\ruploading ${escapeLine(path)}: ${total > 0 ? Math.floor((sent / total) * 100) : 0}%`) : undefined;
+  const progress = process.stderr.isTTY
+    ? (sent: number, total: number) => process.stderr.write(`\ruploading ${escapeLine(path)}: ${total > 0 ? Math.floor((sent / total) * 100) : 0}%`)
+    : undefined;
   let uploaded: Written<KbFile>;
   try {
     uploaded = await api.uploadFile(path, { onProgress: progress });
@@ -86,7 +93,7 @@ function refuseWithoutTerminal(id: string): void {
  * Deleting cannot be undone: on a terminal we ask; without one (scripts, CI) we refuse unless
  * the caller said --yes, so a pipe can never delete by accident.
  */
-export async function deleteFile(api: VoiceAgentApi, out: OutputTarget, id: string, yes: boolean): Promise<void> {
+async function deleteFile(api: VoiceAgentApi, out: OutputTarget, id: string, yes: boolean): Promise<void> {
   if (!yes) {
     refuseWithoutTerminal(id);
     const file = await api.getFile(id);
@@ -113,7 +120,10 @@ export function filesCommand(): Command {
     .option('--page <n>', `page number, from 1 (at most ${grouped(MAX_PAGE_NUMBER)}); stderr says when more pages exist`, positiveIntUpTo(MAX_PAGE_NUMBER))
     .option('--limit <n>', `files per page (the service default is 20, at most ${MAX_FILE_PAGE})`, positiveIntUpTo(MAX_FILE_PAGE))
     .option('--all', 'every page, one list (not with --page)')
-    .addHelpText('after', '\nExamples:\n  $ switchboard files list\n  $ switchboard files list --page 2 --limit 50 -o json\n  $ switchboard files list --all -o ids')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard files list\n  $ switchboard files list --page 2 --limit 50 -o json\n  $ switchboard files list --all -o ids',
+    )
     .action(
       action('list files', async (o: { page?: number; limit?: number; all?: boolean }, c: Command) => {
         if (o.all && o.page !== undefined) throw new UsageError('--all lists every page: leave out --page.');
@@ -126,7 +136,10 @@ export function filesCommand(): Command {
     .description('show one file\'s record')
     .argument('<id>', 'file id', nonEmpty)
     .addHelpText('after', '\nExamples:\n  $ switchboard files get file_123')
-    .action(action('get the file', async (id: string, _o: object, c: Command) => withApi(c, async ({ api, out }) => printRecord(out, await api.getFile(id), FILE_COLUMNS))));
+    .action(
+      action('get the file', async (id: string, _o: object, c: Command) =>
+        withApi(c, async ({ api, out }) => printRecord(out, await api.getFile(id), FILE_COLUMNS))),
+    );
 
   cmd
     .command('upload')

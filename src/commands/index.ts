@@ -25,10 +25,19 @@ import { TEST_FORMATS } from '../testing/report.js';
 
 export function buildProgram(version: string): Command {
   const program = new Command('switchboard')
-    .description('A terminal console, scriptable commands and a local sandbox for the Voice Agent Service.\nRun without arguments on a terminal to open the console.')
+    .description(
+      'A terminal console, scriptable commands and a local sandbox for the Voice Agent Service.\nRun without arguments on a terminal to open the console.',
+    )
     .version(version, '-V, --version', 'print the version')
     .option('--profile <name>', 'use this profile (default: SWITCHBOARD_PROFILE, then the current profile, then the sandbox)')
-    .addOption(new Option('-o, --output <format>', `output format: ${FORMATS.join(', ')} (default: table); for \`switchboard test\`: ${TEST_FORMATS.join(', ')} (default: text)`).argParser(outputFormat))
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        `output format: ${FORMATS.join(', ')} (default: table); for \`switchboard test\`: ${TEST_FORMATS.join(', ')} (default: text)`,
+      ).argParser(
+        outputFormat,
+      ),
+    )
     .option('--debug', 'print each request and response line to stderr (the console: to its debug log); never the key')
     .option('--wide', 'tables on a terminal: full ids and every column, however wide (by default they fit the window)')
     .option('--no-color', 'no colour in the output (NO_COLOR and FORCE_COLOR are honoured too)')
@@ -43,7 +52,8 @@ export function buildProgram(version: string): Command {
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ switchboard                                  open the console\n  $ switchboard assistants list\n  $ switchboard calls list --after 24h -o json | jq .\n  $ switchboard login --profile prod --base-url https://api.example.com',
+      '\nExamples:\n  $ switchboard                                  open the console\n  $ switchboard assistants list\n' +
+        '  $ switchboard calls list --after 24h -o json | jq .\n  $ switchboard login --profile prod --base-url https://api.example.com',
     );
   for (const cmd of [
     assistantsCommand(),

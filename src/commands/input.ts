@@ -67,7 +67,7 @@ export function collectVar(value: string, previous: Record<string, string> | und
   return { ...previous, [value.slice(0, eq).trim()]: value.slice(eq + 1) };
 }
 
-export function readableFile(path: string): string {
+function readableFile(path: string): string {
   try {
     if (!statSync(path).isFile()) throw new UsageError(`${path} is not a file.`);
     accessSync(path, constants.R_OK);

@@ -8,7 +8,7 @@ import { action, addSecret, EXIT, globalsOf, setExitCode, UsageError, writeErr }
 import { readStdin } from './input.js';
 
 /** Reads a key from the terminal without echoing it: raw mode, nothing printed per key. */
-export function readHiddenKey(prompt: string): Promise<string> {
+function readHiddenKey(prompt: string): Promise<string> {
   const stdin = process.stdin;
   process.stderr.write(prompt);
   return new Promise((resolve, reject) => {
@@ -39,7 +39,7 @@ async function readPipedKey(): Promise<string> {
   return (await readStdin()).split(/\r?\n/)[0] ?? '';
 }
 
-export interface LoginInput {
+interface LoginInput {
   profile: string;
   baseUrl: string;
   apiKey: string;
@@ -47,7 +47,7 @@ export interface LoginInput {
 }
 
 /** Verifies the key with one request, then saves the profile. Throws ApiError 401/403 when refused. */
-export async function login(input: LoginInput): Promise<void> {
+async function login(input: LoginInput): Promise<void> {
   const { createClient } = await import('../api/client.js');
   const api = createClient({ baseUrl: input.baseUrl, apiKey: input.apiKey, debug: input.debug, retries: 0 });
   try {
@@ -78,7 +78,9 @@ export function loginCommand(): Command {
     .option('--base-url <url>', 'the service URL (default: SWITCHBOARD_BASE_URL, then the profile\'s saved URL)')
     .addHelpText(
       'after',
-      '\nThe key is typed hidden on a terminal, or read from stdin when piped. --profile names the profile (default: SWITCHBOARD_PROFILE, then "default").\n\nExamples:\n  $ switchboard login --profile prod --base-url https://api.example.com\n  $ printf %s "$KEY" | switchboard login --profile ci --base-url https://api.example.com',
+      '\nThe key is typed hidden on a terminal, or read from stdin when piped. --profile names the profile (default: SWITCHBOARD_PROFILE, then "default").\n' +
+        '\nExamples:\n  $ switchboard login --profile prod --base-url https://api.example.com\n' +
+        '  $ printf %s "$KEY" | switchboard login --profile ci --base-url https://api.example.com',
     )
     .action(
       action('log in', async (o: { baseUrl?: string }, c: Command) => {

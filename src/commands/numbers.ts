@@ -19,7 +19,7 @@ import type { Target } from '../target.js';
  * The columns of a number. `links`: the numbers this profile linked itself; where the service's
  * record does not name its assistant, that one is shown, marked "(linked here)".
  */
-export function numberColumns(links?: NumberLinks): Column<PhoneNumber>[] {
+function numberColumns(links?: NumberLinks): Column<PhoneNumber>[] {
   return [
     { header: 'id', value: (n) => n.id, priority: 2, id: true },
     { header: 'did', value: (n) => n.did, priority: 1 },
@@ -30,7 +30,7 @@ export function numberColumns(links?: NumberLinks): Column<PhoneNumber>[] {
   ];
 }
 
-export const NUMBER_COLUMNS: Column<PhoneNumber>[] = numberColumns();
+const NUMBER_COLUMNS: Column<PhoneNumber>[] = numberColumns();
 
 export async function listNumbers(api: VoiceAgentApi, out: OutputTarget, target?: Pick<Target, 'profile'>): Promise<void> {
   const numbers = await api.listPhoneNumbers();
@@ -38,14 +38,28 @@ export async function listNumbers(api: VoiceAgentApi, out: OutputTarget, target?
 }
 
 /** The id of a number given by id or by DID (`+12125550142`, as `sandbox ring` takes it). */
-export async function phoneNumberIdOf(api: VoiceAgentApi, idOrDid: string): Promise<string> {
+async function phoneNumberIdOf(api: VoiceAgentApi, idOrDid: string): Promise<string> {
   if (!isE164(idOrDid)) return idOrDid;
   const found = (await api.listPhoneNumbers()).find((n) => n.did === idOrDid);
-  if (!found) throw new ApiError(404, `no phone number with DID ${idOrDid}; switchboard numbers list shows the numbers there are`, 'GET', '/phone-numbers', api.baseUrl, 'Not Found');
+  if (!found)
+    throw new ApiError(
+      404,
+      `no phone number with DID ${idOrDid}; switchboard numbers list shows the numbers there are`,
+      'GET',
+      '/phone-numbers',
+      api.baseUrl,
+      'Not Found',
+    );
   return found.id;
 }
 
-export async function linkNumber(api: VoiceAgentApi, out: OutputTarget, idOrDid: string, assistantId: string, target?: Pick<Target, 'profile' | 'kind'>): Promise<void> {
+export async function linkNumber(
+  api: VoiceAgentApi,
+  out: OutputTarget,
+  idOrDid: string,
+  assistantId: string,
+  target?: Pick<Target, 'profile' | 'kind'>,
+): Promise<void> {
   const phoneNumberId = await phoneNumberIdOf(api, idOrDid);
   const res = await api.linkNumber({ phoneNumberId, assistantId });
   // Kept for `numbers list` and the console, for a service whose numbers do not say their
@@ -79,7 +93,10 @@ export function numbersCommand(): Command {
     .description('link an assistant to a phone number for inbound calls')
     .argument('<number>', 'phone number id, or its DID (+12125550142)', nonEmpty)
     .requiredOption('--assistant <id>', 'assistant that answers calls to this number', nonEmpty)
-    .addHelpText('after', '\nExamples:\n  $ switchboard numbers link pn_123 --assistant asst_456\n  $ switchboard numbers link +12125550142 --assistant asst_456')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard numbers link pn_123 --assistant asst_456\n  $ switchboard numbers link +12125550142 --assistant asst_456',
+    )
     .action(
       action('link the phone number', async (id: string, o: { assistant: string }, c: Command) =>
         withApi(c, ({ api, out, target }) => linkNumber(api, out, id, o.assistant, target)),

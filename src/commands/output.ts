@@ -21,7 +21,7 @@ export interface OutputTarget {
 }
 
 /** Ids on a terminal, unless --wide: as many cells as the console shows ("ea54c06b-f9…"). */
-export const SHORT_ID_CELLS = 12;
+const SHORT_ID_CELLS = 12;
 
 const ANSI: Record<Tone | 'bold', [number, number]> = {
   bold: [1, 22],
@@ -90,7 +90,7 @@ export function toTable<T>(records: readonly T[], allColumns: readonly Column<T>
   }));
   const allHeaders = allColumns.map((c) => c.header.toUpperCase());
   // On a terminal, columns are padded to line up; in a pipe they are tab-separated.
-  // A loop, not Math.max(...rows): spreading 200,000 rows overflows the call stack.
+  // A loop, not Math.max(...rows): spreading a long list of rows overflows the call stack.
   let widths = allHeaders.map((h, i) => rows.reduce((w, cells) => Math.max(w, visibleWidth(cells[i])), visibleWidth(h)));
   let columns = allColumns;
   let headers = allHeaders;
@@ -201,7 +201,8 @@ export function printRecord<T extends { id: string }>(out: OutputTarget, record:
 }
 
 export function toFieldList(record: Record<string, unknown>, tty: boolean, color: boolean): string {
-  const entries = Object.entries(record).map(([k, v]) => [escapeLine(k), typeof v === 'object' && v !== null ? escapeText(JSON.stringify(v)) : cellText(v as Cell)]);
+  const entries = Object.entries(record).map(([k, v]) =>
+    [escapeLine(k), typeof v === 'object' && v !== null ? escapeText(JSON.stringify(v)) : cellText(v as Cell)]);
   if (!tty) return entries.map(([k, v]) => `${paint(color, 'bold', k)}\t${oneLine(v)}`).join('\n') + '\n';
   // On a terminal a long text (a transcript) keeps its lines, indented under its name.
   const width = Math.max(0, ...entries.map(([k]) => visibleWidth(k)));

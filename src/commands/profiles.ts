@@ -7,9 +7,9 @@ import { printList } from './output.js';
 import { action, globalsOf, outputFor } from './runtime.js';
 
 /** A saved profile as scripts see it in json too: `id` is the name, the key is masked. */
-export type ProfileRow = ProfileSummary & { id: string };
+type ProfileRow = ProfileSummary & { id: string };
 
-export const PROFILE_COLUMNS: Column<ProfileRow>[] = [
+const PROFILE_COLUMNS: Column<ProfileRow>[] = [
   { header: 'id', value: (p) => p.id },
   { header: 'current', value: (p) => (p.current ? '*' : '') },
   { header: 'kind', value: (p) => p.kind },
@@ -17,7 +17,7 @@ export const PROFILE_COLUMNS: Column<ProfileRow>[] = [
   { header: 'key', value: (p) => p.apiKey },
 ];
 
-export async function profileRows(): Promise<ProfileRow[]> {
+async function profileRows(): Promise<ProfileRow[]> {
   const { listProfiles } = await import('../config/config.js');
   return listProfiles().map((p) => ({ id: p.name, ...p }));
 }

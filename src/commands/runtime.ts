@@ -36,7 +36,7 @@ export function addSecret(key: string | undefined): void {
   if (key && key.length >= 4) secrets.add(key);
 }
 
-export function scrub(text: string): string {
+function scrub(text: string): string {
   let s = text;
   for (const key of secrets) s = redactKey(s, key);
   return s;

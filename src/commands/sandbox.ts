@@ -30,7 +30,13 @@ function logFile(value: string): string {
     closeSync(openSync(path, 'a', 0o600));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    const why = code === 'ENOENT'
+      ? 'its directory does not exist'
+      : code === 'EISDIR'
+        ? 'it is a directory'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : (err as Error).message;
     throw new InvalidArgumentError(`Cannot write to ${path}: ${why}.`);
   }
   return path;
@@ -56,12 +62,14 @@ function keyFile(value: string): string {
   let text: string;
   try {
     const bytes = readFileSync(path);
-    if (bytes.length > KEY_FILE_MAX_BYTES) throw new InvalidArgumentError(`${path} is larger than a key (${bytes.length} bytes); give a file holding just the key.`);
+    if (bytes.length > KEY_FILE_MAX_BYTES)
+      throw new InvalidArgumentError(`${path} is larger than a key (${bytes.length} bytes); give a file holding just the key.`);
     text = bytes.toString('utf8');
   } catch (err) {
     if (err instanceof InvalidArgumentError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    const why =
+      code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
     throw new InvalidArgumentError(`Cannot read ${path}: ${why}.`);
   }
   const key = text.split(/\r?\n/, 1)[0].trim();
@@ -76,7 +84,9 @@ function keyFile(value: string): string {
 function sandboxKey(flags: SandboxFlags, env: NodeJS.ProcessEnv): string | undefined {
   if (flags.apiKey !== undefined && flags.apiKeyFile !== undefined) throw new UsageError('give the key with --api-key or --api-key-file, not both.');
   if (flags.apiKey !== undefined) {
-    process.stderr.write('warning: a key given with --api-key is visible to other users of this machine (ps); prefer --api-key-file or SWITCHBOARD_SANDBOX_KEY\n');
+    process.stderr.write(
+      'warning: a key given with --api-key is visible to other users of this machine (ps); prefer --api-key-file or SWITCHBOARD_SANDBOX_KEY\n',
+    );
     return flags.apiKey;
   }
   if (flags.apiKeyFile !== undefined) return flags.apiKeyFile;
@@ -114,7 +124,11 @@ export function sandboxCommand(): Command {
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, 4010)
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--api-key-file <path>', 'read the key clients must send as x-api-key from this file\'s first line', keyFile)
-    .option('--api-key <key>', 'the key on the command line (visible to other users in ps; prefer --api-key-file or SWITCHBOARD_SANDBOX_KEY). Default: a generated key, printed once', nonEmpty)
+    .option(
+      '--api-key <key>',
+      'the key on the command line (visible to other users in ps; prefer --api-key-file or SWITCHBOARD_SANDBOX_KEY). Default: a generated key, printed once',
+      nonEmpty,
+    )
     .option('--data-dir <dir>', 'where records and files live (default: the XDG data dir\'s sandbox)', nonEmpty)
     .option('--max-upload-mb <n>', 'largest upload accepted, in MB (default 25)', positiveInt)
     .option('--log-file <path>', 'write errors (with their details) to this file; default: stderr. A 500 names where to look', logFile)
@@ -122,7 +136,10 @@ export function sandboxCommand(): Command {
     .allowExcessArguments(true)
     .addHelpText(
       'after',
-      '\nThe key: --api-key-file, else SWITCHBOARD_SANDBOX_KEY, else one is generated and printed once.\n\nExamples:\n  $ switchboard sandbox --port 4010 --api-key-file ~/.sandbox-key\n  $ SWITCHBOARD_SANDBOX_KEY=k switchboard sandbox --port 4010\n  $ curl -H "x-api-key: k" http://127.0.0.1:4010/assistants\n  $ switchboard sandbox ring +14155550100\n  $ switchboard sandbox seed --calls 100000 --data-dir /tmp/big',
+      '\nThe key: --api-key-file, else SWITCHBOARD_SANDBOX_KEY, else one is generated and printed once.\n\nExamples:\n' +
+        '  $ switchboard sandbox --port 4010 --api-key-file ~/.sandbox-key\n  $ SWITCHBOARD_SANDBOX_KEY=k switchboard sandbox --port 4010\n' +
+        '  $ curl -H "x-api-key: k" http://127.0.0.1:4010/assistants\n  $ switchboard sandbox ring +14155550100\n' +
+        '  $ switchboard sandbox seed --calls 100000 --data-dir /tmp/big',
     )
     .action(
       action('run the sandbox', async (o: SandboxFlags, c: Command) => {
@@ -145,7 +162,11 @@ export function sandboxCommand(): Command {
     .command('ring')
     .description('simulate an inbound call to a number of the sandbox; its linked assistant answers')
     .argument('<did>', 'the number dialled (like +14155550100) or its phone number id', nonEmpty)
-    .addHelpText('after', '\nUses the sandbox data dir (--data-dir on sandbox), whether or not the sandbox is running.\n\nExamples:\n  $ switchboard sandbox ring +14155550100\n  $ switchboard sandbox --data-dir ./sbx ring +14155550100 -o json')
+    .addHelpText(
+      'after',
+      '\nUses the sandbox data dir (--data-dir on sandbox), whether or not the sandbox is running.\n\nExamples:\n  $ switchboard sandbox ring +14155550100\n' +
+        '  $ switchboard sandbox --data-dir ./sbx ring +14155550100 -o json',
+    )
     .action(
       action('ring the number', async (did: string, _o: object, c: Command) => {
         const flags = c.optsWithGlobals<SandboxFlags>();

@@ -13,7 +13,7 @@ import { noteUnread } from './written.js';
 import { messageRole, messageText } from '../api/records.js';
 import type { RememberedSession } from '../config/sessions.js';
 
-export const SESSION_COLUMNS: Column<ChatSession>[] = [
+const SESSION_COLUMNS: Column<ChatSession>[] = [
   { header: 'id', value: (s) => s.id, priority: 2, id: true },
   { header: 'name', value: (s) => s.name, priority: 1, grow: true, width: 12 },
   { header: 'assistant', value: (s) => s.assistantId, priority: 5, grow: true, width: 12 },
@@ -28,7 +28,7 @@ const MESSAGE_COLUMNS: Column<{ id: string; m: Message }>[] = [
 ];
 
 /** A row of `sessions list`: the local index's entry, with status and message count from the service. */
-export interface ListedSession {
+interface ListedSession {
   id: string;
   name?: string;
   assistantId?: string;
@@ -43,7 +43,7 @@ export interface ListedSession {
   error?: string;
 }
 
-export const LISTED_SESSION_COLUMNS: Column<ListedSession>[] = [
+const LISTED_SESSION_COLUMNS: Column<ListedSession>[] = [
   { header: 'id', value: (s) => s.id, priority: 2, id: true },
   { header: 'name', value: (s) => s.name, priority: 1, grow: true, width: 12 },
   { header: 'assistant', value: (s) => s.assistantId, priority: 5, grow: true, width: 12 },
@@ -61,7 +61,12 @@ const LIST_CONCURRENCY = 4;
  * read from the service for its status and message count; a session the service cannot give
  * keeps its remembered count and says why on stderr.
  */
-export async function listRememberedSessions(api: VoiceAgentApi, out: OutputTarget, remembered: readonly RememberedSession[], warn: (line: string) => void): Promise<ListedSession[]> {
+async function listRememberedSessions(
+  api: VoiceAgentApi,
+  out: OutputTarget,
+  remembered: readonly RememberedSession[],
+  warn: (line: string) => void,
+): Promise<ListedSession[]> {
   const rows: ListedSession[] = remembered.map((r) => ({
     id: r.id,
     name: r.name,
@@ -77,7 +82,15 @@ export async function listRememberedSessions(api: VoiceAgentApi, out: OutputTarg
       const row = rows[i];
       try {
         const s = await api.getSession(row.id);
-        rows[i] = { ...row, name: s.name ?? row.name, assistantId: s.assistantId ?? row.assistantId, status: s.status ?? undefined, messageCount: (s.messages ?? []).length, updatedAt: s.updatedAt ?? row.updatedAt };
+        rows[i] =
+          {
+            ...row,
+            name: s.name ?? row.name,
+            assistantId: s.assistantId ?? row.assistantId,
+            status: s.status ?? undefined,
+            messageCount: (s.messages ?? []).length,
+            updatedAt: s.updatedAt ?? row.updatedAt,
+          };
       } catch (err) {
         const f = failure(err);
         rows[i] = { ...row, error: f.message };
@@ -90,7 +103,7 @@ export async function listRememberedSessions(api: VoiceAgentApi, out: OutputTarg
   return rows;
 }
 
-export async function createSession(api: VoiceAgentApi, out: OutputTarget, assistantId: string, name?: string): Promise<ChatSession | undefined> {
+async function createSession(api: VoiceAgentApi, out: OutputTarget, assistantId: string, name?: string): Promise<ChatSession | undefined> {
   const created = await api.createSession(name === undefined ? { assistantId } : { assistantId, name });
   noteUnread('the session was created', created, "its id is unknown (the service has no list of sessions to look it up in); create another if you need one");
   if (created.record) printRecord(out, created.record, SESSION_COLUMNS);
@@ -121,14 +134,21 @@ export async function showSession(api: VoiceAgentApi, out: OutputTarget, id: str
 export function sessionsCommand(): Command {
   const cmd = new Command('sessions')
     .description('start chat sessions and read their conversations')
-    .addHelpText('after', '\nExamples:\n  $ switchboard sessions create --assistant asst_123\n  $ switchboard sessions list\n  $ switchboard sessions show sess_123');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard sessions create --assistant asst_123\n  $ switchboard sessions list\n  $ switchboard sessions show sess_123',
+    );
 
   cmd
     .command('create')
     .description('start a chat session with an assistant; prints the session')
     .requiredOption('--assistant <id>', 'assistant to chat with', nonEmpty)
     .option('--name <name>', 'a name to find the session by')
-    .addHelpText('after', '\nExamples:\n  $ switchboard sessions create --assistant asst_123 --name "pricing test"\n  $ SESSION=$(switchboard sessions create --assistant asst_123 -o ids)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard sessions create --assistant asst_123 --name "pricing test"\n' +
+        '  $ SESSION=$(switchboard sessions create --assistant asst_123 -o ids)',
+    )
     .action(
       action('create the session', async (o: { assistant: string; name?: string }, c: Command) =>
         withApi(c, async ({ api, out, target }) => {
@@ -149,7 +169,12 @@ export function sessionsCommand(): Command {
   cmd
     .command('list')
     .description('the sessions this profile started, with their message counts from the service')
-    .addHelpText('after', '\nThe service has no list of sessions: this is the local index the console and these commands keep\n(sessions create, chat send, the console\'s chats), per profile; counts are read from the service.\n\nExamples:\n  $ switchboard sessions list\n  $ switchboard sessions list -o json | jq \'.[] | {id, messageCount}\'')
+    .addHelpText(
+      'after',
+      '\nThe service has no list of sessions: this is the local index the console and these commands keep\n' +
+        '(sessions create, chat send, the console\'s chats), per profile; counts are read from the service.\n\nExamples:\n  $ switchboard sessions list\n' +
+        '  $ switchboard sessions list -o json | jq \'.[] | {id, messageCount}\'',
+    )
     .action(
       action('list the sessions', async (_o: object, c: Command) =>
         withApi(c, async ({ api, out, target }) => {

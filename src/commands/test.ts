@@ -69,7 +69,8 @@ export function testCommand(): Command {
         const { readSmallTextFile } = await import('../config/files.js');
         const { findScenarioFiles, DEFAULT_TEST_DIR } = await import('../testing/files.js');
         const files = findScenarioFiles(paths.length ? paths : [DEFAULT_TEST_DIR]);
-        if (files.length === 0) throw new UsageError(`no scenario files (*.test.yaml, *.test.yml) under ${(paths.length ? paths : [DEFAULT_TEST_DIR]).join(', ')}.`);
+        if (files.length === 0)
+          throw new UsageError(`no scenario files (*.test.yaml, *.test.yml) under ${(paths.length ? paths : [DEFAULT_TEST_DIR]).join(', ')}.`);
         // Every file is checked before anything is sent; each bad one is named with line and column.
         const parsed: ScenarioFile[] = [];
         let bad = 0;
@@ -100,7 +101,14 @@ export function testCommand(): Command {
           for (; printed < order.length && done.has(order[printed]); printed++) out.write(scenarioText(done.get(order[printed])!, colored));
         };
         const report = await withApi(c, ({ api }) =>
-          runScenarios(api, parsed, { grep, repeat: o.repeat, concurrency: o.concurrency, bail: o.bail, updateSnapshots: o.updateSnapshots, ...(streaming ? { onResult } : {}) }),
+          runScenarios(api, parsed, {
+            grep,
+            repeat: o.repeat,
+            concurrency: o.concurrency,
+            bail: o.bail,
+            updateSnapshots: o.updateSnapshots,
+            ...(streaming ? { onResult } : {}),
+          }),
         );
         if (streaming) {
           // Scenarios --bail left unrun are reported after the run.

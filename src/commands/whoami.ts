@@ -5,7 +5,7 @@ import { type Column } from '../format/column.js';
 import { toCsv, toFieldList } from './output.js';
 import { action, globalsOf, outputFor } from './runtime.js';
 
-export interface Identity {
+interface Identity {
   profile: string;
   target: string;
   baseUrl: string;
@@ -19,7 +19,7 @@ const IDENTITY_COLUMNS: Column<Identity>[] = [
   { header: 'key', value: (i) => i.key },
 ];
 
-export async function whoami(profile: string | undefined): Promise<Identity> {
+async function whoami(profile: string | undefined): Promise<Identity> {
   const { resolveTarget } = await import('../config/config.js');
   const t = resolveTarget({ profile, env: process.env });
   if (t.kind === 'sandbox') {

@@ -3,7 +3,7 @@
 import { closeSync, fsyncSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { InputError } from '../api/errors.js';
 import { privateDir } from './private-dir.js';
 
@@ -55,13 +55,28 @@ export async function writePrivateFileAsync(path: string, text: string): Promise
 
 /** The parsed JSON of a file, or undefined when it does not exist. */
 export function readJsonFile(path: string, whatToDo: string): unknown {
-  let text: string;
+  let text: string | undefined;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConfigError(`cannot read ${path}: ${(err as Error).message}`);
+    text = unreadJson(path, err);
   }
+  return parsedJson(path, text, whatToDo);
+}
+
+/** readJsonFile, reading the file without blocking. */
+export async function readJsonFileAsync(path: string, whatToDo: string): Promise<unknown> {
+  return parsedJson(path, await readFile(path, 'utf8').catch((err: unknown) => unreadJson(path, err)), whatToDo);
+}
+
+/** A read that failed: no file is undefined; anything else is an error naming the file. */
+function unreadJson(path: string, err: unknown): undefined {
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  throw new ConfigError(`cannot read ${path}: ${(err as Error).message}`);
+}
+
+function parsedJson(path: string, text: string | undefined, whatToDo: string): unknown {
+  if (text === undefined) return undefined;
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -70,11 +85,11 @@ export function readJsonFile(path: string, whatToDo: string): unknown {
 }
 
 /** The largest hand-written file Switchboard reads (a scenario, an assistant): far above any real one. */
-export const MAX_TEXT_FILE_BYTES = 2 * 1024 * 1024;
+const MAX_TEXT_FILE_BYTES = 2 * 1024 * 1024;
 
 /**
  * A file people write by hand, as text; refused before it is read when larger than `maxBytes`
- * (a 60 MB YAML file would take seconds and gigabytes to parse).
+ * (a huge YAML file would take seconds and gigabytes of memory to parse).
  */
 export function readSmallTextFile(path: string, what: string, maxBytes = MAX_TEXT_FILE_BYTES): string {
   const fd = openSync(path, 'r');

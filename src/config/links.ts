@@ -9,7 +9,7 @@ import { stateDir } from './paths.js';
 export type NumberLinks = Record<string, string>;
 
 /** The file in `dir` (the state dir unless given). */
-export function linksFile(dir = stateDir()): string {
+function linksFile(dir = stateDir()): string {
   return join(dir, 'links.json');
 }
 

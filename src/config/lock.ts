@@ -31,14 +31,74 @@ function isStale(text: string, mtimeMs: number): boolean {
   return !pidAlive(Number(text.trim())) || Date.now() - mtimeMs > LOCK_STALE_MS;
 }
 
+// The protocol is written once, as a generator that yields each file-system call's result
+// (a value, or a promise of it); withLockSync runs it with the sync calls, withLock with the
+// promise ones, awaiting each in turn.
+type Io<T> = T | Promise<T>;
+type Steps<R> = Generator<unknown, R, unknown>;
+
+/** One call's result, handed back by the driver: `yield* step(fs.readFile(p))` is the text. */
+function* step<T>(result: Io<T>): Steps<T> {
+  return (yield result) as T;
+}
+
+interface LockFs {
+  writeFile(path: string, data: string): Io<void>;
+  link(existing: string, path: string): Io<void>;
+  readFile(path: string): Io<string>;
+  mtimeMs(path: string): Io<number>;
+  rm(path: string): Io<void>;
+  sleep(ms: number): Io<void>;
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+const syncFs: LockFs = {
+  writeFile: (path, data) => writeFileSync(path, data, { mode: 0o600 }),
+  link: (existing, path) => linkSync(existing, path),
+  readFile: (path) => readFileSync(path, 'utf8'),
+  mtimeMs: (path) => statSync(path).mtimeMs,
+  rm: (path) => rmSync(path, { force: true }),
+  sleep: (ms) => void Atomics.wait(sleeper, 0, 0, ms),
+};
+
+const asyncFs: LockFs = {
+  writeFile: (path, data) => writeFile(path, data, { mode: 0o600 }),
+  link: (existing, path) => link(existing, path),
+  readFile: (path) => readFile(path, 'utf8'),
+  mtimeMs: async (path) => (await stat(path)).mtimeMs,
+  rm: (path) => rm(path, { force: true }),
+  sleep: (ms) => new Promise<void>((r) => setTimeout(r, ms)),
+};
+
+function runSync<R>(steps: Steps<R>): R {
+  let next = steps.next();
+  while (!next.done) next = steps.next(next.value);
+  return next.value;
+}
+
+async function runAsync<R>(steps: Steps<R>): Promise<R> {
+  let next = steps.next();
+  while (!next.done) {
+    let value: unknown;
+    try {
+      value = await next.value;
+    } catch (err) {
+      next = steps.throw(err);
+      continue;
+    }
+    next = steps.next(value);
+  }
+  return next.value;
+}
 
 // The lock file is made whole before it appears: written under a unique name, then hard-linked
 // to the lock's name, which fails if the lock exists. No reader ever sees a lock without its pid.
-function tryLockSync(lock: string, ownPidIsMine = false): boolean {
+function* tryLock(fs: LockFs, lock: string, ownPidIsMine: boolean): Steps<boolean> {
   const tmp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
-    writeFileSync(tmp, String(process.pid), { mode: 0o600 });
-    linkSync(tmp, lock);
+    yield* step(fs.writeFile(tmp, String(process.pid)));
+    yield* step(fs.link(tmp, lock));
     return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -48,15 +108,15 @@ function tryLockSync(lock: string, ownPidIsMine = false): boolean {
     }
     if (code !== 'EEXIST') throw new ConfigError(`cannot lock ${lock}: ${(err as Error).message}`);
     try {
-      const holder = readFileSync(lock, 'utf8');
+      const holder = yield* step(fs.readFile(lock));
       if (ownPidIsMine && Number(holder.trim()) === process.pid) return true;
-      if (isStale(holder, statSync(lock).mtimeMs)) rmSync(lock, { force: true });
+      if (isStale(holder, yield* step(fs.mtimeMs(lock)))) yield* step(fs.rm(lock));
     } catch {
       // gone meanwhile: try again
     }
     return false;
   } finally {
-    rmSync(tmp, { force: true });
+    yield* step(fs.rm(tmp));
   }
 }
 
@@ -65,57 +125,25 @@ function mkdirPrivate(lock: string): void {
   mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function* locked<T>(fs: LockFs, path: string, fn: () => Io<T>, ownPidIsMine: boolean): Steps<T> {
+  const lock = lockFor(path);
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (let wait = 2; !(yield* tryLock(fs, lock, ownPidIsMine)); wait = Math.min(wait * 2, 50)) {
+    if (Date.now() > deadline) throw new ConfigError(`${lock} stayed locked for ${LOCK_WAIT_MS / 1000}s; if no other switchboard is running, delete it`);
+    yield* step(fs.sleep(wait));
+  }
+  try {
+    return yield* step(fn());
+  } finally {
+    yield* step(fs.rm(lock));
+  }
+}
 
 /** `exiting`: a lock holding this process's pid is its own (an async write that will never resume). */
 export function withLockSync<T>(path: string, fn: () => T, exiting = false): T {
-  const lock = lockFor(path);
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let wait = 2; !tryLockSync(lock, exiting); wait = Math.min(wait * 2, 50)) {
-    if (Date.now() > deadline) throw new ConfigError(`${lock} stayed locked for ${LOCK_WAIT_MS / 1000}s; if no other switchboard is running, delete it`);
-    Atomics.wait(sleeper, 0, 0, wait);
-  }
-  try {
-    return fn();
-  } finally {
-    rmSync(lock, { force: true });
-  }
-}
-
-async function tryLock(lock: string): Promise<boolean> {
-  const tmp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  try {
-    await writeFile(tmp, String(process.pid), { mode: 0o600 });
-    await link(tmp, lock);
-    return true;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      mkdirPrivate(lock);
-      return false;
-    }
-    if (code !== 'EEXIST') throw new ConfigError(`cannot lock ${lock}: ${(err as Error).message}`);
-    try {
-      if (isStale(await readFile(lock, 'utf8'), (await stat(lock)).mtimeMs)) await rm(lock, { force: true });
-    } catch {
-      // gone meanwhile: try again
-    }
-    return false;
-  } finally {
-    await rm(tmp, { force: true });
-  }
+  return runSync(locked(syncFs, path, fn, exiting));
 }
 
 export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  const lock = lockFor(path);
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let wait = 2; !(await tryLock(lock)); wait = Math.min(wait * 2, 50)) {
-    if (Date.now() > deadline) throw new ConfigError(`${lock} stayed locked for ${LOCK_WAIT_MS / 1000}s; if no other switchboard is running, delete it`);
-    await new Promise((r) => setTimeout(r, wait));
-  }
-  try {
-    return await fn();
-  } finally {
-    await rm(lock, { force: true });
-  }
+  return runAsync(locked(asyncFs, path, fn, false));
 }

@@ -7,11 +7,10 @@
 // over), and the result replaces the file by an atomic rename, so no writer loses another's
 // entries. The console queues its patches (SessionIndexWriter) and writes them off the render
 // path, a batch at a time with async I/O, and flushes whatever is left when it exits.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-// A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale: 755 KB vs 170 KB).
+// A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale).
 import * as z from 'zod';
-import { ConfigError, readJsonFile, writePrivateFile, writePrivateFileAsync } from './files.js';
+import { ConfigError, readJsonFile, readJsonFileAsync, writePrivateFile, writePrivateFileAsync } from './files.js';
 import { withLock, withLockSync } from './lock.js';
 import { dataDir as defaultDataDir } from './paths.js';
 import { messageText } from '../api/records.js';
@@ -19,6 +18,8 @@ import { messageText } from '../api/records.js';
 /** Older entries beyond this are forgotten, so the list stays quick to read and show. */
 const KEEP = 200;
 const PREVIEW_CHARS = 200;
+/** What to do with a sessions file that is not JSON. */
+const FRESH_LIST = 'delete it to start a fresh list of sessions';
 
 const RememberedSessionSchema = z.looseObject({
   id: z.string(),
@@ -70,7 +71,7 @@ export interface SessionPatch {
 
 /** The sessions remembered for `profile`; given `service`, only those on it (a profile pointed at another service lists none of the first one's). */
 export function listSessions(profile: string, dir: string = defaultDataDir(), service?: string): RememberedSession[] {
-  return onService(parseSessions(readJsonFile(fileFor(profile, dir), 'delete it to start a fresh list of sessions'), fileFor(profile, dir)), service);
+  return onService(parseSessions(readJsonFile(fileFor(profile, dir), FRESH_LIST), fileFor(profile, dir)), service);
 }
 
 /** The entries made on `service`, and those that name none (remembered before sessions named theirs). */
@@ -212,7 +213,7 @@ export class SessionIndexWriter {
     this.running = (async () => {
       try {
         const all = await withLock(this.path, async () => {
-          const list = parseSessions(await readJsonAsync(this.path), this.path);
+          const list = parseSessions(await readJsonFileAsync(this.path, FRESH_LIST), this.path);
           if (batch.map((p) => applyPatch(list, p)).some(Boolean)) await writePrivateFileAsync(this.path, serialize(list));
           this.inflightWritten = true;
           return list;
@@ -262,22 +263,7 @@ function parseSessions(raw: unknown, path: string): RememberedSession[] {
 }
 
 function readSessionsSync(path: string): RememberedSession[] {
-  return parseSessions(readJsonFile(path, 'delete it to start a fresh list of sessions'), path);
-}
-
-async function readJsonAsync(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConfigError(`cannot read ${path}: ${(err as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new ConfigError(`${path} is not valid JSON (${(err as Error).message}); delete it to start a fresh list of sessions`);
-  }
+  return parseSessions(readJsonFile(path, FRESH_LIST), path);
 }
 
 function serialize(sessions: RememberedSession[]): string {

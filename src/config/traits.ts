@@ -6,7 +6,7 @@ import { mergeTraits, type ServiceTraits } from '../api/traits.js';
 import { changeEntry, isObject, readEntry, type PerServiceFile } from './per-service.js';
 import { stateDir, type Env } from './paths.js';
 
-export function traitsFile(env: Env = process.env): string {
+function traitsFile(env: Env = process.env): string {
   return join(stateDir(env), 'traits.json');
 }
 

@@ -1,13 +1,13 @@
 // Widths in terminal cells, as Ink measures them (string-width): CJK and emoji take 2 cells,
 // combining marks 0, a ZWJ sequence is one glyph. Cutting and wrapping walk grapheme clusters
 // once, so their cost is linear in the text (cli-truncate and wrap-ansi re-measure as they go,
-// which costs ~100 ms on a 100,000-character prompt), and never split a glyph.
+// which is slow on a long prompt), and never split a glyph.
 //
 // Text made only of NARROW characters (printable ASCII, Latin, Greek, Cyrillic, the dashes,
 // quotes and box-drawing lines the console draws with) is one cell and one glyph a UTF-16 unit:
 // measured and cut without segmenting. That is most text, and all of the first frame's chrome: the
-// frame drawn before Ink loads never pays for ICU's segmenter (~9 ms to make the first one) nor
-// string-width's first call (~6 ms compiling its Unicode property expressions).
+// frame drawn before Ink loads never pays for ICU's segmenter (making the first one is slow) nor
+// string-width's first call (which compiles its Unicode property expressions).
 import stringWidth from 'string-width';
 
 let segmenter: Intl.Segmenter | undefined;
@@ -21,7 +21,10 @@ export function graphemes(text: string): Intl.Segments {
  * marks, no zero-width or format characters, no emoji presentation, nothing wide): each one's
  * width is string-width's (test/format/cells.test.ts checks every one).
  */
-export const NARROW = /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0377\u037a-\u037f\u0384-\u038a\u038c\u038e-\u03a1\u03a3-\u0482\u048a-\u052f\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]*$/;
+export const NARROW = new RegExp(
+  String.raw`^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0377\u037a-\u037f\u0384-\u038a\u038c\u038e-\u03a1\u03a3-\u0482` +
+    String.raw`\u048a-\u052f\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]*$`,
+);
 
 /** Display cells the text takes on a terminal (no control characters expected: escape first). */
 export function cellWidth(text: string): number {
@@ -93,7 +96,10 @@ function breakWord(word: string, width: number): { pieces: string[]; lastWidth: 
   return { pieces, lastWidth: used };
 }
 
-/** Word-wraps each line of the text to lines of at most `width` cells, breaking long words; keeps blank lines and each line's indentation (JSON stays indented). */
+/**
+ * Word-wraps each line of the text to lines of at most `width` cells, breaking long words; keeps
+ * blank lines and each line's indentation (JSON stays indented).
+ */
 export function wrapCells(text: string, width: number): string[] {
   const out: string[] = [];
   for (const whole of text.split('\n')) {

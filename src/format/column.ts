@@ -1,8 +1,9 @@
 // One column of a table of records, as both the console's <Table> (src/ui/components/Table.tsx)
 // and the commands' printers (src/commands/output.ts) use it, with the one layout both use to fit
-// a terminal's width. It lives here, in a leaf that imports only the escaping and cells next to it, because neither of those layers may import the other (ui → store → api,
-// commands → api) and it is not the wire's business (src/api), yet a resource's columns should
-// be written once in one shape whichever surface shows them.
+// a terminal's width. It lives here, in a leaf that imports only the escaping and cells next to
+// it, because neither of those layers may import the other (ui → store → api, commands → api)
+// and it is not the wire's business (src/api), yet a resource's columns should be written once
+// in one shape whichever surface shows them.
 
 import { cellWidth } from './cells.js';
 import { escapeText } from './escape.js';

@@ -13,7 +13,10 @@ const FORMATTING = /[\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 const hex = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
 const codePoint = (c: string) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`;
 
-/** Text that may keep its lines (a transcript, a prompt): control characters shown escaped, LF and TAB kept; bidi overrides and isolates and U+2028/U+2029 shown as <U+…>. */
+/**
+ * Text that may keep its lines (a transcript, a prompt): control characters shown escaped, LF and
+ * TAB kept; bidi overrides and isolates and U+2028/U+2029 shown as <U+…>.
+ */
 export function escapeText(text: string): string {
   return text.replace(CONTROLS, hex).replace(FORMATTING, codePoint);
 }

@@ -8,8 +8,8 @@ export function count(n: number, one: string, many = `${one}s`): string {
 
 /**
  * A whole number with thousands separators, as en-US writes it ("1,234,567"), without Intl: its
- * first use costs ~20 ms of ICU start-up, which the first frame (a count in a status line) must
- * not pay. Anything else goes to toLocaleString.
+ * first use pays for ICU's start-up, which the first frame (a count in a status line) must
+ * not. Anything else goes to toLocaleString.
  */
 export function grouped(n: number): string {
   // eslint-disable-next-line no-restricted-properties -- the rare non-integer pays for ICU

@@ -90,7 +90,7 @@ function stem(w: string): string {
   return w;
 }
 
-export function terms(text: string): string[] {
+function terms(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOPWORDS.has(w)).map(stem);
 }
 
@@ -131,7 +131,7 @@ export function passagesOf(source: string, text: string, sentences = false): Pas
 }
 
 /** The best passage for the question by term overlap weighted by rarity; undefined when nothing overlaps. */
-export function bestPassage(question: string, passages: Passage[]): Passage | undefined {
+function bestPassage(question: string, passages: Passage[]): Passage | undefined {
   const q = [...new Set(terms(question))];
   if (q.length === 0 || passages.length === 0) return undefined;
   const df = new Map<string, number>();

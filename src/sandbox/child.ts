@@ -15,7 +15,7 @@ import { setPriority } from 'node:os';
 import type { Socket } from 'node:net';
 
 /** Set in the child's environment (with an IPC channel present) to run the sandbox instead of the CLI. */
-export const CHILD_MARKER = 'SWITCHBOARD_SANDBOX_CHILD';
+const CHILD_MARKER = 'SWITCHBOARD_SANDBOX_CHILD';
 const DATA_DIR_VAR = 'SWITCHBOARD_SANDBOX_CHILD_DATA_DIR';
 
 type FromChild = { ready: { url: string; apiKey: string } } | { error: string } | { awaiting: true };
@@ -53,7 +53,7 @@ export function spawnSandbox(opts: SpawnOptions): Promise<SandboxChild> {
   if (!entry) return Promise.reject(new Error('cannot start the embedded sandbox: the program path is unknown'));
   const env: NodeJS.ProcessEnv = { ...process.env, [CHILD_MARKER]: '1', [DATA_DIR_VAR]: opts.dataDir, ...(opts.reuse ? { [AWAIT_VAR]: '1' } : {}) };
   // The sandbox makes no TLS connections, and Node 20 reads and parses this bundle of certificates
-  // eagerly at start (~120 ms of CPU on the dev machine, where it is set for every process).
+  // eagerly at start, which costs CPU where it is set for every process.
   delete env.NODE_EXTRA_CA_CERTS;
   const child = fork(entry, [], {
     env,
@@ -132,11 +132,6 @@ function stopChild(child: ChildProcess, timeoutMs: number): Promise<void> {
 function once(fn: () => Promise<void>): () => Promise<void> {
   let done: Promise<void> | undefined;
   return () => (done ??= fn());
-}
-
-/** True in a process that `spawnSandbox` started. */
-export function isSandboxChild(): boolean {
-  return process.env[CHILD_MARKER] === '1' && typeof process.send === 'function';
 }
 
 /** The child's side: start the sandbox, say where it is, serve until the channel closes. */

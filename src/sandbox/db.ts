@@ -10,7 +10,7 @@ import { openSqlite, pragmaValue, transaction } from './sqlite.js';
 export type Db = DatabaseSync;
 
 /** A chat session's message (the spec's `{ role, content }`). */
-export interface ChatMessage {
+interface ChatMessage {
   role: string;
   content: string;
 }
@@ -159,7 +159,8 @@ export function openDatabase(dataDir: string, onCreate?: (db: Db) => void): { db
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       } else if (version !== SCHEMA_VERSION) {
         throw new Error(
-          `the sandbox data in ${dataDir} was written by a ${version < SCHEMA_VERSION ? 'older' : 'newer'} build (schema ${version}, this one reads ${SCHEMA_VERSION}); use another --data-dir, or remove that directory to start fresh`,
+          `the sandbox data in ${dataDir} was written by a ${version < SCHEMA_VERSION ? 'older' : 'newer'} build (schema ${version}, this one ` +
+            `reads ${SCHEMA_VERSION}); use another --data-dir, or remove that directory to start fresh`,
         );
       }
     });
@@ -187,7 +188,7 @@ function moveConversationsOut(db: Db): void {
 }
 
 /** A call message of schema 4 (`{ role: 'assistant' | 'user', content }`) in the platform's shape; others as they are. */
-export function platformMessage(m: unknown): unknown {
+function platformMessage(m: unknown): unknown {
   if (!m || typeof m !== 'object' || Array.isArray(m)) return m;
   const { role, content, ...rest } = m as Record<string, unknown>;
   if (typeof content !== 'string' || 'message' in rest) return m;
@@ -330,7 +331,12 @@ export class SandboxStore {
    * the transcript and messages, which list answers leave out.
    */
   queryCalls(q: CallQuery, full: boolean): CallRow[] {
-    return this.selectCalls(q, full ? `${CALL_COLUMNS}, v.messages FROM calls c JOIN conversations v ON v.id = c.conversation_id` : `${CALL_COLUMNS} FROM calls c`).map(toCall);
+    return this.selectCalls(
+      q,
+      full ? `${CALL_COLUMNS}, v.messages FROM calls c JOIN conversations v ON v.id = c.conversation_id` : `${CALL_COLUMNS} FROM calls c`,
+    ).map(
+      toCall,
+    );
   }
 
   /**
@@ -339,7 +345,8 @@ export class SandboxStore {
    * a details page can read and parse each once, not once per call.
    */
   queryCallsWithConversation(q: CallQuery): { call: CallRow; conversationId: string }[] {
-    return this.selectCalls(q, `${CALL_COLUMNS}, c.conversation_id FROM calls c`).map((r) => ({ call: toCall(r.slice(0, -1)), conversationId: r[r.length - 1] as string }));
+    return this.selectCalls(q, `${CALL_COLUMNS}, c.conversation_id FROM calls c`).map((r) =>
+      ({ call: toCall(r.slice(0, -1)), conversationId: r[r.length - 1] as string }));
   }
 
   private selectCalls(q: CallQuery, from: string): unknown[][] {
@@ -353,8 +360,8 @@ export class SandboxStore {
     }
     const sql = `SELECT ${from} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`;
     // Statements are reused only when we keep them; the 32 filter combinations are few, so keep
-    // a small map. Rows come as arrays: building a keyed object per row took half the query's
-    // time on a 100-call page.
+    // a small map. Rows come as arrays: building a keyed object per row took much of the query's
+    // time.
     let stmt = this.callQueries.get(sql);
     if (!stmt) {
       stmt = this.db.prepare(sql);

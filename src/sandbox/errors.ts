@@ -5,10 +5,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 
 // node:http's status texts from its CommonJS module: an ESM import of node:http makes Node build
 // its ESM facade, which reads every export, the lazy ones too, and so loads Node's own bundled
-// undici (~25 ms on the console's thread). The lint config forbids the import.
+// undici on the console's thread. The lint config forbids the import.
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
-export interface ErrorBody {
+interface ErrorBody {
   statusCode: number;
   error: string;
   message: string;
@@ -28,7 +28,7 @@ export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
-export function errorBody(statusCode: number, message: string): ErrorBody {
+function errorBody(statusCode: number, message: string): ErrorBody {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
@@ -119,7 +119,12 @@ export function allowedMethods(paths: Paths): (path: string) => string[] | undef
   return (path) => routes.find((r) => r.pattern.test(path))?.methods;
 }
 
-export function installErrorHandling(app: FastifyInstance, maxUploadBytes: number, logHint: string, methodsOf: (path: string) => string[] | undefined = () => undefined): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  maxUploadBytes: number,
+  logHint: string,
+  methodsOf: (path: string) => string[] | undefined = () => undefined,
+): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
       if (err.statusCode === 413) closeAfterAnswer(request, reply);

@@ -43,7 +43,7 @@ export const mimetypeOf = (name: string) => MIME_BY_EXTENSION[extname(name).toLo
  * A display name safe to show and store: the last path segment, without control or
  * bidi-override characters, no leading dots, at most 255 characters.
  */
-export function displayName(raw: string | undefined): string {
+function displayName(raw: string | undefined): string {
   let n = (raw ?? '').normalize('NFC');
   n = n.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '');
   n = n.split(/[\\/]/).pop() ?? '';
@@ -60,7 +60,7 @@ export const contentPath = (dataDir: string, id: string) => join(dataPaths(dataD
 export const textPath = (dataDir: string, id: string) => join(dataPaths(dataDir).files, `${id}.txt`);
 
 /** Thrown when the stream passes the byte limit. */
-export class UploadTooLarge extends HttpError {
+class UploadTooLarge extends HttpError {
   constructor(limit: number) {
     super(413, `the file is larger than the upload limit of ${limit} bytes`);
   }

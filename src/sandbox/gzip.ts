@@ -1,4 +1,4 @@
-// Large answers (a page of 1,000 calls is ~196 KB of JSON) are gzipped for clients that ask.
+// Large answers (a page of calls is a lot of JSON) are gzipped for clients that ask.
 // Streams (file bytes) and small answers go as they are.
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const gzipAsync = promisify(gzip);
 /** Below this, compressing costs more than it saves. */
-export const GZIP_MIN_BYTES = 1024;
+const GZIP_MIN_BYTES = 1024;
 
 function acceptsGzip(header: string | string[] | undefined): boolean {
   const value = Array.isArray(header) ? header.join(',') : (header ?? '');

@@ -35,7 +35,8 @@ const serverSetInput: Record<string, Schema> = Object.fromEntries(
   SERVER_SET_FIELDS.map((k) => [k, { readOnly: true, description: 'set by the server: ignored if sent, whatever its value' }]),
 );
 /** An object that keeps keys beyond the listed ones (the hosted service has more than the spec shows). */
-const loose = (properties: Record<string, Schema>, required: string[] = [], extra: Schema = {}): Schema => obj(properties, required, { additionalProperties: true, ...extra });
+const loose = (properties: Record<string, Schema>, required: string[] = [], extra: Schema = {}): Schema =>
+  obj(properties, required, { additionalProperties: true, ...extra });
 
 const message = loose({ role: str('system, user or assistant'), content: str() }, ['role', 'content']);
 const knowledgeBase = loose({ fileIds: arrayOf(idStr('a file id from POST /files')) }, ['fileIds']);
@@ -46,7 +47,11 @@ const assistantFields: Record<string, Schema> = {
   description: { type: 'string', maxLength: 2000 },
   voice: loose(
     {
-      provider: { type: 'string', enum: VOICE_PROVIDER_NAMES, description: `the reference's voice providers (${CATALOG_SOURCE}); an assistant written before may keep another, and may send it back unchanged` },
+      provider: {
+        type: 'string',
+        enum: VOICE_PROVIDER_NAMES,
+        description: `the reference's voice providers (${CATALOG_SOURCE}); an assistant written before may keep another, and may send it back unchanged`,
+      },
       voiceId: str(),
       model: str(),
       language: str(),
@@ -54,7 +59,9 @@ const assistantFields: Record<string, Schema> = {
     },
     [],
     {
-      description: `voiceId, model and language are required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')} (the reference: "For Sarvam, voiceId, model, and language are required")`,
+      description:
+        `voiceId, model and language are required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')} (the reference: "For ` +
+          `Sarvam, voiceId, model, and language are required")`,
       allOf: VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => ({
         if: { properties: { provider: { const: p.value } }, required: ['provider'] },
         then: { required: [...VOICE_DETAIL_FIELDS], properties: Object.fromEntries(VOICE_DETAIL_FIELDS.map((f) => [f, { type: 'string', minLength: 1 }])) },
@@ -63,7 +70,11 @@ const assistantFields: Record<string, Schema> = {
   ),
   transcriber: loose({ provider: str(), model: str(), language: str() }),
   model: loose({
-    provider: { type: 'string', enum: MODEL_PROVIDER_NAMES, description: `the reference's provider families (${CATALOG_SOURCE}); an assistant written before may keep another, and may send it back unchanged` },
+    provider: {
+      type: 'string',
+      enum: MODEL_PROVIDER_NAMES,
+      description: `the reference's provider families (${CATALOG_SOURCE}); an assistant written before may keep another, and may send it back unchanged`,
+    },
     model: { type: 'string', description: 'one of the model ids of the provider family; needs provider' },
     temperature: { type: 'number', minimum: 0, maximum: 2 },
     maxTokens: { type: 'integer', minimum: 1 },
@@ -125,12 +136,22 @@ const call: Schema = obj(
       description: 'outbound: queued (1 s) → ringing (2 s) → in-progress (4–8 s) → ended; inbound starts ringing. Derived from the stored timeline when read.',
     },
     customer: obj({ number: str('E.164'), name: str() }, ['number']),
-    startedAt: nullable({ ...dateTime, description: 'when answered; null before, and for unanswered calls. The talk time is endedAt − startedAt (there is no duration field)' }),
+    startedAt: nullable({
+      ...dateTime,
+      description: 'when answered; null before, and for unanswered calls. The talk time is endedAt − startedAt (there is no duration field)',
+    }),
     endedAt: nullable(dateTime),
     endedReason: nullable({ type: 'string', enum: [...ENDED_REASONS] }),
     cost: money('US dollars; 0 until the call ends'),
     costBreakdown: obj(
-      { transport: money('placing the call'), stt: money('speech-to-text'), llm: money('the language model'), tts: money('text-to-speech'), vapi: money('the platform'), total: money('the call\'s cost') },
+      {
+        transport: money('placing the call'),
+        stt: money('speech-to-text'),
+        llm: money('the language model'),
+        tts: money('text-to-speech'),
+        vapi: money('the platform'),
+        total: money('the call\'s cost'),
+      },
       ['total'],
       { additionalProperties: true, description: 'the platform\'s breakdown of cost; all 0 until the call ends' },
     ),
@@ -138,8 +159,27 @@ const call: Schema = obj(
     transcript: nullable(str('lines "AI: …" / "User: …"; only in /calls/details and outbound answers')),
     messages: { ...arrayOf(callMessage), description: 'the conversation so far; only in /calls/details and outbound answers' },
   },
-  ['id', 'assistantId', 'phoneNumberId', 'createdAt', 'updatedAt', 'type', 'status', 'customer', 'startedAt', 'endedAt', 'endedReason', 'cost', 'costBreakdown', 'analysis'],
-  { description: 'The platform\'s (Vapi\'s) call record, which the hosted service forwards. No recordingUrl or artifact: the sandbox records no audio, and its messages and transcript are at the top level.' },
+  [
+    'id',
+    'assistantId',
+    'phoneNumberId',
+    'createdAt',
+    'updatedAt',
+    'type',
+    'status',
+    'customer',
+    'startedAt',
+    'endedAt',
+    'endedReason',
+    'cost',
+    'costBreakdown',
+    'analysis',
+  ],
+  {
+    description:
+      'The platform\'s (Vapi\'s) call record, which the hosted service forwards. No recordingUrl or artifact: the sandbox records no audio, and its messages ' +
+        'and transcript are at the top level.',
+  },
 );
 
 const schemas: Record<string, Schema> = {
@@ -150,7 +190,12 @@ const schemas: Record<string, Schema> = {
   AssistantInput: obj(
     { ...assistantFields, ...serverSetInput },
     [],
-    { additionalProperties: false, description: 'id, createdAt and updatedAt are set by the server: ignored if sent, whatever their value; other unknown fields are rejected, and so is null in any field' },
+    {
+      additionalProperties: false,
+      description:
+        'id, createdAt and updatedAt are set by the server: ignored if sent, whatever their value; other unknown fields are rejected, and so is null in any ' +
+          'field',
+    },
   ),
   AssistantPatch: obj(
     { ...assistantRecordFields, ...serverSetInput },
@@ -160,7 +205,10 @@ const schemas: Record<string, Schema> = {
       minProperties: 1,
       // At least one field other than the server-set ones, which are ignored.
       not: { propertyNames: { enum: [...SERVER_SET_FIELDS] } },
-      description: "As AssistantInput, but a voice or model provider (and model) the assistant already has may be sent back unchanged, even one the catalogue no longer lists; a new one must be in the catalogue (400 naming the field and the accepted values otherwise). At least one field to change: {} (or only server-set fields) is a 400",
+      description:
+        "As AssistantInput, but a voice or model provider (and model) the assistant already has may be sent back unchanged, even one the catalogue no longer " +
+          "lists; a new one must be in the catalogue (400 naming the field and the accepted values otherwise). At least one field to change: {} (or only " +
+          "server-set fields) is a 400",
     },
   ),
   Assistant: obj({ id: serverSetId, ...assistantRecordFields, createdAt: serverSetDate, updatedAt: serverSetDate }, ['id', 'name', 'createdAt', 'updatedAt']),
@@ -173,7 +221,9 @@ const schemas: Record<string, Schema> = {
       provider: str(),
       externalId: str(),
       status: { type: 'boolean', description: 'active flag' },
-      organization: obj({ id: str(), name: str() }, ['id', 'name'], { description: 'the spec\'s "the service" object, named as the reference names it on files' }),
+      organization: obj({ id: str(), name: str() }, ['id', 'name'], {
+        description: 'the spec\'s "the service" object, named as the reference names it on files',
+      }),
       assistantId: nullable(str('the assistant answering inbound calls')),
       createdAt: serverSetDate,
       updatedAt: serverSetDate,
@@ -222,16 +272,37 @@ const schemas: Record<string, Schema> = {
       mimetype: str('from the file name extension'),
       bucket: str(),
       path: str(),
-      status: { type: 'string', enum: [...FILE_STATUSES], description: 'processing → done once text is extracted (text, markdown, CSV, JSON); other types are done without text; failed if extraction failed' },
+      status: {
+        type: 'string',
+        enum: [...FILE_STATUSES],
+        description: 'processing → done once text is extracted (text, markdown, CSV, JSON); other types are done without text; failed if extraction failed',
+      },
       parsedTextUrl: nullable(str('the extracted text, with the key')),
       parsedTextBytes: nullable(str('size of the extracted text, as a string')),
       organizationId: str(),
       createdAt: serverSetDate,
       updatedAt: serverSetDate,
-      organization: obj({ id: str(), name: str() }, ['id', 'name'], { description: 'the spec\'s "the service" object; the reference (docs.callhq.ai list files) names it organization' }),
+      organization: obj({ id: str(), name: str() }, ['id', 'name'], {
+        description: 'the spec\'s "the service" object; the reference (docs.callhq.ai list files) names it organization',
+      }),
       integration: { type: 'object', additionalProperties: true, description: 'free-form' },
     },
-    ['id', 'externalId', 'name', 'url', 'bytes', 'object', 'purpose', 'mimetype', 'status', 'parsedTextUrl', 'parsedTextBytes', 'createdAt', 'updatedAt', 'organization'],
+    [
+      'id',
+      'externalId',
+      'name',
+      'url',
+      'bytes',
+      'object',
+      'purpose',
+      'mimetype',
+      'status',
+      'parsedTextUrl',
+      'parsedTextBytes',
+      'createdAt',
+      'updatedAt',
+      'organization',
+    ],
   ),
   Pagination: obj(
     { total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, totalPages: { type: 'integer' } },
@@ -251,7 +322,9 @@ const authenticateHeader: Schema = {
 };
 
 const ERROR_MEANING: Record<number, string> = {
-  400: 'bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a malformed body or URL; the message names it',
+  400:
+    'bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a ' +
+      'malformed body or URL; the message names it',
   401: 'missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header',
   404: 'no such record (the message says which)',
   409: 'the number has no linked assistant',
@@ -287,7 +360,11 @@ function operation(method: string, spec: OperationSpec): Schema {
   if (spec.parameters?.some((p) => p.in === 'path')) [404, 414].forEach((c) => codes.add(c));
   if (method !== 'get') [413, 415].forEach((c) => codes.add(c));
   const errors = Object.fromEntries(
-    [...codes].sort().map((c) => [String(c), { description: ERROR_MEANING[c], ...(c === 401 ? { headers: { 'WWW-Authenticate': authenticateHeader } } : {}), content: json(ref('Error')) }]),
+    [...codes].sort().map((c) =>
+      [
+        String(c),
+        { description: ERROR_MEANING[c], ...(c === 401 ? { headers: { 'WWW-Authenticate': authenticateHeader } } : {}), content: json(ref('Error')) },
+      ]),
   );
   return {
     operationId: spec.operationId,
@@ -302,21 +379,39 @@ function operation(method: string, spec: OperationSpec): Schema {
 }
 
 const body = (schema: Schema) => ({ required: true, content: json(schema) });
-const pathId = (name: string, description: string) => ({ name, in: 'path', required: true, description: `${description}; empty is a 400 ("${name} must not be empty")`, schema: { type: 'string', minLength: 1, maxLength: 1000 } });
+const pathId = (name: string, description: string) =>
+  ({
+    name,
+    in: 'path',
+    required: true,
+    description: `${description}; empty is a 400 ("${name} must not be empty")`,
+    schema: { type: 'string', minLength: 1, maxLength: 1000 },
+  });
 const query = (name: string, description: string, schema: Schema = str()) => ({ name, in: 'query', required: false, description, schema });
 
-const REAL_DATES = 'Real dates only (the pattern is the check the server applies): 2026-02-30, hour 24 or 25, minute 60 and a zone beyond ±23:59 are a 400 naming the parameter.';
+const REAL_DATES =
+  'Real dates only (the pattern is the check the server applies): ' +
+  '2026-02-30, hour 24 or 25, minute 60 and a zone beyond ±23:59 are a 400 naming the parameter.';
 const callFilters = [
   query('id', 'only the call with this id (no match: an empty list)', idStr()),
   query('assistantId', 'calls handled by this assistant', idStr()),
   query('phoneNumberId', 'calls on this number', idStr()),
-  query('createdAtGt', `created on or after: a date (its start) or a date-time; no zone is UTC. ${REAL_DATES}`, { type: 'string', pattern: DATE_QUERY_PATTERN, examples: ['2026-11-01', '2026-11-01T09:30:00Z', '2026-11-01T09:30'] }),
-  query('createdAtLt', `created on or before: a date (its end) or a date-time; no zone is UTC. ${REAL_DATES}`, { type: 'string', pattern: DATE_QUERY_PATTERN, examples: ['2026-11-30', '2026-11-30T18:00:00+01:00'] }),
+  query(
+    'createdAtGt',
+    `created on or after: a date (its start) or a date-time; no zone is UTC. ${REAL_DATES}`,
+    { type: 'string', pattern: DATE_QUERY_PATTERN, examples: ['2026-11-01', '2026-11-01T09:30:00Z', '2026-11-01T09:30'] },
+  ),
+  query(
+    'createdAtLt',
+    `created on or before: a date (its end) or a date-time; no zone is UTC. ${REAL_DATES}`,
+    { type: 'string', pattern: DATE_QUERY_PATTERN, examples: ['2026-11-30', '2026-11-30T18:00:00+01:00'] },
+  ),
   query('limit', `most records to return (default ${DEFAULT_CALL_LIMIT})`, { type: 'integer', minimum: 1, maximum: MAX_CALL_LIMIT }),
 ];
 const callsEnvelope = obj({ message: str(), calls: arrayOf(ref('Call')) }, ['message', 'calls']);
 /** A body that refuses unknown fields; id, createdAt and updatedAt are server-set and ignored. */
-const strictBody = (properties: Record<string, Schema>, required: string[]) => obj({ ...properties, ...serverSetInput }, required, { additionalProperties: false });
+const strictBody = (properties: Record<string, Schema>, required: string[]) =>
+  obj({ ...properties, ...serverSetInput }, required, { additionalProperties: false });
 const freeForm = (description: string): Schema => ({ type: 'object', additionalProperties: true, description });
 
 const paths = {
@@ -346,13 +441,19 @@ const paths = {
       operationId: 'placeOutboundCall',
       tag: 'Calls',
       summary: 'Place an outbound call (simulated)',
-      description: 'The call is queued, rings and is answered on a simulated timeline; read it back with GET /calls or /calls/details. An unknown assistant or number is a 404.',
+      description:
+        'The call is queued, rings and is answered on a simulated timeline; read it back with GET /calls or /calls/details. An unknown assistant or number ' +
+          'is a 404.',
       requestBody: body(
         strictBody(
           {
             assistantId: idStr(),
             phoneNumberId: idStr(),
-            customer: obj({ number: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164' }, name: str() }, ['number'], { additionalProperties: true }),
+            customer: obj(
+              { number: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164' }, name: str() },
+              ['number'],
+              { additionalProperties: true },
+            ),
           },
           ['assistantId', 'phoneNumberId', 'customer'],
         ),
@@ -372,7 +473,16 @@ const paths = {
           {
             sessionId: idStr(),
             input: { type: 'string', minLength: 1 },
-            assistantOverrides: obj({ variableValues: freeForm('fills {{name}} in prompt and first message; kept for the session. {{now}}, {{date}}, {{time}}, {{year}}, {{month}} and {{day}} are filled from the clock (UTC) unless given') }, [], { additionalProperties: true }),
+            assistantOverrides: obj(
+              {
+                variableValues: freeForm(
+                  'fills {{name}} in prompt and first message; kept for the session. {{now}}, {{date}}, {{time}}, {{year}}, {{month}} and {{day}} are filled ' +
+                    'from the clock (UTC) unless given',
+                ),
+              },
+              [],
+              { additionalProperties: true },
+            ),
           },
           ['sessionId', 'input'],
         ),
@@ -409,7 +519,10 @@ const paths = {
       summary: 'Create an assistant',
       description: 'name is required; every field is kept as given. null is no value of any field.',
       requestBody: body({ allOf: [ref('AssistantInput'), { required: ['name'] }] }),
-      success: [201, ok('Assistant created successfully', obj({ message: said('Assistant created successfully'), assistant: ref('Assistant') }, ['message', 'assistant']))],
+      success: [
+        201,
+        ok('Assistant created successfully', obj({ message: said('Assistant created successfully'), assistant: ref('Assistant') }, ['message', 'assistant'])),
+      ],
     }),
     get: operation('get', {
       operationId: 'listAssistants',
@@ -433,10 +546,15 @@ const paths = {
       tag: 'Assistants',
       summary: 'Change fields of an assistant',
       description:
-        'The spec says the hosted service updates only name, status and description locally. The sandbox has no upstream and applies every field; nested objects are replaced whole. Read the assistant back to see what a service applied (the Switchboard client does, and reports fields not applied). The body names at least one field to change ({} is a 400).',
+        'The spec says the hosted service updates only name, status and description locally. The sandbox has no upstream and applies every field; nested ' +
+          'objects are replaced whole. Read the assistant back to see what a service applied (the Switchboard client does, and reports fields not applied). ' +
+          'The body names at least one field to change ({} is a 400).',
       parameters: [pathId('id', 'assistant id')],
       requestBody: body(ref('AssistantPatch')),
-      success: [200, ok('Assistant updated successfully', obj({ message: said('Assistant updated successfully'), assistant: ref('Assistant') }, ['message', 'assistant']))],
+      success: [
+        200,
+        ok('Assistant updated successfully', obj({ message: said('Assistant updated successfully'), assistant: ref('Assistant') }, ['message', 'assistant'])),
+      ],
     }),
   },
   '/phone-numbers/inbound/setup': {
@@ -444,9 +562,17 @@ const paths = {
       operationId: 'setUpInboundNumber',
       tag: 'Phone numbers',
       summary: 'Link an assistant to a number for inbound calls',
-      description: 'Inbound calls to the number are answered by the assistant from then on. The spec lists 400 (fields missing), 404 (assistant or number not found) and 500 (failure to set up the inbound agent).',
+      description:
+        'Inbound calls to the number are answered by the assistant from then on. The spec lists 400 (fields missing), 404 (assistant or number not found) ' +
+          'and 500 (failure to set up the inbound agent).',
       requestBody: body(obj({ assistantId: idStr(), phoneNumberId: idStr(), ...serverSetInput }, ['assistantId', 'phoneNumberId'])),
-      success: [200, ok('Inbound agent configured successfully', obj({ message: said('Inbound agent configured successfully'), phoneNumber: ref('PhoneNumber') }, ['message', 'phoneNumber']))],
+      success: [
+        200,
+        ok(
+          'Inbound agent configured successfully',
+          obj({ message: said('Inbound agent configured successfully'), phoneNumber: ref('PhoneNumber') }, ['message', 'phoneNumber']),
+        ),
+      ],
       extraErrors: [404, 500],
     }),
   },
@@ -465,17 +591,32 @@ const paths = {
       operationId: 'uploadFile',
       tag: 'Files',
       summary: 'Upload a knowledge-base file',
-      description: 'One multipart part named `file`; streamed to disk, size-limited. Other parts are ignored (at most 10 fields); a second file part is refused. A refused upload leaves nothing.',
+      description:
+        'One multipart part named `file`; streamed to disk, size-limited. Other parts are ignored (at most 10 fields); a second file part is refused. A ' +
+          'refused upload leaves nothing.',
       requestBody: {
         required: true,
         content: {
           'multipart/form-data': {
-            schema: obj({ file: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream', description: 'the file; its name gives the display name and mimetype' } }, ['file']),
+            schema: obj(
+              {
+                file: {
+                  type: 'string',
+                  format: 'binary',
+                  contentMediaType: 'application/octet-stream',
+                  description: 'the file; its name gives the display name and mimetype',
+                },
+              },
+              ['file'],
+            ),
             encoding: { file: { contentType: '*/*' } },
           },
         },
       },
-      success: [201, ok('uploaded; status processing until text is extracted', obj({ message: said('File uploaded successfully'), file: ref('File') }, ['message', 'file']))],
+      success: [
+        201,
+        ok('uploaded; status processing until text is extracted', obj({ message: said('File uploaded successfully'), file: ref('File') }, ['message', 'file'])),
+      ],
     }),
     get: operation('get', {
       operationId: 'listFiles',
@@ -484,7 +625,11 @@ const paths = {
       description: 'One page of file records with the pagination; a page past the last is an empty list.',
       parameters: [
         query('page', 'from 1 (default 1)', { type: 'integer', minimum: 1, maximum: 1_000_000 }),
-        query('limit', `per page (default ${DEFAULT_FILE_PAGE_LIMIT}, as the reference gives it; at most ${MAX_FILE_PAGE_LIMIT})`, { type: 'integer', minimum: 1, maximum: MAX_FILE_PAGE_LIMIT }),
+        query(
+          'limit',
+          `per page (default ${DEFAULT_FILE_PAGE_LIMIT}, as the reference gives it; at most ${MAX_FILE_PAGE_LIMIT})`,
+          { type: 'integer', minimum: 1, maximum: MAX_FILE_PAGE_LIMIT },
+        ),
       ],
       success: [200, ok('a page', obj({ files: arrayOf(ref('File')), pagination: ref('Pagination') }, ['files', 'pagination']))],
     }),
@@ -502,7 +647,8 @@ const paths = {
       operationId: 'deleteFile',
       tag: 'Files',
       summary: 'Delete a file',
-      description: "Removes the record and bytes; its id is also removed from assistants' knowledge bases. Takes no body (an empty one with any Content-Type is fine).",
+      description:
+        "Removes the record and bytes; its id is also removed from assistants' knowledge bases. Takes no body (an empty one with any Content-Type is fine).",
       parameters: [pathId('fileId', 'file id')],
       success: [200, ok('deleted', obj({ message: said('File deleted successfully') }, ['message']))],
     }),
@@ -514,7 +660,10 @@ const paths = {
       summary: "A file's bytes, or its extracted text",
       description: "The file's `url` answers its bytes with its mimetype; with format=text (its `parsedTextUrl`) the extracted text as text/plain.",
       parameters: [pathId('fileId', 'file id'), query('format', 'text for the extracted text', { type: 'string', enum: ['text'] })],
-      success: [200, { description: 'the bytes', content: { '*/*': { schema: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' } } } }],
+      success: [
+        200,
+        { description: 'the bytes', content: { '*/*': { schema: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' } } } },
+      ],
     }),
   },
   '/sandbox/ring': {
@@ -556,7 +705,11 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
       title: 'Voice Agent Service — Switchboard sandbox',
       version: '1',
       description:
-        `A local implementation of the Voice Agent Service. Every path but this document needs the x-api-key header. Every error answers { statusCode, error, message }. Every route refuses query parameters it does not document (400 naming them). Every GET also answers HEAD. Bodies are limited in size (413 beyond). id, createdAt and updatedAt are set by the server: in a request body they are ignored whatever their value (readOnly). An empty id is a 400 ("<name> must not be empty"). Unknown paths answer 404; a method a path does not serve answers 405 with Allow listing the ones it does. A 401 carries WWW-Authenticate: ${WWW_AUTHENTICATE}.`,
+        `A local implementation of the Voice Agent Service. Every path but this document needs the x-api-key header. Every error answers { statusCode, ` +
+          `error, message }. Every route refuses query parameters it does not document (400 naming them). Every GET also answers HEAD. Bodies are limited in ` +
+          `size (413 beyond). id, createdAt and updatedAt are set by the server: in a request body they are ignored whatever their value (readOnly). An ` +
+          `empty id is a 400 ("<name> must not be empty"). Unknown paths answer 404; a method a path does not serve answers 405 with Allow listing the ones ` +
+          `it does. A 401 carries WWW-Authenticate: ${WWW_AUTHENTICATE}.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: baseUrl, description: 'this sandbox' }],

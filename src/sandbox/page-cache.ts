@@ -150,7 +150,9 @@ export class DetailedCallJson {
     }
     // callView's order: the list fields (costBreakdown and analysis last), then messages (spread
     // evenly over the talk), then transcript. An ended call's breakdown JSON is shared.
-    const head = `${JSON.stringify(callFieldsBeforeCost(c, now)).slice(0, -1)},"cost":${c.cost},"costBreakdown":${costBreakdownJson(c)},"analysis":{"summary":${JSON.stringify(c.summary)}}}`;
+    const head =
+      `${JSON.stringify(callFieldsBeforeCost(c, now)).slice(0, -1)},"cost":${c.cost},"costBreakdown":${costBreakdownJson(c)},"analysis":{"summary"` +
+        `:${JSON.stringify(c.summary)}}}`;
     const n = conv.messages.length;
     const step = messageStep(c, n);
     const start = c.answeredAt ?? c.ringingAt;

@@ -13,7 +13,7 @@ import { CallScript, callView, planCall, unitHash } from './simulate.js';
 const CALLERS = ['Jordan Lee', 'Sam Patel', 'Maria Garcia', 'Alex Kim', 'Priya Shah', 'Chris Novak'];
 
 /** Normalises what a person types for a DID: spaces, dashes, dots, brackets dropped; leading + added. */
-export function normaliseDid(did: string): string {
+function normaliseDid(did: string): string {
   const digits = did.replace(/[\s\-().]/g, '');
   return digits.startsWith('+') ? digits : `+${digits}`;
 }
@@ -27,7 +27,7 @@ export interface RingOptions {
 }
 
 /** Rings the number with this DID (or phone-number id). Throws HttpError (errors.ts) 404 / 409 with a plain message. */
-export function ringNumber(store: SandboxStore, dataDir: string, didOrId: string, opts: RingOptions = {}): Record<string, unknown> {
+function ringNumber(store: SandboxStore, dataDir: string, didOrId: string, opts: RingOptions = {}): Record<string, unknown> {
   const number: PhoneNumberRow | undefined = store.getPhoneNumberByDid(normaliseDid(didOrId)) ?? store.getPhoneNumber(didOrId);
   if (!number) {
     const known = store.listPhoneNumbers().map((n) => n.did).join(', ');

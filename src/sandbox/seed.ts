@@ -9,11 +9,11 @@ import { SandboxStore, dataPaths, openDatabase, type CallRow, type Db } from './
 import { contentPath, loadKnowledge, mimetypeOf, textPath } from './files.js';
 import { CallScript, ENDED_REASONS, planCall, type EndedReason } from './simulate.js';
 
-export const SEED_CALL_COUNT = 300;
+const SEED_CALL_COUNT = 300;
 const DAY = 86_400_000;
 
 /** assets/ of the package, found from this module whether it runs from src/ or the dist/ bundle. */
-export function assetsDir(): string {
+function assetsDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     if (existsSync(join(dir, 'assets', 'seed', 'assistants.json'))) return join(dir, 'assets');
@@ -33,7 +33,7 @@ interface SeedNumber {
 }
 
 /** Seeds an empty store. Runs inside the transaction that creates the schema, so it is all or nothing. */
-export function seedStore(store: SandboxStore, dataDir: string, now = Date.now()): void {
+function seedStore(store: SandboxStore, dataDir: string, now = Date.now()): void {
   const assets = assetsDir();
   // Knowledge-base files, referenced from the seed assistants as "kb:<file name>".
   const fileIds = new Map<string, string>();
@@ -46,7 +46,16 @@ export function seedStore(store: SandboxStore, dataDir: string, now = Date.now()
       writeFileSync(contentPath(dataDir, id), text, { mode: 0o600 });
       writeFileSync(textPath(dataDir, id), text, { mode: 0o600 });
       const at = new Date(now - (40 - i) * DAY).toISOString();
-      store.insertFile({ id, name, bytes: Buffer.byteLength(text), mimetype: mimetypeOf(name), status: 'done', parsedTextBytes: Buffer.byteLength(text), createdAt: at, updatedAt: at });
+      store.insertFile({
+        id,
+        name,
+        bytes: Buffer.byteLength(text),
+        mimetype: mimetypeOf(name),
+        status: 'done',
+        parsedTextBytes: Buffer.byteLength(text),
+        createdAt: at,
+        updatedAt: at,
+      });
       fileIds.set(`kb:${name}`, id);
     });
   const resolveKb = (_key: string, v: unknown) => (typeof v === 'string' && v.startsWith('kb:') ? (fileIds.get(v) ?? v) : v);

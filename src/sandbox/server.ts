@@ -22,10 +22,10 @@ import { adminRoutes } from './routes/admin.js';
 import { SANDBOX_MAX_UPLOAD_BYTES } from '../api/upload-check.js';
 
 export { generateApiKey } from './auth.js';
-export { runStandaloneSandbox, defaultSandboxDataDir, type StandaloneOptions } from './standalone.js';
+export { runStandaloneSandbox, defaultSandboxDataDir } from './standalone.js';
 
 /** The clients check uploads against the same figure before sending (src/api/upload-check.ts). */
-export const DEFAULT_MAX_UPLOAD_BYTES = SANDBOX_MAX_UPLOAD_BYTES;
+const DEFAULT_MAX_UPLOAD_BYTES = SANDBOX_MAX_UPLOAD_BYTES;
 
 export interface SandboxOptions {
   dataDir: string;

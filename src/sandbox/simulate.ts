@@ -20,7 +20,7 @@ export const ENDED_REASONS = [
 export type EndedReason = (typeof ENDED_REASONS)[number];
 
 /** What customers ask when the assistant has no knowledge-base headings to ask about. */
-export const CUSTOMER_QUESTIONS = [
+const CUSTOMER_QUESTIONS = [
   'What are your opening hours on Saturday?',
   'How do I return an item I bought last week?',
   'Do you ship internationally?',
@@ -33,7 +33,7 @@ export const CUSTOMER_QUESTIONS = [
  * A UUIDv7: creation time in the first 48 bits, so call ids sort by time and new rows land at
  * the end of the primary-key index (bulk inserts stay fast).
  */
-export function timeOrderedId(ms: number): string {
+function timeOrderedId(ms: number): string {
   const t = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12);
   const r = randomUUID(); // random bits and a valid variant; Node batches its entropy
   return `${t.slice(0, 8)}-${t.slice(8, 12)}-7${r.slice(15, 18)}-${r.slice(19)}`;
@@ -67,7 +67,6 @@ export class CallScript {
     this.questions = asked.length ? asked : CUSTOMER_QUESTIONS;
     this.name = personaOf(assistant).name;
   }
-
 
   greeting(customerName: string | undefined): string {
     const key = customerName ?? '';
@@ -140,7 +139,8 @@ export function planCall(p: PlanInput): CallRow {
   const name = p.script.name;
   const who = p.customer.name ? `${p.customer.name} (${p.customer.number})` : p.customer.number;
   const summary = answered
-    ? `${p.type === 'inboundPhoneCall' ? 'Inbound call from' : 'Outbound call to'} ${who}. The customer asked: "${question}" ${name} answered; the call ended (${reason}).`
+    ? `${p.type === 'inboundPhoneCall' ? 'Inbound call from' : 'Outbound call to'} ${who}. The customer asked: "${question}" ${name} answered; the call ` +
+      `ended (${reason}).`
     : `${p.type === 'inboundPhoneCall' ? 'Inbound call from' : 'Outbound call to'} ${who} was not answered (${reason}).`;
   return {
     id,
@@ -186,7 +186,7 @@ const BREAKDOWNS = new Map<number, Map<number, string>>();
  * speech-to-text, text-to-speech and the platform; the language model takes the rest, so the
  * parts add up to `total`, which is `cost`. All 0 until the call ends.
  */
-export function costBreakdownOf(c: CallRow, ended: boolean): Record<string, number> {
+function costBreakdownOf(c: CallRow, ended: boolean): Record<string, number> {
   if (!ended) return { transport: 0, stt: 0, llm: 0, tts: 0, vapi: 0, total: 0 };
   const minutes = c.answeredAt === null ? 0 : (c.endedAt - c.answeredAt) / 60_000;
   const transport = cents4(Math.min(c.cost, 0.01));
@@ -239,8 +239,13 @@ export function callFieldsBeforeCost(c: CallRow, now: number): Record<string, un
   const { ringingAt: ringing, answeredAt: answered, endedAt: ended } = c;
   const status: CallStatus =
     now >= ended ? 'ended' : answered !== null && now >= answered ? 'in-progress' : now >= ringing ? 'ringing' : 'queued';
-  // The latest moment of the timeline reached by now (no arrays: this runs 100 times a page).
-  const updated = Math.max(c.createdAt, ringing <= now ? ringing : -Infinity, answered !== null && answered <= now ? answered : -Infinity, ended <= now ? ended : -Infinity);
+  // The latest moment of the timeline reached by now (no arrays: this runs for every call of a page).
+  const updated = Math.max(
+    c.createdAt,
+    ringing <= now ? ringing : -Infinity,
+    answered !== null && answered <= now ? answered : -Infinity,
+    ended <= now ? ended : -Infinity,
+  );
   const endedAt = status === 'ended' ? iso(ended) : null;
   return {
     id: c.id,
@@ -258,6 +263,6 @@ export function callFieldsBeforeCost(c: CallRow, now: number): Record<string, un
 }
 
 /** When message `i` was said: epoch ms (`time`) and seconds from the call's start (page-cache.ts writes the same inline). */
-export function messageTiming(start: number, step: number, i: number): { time: number; secondsFromStart: number } {
+function messageTiming(start: number, step: number, i: number): { time: number; secondsFromStart: number } {
   return { time: Math.round(start + i * step), secondsFromStart: Math.round(i * step) / 1000 };
 }

@@ -8,9 +8,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Call, CallFilters } from '../api/schemas.js';
 import type { Target } from '../config/config.js';
-import { archivePath, CatchUps, openArchive, searchTerms, serviceOf, syncInWorker, type CallArchive, type CallQuery, type SearchHit, type SyncOptions, type SyncProgress } from '../archive/index.js';
+import {
+  archivePath,
+  CatchUps,
+  openArchive,
+  searchTerms,
+  serviceOf,
+  syncInWorker,
+  type CallArchive,
+  type CallQuery,
+  type SearchHit,
+  type SyncOptions,
+  type SyncProgress,
+} from '../archive/index.js';
 
-export type { SearchHit, SnippetPart } from '../archive/index.js';
+export type { SnippetPart } from '../archive/index.js';
 
 /** The words and phrases a search looks for, as plain text to find in a call's lines (no quotes or `*`). */
 export function searchedWords(text: string): string[] {
@@ -77,7 +89,7 @@ export interface StatGroup {
   cost: number;
 }
 
-export interface CallStats {
+interface CallStats {
   byDay: StatGroup[];
   byAssistant: StatGroup[];
   total: StatGroup;
@@ -93,7 +105,7 @@ export interface AssistantActivity {
   syncedAt?: number;
 }
 
-export interface SearchResults {
+interface SearchResults {
   status: 'loading' | 'ready' | 'error';
   hits: SearchHit[];
   /** every match in the archive (the list shows the newest `hits`) */
@@ -101,7 +113,7 @@ export interface SearchResults {
   error?: string;
 }
 
-export const SEARCH_LIMIT = 200;
+const SEARCH_LIMIT = 200;
 
 export interface ArchiveState {
   /** The background sync, for "synced 40 s ago" and "syncing…". */
@@ -147,18 +159,19 @@ type Full = ArchiveState & {
 };
 
 /** Pages a sync on the store's own thread asks for. */
-export const CONSOLE_SYNC_PAGE = 200;
+const CONSOLE_SYNC_PAGE = 200;
 /**
  * A sync of a whole archive that was last synced this recently (the live refresh's, every few
  * seconds) runs on the store's thread: it can only find the calls of the last moments (one short
- * request and write, a few ms), and starting a worker costs ~150 ms of CPU each time. Any other
+ * request and write), and starting a worker costs far more CPU than that each time. Any other
  * sync (the first of a console, a back-fill, a catch-up after a while) runs in a worker.
  */
-export const QUICK_SYNC_WITHIN_MS = 60_000;
+const QUICK_SYNC_WITHIN_MS = 60_000;
 /** Re-read the screen's rows at most this often while a sync writes pages. */
 const REREAD_MS = 250;
 
-const group = (r: { key: string | null; calls: number; minutes: number; cost: number }): StatGroup => ({ key: r.key ?? '', calls: r.calls, minutes: r.minutes, cost: r.cost });
+const group = (r: { key: string | null; calls: number; minutes: number; cost: number }): StatGroup =>
+  ({ key: r.key ?? '', calls: r.calls, minutes: r.minutes, cost: r.cost });
 
 export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full> = (set, get, deps) => {
   const { api } = deps;
@@ -267,7 +280,12 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
               }),
             };
             const r = deps.syncWorker && !quick
-              ? await deps.syncWorker().then((t) => syncInWorker(archive.path, { baseUrl: t.baseUrl, apiKey: t.apiKey, traits: t.traits }, { ...common, debug: t.debug, onRateLimited: t.onRateLimited }))
+              ? await deps.syncWorker().then((t) =>
+                syncInWorker(
+                  archive.path,
+                  { baseUrl: t.baseUrl, apiKey: t.apiKey, traits: t.traits },
+                  { ...common, debug: t.debug, onRateLimited: t.onRateLimited },
+                ))
               : await archive.sync(api, { ...common, pageSize: CONSOLE_SYNC_PAGE });
             if (stop.signal.aborted) return; // the store is gone: its archive is closed
             // How the service had to be read (it ignores the date filters, …): said once a console.
@@ -310,7 +328,13 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
           // The id filter shows one call at most; its stats are that call's.
           const byDay = id ? { groups: [], total: { key: null, calls: 0, minutes: 0, cost: 0 } } : archive.stats('day', q);
           const byAssistant = id ? { groups: [] } : archive.stats('assistant', q);
-          set({ callStats: { status: 'ready', data: { byDay: byDay.groups.map(group), byAssistant: byAssistant.groups.map(group), total: group(byDay.total) }, fetchedAt: Date.now() } });
+          set({
+            callStats: {
+              status: 'ready',
+              data: { byDay: byDay.groups.map(group), byAssistant: byAssistant.groups.map(group), total: group(byDay.total) },
+              fetchedAt: Date.now(),
+            },
+          });
         } catch (err) {
           set({ callStats: { status: 'error', ...resourceError(err) } });
         }
@@ -321,7 +345,14 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
           const stats = archive.stats('assistant', { assistantId: id });
           const total = stats.total;
           const [last] = archive.window({ assistantId: id }, { limit: 1 });
-          const data: AssistantActivity = { assistantId: id, calls: total.calls, minutes: total.minutes, cost: total.cost, lastCall: last?.call, syncedAt: get().archiveSync.complete ? get().archiveSync.lastAt : undefined };
+          const data: AssistantActivity = {
+            assistantId: id,
+            calls: total.calls,
+            minutes: total.minutes,
+            cost: total.cost,
+            lastCall: last?.call,
+            syncedAt: get().archiveSync.complete ? get().archiveSync.lastAt : undefined,
+          };
           set((s) => ({ assistantActivity: { ...s.assistantActivity, [id]: { status: 'ready', data, fetchedAt: Date.now() } } }));
         } catch (err) {
           set((s) => ({ assistantActivity: { ...s.assistantActivity, [id]: { status: 'error', ...resourceError(err) } } }));

@@ -1,13 +1,22 @@
 // The console's `E`: an assistant as the same YAML `assistants pull` writes, edited in $EDITOR,
 // reviewed as a diff, applied as a PATCH of the changed fields with push's drift check and
 // re-read. The diff, patch and drift come from src/ascode/diff.ts, as for `assistants push`.
-// The editor itself is the UI's (ui/editor.ts, run with the terminal handed over): a screen
+// The editor itself is the UI's (ui/external-editor.ts, run with the terminal handed over): a screen
 // passes it in as `edit`, so the store never touches the terminal.
 import { failure } from '../api/errors.js';
 import { allFiles as allFilesOf } from '../api/pager.js';
 import type { KbFile } from '../api/schemas.js';
 import type { FileValue } from '../ascode/document.js';
-import { describeDrift, driftSince, fieldChanges, KnowledgeBaseNameError, namesKnowledgeBaseFiles, patchFor, resolveKnowledgeBase, type FieldChange } from '../ascode/diff.js';
+import {
+  describeDrift,
+  driftSince,
+  fieldChanges,
+  KnowledgeBaseNameError,
+  namesKnowledgeBaseFiles,
+  patchFor,
+  resolveKnowledgeBase,
+  type FieldChange,
+} from '../ascode/diff.js';
 import type { NavigationActions, NavigationState } from './navigation.js';
 import { topRoute } from './navigation.js';
 import type { ResourcesActions } from './resources.js';
@@ -17,7 +26,7 @@ import type { UiActions } from './ui.js';
 /** Runs the user's editor on `text` (shown as `fileName`) and resolves with what they saved. */
 export type EditText = (text: string, fileName: string) => Promise<string>;
 
-export interface AssistantEdit {
+interface AssistantEdit {
   id: string;
   name: string;
   /** The service's copy when the editor opened: the base of the drift check. */
@@ -63,7 +72,8 @@ export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> =
         editing = true;
         try {
           // The YAML parser loads with the first `E`, not with the console.
-          const { AssistantFileError, headerComment, parseAssistantYaml, renderAssistantYaml, toFileValue, withoutHeaderComments } = await import('../ascode/document.js');
+          const { AssistantFileError, headerComment, parseAssistantYaml, renderAssistantYaml, toFileValue, withoutHeaderComments } =
+            await import('../ascode/document.js');
           let assistant;
           try {
             assistant = await api.getAssistant(id);
@@ -87,7 +97,8 @@ export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> =
             let edited: FileValue;
             try {
               const parsed = parseAssistantYaml(body, fileName);
-              if (parsed.id !== undefined && parsed.id !== id) throw new EditRejected(`id: it must stay ${id} (this edits that assistant; to copy it, use switchboard assistants clone)`);
+              if (parsed.id !== undefined && parsed.id !== id)
+                throw new EditRejected(`id: it must stay ${id} (this edits that assistant; to copy it, use switchboard assistants clone)`);
               edited = namesKnowledgeBaseFiles(parsed.value) ? resolveKnowledgeBase(parsed.value, await allFiles()) : parsed.value;
             } catch (err) {
               if (!(err instanceof AssistantFileError || err instanceof KnowledgeBaseNameError || err instanceof EditRejected)) {

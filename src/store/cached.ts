@@ -31,7 +31,10 @@ export function serviceKey(target: ConsoleTarget): string {
 }
 
 /** The rows of one list for the frame drawn before the store exists (src/ui/start.ts). */
-export function cachedRowsFor<K extends CachedListName>(target: ConsoleTarget & { cacheDir: string }, name: K): { rows: NonNullable<CachedLists[K]>; savedAt: number } | undefined {
+export function cachedRowsFor<K extends CachedListName>(
+  target: ConsoleTarget & { cacheDir: string },
+  name: K,
+): { rows: NonNullable<CachedLists[K]>; savedAt: number } | undefined {
   return readCachedList<NonNullable<CachedLists[K]>>(target.cacheDir, target.profile, serviceKey(target), name);
 }
 

@@ -151,7 +151,7 @@ function filterWhere(f: CallFilters): { sql: string; params: Record<string, stri
 }
 
 /** The rows read are the ones held: the same calls at the same positions, each record unchanged. */
-function sameRows(rows: readonly { call: Call; position: number }[], calls: readonly Call[], positions: readonly number[]): boolean {
+function sameRows(rows: readonly ArchivedCall[], calls: readonly Call[], positions: readonly number[]): boolean {
   if (rows.length !== calls.length) return false;
   for (let i = 0; i < rows.length; i++) if (rows[i].position !== positions[i] || rows[i].call.id !== calls[i].id) return false;
   return JSON.stringify(rows.map((r) => r.call)) === JSON.stringify(calls);
@@ -224,7 +224,8 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     // The call under the cursor, so the cursor can stay on it when calls arrive above.
     const now = get().callLog;
     const at = now.calls[v.cursor - now.from];
-    if (at && at.id !== v.key && s.stack[s.stack.length - 1]?.name === 'calls') get().actions.syncView(CALLS, { cursor: v.cursor, scroll: v.scroll, key: at.id });
+    if (at && at.id !== v.key && s.stack[s.stack.length - 1]?.name === 'calls')
+      get().actions.syncView(CALLS, { cursor: v.cursor, scroll: v.scroll, key: at.id });
   }
 
   /** The per-day chart for the filters (the archive's rollup: the same cost at any size). */
@@ -382,7 +383,13 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         } catch {
           archived = undefined;
         }
-        set((s) => ({ records: { ...s.records, [key]: archived ? { status: 'ready', data: archived, fetchedAt: Date.now() } : { ...cur, status: cur.data ? 'ready' : 'loading' } } }));
+        set((s) =>
+          ({
+            records: {
+              ...s.records,
+              [key]: archived ? { status: 'ready', data: archived, fetchedAt: Date.now() } : { ...cur, status: cur.data ? 'ready' : 'loading' },
+            },
+          }));
         if (archived?.status === 'ended') return;
         try {
           const call = await api.getCall(id);
@@ -423,7 +430,10 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         if (!call) {
           // Placed, by the service's word, but with no id to follow: the live log will show it.
           set({ outboundAttempt: placed.unread ? `to ${input.customer.number} ${uncertainAfterUnread(placed.unread)}` : null });
-          flash(`Calling ${input.customer.number}: the service accepted the call (${placed.unread?.said || placed.unread?.status || 'no record'}); its id is unknown, so watch the call log`);
+          flash(
+            `Calling ${input.customer.number}: the service accepted the call (${placed.unread?.said || placed.unread?.status || 'no record'}); its id is ` +
+              `unknown, so watch the call log`,
+          );
           void get().actions.refreshCalls();
           return placed;
         }

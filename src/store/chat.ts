@@ -25,7 +25,7 @@ export interface Turn {
 
 export type Variables = Record<string, string>;
 
-export interface Conversation {
+interface Conversation {
   id: string;
   status: 'loading' | 'error' | 'ready';
   /** Why loading failed (the service's message). */
@@ -101,7 +101,7 @@ function mayHaveLanded(err: unknown): boolean {
 }
 
 /** Whether the service's messages hold `input` as the user's message after the `before` turns known when it was sent. */
-export function landedIn(messages: readonly Message[] | null | undefined, input: string, before: number): boolean {
+function landedIn(messages: readonly Message[] | null | undefined, input: string, before: number): boolean {
   return (messages ?? []).slice(before).some((m) => messageRole(m) === 'user' && messageText(m) === input);
 }
 
@@ -175,7 +175,8 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
    */
   const writer = new SessionIndexWriter(profile, dir, {
     onWritten: (all) => {
-      if (get().chat.index.status === 'ready') set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data: onService(all, service), fetchedAt: Date.now() } } }));
+      if (get().chat.index.status === 'ready')
+        set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data: onService(all, service), fetchedAt: Date.now() } } }));
     },
     onError: (err) => get().actions.flash(`Could not remember the session: ${failure(err).message}`, 'error'),
   });
@@ -203,7 +204,9 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
     try {
       session = await api.getSession(id);
     } catch (checkErr) {
-      const line = `${why ?? 'Not sent'}; could not check whether the service has your message (${failure(checkErr).message}); it is still in the input, and sending it again checks first`;
+      const line =
+        `${why ?? 'Not sent'}; could not check whether the service has your message (${failure(checkErr).message}); it is still in the input, and sending it ` +
+          `again checks first`;
       patch(id, { sendError: line });
       return undefined;
     }
@@ -346,7 +349,14 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
           const after = conv(id)!;
           remember({
             mode: 'remember',
-            session: { id, name: after.name, assistantId: after.assistantId ?? chat.assistantId, createdAt: after.createdAt, messages: after.turns, variableValues: after.variables },
+            session: {
+              id,
+              name: after.name,
+              assistantId: after.assistantId ?? chat.assistantId,
+              createdAt: after.createdAt,
+              messages: after.turns,
+              variableValues: after.variables,
+            },
             ...(chat.cost != null ? { addCost: chat.cost } : {}),
           });
           return true;

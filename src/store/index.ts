@@ -54,7 +54,8 @@ const POLLERS: Poller[] = [callPoller, filePoller];
 /** A file being processed moves to done (or failed) without `r`: polled while its view is on top. */
 export function filePoller(route: Route, s: ConsoleState): (() => Promise<void>) | null {
   if (route.name === 'files' && s.files.data?.files.some((f) => f.status === 'processing')) return () => s.actions.loadFiles({ force: true, quiet: true });
-  if (route.name === 'file' && (s.records[`file:${route.id}`]?.data as KbFile | undefined)?.status === 'processing') return () => s.actions.loadFile(route.id, { quiet: true });
+  if (route.name === 'file' && (s.records[`file:${route.id}`]?.data as KbFile | undefined)?.status === 'processing')
+    return () => s.actions.loadFile(route.id, { quiet: true });
   return null;
 }
 
@@ -163,13 +164,27 @@ export function freshnessOf(route: Route, s: ConsoleState): Freshness {
   }
 }
 
-export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, opts: { pollMs?: number; initialRoute?: Route; debugLog?: Deps['debugLog']; syncWorker?: Deps['syncWorker'] } = {}): ConsoleStore {
+export function createConsoleStore(
+  api: VoiceAgentApi,
+  target: ConsoleTarget,
+  opts: { pollMs?: number; initialRoute?: Route; debugLog?: Deps['debugLog']; syncWorker?: Deps['syncWorker'] } = {},
+): ConsoleStore {
   const disposers: (() => void)[] = [];
   // The target is read when the archive opens: the console learns the sandbox's address after the store is made.
   let current: () => ConsoleTarget = () => target;
   const archive = archiveOpener(() => current());
   const gaps = new KeyGaps();
-  const deps: Deps = { api, syncWorker: opts.syncWorker, target, timers: new Set(), archive, gaps, debugLog: opts.debugLog, disposers, onDispose: (fn) => void disposers.push(fn) };
+  const deps: Deps = {
+    api,
+    syncWorker: opts.syncWorker,
+    target,
+    timers: new Set(),
+    archive,
+    gaps,
+    debugLog: opts.debugLog,
+    disposers,
+    onDispose: (fn) => void disposers.push(fn),
+  };
   let disposed = false;
   const store = createStore<ConsoleState>()((set, get) => {
     // The header's connection state is the transport's, whoever made the request.
@@ -181,7 +196,17 @@ export function createConsoleStore(api: VoiceAgentApi, target: ConsoleTarget, op
       if (was === 'restarting' && RETRIED.has(topRoute(get()).name)) enter(get());
     });
     // Each slice sees the whole store; the casts narrow it to what the slice declares it needs.
-    const SLICES = [createNavigationSlice, createUiSlice, createResourcesSlice, createCallLogSlice, createArchiveSlice, createChatSlice, createAsCodeSlice, createTestsSlice] as const;
+    const SLICES =
+      [
+        createNavigationSlice,
+        createUiSlice,
+        createResourcesSlice,
+        createCallLogSlice,
+        createArchiveSlice,
+        createChatSlice,
+        createAsCodeSlice,
+        createTestsSlice,
+      ] as const;
     const parts = SLICES.map((make) => (make as (s: unknown, g: unknown, d: Deps) => { state: object; actions: object })(set, get, deps));
 
     // Only the top view polls: one loop asks the pollers about whatever route is on top now.
@@ -288,8 +313,8 @@ export function useDialogOpen(): boolean {
   return useSyncExternalStore(store ? store.subscribe : noSubscription, () => (store ? store.getState().dialog !== null : false));
 }
 
-export { topRoute, viewOf, EMPTY_VIEW } from './navigation.js';
+export { topRoute, viewOf } from './navigation.js';
 export { routeKey } from './types.js';
-export type { Route, RouteName, Resource, ConsoleTarget, SyncWorkerTarget } from './types.js';
-export type { EditText, AssistantEdit } from './ascode.js';
+export type { Route, RouteName, ConsoleTarget, SyncWorkerTarget } from './types.js';
+export type { EditText } from './ascode.js';
 export { archiveLocation } from './archive.js';

@@ -6,7 +6,7 @@
 // (actions.keyHandled).
 
 /** Keys this close together are a run: work waits for the gap after the next one. */
-export const KEYS_ACTIVE_MS = 150;
+const KEYS_ACTIVE_MS = 150;
 
 interface Waiting {
   fn: () => void;

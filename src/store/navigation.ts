@@ -33,9 +33,8 @@ export interface NavigationActions {
   previousView(): void;
   /** Move the cursor of the top view by delta within count rows, keeping it inside a window of `height` rows. */
   moveCursor(delta: number, count: number, height: number): void;
-  /** `key`: the key of the row at `index`, for a list that follows its row (ViewState.key). */
-  setCursor(index: number, count: number, height: number, key?: string): void;
-  /** Writes back where a list found its cursor row after its rows changed (see useAnchoredCursor). */
+  setCursor(index: number, count: number, height: number): void;
+  /** Writes back where a list found its cursor row after its rows changed (the call log's reads). */
   syncView(routeKey: string, patch: Pick<ViewState, 'cursor' | 'scroll' | 'key'>): void;
   setFilter(text: string): void;
   /** Scroll a non-list view (detail) by delta lines, bounded by maxScroll. */
@@ -96,10 +95,10 @@ export const createNavigationSlice: SliceCreator<NavigationState, NavigationActi
           return { cursor: Math.max(0, cursor), scroll: scrollFor(Math.max(0, cursor), v.scroll, height), key: undefined };
         });
       },
-      setCursor(index, count, height, key) {
+      setCursor(index, count, height) {
         updateView((v) => {
           const cursor = Math.max(0, Math.min(count - 1, index));
-          return { cursor, scroll: scrollFor(cursor, v.scroll, height), key };
+          return { cursor, scroll: scrollFor(cursor, v.scroll, height), key: undefined };
         });
       },
       syncView(key, patch) {

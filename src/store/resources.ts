@@ -17,7 +17,7 @@ export interface FileList {
   pagination: Pagination | null;
 }
 
-export interface UploadState {
+interface UploadState {
   status: 'idle' | 'uploading' | 'error' | 'done';
   path: string;
   sent: number;
@@ -46,7 +46,7 @@ export interface ResourcesState {
  * marked refreshing); `maxAgeMs`: fetch when loaded longer ago than this; `quiet`: a poll, which
  * does not mark the screen refreshing (it would blink every few seconds).
  */
-export interface LoadOptions {
+interface LoadOptions {
   force?: boolean;
   maxAgeMs?: number;
   quiet?: boolean;
@@ -75,7 +75,7 @@ export interface ResourcesActions {
 export const FILES_PAGE_SIZE = 50;
 
 /** The loaded files are the newest first, a prefix of the service's list: the next page starts where they end. */
-export function nextFilePage(loaded: number, pageSize = FILES_PAGE_SIZE): number {
+function nextFilePage(loaded: number, pageSize = FILES_PAGE_SIZE): number {
   return Math.floor(loaded / pageSize) + 1;
 }
 
@@ -131,7 +131,8 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
     const cur = get().records[key] ?? idle;
     if (cur.status === 'loading' || inFlight.has(key)) return;
     inFlight.add(key);
-    if (!quiet || !cur.data) set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'loading', error: undefined, hint: undefined, logged: undefined } } }));
+    if (!quiet || !cur.data)
+      set((s) => ({ records: { ...s.records, [key]: { ...cur, status: 'loading', error: undefined, hint: undefined, logged: undefined } } }));
     try {
       const data = await fetch();
       set((s) => ({ records: { ...s.records, [key]: { status: 'ready', data, fetchedAt: Date.now() } } }));
@@ -157,7 +158,10 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
   const replaceAssistant = (a: Assistant) =>
     set((s) => ({
       assistants: s.assistants.data
-        ? { ...s.assistants, data: s.assistants.data.some((x) => x.id === a.id) ? s.assistants.data.map((x) => (x.id === a.id ? a : x)) : [a, ...s.assistants.data] }
+        ? {
+          ...s.assistants,
+          data: s.assistants.data.some((x) => x.id === a.id) ? s.assistants.data.map((x) => (x.id === a.id ? a : x)) : [a, ...s.assistants.data],
+        }
         : s.assistants,
       records: { ...s.records, [`assistant:${a.id}`]: { status: 'ready', data: a, fetchedAt: Date.now() } },
     }));
@@ -247,7 +251,11 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           return 'created';
         }
         replaceAssistant(a);
-        flash(created.unread ? `Created assistant ${a.name ?? a.id} (found as ${created.unread.recordFrom ?? 'a re-read'}: the answer held no record)` : `Created assistant ${a.name ?? a.id}`);
+        flash(
+          created.unread
+            ? `Created assistant ${a.name ?? a.id} (found as ${created.unread.recordFrom ?? 'a re-read'}: the answer held no record)`
+            : `Created assistant ${a.name ?? a.id}`,
+        );
         return a;
       },
       async updateAssistant(id, patch, done, onError) {
@@ -310,7 +318,12 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           }
           set((s) => ({
             upload: { ...s.upload, status: 'done' },
-            files: s.files.data ? { ...s.files, data: { files: [file, ...s.files.data.files.filter((f) => f.id !== file.id)], pagination: counted(s.files.data.pagination, +1) } } : s.files,
+            files: s.files.data
+              ? {
+                ...s.files,
+                data: { files: [file, ...s.files.data.files.filter((f) => f.id !== file.id)], pagination: counted(s.files.data.pagination, +1) },
+              }
+              : s.files,
             records: { ...s.records, [`file:${file.id}`]: { status: 'ready', data: file, fetchedAt: Date.now() } },
           }));
           get().actions.flash(`Uploaded ${file.name ?? path}`);
@@ -326,7 +339,9 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
         try {
           const r = await api.deleteFile(id);
           set((s) => ({
-            files: s.files.data ? { ...s.files, data: { files: s.files.data.files.filter((f) => f.id !== id), pagination: counted(s.files.data.pagination, -1) } } : s.files,
+            files: s.files.data
+              ? { ...s.files, data: { files: s.files.data.files.filter((f) => f.id !== id), pagination: counted(s.files.data.pagination, -1) } }
+              : s.files,
           }));
           get().actions.flash(r.message || `Deleted ${name}`);
           return true;

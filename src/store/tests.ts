@@ -38,7 +38,7 @@ export interface TestsActions {
 type Full = TestsState & ChatState & ResourcesState & { actions: TestsActions & UiActions };
 
 /** Where `:test` looks by default and where saved chats go: ./tests, unless the console was given another. */
-export function testsDirOf(dir: string | undefined): string {
+function testsDirOf(dir: string | undefined): string {
   return resolve(dir ?? 'tests');
 }
 
@@ -63,7 +63,8 @@ export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (s
           const dir = path ? resolve(path) : testsDirOf(target.testsDir);
           if (!path && !existsSync(dir)) throw new Error(`no tests yet: ${dir} does not exist; save a chat conversation as a test, or :test <path>`);
           const files = findScenarioFiles([dir]);
-          if (files.length === 0) throw new Error(`no scenario files (*.test.yaml) under ${path ?? testsDirOf(target.testsDir)}; save a chat conversation as a test to make one`);
+          if (files.length === 0)
+            throw new Error(`no scenario files (*.test.yaml) under ${path ?? testsDirOf(target.testsDir)}; save a chat conversation as a test to make one`);
           const parsed: ScenarioFile[] = [];
           const errors: string[] = [];
           for (const f of files) {

@@ -42,7 +42,7 @@ export function routeKey(r: Route): string {
   return id ? `${r.name}:${id}` : r.name;
 }
 
-export type LoadStatus = 'idle' | 'loading' | 'error' | 'ready';
+type LoadStatus = 'idle' | 'loading' | 'error' | 'ready';
 
 /** A cached resource: what we have, when we got it, and whether a fetch is under way or failed. */
 export interface Resource<T> {

@@ -6,7 +6,7 @@ import { cellWidth } from '../format/cells.js';
 import { escapeLine } from '../format/escape.js';
 
 /** normal: single-letter shortcuts live; command: the `:` palette; filter: typing into `/`; input: a form or dialog has the keys. */
-export type UiMode = 'normal' | 'command' | 'filter' | 'input';
+type UiMode = 'normal' | 'command' | 'filter' | 'input';
 
 export interface Flash {
   id: number;
@@ -52,7 +52,7 @@ export interface UiActions {
   quit(): void;
 }
 
-export const FLASH_MS = 5000;
+const FLASH_MS = 5000;
 
 export const createUiSlice: SliceCreator<UiState, UiActions, UiState & { actions: UiActions }> = (set, get, deps) => {
   let flashTimer: ReturnType<typeof setTimeout> | undefined;

@@ -19,7 +19,9 @@ export function findScenarioFiles(paths: readonly string[]): string[] {
     try {
       st = statSync(p);
     } catch {
-      throw new InputError(p === DEFAULT_TEST_DIR ? `no ./${DEFAULT_TEST_DIR} directory here; name the scenario files or directories to run` : `${p}: no such file or directory`);
+      throw new InputError(
+        p === DEFAULT_TEST_DIR ? `no ./${DEFAULT_TEST_DIR} directory here; name the scenario files or directories to run` : `${p}: no such file or directory`,
+      );
     }
     if (st.isDirectory()) walk(p, found);
     else found.add(p);
@@ -37,11 +39,11 @@ function walk(dir: string, into: Set<string>): void {
 }
 
 /** `returns.test.yaml` → `returns.snap.yaml`, in the same directory. */
-export function snapshotPath(file: string): string {
+function snapshotPath(file: string): string {
   return join(dirname(file), `${baseName(file)}.snap.yaml`);
 }
 
-export interface SnapshotTurn {
+interface SnapshotTurn {
   user: string;
   reply: string;
 }

@@ -7,7 +7,7 @@ import type { RunResult, ScenarioResult, TestReport, TurnResult } from './run.js
 export const TEST_FORMATS = ['text', 'json', 'junit', 'tap'] as const;
 export type TestFormat = (typeof TEST_FORMATS)[number];
 
-export type Tone = 'green' | 'red' | 'yellow' | 'dim';
+type Tone = 'green' | 'red' | 'yellow' | 'dim';
 export type Paint = (tone: Tone, text: string) => string;
 const plain: Paint = (_t, s) => s;
 
@@ -19,7 +19,7 @@ export function shownRun(r: ScenarioResult): RunResult | undefined {
 }
 
 /** The first turn of a run that failed, with its 1-based number. */
-export function failingTurn(run: RunResult): { n: number; turn: TurnResult } | undefined {
+function failingTurn(run: RunResult): { n: number; turn: TurnResult } | undefined {
   const i = run.turns.findIndex((t) => t.error || t.failures.length > 0);
   return i < 0 ? undefined : { n: i + 1, turn: run.turns[i] };
 }
@@ -77,12 +77,12 @@ export function summaryText(report: TestReport, paint: Paint = plain): string {
 }
 
 /** The text report: every scenario (scenarioText), then the summary. */
-export function renderText(report: TestReport, paint: Paint = plain): string {
+function renderText(report: TestReport, paint: Paint = plain): string {
   return report.results.map((r) => scenarioText(r, paint)).join('') + summaryText(report, paint);
 }
 
 /** Everything, for scripts: each scenario with every run and turn. */
-export function renderJson(report: TestReport): string {
+function renderJson(report: TestReport): string {
   const value = {
     summary: { ...report.counts, scenarios: report.results.length, durationMs: Math.round(report.durationMs) },
     snapshotsWritten: report.snapshotsWritten,
@@ -98,7 +98,16 @@ export function renderJson(report: TestReport): string {
         sessionId: run.sessionId,
         durationMs: Math.round(run.durationMs),
         ...(run.error ? { error: run.error } : {}),
-        turns: run.turns.map((t) => ({ user: t.user, reply: t.reply, latencyMs: t.latencyMs === undefined ? undefined : Math.round(t.latencyMs), cost: t.cost, expect: t.expect, failures: t.failures, ...(t.error ? { error: t.error } : {}) })),
+        turns: run.turns.map((t) =>
+          ({
+            user: t.user,
+            reply: t.reply,
+            latencyMs: t.latencyMs === undefined ? undefined : Math.round(t.latencyMs),
+            cost: t.cost,
+            expect: t.expect,
+            failures: t.failures,
+            ...(t.error ? { error: t.error } : {}),
+          })),
       })),
     })),
   };
@@ -106,7 +115,7 @@ export function renderJson(report: TestReport): string {
 }
 
 /** Text safe in XML 1.0 content and attributes: control characters escaped as for a terminal, markup escaped. */
-export function xmlText(s: string): string {
+function xmlText(s: string): string {
   return escapeText(s)
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g, '\uFFFD')
     .replace(/&/g, '&amp;')
@@ -127,24 +136,30 @@ function failureDetail(r: ScenarioResult): string {
 }
 
 /** JUnit XML: a <testsuite> per file, a <testcase> per scenario, a <failure> naming the turn and expectation. */
-export function renderJunit(report: TestReport): string {
+function renderJunit(report: TestReport): string {
   const byFile = new Map<string, ScenarioResult[]>();
   for (const r of report.results) byFile.set(r.scenario.file, [...(byFile.get(r.scenario.file) ?? []), r]);
   const failed = (r: ScenarioResult) => r.status === 'failed' || r.status === 'flaky';
   const timeOf = (r: ScenarioResult) => r.runs.reduce((t, run) => t + run.durationMs, 0);
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="switchboard test" tests="${report.results.length}" failures="${report.counts.failed + report.counts.flaky}" skipped="${report.counts.skipped}" time="${secs(report.durationMs)}">`,
+    `<testsuites name="switchboard test" tests="${report.results.length}" failures="${report.counts.failed + report.counts.flaky}" ` +
+      `skipped="${report.counts.skipped}" time="${secs(report.durationMs)}">`,
   ];
   for (const [file, results] of byFile) {
     const time = results.reduce((t, r) => t + timeOf(r), 0);
     out.push(
-      `  <testsuite name="${xmlText(file)}" tests="${results.length}" failures="${results.filter(failed).length}" errors="0" skipped="${results.filter((r) => r.status === 'skipped').length}" time="${secs(time)}">`,
+      `  <testsuite name="${xmlText(file)}" tests="${results.length}" failures="${results.filter(failed).length}" errors="0" ` +
+        `skipped="${results.filter((r) => r.status === 'skipped').length}" time="${secs(time)}">`,
     );
     for (const r of results) {
       const open = `    <testcase name="${xmlText(r.scenario.name)}" classname="${xmlText(file)}" time="${secs(timeOf(r))}"`;
       if (failed(r)) {
-        out.push(`${open}>`, `      <failure message="${xmlText(failureLine(r))}" type="${r.status === 'flaky' ? 'flaky' : 'expectation'}">${xmlText(failureDetail(r))}</failure>`, '    </testcase>');
+        out.push(
+          `${open}>`,
+          `      <failure message="${xmlText(failureLine(r))}" type="${r.status === 'flaky' ? 'flaky' : 'expectation'}">${xmlText(failureDetail(r))}</failure>`,
+          '    </testcase>',
+        );
       } else if (r.status === 'skipped') out.push(`${open}>`, '      <skipped message="not run (--bail)"/>', '    </testcase>');
       else out.push(`${open}/>`);
     }
@@ -155,7 +170,7 @@ export function renderJunit(report: TestReport): string {
 }
 
 /** TAP version 14: one test point per scenario, a YAML block with the failing turn. */
-export function renderTap(report: TestReport): string {
+function renderTap(report: TestReport): string {
   const out = ['TAP version 14', `1..${report.results.length}`];
   report.results.forEach((r, i) => {
     const name = escapeLine(r.scenario.name).replace(/\\/g, '\\\\').replace(/#/g, '\\#');

@@ -31,7 +31,7 @@ export interface RunResult {
   error?: string;
 }
 
-export type ScenarioStatus = 'passed' | 'failed' | 'flaky' | 'skipped';
+type ScenarioStatus = 'passed' | 'failed' | 'flaky' | 'skipped';
 
 export interface ScenarioResult {
   scenario: Scenario;
@@ -71,7 +71,7 @@ export function selectScenarios(files: readonly ScenarioFile[], grep?: RegExp): 
  * Assistant ids for the scenarios' `assistant` values (an id, or an exact name), with one
  * GET /assistants. An unknown or ambiguous name is a ScenarioError naming where it is written.
  */
-export async function resolveAssistants(api: VoiceAgentApi, scenarios: readonly Scenario[], signal?: AbortSignal): Promise<Map<string, string>> {
+async function resolveAssistants(api: VoiceAgentApi, scenarios: readonly Scenario[], signal?: AbortSignal): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (scenarios.length === 0) return out;
   const assistants: Assistant[] = await api.listAssistants({ signal });
@@ -84,7 +84,12 @@ export async function resolveAssistants(api: VoiceAgentApi, scenarios: readonly 
     }
     const byName = assistants.filter((a) => a.name === s.assistant);
     if (byName.length === 1) out.set(s.assistant, byName[0].id);
-    else if (byName.length > 1) throw new ScenarioError(s.file, s.assistantAt, `${byName.length} assistants are named "${s.assistant}"; use one's id (${byName.map((a) => a.id).join(', ')})`);
+    else if (byName.length > 1)
+      throw new ScenarioError(
+        s.file,
+        s.assistantAt,
+        `${byName.length} assistants are named "${s.assistant}"; use one's id (${byName.map((a) => a.id).join(', ')})`,
+      );
     else throw new ScenarioError(s.file, s.assistantAt, `no assistant has the id or the exact name "${s.assistant}" (switchboard assistants list shows them)`);
   }
   return out;
@@ -102,10 +107,12 @@ export function checkTurn(expect: Expect | undefined, got: { reply: string; late
   for (const c of expect.notContains ?? []) if (reply.includes(lower(c))) out.push(`notContains ${quote(c)}`);
   if (expect.matches !== undefined) {
     const matched = matchWithin(expect.matches, got.reply);
-    if (matched === 'timeout') out.push(`matches /${expect.matches}/i (gave up after ${MATCH_BUDGET_MS} ms: the pattern backtracks too much on this reply; simplify it)`);
+    if (matched === 'timeout')
+      out.push(`matches /${expect.matches}/i (gave up after ${MATCH_BUDGET_MS} ms: the pattern backtracks too much on this reply; simplify it)`);
     else if (!matched) out.push(`matches /${expect.matches}/i`);
   }
-  if (expect.maxLatencyMs !== undefined && got.latencyMs > expect.maxLatencyMs) out.push(`maxLatencyMs ${expect.maxLatencyMs} (took ${Math.round(got.latencyMs)} ms)`);
+  if (expect.maxLatencyMs !== undefined && got.latencyMs > expect.maxLatencyMs)
+    out.push(`maxLatencyMs ${expect.maxLatencyMs} (took ${Math.round(got.latencyMs)} ms)`);
   if (expect.maxCost !== undefined) {
     if (got.cost === undefined) out.push(`maxCost ${expect.maxCost} (the service reported no cost)`);
     else if (got.cost > expect.maxCost) out.push(`maxCost ${expect.maxCost} (cost ${got.cost})`);
@@ -123,7 +130,13 @@ class AuthRefused extends Error {
   }
 }
 
-async function runOnce(api: VoiceAgentApi, s: Scenario, assistantId: string, stored: Snapshots[string] | undefined, opts: { updateSnapshots?: boolean; signal?: AbortSignal }): Promise<RunResult> {
+async function runOnce(
+  api: VoiceAgentApi,
+  s: Scenario,
+  assistantId: string,
+  stored: Snapshots[string] | undefined,
+  opts: { updateSnapshots?: boolean; signal?: AbortSignal },
+): Promise<RunResult> {
   const started = performance.now();
   const turns: TurnResult[] = [];
   const fail = (err: unknown) => {

@@ -8,7 +8,7 @@ import { messageRole, messageText } from '../api/records.js';
 import { writeSnapshots } from './files.js';
 
 /** A message of the chat: the console's turn or the service's message, read by src/api/records.ts. */
-export type SavedMessage = unknown;
+type SavedMessage = unknown;
 
 export interface ConversationToSave {
   /** The assistant as the file names it: its exact name, or its id. */
@@ -20,7 +20,7 @@ export interface ConversationToSave {
 }
 
 /** Each user message with the assistant's words that answered it (an opening line before the first is not a reply). */
-export function exchanges(messages: readonly SavedMessage[]): { user: string; reply: string }[] {
+function exchanges(messages: readonly SavedMessage[]): { user: string; reply: string }[] {
   const out: { user: string; reply: string[] }[] = [];
   for (const m of messages) {
     const role = messageRole(m);
@@ -31,7 +31,7 @@ export function exchanges(messages: readonly SavedMessage[]): { user: string; re
 }
 
 /** A file name from the scenario's name: letters, digits and dashes. */
-export function slug(name: string): string {
+function slug(name: string): string {
   return (
     name
       .normalize('NFKD')

@@ -16,7 +16,7 @@ function checkRegex(source: string, ctx: { addIssue(issue: { code: 'custom'; mes
   }
 }
 
-export const ExpectSchema = z
+const ExpectSchema = z
   .strictObject({
     contains: z.array(z.string()).optional().describe('every string must appear in the reply (case-insensitive)'),
     notContains: z.array(z.string()).optional().describe('none of these strings may appear in the reply (case-insensitive)'),
@@ -27,14 +27,14 @@ export const ExpectSchema = z
   })
   .describe('what the reply to this turn must satisfy');
 
-export const TurnSchema = z.strictObject({
+const TurnSchema = z.strictObject({
   user: z.string().min(1).describe('what the user says'),
   expect: ExpectSchema.optional(),
 });
 
 const VariableValue = z.union([z.string(), z.number(), z.boolean()]);
 
-export const ScenarioSchema = z
+const ScenarioSchema = z
   .strictObject({
     name: z.string().min(1).optional().describe('default: the file name'),
     assistant: z.string().min(1).describe('an assistant id, or its exact name'),
@@ -43,12 +43,12 @@ export const ScenarioSchema = z
   })
   .describe('one conversation with an assistant, run in a new chat session');
 
-export const ScenarioListSchema = z.strictObject({
+const ScenarioListSchema = z.strictObject({
   scenarios: z.array(ScenarioSchema).min(1),
 });
 
 export type Expect = z.infer<typeof ExpectSchema>;
-export type ScenarioInput = z.infer<typeof ScenarioSchema>;
+type ScenarioInput = z.infer<typeof ScenarioSchema>;
 
 /** Where something is in a file, 1-based. */
 export interface Position {
@@ -127,7 +127,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       return `unknown key "${issue.keys[0]}"${issue.path.length ? ` in ${where.slice(0, -2)}` : ''}`;
     case 'invalid_type':
       if (issue.input === undefined) return `${where}missing (required)`;
-      return `${where}expected ${issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a map' : issue.expected === 'record' ? 'a map' : `a ${issue.expected}`}, got ${typeName(issue.input)}`;
+      return `${where}expected` +
+        ` ${issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a map' : issue.expected === 'record' ? 'a map' : `a ${issue.expected}`}, ` +
+        `got ${typeName(issue.input)}`;
     case 'invalid_union':
       return `${where}expected text, a number or true/false, got ${typeName(issue.input)}`;
     case 'too_small':
@@ -183,7 +185,8 @@ export function parseScenarioFile(file: string, text: string): ScenarioFile {
     const path = isList ? [...prefix, i] : [];
     const name = s.name ?? (isList ? `${baseName(file)} #${i + 1}` : baseName(file));
     const at = pos(nodeAt(doc, path)?.range?.[0] ?? 0);
-    if (seen.has(name)) throw new ScenarioError(file, pos(nodeAt(doc, [...path, 'name'])?.range?.[0] ?? 0), `two scenarios are named "${name}" (snapshots are stored by name)`);
+    if (seen.has(name))
+      throw new ScenarioError(file, pos(nodeAt(doc, [...path, 'name'])?.range?.[0] ?? 0), `two scenarios are named "${name}" (snapshots are stored by name)`);
     seen.set(name, i);
     return { ...s, name, file, at, assistantAt: pos(nodeAt(doc, [...path, 'assistant'])?.range?.[0] ?? 0) };
   });

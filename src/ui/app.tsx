@@ -8,12 +8,12 @@ import { Command, commandFor } from './keymap.js';
 import { FlashLine, Footer, Header } from './components/Chrome.js';
 import { flashLines } from './chrome-text.js';
 import { MIN_COLUMNS, MIN_ROWS } from './capabilities.js';
-import { truncate } from './format.js';
+import { truncate } from '../format/display.js';
 import { FilterBar, Palette } from './components/Palette.js';
 import { ConfirmDialog, dialogHeight } from './components/ConfirmDialog.js';
 import { SCREENS } from './screens/registry.js';
-import { EditorContext } from './hooks/editor.js';
-import { editInEditor } from './editor.js';
+import { EditorContext } from './hooks/useEditText.js';
+import { editInEditor } from './external-editor.js';
 import type { EditText } from '../store/index.js';
 import type { Terminal } from './terminal.js';
 
@@ -32,7 +32,8 @@ const JUMPS: Partial<Record<Command, Route>> = {
 export function App({ store, stop, handOver }: { store: ConsoleStore; stop?: () => Promise<void>; handOver?: Terminal['handOver'] }) {
   const { suspendTerminal } = useApp();
   // Ink clears its frame and lets go of input around `stop`, and draws the whole frame after it.
-  const suspend = stop && (() => void suspendTerminal(stop).catch((err: unknown) => store.getState().actions.flash(`Could not suspend: ${String(err)}`, 'error')));
+  const suspend =
+    stop && (() => void suspendTerminal(stop).catch((err: unknown) => store.getState().actions.flash(`Could not suspend: ${String(err)}`, 'error')));
   // The same path for the editor: Ink lets go, the terminal leaves the alternate screen and raw mode, the editor runs, all comes back.
   const edit = useMemo<EditText | undefined>(
     () =>
@@ -130,7 +131,9 @@ function Shell() {
         <FlashLine width={width} />
         <Footer contexts={[...footerContexts]} width={width} />
       </Box>
-      {tooSmall ? <Text wrap="truncate">{truncate(`Too small (${columns}×${rows}); needs ${MIN_COLUMNS}×${MIN_ROWS}. Resize, or q to quit`, Math.max(1, columns))}</Text> : null}
+      {tooSmall ? (
+        <Text wrap="truncate">{truncate(`Too small (${columns}×${rows}); needs ${MIN_COLUMNS}×${MIN_ROWS}. Resize, or q to quit`, Math.max(1, columns))}</Text>
+      ) : null}
     </>
   );
 }

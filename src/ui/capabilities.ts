@@ -41,7 +41,7 @@ export const MIN_ROWS = 10;
  * same width, for a terminal whose locale is not UTF-8. Box borders, status marks, separators, the
  * ellipsis, the spinner (its frames turn as | / - \) and the chart's bars.
  */
-export const GLYPHS: Readonly<Record<string, string>> = {
+const GLYPHS: Readonly<Record<string, string>> = {
   // Borders (round and single boxes)
   '╭': '+', '╮': '+', '╰': '+', '╯': '+', '┌': '+', '┐': '+', '└': '+', '┘': '+', '─': '-', '│': '|',
   // Status and selection marks, separators

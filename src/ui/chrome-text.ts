@@ -4,7 +4,7 @@
 import type { ConsoleTarget } from '../store/types.js';
 import type { ConnectionState } from '../api/connection-state.js';
 import { Footer, KEYMAP, bindingsFor, type KeyContext } from './keymap.js';
-import { truncate, wrapText } from './format.js';
+import { truncate, wrapText } from '../format/display.js';
 import type { Flash } from '../store/ui.js';
 import { cellWidth, truncateCells } from '../format/cells.js';
 import { escapeLine } from '../format/escape.js';

@@ -106,7 +106,20 @@ export type KeyContext =
   | 'palette'
   | 'input';
 
-export type KeyName = 'escape' | 'return' | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'tab' | 'backspace' | 'delete';
+type KeyName =
+  | 'escape'
+  | 'return'
+  | 'upArrow'
+  | 'downArrow'
+  | 'leftArrow'
+  | 'rightArrow'
+  | 'pageUp'
+  | 'pageDown'
+  | 'home'
+  | 'end'
+  | 'tab'
+  | 'backspace'
+  | 'delete';
 
 export interface KeyDescriptor {
   /** A printable character, matched exactly (case-sensitive). */
@@ -180,7 +193,12 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Send]: { keys: [{ key: 'return' }], contexts: ['chat'], hint: 'send', footer: Footer.High },
   [Command.RecallEarlier]: { keys: [{ key: 'upArrow' }], contexts: ['chat'], hint: 'earlier input', footer: Footer.Low },
   [Command.RecallLater]: { keys: [{ key: 'downArrow' }], contexts: ['chat'], hint: 'later input' },
-  [Command.NewLine]: { keys: [{ key: 'return', alt: true }, { char: 'j', ctrl: true }], contexts: ['chat'], hint: 'new line in the message', footer: Footer.Low },
+  [Command.NewLine]: {
+    keys: [{ key: 'return', alt: true }, { char: 'j', ctrl: true }],
+    contexts: ['chat'],
+    hint: 'new line in the message',
+    footer: Footer.Low,
+  },
   [Command.Variables]: { keys: [{ char: 'v', ctrl: true }], contexts: ['chat'], hint: 'variables', footer: Footer.Normal },
   [Command.LeaveChat]: { keys: [{ key: 'escape' }], contexts: ['chat'], hint: 'cancel send / back (the draft is kept)', footer: Footer.High },
   [Command.SaveAsTest]: { keys: [{ char: 't', ctrl: true }], contexts: ['chat'], hint: 'save as test', footer: Footer.Low },
@@ -188,7 +206,12 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.DiscardEdit]: { keys: [{ key: 'escape' }], contexts: ['review'], hint: 'discard them', footer: Footer.High },
   [Command.NextField]: { keys: [{ key: 'tab', shift: false }, { key: 'downArrow' }], contexts: ['form'], hint: 'next field', footer: Footer.Normal },
   [Command.PrevField]: { keys: [{ key: 'tab', shift: true }, { key: 'upArrow' }], contexts: ['form'], hint: 'previous field' },
-  [Command.Toggle]: { keys: [{ key: 'leftArrow' }, { key: 'rightArrow' }, { char: ' ' }], contexts: ['form', 'picker'], hint: 'change / toggle', footer: Footer.Normal },
+  [Command.Toggle]: {
+    keys: [{ key: 'leftArrow' }, { key: 'rightArrow' }, { char: ' ' }],
+    contexts: ['form', 'picker'],
+    hint: 'change / toggle',
+    footer: Footer.Normal,
+  },
   [Command.Submit]: { keys: [{ char: 's', ctrl: true }], contexts: ['form', 'picker'], hint: 'save', footer: Footer.High },
   [Command.ShowChoices]: { keys: [{ key: 'return' }], contexts: ['form'], hint: 'list a choice field\'s options' },
   [Command.PreviousChoice]: { keys: [{ char: 'k' }, { key: 'upArrow' }], contexts: ['dialog'], hint: 'previous choice' },
@@ -208,14 +231,19 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.WordRight]: { keys: [{ key: 'rightArrow', alt: true }, { char: 'f', alt: true }], contexts: ['input'], hint: 'word right' },
   [Command.KillToLineStart]: { keys: [{ char: 'u', ctrl: true }], contexts: ['input'], hint: 'delete to the start of the line' },
   [Command.KillToLineEnd]: { keys: [{ char: 'k', ctrl: true }], contexts: ['input'], hint: 'delete to the end of the line' },
-  [Command.KillWordBefore]: { keys: [{ char: 'w', ctrl: true }, { key: 'backspace', alt: true }], contexts: ['input'], hint: 'delete the word before the cursor' },
+  [Command.KillWordBefore]: {
+    keys: [{ char: 'w', ctrl: true }, { key: 'backspace', alt: true }],
+    contexts: ['input'],
+    hint: 'delete the word before the cursor',
+  },
 };
 
-export function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
+function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
   if (d.key) return key[d.key] === true && !!d.ctrl === key.ctrl && !!d.alt === key.meta && (d.shift === undefined || d.shift === key.shift);
   if (d.char === undefined) return false;
   // Ctrl-J arrives as a bare line feed (Ink names it neither Enter nor Ctrl).
-  if (d.ctrl) return (key.ctrl && input.toLowerCase() === d.char) || (!key.meta && d.char.length === 1 && input === String.fromCharCode(d.char.charCodeAt(0) - 96));
+  if (d.ctrl)
+    return (key.ctrl && input.toLowerCase() === d.char) || (!key.meta && d.char.length === 1 && input === String.fromCharCode(d.char.charCodeAt(0) - 96));
   if (d.alt) return key.meta && !key.ctrl && input === d.char;
   return !key.ctrl && !key.meta && input === d.char;
 }
@@ -255,7 +283,10 @@ export function describeKey(d: KeyDescriptor): string {
  * screen's contexts) a binding whose keys all belong to an earlier one is left out: the
  * dispatcher would never reach it there.
  */
-export function bindingsFor(contexts: readonly KeyContext[], opts: { footerOnly?: boolean } = {}): { command: Command; keys: string; hint: string; footer: number }[] {
+export function bindingsFor(
+  contexts: readonly KeyContext[],
+  opts: { footerOnly?: boolean } = {},
+): { command: Command; keys: string; hint: string; footer: number }[] {
   const live = (Object.entries(KEYMAP) as [Command, Binding][]).filter(([, b]) => b.contexts.some((c) => contexts.includes(c)));
   const taken = new Set<string>();
   const reachable = live.filter(([, b]) => {

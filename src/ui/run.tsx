@@ -25,10 +25,20 @@ export async function runConsole(started: Started): Promise<number> {
   // like the console's own.
   const syncWorker = async (): Promise<SyncWorkerTarget> => {
     const c = await connecting;
-    return { baseUrl: c.api.baseUrl, apiKey: c.target.apiKey ?? '', traits: traitsKeyOf(c.target), debug: started.debugLog ? (line) => void writeDebug(line) : undefined, onRateLimited: rateLimited };
+    return {
+      baseUrl: c.api.baseUrl,
+      apiKey: c.target.apiKey ?? '',
+      traits: traitsKeyOf(c.target),
+      debug: started.debugLog ? (line) => void writeDebug(line) : undefined,
+      onRateLimited: rateLimited,
+    };
   };
   // The call archive of this profile: the call log opens from it before the service answers.
-  const store = createConsoleStore(new ApiOnceConnected(connecting), { ...started.target, archive: archiveLocation(resolved) }, { initialRoute: started.route, debugLog, syncWorker });
+  const store = createConsoleStore(
+    new ApiOnceConnected(connecting),
+    { ...started.target, archive: archiveLocation(resolved) },
+    { initialRoute: started.route, debugLog, syncWorker },
+  );
   if (started.debugLog) store.getState().actions.flash(`--debug: each request is logged to ${started.debugLog}`);
   let failed: { err: unknown } | undefined;
   const conn = connecting.then(
@@ -40,7 +50,8 @@ export async function runConsole(started: Started): Promise<number> {
       c.onSandbox?.((e) => {
         const { flash } = store.getState().actions;
         if (e.kind === 'stopped') return flash(`The embedded sandbox stopped (${e.why}); restarting it on the same data dir…`, 'error');
-        if (e.kind === 'restart-failed') return flash(`Could not restart the embedded sandbox: ${e.why}; trying again in ${Math.max(1, Math.ceil(e.retryInMs / 1000))}s`, 'error');
+        if (e.kind === 'restart-failed')
+          return flash(`Could not restart the embedded sandbox: ${e.why}; trying again in ${Math.max(1, Math.ceil(e.retryInMs / 1000))}s`, 'error');
         store.setState((s) => ({ target: { ...s.target, ...shownTarget(c.target.kind, c.target.profile, e.url, c.target.apiKey) } }));
         flash(`The embedded sandbox is back (restarted in ${(e.ms / 1000).toFixed(1)}s)`);
       });
@@ -59,7 +70,10 @@ export async function runConsole(started: Started): Promise<number> {
   addCrashSecret(resolved.apiKey);
   terminal.reportCrashesTo((line) => store.getState().actions.flash(line, 'error'));
   try {
-    const app = render(<App store={store} stop={terminal.stop} handOver={terminal.handOver} />, { stdout: terminal.output, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true });
+    const app = render(
+      <App store={store} stop={terminal.stop} handOver={terminal.handOver} />,
+      { stdout: terminal.output, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true },
+    );
     await app.waitUntilExit();
   } finally {
     // The session index's last changes, written under its lock (milliseconds; a hung service does not delay it).

@@ -15,7 +15,7 @@ import { connect, type Connection } from '../target.js';
 import type { RateLimitWait } from '../api/http.js';
 import type { ConsoleTarget, Route } from '../store/types.js';
 import { CONNECTION_MARK, footerLine, headerLeft } from './chrome-text.js';
-import { truncate } from './format.js';
+import { truncate } from '../format/display.js';
 import { ROUTES, titleOf } from './screens/routes.js';
 import { cachedRowsFor, consoleCacheDir } from '../store/cached.js';
 import { headerLine, layoutColumns, rowLine, tableBodyHeight } from './table-text.js';
@@ -49,9 +49,10 @@ export interface Started {
   onRateLimited(listener: (wait: RateLimitWait) => void): void;
 }
 
-export function routeFrom(r: ConsoleOptions['initialRoute']): Route {
+function routeFrom(r: ConsoleOptions['initialRoute']): Route {
   if (!r) return { name: 'assistants' };
-  if (r.screen === 'chat') return { name: 'chat', ...(r.sessionId ? { sessionId: r.sessionId } : {}), ...(r.assistantId ? { assistantId: r.assistantId } : {}) };
+  if (r.screen === 'chat')
+    return { name: 'chat', ...(r.sessionId ? { sessionId: r.sessionId } : {}), ...(r.assistantId ? { assistantId: r.assistantId } : {}) };
   return { name: r.screen };
 }
 
@@ -62,13 +63,12 @@ export function shownTarget(kind: Target['kind'], profile: string, baseUrl: stri
 /**
  * The console's old generation may grow to 1.5× what was live after the last full GC before the
  * next one, not V8's own factor (up to 4× for a small, quickly collected heap). Paging the call
- * log reads ~100 bodies of 1,000 calls, each one string of ~0.7 MB: large objects, which only a
- * full GC frees. With V8's factor on Node 22 they piled up to ~70 MB of dead strings before the
- * first full GC came (console at ~248 MB resident with 100k calls loaded, ~180 MB after a GC);
- * at 1.5× the full GCs come sooner and it stays at ~180 MB; paging pays for the extra full GCs
- * (0.2-3 s more of ~4-8 s on a loaded 2-core machine; see src/README.md, Memory).
+ * log reads many large bodies, each one string: large objects, which only a full GC frees. With
+ * V8's factor they piled up as dead strings before the first full GC came, and the console's
+ * resident memory with them; at 1.5× the full GCs come sooner and it stays near what a GC leaves.
+ * Paging pays for the extra full GCs (see src/README.md, Memory).
  */
-export const HEAP_GROWING_PERCENT = 50;
+const HEAP_GROWING_PERCENT = 50;
 
 export async function startConsole(opts: ConsoleOptions): Promise<number> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
@@ -78,9 +78,19 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   const ui = import('./run.js');
   const debugLog = opts.debug ? debugLogPath() : undefined;
   let rateLimited: ((wait: RateLimitWait) => void) | undefined;
-  const connecting = connect({ resolved, sandboxIn: 'child', loadClientAfter: ui, debug: debugLog ? debugLogWriter() : undefined, onRateLimited: (w) => rateLimited?.(w) });
+  const connecting = connect({
+    resolved,
+    sandboxIn: 'child',
+    loadClientAfter: ui,
+    debug: debugLog ? debugLogWriter() : undefined,
+    onRateLimited: (w) => rateLimited?.(w),
+  });
   connecting.catch(() => undefined); // handled in run.tsx, which may attach a little later
-  const target = { ...shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir()), service: serviceOf(resolved), stateDir: stateDir() };
+  const target = {
+    ...shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir()),
+    service: serviceOf(resolved),
+    stateDir: stateDir(),
+  };
   const route = routeFrom(opts.initialRoute);
   const callLog = route.name === 'calls' ? await peekCalls(resolved, terminal.rows) : undefined;
   terminal.write(chromeFrame({ ...target, callLog }, route, terminal.columns, terminal.rows, terminal.color));
@@ -102,7 +112,13 @@ async function peekCalls(resolved: Target, rows: number): Promise<CallLogPeek | 
  * the service answers: status line, table header, the rows that fit, the first one selected.
  * Empty when the route is not such a list or nothing is cached.
  */
-export function cachedBody(target: FrameTarget, route: Route, width: number, bodyHeight: number, now = Date.now()): { above?: { chart: string[]; legend: string }; status: string; header: string; rows: string[] } | undefined {
+function cachedBody(
+  target: FrameTarget,
+  route: Route,
+  width: number,
+  bodyHeight: number,
+  now = Date.now(),
+): { above?: { chart: string[]; legend: string }; status: string; header: string; rows: string[] } | undefined {
   if (route.name === 'calls' && target.callLog?.total) {
     // As the Calls screen lays it out: chart, legend, status line, then the table.
     const log = target.callLog;
@@ -149,14 +165,20 @@ export function chromeFrame(target: FrameTarget, route: Route, columns: number, 
   const width = Math.max(20, columns);
   const sgr = (codes: string, text: string, reset: string) => (color ? `\x1b[${codes}m${text}\x1b[${reset}m` : text);
   const conn = CONNECTION_MARK.connecting;
-  const header = color ? `\x1b[37;44m${headerLeft(target, width)}\x1b[33m${conn.mark}\x1b[37m connecting\x1b[0m` : `${headerLeft(target, width)}${conn.mark} connecting`;
+  const header =
+    color ? `\x1b[37;44m${headerLeft(target, width)}\x1b[33m${conn.mark}\x1b[37m connecting\x1b[0m` : `${headerLeft(target, width)}${conn.mark} connecting`;
   const at = (row: number, text: string) => `\x1b[${row};1H${text}`;
   // Laid out as app.tsx lays it out with no bar, flash or dialog: header 2, body, flash 1, footer 1.
   const body = cachedBody(target, route, width, Math.max(3, rows - 4));
   const top = body?.above ? 3 + body.above.chart.length + 1 : 3;
-  const aboveText = body?.above ? body.above.chart.map((r, i) => at(3 + i, sgr('32', r, '39'))).join('') + at(3 + body.above.chart.length, sgr('2', body.above.legend, '22')) : '';
+  const aboveText = body?.above
+    ? body.above.chart.map((r, i) => at(3 + i, sgr('32', r, '39'))).join('') + at(3 + body.above.chart.length, sgr('2', body.above.legend, '22'))
+    : '';
   const bodyText = body
-    ? aboveText + at(top, sgr('2', body.status, '22')) + at(top + 1, sgr('1;36', body.header, '22;39')) + body.rows.map((r, i) => at(top + 2 + i, i === 0 ? sgr('7', r, '27') : r)).join('')
+    ? aboveText +
+      at(top, sgr('2', body.status, '22')) +
+      at(top + 1, sgr('1;36', body.header, '22;39')) +
+      body.rows.map((r, i) => at(top + 2 + i, i === 0 ? sgr('7', r, '27') : r)).join('')
     : '';
   return (
     '\x1b[?25l\x1b[2J' +

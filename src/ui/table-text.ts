@@ -1,12 +1,11 @@
 // A table's lines as plain text: which columns fit, and each line padded and cut in terminal
 // cells. <Table> (components/Table.tsx) draws these lines with Ink; the frame drawn before Ink
 // has loaded (start.ts) draws the same lines for the cached rows, so the hand-over shows no jump.
-import { cellText, COLUMN_GAP, layoutColumns, type Column } from '../format/column.js';
-import { pad } from './format.js';
+import { cellText, COLUMN_GAP, layoutColumns } from '../format/column.js';
+import { pad } from '../format/display.js';
 
 /** Which columns fit in `width`, and how wide each is: the one layout of the console and the commands. */
 export { layoutColumns };
-export type { Column };
 
 export type Layout<T> = ReturnType<typeof layoutColumns<T>>;
 

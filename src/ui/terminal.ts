@@ -165,7 +165,8 @@ export function takeTerminal(opts: TakeOptions): Terminal {
 
 /** stdout with every write passed through the glyph table (sizes, resize events and the rest are stdout's own). */
 function asciiOutput(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
-  const write = (chunk: unknown, ...rest: unknown[]) => (stdout.write as (...a: unknown[]) => boolean)(typeof chunk === 'string' ? asciiText(chunk) : chunk, ...rest);
+  const write = (chunk: unknown, ...rest: unknown[]) =>
+    (stdout.write as (...a: unknown[]) => boolean)(typeof chunk === 'string' ? asciiText(chunk) : chunk, ...rest);
   return new Proxy(stdout, {
     get(target, key) {
       if (key === 'write') return write;

@@ -28,7 +28,7 @@ const SPAN = 64;
 const simple = (c: number) => c >= 0x20 && c < 0x7f;
 
 /** The grapheme boundary before `i` (0 at the start). */
-export function prevBoundary(text: string, i: number): number {
+function prevBoundary(text: string, i: number): number {
   if (i <= 0) return 0;
   if (simple(text.charCodeAt(i - 1)) && (i < 2 || simple(text.charCodeAt(i - 2)) || text.charCodeAt(i - 2) === 10)) return i - 1;
   const lo = Math.max(0, i - SPAN);

@@ -47,7 +47,8 @@ export async function startCallLog(records: LogRecord[], opts: CallLogOptions = 
   const cap = opts.cap ?? 1000;
   const state = { records };
   const server = await startServer((req, res, n) => {
-    if (n > (opts.maxRequests ?? 400)) return json(res, 500, { statusCode: 500, error: 'Internal Server Error', message: `request ${n}: the walk does not end` });
+    if (n > (opts.maxRequests ?? 400))
+      return json(res, 500, { statusCode: 500, error: 'Internal Server Error', message: `request ${n}: the walk does not end` });
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname !== '/calls' && url.pathname !== '/calls/details') return json(res, 404, { statusCode: 404, error: 'Not Found', message: 'no route' });
     const q = url.searchParams;

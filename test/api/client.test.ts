@@ -172,7 +172,8 @@ test('files: upload (streamed multipart), list pages, get, delete; 404 after del
 });
 
 test('upload refuses a missing path, a directory or an unreadable file before sending', async () => {
-  await assert.rejects(api.uploadFile(join(dir, 'nope.txt')), (e: unknown) => e instanceof InputError && e.message === `there is no file at ${join(dir, 'nope.txt')}`);
+  await assert.rejects(api.uploadFile(join(dir, 'nope.txt')), (e: unknown) =>
+    e instanceof InputError && e.message === `there is no file at ${join(dir, 'nope.txt')}`);
   await assert.rejects(api.uploadFile(dir), (e: unknown) => e instanceof InputError && e.message.startsWith(`${dir} is not a regular file`));
   if (process.getuid?.() !== 0) {
     const locked = join(dir, 'locked.txt');

@@ -99,7 +99,15 @@ describe('doctor against the hosted-service fixture', () => {
   test('bare lists and records, a silent cap of 100: the cap is found past the page and kept', () =>
     withFixture({ list: 'bare', single: 'bare', pageCap: 'silent', pageCapSize: 100, calls: 250, dateFilters: 'inclusive' }, (_f, report) => {
       assert.equal(report.failed, undefined);
-      for (const endpoint of ['GET /assistants', 'GET /assistants/{id}', 'GET /phone-numbers', 'GET /calls', 'GET /calls/details', 'GET /files', 'GET /files/{id}']) {
+      for (const endpoint of [
+        'GET /assistants',
+        'GET /assistants/{id}',
+        'GET /phone-numbers',
+        'GET /calls',
+        'GET /calls/details',
+        'GET /files',
+        'GET /files/{id}',
+      ]) {
         assert.equal(report.learned?.envelopes?.[endpoint], 'bare', endpoint);
       }
       const cap = check(report, 'calls page cap');

@@ -61,17 +61,55 @@ describe('serviceWords', () => {
     ['an array of strings', json(400, ['name is required', 'voice is required']), 'name is required; voice is required'],
     ['{ message }', json(404, { message: 'Assistant not found' }), 'Assistant not found'],
     ['{ message: [...] }', json(400, { statusCode: 400, error: 'Bad Request', message: ['a', 'b'] }), 'a; b'],
-    ['{ statusCode, error, message }', json(400, { statusCode: 400, error: 'Bad Request', message: 'customer.number must be E.164' }), 'customer.number must be E.164'],
+    [
+      '{ statusCode, error, message }',
+      json(400, { statusCode: 400, error: 'Bad Request', message: 'customer.number must be E.164' }),
+      'customer.number must be E.164',
+    ],
     ['{ error: "…" }', json(401, { error: 'Invalid API key' }), 'Invalid API key'],
-    ['{ error: { message, code } }', json(400, { error: { message: 'voiceId is required for sarvam', code: 'invalid_voice' } }), 'voiceId is required for sarvam (invalid_voice)'],
+    [
+      '{ error: { message, code } }',
+      json(400, { error: { message: 'voiceId is required for sarvam', code: 'invalid_voice' } }),
+      'voiceId is required for sarvam (invalid_voice)',
+    ],
     ['{ errors: [{ message }] }', json(422, { errors: [{ message: 'name too long' }, { message: 'model unknown' }] }), 'name too long; model unknown'],
     ['{ errors: ["…"] }', json(422, { errors: ['name too long'] }), 'name too long'],
     ['{ detail }', json(422, { detail: 'limit must be at most 100' }), 'limit must be at most 100'],
-    ['an HTML page with a title', { status: 502, contentType: 'text/html', text: '<html><head><title>Upstream &amp; co: down</title></head><body><h1>Oops</h1></body></html>', body: undefined }, 'Upstream & co: down'],
-    ['an HTML page with a heading', { status: 404, contentType: 'text/html', text: '<html><body><h1>No <b>such</b> page</h1></body></html>', body: undefined }, 'No such page'],
-    ['an HTML page with only text', { status: 500, contentType: 'text/html', text: '<html><body><script>x()</script><p>Something\n  broke</p></body></html>', body: undefined }, 'Something broke'],
-    ['an HTML page whose title and heading only name the status', { status: 404, contentType: 'text/html', text: '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>Assistant not found</p></body></html>', body: undefined }, 'Assistant not found'],
-    ['text/plain', { status: 200, contentType: 'text/plain', text: 'Inbound agent configured successfully\n', body: undefined }, 'Inbound agent configured successfully'],
+    [
+      'an HTML page with a title',
+      {
+        status: 502,
+        contentType: 'text/html',
+        text: '<html><head><title>Upstream &amp; co: down</title></head><body><h1>Oops</h1></body></html>',
+        body: undefined,
+      },
+      'Upstream & co: down',
+    ],
+    [
+      'an HTML page with a heading',
+      { status: 404, contentType: 'text/html', text: '<html><body><h1>No <b>such</b> page</h1></body></html>', body: undefined },
+      'No such page',
+    ],
+    [
+      'an HTML page with only text',
+      { status: 500, contentType: 'text/html', text: '<html><body><script>x()</script><p>Something\n  broke</p></body></html>', body: undefined },
+      'Something broke',
+    ],
+    [
+      'an HTML page whose title and heading only name the status',
+      {
+        status: 404,
+        contentType: 'text/html',
+        text: '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>Assistant not found</p></body></html>',
+        body: undefined,
+      },
+      'Assistant not found',
+    ],
+    [
+      'text/plain',
+      { status: 200, contentType: 'text/plain', text: 'Inbound agent configured successfully\n', body: undefined },
+      'Inbound agent configured successfully',
+    ],
   ] as const) {
     test(`${label} becomes one line of the service's words`, () => {
       assert.equal(serviceWords(answer), words);

@@ -25,7 +25,14 @@ function text(res: import('node:http').ServerResponse, status: number, contentTy
 }
 
 const assistant = { id: 'a1', name: 'Front desk', createdAt: '2026-11-01T10:00:00.000Z' };
-const call = { id: 'c1', createdAt: '2026-11-25T10:00:00.000Z', status: 'queued', assistantId: 'a1', phoneNumberId: 'p1', customer: { number: '+14155550123' } };
+const call = {
+  id: 'c1',
+  createdAt: '2026-11-25T10:00:00.000Z',
+  status: 'queued',
+  assistantId: 'a1',
+  phoneNumberId: 'p1',
+  customer: { number: '+14155550123' },
+};
 const outbound = { assistantId: 'a1', phoneNumberId: 'p1', customer: { number: '+14155550123' } };
 
 describe('single records in every envelope', () => {
@@ -65,9 +72,21 @@ describe('error bodies become one line of the service\'s words', () => {
   for (const [label, answer, words] of [
     ['a JSON string', (res: import('node:http').ServerResponse) => json(res, 400, 'customer.number is invalid'), 'customer.number is invalid'],
     ['{ error: "…" }', (res: import('node:http').ServerResponse) => json(res, 400, { error: 'customer.number is invalid' }), 'customer.number is invalid'],
-    ['{ error: { message, code } }', (res: import('node:http').ServerResponse) => json(res, 400, { error: { message: 'customer.number is invalid', code: 'E_NUMBER' } }), 'customer.number is invalid (E_NUMBER)'],
-    ['{ errors: [...] }', (res: import('node:http').ServerResponse) => json(res, 422, { errors: [{ message: 'customer.number is invalid' }, 'name is too long'] }), 'customer.number is invalid; name is too long'],
-    ['an HTML page', (res: import('node:http').ServerResponse) => text(res, 400, 'text/html', '<html><head><title>Invalid number</title></head><body>…</body></html>'), 'Invalid number'],
+    [
+      '{ error: { message, code } }',
+      (res: import('node:http').ServerResponse) => json(res, 400, { error: { message: 'customer.number is invalid', code: 'E_NUMBER' } }),
+      'customer.number is invalid (E_NUMBER)',
+    ],
+    [
+      '{ errors: [...] }',
+      (res: import('node:http').ServerResponse) => json(res, 422, { errors: [{ message: 'customer.number is invalid' }, 'name is too long'] }),
+      'customer.number is invalid; name is too long',
+    ],
+    [
+      'an HTML page',
+      (res: import('node:http').ServerResponse) => text(res, 400, 'text/html', '<html><head><title>Invalid number</title></head><body>…</body></html>'),
+      'Invalid number',
+    ],
     ['text/plain', (res: import('node:http').ServerResponse) => text(res, 400, 'text/plain', 'customer.number is invalid'), 'customer.number is invalid'],
   ] as const) {
     test(label, async () => {
@@ -109,7 +128,8 @@ describe('a 2xx to a write is a success whatever its body', () => {
   });
 
   test('an update answered without a record is re-read', async () => {
-    const { api, server } = await serve((req, res) => (req.method === 'PATCH' ? text(res, 200, 'text/plain', 'Updated') : json(res, 200, { ...assistant, name: 'Renamed' })));
+    const { api, server } =
+      await serve((req, res) => (req.method === 'PATCH' ? text(res, 200, 'text/plain', 'Updated') : json(res, 200, { ...assistant, name: 'Renamed' })));
     const updated = await api.updateAssistant('a1', { name: 'Renamed' });
     assert.equal(updated.record?.name, 'Renamed');
     assert.deepEqual(updated.record?.notApplied, []);
@@ -121,7 +141,11 @@ describe('a 2xx to a write is a success whatever its body', () => {
   test('a create answered without a record finds the newest assistant with that name', async () => {
     const older = { id: 'a0', name: 'Front desk', createdAt: '2026-10-01T00:00:00.000Z' };
     const newer = { id: 'a9', name: 'Front desk', createdAt: '2026-11-25T00:00:00.000Z' };
-    const { api, server } = await serve((req, res) => (req.method === 'POST' ? json(res, 201, { message: 'Assistant created successfully' }) : json(res, 200, [older, newer, { id: 'x', name: 'Other', createdAt: '2026-11-26T00:00:00.000Z' }])));
+    const { api, server } =
+      await serve((req, res) =>
+        (req.method === 'POST'
+          ? json(res, 201, { message: 'Assistant created successfully' })
+          : json(res, 200, [older, newer, { id: 'x', name: 'Other', createdAt: '2026-11-26T00:00:00.000Z' }])));
     const created = await api.createAssistant({ name: 'Front desk' });
     assert.equal(created.record?.id, 'a9');
     assert.equal(created.unread?.said, 'Assistant created successfully');
@@ -138,7 +162,8 @@ describe('a 2xx to a write is a success whatever its body', () => {
     assert.ok(shape instanceof ResponseShapeError);
     assert.doesNotMatch(failure(shape).hint ?? '', /Voice Agent Service/);
     // A 404 page for the whole collection: not this API. For one id: an ordinary 404, the page's words kept.
-    const missing = await serve((_req, res) => text(res, 404, 'text/html', '<html><title>404 Not Found</title><h1>Not Found</h1><p>Assistant not found</p></html>'));
+    const missing =
+      await serve((_req, res) => text(res, 404, 'text/html', '<html><title>404 Not Found</title><h1>Not Found</h1><p>Assistant not found</p></html>'));
     assert.match(failure(await missing.api.listAssistants().catch((e: unknown) => e)).hint ?? '', /is the Voice Agent Service/);
     const one = failure(await missing.api.getAssistant('nope').catch((e: unknown) => e));
     assert.match(one.message, /failed \(404\): Assistant not found$/);
@@ -154,7 +179,13 @@ describe('a write whose fate is unknown is not sent again, and says how to check
     assert.equal(err.mayHaveActed, true);
     assert.equal(server.requests.length, 1, 'never re-sent');
     const f = failure(err);
-    assert.match(f.message, /did not start answering .*; it may have happened anyway: look in the call log for a call to \+14155550123 \(`switchboard calls list --assistant a1 --number p1 --after \d{4}-\d\d-\d\dT[\d:.]+Z`\)/);
+    assert.match(
+      f.message,
+      new RegExp(
+        String.raw`did not start answering .*; it may have happened anyway: look in the call log for a call to \+14155550123 ` +
+          String.raw`\(${'`'}switchboard calls list --assistant a1 --number p1 --after \d{4}-\d\d-\d\dT[\d:.]+Z${'`'}\)`,
+      ),
+    );
     assert.match(f.hint ?? '', /twice/);
   });
 
@@ -175,7 +206,8 @@ describe('a write whose fate is unknown is not sent again, and says how to check
   });
 
   test('a read that times out never says it may have happened', async () => {
-    const { api, server } = await serve((req, res, n) => (n === 1 ? void drain(req) : json(res, 200, [assistant])), { timeouts: { headersMs: 200 }, retries: 1 });
+    const { api, server } =
+      await serve((req, res, n) => (n === 1 ? void drain(req) : json(res, 200, [assistant])), { timeouts: { headersMs: 200 }, retries: 1 });
     const err = await api.listAssistants().then(() => assert.fail('should throw'), (e: unknown) => e);
     assert.ok(err instanceof TimeoutError);
     assert.equal(err.mayHaveActed, false);

@@ -42,7 +42,23 @@ test('seeded calls are Vapi Call objects: newest first, no durationSeconds or to
   const ended = calls.filter((c) => c.status === 'ended');
   assert.ok(ended.length >= 35);
   for (const c of ended) {
-    for (const k of ['id', 'type', 'status', 'startedAt', 'endedAt', 'endedReason', 'costBreakdown', 'messages', 'transcript', 'artifact', 'analysis', 'assistantId', 'phoneNumberId', 'createdAt', 'updatedAt']) {
+    for (const k of [
+      'id',
+      'type',
+      'status',
+      'startedAt',
+      'endedAt',
+      'endedReason',
+      'costBreakdown',
+      'messages',
+      'transcript',
+      'artifact',
+      'analysis',
+      'assistantId',
+      'phoneNumberId',
+      'createdAt',
+      'updatedAt',
+    ]) {
       assert.ok(k in c, `${k} in ${String(c.id)}`);
     }
     assert.ok(!('durationSeconds' in c) && !('summary' in c));
@@ -175,7 +191,13 @@ test('single-record envelopes: documented, bare, {<name>}, {data}, {message, dat
   const documented = await fixture();
   const a = documented.assistants[0];
   assert.deepEqual((await get(documented, `/assistants/${String(a.id)}`)).body, a);
-  const created = await post(documented, '/assistants', { name: 'New', voice: { provider: '11labs', voiceId: 'burt' }, transcriber: { provider: 'deepgram' }, model: { provider: 'openai', model: 'gpt-4o' } });
+  const created =
+    await post(documented, '/assistants', {
+      name: 'New',
+      voice: { provider: '11labs', voiceId: 'burt' },
+      transcriber: { provider: 'deepgram' },
+      model: { provider: 'openai', model: 'gpt-4o' },
+    });
   assert.equal(created.status, 201);
   assert.equal((created.body as Rec).message, 'Assistant created successfully');
   assert.equal(((created.body as Rec).data as Rec).name, 'New');
@@ -200,7 +222,13 @@ test('PATCH /assistants/{id} applies only name, status and description, and keep
   const f = await fixture();
   const a = f.assistants[0];
   const before = structuredClone(a);
-  const r = await post(f, `/assistants/${String(a.id)}`, { name: 'Renamed', description: 'd2', firstMessage: 'Howdy', model: { provider: 'azure', model: 'gpt-4o-cluster' } }, 'PATCH');
+  const r =
+    await post(
+      f,
+      `/assistants/${String(a.id)}`,
+      { name: 'Renamed', description: 'd2', firstMessage: 'Howdy', model: { provider: 'azure', model: 'gpt-4o-cluster' } },
+      'PATCH',
+    );
   assert.equal(r.status, 200);
   assert.equal((r.body as Rec).message, 'Assistant updated successfully');
   const stored = (await get(f, `/assistants/${String(a.id)}`)).body as Rec;
@@ -256,7 +284,27 @@ test('phone numbers and files carry organization, not service; files are Vapi fi
   }
   for (const file of f.files) {
     assert.ok(!('service' in file));
-    for (const k of ['id', 'externalId', 'name', 'integrationId', 'url', 'bytes', 'object', 'purpose', 'mimetype', 'bucket', 'path', 'status', 'parsedTextUrl', 'parsedTextBytes', 'organizationId', 'createdAt', 'updatedAt', 'organization', 'integration']) {
+    for (const k of [
+      'id',
+      'externalId',
+      'name',
+      'integrationId',
+      'url',
+      'bytes',
+      'object',
+      'purpose',
+      'mimetype',
+      'bucket',
+      'path',
+      'status',
+      'parsedTextUrl',
+      'parsedTextBytes',
+      'organizationId',
+      'createdAt',
+      'updatedAt',
+      'organization',
+      'integration',
+    ]) {
       assert.ok(k in file, k);
     }
     assert.equal(file.object, 'file');

@@ -34,7 +34,20 @@ test('dates: accepted forms', () => {
 });
 
 test('dates: refused forms name the value and the accepted forms', () => {
-  for (const text of ['', 'yesterday', '2026-13-01', '2026-02-30', '2025-02-29', '2026-11-01T24:00Z', '2026-11-01T09:60Z', '11/01/2026', '7 days', '-3d', '2026-11-01T09:00+25:00', '5y']) {
+  for (const text of [
+    '',
+    'yesterday',
+    '2026-13-01',
+    '2026-02-30',
+    '2025-02-29',
+    '2026-11-01T24:00Z',
+    '2026-11-01T09:60Z',
+    '11/01/2026',
+    '7 days',
+    '-3d',
+    '2026-11-01T09:00+25:00',
+    '5y',
+  ]) {
     assert.throws(
       () => parseDateInput(text, { now }),
       (e: unknown) => e instanceof InputError && e.message.startsWith(`"${text}"`) && /ISO 8601/.test(e.message),

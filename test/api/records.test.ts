@@ -55,7 +55,10 @@ test('duration: never negative, none when either time is missing or unreadable',
   assert.equal(callCost({ id: 'a', createdAt: '' }), undefined);
   assert.equal(callCost({ id: 'a', createdAt: '', costBreakdown: { total: 0.5 } }), 0.5);
   const bare = viewCall({ id: 'b', createdAt: '2026-11-20T10:00:00Z' });
-  assert.deepEqual([bare.id, bare.createdAt, bare.turns, bare.durationSeconds, bare.cost, bare.summary, bare.transcript, bare.customer], ['b', '2026-11-20T10:00:00Z', [], undefined, undefined, undefined, undefined, undefined]);
+  assert.deepEqual(
+    [bare.id, bare.createdAt, bare.turns, bare.durationSeconds, bare.cost, bare.summary, bare.transcript, bare.customer],
+    ['b', '2026-11-20T10:00:00Z', [], undefined, undefined, undefined, undefined, undefined],
+  );
 });
 
 test('messages: text from content or message (or content parts), roles normalised, a message without role still reads', () => {
@@ -93,7 +96,13 @@ test('parsing keeps every record as sent and adds nothing', () => {
   const chatWithoutOutput = { id: 'chat1', sessionId: 's1' };
   const number = { id: 'pn', did: '+1', organization: { id: 'o', name: 'Org' } };
   const file = { id: 'f', name: 'a.pdf', organization: { id: 'o', name: 'Org' }, bytes: 3 };
-  for (const [schema, rec] of [[CallSchema, VAPI_CALL], [ChatSessionSchema, sessionWithoutRoles], [ChatSchema, chatWithoutOutput], [PhoneNumberSchema, number], [KbFileSchema, file]] as const) {
+  for (const [schema, rec] of [
+    [CallSchema, VAPI_CALL],
+    [ChatSessionSchema, sessionWithoutRoles],
+    [ChatSchema, chatWithoutOutput],
+    [PhoneNumberSchema, number],
+    [KbFileSchema, file],
+  ] as const) {
     const parsed = schema.parse(structuredClone(rec));
     assert.deepEqual(JSON.parse(JSON.stringify(parsed)), rec);
     assert.deepEqual(Object.keys(parsed).sort(), Object.keys(rec).sort(), 'no key added, even an undefined one');

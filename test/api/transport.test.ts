@@ -107,7 +107,8 @@ describe('envelopes', () => {
 
 describe('errors', () => {
   test('an error message given as a list is kept as a list and joined for display', async () => {
-    const { api } = await serve((_req, res) => json(res, 400, { statusCode: 400, error: 'Bad Request', message: ['name must be a string', 'voice is required'] }));
+    const { api } =
+      await serve((_req, res) => json(res, 400, { statusCode: 400, error: 'Bad Request', message: ['name must be a string', 'voice is required'] }));
     const err = await api.createAssistant({}).then(() => assert.fail('should throw'), (e: unknown) => e);
     assert.ok(err instanceof ApiError);
     assert.equal(err.status, 400);

@@ -15,7 +15,13 @@ after(async () => {
 
 /** A service that, like the spec's, keeps only name, status and description of a PATCH. */
 async function specLikeService(): Promise<TestServer> {
-  let stored: Record<string, unknown> = { id: 'a1', name: 'Desk', status: true, voice: { provider: 'vapi', voiceId: 'Elliot' }, createdAt: '2026-11-01T00:00:00Z' };
+  let stored: Record<string, unknown> = {
+    id: 'a1',
+    name: 'Desk',
+    status: true,
+    voice: { provider: 'vapi', voiceId: 'Elliot' },
+    createdAt: '2026-11-01T00:00:00Z',
+  };
   return startServer(async (req, res) => {
     if (req.method === 'PATCH') {
       let raw = '';
@@ -34,7 +40,11 @@ test('updateAssistant re-reads the record and names the fields a service did not
   const server = await specLikeService();
   const api = createClient({ baseUrl: server.url, apiKey: 'k', retryBaseMs: 5 });
   open.push(server, api);
-  const updated = (await api.updateAssistant('a1', { name: 'Front desk', voice: { provider: '11labs', voiceId: 'v', model: 'm', language: 'en' }, maxDurationSeconds: 60 })).record!;
+  const updated = (await api.updateAssistant('a1', {
+    name: 'Front desk',
+    voice: { provider: '11labs', voiceId: 'v', model: 'm', language: 'en' },
+    maxDurationSeconds: 60,
+  })).record!;
   assert.equal(updated.name, 'Front desk');
   assert.deepEqual(updated.voice, { provider: 'vapi', voiceId: 'Elliot' }, 'the record as stored, not the echo');
   assert.deepEqual(updated.notApplied, ['voice', 'maxDurationSeconds']);

@@ -60,7 +60,11 @@ test('a 50 MB file is streamed as multipart part "file" without being read into 
     const boundary = /boundary=(.+)$/.exec(received.contentType)?.[1];
     assert.ok(boundary, received.contentType);
     assert.equal(received.bytes, received.contentLength, 'Content-Length announced up front matches what was sent');
-    assert.ok(received.head.startsWith(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="recording.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    assert.ok(
+      received.head.startsWith(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="recording.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+    );
     assert.ok(received.tail.toString('latin1').endsWith(`\r\n--${boundary}--\r\n`));
     assert.ok(received.bytes > SIZE && received.bytes < SIZE + 400);
   } finally {

@@ -83,7 +83,13 @@ describe('calls search | stats | export on the archive', () => {
     assert.ok(found.includes(first), `"${phrase}" finds ${first}`);
     // Exactly the calls whose transcript, summary or customer hold that phrase.
     const all = lines(await ok(on, ['calls', 'export', '--offline'])).map((l) => JSON.parse(l) as Call);
-    const expected = all.filter((c) => [viewCall(c).transcript, viewCall(c).summary, c.customer?.name, c.customer?.number].some((t) => t && words(t).includes(` ${phrase} `))).map((c) => c.id);
+    const expected = all.filter((c) =>
+      [viewCall(c).transcript, viewCall(c).summary, c.customer?.name, c.customer?.number].some((t) => t && words(t).includes(` ${phrase} `))).map(
+      (
+        c,
+      ) =>
+        c.id,
+    );
     assert.deepEqual(new Set(found), new Set(expected));
     // Newest first.
     const created = found.map((id) => all.findIndex((c) => c.id === id));
@@ -171,7 +177,15 @@ describe('calls search | stats | export on the archive', () => {
     const [number] = store.listPhoneNumbers();
     const script = new CallScript(assistant.body, []);
     const plan = (createdAt: number) =>
-      planCall({ type: 'outboundPhoneCall', assistantId: assistant.id, phoneNumberId: number.id, script, customer: { number: '+14155550100', name: 'Tie Breaker' }, createdAt, pace: 1 });
+      planCall({
+        type: 'outboundPhoneCall',
+        assistantId: assistant.id,
+        phoneNumberId: number.id,
+        script,
+        customer: { number: '+14155550100', name: 'Tie Breaker' },
+        createdAt,
+        pace: 1,
+      });
     try {
       // From an empty archive, so the whole log is walked page by page.
       await ok(on, ['archive', 'clear', '--yes']);
@@ -198,7 +212,23 @@ describe('calls search | stats | export on the archive', () => {
   test('a call still in progress at one sync is updated by a later one', async () => {
     const [assistant] = JSON.parse(await ok(on, ['assistants', 'list', '-o', 'json'])) as { id: string }[];
     const [number] = JSON.parse(await ok(on, ['numbers', 'list', '-o', 'json'])) as { id: string }[];
-    const placed = JSON.parse(await ok(on, ['calls', 'outbound', '--assistant', assistant.id, '--number', number.id, '--to', '+14155550123', '--name', 'Quillon Verbatim', '-o', 'json'])) as { id: string };
+    const placed =
+      JSON.parse(
+        await ok(on, [
+          'calls',
+          'outbound',
+          '--assistant',
+          assistant.id,
+          '--number',
+          number.id,
+          '--to',
+          '+14155550123',
+          '--name',
+          'Quillon Verbatim',
+          '-o',
+          'json',
+        ]),
+      ) as { id: string };
     await ok(on, ['archive', 'sync']);
     const early = JSON.parse(await ok(on, ['calls', 'search', '"Quillon Verbatim"', '--offline', '-o', 'json'])) as { id: string; status: string }[];
     assert.equal(early[0]?.id, placed.id);
@@ -214,12 +244,16 @@ describe('calls search | stats | export on the archive', () => {
     assert.ok(updated >= 1);
     const late = JSON.parse(await ok(on, ['calls', 'search', '"Quillon Verbatim"', '--offline', '-o', 'json'])) as { id: string; status: string }[];
     assert.equal(late[0].status, 'ended');
-    const record = JSON.parse(lines(await ok(on, ['calls', 'export', '--offline', '--after', '1h'])).find((l) => l.includes(placed.id))!) as { transcript: string };
+    const record =
+      JSON.parse(lines(await ok(on, ['calls', 'export', '--offline', '--after', '1h'])).find((l) => l.includes(placed.id))!) as { transcript: string };
     assert.match(record.transcript, /Quillon Verbatim/);
   });
 
   test('archive status, and clear: refused without a terminal, done with --yes', async () => {
-    const status = JSON.parse(await ok(on, ['archive', 'status', '-o', 'json'])) as { path: string; calls: number; bytes: number; complete: boolean; lastSync?: { at: string } };
+    const status =
+      JSON.parse(
+        await ok(on, ['archive', 'status', '-o', 'json']),
+      ) as { path: string; calls: number; bytes: number; complete: boolean; lastSync?: { at: string } };
     assert.equal(status.path, on.archive);
     assert.ok(status.calls > 0 && status.bytes > 0 && status.complete && status.lastSync);
     const refused = await runCli(['archive', 'clear'], { env: on.env });

@@ -52,7 +52,7 @@ describe('the archive API', () => {
     assert.deepEqual(archive.window({}, { limit: 100_000 }).map((r) => r.call.id), serviceIds);
     assert.equal(statSync(archive.path).mode & 0o777, 0o600);
     assert.equal(statSync(join(dir, 'cache', 'archive')).mode & 0o777, 0o700);
-    // A new file gets 16 KiB pages (records of ~1.6 KB wasted a sixth of a 4 KiB page).
+    // A new file gets 16 KiB pages (a record left much of a 4 KiB page unused).
     const raw = openSqlite(archive.path, { readOnly: true });
     try {
       assert.equal(pragmaValue(raw, 'page_size'), 16_384);
@@ -72,7 +72,8 @@ describe('the archive API', () => {
     const picks = [0, 3, all.length >> 2, all.length >> 1, all.length - 2].map((i) => times[i]);
     const quarter = Math.floor(times[all.length >> 1] / 900_000) * 900_000;
     const bounds = [...picks, ...picks.map((t) => t - 1), ...picks.map((t) => t + 1), quarter, quarter - 1, quarter + 900_000];
-    const inWindow = (after?: number, before?: number) => times.filter((t) => (after === undefined || t >= after) && (before === undefined || t <= before)).length;
+    const inWindow = (after?: number, before?: number) =>
+      times.filter((t) => (after === undefined || t >= after) && (before === undefined || t <= before)).length;
     for (const after of [undefined, ...bounds]) {
       for (const before of [undefined, ...bounds]) {
         if (after !== undefined && before !== undefined && before < after - 900_000) continue;
@@ -122,7 +123,8 @@ describe('the archive API', () => {
     const db = openSqlite(archive.path, { readOnly: true });
     try {
       const all = archive.window({}, { limit: 100_000 });
-      const counted = (where: string, ...params: (string | number)[]) => (db.prepare(`SELECT count(*) AS n FROM calls ${where}`).get(...params) as { n: number }).n;
+      const counted = (where: string, ...params: (string | number)[]) =>
+        (db.prepare(`SELECT count(*) AS n FROM calls ${where}`).get(...params) as { n: number }).n;
       const check = () => {
         const a = all[0].call;
         assert.equal(archive.count(), counted(''));
@@ -134,7 +136,9 @@ describe('the archive API', () => {
         // dates: whole quarter hours from the rollup, the ends from the calls
         const mid = Date.parse(all[Math.floor(all.length / 2)].call.createdAt);
         for (const [after, before] of [[mid - 3_600_000 + 7, mid + 60_000], [mid, mid], [undefined, mid + 1], [mid - 1, undefined]]) {
-          const where = [after === undefined ? '' : `created_at >= ${after}`, before === undefined ? '' : `created_at <= ${before}`].filter(Boolean).join(' AND ');
+          const where = [after === undefined ? '' : `created_at >= ${after}`, before === undefined ? '' : `created_at <= ${before}`].filter(Boolean).join(
+            ' AND ',
+          );
           assert.equal(archive.count({ after, before }), counted(`WHERE ${where}`), `after ${after} before ${before}`);
         }
         assert.equal(archive.count({ assistantId: a.assistantId!, status: 'ended' }), counted("WHERE assistant_id = ? AND status = 'ended'", a.assistantId!));

@@ -94,7 +94,14 @@ test('an archive indexed by the version before (no durations, no text from messa
       UPDATE calls SET duration = NULL, cost = NULL WHERE id != 's1';
       DELETE FROM rollup;
       PRAGMA user_version = 2;`);
-    for (const [dim, key] of [[0, `''`], [1, `coalesce(assistant_id, '')`], [2, `coalesce(phone_number_id, '')`], [3, `coalesce(status, '')`], [4, `coalesce(ended_reason, '')`], [5, `coalesce(type, '')`]]) {
+    for (const [dim, key] of [
+      [0, `''`],
+      [1, `coalesce(assistant_id, '')`],
+      [2, `coalesce(phone_number_id, '')`],
+      [3, `coalesce(status, '')`],
+      [4, `coalesce(ended_reason, '')`],
+      [5, `coalesce(type, '')`],
+    ]) {
       db.exec(`INSERT INTO rollup (dim, bucket, key, calls, seconds, cost)
         SELECT ${dim}, created_at / ${15 * 60_000}, ${key}, count(*), total(duration), total(cost) FROM calls GROUP BY 2, 3`);
     }

@@ -22,7 +22,8 @@ describe('the YAML document', () => {
     const text = renderAssistantYaml(toFileValue(assistant));
     assert.equal(
       text,
-      'id: asst_1\nname: Front desk\ndescription: Desk\nmodel:\n  provider: openai\n  temperature: 0.3\n  messages:\n    - role: system\n      content: |-\n        one\n        two\n        three\nvendorField:\n  keep: true\n',
+      'id: asst_1\nname: Front desk\ndescription: Desk\nmodel:\n  provider: openai\n  temperature: 0.3\n  messages:\n    - role: system\n      content: |-\n' +
+        '        one\n        two\n        three\nvendorField:\n  keep: true\n',
     );
     assert.deepEqual(parseAssistantYaml(text, 'f.yaml').value, toFileValue(assistant));
   });
@@ -97,13 +98,24 @@ describe('changes, patches and drift', () => {
     const edited = prompt.map((l, i) => (i === 100 ? 'Rule 100: be brief.' : i === 2900 ? 'Rule 2900: be kind.' : l));
     const lines = unifiedDiff(prompt.join('\n'), edited.join('\n'));
     assert.deepEqual(lines.filter((l) => l.startsWith('@@')), ['@@ -98,7 +98,7 @@', '@@ -2898,7 +2898,7 @@']);
-    assert.deepEqual(lines.filter((l) => /^[-+]/.test(l)), ['-Rule 100: be helpful.', '+Rule 100: be brief.', '-Rule 2900: be helpful.', '+Rule 2900: be kind.']);
+    assert.deepEqual(lines.filter((l) => /^[-+]/.test(l)), [
+      '-Rule 100: be helpful.',
+      '+Rule 100: be brief.',
+      '-Rule 2900: be helpful.',
+      '+Rule 2900: be kind.',
+    ]);
   });
 
   test('knowledge-base files by name or id; unknown and ambiguous names fail', () => {
     const files = [{ id: 'f1', name: 'faq.md' }, { id: 'f2', name: 'dup.md' }, { id: 'f3', name: 'dup.md' }] as KbFile[];
     assert.deepEqual(resolveKnowledgeBase({ knowledgeBase: { files: ['faq.md', 'f2'] } }, files), { knowledgeBase: { fileIds: ['f1', 'f2'] } });
-    assert.throws(() => resolveKnowledgeBase({ knowledgeBase: { files: ['nope.md'] } }, files), (e: Error) => e instanceof KnowledgeBaseNameError && /knowledgeBase\.files\[0\]: no knowledge-base file .*"nope\.md"/.test(e.message));
-    assert.throws(() => resolveKnowledgeBase({ model: { knowledgeBase: { files: ['dup.md'] } } }, files), /model\.knowledgeBase\.files\[0\]: 2 knowledge-base files are named "dup\.md" \(f2, f3\)/);
+    assert.throws(
+      () => resolveKnowledgeBase({ knowledgeBase: { files: ['nope.md'] } }, files),
+      (e: Error) => e instanceof KnowledgeBaseNameError && /knowledgeBase\.files\[0\]: no knowledge-base file .*"nope\.md"/.test(e.message),
+    );
+    assert.throws(
+      () => resolveKnowledgeBase({ model: { knowledgeBase: { files: ['dup.md'] } } }, files),
+      /model\.knowledgeBase\.files\[0\]: 2 knowledge-base files are named "dup\.md" \(f2, f3\)/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-// `npm run bench`: measures the built CLI (dist/) against the targets of issue 6 and prints one
+// `npm run bench`: measures the built CLI (dist/) against each row's target and prints one
 // table (Markdown) plus a JSON file of the same figures. A full run (no --rows, no --quick) also
 // writes the table, with the machine, Node version and date, to test/bench/RESULTS.md, which the
 // README links. Each row that cannot run (a piece not built, a failure) prints `n/a (<reason>)`
@@ -48,7 +48,10 @@ const GROUPS: RowGroup[] = [
   },
   {
     rows: [4, 5],
-    titles: { 4: { name: 'keypress → frame, 100,000-call log', target: '≤ 8 ms median, ≤ 25 ms p99' }, 5: { name: 'console RSS, 100,000 calls loaded', target: '≤ 200 MB' } },
+    titles: {
+      4: { name: 'keypress → frame, 100,000-call log', target: '≤ 8 ms median, ≤ 25 ms p99' },
+      5: { name: 'console RSS, 100,000 calls loaded', target: '≤ 200 MB' },
+    },
     run: callLogRows,
   },
   { rows: [6], titles: { 6: { name: 'sandbox GET /calls?limit=100, 32 connections', target: '≥ 4,000 req/s' } }, run: throughputRow },
@@ -62,7 +65,9 @@ const GROUPS: RowGroup[] = [
   { rows: [14], titles: { 14: { name: '`switchboard test`, 100 scenarios × 3 turns', target: '≤ 10,000 ms' } }, run: scenarioRows },
   {
     rows: [15],
-    titles: { 15: { name: 'the console on the archive: keys while syncing, call-log rows at start, RSS', target: '≤ 25 ms p99; ≤ first frame + 50 ms; ≤ 200 MB' } },
+    titles: {
+      15: { name: 'the console on the archive: keys while syncing, call-log rows at start, RSS', target: '≤ 25 ms p99; ≤ first frame + 50 ms; ≤ 200 MB' },
+    },
     run: consoleArchiveRows,
   },
 ];

@@ -51,7 +51,13 @@ try {
       const packages = packagesWith(DRAWING, v.patches);
       copies.push(packages);
       const opts = esmBundleOptions();
-      await build({ ...opts, plugins: [fromCopy(packages)], nodePaths: [join(root, 'node_modules')], entryPoints: { main: join(root, 'test/bench/children/ink-frames.tsx') }, outdir });
+      await build({
+        ...opts,
+        plugins: [fromCopy(packages)],
+        nodePaths: [join(root, 'node_modules')],
+        entryPoints: { main: join(root, 'test/bench/children/ink-frames.tsx') },
+        outdir,
+      });
       return join(outdir, 'main.mjs');
     }),
   );
@@ -72,7 +78,8 @@ try {
   for (const [i, v] of variants.entries()) {
     const rs = results[i];
     console.log(
-      `${v.label.padEnd(28)} ${median(rs.map((x) => x.bytesPerKey)).toFixed(0).padStart(6)} B/key  ${median(rs.map((x) => x.writesPerKey)).toFixed(2)} writes/key  ${median(rs.map((x) => x.cpuMsPerKey)).toFixed(2)} ms CPU/key  (CPU runs: ${rs.map((x) => x.cpuMsPerKey.toFixed(2)).join(' ')})`,
+      `${v.label.padEnd(28)} ${median(rs.map((x) => x.bytesPerKey)).toFixed(0).padStart(6)} B/key  ${median(rs.map((x) => x.writesPerKey)).toFixed(2)} ` +
+        `writes/key  ${median(rs.map((x) => x.cpuMsPerKey)).toFixed(2)} ms CPU/key  (CPU runs: ${rs.map((x) => x.cpuMsPerKey.toFixed(2)).join(' ')})`,
     );
   }
 } finally {

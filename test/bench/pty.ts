@@ -1,5 +1,5 @@
 // A program on a pseudo-terminal without native modules: util-linux `script` allocates the
-// pty and relays our pipes to it (a C relay, ~1 ms; cheaper than python3's pty module or tmux).
+// pty and relays our pipes to it (a C relay: cheaper than python3's pty module or tmux).
 // Every output chunk is timestamped as it arrives, so frames can be timed against keypresses.
 import type { ChildProcess } from 'node:child_process';
 import xterm from '@xterm/headless';
@@ -21,7 +21,7 @@ interface Chunk {
 // CSI, OSC and two-byte escape sequences, so what is left is what a person would read.
 const ANSI = /\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_=>78]/g;
 
-export function visibleText(s: string): string {
+function visibleText(s: string): string {
   return s.replace(ANSI, '');
 }
 

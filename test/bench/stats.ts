@@ -15,7 +15,7 @@ export function percentile(samples: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
 }
 
-export function median(samples: readonly number[]): number {
+function median(samples: readonly number[]): number {
   if (samples.length === 0) return NaN;
   const sorted = [...samples].sort((a, b) => a - b);
   const mid = sorted.length >> 1;

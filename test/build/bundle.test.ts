@@ -1,6 +1,6 @@
 // What the built bundle loads before it can show anything: `--version` is answered by the
 // CommonJS entry alone (no ESM loader), the console's start must not need React, Ink or yoga (its
-// first frame is drawn before they load), and zod must come without its ~40 other locales.
+// first frame is drawn before they load), and zod must come without its other locales.
 // Reads the bundle `npm test` just built.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,7 +47,14 @@ test('the entry is CommonJS and answers --version before it imports anything', (
   assert.deepEqual([...staticClosure('main.mjs')], ['main.mjs'], 'the main loads no chunk up front');
 });
 
-const HEAVY = ['node_modules/react-reconciler/', 'node_modules/ink/', 'node_modules/yoga-layout/', 'node_modules/react/', 'node_modules/undici/', 'node_modules/fastify/'];
+const HEAVY = [
+  'node_modules/react-reconciler/',
+  'node_modules/ink/',
+  'node_modules/yoga-layout/',
+  'node_modules/react/',
+  'node_modules/undici/',
+  'node_modules/fastify/',
+];
 
 test('the parser that decides between a command and the console loads nothing heavy', () => {
   const code = text(staticClosure(dynamicImport('main.mjs', 'commands')));
@@ -79,7 +86,8 @@ test('zod is bundled with its English messages only', () => {
 test('the console loads the YAML parser only when `E` needs it; the commands, only for pull/diff/push', () => {
   const commands = dynamicImport('main.mjs', 'commands');
   // src/testing/run.ts is a run-*.mjs chunk too: the console's is the one with src/ui/run.tsx.
-  const runChunk = readdirSync(join(dir, 'chunks')).find((f) => /^run-[A-Z0-9]+\.mjs$/.test(f) && readFileSync(join(dir, 'chunks', f), 'utf8').includes('// src/ui/run.tsx'));
+  const runChunk = readdirSync(join(dir, 'chunks')).find((f) =>
+    /^run-[A-Z0-9]+\.mjs$/.test(f) && readFileSync(join(dir, 'chunks', f), 'utf8').includes('// src/ui/run.tsx'));
   assert.ok(runChunk, 'a run chunk (src/ui/run.tsx, the console)');
   const run = staticClosure(join('chunks', runChunk));
   assert.ok(text(run).includes('// src/store/ascode.ts'), 'the run chunk is the console');

@@ -58,16 +58,27 @@ test('the packed tarball installs globally with nothing else, and the installed 
 test('an unsupported Node gets one line naming the version needed, exit 2', (t) => {
   const min = /^>=(\d+\.\d+\.\d+)$/.exec(pkg.engines.node)![1];
   // The machine's own Node when it is older than the floor (this machine has Node 20), else skip.
-  const system = spawnSync('/usr/bin/env', ['-i', `PATH=${process.env.PATH?.split(delimiter).filter((p) => !p.includes('node_modules')).join(delimiter)}`, 'node', '-p', 'process.versions.node'], { encoding: 'utf8' });
+  const system = spawnSync(
+    '/usr/bin/env',
+    ['-i', `PATH=${process.env.PATH?.split(delimiter).filter((p) => !p.includes('node_modules')).join(delimiter)}`, 'node', '-p', 'process.versions.node'],
+    { encoding: 'utf8' },
+  );
   const systemVersion = system.stdout?.trim();
   if (system.status !== 0 || !systemVersion) return t.skip('no Node on PATH outside node_modules');
   const older = systemVersion.split('.').map(Number)[0] < Number(min.split('.')[0]);
   if (!older) return t.skip(`the Node on PATH (${systemVersion}) is supported; nothing older to run`);
   for (const args of [['--version'], ['assistants', 'list'], []]) {
-    const r = spawnSync('/usr/bin/env', ['-i', `PATH=${process.env.PATH?.split(delimiter).filter((p) => !p.includes('node_modules')).join(delimiter)}`, 'node', CLI, ...args], { encoding: 'utf8' });
+    const r = spawnSync(
+      '/usr/bin/env',
+      ['-i', `PATH=${process.env.PATH?.split(delimiter).filter((p) => !p.includes('node_modules')).join(delimiter)}`, 'node', CLI, ...args],
+      { encoding: 'utf8' },
+    );
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
-    assert.match(r.stderr, new RegExp(`^switchboard: needs Node\\.js ${min.replace(/\./g, '\\.')} or newer; this is Node\\.js ${systemVersion.replace(/\./g, '\\.')}`));
+    assert.match(
+      r.stderr,
+      new RegExp(`^switchboard: needs Node\\.js ${min.replace(/\./g, '\\.')} or newer; this is Node\\.js ${systemVersion.replace(/\./g, '\\.')}`),
+    );
   }
 });

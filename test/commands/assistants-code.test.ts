@@ -1,4 +1,4 @@
-// Assistants as code (issue 17), with the built CLI against a real sandbox: pull → edit → diff →
+// Assistants as code, with the built CLI against a real sandbox: pull → edit → diff →
 // push → get; drift refused and forced; a new file gets its id written back; --dry-run and bad
 // files send nothing (checked on the service); knowledge-base files named by file name; clone.
 import { describe, test, before, after } from 'node:test';
@@ -149,7 +149,9 @@ describe('assistants as code', () => {
     const files = JSON.parse(await ok(['files', 'list', '-o', 'json'])) as { id: string; name: string }[];
     const kb = files.find((f) => files.filter((g) => g.name === f.name).length === 1)!;
     const path = join(dir, 'new-bot.assistant.yaml');
-    const text = `# The bot for the pilot\nname: Pilot bot   # shown to callers\ndescription: |\n  Two lines\n  of text\nknowledgeBase:\n  files: [${JSON.stringify(kb.name)}]\n`;
+    const text =
+      `# The bot for the pilot\nname: Pilot bot   # shown to callers\ndescription: |\n  Two lines\n  of text\nknowledgeBase:\n` +
+        `  files: [${JSON.stringify(kb.name)}]\n`;
     writeFileSync(path, text);
     const diff = await run(['assistants', 'diff', '--dir', dir, '--exit-code']);
     assert.equal(diff.code, 1);
@@ -313,7 +315,9 @@ test('pull: an assistant with a 300-character id and no usable name gets short f
 test('an assistant file that is an alias bomb or too large exits 2 naming the file (and line and column), with nothing sent', async () => {
   const where = mkdtempSync(join(tmpdir(), 'switchboard-ascode-'));
   try {
-    const bomb = `name: Bomb\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n${Array.from({ length: 8 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(9).fill(`*l${i}`).join(', ')}]`).join('\n')}\n`;
+    const bomb =
+      `name: Bomb\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, ` +
+        `lol]\n${Array.from({ length: 8 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(9).fill(`*l${i}`).join(', ')}]`).join('\n')}\n`;
     writeFileSync(join(where, 'bomb.assistant.yaml'), bomb);
     const r = await run(['assistants', 'diff', '--dir', where]);
     assert.equal(r.code, 2, r.stderr);

@@ -1,5 +1,5 @@
 // files list says when more pages exist and bounds --page; files upload checks before sending,
-// with the console's own check (issue 13). Built binary, real sandbox.
+// with the console's own check. Built binary, real sandbox.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

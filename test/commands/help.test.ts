@@ -56,7 +56,9 @@ describe('completion', () => {
     const script = join(home.dir, 'completion.bash');
     writeFileSync(script, (await runCli(['completion', 'bash'], { env: home.env })).stdout);
     const complete = (words: string[]) => {
-      const line = `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _switchboard; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const line =
+        `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _switchboard; printf '%s\\n' ` +
+          `"\${COMPREPLY[@]}"`;
       const r = spawnSync('bash', ['-c', line], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
       return r.stdout.split('\n').filter(Boolean);

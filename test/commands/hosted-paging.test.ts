@@ -26,11 +26,13 @@ async function target(opts: Partial<FixtureVariant>) {
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
     return r;
   };
-  const traits = () => JSON.parse(readFileSync(join(home.env.XDG_STATE_HOME!, 'switchboard', 'traits.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+  const traits = () =>
+    JSON.parse(readFileSync(join(home.env.XDG_STATE_HOME!, 'switchboard', 'traits.json'), 'utf8')) as Record<string, Record<string, unknown>>;
   return { fx, cli, traits };
 }
 
-const callQueries = (fx: HostedFixture, from = 0) => fx.requests.slice(from).filter((r) => r.method === 'GET' && (r.path === '/calls' || r.path === '/calls/details')).map((r) => r.query);
+const callQueries = (fx: HostedFixture, from = 0) =>
+  fx.requests.slice(from).filter((r) => r.method === 'GET' && (r.path === '/calls' || r.path === '/calls/details')).map((r) => r.query);
 
 test('a limit refused with a 400 is learned once: the next run asks at 100 from its first request', async () => {
   const { fx, cli, traits } = await target({ calls: 250, pageCap: 'refuse' });

@@ -103,7 +103,8 @@ describe('calls list', () => {
     const costAt = header.findIndex((h) => /cost/i.test(h));
     assert.ok(durationAt >= 0 && costAt >= 0, header.join(','));
     const lines = csvRows.slice(1).filter(Boolean);
-    const ended = t.fx.calls.slice(0, 12).findIndex((c) => c.status === 'ended' && !('cost' in c) && Date.parse(c.endedAt as string) > Date.parse(c.startedAt as string));
+    const ended = t.fx.calls.slice(0, 12).findIndex((c) =>
+      c.status === 'ended' && !('cost' in c) && Date.parse(c.endedAt as string) > Date.parse(c.startedAt as string));
     assert.ok(ended >= 0, 'the seed has an ended call without cost in the first 12');
     const cells = lines[ended].split(',');
     assert.ok(Number(cells[durationAt]) > 0 || /[1-9]/.test(cells[durationAt]), `duration of ${lines[ended]}`);
@@ -138,7 +139,8 @@ describe('calls list', () => {
   });
 
   for (const dateFilters of ['renamed', 'ignored'] as const) {
-    test(`--all when the service ${dateFilters === 'renamed' ? 'names its date filters otherwise' : 'ignores date filters'}: ends by itself, each call at most once, all of them or one clear message`, async () => {
+    const filtering = dateFilters === 'renamed' ? 'names its date filters otherwise' : 'ignores date filters';
+    test(`--all when the service ${filtering}: ends by itself, each call at most once, all of them or one clear message`, async () => {
       const t = await target({ calls: 250, dateFilters });
       const r = await run(t, ['calls', 'list', '--all', '--limit', '100', '-o', 'ids'], { timeoutMs: 30_000 });
       assert.ok(!r.timedOut, 'the walk ended by itself');
@@ -148,7 +150,7 @@ describe('calls list', () => {
       else assert.equal(r.stderr.trim().split('\n').length, 1, `one clear message: ${r.stderr}`);
     });
 
-    test(`--after when the service ${dateFilters === 'renamed' ? 'names its date filters otherwise' : 'ignores date filters'}: only calls in the range`, async () => {
+    test(`--after when the service ${filtering}: only calls in the range`, async () => {
       const t = await target({ calls: 60, dateFilters });
       const from = String(t.fx.calls[30].createdAt);
       const r = await run(t, ['calls', 'list', '--after', from, '-o', 'ids'], { timeoutMs: 45_000 });
@@ -208,7 +210,10 @@ describe('calls get, export, stats', () => {
     const t = await target();
     const rows = await json<Rec[]>(t, ['calls', 'stats'], { timeoutMs: 60_000 });
     const total = rows.reduce((s, r) => s + Number(r.minutes ?? 0), 0);
-    const expected = t.fx.calls.filter((c) => c.endedAt).reduce((s, c) => s + (Date.parse(c.endedAt as string) - Date.parse(c.startedAt as string)) / 60_000, 0);
+    const expected = t.fx.calls.filter((c) => c.endedAt).reduce(
+      (s, c) => s + (Date.parse(c.endedAt as string) - Date.parse(c.startedAt as string)) / 60_000,
+      0,
+    );
     assert.ok(total > 0, `minutes: ${JSON.stringify(rows)}`);
     assert.ok(Math.abs(total - expected) < 1, `minutes ${total} vs ${expected}`);
     const cost = rows.reduce((s, r) => s + Number(r.cost ?? 0), 0);
@@ -236,7 +241,8 @@ describe('calls outbound', () => {
     test(`answered ${single === 'documented' ? '{message, data} (the default)' : single}: exits 0 and prints the call's id, placed once`, async () => {
       const t = await target({ single });
       const before = t.fx.calls.length;
-      const out = await ok(t, ['calls', 'outbound', '--assistant', String(t.fx.assistants[0].id), '--number', String(t.fx.phoneNumbers[0].id), '--to', '+14155550142']);
+      const out =
+        await ok(t, ['calls', 'outbound', '--assistant', String(t.fx.assistants[0].id), '--number', String(t.fx.phoneNumbers[0].id), '--to', '+14155550142']);
       assert.equal(t.fx.calls.length, before + 1, 'one call placed');
       assert.equal(t.fx.requestsTo('/calls/outbound', 'POST').length, 1, 'never re-sent');
       assert.ok(out.includes(String(t.fx.calls[0].id)), `the new call's id in: ${out}`);
@@ -256,7 +262,12 @@ describe('assistants', () => {
   for (const single of ['documented', 'bare', 'named', 'data', 'messageData', 'messageNamed'] as const) {
     test(`create and update answered ${single}: both succeed, and update says which fields the service kept`, async () => {
       const t = await target({ single });
-      const spec = { name: 'Hosted test', voice: { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en' }, transcriber: { provider: 'deepgram', model: 'nova-3', language: 'en' }, model: { provider: 'azure', model: 'gpt-4.1-mini-cluster' } };
+      const spec = {
+        name: 'Hosted test',
+        voice: { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en' },
+        transcriber: { provider: 'deepgram', model: 'nova-3', language: 'en' },
+        model: { provider: 'azure', model: 'gpt-4.1-mini-cluster' },
+      };
       const created = await ok(t, ['assistants', 'create', '--file', '-'], { stdin: JSON.stringify(spec) });
       assert.equal(t.fx.assistants.length, 5);
       assert.equal(t.fx.requestsTo('/assistants', 'POST').length, 1, 'created once');
@@ -277,7 +288,12 @@ describe('assistants', () => {
   test('create with a provider and model the service lists but the client may not know is sent, not refused', async () => {
     // An envelope today's client reads, so that only the catalogue is tested here.
     const t = await target({ single: 'messageNamed' });
-    const spec = { name: 'Router', voice: { provider: '11labs', voiceId: 'burt' }, transcriber: { provider: 'deepgram' }, model: { provider: 'openrouter', model: 'gpt-oss-120b' } };
+    const spec = {
+      name: 'Router',
+      voice: { provider: '11labs', voiceId: 'burt' },
+      transcriber: { provider: 'deepgram' },
+      model: { provider: 'openrouter', model: 'gpt-oss-120b' },
+    };
     await ok(t, ['assistants', 'create', '--file', '-'], { stdin: JSON.stringify(spec) });
     assert.deepEqual(t.fx.assistants[4].model, spec.model);
   });
@@ -364,7 +380,11 @@ describe('errors in each body style', () => {
     test(`${errors}: the service's words on one line, no wrong-service hint`, async () => {
       const t = await target({ errors });
       saysOnOneLine(await run(t, ['assistants', 'get', 'no-such-assistant']), 'Assistant not found', 'assistants get');
-      saysOnOneLine(await run(t, ['numbers', 'link', String(t.fx.phoneNumbers[0].id), '--assistant', 'no-such-assistant']), 'Assistant or phone number not found', 'numbers link');
+      saysOnOneLine(
+        await run(t, ['numbers', 'link', String(t.fx.phoneNumbers[0].id), '--assistant', 'no-such-assistant']),
+        'Assistant or phone number not found',
+        'numbers link',
+      );
       t.fx.faults.push({ path: '/phone-numbers', method: 'GET', status: 500, message: 'Error fetching phone numbers' });
       saysOnOneLine(await run(t, ['numbers', 'list']), 'Error fetching phone numbers', 'numbers list');
       t.fx.faults.push({ path: '/calls/outbound', method: 'POST', status: 400, message: 'customer.number must be a valid phone number in the E.164 format' });
@@ -400,7 +420,8 @@ describe('archive', () => {
     ['ignored', 'silent', 450],
     ['renamed', 'silent', 450],
   ] as const) {
-    test(`sync when the service ${dateFilters === 'ignored' ? 'ignores date filters' : 'names them otherwise'} (page cap ${pageCap}): ends by itself, all calls or one clear message, status honest`, async () => {
+    const filtering = dateFilters === 'ignored' ? 'ignores date filters' : 'names them otherwise';
+    test(`sync when the service ${filtering} (page cap ${pageCap}): ends by itself, all calls or one clear message, status honest`, async () => {
       const t = await target({ calls, dateFilters, pageCap });
       const sync = await run(t, ['archive', 'sync'], { timeoutMs: 60_000 });
       assert.ok(!sync.timedOut, 'sync ended by itself');

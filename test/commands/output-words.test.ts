@@ -1,4 +1,4 @@
-// Command output (issue 12): a service's long error body is cut to a few lines (--debug prints
+// Command output: a service's long error body is cut to a few lines (--debug prints
 // it whole), and the words are the console's: "1 file", one status word (active/inactive).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

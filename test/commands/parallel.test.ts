@@ -22,7 +22,10 @@ function freshHome(): CliHome {
 test('20 commands in parallel on a fresh HOME all succeed', async () => {
   const home = freshHome();
   const started = performance.now();
-  const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => runCli(i % 2 ? ['assistants', 'list', '-o', 'ids'] : ['numbers', 'list', '-o', 'json'], { env: home.env })));
+  const runs =
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => runCli(i % 2 ? ['assistants', 'list', '-o', 'ids'] : ['numbers', 'list', '-o', 'json'], { env: home.env })),
+    );
   const failed = runs.filter((r) => r.code !== 0);
   console.log(`# 20 parallel first starts: ${runs.length - failed.length} succeeded in ${Math.round(performance.now() - started)} ms`);
   assert.deepEqual(failed.map((r) => r.stderr), []);
@@ -71,7 +74,17 @@ test("a command started during another process's upload does not break that uplo
     const held: Array<() => void> = [];
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, method: 'POST', path: '/files', headers: { 'x-api-key': sb.apiKey, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': Buffer.byteLength(head + body + tail) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: '/files',
+          headers: {
+            'x-api-key': sb.apiKey,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': Buffer.byteLength(head + body + tail),
+          },
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8').on('data', (s: string) => (text += s));

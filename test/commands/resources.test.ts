@@ -136,7 +136,8 @@ describe('sessions and chat', () => {
     const reply = await ok(['chat', 'send', '--session', session, '--var', 'name=Ada', 'What are your opening hours?']);
     assert.ok(reply.trim().length > 0, 'a reply is printed');
 
-    const chat = await json<{ sessionId: string; output: { role: string; content: string }[] }>(['chat', 'send', '--session', session, '-'], 'Hello from stdin\n');
+    const chat =
+      await json<{ sessionId: string; output: { role: string; content: string }[] }>(['chat', 'send', '--session', session, '-'], 'Hello from stdin\n');
     assert.equal(chat.sessionId, session);
     assert.ok(chat.output.length > 0);
 

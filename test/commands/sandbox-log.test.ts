@@ -1,4 +1,4 @@
-// The standalone sandbox's 500 names a log that exists: --log-file PATH, or its stderr (issue 13).
+// The standalone sandbox's 500 names a log that exists: --log-file PATH, or its stderr.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The chat-session index has many writers (issue 13): commands in parallel, `chat send` counting
+// The chat-session index has many writers: commands in parallel, `chat send` counting
 // its turns, and `sessions list` reading counts from the service. Built binary, real sandbox.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,7 +36,10 @@ describe('the session index with many writers', () => {
       }
       await console.flush();
     })();
-    const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => runCli(['sessions', 'create', '--assistant', assistant, '--name', `parallel ${i}`, '-o', 'ids'], { env: on.env })));
+    const runs =
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => runCli(['sessions', 'create', '--assistant', assistant, '--name', `parallel ${i}`, '-o', 'ids'], { env: on.env })),
+      );
     await queueing;
     assert.deepEqual(runs.filter((r) => r.code !== 0).map((r) => r.stderr), []);
     const ids = runs.map((r) => r.stdout.trim());
@@ -111,7 +114,8 @@ describe('the session index with many writers', () => {
       const here = JSON.parse(await ok(['sessions', 'list', '-o', 'json'])) as { id: string }[];
       assert.ok(here.some((s) => s.id === made.id), 'listed on its own service');
       // The same profile name ('env'), another base URL.
-      const elsewhere = await runCli(['sessions', 'list', '-o', 'json'], { env: { ...on.env, SWITCHBOARD_BASE_URL: other.url, SWITCHBOARD_API_KEY: other.apiKey } });
+      const elsewhere =
+        await runCli(['sessions', 'list', '-o', 'json'], { env: { ...on.env, SWITCHBOARD_BASE_URL: other.url, SWITCHBOARD_API_KEY: other.apiKey } });
       assert.equal(elsewhere.code, 0, elsewhere.stderr);
       assert.ok(!(JSON.parse(elsewhere.stdout) as { id: string }[]).some((s) => s.id === made.id), "the first service's session is not listed for the other");
     } finally {

@@ -1,4 +1,4 @@
-// `switchboard test` (issue 16): the built CLI as a child process against a real sandbox.
+// `switchboard test`: the built CLI as a child process against a real sandbox.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -81,7 +81,10 @@ describe('switchboard test', () => {
     const before = sent();
     const r = await cli([join(dir, 'pass'), '-o', 'json']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const report = JSON.parse(r.stdout) as { summary: { passed: number; failed: number }; scenarios: { name: string; file: string; status: string; runs: { sessionId: string }[] }[] };
+    const report =
+      JSON.parse(
+        r.stdout,
+      ) as { summary: { passed: number; failed: number }; scenarios: { name: string; file: string; status: string; runs: { sessionId: string }[] }[] };
     assert.deepEqual(
       report.scenarios.map((s) => [s.name, s.status]),
       [
@@ -166,13 +169,30 @@ describe('switchboard test', () => {
     const good = file('invalid/good.test.yaml', PASSING);
     const cases: [string, string, RegExp][] = [
       ['unknown.test.yaml', `assistant: x\nturns:\n  - user: hi\n    expect:\n      contians: [a]\n`, /unknown\.test\.yaml:5:7: unknown key "contians"/],
-      ['type.test.yaml', `assistant: x\nturns:\n  - user: hi\n    expect: { maxLatencyMs: soon }\n`, /type\.test\.yaml:4:29: .*maxLatencyMs: expected a number, got text "soon"/],
-      ['regex.test.yaml', `assistant: x\nturns:\n  - user: hi\n    expect:\n      matches: "(30 days"\n`, /regex\.test\.yaml:5:16: .*matches: not a valid regular expression/],
+      [
+        'type.test.yaml',
+        `assistant: x\nturns:\n  - user: hi\n    expect: { maxLatencyMs: soon }\n`,
+        /type\.test\.yaml:4:29: .*maxLatencyMs: expected a number, got text "soon"/,
+      ],
+      [
+        'regex.test.yaml',
+        `assistant: x\nturns:\n  - user: hi\n    expect:\n      matches: "(30 days"\n`,
+        /regex\.test\.yaml:5:16: .*matches: not a valid regular expression/,
+      ],
       ['yaml.test.yaml', `assistant: x\nturns: [\n`, /yaml\.test\.yaml:\d+:\d+: invalid YAML/],
       ['noturns.test.yaml', `assistant: x\n`, /noturns\.test\.yaml:1:1: turns: missing/],
       // An alias bomb: nine lines that expand to a billion nodes.
-      ['bomb.test.yaml', `assistant: x\nturns: [{ user: hi }]\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n${Array.from({ length: 8 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(9).fill(`*l${i}`).join(', ')}]`).join('\n')}\n`, /bomb\.test\.yaml:4:10: aliases \(\*name\) expand too many times/],
-      ['huge.test.yaml', `assistant: x\nturns:\n${'  - user: hello there, this line makes the file large\n'.repeat(60_000)}`, /huge\.test\.yaml: 3(\.\d)? MB is too large for a scenario file \(at most 2 MB\)/],
+      [
+        'bomb.test.yaml',
+        `assistant: x\nturns: [{ user: hi }]\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, ` +
+          `lol]\n${Array.from({ length: 8 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(9).fill(`*l${i}`).join(', ')}]`).join('\n')}\n`,
+        /bomb\.test\.yaml:4:10: aliases \(\*name\) expand too many times/,
+      ],
+      [
+        'huge.test.yaml',
+        `assistant: x\nturns:\n${'  - user: hello there, this line makes the file large\n'.repeat(60_000)}`,
+        /huge\.test\.yaml: 3(\.\d)? MB is too large for a scenario file \(at most 2 MB\)/,
+      ],
     ];
     for (const [name, text] of cases) file(`invalid/${name}`, text);
     const before = sent();
@@ -241,7 +261,13 @@ describe('switchboard test', () => {
     );
     const r = await cli([f, '--repeat', '20', '--concurrency', '2', '-o', 'json']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    const report = JSON.parse(r.stdout) as { summary: { flaky: number; passed: number }; scenarios: { name: string; status: string; variedTurns: number[]; runs: unknown[]; failure?: string }[] };
+    const report =
+      JSON.parse(
+        r.stdout,
+      ) as {
+        summary: { flaky: number; passed: number };
+        scenarios: { name: string; status: string; variedTurns: number[]; runs: unknown[]; failure?: string }[];
+      };
     const [clock, steady] = report.scenarios;
     assert.equal(clock.status, 'flaky');
     assert.equal(clock.runs.length, 20);
@@ -259,7 +285,8 @@ describe('switchboard test', () => {
   test('snapshots round-trip: --update-snapshots stores the replies beside the file, a later run compares them', async () => {
     const f = file(
       'snap/returns.test.yaml',
-      `assistant: ${RILEY}\nturns:\n  - user: How long do I have to return an item?\n    expect: { snapshot: true }\n  - user: What about sale items?\n    expect: { snapshot: true }\n`,
+      `assistant: ${RILEY}\nturns:\n  - user: How long do I have to return an item?\n    expect: { snapshot: true }\n  - user: What about sale items?\n` +
+        `    expect: { snapshot: true }\n`,
     );
     const snap = join(dir, 'snap/returns.snap.yaml');
     const first = await cli([f]);

@@ -27,8 +27,16 @@ after(async () => {
   home.cleanup();
 });
 
-const json = (status: number, body: unknown) => (_req: IncomingMessage, res: ServerResponse) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-const call = { id: 'call_7f3a', createdAt: '2026-11-25T10:00:00.000Z', status: 'queued', assistantId: 'asst_1', phoneNumberId: 'pn_1', customer: { number: '+14155550123' } };
+const json = (status: number, body: unknown) =>
+  (_req: IncomingMessage, res: ServerResponse) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const call = {
+  id: 'call_7f3a',
+  createdAt: '2026-11-25T10:00:00.000Z',
+  status: 'queued',
+  assistantId: 'asst_1',
+  phoneNumberId: 'pn_1',
+  customer: { number: '+14155550123' },
+};
 const OUTBOUND = ['calls', 'outbound', '--assistant', 'asst_1', '--number', 'pn_1', '--to', '+14155550123'];
 
 describe('calls outbound', () => {
@@ -56,7 +64,10 @@ describe('calls outbound', () => {
     seen.length = 0;
     const r = await runCli(OUTBOUND, { env });
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /it may have happened anyway: look in the call log for a call to \+14155550123 \(`switchboard calls list --assistant asst_1 --number pn_1 --after /);
+    assert.match(
+      r.stderr,
+      /it may have happened anyway: look in the call log for a call to \+14155550123 \(`switchboard calls list --assistant asst_1 --number pn_1 --after /,
+    );
     assert.deepEqual(seen, ['POST /calls/outbound'], 'never re-sent');
   });
 });
@@ -77,7 +88,10 @@ describe('other writes', () => {
   });
 
   test('assistants update answered 200 text/plain exits 0 and shows the re-read record', async () => {
-    answer = (req, res) => (req.method === 'PATCH' ? res.writeHead(200, { 'content-type': 'text/plain' }).end('Assistant updated') : json(200, { id: 'asst_1', name: 'Renamed' })(req, res));
+    answer = (req, res) =>
+      (req.method === 'PATCH'
+        ? res.writeHead(200, { 'content-type': 'text/plain' }).end('Assistant updated')
+        : json(200, { id: 'asst_1', name: 'Renamed' })(req, res));
     const r = await runCli(['assistants', 'update', 'asst_1', '--name', 'Renamed', '-o', 'json'], { env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).name, 'Renamed');

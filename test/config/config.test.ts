@@ -71,7 +71,8 @@ test('precedence: --profile > SWITCHBOARD_PROFILE > SWITCHBOARD_BASE_URL/KEY > c
 
 test('an unknown profile name lists the known ones', () => {
   saveProfile('prod', { baseUrl: 'https://prod.example.com', apiKey: KEY }, env);
-  assert.throws(() => resolveTarget({ profile: 'prdo', env }), (e: unknown) => e instanceof ConfigError && /"prdo".*--profile.*known profiles: sandbox, prod/.test(e.message));
+  assert.throws(() => resolveTarget({ profile: 'prdo', env }), (e: unknown) =>
+    e instanceof ConfigError && /"prdo".*--profile.*known profiles: sandbox, prod/.test(e.message));
   assert.throws(() => resolveTarget({ env: { ...env, SWITCHBOARD_PROFILE: 'nope' } }), /SWITCHBOARD_PROFILE.*known profiles: sandbox, prod/);
   assert.throws(() => setCurrentProfile('nope', env), /known profiles/);
   assert.throws(() => removeProfile('nope', env), /known profiles/);
@@ -80,7 +81,10 @@ test('an unknown profile name lists the known ones', () => {
 test('SWITCHBOARD_BASE_URL without a key (or the reverse, or a bad URL) is a clear error', () => {
   assert.throws(() => resolveTarget({ env: { ...env, SWITCHBOARD_BASE_URL: 'http://x' } }), /SWITCHBOARD_API_KEY is not/);
   assert.throws(() => resolveTarget({ env: { ...env, SWITCHBOARD_API_KEY: KEY } }), /SWITCHBOARD_BASE_URL is not/);
-  assert.throws(() => resolveTarget({ env: { ...env, SWITCHBOARD_BASE_URL: 'localhost 4010', SWITCHBOARD_API_KEY: KEY } }), /SWITCHBOARD_BASE_URL "localhost 4010" is not a URL/);
+  assert.throws(
+    () => resolveTarget({ env: { ...env, SWITCHBOARD_BASE_URL: 'localhost 4010', SWITCHBOARD_API_KEY: KEY } }),
+    /SWITCHBOARD_BASE_URL "localhost 4010" is not a URL/,
+  );
 });
 
 test('a config file others can read is refused with the chmod that fixes it', () => {

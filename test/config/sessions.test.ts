@@ -16,7 +16,11 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 test('remembered sessions are listed most recent first, per profile, in a 0600 file', () => {
   assert.deepEqual(listSessions('sandbox', dir), []);
   rememberSession('sandbox', { id: 's1', name: 'Try prompt', assistantId: 'a1', createdAt: '2026-11-21T10:00:00.000Z' }, dir);
-  rememberSession('sandbox', { id: 's2', name: null, assistantId: 'a2', createdAt: null, messages: [{ content: 'hello' }, { content: 'Hi! How can I help?' }] }, dir);
+  rememberSession(
+    'sandbox',
+    { id: 's2', name: null, assistantId: 'a2', createdAt: null, messages: [{ content: 'hello' }, { content: 'Hi! How can I help?' }] },
+    dir,
+  );
   rememberSession('prod', { id: 'p1', assistantId: 'a9' }, dir);
   const list = listSessions('sandbox', dir);
   assert.deepEqual(list.map((s) => s.id), ['s2', 's1']);

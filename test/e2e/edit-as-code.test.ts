@@ -47,7 +47,8 @@ const text = readFileSync(file, 'utf8');
 appendFileSync(state + '.log', '=== run ' + n + '\\n' + text);
 let out = text;
 if (n === 1) out = text.replace(/^description: .*$/m, 'description: Edited in vi') + 'analysisPlan: [unclosed\\n';
-if (n === 2) out = text.replace(/^analysisPlan: \\[unclosed\\n/m, '').replace(/^( +content: )(.*)$/m, (_, k, v) => k + v.replace(/\\.?$/, '. Always spell names back.'));
+if (n === 2)
+  out = text.replace(/^analysisPlan: \\[unclosed\\n/m, '').replace(/^( +content: )(.*)$/m, (_, k, v) => k + v.replace(/\\.?$/, '. Always spell names back.'));
 if (n === 3) out = text.replace(/^description: .*$/m, 'description: Never applied');
 if (n === 4) out = text.replace(/^description: .*$/m, 'description: Too late');
 if (n === 5) {

@@ -25,7 +25,8 @@ after(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-test('the console against the hosted-service fixture: durations, transcript text and summary from the platform shape', { skip, timeout: 10 * 60_000 }, async () => {
+const title = 'the console against the hosted-service fixture: durations, transcript text and summary from the platform shape';
+test(title, { skip, timeout: 10 * 60_000 }, async () => {
   fixture = await startHostedFixture({ list: 'bare', single: 'messageData', pageCap: 'silent', pageCapSize: 100, dateFilters: 'vapi', calls: 150 });
   const env = { ...homeEnv(home), TERM: 'xterm-256color', SWITCHBOARD_BASE_URL: fixture.url, SWITCHBOARD_API_KEY: fixture.apiKey };
   term = startTmux({ name: `sb-e2e-hosted-${process.pid}`, cwd: root, env, command: `${JSON.stringify(process.execPath)} ${cli}` });

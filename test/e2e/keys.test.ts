@@ -54,7 +54,8 @@ function highlightedRow(t: TmuxSession): number {
 
 /** Polls (bounded) until the highlight is on `row`; fails with the row it is on. */
 async function highlightOn(t: TmuxSession, row: number) {
-  await until(() => highlightedRow(t) === row, `the highlight on row ${row}`).catch(() => assert.fail(`the highlight is on row ${highlightedRow(t)}, not ${row}:\n${t.screen()}`));
+  await until(() => highlightedRow(t) === row, `the highlight on row ${row}`).catch(() =>
+    assert.fail(`the highlight is on row ${highlightedRow(t)}, not ${row}:\n${t.screen()}`));
 }
 
 function paste(t: TmuxSession, text: string) {

@@ -1,4 +1,4 @@
-// Many processes, one data dir (issue 13): two consoles (each with its own embedded sandbox) and a
+// Many processes, one data dir: two consoles (each with its own embedded sandbox) and a
 // standalone `switchboard sandbox` on the same data dir, with chats and uploads in flight from all
 // of them at once; afterwards nothing is lost: every upload is a file, every message is in its
 // session, and both consoles' sessions are in the profile's session index with the right counts.
@@ -110,7 +110,8 @@ describe('two consoles and a standalone sandbox on one data dir', { skip }, () =
       assert.deepEqual(uploaded.filter((r) => r.code !== 0).map((r) => r.stderr), [], 'every upload succeeded');
 
       // Every upload is a file, seen through either kind of sandbox.
-      const files = JSON.parse((await runCli(['files', 'list', '--limit', '100', '-o', 'json'], { env })).stdout) as { id: string; name: string; bytes: number }[];
+      const files =
+        JSON.parse((await runCli(['files', 'list', '--limit', '100', '-o', 'json'], { env })).stdout) as { id: string; name: string; bytes: number }[];
       for (const r of uploaded) assert.ok(files.some((f) => f.id === r.stdout.trim()), `upload ${r.stdout.trim()} is listed`);
       assert.deepEqual(names.filter((n) => !files.some((f) => f.name === n)), []);
 

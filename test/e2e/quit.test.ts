@@ -41,7 +41,12 @@ async function quitWithHungRequest(key: 'q' | 'C-c', attempt: number): Promise<n
       name: `sb-quit-${key}-${attempt}-${process.pid}`,
       cwd: root,
       command: `${JSON.stringify(process.execPath)} ${cli}`,
-      env: { ...homeEnv(join(home, `${key}-${attempt}`)), TERM: 'xterm-256color', SWITCHBOARD_BASE_URL: hung.url, SWITCHBOARD_API_KEY: 'sk-test-quit-0000000000' },
+      env: {
+        ...homeEnv(join(home, `${key}-${attempt}`)),
+        TERM: 'xterm-256color',
+        SWITCHBOARD_BASE_URL: hung.url,
+        SWITCHBOARD_API_KEY: 'sk-test-quit-0000000000',
+      },
     });
     sessions.push(t);
     await t.waitFor('Loading assistants');

@@ -30,7 +30,9 @@ test('the console shows "rate limited, retrying in Ns" and then the list', { ski
   const server = createServer((req, res) => {
     if (!limited && req.url?.startsWith('/assistants')) {
       limited = true;
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' }).end(JSON.stringify({ statusCode: 429, error: 'Too Many Requests', message: 'slow down' }));
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' }).end(
+        JSON.stringify({ statusCode: 429, error: 'Too Many Requests', message: 'slow down' }),
+      );
       return;
     }
     const now = new Date().toISOString();
@@ -43,7 +45,12 @@ test('the console shows "rate limited, retrying in Ns" and then the list', { ski
       name: `sb-429-${process.pid}`,
       cwd: root,
       command: `${JSON.stringify(process.execPath)} ${cli}`,
-      env: { ...homeEnv(home), TERM: 'xterm-256color', SWITCHBOARD_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, SWITCHBOARD_API_KEY: 'sk-test-429-00000000000' },
+      env: {
+        ...homeEnv(home),
+        TERM: 'xterm-256color',
+        SWITCHBOARD_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        SWITCHBOARD_API_KEY: 'sk-test-429-00000000000',
+      },
     });
     await t.waitFor('rate limited, retrying in 3s');
     await t.waitFor('Patient Desk');
@@ -58,12 +65,25 @@ test('the console shows "rate limited, retrying in Ns" and then the list', { ski
 test("the call archive's sync, in its worker thread, says it is rate limited, fills the log and logs its requests under --debug", { skip }, async () => {
   const key = 'sk-test-429-sync-0000000000';
   const now = new Date().toISOString();
-  const call = { id: 'call-worker-1', createdAt: now, updatedAt: now, type: 'inboundPhoneCall', status: 'ended', assistantId: 'a1', customer: { number: '+15550104242', name: 'Rita Worker' }, durationSeconds: 61, cost: 0.12, transcript: 'hello' };
+  const call = {
+    id: 'call-worker-1',
+    createdAt: now,
+    updatedAt: now,
+    type: 'inboundPhoneCall',
+    status: 'ended',
+    assistantId: 'a1',
+    customer: { number: '+15550104242', name: 'Rita Worker' },
+    durationSeconds: 61,
+    cost: 0.12,
+    transcript: 'hello',
+  };
   let limited = false;
   const server = createServer((req, res) => {
     if (!limited && req.url?.startsWith('/calls/details')) {
       limited = true;
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' }).end(JSON.stringify({ statusCode: 429, error: 'Too Many Requests', message: 'slow down' }));
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' }).end(
+        JSON.stringify({ statusCode: 429, error: 'Too Many Requests', message: 'slow down' }),
+      );
       return;
     }
     const body = req.url?.startsWith('/calls/details') ? [call] : [];
@@ -76,7 +96,12 @@ test("the call archive's sync, in its worker thread, says it is rate limited, fi
       name: `sb-429-sync-${process.pid}`,
       cwd: root,
       command: `${JSON.stringify(process.execPath)} ${cli} --debug`,
-      env: { ...homeEnv(dir), TERM: 'xterm-256color', SWITCHBOARD_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, SWITCHBOARD_API_KEY: key },
+      env: {
+        ...homeEnv(dir),
+        TERM: 'xterm-256color',
+        SWITCHBOARD_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        SWITCHBOARD_API_KEY: key,
+      },
     });
     await sync.waitFor('Assistants');
     sync.keys('3');

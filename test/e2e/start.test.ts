@@ -45,7 +45,10 @@ function open(name: string, args: string[], env: NodeJS.ProcessEnv = home.env): 
 
 /** The screen with its SGR sequences (tmux capture-pane -e). */
 const coloured = (t: TmuxSession) => spawnSync('tmux', ['capture-pane', '-p', '-e', '-t', t.name], { encoding: 'utf8' }).stdout;
-/** A foreground or background colour: 30–37, 40–47, 90–97, 100–107, 38;… or 48;… in any SGR (39 and 49, the default colours, are what tmux writes before a text style such as bold or inverse). */
+/**
+ * A foreground or background colour: 30–37, 40–47, 90–97, 100–107, 38;… or 48;… in any SGR (39
+ * and 49, the default colours, are what tmux writes before a text style such as bold or inverse).
+ */
 const hasColour = (screen: string) =>
   [...screen.matchAll(/\x1b\[([\d;]*)m/g)].some((m) => m[1].split(';').some((p) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(p)));
 
@@ -112,7 +115,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
   });
 
   // A bare `switchboard` is the root command with every option at its default (src/cli.ts opens
-  // it without the commands' parser): the same console, ~30 ms sooner.
+  // it without the commands' parser): the same console, sooner.
   test('a bare switchboard loads neither commander nor the commands; with an option it goes through them', { timeout: 10 * 60_000 }, async () => {
     const hook = pathToFileURL(resolve(root, 'test/support/load-log.mjs')).href;
     const loaded = (args: string[]) => async () => {
@@ -170,7 +173,10 @@ describe('off a terminal the console refuses in one line, exit 2', () => {
   test('chat --assistant ID: its own refusal, through the same path', async () => {
     const r = await runCli(['--no-color', 'chat', '--assistant', 'a1'], { env: home.env });
     assert.equal(r.code, 2);
-    assert.equal(r.stderr, 'switchboard: the chat console needs an interactive terminal; for scripts use switchboard sessions create and switchboard chat send.\n');
+    assert.equal(
+      r.stderr,
+      'switchboard: the chat console needs an interactive terminal; for scripts use switchboard sessions create and switchboard chat send.\n',
+    );
   });
 
   test('an unknown command is still an unknown command, and --help still prints the help', async () => {

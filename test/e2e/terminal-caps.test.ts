@@ -43,7 +43,8 @@ function open(name: string, env: Record<string, string>, size: { width?: number;
 
 const coloured = (t: TmuxSession) => spawnSync('tmux', ['capture-pane', '-p', '-e', '-t', t.name], { encoding: 'utf8' }).stdout;
 /** A colour in any SGR (39 and 49, the default colours, tmux writes before a text style). */
-const hasColour = (screen: string) => [...screen.matchAll(/\x1b\[([\d;]*)m/g)].some((m) => m[1].split(';').some((p) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(p)));
+const hasColour = (screen: string) =>
+  [...screen.matchAll(/\x1b\[([\d;]*)m/g)].some((m) => m[1].split(';').some((p) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(p)));
 
 async function quit(t: TmuxSession) {
   t.keys('C-c');
@@ -54,7 +55,14 @@ describe('the console on the terminals people have', { skip }, () => {
   test('TERM=dumb: one line that says why and points at the commands, exit 2, the terminal untouched', { timeout: 10 * 60_000 }, async () => {
     const t = open('dumb', { TERM: 'dumb' }, { width: 200 }, true);
     const screen = await t.waitFor(/EXIT=\d/);
-    assert.match(screen, /^switchboard: the console cannot run on TERM=dumb \(it needs a terminal that moves the cursor\); for scripts use the commands \(switchboard --help\)\nEXIT=2$/m);
+    assert.match(
+      screen,
+      new RegExp(
+        String.raw`^switchboard: the console cannot run on TERM=dumb \(it needs a terminal that moves the cursor\); ` +
+          String.raw`for scripts use the commands \(switchboard --help\)\nEXIT=2$`,
+        'm',
+      ),
+    );
   });
 
   test('a C locale: the frame is ASCII (status mark, separators, ellipsis, dialog borders) from the glyph table', { timeout: 10 * 60_000 }, async () => {

@@ -8,7 +8,12 @@ type R = Record<string, string>;
 const col = (header: string, extra: Partial<Column<R>> = {}): Column<R> => ({ header, value: (r) => r[header], ...extra });
 
 test('with cell widths: nothing changes when the table fits; too wide, growers shrink to their width, then low priorities drop', () => {
-  const cols = [col('id', { priority: 2 }), col('name', { priority: 1, grow: true, width: 10 }), col('model', { priority: 3, grow: true, width: 8 }), col('created', { priority: 5 })];
+  const cols = [
+    col('id', { priority: 2 }),
+    col('name', { priority: 1, grow: true, width: 10 }),
+    col('model', { priority: 3, grow: true, width: 8 }),
+    col('created', { priority: 5 }),
+  ];
   const natural = [12, 30, 20, 24];
   const widths = (w: number) => layoutColumns(cols, w, natural).map((c) => `${c.col.header}:${c.width}`);
   assert.deepEqual(widths(200), ['id:12', 'name:30', 'model:20', 'created:24'], 'never wider than the widest cell');

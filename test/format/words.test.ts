@@ -5,7 +5,25 @@ import fc from 'fast-check';
 import { count, grouped } from '../../src/format/words.js';
 
 test('grouped writes a number as toLocaleString("en-US") does', () => {
-  for (const n of [0, 1, -1, 999, 1000, -1000, 12345, 999999, 1000000, 1000300, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1.5, -0.25, 1e21, NaN, Infinity]) {
+  for (const n of [
+    0,
+    1,
+    -1,
+    999,
+    1000,
+    -1000,
+    12345,
+    999999,
+    1000000,
+    1000300,
+    Number.MAX_SAFE_INTEGER,
+    -Number.MAX_SAFE_INTEGER,
+    1.5,
+    -0.25,
+    1e21,
+    NaN,
+    Infinity,
+  ]) {
     assert.equal(grouped(n), n.toLocaleString('en-US'), String(n));
   }
   fc.assert(fc.property(fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (n) => grouped(n) === n.toLocaleString('en-US')));

@@ -62,7 +62,9 @@ test(`SIGKILL after ${KILL_AFTER_WRITES} acknowledged writes under load: nothing
     const recorded = new Set(files.map((f) => f.id));
     const orphans = readdirSync(dir).filter((n) => !n.endsWith('.txt') && !recorded.has(n));
     const textOrphans = readdirSync(dir).filter((n) => n.endsWith('.txt') && !recorded.has(n.slice(0, -4)));
-    console.log(`crash safety: ${files.length} file records, all with their bytes; ${orphans.length} orphaned upload(s), ${textOrphans.length} orphaned text file(s)`);
+    console.log(
+      `crash safety: ${files.length} file records, all with their bytes; ${orphans.length} orphaned upload(s), ${textOrphans.length} orphaned text file(s)`,
+    );
     assert.deepEqual(orphans, [], 'no bytes without a record');
     assert.deepEqual(textOrphans, [], 'no extracted text without a record');
     assert.deepEqual(readdirSync(join(first.dataDir, 'uploads')), [], 'half-written uploads were cleared on restart');

@@ -22,7 +22,15 @@ function run(env: Record<string, string>): Promise<{ code: number | null; stdout
   mkdirSync(config, { recursive: true });
   writeFileSync(join(config, 'config.json'), JSON.stringify({ profiles: { prod: { baseUrl: 'https://x', apiKey: PLAIN_CONFIG_KEY } } }), { mode: 0o600 });
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    env: { PATH: process.env.PATH, HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), CRASH_SECRET: SECRET, CONFIG_KEY: PLAIN_CONFIG_KEY, ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_STATE_HOME: join(home, 'state'),
+      XDG_CONFIG_HOME: join(home, 'config'),
+      CRASH_SECRET: SECRET,
+      CONFIG_KEY: PLAIN_CONFIG_KEY,
+      ...env,
+    },
   });
   let stdout = '';
   let stderr = '';
@@ -52,7 +60,8 @@ for (const kind of ['rejection', 'exception']) {
   });
 }
 
-test('in the console an unhandled rejection is a flash and the console carries on; an uncaught exception restores the terminal, prints one line and exits 1', async () => {
+// An uncaught exception, by contrast, restores the terminal, prints one line and exits 1.
+test('in the console an unhandled rejection is a flash and the console carries on; an uncaught exception ends it cleanly', async () => {
   const r = await run({ CRASH_REPORTER: '1' });
   assert.equal(r.code, 1, r.stderr);
   const flashes = r.stdout.split('\n').filter((l) => l.startsWith('FLASH '));

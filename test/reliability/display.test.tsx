@@ -16,7 +16,15 @@ const EVIL = 'report\u001b]0;pwned\u0007\u001b[2J\r\u0000.txt';
 /** Raw sequences that must never reach the terminal from data (a CR only as part of CSV's CRLF). */
 const RAW = [/\u001b\]0;pwned/, /\u0007/, /\u001b\[2J/, /\u0000/, /\r(?!\n)/];
 
-const file = { id: 'file-evil', name: EVIL, bytes: 12, status: 'done', mimetype: 'text/plain', createdAt: '2026-11-01T00:00:00Z', updatedAt: '2026-11-01T00:00:00Z' };
+const file = {
+  id: 'file-evil',
+  name: EVIL,
+  bytes: 12,
+  status: 'done',
+  mimetype: 'text/plain',
+  createdAt: '2026-11-01T00:00:00Z',
+  updatedAt: '2026-11-01T00:00:00Z',
+};
 let server: Server;
 let url: string;
 let home: CliHome;

@@ -81,9 +81,20 @@ before(async () => {
   // The user's own arguments may carry the corpus too (pasted from anywhere): errors echo them.
   P.BAD = `nope-${ID_CORPUS}`;
   P.SCEN = join(scratch, 'hostile.test.yaml');
-  writeFileSync(P.SCEN, `name: Hostile replies\nassistant: ${a}\nturns:\n  - user: hello\n    expect:\n      contains: ["not in the reply"]\n  - user: again\n`);
+  writeFileSync(
+    P.SCEN,
+    `name: Hostile replies\nassistant: ${a}\nturns:\n  - user: hello\n    expect:\n      contains: ["not in the reply"]\n  - user: again\n`,
+  );
   P.NEW = join(scratch, 'new-assistant.json');
-  writeFileSync(P.NEW, JSON.stringify({ name: 'From a file', voice: { provider: '11labs', voiceId: 'burt' }, transcriber: { provider: 'deepgram', model: 'nova-3' }, model: { provider: 'openai', model: 'gpt-4o' } }));
+  writeFileSync(
+    P.NEW,
+    JSON.stringify({
+      name: 'From a file',
+      voice: { provider: '11labs', voiceId: 'burt' },
+      transcriber: { provider: 'deepgram', model: 'nova-3' },
+      model: { provider: 'openai', model: 'gpt-4o' },
+    }),
+  );
   P.KEY = fx.apiKey;
   P.UP = join(scratch, `kb-${ID_CORPUS}.txt`);
   writeFileSync(P.UP, 'hello');
@@ -128,11 +139,22 @@ const FIXTURES: Record<string, Fixture> = {
   'calls get': { args: [['{C}'], ['{CH}'], ['{BAD}']] },
   'calls outbound': { args: [['--assistant', '{A}', '--number', '{N}', '--to', '+14155550123', '--name', 'Out']] },
   // watch prints what changes after its first poll: a new call arrives while it runs.
-  'calls watch': { args: [['--interval', '1']], longRunning: true, during: () => void fx.calls.unshift({ ...structuredClone(fx.calls[1]), id: `ca11da7a-watch-${++runNo}`, createdAt: new Date().toISOString() }) },
+  'calls watch': {
+    args: [['--interval', '1']],
+    longRunning: true,
+    during: () => void fx.calls.unshift({ ...structuredClone(fx.calls[1]), id: `ca11da7a-watch-${++runNo}`, createdAt: new Date().toISOString() }),
+  },
   'calls search': { args: [['refund'], ['SGR', '--offline']] },
   'calls stats': { args: [[], ['--offline']] },
   'calls export': {
-    args: [['--format', 'ndjson'], ['--format', 'csv'], ['--format', 'csv', '--out', '{DIR}/calls.csv'], ['--format', 'ndjson', '--out', '{DIR}/calls.ndjson'], ['--offline', '--format', 'csv'], ['--offline', '--format', 'ndjson']],
+    args: [
+      ['--format', 'ndjson'],
+      ['--format', 'csv'],
+      ['--format', 'csv', '--out', '{DIR}/calls.csv'],
+      ['--format', 'ndjson', '--out', '{DIR}/calls.ndjson'],
+      ['--offline', '--format', 'csv'],
+      ['--offline', '--format', 'ndjson'],
+    ],
     formats: ['table'],
   },
   'archive status': { args: [[]] },
@@ -174,7 +196,11 @@ const ptyKind = spawnSync('script', ['-qfec', 'true', '/dev/null']).status === 0
 /** Runs the binary on a pseudo-terminal (util-linux `script`): what the terminal received, stdout and stderr together. */
 function runOnPty(args: string[], opts: { stdin?: string; stopAfterMs?: number }): Promise<string> {
   const quoted = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', quoted, '/dev/null'], { env: { ...env, COLUMNS: '120', LINES: '40' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child = spawn('script', ['-qfec', quoted, '/dev/null'], {
+    env: { ...env, COLUMNS: '120', LINES: '40' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
   child.stderr.setEncoding('utf8').on('data', (s: string) => (out += s));
@@ -218,7 +244,8 @@ async function runOne(words: string[], args: string[], format: string, fixture: 
       return P[k];
     });
   const argv = [...(format === 'table' || format === 'text' ? [] : ['-o', format]), ...words, ...args.map(fill)];
-  const label = `${tty ? 'pty' : 'pipe'}: switchboard ${argv.join(' ').replaceAll(ID_CORPUS, '<corpus>').replaceAll(fx.url, '<url>').replaceAll(scratch, '<tmp>')}`;
+  const label =
+    `${tty ? 'pty' : 'pipe'}: switchboard ${argv.join(' ').replaceAll(ID_CORPUS, '<corpus>').replaceAll(fx.url, '<url>').replaceAll(scratch, '<tmp>')}`;
   const stopAfterMs = fixture.longRunning ? 6000 : undefined;
   const stdin = fixture.stdin === undefined ? undefined : fill(fixture.stdin);
   const timers = fixture.during ? [setTimeout(fixture.during, 2000), setTimeout(fixture.during, 3500)] : [];
@@ -264,7 +291,9 @@ test('every command of the program has an escape-corpus fixture or a reason to b
   assert.deepEqual(missing, [], 'add these commands to FIXTURES in test/reliability/escape-corpus.test.tsx');
 });
 
-test('every command, every format, piped and on a pseudo-terminal: no raw sequence from the service reaches the terminal or a file', { timeout: 20 * 60_000 }, async () => {
+const EVERY_COMMAND_MS = 20 * 60_000;
+// Each run piped and on a pseudo-terminal.
+test('every command, every format: no raw sequence from the service reaches the terminal or a file', { timeout: EVERY_COMMAND_MS }, async () => {
   if (!ptyKind) console.log('no pseudo-terminal: util-linux `script` is missing; only the piped runs are checked');
   const modes = ptyKind ? [false, true] : [false];
   for (const name of leafCommands()) {
@@ -278,7 +307,15 @@ test('every command, every format, piped and on a pseudo-terminal: no raw sequen
     while (jobs.length) await Promise.all(jobs.splice(0, 4).map((j) => j()));
   }
   // Usage errors quote the user's own words; --debug prints each request and response line.
-  const extra = [[`asistants${ID_CORPUS}`], ['calls', 'list', '--limit', P.BAD], ['-o', P.BAD, 'whoami'], ['--profile', P.BAD, 'whoami'], ['--debug', 'calls', 'list'], ['--debug', 'files', 'get', P.FH], ['--debug', 'assistants', 'get', P.BAD]];
+  const extra = [
+    [`asistants${ID_CORPUS}`],
+    ['calls', 'list', '--limit', P.BAD],
+    ['-o', P.BAD, 'whoami'],
+    ['--profile', P.BAD, 'whoami'],
+    ['--debug', 'calls', 'list'],
+    ['--debug', 'files', 'get', P.FH],
+    ['--debug', 'assistants', 'get', P.BAD],
+  ];
   for (const argv of extra) {
     for (const tty of modes) await runOne(argv, [], 'table', {}, tty);
   }
@@ -287,14 +324,22 @@ test('every command, every format, piped and on a pseudo-terminal: no raw sequen
   if (existsSync(log)) for (const l of leaks(readFileSync(log, 'utf8'), false)) problems.push(`${log}: ${l}`);
   const runs = [...shown.values()].reduce((n, t) => n + t.runs, 0);
   const withText = [...shown.values()].reduce((n, t) => n + t.shown, 0);
-  console.log(`${runs} runs of ${shown.size} commands; ${withText} printed the service's text (escaped); none printed it: ${[...shown].filter(([, t]) => t.shown === 0).map(([c]) => c).join(', ') || '-'}`);
+  console.log(
+    `${runs} runs of ${shown.size} commands; ${withText} printed the service's text (escaped); none printed ` +
+      `it: ${[...shown].filter(([, t]) => t.shown === 0).map(([c]) => c).join(', ') || '-'}`,
+  );
   assert.ok(withText > runs / 2, 'most runs must print the service text, or the test shows nothing');
   assert.deepEqual(problems, []);
 });
 
-test('the console on a pseudo-terminal, with --debug: no raw sequence on the terminal or in the debug log it points to', { skip: !ptyKind && 'no pseudo-terminal (util-linux `script` is missing)' }, async () => {
+const noPty = !ptyKind && 'no pseudo-terminal (util-linux `script` is missing)';
+test('the console on a pseudo-terminal, with --debug: no raw sequence on the terminal or in the debug log it points to', { skip: noPty }, async () => {
   const quoted = [process.execPath, CLI, '--debug'].map((a) => `'${a}'`).join(' ');
-  const child = spawn('script', ['-qfec', quoted, '/dev/null'], { env: { ...env, COLUMNS: '120', LINES: '40', TERM: 'xterm-256color' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child = spawn('script', ['-qfec', quoted, '/dev/null'], {
+    env: { ...env, COLUMNS: '120', LINES: '40', TERM: 'xterm-256color' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
   const closed = new Promise<void>((r) => child.on('close', () => r()));
@@ -302,7 +347,28 @@ test('the console on a pseudo-terminal, with --debug: no raw sequence on the ter
   try {
     await pause(4000);
     // Through the sections (1–6 on the top line), into the first record of each, and back.
-    for (const key of ['1', '\r', 'y', '\u001b', '\u001b', '2', '\r', '\u001b', '3', '\r', '\u001b', '4', '\r', '\u001b', '5', '\r', '\u001b', '6', '?', '\u001b']) {
+    for (const key of [
+      '1',
+      '\r',
+      'y',
+      '\u001b',
+      '\u001b',
+      '2',
+      '\r',
+      '\u001b',
+      '3',
+      '\r',
+      '\u001b',
+      '4',
+      '\r',
+      '\u001b',
+      '5',
+      '\r',
+      '\u001b',
+      '6',
+      '?',
+      '\u001b',
+    ]) {
       child.stdin.write(key);
       await pause(600);
     }
@@ -359,7 +425,12 @@ test('every console screen against the hostile service: no raw sequence in any f
     for (const route of Object.values(routes).flat()) {
       let c: Awaited<ReturnType<typeof openConsole>> | undefined;
       try {
-        c = await openConsole(fx as never, { initialRoute: route, target: { kind: 'remote', profile: 'hostile', baseUrl: fx.url, dataDir } as never, debugLog: () => undefined });
+        c =
+          await openConsole(fx as never, {
+            initialRoute: route,
+            target: { kind: 'remote', profile: 'hostile', baseUrl: fx.url, dataDir } as never,
+            debugLog: () => undefined,
+          });
         await new Promise((r) => setTimeout(r, 800));
         // The raw-JSON view of what the screen shows, and an opened row.
         await c.press('y');
@@ -367,7 +438,8 @@ test('every console screen against the hostile service: no raw sequence in any f
         await c.press(KEYS.escape);
         await c.press(KEYS.enter);
         await new Promise((r) => setTimeout(r, 400));
-        for (const l of leaks(c.frames.join('\n'), true)) found.push(`${route.name} ${JSON.stringify(route).replaceAll(JSON.stringify(ESCAPE_CORPUS).slice(1, -1), '<corpus>')}: ${l}`);
+        for (const l of leaks(c.frames.join('\n'), true))
+          found.push(`${route.name} ${JSON.stringify(route).replaceAll(JSON.stringify(ESCAPE_CORPUS).slice(1, -1), '<corpus>')}: ${l}`);
       } catch (err) {
         // A screen that cannot open with these params still must not have leaked before failing.
         if (c) for (const l of leaks(c.frames.join('\n'), true)) found.push(`${route.name}: ${l}`);

@@ -62,7 +62,9 @@ const ANSWERED_2XX: readonly FaultMode[] = ['malformed-json', 'wrong-shape'];
 
 describe('commands against a faulty service', { concurrency: true }, () => {
   for (const mode of FAULT_MODES) {
-    const title = ANSWERED_2XX.includes(mode) ? `${mode}: reads exit 1 with one line, writes answered 2xx exit 0 saying no record came back` : `${mode}: reads and writes exit 1 with one line`;
+    const title = ANSWERED_2XX.includes(mode)
+      ? `${mode}: reads exit 1 with one line, writes answered 2xx exit 0 saying no record came back`
+      : `${mode}: reads and writes exit 1 with one line`;
     test(title, async () => {
       const server = await startFaultyServer({ mode });
       servers.push(server);

@@ -15,7 +15,7 @@ export interface KnownIds {
   apiKey: string;
 }
 
-export interface FuzzCase {
+interface FuzzCase {
   kind: string;
   /** A valid request must be answered 2xx. */
   valid: boolean;
@@ -32,7 +32,7 @@ interface Endpoint {
 }
 
 /** Every route of the sandbox (the spec's 16, the sandbox's ring and its OpenAPI document). */
-export const ENDPOINTS: readonly Endpoint[] = [
+const ENDPOINTS: readonly Endpoint[] = [
   { method: 'GET', path: '/calls', query: ['id', 'assistantId', 'phoneNumberId', 'limit', 'createdAtGt', 'createdAtLt'] },
   { method: 'GET', path: '/calls/details', query: ['id', 'assistantId', 'phoneNumberId', 'limit', 'createdAtGt', 'createdAtLt'] },
   { method: 'POST', path: '/calls/outbound', body: 'json' },
@@ -74,14 +74,36 @@ const oddValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Path segments that should never escape their route: traversal, NUL, unicode, over-long. */
 const oddSegment = fc.oneof(
-  fc.constantFrom('..', '.', '%2e%2e', '%2E%2E%2F', '..%2F..%2Fetc%2Fpasswd', '%00', 'a%00b', '%', '%zz', '%C0%AE', '%FF', '%F0%9F%98', '~', '*', ';', '%20', '%0D%0A'),
+  fc.constantFrom(
+    '..',
+    '.',
+    '%2e%2e',
+    '%2E%2E%2F',
+    '..%2F..%2Fetc%2Fpasswd',
+    '%00',
+    'a%00b',
+    '%',
+    '%zz',
+    '%C0%AE',
+    '%FF',
+    '%F0%9F%98',
+    '~',
+    '*',
+    ';',
+    '%20',
+    '%0D%0A',
+  ),
   anyText.map((s) => encodeURIComponent(s)),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }), // raw UTF-8 on the wire
   fc.integer({ min: 200, max: 3000 }).map((n) => 'a'.repeat(n)),
   fc.uuid(),
 );
 
-const oddQueryValue = fc.oneof(anyText.map(encodeURIComponent), fc.constantFrom('', '%', '%00', '-1', '0', '1e3', '99999999999', '2026-02-30', 'yesterday', '[]', '%zz'), fc.integer().map(String));
+const oddQueryValue = fc.oneof(
+  anyText.map(encodeURIComponent),
+  fc.constantFrom('', '%', '%00', '-1', '0', '1e3', '99999999999', '2026-02-30', 'yesterday', '[]', '%zz'),
+  fc.integer().map(String),
+);
 
 function query(ep: Endpoint): fc.Arbitrary<string> {
   const known = ep.query ?? [];
@@ -124,7 +146,10 @@ function validJson(path: string, ids: KnownIds): fc.Arbitrary<Record<string, unk
     case '/assistants/{assistant}':
       return fc.record({ description: fc.string({ maxLength: 100 }) });
     case '/sessions':
-      return fc.record({ assistantId: fc.constant(ids.assistant), name: fc.option(fc.string({ maxLength: 50 }), { nil: undefined }) }, { requiredKeys: ['assistantId'] });
+      return fc.record(
+        { assistantId: fc.constant(ids.assistant), name: fc.option(fc.string({ maxLength: 50 }), { nil: undefined }) },
+        { requiredKeys: ['assistantId'] },
+      );
     case '/chats':
       return fc.record({ sessionId: fc.constant(ids.session), input: nonBlank });
     case '/calls/outbound':
@@ -164,7 +189,21 @@ const oversizedJson = fc.integer({ min: 1_048_577, max: 1_300_000 }).map((n) => 
 
 // --- multipart
 const oddFileName = fc.oneof(
-  fc.constantFrom('../../etc/passwd', '..\\..\\boot.ini', 'a\u0000b.txt', '\u001b[31mred.txt', '\u202Etxt.exe', '.hidden', '...', '', ' ', 'CON', 'a/b/c.md', 'x'.repeat(400) + '.txt', 'héllo wörld 📞.md'),
+  fc.constantFrom(
+    '../../etc/passwd',
+    '..\\..\\boot.ini',
+    'a\u0000b.txt',
+    '\u001b[31mred.txt',
+    '\u202Etxt.exe',
+    '.hidden',
+    '...',
+    '',
+    ' ',
+    'CON',
+    'a/b/c.md',
+    'x'.repeat(400) + '.txt',
+    'héllo wörld 📞.md',
+  ),
   fc.string({ unit: 'binary', maxLength: 60 }),
 );
 
@@ -177,22 +216,35 @@ function multipart(name: string, content: Buffer, opts: { field?: string; bounda
   return { type: `multipart/form-data; boundary=${b}`, body: Buffer.concat([Buffer.from(head, 'utf8'), content, Buffer.from(tail)]) };
 }
 
-const fileContent = fc.oneof(fc.constant(Buffer.alloc(0)), fc.uint8Array({ maxLength: 2000 }).map((a) => Buffer.from(a)), fc.string({ maxLength: 500 }).map((s) => Buffer.from(s)));
+const fileContent = fc.oneof(
+  fc.constant(Buffer.alloc(0)),
+  fc.uint8Array({ maxLength: 2000 }).map((a) => Buffer.from(a)),
+  fc.string({ maxLength: 500 }).map((s) => Buffer.from(s)),
+);
 
 // --- whole requests
 const authHeader = (ids: KnownIds) =>
   fc.oneof(
     { weight: 8, arbitrary: fc.constant<[string, string][]>([['x-api-key', ids.apiKey]]) },
-    fc.constantFrom<[string, string][]>([], [['x-api-key', '']], [['x-api-key', 'sk-wrong']], [['X-API-KEY', ids.apiKey]], [['x-api-key', `${ids.apiKey} `]], [['authorization', `Bearer ${ids.apiKey}`]], [['x-api-key', ids.apiKey], ['x-api-key', 'second']]),
+    fc.constantFrom<[string, string][]>(
+      [],
+      [['x-api-key', '']],
+      [['x-api-key', 'sk-wrong']],
+      [['X-API-KEY', ids.apiKey]],
+      [['x-api-key', `${ids.apiKey} `]],
+      [['authorization', `Bearer ${ids.apiKey}`]],
+      [['x-api-key', ids.apiKey], ['x-api-key', 'second']],
+    ),
   );
 
 function target(ep: Endpoint, ids: KnownIds, segment: string | undefined, q: string): string {
   return ep.path.replace(/\{(\w+)\}/, (_, part: Part) => segment ?? ids[part]) + q;
 }
 
-const withLength = (headers: [string, string][], body: Buffer, declared = body.length): [string, string][] => [...headers, ['Content-Length', String(declared)]];
+const withLength = (headers: [string, string][], body: Buffer, declared = body.length): [string, string][] =>
+  [...headers, ['Content-Length', String(declared)]];
 
-export function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
+function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
   const ep = fc.constantFrom(...ENDPOINTS);
   const key: [string, string] = ['x-api-key', ids.apiKey];
 
@@ -200,7 +252,11 @@ export function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
     if (e.body === 'multipart') {
       return fc.tuple(oddFileName, fileContent).map(([name, content]) => {
         const m = multipart(name, content);
-        return { kind: 'valid upload', valid: true, req: { method: 'POST', target: e.path, headers: withLength([key, ['Content-Type', m.type]], m.body), body: m.body } };
+        return {
+          kind: 'valid upload',
+          valid: true,
+          req: { method: 'POST', target: e.path, headers: withLength([key, ['Content-Type', m.type]], m.body), body: m.body },
+        };
       });
     }
     if (e.method === 'DELETE') return fc.constant(null); // deleting seed records would starve later cases
@@ -225,25 +281,57 @@ export function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
     )
     .chain(([e, how, _seed]) => {
       const v = validJson(e.path, ids) ?? fc.record({ did: fc.string() });
-      const text: fc.Arbitrary<string> =
-        how === 'mutated' ? mutated(v).map((x) => JSON.stringify(x)) : how === 'any JSON' ? jsonish.map((x) => JSON.stringify(x) ?? 'null') : how === 'deep' ? deepJson : how === 'garbage' ? garbage : how === 'oversized' ? oversizedJson : v.map((x) => JSON.stringify(x));
+      const text: fc.Arbitrary<string> = how === 'mutated'
+        ? mutated(v).map((x) => JSON.stringify(x))
+        : how === 'any JSON'
+          ? jsonish.map((x) => JSON.stringify(x) ?? 'null')
+          : how === 'deep'
+            ? deepJson
+            : how === 'garbage'
+              ? garbage
+              : how === 'oversized'
+                ? oversizedJson
+                : v.map((x) => JSON.stringify(x));
       const type = how === 'wrong type' ? oddContentType : fc.constant<string | undefined>(JSON_TYPE);
       return fc.tuple(text, type, authHeader(ids)).map(([t, ct, auth]) => {
         const body = Buffer.from(t, 'utf8');
         const headers: [string, string][] = [...auth];
         if (ct !== undefined) headers.push(['Content-Type', ct]);
-        return { kind: `body: ${how}`, valid: false, req: { method: e.method, target: target(e, ids, undefined, ''), headers: withLength(headers, body), body } };
+        return {
+          kind: `body: ${how}`,
+          valid: false,
+          req: { method: e.method, target: target(e, ids, undefined, ''), headers: withLength(headers, body), body },
+        };
       });
     });
 
-  const badPath: fc.Arbitrary<FuzzCase> = fc.tuple(fc.constantFrom(...ENDPOINTS.filter((e) => e.path.includes('{'))), oddSegment, authHeader(ids)).map(([e, seg, auth]) => {
+  const badPath: fc.Arbitrary<FuzzCase> = fc.tuple(fc.constantFrom(...ENDPOINTS.filter((e) => e.path.includes('{'))), oddSegment, authHeader(ids)).map((
+    [e, seg, auth],
+  ) => {
     const body = e.body === 'json' ? Buffer.from('{"name":"x"}') : undefined;
     const headers: [string, string][] = body ? withLength([...auth, ['Content-Type', JSON_TYPE]], body) : [...auth];
     return { kind: 'path segment', valid: false, req: { method: e.method, target: target(e, ids, seg, ''), headers, body } };
   });
 
   const strayPath: fc.Arbitrary<FuzzCase> = fc
-    .tuple(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'FOO'), fc.oneof(oddSegment.map((s) => `/${s}`), fc.constantFrom('/', '//', '/assistants/', '/files/../assistants', '/./calls', '/calls/../../etc/passwd', '*', '/ASSISTANTS', '/openapi.json/..', '/files/x/content/extra')))
+    .tuple(
+      fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'FOO'),
+      fc.oneof(
+        oddSegment.map((s) => `/${s}`),
+        fc.constantFrom(
+          '/',
+          '//',
+          '/assistants/',
+          '/files/../assistants',
+          '/./calls',
+          '/calls/../../etc/passwd',
+          '*',
+          '/ASSISTANTS',
+          '/openapi.json/..',
+          '/files/x/content/extra',
+        ),
+      ),
+    )
     .map(([method, path]) => ({ kind: 'stray path or method', valid: false, req: { method, target: path, headers: [key] } }));
 
   const badQuery: fc.Arbitrary<FuzzCase> = fc.tuple(fc.constantFrom(...ENDPOINTS.filter((e) => e.method === 'GET')), authHeader(ids)).chain(([e, auth]) =>
@@ -275,17 +363,37 @@ export function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
       return { kind: 'headers', valid: false, req: { method: e.method, target: target(e, ids, undefined, ''), headers, body } };
     });
 
-  const cut: fc.Arbitrary<FuzzCase> = fc.tuple(fc.constantFrom(...ENDPOINTS.filter((e) => e.body)), fc.integer({ min: 1, max: 4096 }), fc.double({ min: 0, max: 0.99, noNaN: true })).map(([e, extra, frac]) => {
-    const m = e.body === 'multipart' ? multipart('cut.txt', Buffer.alloc(3000, 97)) : { type: JSON_TYPE, body: Buffer.from(JSON.stringify({ name: 'cut', description: 'y'.repeat(2000) })) };
-    return {
-      kind: 'cut body',
-      valid: false,
-      req: { method: e.method, target: target(e, ids, undefined, ''), headers: withLength([key, ['Content-Type', m.type]], m.body, m.body.length + extra), body: m.body, cutAt: Math.floor(m.body.length * frac) },
-    };
-  });
+  const cut: fc.Arbitrary<FuzzCase> = fc.tuple(
+    fc.constantFrom(...ENDPOINTS.filter((e) => e.body)),
+    fc.integer({ min: 1, max: 4096 }),
+    fc.double({ min: 0, max: 0.99, noNaN: true }),
+  ).map(
+    (
+      [e, extra, frac],
+    ) => {
+      const m = e.body === 'multipart'
+        ? multipart('cut.txt', Buffer.alloc(3000, 97))
+        : { type: JSON_TYPE, body: Buffer.from(JSON.stringify({ name: 'cut', description: 'y'.repeat(2000) })) };
+      return {
+        kind: 'cut body',
+        valid: false,
+        req: {
+          method: e.method,
+          target: target(e, ids, undefined, ''),
+          headers: withLength([key, ['Content-Type', m.type]], m.body, m.body.length + extra),
+          body: m.body,
+          cutAt: Math.floor(m.body.length * frac),
+        },
+      };
+    },
+  );
 
   const badUpload: fc.Arbitrary<FuzzCase> = fc
-    .tuple(oddFileName, fileContent, fc.constantFrom('wrong field', 'no closing boundary', 'wrong boundary', 'oversized', 'no parts', 'two files', 'not multipart'))
+    .tuple(
+      oddFileName,
+      fileContent,
+      fc.constantFrom('wrong field', 'no closing boundary', 'wrong boundary', 'oversized', 'no parts', 'two files', 'not multipart'),
+    )
     .map(([name, content, how]) => {
       let m: { type: string; body: Buffer };
       if (how === 'wrong field') m = multipart(name, content, { field: 'upload' });
@@ -298,7 +406,11 @@ export function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
         const b = multipart('second.txt', content, { boundary: 'two' });
         m = { type: a.type, body: Buffer.concat([a.body, Buffer.from('\r\n'), b.body]) };
       } else m = { type: 'text/plain', body: content };
-      return { kind: `upload: ${how}`, valid: false, req: { method: 'POST', target: '/files', headers: withLength([key, ['Content-Type', m.type]], m.body), body: m.body } };
+      return {
+        kind: `upload: ${how}`,
+        valid: false,
+        req: { method: 'POST', target: '/files', headers: withLength([key, ['Content-Type', m.type]], m.body), body: m.body },
+      };
     });
 
   return fc.oneof(
@@ -318,7 +430,7 @@ export const FUZZ_MAX_UPLOAD = 64 * 1024;
 const OVERSIZED_UPLOAD = FUZZ_MAX_UPLOAD + 1024;
 
 /** What is wrong with an answer, or undefined when it is acceptable. */
-export function problemWith(c: FuzzCase, a: RawAnswer | 'closed'): string | undefined {
+function problemWith(c: FuzzCase, a: RawAnswer | 'closed'): string | undefined {
   if (a === 'closed') return c.req.cutAt !== undefined ? undefined : 'the sandbox closed the connection without answering';
   if (a.status >= 500) return `answered ${a.status}`;
   if (c.valid && (a.status < 200 || a.status > 299)) return `a valid request was answered ${a.status}: ${a.body.toString().slice(0, 200)}`;
@@ -332,7 +444,8 @@ export function problemWith(c: FuzzCase, a: RawAnswer | 'closed'): string | unde
     return `answered ${a.status} with a body that is not JSON: ${a.body.toString().slice(0, 100)}`;
   }
   if (a.status >= 400) {
-    if (body.statusCode !== a.status || typeof body.error !== 'string' || typeof body.message !== 'string') return `error body not in the one shape: ${a.body.toString().slice(0, 200)}`;
+    if (body.statusCode !== a.status || typeof body.error !== 'string' || typeof body.message !== 'string')
+      return `error body not in the one shape: ${a.body.toString().slice(0, 200)}`;
     if (/\n\s+at .+:\d+/.test(body.message)) return 'the error message carries a stack trace';
   }
   return undefined;
@@ -347,13 +460,22 @@ export interface FuzzReport {
 }
 
 const describeReq = (r: RawRequest) =>
-  JSON.stringify({ method: r.method, target: r.target.slice(0, 300), headers: r.headers.map(([k, v]) => [k, v.slice(0, 80)]), body: r.body?.subarray(0, 200).toString(), bodyBytes: r.body?.length, cutAt: r.cutAt });
+  JSON.stringify({
+    method: r.method,
+    target: r.target.slice(0, 300),
+    headers: r.headers.map(([k, v]) => [k, v.slice(0, 80)]),
+    body: r.body?.subarray(0, 200).toString(),
+    bodyBytes: r.body?.length,
+    cutAt: r.cutAt,
+  });
 
 /** Generates `cases` requests from `seed` and sends them, `concurrency` at a time. */
-export async function runFuzz(opts: { host: string; port: number; ids: KnownIds; seed: number; cases: number; concurrency?: number; onProgress?: (done: number) => void }): Promise<FuzzReport> {
+export async function runFuzz(
+  opts: { host: string; port: number; ids: KnownIds; seed: number; cases: number; concurrency?: number; onProgress?: (done: number) => void },
+): Promise<FuzzReport> {
   const started = performance.now();
   const report: FuzzReport = { cases: 0, byStatus: {}, byKind: {}, failures: [], ms: 0 };
-  // Generated in slices so 10,000 cases never sit in memory at once (oversized bodies are ~1 MB).
+  // Generated in slices so the cases never all sit in memory at once (oversized bodies are large).
   const SLICE = 200;
   let rng = opts.seed;
   for (let start = 0; start < opts.cases; start += SLICE) {

@@ -34,12 +34,13 @@ export interface LoadOptions {
   onAck?: (writes: number) => void;
 }
 
-export const emptyAcked = (): Acked => ({ assistants: new Map(), sessions: new Set(), chats: new Map(), calls: new Set(), files: new Map() });
-export const countAcked = (a: Acked) => a.assistants.size + a.sessions.size + [...a.chats.values()].reduce((n, l) => n + l.length, 0) + a.calls.size + a.files.size;
+const emptyAcked = (): Acked => ({ assistants: new Map(), sessions: new Set(), chats: new Map(), calls: new Set(), files: new Map() });
+export const countAcked = (a: Acked) =>
+  a.assistants.size + a.sessions.size + [...a.chats.values()].reduce((n, l) => n + l.length, 0) + a.calls.size + a.files.size;
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-export function multipartBody(name: string, content: Buffer) {
+function multipartBody(name: string, content: Buffer) {
   const b = `load${randomBytes(8).toString('hex')}`;
   const body = Buffer.concat([
     Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\n`),
@@ -96,7 +97,12 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         switch (i % 10) {
           case 0: {
             const name = `load ${n}.${i}`;
-            const a = (await call('POST', '/assistants', { name, description: 'made by the load test', model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: `You are load assistant ${n}.${i}.` }] } })).assistant;
+            const a =
+              (await call('POST', '/assistants', {
+                name,
+                description: 'made by the load test',
+                model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: `You are load assistant ${n}.${i}.` }] },
+              })).assistant;
             acked.assistants.set(a.id, name);
             myAssistant = a.id;
             ack();
@@ -119,7 +125,12 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
             break;
           }
           case 3: {
-            const c = (await call('POST', '/calls/outbound', { assistantId: myAssistant, phoneNumberId: seedNumber, customer: { number: `+1415555${String(1000 + ((n * 31 + i) % 9000)).padStart(4, '0')}` } })).call;
+            const c =
+              (await call('POST', '/calls/outbound', {
+                assistantId: myAssistant,
+                phoneNumberId: seedNumber,
+                customer: { number: `+1415555${String(1000 + ((n * 31 + i) % 9000)).padStart(4, '0')}` },
+              })).call;
             acked.calls.add(c.id);
             ack();
             break;

@@ -16,7 +16,10 @@ after(async () => {
 test('10 clients for 3 s: 0 errors, every acknowledged write readable', async () => {
   const r = await runLoad({ url: sb.url, apiKey: sb.apiKey, clients: 10, seconds: 3 });
   const sorted = [...r.latenciesMs].sort((a, b) => a - b);
-  console.log(`load: ${r.requests} requests, ${Math.round(r.requests / r.seconds)} req/s, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, ${countAcked(r.acked)} writes`);
+  console.log(
+    `load: ${r.requests} requests, ${Math.round(r.requests / r.seconds)} req/s, p50 ${percentile(sorted, 50).toFixed(1)} ms, ` +
+      `p99 ${percentile(sorted, 99).toFixed(1)} ms, ${countAcked(r.acked)} writes`,
+  );
   assert.deepEqual(r.errorSamples, []);
   assert.equal(r.errors, 0);
   assert.ok(r.acked.assistants.size > 0 && r.acked.files.size > 0 && r.acked.calls.size > 0, 'every kind of write happened');

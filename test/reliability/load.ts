@@ -21,7 +21,10 @@ try {
   console.log(`requests:     ${r.requests} in ${r.seconds.toFixed(1)} s = ${Math.round(r.requests / r.seconds)} req/s`);
   console.log(`latency:      p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms`);
   console.log(`errors:       ${r.errors}${r.errorSamples.length ? `\n  ${r.errorSamples.join('\n  ')}` : ''}`);
-  console.log(`writes acked: ${countAcked(r.acked)} (assistants ${r.acked.assistants.size}, sessions ${r.acked.sessions.size}, chats ${[...r.acked.chats.values()].reduce((n, l) => n + l.length, 0)}, calls ${r.acked.calls.size}, files ${r.acked.files.size})`);
+  console.log(
+    `writes acked: ${countAcked(r.acked)} (assistants ${r.acked.assistants.size}, sessions ${r.acked.sessions.size}, ` +
+      `chats ${[...r.acked.chats.values()].reduce((n, l) => n + l.length, 0)}, calls ${r.acked.calls.size}, files ${r.acked.files.size})`,
+  );
   console.log(`read back:    ${v.checked} acknowledged writes checked, ${v.lost.length} lost${v.lost.length ? `: ${v.lost.slice(0, 10).join(', ')}` : ''}`);
   console.log(`sandbox:      ${sb.alive() ? 'alive' : 'DEAD'}`);
   failed = r.errors > 0 || v.lost.length > 0 || !sb.alive();

@@ -19,7 +19,11 @@ test('lowerOtherThreads: every thread but the caller and libuv pool at nice 5, a
     import { lowerOtherThreads, threadId } from ${JSON.stringify(pathToFileURL(resolve(root, 'src/priority.ts')).href)};
     await stat('.'); // libuv's pool is started
     // A worker that lowers itself to 10 first, and waits.
-    const w = new Worker("import { setPriority } from 'node:os'; import { readlinkSync } from 'node:fs'; import { parentPort } from 'node:worker_threads'; const t = Number(readlinkSync('/proc/thread-self').split('/').pop()); setPriority(t, 10); parentPort.postMessage(t); setInterval(() => {}, 1000);", { eval: true });
+    const w = new Worker(
+      "import { setPriority } from 'node:os'; import { readlinkSync } from 'node:fs'; import { parentPort } from 'node:worker_threads'; " +
+        "const t = Number(readlinkSync('/proc/thread-self').split('/').pop()); setPriority(t, 10); parentPort.postMessage(t); setInterval(() => {}, 1000);",
+      { eval: true },
+    );
     const workerTid = await new Promise((r) => w.once('message', r));
     const lowered = lowerOtherThreads();
     const threads = readdirSync('/proc/self/task').map((t) => ({
@@ -32,7 +36,10 @@ test('lowerOtherThreads: every thread but the caller and libuv pool at nice 5, a
   `;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  const { self, workerTid, lowered, threads } = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { self: number; workerTid: number; lowered: number; threads: { tid: number; comm: string; nice: number }[] };
+  const { self, workerTid, lowered, threads } =
+    JSON.parse(
+      r.stdout.trim().split('\n').at(-1)!,
+    ) as { self: number; workerTid: number; lowered: number; threads: { tid: number; comm: string; nice: number }[] };
   assert.ok(self > 0, 'the caller is known');
   const others = threads.filter((t) => t.tid !== self && t.tid !== workerTid && t.comm !== 'libuv-worker');
   assert.ok(others.length >= 2, `V8's helper threads are there (${JSON.stringify(threads)})`);

@@ -37,7 +37,16 @@ function open(name: string, command: string, size = { width: 100, height: 30 }):
     name: `${name}-${process.pid}`,
     command: `bash --norc --noprofile -c ${shellQuote(script)}`,
     cwd: root,
-    env: { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_STATE_HOME: join(home, 'state'), PATH: process.env.PATH, TERM: 'xterm-256color', SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey },
+    env: {
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_DATA_HOME: join(home, 'data'),
+      XDG_STATE_HOME: join(home, 'state'),
+      PATH: process.env.PATH,
+      TERM: 'xterm-256color',
+      SWITCHBOARD_BASE_URL: sb.url,
+      SWITCHBOARD_API_KEY: sb.apiKey,
+    },
     ...size,
   });
   sessions.push(t);

@@ -52,7 +52,9 @@ function streamUntilAnswered(sb: ChildSandbox, declared: number, onChunk: () => 
       }
     };
     socket.on('connect', () => {
-      socket.write(`POST /files HTTP/1.1\r\nHost: x\r\nx-api-key: ${sb.apiKey}\r\nContent-Type: multipart/form-data; boundary=${b}\r\nContent-Length: ${declared}\r\n\r\n`);
+      socket.write(
+        `POST /files HTTP/1.1\r\nHost: x\r\nx-api-key: ${sb.apiKey}\r\nContent-Type: multipart/form-data; boundary=${b}\r\nContent-Length: ${declared}\r\n\r\n`,
+      );
       socket.write(head);
       pump();
     });

@@ -58,7 +58,12 @@ describe('assistants', () => {
   test('patch changes any field and replaces nested objects whole', async () => {
     const { body } = await post(sb, '/assistants', full);
     const id = body.assistant.id;
-    const r = await send(sb, 'PATCH', `/assistants/${id}`, { description: 'changed', voice: { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en' }, silenceTimeoutSeconds: 10 });
+    const r =
+      await send(sb, 'PATCH', `/assistants/${id}`, {
+        description: 'changed',
+        voice: { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en' },
+        silenceTimeoutSeconds: 10,
+      });
     assert.equal(r.status, 200);
     assert.equal(r.body.assistant.description, 'changed');
     assert.deepEqual(r.body.assistant.voice, { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en' });
@@ -94,12 +99,32 @@ describe('assistants', () => {
     ['array body', [{ name: 'a' }], /body must be a JSON object/],
     // The reference (docs.callhq.ai, create assistant): "Supports ElevenLabs or Sarvam. For Sarvam, voiceId, model, and language are required."
     ['unknown voice provider', { name: 'a', voice: { provider: 'nope' } }, /^voice\.provider must be one of elevenlabs, sarvam$/],
-    ['Sarvam without voiceId', { name: 'a', voice: { provider: 'sarvam', model: 'bulbul:v2', language: 'en' } }, /^voice\.voiceId is required for voice provider sarvam/],
-    ['Sarvam without model', { name: 'a', voice: { provider: 'sarvam', voiceId: 'anushka', language: 'en' } }, /^voice\.model is required for voice provider sarvam/],
-    ['Sarvam without language', { name: 'a', voice: { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2' } }, /^voice\.language is required for voice provider sarvam/],
+    [
+      'Sarvam without voiceId',
+      { name: 'a', voice: { provider: 'sarvam', model: 'bulbul:v2', language: 'en' } },
+      /^voice\.voiceId is required for voice provider sarvam/,
+    ],
+    [
+      'Sarvam without model',
+      { name: 'a', voice: { provider: 'sarvam', voiceId: 'anushka', language: 'en' } },
+      /^voice\.model is required for voice provider sarvam/,
+    ],
+    [
+      'Sarvam without language',
+      { name: 'a', voice: { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2' } },
+      /^voice\.language is required for voice provider sarvam/,
+    ],
     // The same page: "Supported providers and models: openai (…), azure (…), openrouter (…)".
-    ['unknown model provider', { name: 'a', model: { provider: 'nope', model: 'gpt-4o' } }, /^model\.provider must be one of openai, azure, openrouter, google$/],
-    ['model of another family', { name: 'a', model: { provider: 'azure', model: 'gpt-4o' } }, /^model\.model must be one of gpt-4\.1-mini-cluster, .* for provider azure/],
+    [
+      'unknown model provider',
+      { name: 'a', model: { provider: 'nope', model: 'gpt-4o' } },
+      /^model\.provider must be one of openai, azure, openrouter, google$/,
+    ],
+    [
+      'model of another family',
+      { name: 'a', model: { provider: 'azure', model: 'gpt-4o' } },
+      /^model\.model must be one of gpt-4\.1-mini-cluster, .* for provider azure/,
+    ],
     ['a provider the reference no longer lists', { name: 'a', model: { provider: 'anthropic', model: 'claude-3-5-haiku' } }, /^model\.provider must be one of/],
     ['model without provider', { name: 'a', model: { model: 'gpt-4o' } }, /^model\.provider is required with model\.model/],
     // null is not a value of any typed field: it would be stored and break every later GET against the document.
@@ -164,12 +189,32 @@ describe('assistants', () => {
     const { db } = openSeeded(sb.dataDir, false);
     try {
       const now = new Date().toISOString();
-      new SandboxStore(db).insertAssistant({ id: 'legacy-nulls', body: { name: 'Old', status: null, description: null, voice: null, model: { provider: 'openai', temperature: null }, hangupUsingPrompt: null, analysisPlan: { keep: null } }, createdAt: now, updatedAt: now });
+      new SandboxStore(db).insertAssistant({
+        id: 'legacy-nulls',
+        body: {
+          name: 'Old',
+          status: null,
+          description: null,
+          voice: null,
+          model: { provider: 'openai', temperature: null },
+          hangupUsingPrompt: null,
+          analysisPlan: { keep: null },
+        },
+        createdAt: now,
+        updatedAt: now,
+      });
     } finally {
       db.close();
     }
     const r = await get(sb, '/assistants/legacy-nulls');
-    assert.deepEqual(r.body.assistant, { id: 'legacy-nulls', name: 'Old', model: { provider: 'openai' }, analysisPlan: { keep: null }, createdAt: r.body.assistant.createdAt, updatedAt: r.body.assistant.updatedAt });
+    assert.deepEqual(r.body.assistant, {
+      id: 'legacy-nulls',
+      name: 'Old',
+      model: { provider: 'openai' },
+      analysisPlan: { keep: null },
+      createdAt: r.body.assistant.createdAt,
+      updatedAt: r.body.assistant.updatedAt,
+    });
     assert.equal((await get(sb, '/assistants')).status, 200);
   });
 
@@ -177,7 +222,11 @@ describe('assistants', () => {
     const { SandboxStore } = await import('../../src/sandbox/db.js');
     const { openSeeded } = await import('../../src/sandbox/seed.js');
     const { db } = openSeeded(sb.dataDir, false);
-    const old = { name: 'Legacy', voice: { provider: 'vapi', voiceId: 'Elliot' }, model: { provider: 'groq', model: 'llama-3.1-70b-versatile', temperature: 0.1 } };
+    const old = {
+      name: 'Legacy',
+      voice: { provider: 'vapi', voiceId: 'Elliot' },
+      model: { provider: 'groq', model: 'llama-3.1-70b-versatile', temperature: 0.1 },
+    };
     try {
       const now = new Date().toISOString();
       new SandboxStore(db).insertAssistant({ id: 'legacy-providers', body: old, createdAt: now, updatedAt: now });
@@ -191,7 +240,8 @@ describe('assistants', () => {
     // A new name leaves the stored providers alone; sending them back unchanged (an edit form does) is no new choice.
     const renamed = await send(sb, 'PATCH', '/assistants/legacy-providers', { name: 'Legacy 2' });
     assert.equal(renamed.status, 200, renamed.text);
-    const same = await send(sb, 'PATCH', '/assistants/legacy-providers', { voice: { provider: 'vapi', voiceId: 'Paige' }, model: { ...old.model, temperature: 0.4 } });
+    const same =
+      await send(sb, 'PATCH', '/assistants/legacy-providers', { voice: { provider: 'vapi', voiceId: 'Paige' }, model: { ...old.model, temperature: 0.4 } });
     assert.equal(same.status, 200, same.text);
     assert.deepEqual(same.body.assistant.voice, { provider: 'vapi', voiceId: 'Paige' });
     assert.equal(same.body.assistant.model.temperature, 0.4);

@@ -34,7 +34,12 @@ describe('auth', () => {
     for (const [method, path] of routes) {
       for (const key of [undefined, '', 'wrong', sameLength, sb.apiKey.toUpperCase(), `${sb.apiKey}x`]) {
         const headers: Record<string, string> = key === undefined ? {} : { 'x-api-key': key };
-        const res = await checkedFetch(sb.url, path, { method, headers: { ...headers, 'content-type': 'application/json' }, body: method === 'GET' || method === 'DELETE' ? undefined : '{}' });
+        const res =
+          await checkedFetch(sb.url, path, {
+            method,
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: method === 'GET' || method === 'DELETE' ? undefined : '{}',
+          });
         assert.equal(res.status, 401, `${method} ${path} key=${JSON.stringify(key)}`);
         const body = await res.json();
         assert.ok(isErrorBody(body, 401));
@@ -109,7 +114,8 @@ describe('the OpenAPI document matches the routes', () => {
     const calls: Record<string, () => Promise<any>> = {
       'get /calls': () => get(sb, '/calls?limit=3'),
       'get /calls/details': () => get(sb, `/calls/details?id=${call.id}`),
-      'post /calls/outbound': () => send(sb, 'POST', '/calls/outbound', { assistantId: assistant.id, phoneNumberId: number.id, customer: { number: '+14155550100' } }),
+      'post /calls/outbound': () =>
+        send(sb, 'POST', '/calls/outbound', { assistantId: assistant.id, phoneNumberId: number.id, customer: { number: '+14155550100' } }),
       'post /chats': () => send(sb, 'POST', '/chats', { sessionId: session.id, input: 'What is the return window?' }),
       'post /sessions': () => send(sb, 'POST', '/sessions', { assistantId: assistant.id }),
       'get /chats/session/{sessionId}': () => get(sb, `/chats/session/${session.id}`),

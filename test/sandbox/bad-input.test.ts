@@ -61,9 +61,31 @@ describe('bad input never makes the sandbox fail', () => {
 
   test('wrong types in every field', async () => {
     const bodies: [string, string, Record<string, unknown>, string[]][] = [
-      ['POST', '/assistants', { name: 'ok' }, ['name', 'status', 'voice', 'model', 'firstMessage', 'silenceTimeoutSeconds', 'maxDurationSeconds', 'knowledgeBase', 'analysisPlan', 'hangupUsingPrompt', 'transcriber']],
+      [
+        'POST',
+        '/assistants',
+        { name: 'ok' },
+        [
+          'name',
+          'status',
+          'voice',
+          'model',
+          'firstMessage',
+          'silenceTimeoutSeconds',
+          'maxDurationSeconds',
+          'knowledgeBase',
+          'analysisPlan',
+          'hangupUsingPrompt',
+          'transcriber',
+        ],
+      ],
       ['PATCH', `/assistants/${ids.assistant}`, {}, ['name', 'status', 'description', 'voice', 'model', 'backgroundDenoisingEnabled', 'knowledgeBase']],
-      ['POST', '/calls/outbound', { assistantId: ids.assistant, phoneNumberId: ids.number, customer: { number: '+14155550100' } }, ['assistantId', 'phoneNumberId', 'customer']],
+      [
+        'POST',
+        '/calls/outbound',
+        { assistantId: ids.assistant, phoneNumberId: ids.number, customer: { number: '+14155550100' } },
+        ['assistantId', 'phoneNumberId', 'customer'],
+      ],
       ['POST', '/sessions', { assistantId: ids.assistant }, ['assistantId', 'name']],
       ['POST', '/chats', { sessionId: ids.session, input: 'hi' }, ['sessionId', 'input', 'assistantOverrides']],
       ['POST', '/phone-numbers/inbound/setup', { assistantId: ids.assistant, phoneNumberId: ids.number }, ['assistantId', 'phoneNumberId']],
@@ -83,7 +105,8 @@ describe('bad input never makes the sandbox fail', () => {
 
   test('odd strings in ids, bodies and query strings', async () => {
     for (const s of ODD) {
-      const enc = /[\uD800-\uDFFF]/.test(s) && !/\p{Extended_Pictographic}/u.test(s) ? '%ED%A0%80%FF' : encodeURIComponent(s); // a lone surrogate goes as invalid UTF-8
+      const enc =
+        /[\uD800-\uDFFF]/.test(s) && !/\p{Extended_Pictographic}/u.test(s) ? '%ED%A0%80%FF' : encodeURIComponent(s); // a lone surrogate goes as invalid UTF-8
       for (const path of [`/assistants/${enc}`, `/files/${enc}`, `/files/${enc}/content`, `/chats/session/${enc}`, `/calls/details?id=${enc}`]) {
         const r = await send(sb, 'GET', path);
         assert.ok([400, 404, 414].includes(r.status) || (r.status === 200 && path.startsWith('/calls')), `${path.slice(0, 80)} → ${r.status}`);
@@ -130,7 +153,13 @@ describe('bad input never makes the sandbox fail', () => {
 
   test('multipart oddities on /files', async () => {
     const multi = (body: string, boundary = 'b0') => send(sb, 'POST', '/files', body, { 'content-type': `multipart/form-data; boundary=${boundary}` });
-    for (const body of ['', '--b0--\r\n', 'garbage', '--b0\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc\r\n--b0--\r\n', '--b0\r\n\r\n\r\n--b0--']) {
+    for (const body of [
+      '',
+      '--b0--\r\n',
+      'garbage',
+      '--b0\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc\r\n--b0--\r\n',
+      '--b0\r\n\r\n\r\n--b0--',
+    ]) {
       const r = await multi(body);
       assert.ok(r.status >= 400 && r.status < 500, `${JSON.stringify(body)} → ${r.status} ${r.text}`);
       assert.equal(r.body.statusCode, r.status);

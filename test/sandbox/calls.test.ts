@@ -25,7 +25,22 @@ describe('call log', () => {
     // The list leaves out transcript and messages (GET /calls/details has them).
     assert.ok(calls.every((c: any) => c.status === 'ended' && !('transcript' in c) && !('messages' in c)));
     // The platform's call record: no duration field (endedAt − startedAt), the summary under analysis.
-    for (const k of ['id', 'assistantId', 'phoneNumberId', 'createdAt', 'updatedAt', 'type', 'status', 'customer', 'startedAt', 'endedAt', 'endedReason', 'cost', 'costBreakdown', 'analysis']) {
+    for (const k of [
+      'id',
+      'assistantId',
+      'phoneNumberId',
+      'createdAt',
+      'updatedAt',
+      'type',
+      'status',
+      'customer',
+      'startedAt',
+      'endedAt',
+      'endedReason',
+      'cost',
+      'costBreakdown',
+      'analysis',
+    ]) {
       assert.ok(k in calls[0], `missing ${k}`);
     }
     for (const k of ['durationSeconds', 'summary', 'recordingUrl']) assert.ok(calls.every((c: any) => !(k in c)), `${k} is not a field of the platform's call`);

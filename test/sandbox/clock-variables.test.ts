@@ -1,5 +1,5 @@
 // The sandbox fills the service's clock variables ({{now}}, {{date}}, …) when a chat does not give
-// them: the one input of a reply outside the request and the records (issue 16's --repeat).
+// them: the one input of a reply outside the request and the records (`switchboard test --repeat`).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
@@ -10,7 +10,11 @@ let sb: RunningSandbox;
 let assistantId: string;
 before(async () => {
   sb = await startTestSandbox({ seed: false });
-  assistantId = (await post(sb, '/assistants', { name: 'Clock', firstMessage: 'It is {{now}} ({{date}}, {{time}}, {{day}} {{month}} {{year}}); {{other}} stays.' })).body.assistant.id;
+  assistantId =
+    (await post(sb, '/assistants', {
+      name: 'Clock',
+      firstMessage: 'It is {{now}} ({{date}}, {{time}}, {{day}} {{month}} {{year}}); {{other}} stays.',
+    })).body.assistant.id;
 });
 after(() => sb.close());
 

@@ -8,7 +8,10 @@ import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { checkedFetch } from './http.js';
 
 /** A raw GET (fetch would decompress on its own and hide the encoding). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -29,7 +32,8 @@ describe('CORS is off by default', () => {
     const r = await checkedFetch(sb.url, `/assistants`, { headers: { 'x-api-key': sb.apiKey, origin: 'http://localhost:5173' } });
     assert.equal(r.headers.get('access-control-allow-origin'), null);
     // A preflight is CORS, not an operation of the document: plain fetch.
-    const pre = await fetch(`${sb.url}/assistants`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+    const pre =
+      await fetch(`${sb.url}/assistants`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
     assert.equal(pre.headers.get('access-control-allow-origin'), null);
   });
 });
@@ -42,7 +46,11 @@ describe('--cors <origin>', () => {
 
   test('a preflight from that origin is answered without a key, naming the key header', async () => {
     // A preflight is CORS, not an operation of the document: plain fetch.
-    const pre = await fetch(`${sb.url}/assistants/abc`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'x-api-key, content-type' } });
+    const pre =
+      await fetch(`${sb.url}/assistants/abc`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'x-api-key, content-type' },
+      });
     assert.equal(pre.status, 204);
     assert.equal(pre.headers.get('access-control-allow-origin'), origin);
     assert.match(pre.headers.get('access-control-allow-methods') ?? '', /PATCH/);
@@ -70,7 +78,11 @@ describe('gzip', () => {
     const a = (await (await checkedFetch(sb.url, `/assistants`, { headers: { 'x-api-key': sb.apiKey } })).json()).assistants[0].id;
     const n = (await (await checkedFetch(sb.url, `/phone-numbers`, { headers: { 'x-api-key': sb.apiKey } })).json()).phoneNumbers[0].id;
     for (let i = 0; i < 30; i++) {
-      await checkedFetch(sb.url, `/calls/outbound`, { method: 'POST', headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ assistantId: a, phoneNumberId: n, customer: { number: '+14155550100' } }) });
+      await checkedFetch(sb.url, `/calls/outbound`, {
+        method: 'POST',
+        headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ assistantId: a, phoneNumberId: n, customer: { number: '+14155550100' } }),
+      });
     }
   });
   after(() => sb.close());

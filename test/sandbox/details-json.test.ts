@@ -26,7 +26,16 @@ test('a detailed call written from cached conversation pieces reads exactly as c
     const script = new CallScript(assistant.body, []);
     const t0 = Date.now();
     const plan = (i: number, extra: Partial<Parameters<typeof planCall>[0]> = {}) =>
-      planCall({ type: 'outboundPhoneCall', assistantId: assistant.id, phoneNumberId: number.id, script, customer: { number: '+14155550100', name: `Zoë ${i}` }, createdAt: t0 + i, pace: 1000, ...extra });
+      planCall({
+        type: 'outboundPhoneCall',
+        assistantId: assistant.id,
+        phoneNumberId: number.id,
+        script,
+        customer: { number: '+14155550100', name: `Zoë ${i}` },
+        createdAt: t0 + i,
+        pace: 1000,
+        ...extra,
+      });
     store.insertCalls([plan(1), plan(2, { endedReason: 'customer-busy' }), plan(3, { endedReason: 'customer-did-not-answer' }), plan(4, { talkSeconds: 30 })]);
     // Messages that carry timing keys of their own, and one with no keys at all.
     store.insertCalls([

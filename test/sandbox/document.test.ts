@@ -1,4 +1,4 @@
-// The OpenAPI document says exactly what the server does (issue #14): the behaviours it promises,
+// The OpenAPI document says exactly what the server does: the behaviours it promises,
 // and the parts generated clients rely on. Every exchange through ./http.ts is also checked
 // against the document by test/support/openapi-check.ts.
 import { after, before, describe, test } from 'node:test';
@@ -23,7 +23,8 @@ describe('the document and the server agree', () => {
   });
   after(() => sb.close());
 
-  const operations = () => Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) => Object.entries(ops).map(([method, op]: [string, any]) => ({ path, method, op })));
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) => Object.entries(ops).map(([method, op]: [string, any]) => ({ path, method, op })));
 
   test('every operation has an operationId, a summary and a tag the document declares', () => {
     const declared = new Set(doc.tags.map((t: any) => t.name));
@@ -43,7 +44,10 @@ describe('the document and the server agree', () => {
     assert.equal(s.AssistantInput.properties.analysisPlan.additionalProperties, true);
     assert.equal(s.File.properties.integration.additionalProperties, true);
     assert.equal(s.Chat.properties.assistantOverrides.properties.variableValues.additionalProperties, true);
-    assert.equal(doc.paths['/chats'].post.requestBody.content['application/json'].schema.properties.assistantOverrides.properties.variableValues.additionalProperties, true);
+    assert.equal(
+      doc.paths['/chats'].post.requestBody.content['application/json'].schema.properties.assistantOverrides.properties.variableValues.additionalProperties,
+      true,
+    );
     const multipart = doc.paths['/files'].post.requestBody.content['multipart/form-data'];
     assert.deepEqual(multipart.schema.required, ['file']);
     assert.equal(multipart.schema.properties.file.format, 'binary');
@@ -57,12 +61,24 @@ describe('the document and the server agree', () => {
       if (path !== '/openapi.json') assert.ok(codes.includes('401'), `${where} 401`);
       if (path.includes('{')) for (const c of ['404', '414']) assert.ok(codes.includes(c), `${where} ${c}`);
       if (method !== 'get') for (const c of ['413', '415']) assert.ok(codes.includes(c), `${where} ${c}`);
-      for (const c of codes.filter((c) => !c.startsWith('2'))) assert.equal(op.responses[c].content['application/json'].schema.$ref, '#/components/schemas/Error', `${where} ${c}`);
+      for (const c of codes.filter((c) => !c.startsWith('2')))
+        assert.equal(op.responses[c].content['application/json'].schema.$ref, '#/components/schemas/Error', `${where} ${c}`);
     }
   });
 
   test('one policy for unknown query parameters: 400 naming them, on every route', async () => {
-    for (const path of ['/calls', '/calls/details', '/files', '/assistants', `/assistants/${ids.assistant}`, '/phone-numbers', `/files/${ids.file}`, `/files/${ids.file}/content`, `/chats/session/${ids.session}`, '/openapi.json']) {
+    for (const path of [
+      '/calls',
+      '/calls/details',
+      '/files',
+      '/assistants',
+      `/assistants/${ids.assistant}`,
+      '/phone-numbers',
+      `/files/${ids.file}`,
+      `/files/${ids.file}/content`,
+      `/chats/session/${ids.session}`,
+      '/openapi.json',
+    ]) {
       const r = await get(sb, `${path}?nope=1`);
       assert.equal(r.status, 400, `${path}: ${r.status}`);
       assert.match(r.body.message, /unknown query parameter nope/, path);
@@ -72,7 +88,14 @@ describe('the document and the server agree', () => {
   });
 
   test('date filters take what the document says: a date, a date-time with or without zone', async () => {
-    for (const v of ['2026-11-01', '2026-11-01T09:30', '2026-11-01T09:30:00', '2026-11-01T09:30:00Z', '2026-11-01T09:30:00.123+01:00', '2026-11-01t09:30:00z']) {
+    for (const v of [
+      '2026-11-01',
+      '2026-11-01T09:30',
+      '2026-11-01T09:30:00',
+      '2026-11-01T09:30:00Z',
+      '2026-11-01T09:30:00.123+01:00',
+      '2026-11-01t09:30:00z',
+    ]) {
       const r = await get(sb, `/calls?createdAtGt=${encodeURIComponent(v)}`);
       assert.equal(r.status, 200, `${v}: ${r.text}`);
     }

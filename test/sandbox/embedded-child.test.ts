@@ -103,7 +103,8 @@ test('the sandbox ends when the console that started it is killed with SIGKILL',
   }
 });
 
-test('a restart (reuse): killed with SIGKILL, it says how it ended; started again with the same key and port, the same data; another port when that one is taken', async () => {
+// Started again: the same key and port, the same data; another port when that one is taken.
+test('a restart (reuse): killed with SIGKILL, it says how it ended; started again with the same key, port and data', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-child-'));
   const taken = createServer();
   try {

@@ -76,7 +76,8 @@ describe('files', () => {
       assert.equal(r.body.file.name, expected, JSON.stringify(raw));
     }
     // A raw header, so the client cannot escape the control characters first.
-    const raw = await send(sb, 'POST', '/files', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a\u0001b\u0000c\u007f.txt"\r\n\r\nabc\r\n--xyz--\r\n', {
+    const raw =
+      await send(sb, 'POST', '/files', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a\u0001b\u0000c\u007f.txt"\r\n\r\nabc\r\n--xyz--\r\n', {
       'content-type': 'multipart/form-data; boundary=xyz',
     });
     assert.equal(raw.status, 201, raw.text);
@@ -129,7 +130,8 @@ describe('files', () => {
   test('every client reads the 413 of a body far over the limit (no ECONNRESET, no stall)', async () => {
     const attempt = async (path: string, body: BodyInit, headers: Record<string, string> = {}) => {
       try {
-        const r = await checkedFetch(sb.url, path, { method: 'POST', headers: { 'x-api-key': sb.apiKey, ...headers }, body, signal: AbortSignal.timeout(10_000) });
+        const r =
+          await checkedFetch(sb.url, path, { method: 'POST', headers: { 'x-api-key': sb.apiKey, ...headers }, body, signal: AbortSignal.timeout(10_000) });
         await r.arrayBuffer();
         return r.status;
       } catch (err) {
@@ -146,7 +148,8 @@ describe('files', () => {
       for (let i = 0; i < 4; i++) answers.push(await attempt('/files', form(size)));
     }
     answers.push(...(await Promise.all(Array.from({ length: 4 }, () => attempt('/files', form(4 * 1024 * 1024))))));
-    for (const size of [2, 16]) answers.push(await attempt('/assistants', `{"name":"${'x'.repeat(size * 1024 * 1024)}"}`, { 'content-type': 'application/json' }));
+    for (const size of [2, 16])
+      answers.push(await attempt('/assistants', `{"name":"${'x'.repeat(size * 1024 * 1024)}"}`, { 'content-type': 'application/json' }));
     assert.deepEqual(answers, Array(answers.length).fill(413));
   });
 

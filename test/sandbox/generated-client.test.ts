@@ -86,7 +86,11 @@ describe('a client generated from /openapi.json', () => {
 
     const number = phoneNumbers[0];
     ok(await client.POST('/phone-numbers/inbound/setup', { body: { assistantId: created.id, phoneNumberId: number.id } }));
-    const placed = ok(await client.POST('/calls/outbound', { body: { assistantId: assistants[0].id, phoneNumberId: number.id, customer: { number: '+14155550123', name: 'Ada' } } }));
+    const placed = ok(
+      await client.POST('/calls/outbound', {
+        body: { assistantId: assistants[0].id, phoneNumberId: number.id, customer: { number: '+14155550123', name: 'Ada' } },
+      }),
+    );
     const listed = ok(await client.GET('/calls', { params: { query: { limit: 5, createdAtGt: '2020-01-01' } } }));
     assert.ok(listed.calls.some((c) => c.id === placed.call.id));
     const details = ok(await client.GET('/calls/details', { params: { query: { id: placed.call.id } } }));
@@ -94,7 +98,11 @@ describe('a client generated from /openapi.json', () => {
     ok(await client.POST('/sandbox/ring', { body: { did: number.did } }));
 
     const session = ok(await client.POST('/sessions', { body: { assistantId: created.id, name: 'typed' } })).session;
-    const chat = ok(await client.POST('/chats', { body: { sessionId: session.id, input: 'Who are you?', assistantOverrides: { variableValues: { who: 'Ada', count: 3, flags: { vip: true } } } } }));
+    const chat = ok(
+      await client.POST('/chats', {
+        body: { sessionId: session.id, input: 'Who are you?', assistantOverrides: { variableValues: { who: 'Ada', count: 3, flags: { vip: true } } } },
+      }),
+    );
     assert.deepEqual(chat.chat.assistantOverrides.variableValues, { who: 'Ada', count: 3, flags: { vip: true } });
     assert.ok(ok(await client.GET('/chats/session/{sessionId}', { params: { path: { sessionId: session.id } } })).session.messages.length >= 2);
 

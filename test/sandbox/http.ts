@@ -105,7 +105,13 @@ export async function eventually<T>(check: () => Promise<T | undefined>, ms = 15
   }
 }
 
-export async function upload(sb: RunningSandbox, name: string, content: string | Uint8Array, field = 'file', type = 'application/octet-stream'): Promise<Answer> {
+export async function upload(
+  sb: RunningSandbox,
+  name: string,
+  content: string | Uint8Array,
+  field = 'file',
+  type = 'application/octet-stream',
+): Promise<Answer> {
   const form = new FormData();
   form.append(field, new Blob([typeof content === 'string' ? content : new Uint8Array(content)], { type }), name);
   return send(sb, 'POST', '/files', form);

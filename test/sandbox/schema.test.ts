@@ -18,7 +18,8 @@ function downgradeToSchema4(dataDir: string): void {
   try {
     transaction(db, () => {
       for (const r of db.prepare('SELECT id, messages FROM conversations').all() as { id: string; messages: string }[]) {
-        const old = (JSON.parse(r.messages) as { role: string; message: string }[]).map(({ role, message, ...rest }) => ({ role: role === 'bot' ? 'assistant' : role, content: message, ...rest }));
+        const old = (JSON.parse(r.messages) as { role: string; message: string }[]).map(({ role, message, ...rest }) =>
+          ({ role: role === 'bot' ? 'assistant' : role, content: message, ...rest }));
         db.prepare('UPDATE conversations SET messages = ? WHERE id = ?').run(JSON.stringify(old), r.id);
       }
       for (const r of db.prepare('SELECT id, body FROM phone_numbers').all() as { id: string; body: string }[]) {

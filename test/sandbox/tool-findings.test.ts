@@ -24,7 +24,8 @@ describe("the tools' findings", () => {
   });
   after(() => sb.close());
 
-  const operations = () => Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) => Object.entries(ops).map(([method, op]: [string, any]) => ({ path, method, op })));
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) => Object.entries(ops).map(([method, op]: [string, any]) => ({ path, method, op })));
   const jsonBodySchema = (op: any) => op.requestBody?.content?.['application/json']?.schema;
   const resolve = (s: any): any => (s?.$ref ? resolve(doc.components.schemas[s.$ref.split('/').pop()]) : s);
   /** The object schema a request body is, through one allOf or $ref. */
@@ -62,7 +63,8 @@ describe("the tools' findings", () => {
       assert.equal(chat.status, 201, chat.text);
       isServerSet(chat.body.chat, 'POST /chats');
 
-      const call = await send(sb, 'POST', '/calls/outbound', { assistantId: ids.assistant, phoneNumberId: ids.number, customer: { number: '+14155550199' }, ...junk });
+      const call =
+        await send(sb, 'POST', '/calls/outbound', { assistantId: ids.assistant, phoneNumberId: ids.number, customer: { number: '+14155550199' }, ...junk });
       assert.equal(call.status, 201, call.text);
       isServerSet(call.body.call, 'POST /calls/outbound');
       const listed = (await get(sb, `/calls/details?id=${call.body.call.id}`)).body.calls;
@@ -180,7 +182,16 @@ describe("the tools' findings", () => {
   describe('date filters take real dates only, exactly as the document’s pattern says', () => {
     const impossible = ['2026-02-30', '2025-02-29', '1900-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '2026-01-32',
       '2026-11-01T24:00', '2026-11-01T25:00:00Z', '2026-11-01T23:60', '2026-11-01T23:59:60Z', '2026-11-01T09:30:00+24:00', '2026-11-01T09:30:00-01:60'];
-    const real = ['2024-02-29', '2000-02-29', '2026-11-01', '2026-12-31T23:59:59.999999999-23:59', '2026-11-01T00:00+0130', '0000-01-01', '0099-12-31', '9999-12-31T23:59:59Z'];
+    const real = [
+      '2024-02-29',
+      '2000-02-29',
+      '2026-11-01',
+      '2026-12-31T23:59:59.999999999-23:59',
+      '2026-11-01T00:00+0130',
+      '0000-01-01',
+      '0099-12-31',
+      '9999-12-31T23:59:59Z',
+    ];
 
     test('an impossible date or time is a 400 naming the parameter, on /calls and /calls/details', async () => {
       for (const path of ['/calls', '/calls/details']) {

@@ -76,7 +76,8 @@ describe("the console's archive sync in a worker thread", () => {
     caches.push(dir);
     return dir;
   };
-  const synced = (store: ConsoleStore) => until(() => !store.getState().archiveSync.running && store.getState().archiveSync.lastAt !== undefined, 'a finished sync');
+  const synced = (store: ConsoleStore) =>
+    until(() => !store.getState().archiveSync.running && store.getState().archiveSync.lastAt !== undefined, 'a finished sync');
   const archived = (cacheDir: string) => {
     const db = openSqlite(join(cacheDir, 'archive', 'sandbox.db'), { readOnly: true });
     try {
@@ -107,7 +108,10 @@ describe("the console's archive sync in a worker thread", () => {
     }
     const s = store.getState();
     const worst = delay.max / 1e6;
-    console.log(`# longest stall of the store's thread during the sync: ${worst.toFixed(1)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms); totals seen: ${totals.join(', ')}`);
+    console.log(
+      `# longest stall of the store's thread during the sync: ${worst.toFixed(1)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms); totals ` +
+        `seen: ${totals.join(', ')}`,
+    );
     assert.equal(s.archiveSync.error, undefined);
     assert.ok(s.archiveSync.complete, 'the whole history');
     assert.equal(s.callLog.total, total, "every call of the service's");
@@ -179,7 +183,8 @@ describe("the console's archive sync in a worker thread", () => {
     const [assistant] = await api.listAssistants();
     const [number] = await api.listPhoneNumbers();
     const ids: string[] = [];
-    for (const n of ['+14155550181', '+14155550182']) ids.push((await api.placeOutboundCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: n } })).record!.id);
+    for (const n of ['+14155550181', '+14155550182'])
+      ids.push((await api.placeOutboundCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: n } })).record!.id);
     total += ids.length;
     return ids;
   }
@@ -187,7 +192,12 @@ describe("the console's archive sync in a worker thread", () => {
 
   test('a refresh while the first back-fill runs brings the calls placed meanwhile between two pages, not when the back-fill ends', async () => {
     // Pages of history answered 150 ms late: the back-fill of 20,000 calls takes 3 s at least.
-    const proxy = await startFaultyServer({ mode: 'healthy', upstream: sb.url, holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 150 : 0) });
+    const proxy =
+      await startFaultyServer({
+        mode: 'healthy',
+        upstream: sb.url,
+        holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 150 : 0),
+      });
     try {
       const cacheDir = freshCache();
       const store = consoleStore(cacheDir, { baseUrl: proxy.url });
@@ -195,7 +205,10 @@ describe("the console's archive sync in a worker thread", () => {
       const placed = await placeTwo();
       await store.getState().actions.refreshCalls();
       assert.deepEqual(newest(store, 2), placed.sort(), 'the two new calls head the log');
-      assert.ok(store.getState().archiveSync.running && store.getState().callLog.total < total, `the back-fill still runs (${store.getState().callLog.total} of ${total})`);
+      assert.ok(
+        store.getState().archiveSync.running && store.getState().callLog.total < total,
+        `the back-fill still runs (${store.getState().callLog.total} of ${total})`,
+      );
       await synced(store);
       assert.equal(store.getState().archiveSync.error, undefined);
       assert.deepEqual(archived(cacheDir), { n: total, ids: total, leases: 0 }, 'every call once');
@@ -214,7 +227,11 @@ describe("the console's archive sync in a worker thread", () => {
     const proxy = await startFaultyServer({ mode: 'healthy', upstream: sb.url, holdAnswer: (_m, url) => (url.includes('createdAtGt') ? 300 : 0) });
     const viaProxy = createClient({ baseUrl: proxy.url, apiKey: sb.apiKey });
     // The sandbox's archive (its identity is the target's URL), the requests through the proxy.
-    const store = createConsoleStore(viaProxy, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, { initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
+    const store = createConsoleStore(
+      viaProxy,
+      { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir },
+      { initialRoute: { name: 'calls' }, pollMs: 3_600_000 },
+    );
     stores.push(store);
     try {
       await until(() => proxy.answered.some((r) => r.includes('createdAtGt')), 'the first sync has its answer');
@@ -234,7 +251,12 @@ describe("the console's archive sync in a worker thread", () => {
 
   test('while keys come, the rows are read again in the gaps just after keys, not at random moments in front of one', async () => {
     // History answered 250 ms late: a back-fill of several seconds, its batches committed every second or so.
-    const proxy = await startFaultyServer({ mode: 'healthy', upstream: sb.url, holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 250 : 0) });
+    const proxy =
+      await startFaultyServer({
+        mode: 'healthy',
+        upstream: sb.url,
+        holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 250 : 0),
+      });
     try {
       const store = consoleStore(freshCache(), { baseUrl: proxy.url });
       await until(() => store.getState().archiveSync.phase === 'backfill' && store.getState().callLog.total > 0, 'the back-fill under way');

@@ -60,7 +60,11 @@ function seedNewer(store: ConsoleStore, dataDir: string, n: number): void {
   seedCalls(dataDir, n, { now: now + 15 * 60_000, days: (now - newest - 1000) / 86_400_000 });
 }
 
-const synced = (store: ConsoleStore) => until(() => store.getState().callLog.status === 'ready' && !store.getState().archiveSync.running && store.getState().archiveSync.lastAt !== undefined, 'a finished sync');
+const synced = (store: ConsoleStore) =>
+  until(
+    () => store.getState().callLog.status === 'ready' && !store.getState().archiveSync.running && store.getState().archiveSync.lastAt !== undefined,
+    'a finished sync',
+  );
 
 describe('console store: the call log on the archive', () => {
   let sb: Awaited<ReturnType<typeof startTestSandbox>>;
@@ -178,7 +182,8 @@ describe('console store: the live refresh on the archive', () => {
     const chosen = cursorTo(store, 3)!;
     const [assistant] = await api.listAssistants();
     const [number] = await api.listPhoneNumbers();
-    for (const n of ['+14155550101', '+14155550102']) await api.placeOutboundCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: n } });
+    for (const n of ['+14155550101', '+14155550102'])
+      await api.placeOutboundCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: n } });
     await store.getState().actions.refreshCalls();
     const view = store.getState().views.calls;
     assert.equal(view.cursor, 5, 'two calls came in above it');

@@ -115,7 +115,12 @@ describe('chat slice against a recording server', () => {
         if (req.method === 'POST' && req.url === '/chats') {
           bodies.push(JSON.parse(raw));
           res.statusCode = 201;
-          res.end(JSON.stringify({ message: 'ok', chat: { id: `c${bodies.length}`, sessionId: 's1', output: [{ role: 'assistant', content: 'noted' }], cost: 0.01 } }));
+          res.end(
+            JSON.stringify({
+              message: 'ok',
+              chat: { id: `c${bodies.length}`, sessionId: 's1', output: [{ role: 'assistant', content: 'noted' }], cost: 0.01 },
+            }),
+          );
         } else if (req.method === 'GET' && req.url === '/chats/session/s1') {
           res.end(JSON.stringify({ message: 'ok', session: { id: 's1', name: 'rec', assistantId: 'a1', messages: [] } }));
         } else {

@@ -41,7 +41,10 @@ const posts = () => server.requests.filter((r) => r.method === 'POST').length;
 test('number link answered 200 text/plain: done, with the service\'s words', async () => {
   write = (res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('Inbound agent configured successfully');
   assert.equal(await store.getState().actions.linkNumber('p1', 'a1'), true);
-  assert.deepEqual(store.getState().flash && { kind: store.getState().flash!.kind, text: store.getState().flash!.text }, { kind: 'info', text: 'Inbound agent configured successfully' });
+  assert.deepEqual(
+    store.getState().flash && { kind: store.getState().flash!.kind, text: store.getState().flash!.text },
+    { kind: 'info', text: 'Inbound agent configured successfully' },
+  );
 });
 
 test('an edit answered { message, data } is saved; one answered in text/plain is saved and re-read', async () => {
@@ -59,7 +62,10 @@ test('a create that times out is not sent again without being asked; with again 
   write = null;
   const before = posts();
   assert.equal(await store.getState().actions.createAssistant({ name: 'New desk' }), null);
-  assert.match(store.getState().flash!.text, /^The assistant may have been created: .*may have happened anyway: look for "New desk" in `switchboard assistants list`/);
+  assert.match(
+    store.getState().flash!.text,
+    /^The assistant may have been created: .*may have happened anyway: look for "New desk" in `switchboard assistants list`/,
+  );
   assert.ok(store.getState().createAttempt);
   assert.equal(await store.getState().actions.createAssistant({ name: 'New desk' }), null);
   assert.equal(posts(), before + 1, 'refused without again');

@@ -124,7 +124,9 @@ export async function startFaultyServer(opts: {
         return;
       }
       case 'wrong-shape':
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ hello: 'world', assistants: 'not a list', phoneNumbers: 7, files: null, calls: {} }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({ hello: 'world', assistants: 'not a list', phoneNumbers: 7, files: null, calls: {} }),
+        );
         return;
     }
   }
@@ -132,21 +134,26 @@ export async function startFaultyServer(opts: {
   /** `hold`: the upstream's answer is read and dropped; the client gets none. */
   function forward(req: IncomingMessage, res: ServerResponse, hold = false) {
     if (!opts.upstream) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ assistants: [], phoneNumbers: [], calls: [], files: [], pagination: { total: 0, page: 1, limit: 20, totalPages: 0 } }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ assistants: [], phoneNumbers: [], calls: [], files: [], pagination: { total: 0, page: 1, limit: 20, totalPages: 0 } }),
+      );
       return;
     }
     const up = new URL(opts.upstream);
-    const proxied = httpRequest({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (upRes) => {
-      answered.push(`${req.method} ${req.url}`);
-      if (hold) return void upRes.resume();
-      const pass = () => {
-        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-        upRes.pipe(res);
-      };
-      const ms = opts.holdAnswer?.(req.method ?? '', req.url ?? '') ?? 0;
-      if (ms > 0) setTimeout(pass, ms);
-      else pass();
-    });
+    const proxied = httpRequest(
+      { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } },
+      (upRes) => {
+        answered.push(`${req.method} ${req.url}`);
+        if (hold) return void upRes.resume();
+        const pass = () => {
+          res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+          upRes.pipe(res);
+        };
+        const ms = opts.holdAnswer?.(req.method ?? '', req.url ?? '') ?? 0;
+        if (ms > 0) setTimeout(pass, ms);
+        else pass();
+      },
+    );
     proxied.on('error', () => res.destroy());
     req.pipe(proxied);
   }

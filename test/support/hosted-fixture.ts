@@ -8,19 +8,19 @@ import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
 
 /** How a single record comes back. `documented`: as the callhq reference shows where it shows one. */
-export type SingleEnvelope = 'documented' | 'bare' | 'named' | 'data' | 'messageData' | 'messageNamed';
+type SingleEnvelope = 'documented' | 'bare' | 'named' | 'data' | 'messageData' | 'messageNamed';
 /** How a list comes back. `documented`: as the callhq reference shows, bare (Vapi's way) where it is silent. */
-export type ListEnvelope = 'documented' | 'bare' | 'named' | 'data' | 'items' | 'results';
-export type PageCap = 'none' | 'silent' | 'refuse';
+type ListEnvelope = 'documented' | 'bare' | 'named' | 'data' | 'items' | 'results';
+type PageCap = 'none' | 'silent' | 'refuse';
 /**
  * vapi: createdAtGt/createdAtLt strict, createdAtGe/createdAtLe inclusive (Vapi's List Calls).
  * inclusive: createdAtGt/createdAtLt inclusive (Ge/Le too).
  * renamed: createdAfter/createdBefore (inclusive); createdAt* ignored.
  * ignored: no date filter at all.
  */
-export type DateFilters = 'vapi' | 'inclusive' | 'renamed' | 'ignored';
+type DateFilters = 'vapi' | 'inclusive' | 'renamed' | 'ignored';
 /** nested {error:{message,code}}, string "…", array ["…"], errors {errors:[{message}]}, html page, plain {statusCode,error,message}. */
-export type ErrorStyle = 'nested' | 'string' | 'array' | 'errors' | 'html' | 'plain';
+type ErrorStyle = 'nested' | 'string' | 'array' | 'errors' | 'html' | 'plain';
 
 export interface FixtureVariant {
   single: SingleEnvelope;
@@ -50,7 +50,7 @@ export interface FixtureVariant {
   hostile: boolean;
 }
 
-export const DEFAULT_VARIANT: FixtureVariant = {
+const DEFAULT_VARIANT: FixtureVariant = {
   single: 'documented',
   list: 'documented',
   pageCap: 'none',
@@ -70,7 +70,7 @@ export const DEFAULT_VARIANT: FixtureVariant = {
  * screen clear, OSC 52 (clipboard write), OSC 8 (hyperlink), OSC 0 (title), DCS, C1 CSI and NEL,
  * the bidi embeddings, overrides and isolates, the line and paragraph separators, CR, BS, BEL.
  */
-export const ESCAPE_PIECES: readonly string[] = [
+const ESCAPE_PIECES: readonly string[] = [
   '\u001b7SAVE',
   '\u001b[35;7mSGR',
   '\u001b[2JCLR',
@@ -105,12 +105,12 @@ function poison(value: unknown, key = ''): unknown {
 }
 
 /** Vapi's default `limit` for List Calls. */
-export const VAPI_DEFAULT_CALL_LIMIT = 100;
+const VAPI_DEFAULT_CALL_LIMIT = 100;
 /** callhq's GET /files defaults. */
-export const FILES_DEFAULT_PAGE = 1;
-export const FILES_DEFAULT_LIMIT = 10;
+const FILES_DEFAULT_PAGE = 1;
+const FILES_DEFAULT_LIMIT = 10;
 
-export interface LoggedRequest {
+interface LoggedRequest {
   method: string;
   path: string;
   query: Record<string, string>;
@@ -118,7 +118,7 @@ export interface LoggedRequest {
 }
 
 /** An answer forced on the next matching requests (a test's way to make the service fail). */
-export interface Fault {
+interface Fault {
   method?: string;
   /** The path (without query) or a pattern it must match. */
   path: string | RegExp;
@@ -190,7 +190,9 @@ function seedAssistants(): Json[] {
     name,
     status: i !== 3,
     description: `${name} assistant`,
-    voice: i % 2 === 0 ? { provider: '11labs', voiceId: 'burt', speed: 1 } : { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en', speed: 1 },
+    voice: i % 2 === 0
+      ? { provider: '11labs', voiceId: 'burt', speed: 1 }
+      : { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en', speed: 1 },
     transcriber: { provider: 'deepgram', model: 'nova-3', language: 'en' },
     model: {
       provider: 'openai',
@@ -301,7 +303,15 @@ function seedCalls(v: FixtureVariant, assistants: Json[], numbers: Json[]): Json
     let at = 1.2;
     for (const [role, text] of lines) {
       const len = 2 + text.length / 15;
-      messages.push({ role, message: text, time: startMs + at * 1000, endTime: startMs + (at + len) * 1000, secondsFromStart: at, duration: len * 1000, ...(role === 'bot' ? { source: '' } : {}) });
+      messages.push({
+        role,
+        message: text,
+        time: startMs + at * 1000,
+        endTime: startMs + (at + len) * 1000,
+        secondsFromStart: at,
+        duration: len * 1000,
+        ...(role === 'bot' ? { source: '' } : {}),
+      });
       at += len + 0.8;
     }
     const transcript = lines.map(([role, text]) => `${role === 'bot' ? 'AI' : 'User'}: ${text}`).join('\n');
@@ -430,7 +440,9 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
       case 'errors':
         return send(res, status, { errors: [{ message }] });
       case 'html': {
-        const page = `<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>${status} ${reason}</title></head>\n<body>\n<h1>${reason}</h1>\n<p>${escapeHtml(message)}</p>\n</body>\n</html>\n`;
+        const page =
+          `<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>${status} ${reason}</title></head>\n<body>\n<h1>${reason}</h1>\n` +
+            `<p>${escapeHtml(message)}</p>\n</body>\n</html>\n`;
         res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(page) });
         return res.end(page);
       }
@@ -496,8 +508,10 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
     const ge = (t: number, b: number) => t >= b;
     const lt = (t: number, b: number) => t < b;
     const le = (t: number, b: number) => t <= b;
-    if (variant.dateFilters === 'vapi') bounds.push({ key: 'createdAtGt', cmp: gt }, { key: 'createdAtLt', cmp: lt }, { key: 'createdAtGe', cmp: ge }, { key: 'createdAtLe', cmp: le });
-    if (variant.dateFilters === 'inclusive') bounds.push({ key: 'createdAtGt', cmp: ge }, { key: 'createdAtLt', cmp: le }, { key: 'createdAtGe', cmp: ge }, { key: 'createdAtLe', cmp: le });
+    if (variant.dateFilters === 'vapi')
+      bounds.push({ key: 'createdAtGt', cmp: gt }, { key: 'createdAtLt', cmp: lt }, { key: 'createdAtGe', cmp: ge }, { key: 'createdAtLe', cmp: le });
+    if (variant.dateFilters === 'inclusive')
+      bounds.push({ key: 'createdAtGt', cmp: ge }, { key: 'createdAtLt', cmp: le }, { key: 'createdAtGe', cmp: ge }, { key: 'createdAtLe', cmp: le });
     if (variant.dateFilters === 'renamed') bounds.push({ key: 'createdAfter', cmp: ge }, { key: 'createdBefore', cmp: le });
     const active: { at: number; cmp: (t: number, b: number) => boolean }[] = [];
     for (const b of bounds) {
@@ -591,7 +605,15 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
       if (typeof b.assistantId !== 'string') return sendError(res, 400, 'assistantId is required');
       if (!state.assistants.some((a) => a.id === b.assistantId)) return sendError(res, 404, 'Assistant not found');
       const now = new Date().toISOString();
-      const session: Json = { id: nextId('5e55e55e'), name: typeof b.name === 'string' ? b.name : 'New session', assistantId: b.assistantId, status: 'active', messages: [], createdAt: now, updatedAt: now };
+      const session: Json = {
+        id: nextId('5e55e55e'),
+        name: typeof b.name === 'string' ? b.name : 'New session',
+        assistantId: b.assistantId,
+        status: 'active',
+        messages: [],
+        createdAt: now,
+        updatedAt: now,
+      };
       state.sessions.push(session);
       return send(res, 201, single('session', sessionView(session), 'Session created successfully', 'messageNamed'));
     }
@@ -660,7 +682,8 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
 
     // Phone numbers.
     if (method === 'POST' && path === '/phone-numbers/inbound/setup') {
-      if (typeof b.assistantId !== 'string' || typeof b.phoneNumberId !== 'string' || !b.assistantId || !b.phoneNumberId) return sendError(res, 400, 'Missing required fields');
+      if (typeof b.assistantId !== 'string' || typeof b.phoneNumberId !== 'string' || !b.assistantId || !b.phoneNumberId)
+        return sendError(res, 400, 'Missing required fields');
       if (!state.assistants.some((a) => a.id === b.assistantId) || !state.phoneNumbers.some((p) => p.id === b.phoneNumberId)) {
         return sendError(res, 404, 'Assistant or phone number not found');
       }

@@ -22,7 +22,11 @@ export interface Exchange {
   responseText: string;
 }
 
-type Operation = { parameters?: Parameter[]; requestBody?: { content: Record<string, unknown> }; responses: Record<string, { content?: Record<string, unknown> }> };
+type Operation = {
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, unknown> };
+  responses: Record<string, { content?: Record<string, unknown> }>;
+};
 type Parameter = { name: string; in: string; required?: boolean; schema: unknown };
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -140,7 +144,10 @@ export class OpenApiCheck {
     const base = `/paths/${escapePointer(route.template)}/${method}`;
     const response = op.responses[String(x.status)] ?? op.responses.default;
     if (!response) {
-      out.push(`${where}: status ${x.status} is not documented for ${method.toUpperCase()} ${route.template} (documented: ${Object.keys(op.responses).join(', ')}); body ${x.responseText.slice(0, 200)}`);
+      out.push(
+        `${where}: status ${x.status} is not documented for ${method.toUpperCase()} ${route.template} (documented: ${Object.keys(op.responses).join(', ')}); ` +
+          `body ${x.responseText.slice(0, 200)}`,
+      );
       return out;
     }
     const requestProblem = this.requestProblem(x, route, values, op);

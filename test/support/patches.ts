@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const root = resolve(import.meta.dirname, '../..');
-export const PATCH_DIR = join(root, 'src/patches');
+const PATCH_DIR = join(root, 'src/patches');
 
 export interface PatchFile {
   /** the diff's path */

@@ -34,7 +34,9 @@ export interface TmuxSession {
   kill(): void;
 }
 
-export function startTmux(opts: { name: string; command: string; env: Record<string, string | undefined>; cwd: string; width?: number; height?: number }): TmuxSession {
+export function startTmux(
+  opts: { name: string; command: string; env: Record<string, string | undefined>; cwd: string; width?: number; height?: number },
+): TmuxSession {
   // `env -u CI`: Ink treats any set CI as non-interactive.
   const assigns = Object.entries(opts.env)
     .filter(([, v]) => v !== undefined)

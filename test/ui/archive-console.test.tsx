@@ -9,7 +9,7 @@ import { viewCall } from '../../src/api/records.js';
 import { createClient } from '../../src/api/client.js';
 import { walkCallLog } from '../../src/api/pager.js';
 import { seedCalls } from '../../src/sandbox/seed.js';
-import { money } from '../../src/ui/format.js';
+import { money } from '../../src/format/display.js';
 import { until } from '../support/wait.js';
 import type * as Support from './support.js';
 
@@ -162,7 +162,12 @@ describe('the console on the call archive', () => {
       await shows(c, 'Per assistant');
       const stats = c.store.getState().callStats.data!;
       // As the service sends them: duration from startedAt/endedAt, cost from cost or its breakdown.
-      const sum = (calls: Call[]) => ({ calls: calls.length, cost: calls.reduce((k, x) => k + (viewCall(x).cost ?? 0), 0), minutes: calls.reduce((m, x) => m + (viewCall(x).durationSeconds ?? 0), 0) / 60 });
+      const sum = (calls: Call[]) =>
+        ({
+          calls: calls.length,
+          cost: calls.reduce((k, x) => k + (viewCall(x).cost ?? 0), 0),
+          minutes: calls.reduce((m, x) => m + (viewCall(x).durationSeconds ?? 0), 0) / 60,
+        });
       const all = sum(service);
       assert.equal(stats.total.calls, all.calls);
       assert.ok(Math.abs(stats.total.cost - all.cost) < 1e-6, `${stats.total.cost} vs ${all.cost}`);

@@ -14,16 +14,29 @@ const ESC_WAIT = () => new Promise((r) => setTimeout(r, 60));
 
 const PROVIDER_AND_MODEL: Field[] = [
   { kind: 'select', free: true, key: 'provider', label: 'Provider', options: () => [{ value: 'openai' }, { value: 'azure' }] },
-  { kind: 'select', free: true, key: 'model', label: 'Model', options: (v) => (v.provider === 'azure' ? [{ value: 'gpt-4o-cluster' }] : [{ value: 'gpt-4o' }, { value: 'gpt-4.1' }]) },
+  {
+    kind: 'select',
+    free: true,
+    key: 'model',
+    label: 'Model',
+    options: (v) => (v.provider === 'azure' ? [{ value: 'gpt-4o-cluster' }] : [{ value: 'gpt-4o' }, { value: 'gpt-4.1' }]),
+  },
 ];
 
 test('a free choice keeps a typed value; a listed one that the new provider does not list is reset', () => {
   assert.deepEqual(normalize(PROVIDER_AND_MODEL, { provider: 'groq', model: 'llama-3' }), { provider: 'groq', model: 'llama-3' }, 'values not listed are kept');
   assert.deepEqual(normalize(PROVIDER_AND_MODEL, { provider: '', model: '' }), { provider: 'openai', model: 'gpt-4o' }, 'empty takes the first option');
   const before = { provider: 'openai', model: 'gpt-4.1' };
-  assert.deepEqual(normalize(PROVIDER_AND_MODEL, { ...before, provider: 'azure' }, before), { provider: 'azure', model: 'gpt-4o-cluster' }, "openai's model does not stay under azure");
+  assert.deepEqual(
+    normalize(PROVIDER_AND_MODEL, { ...before, provider: 'azure' }, before),
+    { provider: 'azure', model: 'gpt-4o-cluster' },
+    "openai's model does not stay under azure",
+  );
   // While the provider is being typed (even empty), its models are those of what is typed.
-  assert.deepEqual(normalize(PROVIDER_AND_MODEL, { provider: '', model: 'gpt-4o' }, { provider: 'azure', model: 'gpt-4o-cluster' }, 'provider'), { provider: '', model: 'gpt-4o' });
+  assert.deepEqual(
+    normalize(PROVIDER_AND_MODEL, { provider: '', model: 'gpt-4o' }, { provider: 'azure', model: 'gpt-4o-cluster' }, 'provider'),
+    { provider: '', model: 'gpt-4o' },
+  );
   const typed = { provider: 'openai', model: 'my-finetune' };
   assert.deepEqual(normalize(PROVIDER_AND_MODEL, { ...typed, provider: 'azure' }, typed), { provider: 'azure', model: 'my-finetune' }, 'a typed model stays');
   // A strict choice is as before: only its options.
@@ -44,15 +57,24 @@ test('the create form offers providers and models as free choices', () => {
 test("a service's 400 goes to the field it names, in its words", () => {
   const err = (message: string | string[]) => new ApiError(400, message, 'POST', '/assistants', 'http://x');
   assert.deepEqual(fieldErrorsOf(err('model.provider must be one of openai, azure')), { modelProvider: 'model.provider must be one of openai, azure' });
-  assert.deepEqual(fieldErrorsOf(err('model.model must be one of gpt-4o for provider openai')), { model: 'model.model must be one of gpt-4o for provider openai' });
-  assert.deepEqual(fieldErrorsOf(err(['voice.voiceId should not be empty', 'name must be a string'])), { voiceId: 'voice.voiceId should not be empty', name: 'name must be a string' });
+  assert.deepEqual(
+    fieldErrorsOf(err('model.model must be one of gpt-4o for provider openai')),
+    { model: 'model.model must be one of gpt-4o for provider openai' },
+  );
+  assert.deepEqual(
+    fieldErrorsOf(err(['voice.voiceId should not be empty', 'name must be a string'])),
+    { voiceId: 'voice.voiceId should not be empty', name: 'name must be a string' },
+  );
   assert.equal(fieldErrorsOf(err('something else went wrong')), null);
   assert.equal(fieldErrorsOf(new ApiError(500, 'model.provider broke', 'POST', '/assistants', 'http://x')), null, 'only a 400 names a bad field');
   assert.equal(fieldErrorsOf(new Error('model.provider')), null);
 });
 
 test("Sarvam's details are asked for in their fields, other providers need none", () => {
-  assert.deepEqual(Object.keys(voiceProblems({ voiceProvider: 'sarvam', voiceId: '', voiceModel: 'bulbul:v2', voiceLanguage: '' })!), ['voiceId', 'voiceLanguage']);
+  assert.deepEqual(
+    Object.keys(voiceProblems({ voiceProvider: 'sarvam', voiceId: '', voiceModel: 'bulbul:v2', voiceLanguage: '' })!),
+    ['voiceId', 'voiceLanguage'],
+  );
   assert.equal(voiceProblems({ voiceProvider: 'elevenlabs', voiceId: '' }), null);
   assert.equal(voiceProblems({ voiceProvider: 'some-new-provider' }), null, 'an unknown provider is for the service to judge');
 });
@@ -111,7 +133,11 @@ describe('the console sends what was typed, and shows the answer in the field', 
       const before = proxy.requests.length;
       await c.press(KEYS.ctrlS);
       const frame = await c.waitFor(/^ +model\.provider must be one of openai, azure, openrouter, google/m);
-      assert.match(frame, /› Model provider +‹ anthropic \(typed\) ›.*\n +model\.provider must be one of/, 'the error is under the field it names, which has the focus');
+      assert.match(
+        frame,
+        /› Model provider +‹ anthropic \(typed\) ›.*\n +model\.provider must be one of/,
+        'the error is under the field it names, which has the focus',
+      );
       assert.equal(c.store.getState().stack.at(-1)!.name, 'assistant-new', 'the form stays, with what was typed');
       const post = proxy.requests.slice(before).find((r) => r.method === 'POST' && r.url.startsWith('/assistants'));
       assert.ok(post, 'the client sent it: the catalogue does not refuse');

@@ -44,7 +44,9 @@ test('a second start shows the rows the first one got, marked cached, until the 
   // The service is slow to come up: the cached rows are on screen at the first frame.
   let connect!: (api: ReturnType<typeof createClient>) => void;
   const connecting = new Promise<ReturnType<typeof createClient>>((r) => (connect = r));
-  const api = new ApiOnceConnected(connecting.then((client) => ({ api: client, target: { kind: 'sandbox', profile: 'sandbox' } as never, close: () => client.close() })));
+  const api = new ApiOnceConnected(
+    connecting.then((client) => ({ api: client, target: { kind: 'sandbox', profile: 'sandbox' } as never, close: () => client.close() })),
+  );
   const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir });
   const app = await renderApp(createElement(App, { store }));
   const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });

@@ -24,8 +24,10 @@ before(async () => {
     else if (url.pathname === '/assistants') res.end(JSON.stringify([{ id: 'asst_9', name: 'Night desk' }]));
     else if (url.pathname === '/assistants/asst_9') res.end(JSON.stringify({ id: 'asst_9', name: 'Night desk' }));
     // The platform's number: its service object is `organization`, and it names no assistant.
-    else if (url.pathname === '/phone-numbers') res.end(JSON.stringify({ phoneNumbers: [{ id: 'pn_1', did: '+14155550123', status: true, organization: { id: 'org_1', name: 'Harbourview' } }] }));
-    else if (url.pathname === '/phone-numbers/inbound/setup' && req.method === 'POST') res.end(JSON.stringify({ message: 'Inbound agent configured successfully' }));
+    else if (url.pathname === '/phone-numbers')
+      res.end(JSON.stringify({ phoneNumbers: [{ id: 'pn_1', did: '+14155550123', status: true, organization: { id: 'org_1', name: 'Harbourview' } }] }));
+    else if (url.pathname === '/phone-numbers/inbound/setup' && req.method === 'POST')
+      res.end(JSON.stringify({ message: 'Inbound agent configured successfully' }));
     else if (url.pathname === '/files') res.end('[]');
     else {
       res.statusCode = 404;

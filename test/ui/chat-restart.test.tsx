@@ -1,5 +1,5 @@
 // A chat's total cost and message count survive a restart of the console and include turns sent
-// with `switchboard chat send` (issue 13): the session index keeps them, shared by every process.
+// with `switchboard chat send`: the session index keeps them, shared by every process.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { runCli, tempHome, type CliHome } from '../support/cli.js';
 import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, type Route } from '../../src/store/index.js';
 import { totalCost } from '../../src/store/chat.js';
-import { money } from '../../src/ui/format.js';
+import { money } from '../../src/format/display.js';
 import { App } from '../../src/ui/app.js';
 
 let sb: Awaited<ReturnType<typeof startTestSandbox>>;
@@ -27,7 +27,11 @@ after(async () => {
 /** A console as `switchboard` would open it with SWITCHBOARD_BASE_URL set: profile `env`, the home's data dir. */
 async function console(initialRoute?: Route) {
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, retries: 0 });
-  const store = createConsoleStore(api, { kind: 'remote', profile: 'env', baseUrl: sb.url, dataDir: join(home.env.XDG_DATA_HOME!, 'switchboard') }, { initialRoute });
+  const store = createConsoleStore(
+    api,
+    { kind: 'remote', profile: 'env', baseUrl: sb.url, dataDir: join(home.env.XDG_DATA_HOME!, 'switchboard') },
+    { initialRoute },
+  );
   const app = await renderApp(createElement(App, { store }));
   return {
     ...app,
@@ -57,7 +61,10 @@ test('after a restart the conversation shows its total, including turns sent wit
   } finally {
     await first.close();
   }
-  const sent = await runCli(['chat', 'send', '--session', id, 'And on Sundays?', '-o', 'json'], { env: { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey } });
+  const sent =
+    await runCli(['chat', 'send', '--session', id, 'And on Sundays?', '-o', 'json'], {
+      env: { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey },
+    });
   assert.equal(sent.code, 0, sent.stderr);
   total += (JSON.parse(sent.stdout) as { cost: number }).cost;
 

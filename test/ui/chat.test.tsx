@@ -102,7 +102,11 @@ describe('Chat screen', () => {
 
   test('c on an assistant opens a new chat with it; a variable set with Ctrl-V is substituted in the reply and remembered', async () => {
     const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-    const made = (await api.createAssistant({ name: 'Greeter', firstMessage: 'Welcome back, {{customerName}}!', firstMessageMode: 'assistant-waits-for-user' })).record!;
+    const made = (await api.createAssistant({
+      name: 'Greeter',
+      firstMessage: 'Welcome back, {{customerName}}!',
+      firstMessageMode: 'assistant-waits-for-user',
+    })).record!;
     await api.close();
     const c = await openChat(sb.url, sb.apiKey);
     try {
@@ -289,7 +293,12 @@ describe('Chat screen: failures', () => {
     const server: Server = createServer((req: IncomingMessage, res) => {
       if (req.method === 'GET' && req.url?.startsWith('/chats/session/')) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ message: 'ok', session: { id: 'slow-1', name: 'slow', assistantId: 'a1', status: 'active', messages: [{ role: 'assistant', content: 'Ask me anything.' }] } }));
+        res.end(
+          JSON.stringify({
+            message: 'ok',
+            session: { id: 'slow-1', name: 'slow', assistantId: 'a1', status: 'active', messages: [{ role: 'assistant', content: 'Ask me anything.' }] },
+          }),
+        );
         return;
       }
       if (req.method === 'POST' && req.url === '/chats') {

@@ -136,7 +136,13 @@ test('changedFields: unchanged values send nothing; a nested change keeps the ke
   const a: Assistant = {
     id: 'a1',
     name: 'Desk',
-    model: { provider: 'openai', model: 'gpt-4o', temperature: 0.7, messages: [{ role: 'system', content: 'Be kind' }, { role: 'assistant', content: 'Hi' }], knowledgeBase: { fileIds: ['f1'] } },
+    model: {
+      provider: 'openai',
+      model: 'gpt-4o',
+      temperature: 0.7,
+      messages: [{ role: 'system', content: 'Be kind' }, { role: 'assistant', content: 'Hi' }],
+      knowledgeBase: { fileIds: ['f1'] },
+    },
     voice: { provider: 'vapi', voiceId: 'Elliot', extra: 1 } as Assistant['voice'],
   };
   const v = formValuesFrom(a);

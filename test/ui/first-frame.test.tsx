@@ -70,8 +70,22 @@ for (const route of [{ name: 'assistants' }, { name: 'numbers' }, { name: 'files
       { id: 'a-1', name: 'Cached Concierge', status: true, model: { provider: 'openai', model: 'gpt-4o' } },
       { id: 'a-2', name: 'Cached Booker' },
     ], savedAt);
-    await writeCachedList(cacheDir, 'sandbox', 'sandbox:starting…', 'numbers', [{ id: 'n-1', did: '+14155550123', provider: 'twilio', assistantId: 'a-2' }], savedAt);
-    await writeCachedList(cacheDir, 'sandbox', 'sandbox:starting…', 'files', { files: [{ id: 'f-1', name: 'cached-faq.md', bytes: 2048 }], pagination: { page: 1, limit: 50, total: 1, totalPages: 1 } }, savedAt);
+    await writeCachedList(
+      cacheDir,
+      'sandbox',
+      'sandbox:starting…',
+      'numbers',
+      [{ id: 'n-1', did: '+14155550123', provider: 'twilio', assistantId: 'a-2' }],
+      savedAt,
+    );
+    await writeCachedList(
+      cacheDir,
+      'sandbox',
+      'sandbox:starting…',
+      'files',
+      { files: [{ id: 'f-1', name: 'cached-faq.md', bytes: 2048 }], pagination: { page: 1, limit: 50, total: 1, totalPages: 1 } },
+      savedAt,
+    );
     const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: 'starting…', cacheDir };
     const store = createConsoleStore(connecting, target, { initialRoute: route });
     const app = await renderApp(createElement(App, { store }));
@@ -132,7 +146,10 @@ test("opened on the call log, the early frame shows the archive's rows on the ap
       const early = rowsOf(chromeFrame({ ...target, callLog }, { name: 'calls' }, columns, rows, false));
       const body = [...early.entries()].filter(([row]) => row >= 3 && row < rows);
       const newest = store.getState().callLog.calls[0];
-      assert.ok(body.some(([, text]) => text.includes(newest.customer?.number ?? '?')), `the newest call is on the early frame:\n${[...early.values()].join('\n')}`);
+      assert.ok(
+        body.some(([, text]) => text.includes(newest.customer?.number ?? '?')),
+        `the newest call is on the early frame:\n${[...early.values()].join('\n')}`,
+      );
       assert.ok(body.length > 8, 'chart, legend, status, header and rows');
       // The two frames are drawn moments apart: "synced 1 s ago" may have become "2 s ago" between them.
       const unclocked = (line: string) => line.trimEnd().replace(/synced \d+ (s|min) ago/, 'synced … ago');

@@ -124,7 +124,12 @@ describe('the console against the hosted-service fixture', () => {
   test('the edit form: a PATCH answered {message, data} is saved, not reported failed', async () => {
     const fx = await fixture();
     // A voice today's form accepts, so that only the answer's envelope is tested here.
-    const a = { ...structuredClone(fx.assistants[0]), id: 'a5515a27-4c1e-4a7b-9d2f-0000000000e1', name: 'Edited by the console', voice: { provider: '11labs', voiceId: 'burt', model: 'eleven_turbo_v2_5', language: 'en', speed: 1 } };
+    const a = {
+      ...structuredClone(fx.assistants[0]),
+      id: 'a5515a27-4c1e-4a7b-9d2f-0000000000e1',
+      name: 'Edited by the console',
+      voice: { provider: '11labs', voiceId: 'burt', model: 'eleven_turbo_v2_5', language: 'en', speed: 1 },
+    };
     fx.assistants.push(a);
     const c = await consoleOn(fx, { initialRoute: { name: 'assistant-edit', id: a.id } });
     try {
@@ -175,7 +180,10 @@ describe('the console against the hosted-service fixture', () => {
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(fx.requestsTo('/calls/outbound', 'POST').length, 1, 'no second call placed');
       await c.waitFor('Calling +14155550142');
-      assert.ok(c.store.getState().callLog.calls.some((x) => x.id === fx.calls[0].id) || c.frame().includes(String(fx.calls[0].id)), 'the placed call is shown');
+      assert.ok(
+        c.store.getState().callLog.calls.some((x) => x.id === fx.calls[0].id) || c.frame().includes(String(fx.calls[0].id)),
+        'the placed call is shown',
+      );
     } finally {
       await c.close();
     }

@@ -36,7 +36,16 @@ async function bundled<T>(name: string, entry: string): Promise<T> {
   const outfile = join(dir, `${name}.mjs`);
   // cli-cursor's dependencies require() Node's modules: give the ESM bundle a require().
   const banner = { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" };
-  await build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', logLevel: 'silent', banner, nodePaths: [join(root, 'node_modules')] });
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'silent',
+    banner,
+    nodePaths: [join(root, 'node_modules')],
+  });
   return ((await import(pathToFileURL(outfile).href)) as { default: T }).default;
 }
 
@@ -92,7 +101,30 @@ test('the tests’ Ink is the patched Ink the console ships, and ink-testing-lib
 });
 
 // Text as Ink writes it: SGR runs (inverse, colours, dim), wide characters, several lines.
-const PIECES = ['Calls', 'ended', ' ', '  ', '\t', '—', '…', '漢字', '👍', 'e\u0301', '👩\u200d💻', '\u00a0', 'x'.repeat(14), '\x1b[7m', '\x1b[27m', '\x1b[31m', '\x1b[39m', '\x1b[2m', '\x1b[22m', '\x1b[44m\x1b[37m', '\x1b[49m', '\n'];
+const PIECES = [
+  'Calls',
+  'ended',
+  ' ',
+  '  ',
+  '\t',
+  '—',
+  '…',
+  '漢字',
+  '👍',
+  'e\u0301',
+  '👩\u200d💻',
+  '\u00a0',
+  'x'.repeat(14),
+  '\x1b[7m',
+  '\x1b[27m',
+  '\x1b[31m',
+  '\x1b[39m',
+  '\x1b[2m',
+  '\x1b[22m',
+  '\x1b[44m\x1b[37m',
+  '\x1b[49m',
+  '\n',
+];
 const text = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 8 }).map((p) => p.join(''));
 const TRANSFORMERS: Transformer[][] = [[], [(line) => `\x1b[1m${line}\x1b[22m`], [(line, i) => `${i}:${line}`, (line) => line.toUpperCase()]];
 // Column 0 often: most rows Ink draws start there (and plain ones take a shortcut).
@@ -130,7 +162,8 @@ test('patched frames are the same as Ink’s, frame after frame (rows drawn befo
   );
 });
 
-test('plain rows (no styles, first column) come out as Ink draws them: leading and inner blanks, tabs, wide and combined characters, wider than the frame', () => {
+// Leading and inner blanks, tabs, wide and combined characters, rows wider than the frame.
+test('plain rows (no styles, first column) come out as Ink draws them, whatever the characters', () => {
   for (const line of [' abc', 'a  b  ', '\tx', '漢字 x', 'e\u0301e', '👩\u200d💻 x', '\u00a0a\u00a0', 'x'.repeat(30), '']) {
     for (const width of [4, 40]) {
       const f: Frame = { width, height: 2, ops: [{ kind: 'write', x: 0, y: 0, text: line, t: 0 }] };
@@ -140,7 +173,8 @@ test('plain rows (no styles, first column) come out as Ink draws them: leading a
 });
 
 test('a table frame: moving the selection redraws the same rows as Ink does', () => {
-  const rows = Array.from({ length: 30 }, (_, i) => `2026-11-${String(1 + (i % 28)).padStart(2, '0')}  inbound   ended  Riley — Northwind  +1415555${String(i).padStart(4, '0')}`);
+  const rows = Array.from({ length: 30 }, (_, i) =>
+    `2026-11-${String(1 + (i % 28)).padStart(2, '0')}  inbound   ended  Riley — Northwind  +1415555${String(i).padStart(4, '0')}`);
   for (let cursor = 0; cursor < 30; cursor += 3) {
     const f: Frame = {
       width: 80,
@@ -148,7 +182,8 @@ test('a table frame: moving the selection redraws the same rows as Ink does', ()
       ops: [
         { kind: 'write', x: 0, y: 0, text: '\x1b[44m\x1b[37mSwitchboard │ sandbox\x1b[39m\x1b[49m', t: 0 },
         { kind: 'clip', clip: { x1: 0, x2: 80, y1: 1, y2: 11 } },
-        ...rows.slice(cursor, cursor + 10).map((r, i) => ({ kind: 'write' as const, x: 0, y: 1 + i, text: i === 1 ? `\x1b[7m${r.padEnd(80)}\x1b[27m` : r, t: 0 })),
+        ...rows.slice(cursor, cursor + 10).map((r, i) =>
+          ({ kind: 'write' as const, x: 0, y: 1 + i, text: i === 1 ? `\x1b[7m${r.padEnd(80)}\x1b[27m` : r, t: 0 })),
         { kind: 'unclip' },
       ],
     };

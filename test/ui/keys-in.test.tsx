@@ -173,7 +173,10 @@ test('the dispatcher says when each key has been drawn: one write of jjj is thre
     );
     return createElement(Text, null, `count ${n}`);
   }
-  const app = await renderApp(createElement(KeypressProvider, { onForceQuit: () => {}, onKeyDrawn: () => events.push(`drawn ${app.lastFrame()}`), children: createElement(Counter) }));
+  const app =
+    await renderApp(
+      createElement(KeypressProvider, { onForceQuit: () => {}, onKeyDrawn: () => events.push(`drawn ${app.lastFrame()}`), children: createElement(Counter) }),
+    );
   app.stdin.write('jjj');
   await tick();
   assert.deepEqual(events, ['key', 'drawn count 1', 'key', 'drawn count 2', 'key', 'drawn count 3']);
@@ -184,7 +187,11 @@ test("the console's keys reach the store's key gaps (actions.keyHandled), one ca
   const sb = await startTestSandbox();
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-keys-'));
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir: dataDir }, { initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
+  const store = createConsoleStore(
+    api,
+    { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir: dataDir },
+    { initialRoute: { name: 'calls' }, pollMs: 3_600_000 },
+  );
   const { actions } = store.getState();
   const keyHandled = actions.keyHandled;
   let told = 0;

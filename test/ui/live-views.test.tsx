@@ -32,7 +32,8 @@ describe('live views', () => {
       const chosen = c.store.getState().callLog.calls[3];
       const [assistant] = await api.listAssistants();
       const [number] = await api.listPhoneNumbers();
-      for (const n of ['+14155550101', '+14155550102']) await api.placeOutboundCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: n } });
+      for (const n of ['+14155550101', '+14155550102'])
+        await api.placeOutboundCall({ assistantId: assistant.id, phoneNumberId: number.id, customer: { number: n } });
       await c.store.getState().actions.refreshCalls();
       assert.equal(c.store.getState().callLog.calls[5].id, chosen.id, 'two calls came in above it');
       await c.waitFor('+14155550102');

@@ -59,7 +59,10 @@ describe('Numbers and Calls screens', () => {
       await c.waitFor(/Assistant:|Caller:/);
       const names = { assistant: 'a', number: 'n' };
       const fromRow = callLines(calls[0], names, 80, 'loading…').map((l) => l.text);
-      assert.ok(!fromRow.some((t) => t.includes(summary.slice(0, 20))) && fromRow.filter((t) => t === '  loading…').length === 2, 'summary and transcript say they are loading');
+      assert.ok(
+        !fromRow.some((t) => t.includes(summary.slice(0, 20))) && fromRow.filter((t) => t === '  loading…').length === 2,
+        'summary and transcript say they are loading',
+      );
       assert.ok(callLines(full, names, 80).some((l) => l.text.includes(summary.split(' ')[0])));
       await c.press(KEYS.escape);
       await c.press('f');

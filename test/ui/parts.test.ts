@@ -8,7 +8,7 @@ import { bar } from '../../src/ui/screens/calls/CallStats.js';
 import { fitSnippet } from '../../src/ui/screens/calls/CallSearch.js';
 import { markPieces } from '../../src/ui/components/ScrollView.js';
 import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
-import { truncate, wrapText } from '../../src/ui/format.js';
+import { truncate, wrapText } from '../../src/format/display.js';
 import { callFiltersFromForm, EMPTY_CALL_FILTERS } from '../../src/store/calls.js';
 import { Command, commandFor, bindingsFor } from '../../src/ui/keymap.js';
 import type { Key } from 'ink';
@@ -86,7 +86,30 @@ test('the call filter form names the bad field and turns days into an inclusive 
 });
 
 test('the keymap: one table decides dispatch, footer and help; j/k are off where not bound', () => {
-  const key = (over: Partial<Key> = {}) => ({ upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false, ...over }) as Key;
+  const key = (over: Partial<Key> = {}) =>
+    ({
+      upArrow: false,
+      downArrow: false,
+      leftArrow: false,
+      rightArrow: false,
+      pageDown: false,
+      pageUp: false,
+      home: false,
+      end: false,
+      return: false,
+      escape: false,
+      ctrl: false,
+      shift: false,
+      tab: false,
+      backspace: false,
+      delete: false,
+      meta: false,
+      super: false,
+      hyper: false,
+      capsLock: false,
+      numLock: false,
+      ...over,
+    }) as Key;
   assert.equal(commandFor('j', key(), ['list']), Command.Down);
   assert.equal(commandFor('', key({ downArrow: true }), ['list']), Command.Down);
   assert.equal(commandFor('j', key(), ['form']), undefined);

@@ -20,14 +20,26 @@ export type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
  */
 export async function openConsole(
   sb: Sandbox,
-  opts: { apiKey?: string; initialRoute?: Route; pollMs?: number; debugLog?: (line: string) => string | undefined; target?: Partial<ConsoleTarget>; cacheDir?: string; wrapApi?: (api: VoiceAgentApi) => VoiceAgentApi } = {},
+  opts: {
+    apiKey?: string;
+    initialRoute?: Route;
+    pollMs?: number;
+    debugLog?: (line: string) => string | undefined;
+    target?: Partial<ConsoleTarget>;
+    cacheDir?: string;
+    wrapApi?: (api: VoiceAgentApi) => VoiceAgentApi;
+  } = {},
 ) {
   const apiKey = opts.apiKey ?? sb.apiKey;
   const client = createClient({ baseUrl: sb.url, apiKey });
   // `wrapApi`: the console sees a service that answers some requests otherwise (the store's api).
   const api = opts.wrapApi ? opts.wrapApi(client) : client;
   const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
-  const store: ConsoleStore = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir, ...opts.target }, { ...opts, syncWorker: async () => ({ baseUrl: sb.url, apiKey }) });
+  const store: ConsoleStore = createConsoleStore(
+    api,
+    { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir, ...opts.target },
+    { ...opts, syncWorker: async () => ({ baseUrl: sb.url, apiKey }) },
+  );
   const app = await renderApp(createElement(App, { store }));
   return {
     ...app,
@@ -52,7 +64,16 @@ export { startTestSandbox };
 export async function renderForm(fields: Field[], opts: { height?: number } = {}) {
   let got: Record<string, unknown> | undefined;
   const initial = Object.fromEntries(fields.map((f) => [f.key, '']));
-  const form = createElement(Form, { title: 'T', width: 60, height: opts.height ?? 12, submitLabel: 'Go', initial, onCancel: () => {}, onSubmit: (v: Record<string, unknown>) => void (got = v), fields });
+  const form = createElement(Form, {
+    title: 'T',
+    width: 60,
+    height: opts.height ?? 12,
+    submitLabel: 'Go',
+    initial,
+    onCancel: () => {},
+    onSubmit: (v: Record<string, unknown>) => void (got = v),
+    fields,
+  });
   const app = await renderApp(createElement(KeypressProvider, { onForceQuit: () => {}, children: form }));
   return { ...app, submitted: () => got };
 }

@@ -44,7 +44,10 @@ function table(columns: Column<Item>[], rows: Item[], cursor: number, scroll: nu
 /** The body lines of the frame, and which of them is drawn in inverse video. */
 function body(frame: string): { lines: string[]; selected: string[] } {
   const lines = frame.split('\n').slice(1);
-  return { lines: lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()), selected: lines.filter((l) => l.includes(INVERSE)).map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()) };
+  return {
+    lines: lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()),
+    selected: lines.filter((l) => l.includes(INVERSE)).map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()),
+  };
 }
 
 test('moving the cursor inside the window formats no cells, and the highlight follows the cursor', () => {

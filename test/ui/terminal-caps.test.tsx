@@ -116,7 +116,8 @@ function assertFrame(frame: string, rows: number, what: string) {
   assert.match(lines[lines.length - 1], /^\S+ \S/, `${what}: the footer (key hints) is the last line:\n${plain(frame)}`);
 }
 
-test('small windows: at 40×10 every screen, the delete dialog and a long flash keep header and footer; below, one line; bigger again, the console is back', async () => {
+// Below 40×10, one line; bigger again, the console is back.
+test('small windows: at 40×10 every screen, the delete dialog and a long flash keep header and footer', async () => {
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   const session = (await api.createSession({ assistantId: ids.active })).record!.id;
   await api.close();
@@ -220,7 +221,11 @@ test('an assistant detail scrolls to its last line (the hang-up prompt), keeps t
     await settle();
     c.store.getState().actions.resize(100, 60);
     await c.waitFor('Analysis plan');
-    assert.match(plain(c.frame()), new RegExp(`^    "summaryPrompt": "${PLAN_PROMPT.replace(/\./g, '\\.')}",$`, 'm'), `the plan's JSON keeps its indentation:\n${plain(c.frame())}`);
+    assert.match(
+      plain(c.frame()),
+      new RegExp(`^    "summaryPrompt": "${PLAN_PROMPT.replace(/\./g, '\\.')}",$`, 'm'),
+      `the plan's JSON keeps its indentation:\n${plain(c.frame())}`,
+    );
     assert.match(plain(c.frame()), /^ {6}"type": "object"$/m, 'nested keys keep their deeper indentation');
 
     await c.press('y');
@@ -285,7 +290,10 @@ test('an error state of any length: a few lines ending in …, the whole message
   const url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
   const api = createClient({ baseUrl: url, apiKey: 'sk-long-error-test-0000' });
   const logged: string[] = [];
-  const store = createConsoleStore(api, { kind: 'remote', profile: 'long', baseUrl: url }, { initialRoute: { name: 'files' }, debugLog: (line) => (logged.push(line), '~/.local/state/switchboard/debug.log') });
+  const store = createConsoleStore(api, { kind: 'remote', profile: 'long', baseUrl: url }, {
+    initialRoute: { name: 'files' },
+    debugLog: (line) => (logged.push(line), '~/.local/state/switchboard/debug.log'),
+  });
   const app = await renderApp(createElement(App, { store }));
   try {
     await app.waitFor('full text in');

@@ -1,4 +1,4 @@
-// Conversation tests in the console (issue 16): a chat saved as a scenario file with one key
+// Conversation tests in the console: a chat saved as a scenario file with one key
 // (then passed by the built `switchboard test`), and `:test` showing the results view.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -100,7 +100,8 @@ describe('conversation tests in the console', () => {
       await c.waitFor('1 passed');
       const before = c.store.getState().tests.run;
       await c.press('r');
-      for (let i = 0; i < 500 && !(c.store.getState().tests.run === before + 1 && c.store.getState().tests.status === 'done'); i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 500 && !(c.store.getState().tests.run === before + 1 && c.store.getState().tests.status === 'done'); i++)
+        await new Promise((r) => setTimeout(r, 10));
       assert.equal(c.store.getState().tests.run, before + 1);
       await c.waitFor('✓ passed');
       assert.match(c.frame(), /✓ passed/);
@@ -127,7 +128,10 @@ describe('conversation tests in the console', () => {
     const { writeFileSync, mkdirSync } = await import('node:fs');
     const d = join(dir, 'other');
     mkdirSync(d, { recursive: true });
-    writeFileSync(join(d, 'f.test.yaml'), 'assistant: Riley — Northwind support\nturns:\n  - user: What about sale items?\n    expect: { contains: ["\\e[31mred"] }\n');
+    writeFileSync(
+      join(d, 'f.test.yaml'),
+      'assistant: Riley — Northwind support\nturns:\n  - user: What about sale items?\n    expect: { contains: ["\\e[31mred"] }\n',
+    );
     const c = await open();
     try {
       await c.waitFor('NAME');

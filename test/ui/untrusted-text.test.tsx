@@ -31,7 +31,9 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sb-untrusted-'));
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   try {
-    const a = (await api.createAssistant({ name: HOSTILE, firstMessage: HOSTILE, model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: HOSTILE }] } } as never)).record!;
+    const a = (await api.createAssistant(
+      { name: HOSTILE, firstMessage: HOSTILE, model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: HOSTILE }] } } as never,
+    )).record!;
     ids.assistant = a.id;
     const path = join(dir, 'kb\u001b]52;c;eA==\u0007\u009b.txt');
     writeFileSync(path, 'hello');
@@ -126,7 +128,8 @@ test('chat: "Loading …" and "… is answering…" show session and assistant n
     };
     if (req.method === 'GET' && req.url === '/assistants') return json({ assistants: [{ id: 'a1', name: NAME }] });
     if (req.method === 'GET' && req.url?.startsWith('/chats/session/')) {
-      void sessionHeld.then(() => json({ message: 'ok', session: { id: 's1', name: NAME, assistantId: 'a1', status: 'active', messages: [{ role: 'assistant', content: 'Hi.' }] } }));
+      void sessionHeld.then(() =>
+        json({ message: 'ok', session: { id: 's1', name: NAME, assistantId: 'a1', status: 'active', messages: [{ role: 'assistant', content: 'Hi.' }] } }));
       return;
     }
     if (req.method === 'POST' && req.url === '/chats') return void sawChat(); // never answers
@@ -137,7 +140,11 @@ test('chat: "Loading …" and "… is answering…" show session and assistant n
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const api = createClient({ baseUrl: url, apiKey: 'sk-untrusted-test-0000', retries: 0 });
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-untrusted-chat-'));
-  const store = createConsoleStore(api, { kind: 'remote', profile: 'untrusted', baseUrl: url, dataDir }, { initialRoute: { name: 'chat-session', sessionId: `s1${HOSTILE}` } });
+  const store = createConsoleStore(
+    api,
+    { kind: 'remote', profile: 'untrusted', baseUrl: url, dataDir },
+    { initialRoute: { name: 'chat-session', sessionId: `s1${HOSTILE}` } },
+  );
   const app = await renderApp(createElement(App, { store }));
   const lineBreaks = (text: string) => /[\u2028\u2029]/.test(text);
   try {

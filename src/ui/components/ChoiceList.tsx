@@ -6,7 +6,7 @@ import SelectInput from 'ink-select-input';
 import type { Key } from 'ink';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
-import { truncate } from '../format.js';
+import { truncate } from '../../format/display.js';
 import { ForwardedStdin, KEY_BYTES, useForwardedKeys } from './forwarded-keys.js';
 
 export interface Choice<V> {

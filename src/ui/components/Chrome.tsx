@@ -5,7 +5,7 @@ import { cellWidth } from '../../format/cells.js';
 import { escapeLine } from '../../format/escape.js';
 import type { KeyContext } from '../keymap.js';
 import { CONNECTION_MARK, flashLines, footerLine, headerLeft } from '../chrome-text.js';
-import { truncate } from '../format.js';
+import { truncate } from '../../format/display.js';
 import { titleOf } from '../screens/registry.js';
 
 export function Header({ width }: { width: number }) {
@@ -24,14 +24,20 @@ export function Header({ width }: { width: number }) {
       </Text>
       <Text wrap="truncate">
         <Text dimColor>{trail}</Text>
-        {mark ? <Text color={fresh.state === 'stale' ? 'yellow' : undefined} dimColor={fresh.state !== 'stale'}>{truncate(mark, Math.max(0, width - cellWidth(trail)))}</Text> : ''}
+        {mark ? (
+          <Text color={fresh.state === 'stale' ? 'yellow' : undefined} dimColor={fresh.state !== 'stale'}>
+            {truncate(mark, Math.max(0, width - cellWidth(trail)))}
+          </Text>
+        ) : (
+          ''
+        )}
       </Text>
     </Box>
   );
 }
 
 /** The breadcrumbs' tail: whether the screen's data is being fetched again, or stale since a refresh failed. */
-export function freshnessText(f: Freshness): string {
+function freshnessText(f: Freshness): string {
   if (f.state === 'refreshing') return '  ⟳ refreshing…';
   if (f.state === 'stale') return `  ⚠ stale: refresh failed: ${escapeLine(f.error ?? 'no answer')} (r retries)`;
   return '';

@@ -4,7 +4,7 @@ import { Box, Text } from 'ink';
 import { Command, commandFor } from '../keymap.js';
 import { useActions, useConsole } from '../../store/index.js';
 import type { ConfirmDialog as Dialog } from '../../store/ui.js';
-import { truncate, wrapText } from '../format.js';
+import { truncate, wrapText } from '../../format/display.js';
 import { truncateCells } from '../../format/cells.js';
 import { ChoiceList } from './ChoiceList.js';
 
@@ -28,7 +28,8 @@ export function ConfirmDialog({ width, height }: { width: number; height: number
   const showTitle = inside >= 3;
   const room = Math.max(0, inside - 3);
   const all = messageLines(dialog, width);
-  const lines = all.length <= room ? all : room === 0 ? [] : [...all.slice(0, room - 1), `${truncateCells(all[room - 1], boxWidth(width) - 5).replace(/…$/, '')}…`];
+  const lines =
+    all.length <= room ? all : room === 0 ? [] : [...all.slice(0, room - 1), `${truncateCells(all[room - 1], boxWidth(width) - 5).replace(/…$/, '')}…`];
   return (
     <Box borderStyle="round" borderColor="yellow" flexDirection="column" paddingX={1} width={boxWidth(width)} height={height} overflow="hidden" flexShrink={0}>
       {showTitle ? (

@@ -11,7 +11,7 @@ import { Command, commandFor } from '../keymap.js';
 import { TextInput, inputRows } from './TextInput.js';
 import { TextArea } from './TextArea.js';
 import { ChoiceList } from './ChoiceList.js';
-import { truncate, wrapText } from '../format.js';
+import { truncate, wrapText } from '../../format/display.js';
 import { cellWidth } from '../../format/cells.js';
 import { escapeLine, escapeText } from '../../format/escape.js';
 
@@ -19,7 +19,7 @@ import { escapeLine, escapeText } from '../../format/escape.js';
 const MULTILINE_ROWS = 5;
 
 /** What Tab made of a text field: the new text, and the names it could still become when several match. */
-export interface Completion {
+interface Completion {
   value: string;
   choices: string[];
 }
@@ -45,7 +45,7 @@ export type Field =
   | (Base & { kind: 'toggle' });
 
 /** The error of one field's current value, or null. */
-export function fieldError(f: Field, values: FormValues): string | null {
+function fieldError(f: Field, values: FormValues): string | null {
   const v = values[f.key];
   if (f.kind === 'text') {
     const s = String(v ?? '');
@@ -258,20 +258,42 @@ export function Form(props: {
         } else {
           const wrapped = wrapText(s, valueWidth - 1);
           display = truncate(wrapped[0] ?? '', valueWidth - 2) + (wrapped.length > 1 ? ' …' : '');
-          valueEl = <TextArea value={shown} width={valueWidth} rows={1} display={display} onChange={(nv) => set(f.key, nv)} focus={false} placeholder={f.hint} onTab={onTab} />;
+          valueEl = (
+            <TextArea
+              value={shown}
+              width={valueWidth}
+              rows={1}
+              display={display}
+              onChange={(nv) => set(f.key, nv)}
+              focus={false}
+              placeholder={f.hint}
+              onTab={onTab}
+            />
+          );
         }
       } else {
         // One row per field: a long value scrolls sideways while focused and shows its start otherwise.
         const shown = escapeLine(s);
         const display = cellWidth(shown) > valueWidth - 1 ? truncate(shown, valueWidth) : undefined;
-        valueEl = <TextInput value={shown} display={display} width={valueWidth} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />;
+        valueEl = (
+          <TextInput value={shown} display={display} width={valueWidth} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} onTab={onTab} />
+        );
       }
     } else if (f.kind === 'select' && typing?.key === f.key && focused) {
       // A free choice being typed into: one row of text, as a text field.
       const s = String(v ?? '');
       const shown = escapeLine(s);
       const display = cellWidth(shown) > valueWidth - 1 ? truncate(shown, valueWidth) : undefined;
-      valueEl = <TextInput value={shown} display={display} width={valueWidth} onChange={(nv) => set(f.key, nv)} focus placeholder="type a value; Esc gives back the list" />;
+      valueEl = (
+        <TextInput
+          value={shown}
+          display={display}
+          width={valueWidth}
+          onChange={(nv) => set(f.key, nv)}
+          focus
+          placeholder="type a value; Esc gives back the list"
+        />
+      );
     } else if (f.kind === 'select') {
       const opts = choicesOf(f, values);
       const i = opts.findIndex((o) => o.value === v);
@@ -321,7 +343,8 @@ export function Form(props: {
       const shownChoices = wrapText(choices.list.join('  '), valueWidth).slice(0, 3);
       shownChoices.forEach((l, n) => lines.push(<Text key={`${f.key}-c${n}`} color="cyan">{' '.repeat(labelWidth + 2)}{l}</Text>));
     }
-    if (focused && (f.kind === 'text' || f.kind === 'number') && f.hint && v) lines.push(<Text key={`${f.key}-h`} dimColor>{' '.repeat(labelWidth + 2)}{truncate(f.hint, valueWidth)}</Text>);
+    if (focused && (f.kind === 'text' || f.kind === 'number') && f.hint && v)
+      lines.push(<Text key={`${f.key}-h`} dimColor>{' '.repeat(labelWidth + 2)}{truncate(f.hint, valueWidth)}</Text>);
     if (err) lines.push(<Text key={`${f.key}-e`} color="red">{' '.repeat(labelWidth + 2)}{truncate(err, valueWidth)}</Text>);
     return lines;
   });

@@ -22,22 +22,28 @@ interface PaletteCommand {
 }
 
 /** The palette's commands, in the order Tab offers them. */
-export const PALETTE: PaletteCommand[] = [
+const PALETTE: PaletteCommand[] = [
   { name: 'assistants', aliases: ['a'], arg: 'id', route: (id) => [{ name: 'assistants' }, ...(id ? [{ name: 'assistant' as const, id }] : [])] },
   { name: 'numbers', aliases: ['n'], route: () => [{ name: 'numbers' }] },
   { name: 'calls', aliases: ['c'], arg: 'id', route: (id) => [{ name: 'calls' }, ...(id ? [{ name: 'call' as const, id }] : [])] },
   { name: 'chat', aliases: ['ch'], arg: 'session id', route: (id) => [id ? { name: 'chat', sessionId: id } : { name: 'chat' }] },
   { name: 'files', aliases: ['f'], arg: 'id', route: (id) => [{ name: 'files' }, ...(id ? [{ name: 'file' as const, id }] : [])] },
   { name: 'test', aliases: ['t'], arg: 'path', rest: true, route: (path) => [path ? { name: 'tests', path } : { name: 'tests' }] },
-  { name: 'search', aliases: [], arg: 'text', rest: true, required: 'What to search for? :search <words, "a phrase" or prefix*>', route: (text) => [{ name: 'call-search', text: text ?? '' }] },
+  {
+    name: 'search',
+    aliases: [],
+    arg: 'text',
+    rest: true,
+    required: 'What to search for? :search <words, "a phrase" or prefix*>',
+    route: (text) => [{ name: 'call-search', text: text ?? '' }],
+  },
   { name: 'stats', aliases: [], route: () => [{ name: 'call-stats' }] },
   { name: 'help', aliases: ['h', '?'], route: () => [{ name: 'help' }] },
   { name: 'quit', aliases: ['q'] },
 ];
-export const PALETTE_COMMANDS = PALETTE.map((c) => c.name);
 
 /** The commands a typed word could mean: its alias or full name exactly, else every name it starts. */
-export function paletteMatches(word: string): PaletteCommand[] {
+function paletteMatches(word: string): PaletteCommand[] {
   const w = word.toLowerCase();
   const exact = PALETTE.find((c) => c.name === w || c.aliases.includes(w));
   if (exact) return [exact];
@@ -45,7 +51,7 @@ export function paletteMatches(word: string): PaletteCommand[] {
 }
 
 /** What Tab offers for a typed word: the command its alias names first, then every name it starts. */
-export function tabMatches(word: string): PaletteCommand[] {
+function tabMatches(word: string): PaletteCommand[] {
   const w = word.toLowerCase();
   const exact = PALETTE.filter((c) => c.aliases.includes(w));
   return [...exact, ...PALETTE.filter((c) => c.name.startsWith(w) && !exact.includes(c))];

@@ -6,7 +6,7 @@ import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
 import { scrollFor } from '../../store/navigation.js';
 import { escapeLine } from '../../format/escape.js';
-import { truncate } from '../format.js';
+import { truncate } from '../../format/display.js';
 import { capabilities } from '../capabilities.js';
 import { markerOf } from './Table.js';
 

@@ -1,7 +1,7 @@
 // A scrolled block of pre-wrapped lines (details, JSON, help). The scroll offset is the route's
 // view state, so coming back restores it. Each line is service text: escaped and cut to the width here.
 import { Box, Text } from 'ink';
-import { truncate } from '../format.js';
+import { truncate } from '../../format/display.js';
 
 export interface Line {
   text: string;

@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import { escapeLine } from '../../format/escape.js';
 import { Spinner } from './Spinner.js';
 import { useConsole } from '../../store/index.js';
-import { wrapText } from '../format.js';
+import { wrapText } from '../../format/display.js';
 import { truncateCells } from '../../format/cells.js';
 
 /** `what` often names a record (a session id, an assistant's name): it is escaped here, once for every caller. */
@@ -24,7 +24,8 @@ const NOT_RUNNING = 'check that the service is running';
 export function ErrorState({ what, message, hint: given, logged }: { what: string; message?: string; hint?: string; logged?: string }) {
   const width = useConsole((s) => s.columns);
   const all = wrapText(message ?? 'unknown error', Math.max(10, width));
-  const lines = all.length <= ERROR_LINES ? all : [...all.slice(0, ERROR_LINES - 1), `${truncateCells(all[ERROR_LINES - 1], Math.max(10, width) - 1).replace(/…$/, '')}…`];
+  const lines =
+    all.length <= ERROR_LINES ? all : [...all.slice(0, ERROR_LINES - 1), `${truncateCells(all[ERROR_LINES - 1], Math.max(10, width) - 1).replace(/…$/, '')}…`];
   const sandbox = useConsole((s) => s.target.kind === 'sandbox');
   const hint = sandbox && given?.startsWith(NOT_RUNNING) ? 'the embedded sandbox is not answering; the console starts it again and retries by itself' : given;
   return (

@@ -12,7 +12,19 @@ import { Box, Text } from 'ink';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
 import { graphemes } from '../../format/cells.js';
-import { cellsBetween, cursorAt, edit, insertText, nextBoundary, skipCells, sliceCells, verticalMove, wrapRows, type EditOp, type TextBuffer } from '../text-buffer.js';
+import {
+  cellsBetween,
+  cursorAt,
+  edit,
+  insertText,
+  nextBoundary,
+  skipCells,
+  sliceCells,
+  verticalMove,
+  wrapRows,
+  type EditOp,
+  type TextBuffer,
+} from '../text-buffer.js';
 
 const MASK = '•';
 
@@ -89,7 +101,8 @@ export function TextInput(props: {
       const cmd = commandFor(input, key, ['input']);
       const op = cmd && OPS[cmd];
       if (op) apply(edit(buf.current, op));
-      else if (multiline && (commandFor(input, key, ['chat']) === Command.NewLine || (props.enterAddsLine && key.return && !key.meta))) apply(insertText(buf.current, '\n'));
+      else if (multiline && (commandFor(input, key, ['chat']) === Command.NewLine || (props.enterAddsLine && key.return && !key.meta)))
+        apply(insertText(buf.current, '\n'));
       else if (multiline && (key.upArrow || key.downArrow) && !key.ctrl && !key.meta && width !== undefined) {
         const { text, cursor } = buf.current;
         const to = verticalMove(tabsAsSpaces(text), wrapRows(tabsAsSpaces(text), Math.max(1, width - 1)), cursor, key.upArrow ? -1 : 1);
@@ -104,7 +117,11 @@ export function TextInput(props: {
       }
       return true;
     },
-    { priority: Priority.TextInput, active: focus, onPaste: (text) => (apply(insertText(buf.current, pastedText(text, multiline, props.enterAddsLine))), true) },
+    {
+      priority: Priority.TextInput,
+      active: focus,
+      onPaste: (text) => (apply(insertText(buf.current, pastedText(text, multiline, props.enterAddsLine))), true),
+    },
   );
 
   if (!focus) {
@@ -192,8 +209,11 @@ function maskedBuffer(b: TextBuffer): TextBuffer {
   return { text: masked(b.text), cursor: [...graphemes(b.text.slice(0, b.cursor))].length };
 }
 
-/** Pasted text as an input takes it: line breaks kept as \n (multi-line) or joined by a space, tabs kept (a prompt) or as spaces, no other control characters. */
-export function pastedText(text: string, multiline: boolean, keepTabs = false): string {
+/**
+ * Pasted text as an input takes it: line breaks kept as \n (multi-line) or joined by a space, tabs
+ * kept (a prompt) or as spaces, no other control characters.
+ */
+function pastedText(text: string, multiline: boolean, keepTabs = false): string {
   const lines = text
     .replace(/\r\n?/g, '\n')
     .replace(/\t/g, keepTabs ? '\t' : ' ')

@@ -15,8 +15,6 @@ export function useListKeys(opts: {
   /** Loading its first rows: keys wait until they are in (a `j` typed ahead moves on them). */
   loading?: boolean;
   onCommand: (cmd: Command) => boolean | void;
-  /** For a list that follows its row (useAnchoredCursor): where its cursor is now, and each row's key. */
-  anchor?: { cursor: number; keyAt: (index: number) => string | undefined };
 }) {
   const actions = useActions();
   useHoldKeys(opts.loading ?? false);
@@ -26,21 +24,6 @@ export function useListKeys(opts: {
       if (cmd === undefined) return false;
       // The window the store keeps the cursor in is the rows the table shows, not its header.
       const rows = tableBodyHeight(opts.height);
-      const by: Partial<Record<Command, number>> = {
-        [Command.Up]: -1,
-        [Command.Down]: 1,
-        [Command.Top]: -Infinity,
-        [Command.Bottom]: Infinity,
-        [Command.PageUp]: -rows,
-        [Command.PageDown]: rows,
-      };
-      const delta = by[cmd];
-      if (delta !== undefined && opts.anchor) {
-        // From where the list found its row (the store's cursor may not have caught up yet).
-        const to = Math.max(0, Math.min(opts.count - 1, opts.anchor.cursor + delta));
-        actions.setCursor(to, opts.count, rows, opts.anchor.keyAt(to));
-        return true;
-      }
       switch (cmd) {
         case Command.Up:
           actions.moveCursor(-1, opts.count, rows);
@@ -69,7 +52,9 @@ export function useListKeys(opts: {
 }
 
 /** For scrolled details: `lines` lines in `height` rows. */
-export function useDetailKeys(opts: { contexts: KeyContext[]; lines: number; height: number; loading?: boolean; onCommand?: (cmd: Command) => boolean | void }) {
+export function useDetailKeys(
+  opts: { contexts: KeyContext[]; lines: number; height: number; loading?: boolean; onCommand?: (cmd: Command) => boolean | void },
+) {
   const actions = useActions();
   useHoldKeys(opts.loading ?? false);
   useKeypress(

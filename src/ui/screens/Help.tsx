@@ -1,7 +1,7 @@
 // `?` help and `y` raw JSON: scrolled text views. Help is generated from the keymap table.
 import { useMemo } from 'react';
 import type { Route } from '../../store/index.js';
-import { wrapText } from '../format.js';
+import { wrapText } from '../../format/display.js';
 import { ScrollView, type Line } from '../components/ScrollView.js';
 import { useDetailKeys } from '../hooks/useScreenKeys.js';
 import { useTopView } from '../hooks/useTopView.js';
@@ -31,7 +31,10 @@ export function Help({ width, height }: ScreenProps<{ name: 'help' }>) {
 export function JsonView({ route, width, height }: ScreenProps<Extract<Route, { name: 'json' }>>) {
   const view = useTopView();
   // Whole strings, wrapped to the width (indented as the JSON is), never cut with …: this view is where the full value is read.
-  const lines: Line[] = useMemo(() => [{ text: route.title, bold: true }, ...wrapText(JSON.stringify(route.value, null, 2) ?? 'undefined', width).map((text) => ({ text }))], [route.title, route.value, width]);
+  const lines: Line[] = useMemo(
+    () => [{ text: route.title, bold: true }, ...wrapText(JSON.stringify(route.value, null, 2) ?? 'undefined', width).map((text) => ({ text }))],
+    [route.title, route.value, width],
+  );
   useDetailKeys({ contexts: ['detail'], lines: lines.length, height });
   return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
 }

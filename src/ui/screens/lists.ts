@@ -6,7 +6,7 @@ import type { Column } from '../../format/column.js';
 import { ago } from '../../store/cached.js';
 import type { Resource } from '../../store/types.js';
 import { FILES_PAGE_SIZE, moreFiles, type FileList } from '../../store/resources.js';
-import { dateTime, humanBytes } from '../format.js';
+import { dateTime, humanBytes } from '../../format/display.js';
 import { activeWord, count } from '../../format/words.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
@@ -49,7 +49,7 @@ export const FILE_COLUMNS: Column<KbFile>[] = [
  * just gave; "cached …" for last-known rows from the local cache until the service answers (and
  * why it did not, when it failed).
  */
-export function cachedNote(res: Pick<Resource<unknown>, 'cached' | 'fetchedAt' | 'status' | 'error'>, now = Date.now()): string {
+function cachedNote(res: Pick<Resource<unknown>, 'cached' | 'fetchedAt' | 'status' | 'error'>, now = Date.now()): string {
   if (!res.cached) return '';
   const when = res.fetchedAt ? ` from ${ago(now - res.fetchedAt)}` : '';
   return res.status === 'error' ? `cached${when} · could not refresh: ${res.error ?? 'no answer'}` : `cached${when} · refreshing…`;

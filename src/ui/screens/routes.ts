@@ -8,7 +8,8 @@ export interface RouteInfo {
   title: (r: never) => string;
 }
 
-const info = <N extends RouteName>(contexts: KeyContext[], title: (r: Extract<Route, { name: N }>) => string): RouteInfo => ({ contexts, title }) as unknown as RouteInfo;
+const info = <N extends RouteName>(contexts: KeyContext[], title: (r: Extract<Route, { name: N }>) => string): RouteInfo =>
+  ({ contexts, title }) as unknown as RouteInfo;
 
 const form: KeyContext[] = ['form'];
 

@@ -23,7 +23,7 @@ const SEP = '\u0001';
 
 interface FilterIndex {
   rows: readonly object[];
-  /** Lower-cased haystacks of rows[0..done), made so far (a background build goes in slices). */
+  /** Lower-cased haystacks of rows[0..done), made so far (kept when the rows grow at the end). */
   parts: string[];
   text?: string;
   starts?: Int32Array;
@@ -40,18 +40,22 @@ function haystack<T>(row: T, columns: Column<T>[]): string {
 function indexFor<T extends object>(rows: T[], columns: Column<T>[]): FilterIndex {
   const old = indexes.get(columns);
   if (old?.rows === rows) return old;
-  const grew = old && old.rows.length <= rows.length && old.parts.length === old.rows.length && old.rows.length > 0 && old.rows[0] === rows[0] && old.rows[old.rows.length - 1] === rows[old.rows.length - 1];
+  const grew =
+    old &&
+      old.rows.length <= rows.length &&
+      old.parts.length === old.rows.length &&
+      old.rows.length > 0 &&
+      old.rows[0] === rows[0] &&
+      old.rows[old.rows.length - 1] === rows[old.rows.length - 1];
   const idx: FilterIndex = { rows, parts: grew ? old.parts.slice() : [] };
   indexes.set(columns, idx);
   return idx;
 }
 
-/** Makes up to `upTo` more haystacks; true once the index is complete. */
-function build<T extends object>(idx: FilterIndex, columns: Column<T>[], upTo = Infinity): boolean {
+/** Makes the haystacks still missing and the one string they are searched in. */
+function build<T extends object>(idx: FilterIndex, columns: Column<T>[]): void {
   const rows = idx.rows as T[];
-  const end = Math.min(rows.length, idx.parts.length + upTo);
-  for (let i = idx.parts.length; i < end; i++) idx.parts.push(haystack(rows[i], columns));
-  if (idx.parts.length < rows.length) return false;
+  for (let i = idx.parts.length; i < rows.length; i++) idx.parts.push(haystack(rows[i], columns));
   if (idx.text === undefined) {
     idx.text = idx.parts.join(SEP) + SEP;
     idx.starts = new Int32Array(rows.length + 1);
@@ -62,7 +66,6 @@ function build<T extends object>(idx: FilterIndex, columns: Column<T>[], upTo = 
     });
     idx.starts[rows.length] = at;
   }
-  return true;
 }
 
 /** Rows whose visible columns contain the filter text (case-insensitive). */
@@ -97,26 +100,4 @@ export function filterRows<T extends object>(rows: T[], columns: Column<T>[], fi
   }
   lastFilter = { rows, columns, q, out };
   return out.map((i) => rows[i]);
-}
-
-/** Whether the filter's index of these rows and columns is complete (a keystroke then costs a scan). */
-export function filterReady<T extends object>(rows: T[], columns: Column<T>[]): boolean {
-  const idx = indexes.get(columns);
-  return idx?.rows === rows && idx.text !== undefined;
-}
-
-/**
- * Makes the filter's index of `rows` ahead of the first keystroke, a slice at a time so keys
- * still go through; calls `onReady` once it is complete. Returns a stop function (for an effect's cleanup).
- */
-export function prepareFilter<T extends object>(rows: T[], columns: Column<T>[], onReady?: () => void, slice = 1000): () => void {
-  const idx = indexFor(rows, columns);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const step = () => {
-    if (indexes.get(columns) !== idx) return;
-    if (build(idx, columns, slice)) return onReady?.();
-    timer = setTimeout(step, 0);
-  };
-  timer = setTimeout(step, 0);
-  return () => clearTimeout(timer);
 }

@@ -1,4 +1,4 @@
-// Row 12: the call archive (issue 15) on a large call log: `switchboard sandbox seed --calls N`
+// Row 12: the call archive on a large call log: `switchboard sandbox seed --calls N`
 // (1,000,000 unless SWITCHBOARD_BENCH_ARCHIVE_CALLS says otherwise; 100,000 with --quick) into
 // a data dir served by `switchboard sandbox` in its own process, then, through the built CLI:
 // a full `archive sync` (its own reported time: calls/s), `archive sync` with nothing new,
@@ -17,7 +17,8 @@ export async function archiveRows(ctx: BenchContext): Promise<Figure[]> {
   const home = tempHome('archive');
   try {
     ctx.log(`row 12: seeding ${n.toLocaleString('en-US')} calls…`);
-    const seeded = await run(process.execPath, [ctx.cli, 'sandbox', '--data-dir', home.sandboxDir, 'seed', '--calls', String(n)], { env: home.env, timeoutMs: 1_800_000 });
+    const seeded =
+      await run(process.execPath, [ctx.cli, 'sandbox', '--data-dir', home.sandboxDir, 'seed', '--calls', String(n)], { env: home.env, timeoutMs: 1_800_000 });
     if (seeded.code !== 0) throw new Error(`sandbox seed failed: ${firstErrorLine(seeded.stderr || seeded.stdout)}`);
     const sb = await startSandbox(ctx, home.sandboxDir);
     try {
@@ -57,17 +58,70 @@ export async function archiveRows(ctx: BenchContext): Promise<Figure[]> {
         await killTree(child);
       }
 
-      const size = `${synced.held.toLocaleString('en-US')} calls from \`switchboard sandbox seed --calls ${n}\` (+ the demo log), sandbox in its own process; archive ${(bytes / 2 ** 30).toFixed(2)} GiB`;
+      const size =
+        `${synced.held.toLocaleString('en-US')} calls from \`switchboard sandbox seed --calls ${n}\` (+ the demo log), sandbox in its own process; ` +
+          `archive ${(bytes / 2 ** 30).toFixed(2)} GiB`;
       const nodeStart = summarize(bare).median;
       return [
-        { row: 12, name: 'archive: full sync', unit: 'calls/s', value: synced.added / (synced.ms / 1000), runs: 1, target: atLeast(10_000, 'calls/s'), note: `${size}; ${(synced.ms / 1000).toFixed(1)} s as the sync reports it` },
-        { row: 12, name: 'archive: sync with nothing new', unit: 'ms', ...fromSummary(summarize(idle)), target: atMost(50, 'ms'), note: 'the sync itself, as `archive sync -o json` reports it (no process start)' },
-        { row: 12, name: 'archive: search, in process, p50', unit: 'ms', value: percentile(inProcess.search, 50), runs: inProcess.search.length, target: atMost(50, 'ms'), detail: { p99: percentile(inProcess.search, 99) }, note: 'a common word, a phrase, a prefix, a name, an absent word; 20 hits' },
-        { row: 12, name: 'archive: `calls search --offline` (command)', unit: 'ms', ...fromSummary(summarize(searchWall)), ratio: summarize(searchWall).median / nodeStart },
+        {
+          row: 12,
+          name: 'archive: full sync',
+          unit: 'calls/s',
+          value: synced.added / (synced.ms / 1000),
+          runs: 1,
+          target: atLeast(10_000, 'calls/s'),
+          note: `${size}; ${(synced.ms / 1000).toFixed(1)} s as the sync reports it`,
+        },
+        {
+          row: 12,
+          name: 'archive: sync with nothing new',
+          unit: 'ms',
+          ...fromSummary(summarize(idle)),
+          target: atMost(50, 'ms'),
+          note: 'the sync itself, as `archive sync -o json` reports it (no process start)',
+        },
+        {
+          row: 12,
+          name: 'archive: search, in process, p50',
+          unit: 'ms',
+          value: percentile(inProcess.search, 50),
+          runs: inProcess.search.length,
+          target: atMost(50, 'ms'),
+          detail: { p99: percentile(inProcess.search, 99) },
+          note: 'a common word, a phrase, a prefix, a name, an absent word; 20 hits',
+        },
+        {
+          row: 12,
+          name: 'archive: `calls search --offline` (command)',
+          unit: 'ms',
+          ...fromSummary(summarize(searchWall)),
+          ratio: summarize(searchWall).median / nodeStart,
+        },
         { row: 12, name: 'archive: stats --by day, in process', unit: 'ms', ...fromSummary(summarize(inProcess.statsDay)), target: atMost(300, 'ms') },
-        { row: 12, name: 'archive: `calls stats --by day --offline` (command)', unit: 'ms', ...fromSummary(summarize(statsWall)), ratio: summarize(statsWall).median / nodeStart, target: atMost(300, 'ms') },
-        { row: 12, name: 'archive: export NDJSON to /dev/null, in process', unit: 'calls/s', value: inProcess.exportCalls / (inProcess.exportMs / 1000), runs: 1, target: atLeast(50_000, 'calls/s') },
-        { row: 12, name: 'archive: `calls export --offline > /dev/null` (command)', unit: 'calls/s', value: synced.held / (exportWall / 1000), runs: 1, target: atLeast(50_000, 'calls/s') },
+        {
+          row: 12,
+          name: 'archive: `calls stats --by day --offline` (command)',
+          unit: 'ms',
+          ...fromSummary(summarize(statsWall)),
+          ratio: summarize(statsWall).median / nodeStart,
+          target: atMost(300, 'ms'),
+        },
+        {
+          row: 12,
+          name: 'archive: export NDJSON to /dev/null, in process',
+          unit: 'calls/s',
+          value: inProcess.exportCalls / (inProcess.exportMs / 1000),
+          runs: 1,
+          target: atLeast(50_000, 'calls/s'),
+        },
+        {
+          row: 12,
+          name: 'archive: `calls export --offline > /dev/null` (command)',
+          unit: 'calls/s',
+          value: synced.held / (exportWall / 1000),
+          runs: 1,
+          target: atLeast(50_000, 'calls/s'),
+        },
       ];
     } finally {
       await sb.stop();

@@ -37,7 +37,12 @@ function lastCount(text: string): { loaded: number; more: boolean } | undefined 
  * Presses keys from `keyAt(i)` up to n times (each after the previous frame and the key-repeat
  * gap, and within `budgetMs`); the latency of each keypress in ms.
  */
-export async function keyLatencies(pty: PtySession, keyAt: (i: number) => string, n: number, budgetMs: number): Promise<{ samples: number[]; timeouts: number }> {
+export async function keyLatencies(
+  pty: PtySession,
+  keyAt: (i: number) => string,
+  n: number,
+  budgetMs: number,
+): Promise<{ samples: number[]; timeouts: number }> {
   const samples: number[] = [];
   let timeouts = 0;
   let lastSent = -Infinity;
@@ -60,7 +65,7 @@ export async function keyLatencies(pty: PtySession, keyAt: (i: number) => string
 }
 
 /** G until the log has no older calls (or the budget ran out); PgDn latencies measured on the way. */
-export async function pageToEnd(pty: PtySession, budgetMs: number, log: (m: string) => void): Promise<{ ms: number; loaded: number; done: boolean; pages: number }> {
+async function pageToEnd(pty: PtySession, budgetMs: number, log: (m: string) => void): Promise<{ ms: number; loaded: number; done: boolean; pages: number }> {
   const start = pty.now();
   const shown = () => lastCount(pty.screenLines().join('\n'));
   let count = shown() ?? { loaded: 0, more: true };
@@ -108,14 +113,16 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
  */
 function rssFigure(pid: number | undefined, loaded: string, wholeLog: boolean): Figure {
   const mem = pid === undefined ? undefined : memoryOf(pid);
-  if (pid === undefined || !mem) return { row: 5, name: 'console RSS with the log loaded', unit: 'MB', na: 'the console process was gone', target: atMost(200, 'MB') };
+  if (pid === undefined || !mem)
+    return { row: 5, name: 'console RSS with the log loaded', unit: 'MB', na: 'the console process was gone', target: atMost(200, 'MB') };
   const children = childPids(pid).flatMap((child) => {
     const m = memoryOf(child);
     return m ? [{ pid: child, ...m }] : [];
   });
   const childRss = children.reduce((sum, c) => sum + c.rss, 0);
   const sandbox = children.length
-    ? `its child process${children.length > 1 ? 'es' : ''} (the embedded sandbox) ${mb(childRss)} more (peak ${mb(Math.max(...children.map((c) => c.hwm)))}), ${mb(mem.rss + childRss)} together`
+    ? `its child process${children.length > 1 ? 'es' : ''} (the embedded sandbox) ${mb(childRss)} more ` +
+      `(peak ${mb(Math.max(...children.map((c) => c.hwm)))}), ${mb(mem.rss + childRss)} together`
     : 'no child process: the embedded sandbox, if any, runs inside it and is included';
   return {
     row: 5,
@@ -161,12 +168,23 @@ export async function callLogRows(ctx: BenchContext): Promise<Figure[]> {
 
     const topS = summarize(top.samples);
     const endS = summarize(end.samples);
-    const reached = `${paged.loaded.toLocaleString('en-US')} calls loaded${paged.done ? ' (the whole log)' : ` of ${BIG_CALLS.toLocaleString('en-US')}+ when the ${budget / 1000} s budget ran out`}`;
+    const reached =
+      `${paged.loaded.toLocaleString('en-US')} calls ` +
+        `loaded${paged.done ? ' (the whole log)' : ` of ${BIG_CALLS.toLocaleString('en-US')}+ when the ${budget / 1000} s budget ran out`}`;
     const timeouts = top.timeouts + end.timeouts;
-    const keyNote = `keys paced ≥ ${KEY_GAP_MS} ms apart (key repeat), latency = key written → first frame redrawing the selected row; ${timeouts ? `${timeouts} keys drew no frame within ${FRAME_TIMEOUT_MS} ms (scored as ${FRAME_TIMEOUT_MS})` : 'every key drew a frame'}`;
+    const keyNote =
+      `keys paced ≥ ${KEY_GAP_MS} ms apart (key repeat), latency = key written → first frame redrawing the selected ` +
+        `row; ${timeouts ? `${timeouts} keys drew no frame within ${FRAME_TIMEOUT_MS} ms (scored as ${FRAME_TIMEOUT_MS})` : 'every key drew a frame'}`;
     const figures: Figure[] = [
       { row: 4, name: 'keypress → frame, top of the log (j/k), median', unit: 'ms', ...fromSummary(topS), target: atMost(8, 'ms'), note: keyNote },
-      { row: 4, name: 'keypress → frame, top of the log (j/k), p99', unit: 'ms', value: percentile(top.samples, 99), runs: top.samples.length, target: atMost(25, 'ms') },
+      {
+        row: 4,
+        name: 'keypress → frame, top of the log (j/k), p99',
+        unit: 'ms',
+        value: percentile(top.samples, 99),
+        runs: top.samples.length,
+        target: atMost(25, 'ms'),
+      },
       {
         row: 4,
         name: `page to the end (G × ${paged.pages})`,
@@ -177,7 +195,14 @@ export async function callLogRows(ctx: BenchContext): Promise<Figure[]> {
         detail: { ...paged },
       },
       { row: 4, name: `keypress → frame, ${paged.done ? 'all' : 'many'} calls loaded (k), median`, unit: 'ms', ...fromSummary(endS), target: atMost(8, 'ms') },
-      { row: 4, name: `keypress → frame, ${paged.done ? 'all' : 'many'} calls loaded (k), p99`, unit: 'ms', value: percentile(end.samples, 99), runs: end.samples.length, target: atMost(25, 'ms') },
+      {
+        row: 4,
+        name: `keypress → frame, ${paged.done ? 'all' : 'many'} calls loaded (k), p99`,
+        unit: 'ms',
+        value: percentile(end.samples, 99),
+        runs: end.samples.length,
+        target: atMost(25, 'ms'),
+      },
     ];
     figures.push(rss);
     return figures;

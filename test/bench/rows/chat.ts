@@ -29,7 +29,11 @@ export async function chatRows(ctx: BenchContext): Promise<Figure[]> {
       const c = await run(process.execPath, [ctx.cli, 'chat', 'send', '--session', sessionId, question], { env });
       if (c.code !== 0 || !c.stdout.trim()) throw new Error(`chat send failed (${c.code}): ${firstErrorLine(c.stderr || c.stdout)}`);
       const t0 = performance.now();
-      await sandboxJson(sb, '/chats', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId, input: question }) });
+      await sandboxJson(sb, '/chats', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sessionId, input: question }),
+      });
       const h = performance.now() - t0;
       if (i < 0) continue; // the first round warms the file cache and the sandbox
       node.push(n.ms);
@@ -46,7 +50,9 @@ export async function chatRows(ctx: BenchContext): Promise<Figure[]> {
         unit: 'ms',
         ...fromSummary(cmdS),
         ratio: cmdS.median / nodeS.median,
-        note: `spawn → reply printed, process start included; bare node ${nodeS.median.toFixed(0)} ms in the same runs; the console chat screen is not measured (no target; command path first)`,
+        note:
+          `spawn → reply printed, process start included; bare node ${nodeS.median.toFixed(0)} ms in the same runs; the console chat screen is not measured ` +
+            `(no target; command path first)`,
       },
       { row: 8, name: 'chat round trip, POST /chats alone (HTTP)', unit: 'ms', ...fromSummary(httpS) },
     ];

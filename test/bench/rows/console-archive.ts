@@ -1,11 +1,12 @@
-// Row 15: the console on the call archive (issue 15), on the shared 100,000-call data dir (or
+// Row 15: the console on the call archive, on the shared 100,000-call data dir (or
 // SWITCHBOARD_BENCH_CONSOLE_CALLS calls seeded into a home of its own, e.g. 1000000):
 //  - keypress → frame (j/k on the call log) while the console's own first sync back-fills the
-//    archive in the background: p99 ≤ 25 ms;
+//    archive in the background, median and p99;
 //  - call-log rows on screen at start, from the archive: `switchboard calls` (the console opened
-//    on the call log), rows against its first frame: ≤ first frame + 50 ms; and `3` typed at the
+//    on the call log), rows against its first frame; and `3` typed at the
 //    spawn of a bare `switchboard`, rows against Ink's first frame (no target);
-//  - the console's RSS with the whole log archived, after G, g, PgDn and a `/` filter: ≤ 200 MB.
+//  - the console's RSS with the whole log archived, after G, g, PgDn and a `/` filter.
+// Each target is the row's own (`target:` below).
 // The archive is filled between the first and the others with `switchboard archive sync` (the
 // same file the console opens: the embedded sandbox profile's).
 import { atMost, fromSummary, type Figure } from '../report.js';
@@ -25,7 +26,8 @@ async function homeFor(ctx: BenchContext): Promise<{ home: Home; calls: number }
   if (!n || n === BIG_CALLS) return { home: await homeWithManyCalls(ctx), calls: BIG_CALLS };
   const home = tempHome('console-archive');
   ctx.log(`row 15: seeding ${n.toLocaleString('en-US')} calls…`);
-  const r = await run(process.execPath, [ctx.cli, 'sandbox', '--data-dir', home.sandboxDir, 'seed', '--calls', String(n)], { env: home.env, timeoutMs: 1_800_000 });
+  const r =
+    await run(process.execPath, [ctx.cli, 'sandbox', '--data-dir', home.sandboxDir, 'seed', '--calls', String(n)], { env: home.env, timeoutMs: 1_800_000 });
   if (r.code !== 0) throw new Error(`sandbox seed failed: ${firstErrorLine(r.stderr || r.stdout)}`);
   return { home, calls: n };
 }
@@ -63,8 +65,24 @@ export async function consoleArchiveRows(ctx: BenchContext): Promise<Figure[]> {
   });
   const s = summarize(during.samples);
   figures.push(
-    { row: 15, name: 'keypress → frame while the archive syncs (j/k), median', unit: 'ms', ...fromSummary(s), target: atMost(8, 'ms'), note: `the console's first sync of ${calls.toLocaleString('en-US')} calls running in the background (${during.stillSyncing ? 'still running after the last key' : 'it ended before the last key'}); ${during.timeouts} keys drew no frame in 2 s` },
-    { row: 15, name: 'keypress → frame while the archive syncs (j/k), p99', unit: 'ms', value: percentile(during.samples, 99), runs: during.samples.length, target: atMost(25, 'ms') },
+    {
+      row: 15,
+      name: 'keypress → frame while the archive syncs (j/k), median',
+      unit: 'ms',
+      ...fromSummary(s),
+      target: atMost(8, 'ms'),
+      note:
+        `the console's first sync of ${calls.toLocaleString('en-US')} calls running in the background ` +
+          `(${during.stillSyncing ? 'still running after the last key' : 'it ended before the last key'}); ${during.timeouts} keys drew no frame in 2 s`,
+    },
+    {
+      row: 15,
+      name: 'keypress → frame while the archive syncs (j/k), p99',
+      unit: 'ms',
+      value: percentile(during.samples, 99),
+      runs: during.samples.length,
+      target: atMost(25, 'ms'),
+    },
   );
 
   // 2. The whole log archived (the command, as a user would, or another console had).
@@ -109,14 +127,18 @@ export async function consoleArchiveRows(ctx: BenchContext): Promise<Figure[]> {
     unit: 'ms',
     ...fromSummary(g),
     target: atMost(50, 'ms'),
-    note: `\`switchboard calls\` (the console opened on the call log); ${calls.toLocaleString('en-US')} calls archived; its first frame itself at ${summarize(firsts).median.toFixed(0)} ms (median)`,
+    note:
+      `\`switchboard calls\` (the console opened on the call log); ${calls.toLocaleString('en-US')} calls archived; its first frame itself ` +
+        `at ${summarize(firsts).median.toFixed(0)} ms (median)`,
   });
   figures.push({
     row: 15,
     name: "call-log rows, 3 typed at spawn, after Ink's first frame",
     unit: 'ms',
     ...fromSummary(summarize(typed)),
-    note: `bare \`switchboard\` (opens on Assistants) with 3 typed at once: the key waits until the app takes keys; Ink's first frame at ${summarize(inks).median.toFixed(0)} ms (median)`,
+    note:
+      `bare \`switchboard\` (opens on Assistants) with 3 typed at once: the key waits until the app takes keys; Ink's first frame ` +
+        `at ${summarize(inks).median.toFixed(0)} ms (median)`,
   });
 
   // 4. Resident memory with the whole log archived, after moving through all of it and filtering.
@@ -134,7 +156,17 @@ export async function consoleArchiveRows(ctx: BenchContext): Promise<Figure[]> {
   });
   figures.push(
     rss
-      ? { row: 15, name: `console RSS, ${calls.toLocaleString('en-US')} calls archived`, unit: 'MB', value: rss.rss / 2 ** 20, runs: 1, target: atMost(200, 'MB'), note: `VmRSS of the console process (peak ${(rss.hwm / 2 ** 20).toFixed(0)} MB) after G, g, PgDn and a / filter; the embedded sandbox is its child, not counted${calls < 1_000_000 ? '; 1,000,000: SWITCHBOARD_BENCH_CONSOLE_CALLS=1000000' : ''}` }
+      ? {
+        row: 15,
+        name: `console RSS, ${calls.toLocaleString('en-US')} calls archived`,
+        unit: 'MB',
+        value: rss.rss / 2 ** 20,
+        runs: 1,
+        target: atMost(200, 'MB'),
+        note:
+          `VmRSS of the console process (peak ${(rss.hwm / 2 ** 20).toFixed(0)} MB) after G, g, PgDn and a / filter; the embedded sandbox is its child, not ` +
+            `counted${calls < 1_000_000 ? '; 1,000,000: SWITCHBOARD_BENCH_CONSOLE_CALLS=1000000' : ''}`,
+      }
       : { row: 15, name: 'console RSS with the log archived', unit: 'MB', na: 'the console process was gone', target: atMost(200, 'MB') },
   );
   return figures;

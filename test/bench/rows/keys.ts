@@ -1,4 +1,4 @@
-// Rows 9-11 (issue 12, keys in): a burst of 50 keys in one write on the call log (every key
+// Rows 9-11 (keys in): a burst of 50 keys in one write on the call log (every key
 // applied, and the time until its last frame); j/k on the detail of an assistant whose prompt is
 // 100,000 characters without a space; a `/` filter keystroke with the 100,000-call log loaded.
 import { atMost, fromSummary, type Figure } from '../report.js';
@@ -38,7 +38,14 @@ async function frameLatencies(pty: PtySession, keys: string[]): Promise<{ sample
 }
 
 const latencyFigures = (row: number, what: string, r: { samples: number[]; settled: number[]; timeouts: number }, note: string): Figure[] => [
-  { row, name: `${what} → first frame, median`, unit: 'ms', ...fromSummary(summarize(r.samples)), target: atMost(16, 'ms'), note: `${note}; ${r.timeouts ? `${r.timeouts} keys drew no frame within ${FRAME_TIMEOUT_MS} ms (scored as that)` : 'every key drew a frame'}` },
+  {
+    row,
+    name: `${what} → first frame, median`,
+    unit: 'ms',
+    ...fromSummary(summarize(r.samples)),
+    target: atMost(16, 'ms'),
+    note: `${note}; ${r.timeouts ? `${r.timeouts} keys drew no frame within ${FRAME_TIMEOUT_MS} ms (scored as that)` : 'every key drew a frame'}`,
+  },
   { row, name: `${what} → first frame, p99`, unit: 'ms', value: percentile(r.samples, 99), runs: r.samples.length, detail: { samples: r.samples } },
   { row, name: `${what} → last frame, median`, unit: 'ms', ...fromSummary(summarize(r.settled)), detail: { settled: r.settled } },
 ];
@@ -90,9 +97,18 @@ export async function burstRow(ctx: BenchContext): Promise<Figure[]> {
       if (reference !== undefined && (await highlightedCallId(pty)) === reference) applied++;
     });
   }
-  const note = `${applied} of ${runs} bursts put the highlight where 50 single j put it (every key applied)${reference ? '' : '; the reference call could not be read'}`;
+  const note =
+    `${applied} of ${runs} bursts put the highlight where 50 single j put it (every key applied)${reference ? '' : '; the reference call could not be read'}`;
   return [
-    { row: 9, name: 'burst of 50 × j in one write → first frame (call log)', unit: 'ms', ...fromSummary(summarize(first)), note, target: { text: 'every key applied', met: () => applied === runs }, detail: { first, last } },
+    {
+      row: 9,
+      name: 'burst of 50 × j in one write → first frame (call log)',
+      unit: 'ms',
+      ...fromSummary(summarize(first)),
+      note,
+      target: { text: 'every key applied', met: () => applied === runs },
+      detail: { first, last },
+    },
     { row: 9, name: 'burst of 50 × j in one write → last frame (call log)', unit: 'ms', ...fromSummary(summarize(last)) },
   ];
 }
@@ -106,7 +122,10 @@ export async function longPromptRow(ctx: BenchContext): Promise<Figure[]> {
     const body = (await sandboxJson(sb, '/assistants', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Long prompt', model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: 'x'.repeat(100_000) }] } }),
+      body: JSON.stringify({
+        name: 'Long prompt',
+        model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: 'x'.repeat(100_000) }] },
+      }),
     })) as { id?: string; assistant?: { id: string } };
     id = body.assistant?.id ?? body.id!;
   } finally {
@@ -141,7 +160,14 @@ export async function filterRow(ctx: BenchContext): Promise<Figure[]> {
     pty.type('/');
     await pty.settle(300, 10_000);
     // Typing on narrows; Backspace widens again; each is one keystroke of the filter.
-    const keys = ctx.quick ? ['0', '1', '\x7f', '\x7f', 'a', '\x7f'] : ['0', '1', '2', '\x7f', '\x7f', '\x7f', 'e', 'n', 'd', '\x7f', '\x7f', '\x7f', '+', '1', '\x7f', '\x7f'];
-    return latencyFigures(11, `/ filter keystroke, ${total} calls archived`, await frameLatencies(pty, keys), `typing on and Backspace, keys ≥ ${KEY_GAP_MS} ms apart; the filter walks the archive in slices`);
+    const keys = ctx.quick
+      ? ['0', '1', '\x7f', '\x7f', 'a', '\x7f']
+      : ['0', '1', '2', '\x7f', '\x7f', '\x7f', 'e', 'n', 'd', '\x7f', '\x7f', '\x7f', '+', '1', '\x7f', '\x7f'];
+    return latencyFigures(
+      11,
+      `/ filter keystroke, ${total} calls archived`,
+      await frameLatencies(pty, keys),
+      `typing on and Backspace, keys ≥ ${KEY_GAP_MS} ms apart; the filter walks the archive in slices`,
+    );
   });
 }

@@ -1,5 +1,5 @@
 // Row 14: `switchboard test` — 100 scenarios × 3 turns against the embedded sandbox (nothing
-// configured), --concurrency 4, process start included (issue 16: ≤ 10 s wall).
+// configured), --concurrency 4, process start included; wall time against the row's target.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { atMost, fromSummary, type Figure } from '../report.js';

@@ -47,13 +47,16 @@ async function buildInkHello(ctx: BenchContext): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const entry = join(dir, 'app.mjs');
   const { esmBundleOptions } = (await import(new URL('../../../src/scripts/esm-bundle.mjs', import.meta.url).href)) as { esmBundleOptions: () => BuildOptions };
-  writeFileSync(entry, `import { createElement } from 'react';\nimport { render, Text } from 'ink';\nrender(createElement(Text, null, ${JSON.stringify(INK_HELLO)}));\n`);
+  writeFileSync(
+    entry,
+    `import { createElement } from 'react';\nimport { render, Text } from 'ink';\nrender(createElement(Text, null, ${JSON.stringify(INK_HELLO)}));\n`,
+  );
   await build({ ...esmBundleOptions(), entryPoints: { hello: entry }, outdir: join(dir, 'out') });
   return join(dir, 'out', 'hello.mjs');
 }
 
 /** The seeded assistants' names, read over HTTP from the data dir the console will use. */
-export async function assistantNames(ctx: BenchContext, home: Home): Promise<string[]> {
+async function assistantNames(ctx: BenchContext, home: Home): Promise<string[]> {
   const sb = await startSandbox(ctx, home.sandboxDir);
   try {
     const body = (await sandboxJson(sb, '/assistants')) as { assistants?: Array<{ name?: string }> };
@@ -105,11 +108,31 @@ export async function startupRows(ctx: BenchContext): Promise<Figure[]> {
   const appS = summarize(app);
   const helloS = summarize(hello);
   const detail = { ptyPathMs: pathS, bareNodeOnPtyMs: nodeS };
-  const note = `pty via util-linux script (${COLS}×${ROWS}, TERM=xterm-256color, CI unset); bare node on the same pty ${nodeS.median.toFixed(0)} ms, pty path alone ${pathS.median.toFixed(1)} ms (taken off both sides of the ratio)`;
+  const note =
+    `pty via util-linux script (${COLS}×${ROWS}, TERM=xterm-256color, CI unset); bare node on the same pty ${nodeS.median.toFixed(0)} ms, pty path ` +
+      `alone ${pathS.median.toFixed(1)} ms (taken off both sides of the ratio)`;
   return [
     { row: 2, name: 'console first frame (pty)', unit: 'ms', ...fromSummary(frameS), ratio: ratio(frameS), target: atMostRatio(3.5), note, detail },
-    { row: 2, name: 'a one-<Text> Ink app, first frame (the floor)', unit: 'ms', ...fromSummary(helloS), ratio: ratio(helloS), note: 'render(<Text>hello</Text>) bundled like the console: what Ink, React and yoga alone cost before any frame; against row 3\'s 5× it leaves almost nothing for a sandbox, a client and a request' },
-    { row: 2, name: "console app's first frame (Ink, screen body)", unit: 'ms', ...fromSummary(appS), ratio: ratio(appS), note: 'the first frame above is drawn before React and Ink load (chrome, and a list\'s cached rows); this one is Ink\'s first (a synchronized update), the app itself taking keys' },
+    {
+      row: 2,
+      name: 'a one-<Text> Ink app, first frame (the floor)',
+      unit: 'ms',
+      ...fromSummary(helloS),
+      ratio: ratio(helloS),
+      note:
+        'render(<Text>hello</Text>) bundled like the console: what Ink, React and yoga alone cost before any frame; against row 3\'s 5× it leaves almost ' +
+          'nothing for a sandbox, a client and a request',
+    },
+    {
+      row: 2,
+      name: "console app's first frame (Ink, screen body)",
+      unit: 'ms',
+      ...fromSummary(appS),
+      ratio: ratio(appS),
+      note:
+        'the first frame above is drawn before React and Ink load (chrome, and a list\'s cached rows); this one is Ink\'s first (a synchronized update), the ' +
+          'app itself taking keys',
+    },
     { row: 3, name: 'Assistants rows on screen (embedded sandbox)', unit: 'ms', ...fromSummary(rowsS), ratio: ratio(rowsS), target: atMostRatio(5), detail },
   ];
 }

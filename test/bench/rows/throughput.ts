@@ -40,9 +40,21 @@ export async function throughputRow(ctx: BenchContext): Promise<Figure[]> {
     // CPU per request does not depend on what else the machine is running, unlike req/s.
     const cpuPerRequest = ((cpuTimeOf(sb.pid) ?? NaN) - cpuBefore) / r.all;
     const failures = r.requests - r.ok + r.errors;
-    const note = `${CONNECTIONS} connections, ${r.seconds.toFixed(1)} s after 1 s warm-up, ${r.ok.toLocaleString('en-US')} × 200${failures ? `, ${failures} failed (${JSON.stringify(r.statuses)}, ${r.errors} errors)` : ''}; sandbox = \`switchboard sandbox\` on the 100,000-call data dir`;
+    const note =
+      `${CONNECTIONS} connections, ${r.seconds.toFixed(1)} s after 1 s warm-up, ${r.ok.toLocaleString('en-US')} × ` +
+        `200${failures ? `, ${failures} failed (${JSON.stringify(r.statuses)}, ${r.errors} errors)` : ''}; sandbox = \`switchboard sandbox\` on the ` +
+        `100,000-call data dir`;
     return [
-      { row: 6, name: 'sandbox GET /calls?limit=100, throughput', unit: 'req/s', value: r.rps, runs: 1, target: atLeast(4000, 'req/s'), note, detail: { ...r } },
+      {
+        row: 6,
+        name: 'sandbox GET /calls?limit=100, throughput',
+        unit: 'req/s',
+        value: r.rps,
+        runs: 1,
+        target: atLeast(4000, 'req/s'),
+        note,
+        detail: { ...r },
+      },
       { row: 6, name: 'sandbox GET /calls?limit=100, p99 latency', unit: 'ms', value: r.p99, runs: 1, detail: { p50: r.p50 } },
       {
         row: 6,

@@ -12,7 +12,7 @@ export async function versionRow(ctx: BenchContext): Promise<Figure[]> {
   const node: number[] = [];
   const cli: number[] = [];
   // Both in the same clean environment as the other rows: this machine's shell sets
-  // NODE_EXTRA_CA_CERTS, which Node 20 parses at every start (~120 ms) and would flatter the ratio.
+  // NODE_EXTRA_CA_CERTS, which Node 20 parses at every start, a cost that would flatter the ratio.
   const { env } = tempHome('version');
   for (let i = -2; i < runs; i++) {
     // The first two rounds warm the file cache and are not counted.

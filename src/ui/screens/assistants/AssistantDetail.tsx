@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { linkOfNumber } from '../../../api/records.js';
 import type { Assistant, KbFile, PhoneNumber } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
-import { useEditText } from '../../hooks/editor.js';
+import { useEditText } from '../../hooks/useEditText.js';
 import type { AssistantActivity } from '../../../store/archive.js';
 import type { Resource } from '../../../store/types.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
@@ -12,11 +12,31 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, money, show, wrapText, yesNo } from '../../format.js';
+import { dateTime, money, show, wrapText, yesNo } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
 import { activeWord, grouped } from '../../../format/words.js';
 
-const KNOWN = new Set(['id', 'name', 'status', 'description', 'voice', 'transcriber', 'model', 'firstMessage', 'firstMessageMode', 'backgroundSound', 'silenceTimeoutSeconds', 'backgroundDenoisingEnabled', 'firstMessageInterruptionsEnabled', 'maxDurationSeconds', 'analysisPlan', 'knowledgeBase', 'hangupUsingPrompt', 'createdAt', 'updatedAt']);
+const KNOWN = new Set([
+  'id',
+  'name',
+  'status',
+  'description',
+  'voice',
+  'transcriber',
+  'model',
+  'firstMessage',
+  'firstMessageMode',
+  'backgroundSound',
+  'silenceTimeoutSeconds',
+  'backgroundDenoisingEnabled',
+  'firstMessageInterruptionsEnabled',
+  'maxDurationSeconds',
+  'analysisPlan',
+  'knowledgeBase',
+  'hangupUsingPrompt',
+  'createdAt',
+  'updatedAt',
+]);
 
 export function kbFileIds(a: Assistant): string[] {
   return [...new Set([...(a.knowledgeBase?.fileIds ?? []), ...(a.model?.knowledgeBase?.fileIds ?? [])])];
@@ -25,13 +45,21 @@ export function kbFileIds(a: Assistant): string[] {
 /**
  * What the assistant has done (its calls, their minutes and cost, its last call, from the call
  * archive) and the numbers that send their inbound calls to it: two lines under its status.
- * Exported for tests.
  */
-export function activityLines(assistantId: string, activity: Resource<AssistantActivity> | undefined, numbers: PhoneNumber[] | undefined, links?: Readonly<Record<string, string>>): Line[] {
+function activityLines(
+  assistantId: string,
+  activity: Resource<AssistantActivity> | undefined,
+  numbers: PhoneNumber[] | undefined,
+  links?: Readonly<Record<string, string>>,
+): Line[] {
   const field = (label: string, value: string, dim?: boolean): Line => ({ text: `${label.padEnd(24)}  ${value}`, dim });
   const act = activity?.data;
   const calls = act
-    ? field('calls', `${grouped(act.calls)} · ${act.minutes.toFixed(1)} min · ${money(act.cost)} · last ${act.lastCall ? `${dateTime(act.lastCall.createdAt)} ${act.lastCall.status ?? ''}`.trim() : 'none'} (C: its calls)`)
+    ? field(
+      'calls',
+      `${grouped(act.calls)} · ${act.minutes.toFixed(1)} min · ${money(act.cost)} · ` +
+        `last ${act.lastCall ? `${dateTime(act.lastCall.createdAt)} ${act.lastCall.status ?? ''}`.trim() : 'none'} (C: its calls)`,
+    )
     : activity?.status === 'error'
       ? field('calls', `could not read the call archive: ${activity.error ?? 'unknown error'}`)
       : field('calls', 'reading the call archive…', true);
@@ -43,7 +71,7 @@ export function activityLines(assistantId: string, activity: Resource<AssistantA
   return [calls, nums];
 }
 
-export function assistantLines(a: Assistant, files: KbFile[], width: number): Line[] {
+function assistantLines(a: Assistant, files: KbFile[], width: number): Line[] {
   const lines: Line[] = [];
   const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: 'cyan' });
   const field = (label: string, value: unknown) => {
@@ -123,7 +151,10 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
   // Laid out once per record, files and width: a j/k only scrolls (a prompt may be 100,000 characters).
   const fields = useMemo(() => (a ? assistantLines(a, files ?? [], width) : []), [a, files, width]);
   // Its calls and numbers right under its name and status, where they are seen without scrolling.
-  const lines = useMemo(() => (fields.length ? [...fields.slice(0, 3), ...activityLines(route.id, activity, numbers, links), ...fields.slice(3)] : []), [fields, activity, numbers, links, route.id]);
+  const lines = useMemo(
+    () => (fields.length ? [...fields.slice(0, 3), ...activityLines(route.id, activity, numbers, links), ...fields.slice(3)] : []),
+    [fields, activity, numbers, links, route.id],
+  );
   useDetailKeys({
     contexts: ['detail', 'assistant'],
     lines: lines.length,

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { Form, normalize, type Field, type FormValues } from '../../components/Form.js';
 import { Picker } from '../../components/Picker.js';
 import { Loading } from '../../components/Status.js';
-import { humanBytes } from '../../format.js';
+import { humanBytes } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
 import { kbFileIds } from './AssistantDetail.js';
 import { BACKGROUND_SOUNDS, FIRST_MESSAGE_MODES, LANGUAGES, MODEL_PROVIDERS, TRANSCRIBERS, VOICE_PROVIDERS, opts } from './options.js';
@@ -35,7 +35,13 @@ export const CREATE_FIELDS: Field[] = [
   { kind: 'text', key: 'systemPrompt', label: 'System prompt', multiline: true, hint: 'Enter for a new line; Tab moves on' },
   { kind: 'select', free: true, key: 'voiceProvider', label: 'Voice provider', options: () => opts(VOICE_PROVIDERS.map((p) => p.value)), group: 'Voice' },
   { kind: 'text', key: 'voiceId', label: 'Voice id', hint: `required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')}` },
-  { kind: 'select', free: true, key: 'voiceModel', label: 'Voice model', options: (v) => [{ value: '', label: '(none)' }, ...opts(VOICE_PROVIDERS.find((p) => p.value === v.voiceProvider)?.models ?? [])] },
+  {
+    kind: 'select',
+    free: true,
+    key: 'voiceModel',
+    label: 'Voice model',
+    options: (v) => [{ value: '', label: '(none)' }, ...opts(VOICE_PROVIDERS.find((p) => p.value === v.voiceProvider)?.models ?? [])],
+  },
   { kind: 'select', key: 'voiceLanguage', label: 'Voice language', options: () => [{ value: '', label: '(none)' }, ...opts(LANGUAGES)] },
   { kind: 'number', key: 'voiceSpeed', label: 'Voice speed', min: 0.25, max: 4, hint: '0.25 – 4' },
   { kind: 'select', free: true, key: 'transcriberProvider', label: 'Transcriber', options: () => opts(Object.keys(TRANSCRIBERS)), group: 'Transcriber' },
@@ -53,7 +59,7 @@ export const CREATE_FIELDS: Field[] = [
   { kind: 'text', key: 'analysisPlan', label: 'Analysis plan (JSON)', validate: json, hint: '{"summaryPrompt": "…"}' },
 ];
 
-export const CREATE_DEFAULTS: FormValues = {
+const CREATE_DEFAULTS: FormValues = {
   name: '',
   description: '',
   status: true,
@@ -74,7 +80,7 @@ export const CREATE_DEFAULTS: FormValues = {
 };
 
 /** The create form's values as the body of POST /assistants (empty optional fields left out). */
-export function assistantInputFrom(v: FormValues): AssistantInput {
+function assistantInputFrom(v: FormValues): AssistantInput {
   const s = (k: string) => String(v[k] ?? '').trim() || undefined;
   const n = (k: string) => (s(k) === undefined ? undefined : Number(s(k)));
   const prompt = s('systemPrompt');
@@ -108,7 +114,8 @@ export function assistantInputFrom(v: FormValues): AssistantInput {
 export function voiceProblems(v: FormValues): Record<string, string> | null {
   const voice = VOICE_PROVIDERS.find((p) => p.value === v.voiceProvider);
   if (!voice?.needsDetails) return null;
-  const missing = Object.entries({ voiceId: 'a voice id', voiceModel: 'a voice model', voiceLanguage: 'a language' }).filter(([k]) => !String(v[k] ?? '').trim());
+  const missing = Object.entries({ voiceId: 'a voice id', voiceModel: 'a voice model', voiceLanguage: 'a language' }).filter(([k]) =>
+    !String(v[k] ?? '').trim());
   return missing.length ? Object.fromEntries(missing.map(([k, what]) => [k, `voice provider ${voice.value} needs ${what}`])) : null;
 }
 
@@ -202,7 +209,7 @@ export function formValuesFrom(a: Assistant): FormValues {
  * assistant has when the console's lists don't know it (another provider's model), so opening
  * the form changes nothing by itself.
  */
-export function fieldsFor(initial: FormValues): Field[] {
+function fieldsFor(initial: FormValues): Field[] {
   return CREATE_FIELDS.map((f) => {
     if (f.kind !== 'select') return f;
     const have = String(initial[f.key] ?? '');
@@ -355,7 +362,12 @@ export function AssistantKnowledgeBase({ route, width, height }: ScreenProps<{ n
       onCancel={actions.back}
       onChoose={async (ids) => {
         const kb = { fileIds: ids };
-        const saved = await actions.updateAssistant(a.id, { knowledgeBase: kb, model: { ...a.model, knowledgeBase: kb } }, `${a.name ?? a.id} now uses ${ids.length} knowledge-base file${ids.length === 1 ? '' : 's'}`);
+        const saved =
+          await actions.updateAssistant(
+            a.id,
+            { knowledgeBase: kb, model: { ...a.model, knowledgeBase: kb } },
+            `${a.name ?? a.id} now uses ${ids.length} knowledge-base file${ids.length === 1 ? '' : 's'}`,
+          );
         if (saved) actions.back();
       }}
     />

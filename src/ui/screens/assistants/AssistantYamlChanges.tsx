@@ -9,10 +9,11 @@ import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { wrapText } from '../../format.js';
+import { wrapText } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
 
-const colorOf = (line: string): string | undefined => (line.startsWith('@@') ? 'cyan' : line.startsWith('-') ? 'red' : line.startsWith('+') ? 'green' : undefined);
+const colorOf = (line: string): string | undefined =>
+  (line.startsWith('@@') ? 'cyan' : line.startsWith('-') ? 'red' : line.startsWith('+') ? 'green' : undefined);
 
 /** One change line, wrapped to the width (a prompt line can be long), each part in the line's colour; diff lines indented. */
 const wrapped = (line: string, indent: string, width: number): Line[] => {

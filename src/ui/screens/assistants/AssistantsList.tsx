@@ -1,19 +1,17 @@
 // Assistants: table of name, status, model, voice, updated.
 import { Box, Text } from 'ink';
 import { useActions, useConsole } from '../../../store/index.js';
-import { useEditText } from '../../hooks/editor.js';
+import { useEditText } from '../../hooks/useEditText.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, type KeyContext } from '../../keymap.js';
-import { truncate } from '../../format.js';
+import { truncate } from '../../../format/display.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 import { ASSISTANT_COLUMNS, countLine } from '../lists.js';
 
-export { ASSISTANT_COLUMNS };
-
-export const CONTEXTS: KeyContext[] = ['list', 'assistants'];
+const CONTEXTS: KeyContext[] = ['list', 'assistants'];
 
 export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistants' }>) {
   const res = useConsole((s) => s.assistants);

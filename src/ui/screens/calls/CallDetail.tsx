@@ -10,16 +10,16 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, duration, money, show, wrapText } from '../../format.js';
+import { dateTime, duration, money, show, wrapText } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
 import { openAssistantOf } from './Calls.js';
 
 /**
  * The lines that hold one of `words`, marked, and the one to scroll to: the first match in the
- * summary or transcript (where a search matched), else the first anywhere; -1 for none. Exported for tests.
+ * summary or transcript (where a search matched), else the first anywhere; -1 for none.
  */
-export function markMatches(lines: Line[], words: string[]): { lines: Line[]; first: number } {
+function markMatches(lines: Line[], words: string[]): { lines: Line[]; first: number } {
   if (!words.length) return { lines, first: -1 };
   const lower = words.map((w) => w.toLowerCase());
   const body = lines.findIndex((l) => l.bold && l.text === 'Summary');
@@ -33,12 +33,17 @@ export function markMatches(lines: Line[], words: string[]): { lines: Line[]; fi
   return { lines: marked, first };
 }
 
-
 /**
  * `pending` says why the summary and transcript are missing while only the log's row is known
  * (the log keeps neither): still loading, or the whole record could not be loaded.
  */
-export function callLines(call: Call, names: { assistant: string; number: string }, width: number, pending?: string, opts: { transcriptText?: boolean } = {}): Line[] {
+export function callLines(
+  call: Call,
+  names: { assistant: string; number: string },
+  width: number,
+  pending?: string,
+  opts: { transcriptText?: boolean } = {},
+): Line[] {
   const c = viewCall(call);
   const lines: Line[] = [];
   const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: 'cyan' });
@@ -68,7 +73,8 @@ export function callLines(call: Call, names: { assistant: string; number: string
   else if (turns.length && !(opts.transcriptText && c.transcript)) {
     for (const t of turns) {
       const who = speakerWord(t.role);
-      wrapText(t.text, Math.max(10, width - 12)).forEach((w, i) => lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && t.role === 'user' ? 'yellow' : undefined }));
+      wrapText(t.text, Math.max(10, width - 12)).forEach((w, i) =>
+        lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && t.role === 'user' ? 'yellow' : undefined }));
     }
   } else if (c.transcript) {
     for (const w of wrapText(c.transcript, width - 2)) lines.push({ text: `  ${w}` });
@@ -92,7 +98,14 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
   const actions = useActions();
   const c = (rec?.data as Call | undefined) ?? listed;
   const pending = rec?.data ? undefined : rec?.status === 'error' ? `could not load the whole call: ${rec.error}` : 'loading…';
-  const plain = c ? callLines(c, { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' }, width, pending) : [];
+  const plain = c
+    ? callLines(
+      c,
+      { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
+      width,
+      pending,
+    )
+    : [];
   // Opened from a search: the match highlighted and, once the whole record is in, scrolled into view (once).
   const words = useMemo(() => (route.match ? searchedWords(route.match) : []), [route.match]);
   let { lines, first } = markMatches(plain, words);

@@ -11,8 +11,18 @@ export function CallFilters({ width, height }: ScreenProps<{ name: 'call-filters
   const assistants = useConsole((s) => s.assistants.data) ?? [];
   const numbers = useConsole((s) => s.numbers.data) ?? [];
   const fields: Field[] = [
-    { kind: 'select', key: 'assistantId', label: 'Assistant', options: () => [{ value: '', label: '(any)' }, ...assistants.map((a) => ({ value: a.id, label: a.name ?? a.id }))] },
-    { kind: 'select', key: 'phoneNumberId', label: 'Phone number', options: () => [{ value: '', label: '(any)' }, ...numbers.map((n) => ({ value: n.id, label: n.did ?? n.id }))] },
+    {
+      kind: 'select',
+      key: 'assistantId',
+      label: 'Assistant',
+      options: () => [{ value: '', label: '(any)' }, ...assistants.map((a) => ({ value: a.id, label: a.name ?? a.id }))],
+    },
+    {
+      kind: 'select',
+      key: 'phoneNumberId',
+      label: 'Phone number',
+      options: () => [{ value: '', label: '(any)' }, ...numbers.map((n) => ({ value: n.id, label: n.did ?? n.id }))],
+    },
     { kind: 'text', key: 'from', label: 'From', hint: 'YYYY-MM-DD or 24h, 7d' },
     { kind: 'text', key: 'to', label: 'To', hint: 'YYYY-MM-DD or 24h, 7d' },
     { kind: 'text', key: 'id', label: 'Call id' },
@@ -27,7 +37,13 @@ export function CallFilters({ width, height }: ScreenProps<{ name: 'call-filters
       height={height}
       onCancel={actions.back}
       onSubmit={(v) => {
-        const err = actions.applyCallFilters({ assistantId: String(v.assistantId), phoneNumberId: String(v.phoneNumberId), from: String(v.from), to: String(v.to), id: String(v.id) });
+        const err = actions.applyCallFilters({
+          assistantId: String(v.assistantId),
+          phoneNumberId: String(v.phoneNumberId),
+          from: String(v.from),
+          to: String(v.to),
+          id: String(v.id),
+        });
         if (err) actions.flash(err, 'error');
         else actions.back();
       }}
@@ -45,7 +61,14 @@ export function CallOutbound({ route, width, height }: ScreenProps<{ name: 'call
   const fields: Field[] = [
     { kind: 'select', key: 'assistantId', label: 'Assistant', options: () => assistants.map((a) => ({ value: a.id, label: a.name ?? a.id })) },
     { kind: 'select', key: 'phoneNumberId', label: 'From number', options: () => numbers.map((n) => ({ value: n.id, label: n.did ?? n.id })) },
-    { kind: 'text', key: 'number', label: 'Customer number', required: true, hint: 'E.164, like +14155550123', validate: (v) => (isE164(v) ? null : `Not an E.164 number: ${E164_HINT}`) },
+    {
+      kind: 'text',
+      key: 'number',
+      label: 'Customer number',
+      required: true,
+      hint: 'E.164, like +14155550123',
+      validate: (v) => (isE164(v) ? null : `Not an E.164 number: ${E164_HINT}`),
+    },
     { kind: 'text', key: 'name', label: 'Customer name (optional)' },
   ];
   return (
@@ -60,7 +83,11 @@ export function CallOutbound({ route, width, height }: ScreenProps<{ name: 'call
       onSubmit={async (v) => {
         if (!v.assistantId || !v.phoneNumberId) return actions.flash('An assistant and a phone number are needed to place a call', 'error');
         const name = String(v.name).trim();
-        const input = { assistantId: String(v.assistantId), phoneNumberId: String(v.phoneNumberId), customer: { number: String(v.number).trim(), ...(name ? { name } : {}) } };
+        const input = {
+          assistantId: String(v.assistantId),
+          phoneNumberId: String(v.phoneNumberId),
+          customer: { number: String(v.number).trim(), ...(name ? { name } : {}) },
+        };
         const send = async (again: boolean) => {
           const placed = await actions.placeCall(input, { again });
           if (!placed) return;

@@ -10,7 +10,7 @@ import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, duration, money, truncate } from '../../format.js';
+import { dateTime, duration, money, truncate } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 import { cellWidth, truncateCells } from '../../../format/cells.js';
 import type { ScreenProps } from '../shared.js';
@@ -105,7 +105,11 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
         shown.map((h, i) => {
           const c = h.call;
           const number = numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—';
-          const head = truncate(`${dateTime(c.createdAt)}  ${assistantName(c.assistantId)}  ${c.customer?.number ?? '—'} ${c.customer?.name ?? ''}  ${number}  ${c.status ?? '—'}  ${duration(callDuration(c))}  ${money(callCost(c))}`, width);
+          const head = truncate(
+            `${dateTime(c.createdAt)}  ${assistantName(c.assistantId)}  ${c.customer?.number ?? '—'} ${c.customer?.name ?? ''}  ${number} ` +
+              ` ${c.status ?? '—'}  ${duration(callDuration(c))}  ${money(callCost(c))}`,
+            width,
+          );
           return <Hit key={c.id} head={head} parts={h.parts} selected={top + i === view.cursor} width={width} />;
         })
       )}

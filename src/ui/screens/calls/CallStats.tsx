@@ -9,7 +9,7 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { money, truncate } from '../../format.js';
+import { money, truncate } from '../../../format/display.js';
 import { padCells } from '../../../format/cells.js';
 import type { ScreenProps } from '../shared.js';
 import { useAssistantName } from '../numbers/Numbers.js';
@@ -29,25 +29,39 @@ export function bar(value: number, max: number, width: number): string {
   return ('█'.repeat(full) + (part ? EIGHTHS[part] : '')).padEnd(width);
 }
 
-export const minutes = (g: Pick<StatGroup, 'minutes'>) => `${g.minutes.toFixed(1)} min`;
+const minutes = (g: Pick<StatGroup, 'minutes'>) => `${g.minutes.toFixed(1)} min`;
 const figure = (g: StatGroup, m: Metric) => (m === 'calls' ? g.calls : m === 'minutes' ? g.minutes : g.cost);
 const numbers = (g: StatGroup) => `${grouped(g.calls).padStart(9)} calls ${minutes(g).padStart(12)} ${money(g.cost).padStart(10)}`;
 
-/** The view's lines: the chart (one labelled line per day), the total, and the table per assistant. Exported for tests. */
-export function statsLines(stats: { byDay: StatGroup[]; byAssistant: StatGroup[]; total: StatGroup }, metric: Metric, width: number, assistantName: (id: string) => string, filters: string): Line[] {
+/** The view's lines: the chart (one labelled line per day), the total, and the table per assistant. */
+function statsLines(
+  stats: { byDay: StatGroup[]; byAssistant: StatGroup[]; total: StatGroup },
+  metric: Metric,
+  width: number,
+  assistantName: (id: string) => string,
+  filters: string,
+): Line[] {
   const lines: Line[] = [];
   const days = everyDay(stats.byDay);
   const label = (d: string) => `${d} ${new Date(`${d}T12:00:00Z`).toUTCString().slice(0, 3)}`;
   const numbersWidth = 9 + 7 + 12 + 1 + 10 + 1;
   const barWidth = Math.max(4, width - 15 - numbersWidth - 2);
   const max = Math.max(0, ...days.map((d) => figure(d, metric)));
-  lines.push({ text: `${metric === 'calls' ? 'Calls' : metric === 'minutes' ? 'Minutes' : 'Cost'} per day · m: ${METRICS.filter((m) => m !== metric).join(' / ')} · ${filters}`, bold: true, color: 'cyan' });
+  const others = METRICS.filter((m) => m !== metric).join(' / ');
+  lines.push({
+    text: `${metric === 'calls' ? 'Calls' : metric === 'minutes' ? 'Minutes' : 'Cost'} per day · m: ${others} · ${filters}`,
+    bold: true,
+    color: 'cyan',
+  });
   if (days.length === 0) lines.push({ text: '  no calls', dim: true });
   for (const d of days) lines.push({ text: `${label(d.key)}  ${bar(figure(d, metric), max, barWidth)} ${numbers(d)}`, color: d.calls ? undefined : 'gray' });
   lines.push({ text: `${padCells('total', 14)}  ${''.padEnd(barWidth)} ${numbers(stats.total)}`, bold: true });
   lines.push({ text: '' }, { text: 'Per assistant', bold: true, color: 'cyan' });
   const nameWidth = Math.max(10, width - numbersWidth - 2);
-  lines.push({ text: `${padCells('ASSISTANT', nameWidth)}  ${'CALLS'.padStart(9)} ${''.padEnd(5)} ${'MINUTES'.padStart(12)} ${'COST'.padStart(10)}`, bold: true });
+  lines.push({
+    text: `${padCells('ASSISTANT', nameWidth)}  ${'CALLS'.padStart(9)} ${''.padEnd(5)} ${'MINUTES'.padStart(12)} ${'COST'.padStart(10)}`,
+    bold: true,
+  });
   const rows = [...stats.byAssistant].sort((a, b) => b.calls - a.calls || (a.key < b.key ? -1 : 1));
   for (const g of rows) lines.push({ text: `${padCells(truncate(g.key ? assistantName(g.key) : '(no assistant)', nameWidth), nameWidth)}  ${numbers(g)}` });
   if (rows.length === 0) lines.push({ text: '  no calls', dim: true });

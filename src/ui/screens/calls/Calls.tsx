@@ -18,7 +18,7 @@ import { CHART_ROWS, LIVE_MARK, callColumns, callFilterWords, callStatusText, ch
 const callKey = (c: Call) => c.id;
 
 /** Memoized: the cursor moves on every keypress, the per-day counts only when a sync lands. */
-export const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: { day: string; count: number }[]; width: number }) {
+const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: { day: string; count: number }[]; width: number }) {
   const chart = useMemo(() => chartText(perDay, width), [perDay, width]);
   return (
     <Box flexDirection="column" height={CHART_ROWS + 1}>
@@ -98,14 +98,25 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
       {empty ? (
         <Empty text={log.filtering ? 'Filtering…' : view.filter || filters ? 'No calls match these filters.' : 'No calls yet. Press o to place one.'} />
       ) : (
-        <Table columns={columns} rows={log.calls} cursor={cursor - log.from} scroll={Math.max(0, view.scroll - log.from)} height={tableHeight} width={width} rowKey={callKey} />
+        <Table
+          columns={columns}
+          rows={log.calls}
+          cursor={cursor - log.from}
+          scroll={Math.max(0, view.scroll - log.from)}
+          height={tableHeight}
+          width={width}
+          rowKey={callKey}
+        />
       )}
     </Box>
   );
 }
 
 /** `a` on a call: its assistant's page (a call placed without one says so). */
-export function openAssistantOf(call: Pick<Call, 'assistantId'>, actions: { push(r: { name: 'assistant'; id: string }): void; flash(text: string, kind?: 'info' | 'error'): void }) {
+export function openAssistantOf(
+  call: Pick<Call, 'assistantId'>,
+  actions: { push(r: { name: 'assistant'; id: string }): void; flash(text: string, kind?: 'info' | 'error'): void },
+) {
   if (call.assistantId) actions.push({ name: 'assistant', id: call.assistantId });
   else actions.flash('This call has no assistant', 'error');
 }

@@ -8,7 +8,7 @@ import type { CallFilterForm } from '../../../store/calls.js';
 import { ago } from '../../../store/cached.js';
 import type { Column } from '../../../format/column.js';
 import { count } from '../../../format/words.js';
-import { dateTime, duration, money, truncate } from '../../format.js';
+import { dateTime, duration, money, truncate } from '../../../format/display.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
 export const CHART_ROWS = 3;
@@ -49,7 +49,9 @@ export function chartText(perDay: { day: string; count: number }[], width: numbe
   const max = Math.max(0, ...days.map((d) => d.calls));
   return {
     rows: chartRows(days.map((d) => d.calls)),
-    legend: days.length ? truncate(`calls/day ${days[0].key} → ${days[days.length - 1].key} · busiest day ${max} · S: stats`, width) : 'calls/day: no calls in the archive yet',
+    legend: days.length
+      ? truncate(`calls/day ${days[0].key} → ${days[days.length - 1].key} · busiest day ${max} · S: stats`, width)
+      : 'calls/day: no calls in the archive yet',
   };
 }
 
@@ -76,7 +78,8 @@ export function syncWords(sync: { running: boolean; lastAt?: number; error?: str
 
 /** The status line after its live mark: filters, how many calls (+ while the history is still coming), how fresh. */
 export function callStatusText(o: { filters: string; total: number; complete: boolean; filtering: boolean; sync: string }): string {
-  return `  ${o.filters ? 'filters: ' + o.filters : 'no filters (f)'}  ${count(o.total, 'call')}${o.complete || o.filtering ? '' : '+'}${o.filtering ? ' · filtering…' : ''}  ${o.sync}`;
+  return `  ${o.filters ? 'filters: ' + o.filters : 'no filters (f)'} ` +
+    ` ${count(o.total, 'call')}${o.complete || o.filtering ? '' : '+'}${o.filtering ? ' · filtering…' : ''}  ${o.sync}`;
 }
 
 export const LIVE_MARK = { live: '● live', paused: '❚❚ paused' } as const;

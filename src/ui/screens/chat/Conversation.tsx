@@ -14,7 +14,7 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { Priority, useKeypress } from '../../hooks/keypress.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, commandFor, KEYMAP, describeKey } from '../../keymap.js';
-import { money, truncate, wrapText } from '../../format.js';
+import { money, truncate, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 import type { ScreenProps } from '../shared.js';
 import { turnLines, windowTurns } from './transcript.js';
@@ -130,7 +130,15 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
                 : ' '}
         </Text>
       )}
-      <ChatInput id={id} width={width} lines={meta.draftLines} maxScroll={win.maxScroll} pageSize={Math.max(1, transcriptHeight - 2)} active={!editingVars} onVariables={() => setEditingVars(true)} />
+      <ChatInput
+        id={id}
+        width={width}
+        lines={meta.draftLines}
+        maxScroll={win.maxScroll}
+        pageSize={Math.max(1, transcriptHeight - 2)}
+        active={!editingVars}
+        onVariables={() => setEditingVars(true)}
+      />
     </Box>
   );
 }
@@ -232,7 +240,15 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
           {draft.replace(/\n/g, ' ↵ ')}
         </Text>
       ) : (
-        <TextInput value={draft} onChange={(v) => actions.setDraft(id, v)} focus={props.active} placeholder="type a message" width={inputWidth(props.width)} rows={props.lines} multiline />
+        <TextInput
+          value={draft}
+          onChange={(v) => actions.setDraft(id, v)}
+          focus={props.active}
+          placeholder="type a message"
+          width={inputWidth(props.width)}
+          rows={props.lines}
+          multiline
+        />
       )}
     </Box>
   );

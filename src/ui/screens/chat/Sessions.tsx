@@ -13,13 +13,13 @@ import { Priority, useKeypress } from '../../hooks/keypress.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, type KeyContext } from '../../keymap.js';
-import { dateTime } from '../../format.js';
+import { dateTime } from '../../../format/display.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 
 const CONTEXTS: KeyContext[] = ['list', 'sessions'];
 
 /** Newest first by when the session was created (entries without a date by when they were remembered). */
-export function newestFirst(sessions: RememberedSession[]): RememberedSession[] {
+function newestFirst(sessions: RememberedSession[]): RememberedSession[] {
   // ISO 8601 times: their order as text is their order in time.
   return [...sessions].sort((a, b) => { const x = a.createdAt ?? a.updatedAt; const y = b.createdAt ?? b.updatedAt; return x < y ? 1 : x > y ? -1 : 0; });
 }

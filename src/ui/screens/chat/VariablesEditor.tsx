@@ -7,7 +7,7 @@ import type { Variables } from '../../../store/chat.js';
 import { TextInput } from '../../components/TextInput.js';
 import { Priority, useKeypress } from '../../hooks/keypress.js';
 import { Command, commandFor } from '../../keymap.js';
-import { truncate } from '../../format.js';
+import { truncate } from '../../../format/display.js';
 
 const LINE = /^\s*([\w.-]+)\s*=(.*)$/;
 
@@ -61,7 +61,11 @@ export function VariablesEditor(props: { initial: Variables; width: number; onSa
       {lines.map((l, i) => (
         <Text key={i}>
           <Text color={i === focus ? 'yellow' : undefined}>{i === focus ? '› ' : '  '}</Text>
-          {i === focus ? <TextInput value={l} onChange={edit} focus placeholder="name=value" width={Math.max(10, Math.min(props.width, 72) - 6)} /> : <Text>{l || ' '}</Text>}
+          {i === focus ? (
+            <TextInput value={l} onChange={edit} focus placeholder="name=value" width={Math.max(10, Math.min(props.width, 72) - 6)} />
+          ) : (
+            <Text>{l || ' '}</Text>
+          )}
         </Text>
       ))}
       {error ? <Text color="red">{error}</Text> : null}

@@ -2,7 +2,7 @@
 // wrapped to the width. A turn's lines are computed once per width and reused, so new turns and
 // keystrokes never re-wrap the history.
 import type { Turn } from '../../../store/chat.js';
-import { money, wrapText } from '../../format.js';
+import { money, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 
 export interface TurnLine {
@@ -12,8 +12,8 @@ export interface TurnLine {
   role: string | undefined;
 }
 
-/** "23:41" for today, "2026-11-20 23:41" for another day, in local time. */
-export function turnTime(iso: string | undefined, now = new Date()): string {
+/** "HH:MM" for today, "YYYY-MM-DD HH:MM" for another day, in local time. */
+function turnTime(iso: string | undefined, now = new Date()): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
@@ -23,7 +23,7 @@ export function turnTime(iso: string | undefined, now = new Date()): string {
 }
 
 /** Who said a turn; its role is already read by src/api/records.ts (bot → assistant, customer → user). */
-export function speakerOf(role: string | undefined, assistantName: string): string {
+function speakerOf(role: string | undefined, assistantName: string): string {
   if (role === 'user') return 'You';
   if (role === 'assistant') return assistantName;
   return role ?? '—';

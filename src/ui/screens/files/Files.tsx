@@ -13,15 +13,13 @@ import { Spinner } from '../../components/Spinner.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, humanBytes, show, truncate, wrapText } from '../../format.js';
+import { dateTime, humanBytes, show, truncate, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 import { FILE_COLUMNS, filesLine } from '../lists.js';
 import { kbFileIds } from '../assistants/AssistantDetail.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
 import { knownUploadLimit } from '../../../api/upload-check.js';
-
-export { FILE_COLUMNS };
 
 function useDeleteFile() {
   const actions = useActions();
@@ -132,7 +130,17 @@ export function FileUpload({ width, height }: ScreenProps<{ name: 'file-upload' 
     <Box flexDirection="column" height={height}>
       <Form
         title="Upload a knowledge-base file"
-        fields={[{ kind: 'text', key: 'path', label: 'Path', required: true, hint: 'Tab completes; ~ is your home', validate: (v) => checkUploadPath(v, limit), complete: completePath }]}
+        fields={[
+          {
+            kind: 'text',
+            key: 'path',
+            label: 'Path',
+            required: true,
+            hint: 'Tab completes; ~ is your home',
+            validate: (v) => checkUploadPath(v, limit),
+            complete: completePath,
+          },
+        ]}
         initial={{ path: '' }}
         submitLabel="Upload"
         width={width}

@@ -9,7 +9,7 @@ import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
-import { truncate } from '../../format.js';
+import { truncate } from '../../../format/display.js';
 import { countLine, nameIn, numberColumns } from '../lists.js';
 import { linkOfNumber } from '../../../api/records.js';
 
@@ -62,7 +62,12 @@ export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number
   const number = useConsole((s) => s.numbers.data?.find((n) => n.id === route.id));
   const assistants = useConsole((s) => s.assistants);
   const links = useConsole((s) => s.numberLinks);
-  if (!assistants.data) return assistants.status === 'error' ? <ErrorState what="assistants" message={assistants.error} hint={assistants.hint} logged={assistants.logged} /> : <Loading what="assistants" />;
+  if (!assistants.data)
+    return assistants.status === 'error' ? (
+      <ErrorState what="assistants" message={assistants.error} hint={assistants.hint} logged={assistants.logged} />
+    ) : (
+      <Loading what="assistants" />
+    );
   const link0 = number ? linkOfNumber(number, links) : undefined;
   const linkedNow = link0?.assistantId;
   const did = number?.did ?? route.id;
@@ -75,7 +80,11 @@ export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number
       items={assistants.data.map((a) => ({
         id: a.id,
         label: a.name ?? a.id,
-        detail: [a.id === linkedNow ? (link0?.source === 'here' ? 'linked here' : 'linked now') : '', a.status === false ? 'inactive' : '', a.id].filter(Boolean).join(' · '),
+        detail: [a.id === linkedNow ? (link0?.source === 'here' ? 'linked here' : 'linked now') : '', a.status === false ? 'inactive' : '', a.id].filter(
+          Boolean,
+        ).join(
+          ' · ',
+        ),
       }))}
       initialId={linkedNow}
       width={width}

@@ -13,7 +13,7 @@ import { Spinner } from '../../components/Spinner.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, type KeyContext } from '../../keymap.js';
-import { money, truncate, wrapText } from '../../format.js';
+import { money, truncate, wrapText } from '../../../format/display.js';
 import { filterRows, type ScreenProps } from '../shared.js';
 
 const LIST: KeyContext[] = ['list', 'tests'];
@@ -40,12 +40,12 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
   const actions = useActions();
   const rows = filterRows(t.results, COLUMNS, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
-  const summary =
-    t.status === 'running'
-      ? null
-      : t.report
-        ? `${t.report.counts.passed} passed · ${t.report.counts.failed} failed${t.report.counts.flaky ? ` · ${t.report.counts.flaky} flaky` : ''} · ${(t.report.durationMs / 1000).toFixed(1)} s`
-        : '';
+  const summary = t.status === 'running'
+    ? null
+    : t.report
+      ? `${t.report.counts.passed} passed · ${t.report.counts.failed} failed${t.report.counts.flaky ? ` · ${t.report.counts.flaky} flaky` : ''} ` +
+        `· ${(t.report.durationMs / 1000).toFixed(1)} s`
+      : '';
   const bodyHeight = Math.max(2, height - 1 - (t.status === 'error' ? Math.min(t.errors.length, height - 4) + 1 : 0));
   useListKeys({
     contexts: LIST,
@@ -85,7 +85,9 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
           ))}
         </Box>
       ) : rows.length === 0 ? (
-        <Empty text={t.status === 'running' ? 'Waiting for the first scenario…' : view.filter ? `No scenario matches "${view.filter}".` : 'No scenarios ran.'} />
+        <Empty
+          text={t.status === 'running' ? 'Waiting for the first scenario…' : view.filter ? `No scenario matches "${view.filter}".` : 'No scenarios ran.'}
+        />
       ) : (
         <Table columns={COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={bodyHeight} width={width} rowKey={resultId} />
       )}
@@ -106,18 +108,28 @@ function expectations(e: Expect | undefined): string[] {
 }
 
 /** The lines of one scenario's result: each turn, its expectations (broken ones in red) and the reply. */
-export function resultLines(r: ScenarioResult, width: number): Line[] {
+function resultLines(r: ScenarioResult, width: number): Line[] {
   const run = shownRun(r);
   const lines: Line[] = [
     { text: r.scenario.name, bold: true },
-    { text: `${MARK[r.status]} · ${r.scenario.file} · assistant ${r.scenario.assistant}${r.runs.length > 1 ? ` · ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} runs passed` : ''}`, color: TONE[r.status] === 'dim' ? undefined : TONE[r.status], dim: r.status === 'skipped' },
+    {
+      text:
+        `${MARK[r.status]} · ${r.scenario.file} · ` +
+          `assistant ${r.scenario.assistant}${r.runs.length > 1 ? ` · ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} runs passed` : ''}`,
+      color: TONE[r.status] === 'dim' ? undefined : TONE[r.status],
+      dim: r.status === 'skipped',
+    },
   ];
-  if (r.variedTurns.length) lines.push({ text: `The reply to turn ${r.variedTurns.map((i) => i + 1).join(', ')} was not the same in every run.`, color: 'yellow' });
+  if (r.variedTurns.length)
+    lines.push({ text: `The reply to turn ${r.variedTurns.map((i) => i + 1).join(', ')} was not the same in every run.`, color: 'yellow' });
   if (run?.error) lines.push({ text: `Could not start a session: ${run.error}`, color: 'red' });
   const indent = (text: string, color?: string, dim?: boolean) => wrapText(text, Math.max(10, width - 4)).map((l) => ({ text: `    ${l}`, color, dim }));
   r.scenario.turns.forEach((turn, i) => {
     const got = run?.turns[i];
-    lines.push({ text: '' }, { text: `Turn ${i + 1}${got?.latencyMs !== undefined ? ` · ${Math.round(got.latencyMs)} ms` : ''}${got?.cost !== undefined ? ` · ${money(got.cost)}` : ''}`, bold: true });
+    lines.push({ text: '' }, {
+      text: `Turn ${i + 1}${got?.latencyMs !== undefined ? ` · ${Math.round(got.latencyMs)} ms` : ''}${got?.cost !== undefined ? ` · ${money(got.cost)}` : ''}`,
+      bold: true,
+    });
     lines.push({ text: '  You', color: 'cyan' }, ...indent(turn.user));
     const expected = expectations(turn.expect);
     if (expected.length) {

@@ -1,7 +1,8 @@
-// Display formatting shared by the screens: sizes, durations, times, truncation and wrapping.
+// Display formatting shared by the console's screens: service text escaped and fitted to
+// terminal cells (truncated, padded, wrapped), and sizes, durations, money and times as shown.
 
-import { escapeLine, escapeText } from '../format/escape.js';
-import { padCells, truncateCells, wrapCells } from '../format/cells.js';
+import { escapeLine, escapeText } from './escape.js';
+import { padCells, truncateCells, wrapCells } from './cells.js';
 
 /** Service text cut to `width` terminal cells on one line: escaped, line breaks shown as ↵. */
 export function truncate(text: string, width: number): string {
@@ -42,7 +43,7 @@ export function money(cost: number | null | undefined): string {
   return cost == null ? '—' : `$${cost.toFixed(cost < 1 ? 3 : 2)}`;
 }
 
-/** "2026-11-21 23:16" in local time; the raw value when it isn't a date. */
+/** "YYYY-MM-DD HH:MM" in local time; the raw value when it isn't a date. */
 export function dateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);

@@ -7,14 +7,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const FALLBACK_EDITOR = 'vi';
+const FALLBACK_EDITOR = 'vi';
 
 /** The editor command: $VISUAL, else $EDITOR, else vi. */
-export function editorCommand(env: NodeJS.ProcessEnv = process.env): string {
+function editorCommand(env: NodeJS.ProcessEnv = process.env): string {
   return env.VISUAL?.trim() || env.EDITOR?.trim() || FALLBACK_EDITOR;
 }
 
-export class EditorFailed extends Error {
+class EditorFailed extends Error {
   override name = 'EditorFailed';
 }
 

@@ -1,5 +1,5 @@
-// Commands from issue 13: numbers link by DID, out-of-range values refused before any request,
-// lists of any size, and CSV cells that a spreadsheet would run as formulas.
+// Numbers linked by DID, out-of-range values refused before any request, a list of any size in
+// every format, and CSV cells that a spreadsheet would run as formulas.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -16,7 +16,7 @@ async function ok(args: string[], stdin?: string): Promise<string> {
   return r.stdout;
 }
 
-describe('issue 13 commands', () => {
+describe('numbers by DID, values out of range, a very long list, CSV formulas', () => {
   test('numbers link accepts a DID as well as an id', async () => {
     const numbers = JSON.parse(await ok(['numbers', 'list', '-o', 'json'])) as { id: string; did: string; assistantId?: string | null }[];
     const [assistant] = JSON.parse(await ok(['assistants', 'list', '-o', 'json'])) as { id: string }[];
@@ -47,7 +47,10 @@ describe('issue 13 commands', () => {
 
   test('numbers list prints a 200,000-record answer in every format', async () => {
     const count = 200_000;
-    const body = JSON.stringify(Array.from({ length: count }, (_, i) => ({ id: `pn_${i}`, did: `+1212${String(i).padStart(7, '0')}`, provider: 'twilio', status: true, assistantId: null })));
+    const body = JSON.stringify(
+      Array.from({ length: count }, (_, i) =>
+        ({ id: `pn_${i}`, did: `+1212${String(i).padStart(7, '0')}`, provider: 'twilio', status: true, assistantId: null })),
+    );
     const server: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {

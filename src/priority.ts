@@ -10,8 +10,12 @@ import { setPriority } from 'node:os';
 /** V8's helper threads (and any other thread of the process but the caller's and libuv's file system pool). */
 const HELPER_THREAD_NICE = 5;
 
-/** The calling thread's id (Linux), or undefined. */
-function threadId(): number | undefined {
+/**
+ * The calling thread's id (Linux), or undefined. Exported for test/reliability/priority.test.ts,
+ * whose child process imports it by URL (out of knip's sight).
+ * @public
+ */
+export function threadId(): number | undefined {
   try {
     const tid = Number(/\/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
     return tid > 0 ? tid : undefined;

@@ -151,13 +151,12 @@ export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncO
       unlisten?.();
       if (!released) releaseAbandoned(path, owner);
       if (!outcome)
-        outcome =
-          {
-            ok: false,
-            error: opts.signal?.aborted
-              ? new AbortedError('GET', '/calls/details', target.baseUrl)
-              : new Error(`the archive sync stopped (its worker exited with code ${code})`),
-          };
+        outcome = {
+          ok: false,
+          error: opts.signal?.aborted
+            ? new AbortedError('GET', '/calls/details', target.baseUrl)
+            : new Error(`the archive sync stopped (its worker exited with code ${code})`),
+        };
       if (outcome.ok) resolve(outcome.result);
       else reject(outcome.error);
     });

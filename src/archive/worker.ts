@@ -91,13 +91,12 @@ export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncO
     if (opts.signal?.aborted) return reject(new AbortedError('GET', '/calls/details', target.baseUrl));
     let worker: Worker;
     try {
-      worker =
-        new Worker(syncWorkerFile(), {
-          workerData: data,
-          stdout: true,
-          stderr: true,
-          resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-        });
+      worker = new Worker(syncWorkerFile(), {
+        workerData: data,
+        stdout: true,
+        stderr: true,
+        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+      });
     } catch (err) {
       return reject(err as Error);
     }

@@ -208,23 +208,22 @@ describe('calls search | stats | export on the archive', () => {
   test('a call still in progress at one sync is updated by a later one', async () => {
     const [assistant] = JSON.parse(await ok(on, ['assistants', 'list', '-o', 'json'])) as { id: string }[];
     const [number] = JSON.parse(await ok(on, ['numbers', 'list', '-o', 'json'])) as { id: string }[];
-    const placed =
-      JSON.parse(
-        await ok(on, [
-          'calls',
-          'outbound',
-          '--assistant',
-          assistant.id,
-          '--number',
-          number.id,
-          '--to',
-          '+14155550123',
-          '--name',
-          'Quillon Verbatim',
-          '-o',
-          'json',
-        ]),
-      ) as { id: string };
+    const placed = JSON.parse(
+      await ok(on, [
+        'calls',
+        'outbound',
+        '--assistant',
+        assistant.id,
+        '--number',
+        number.id,
+        '--to',
+        '+14155550123',
+        '--name',
+        'Quillon Verbatim',
+        '-o',
+        'json',
+      ]),
+    ) as { id: string };
     await ok(on, ['archive', 'sync']);
     const early = JSON.parse(await ok(on, ['calls', 'search', '"Quillon Verbatim"', '--offline', '-o', 'json'])) as { id: string; status: string }[];
     assert.equal(early[0]?.id, placed.id);

@@ -144,12 +144,11 @@ async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<C
       if (quickDeaths > 1) await sleep(Math.min(QUICK_DEATH_MS, 250 * 2 ** quickDeaths));
       for (let attempt = 0; !closed; attempt++) {
         try {
-          const next =
-            await spawnSandbox({
-              dataDir: resolved.sandboxDataDir!,
-              nice: SANDBOX_CHILD_NICE,
-              reuse: { apiKey: child.apiKey, port: Number(new URL(child.url).port) },
-            });
+          const next = await spawnSandbox({
+            dataDir: resolved.sandboxDataDir!,
+            nice: SANDBOX_CHILD_NICE,
+            reuse: { apiKey: child.apiKey, port: Number(new URL(child.url).port) },
+          });
           if (closed) return void (await next.close());
           current = next;
           if (next.url !== child.url) {

@@ -177,16 +177,16 @@ export class InputError extends Error {
  */
 export type WireError =
   | {
-    kind: 'api';
-    status: number;
-    serviceMessage?: string | string[];
-    method: string;
-    path: string;
-    baseUrl: string;
-    statusText: string;
-    webPage?: boolean;
-    check?: string;
-  }
+      kind: 'api';
+      status: number;
+      serviceMessage?: string | string[];
+      method: string;
+      path: string;
+      baseUrl: string;
+      statusText: string;
+      webPage?: boolean;
+      check?: string;
+    }
   | { kind: 'shape'; status: number; problem: string; method: string; path: string; baseUrl: string; notTheService?: boolean }
   | { kind: 'network'; message: string; code?: string; method: string; path: string; baseUrl: string; check?: string }
   | { kind: 'timeout'; phase: TimeoutPhase; limitMs: number; method: string; path: string; baseUrl: string; check?: string }

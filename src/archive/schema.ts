@@ -266,10 +266,8 @@ const STALE = `(c.duration IS NULL AND json_extract(r.json, '$.startedAt') IS NO
  * opening transaction (BEGIN IMMEDIATE), so it happens once, whoever opens the file first.
  */
 function rederive(db: DatabaseSync): void {
-  const rowids = (db.prepare(`SELECT c.rowid AS rowid FROM calls c JOIN records r ON r.rowid = c.record WHERE ${STALE}`).all() as { rowid: number }[]).map((
-    r,
-  ) =>
-    r.rowid);
+  const stale = db.prepare(`SELECT c.rowid AS rowid FROM calls c JOIN records r ON r.rowid = c.record WHERE ${STALE}`).all() as { rowid: number }[];
+  const rowids = stale.map((r) => r.rowid);
   // The text the version 2 view gave (what its index holds), read before the view changes.
   const read = db.prepare(
     `SELECT c.duration AS duration, c.cost AS cost, c.customer_name AS customer_name, c.customer_number AS customer_number,
@@ -283,18 +281,15 @@ function rederive(db: DatabaseSync): void {
   db.exec(CALL_TEXT_VIEW);
   let moved = false;
   for (const rowid of rowids) {
-    const r =
-      read.get(
-        rowid,
-      ) as {
-        duration: number | null;
-        cost: number | null;
-        customer_name: string | null;
-        customer_number: string | null;
-        transcript: unknown;
-        summary: unknown;
-        json: string;
-      };
+    const r = read.get(rowid) as {
+      duration: number | null;
+      cost: number | null;
+      customer_name: string | null;
+      customer_number: string | null;
+      transcript: unknown;
+      summary: unknown;
+      json: string;
+    };
     let v;
     try {
       v = viewCall(JSON.parse(r.json) as Record<string, unknown>);

@@ -44,14 +44,13 @@ let archive: CallArchive | undefined;
 try {
   // Opened without a service: the thread that started this one opened it for the right service.
   archive = openArchive(data.path);
-  const result =
-    await archive.sync(api, {
-      ...data.options,
-      owner: data.owner,
-      signal: stop.signal,
-      catchUp,
-      onProgress: (progress) => post({ type: 'progress', progress }),
-    });
+  const result = await archive.sync(api, {
+    ...data.options,
+    owner: data.owner,
+    signal: stop.signal,
+    catchUp,
+    onProgress: (progress) => post({ type: 'progress', progress }),
+  });
   post({ type: 'done', result });
 } catch (err) {
   post({ type: 'failed', error: errorToWire(err) });

@@ -91,13 +91,12 @@ export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncO
     if (opts.signal?.aborted) return reject(new AbortedError('GET', '/calls/details', target.baseUrl));
     let worker: Worker;
     try {
-      worker =
-        new Worker(syncWorkerFile(), {
-          workerData: data,
-          stdout: true,
-          stderr: true,
-          resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-        });
+      worker = new Worker(syncWorkerFile(), {
+        workerData: data,
+        stdout: true,
+        stderr: true,
+        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+      });
     } catch (err) {
       return reject(err as Error);
     }
@@ -151,13 +150,12 @@ export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncO
       unlisten?.();
       if (!released) releaseAbandoned(path, owner);
       if (!outcome)
-        outcome =
-          {
-            ok: false,
-            error: opts.signal?.aborted
-              ? new AbortedError('GET', '/calls/details', target.baseUrl)
-              : new Error(`the archive sync stopped (its worker exited with code ${code})`),
-          };
+        outcome = {
+          ok: false,
+          error: opts.signal?.aborted
+            ? new AbortedError('GET', '/calls/details', target.baseUrl)
+            : new Error(`the archive sync stopped (its worker exited with code ${code})`),
+        };
       if (outcome.ok) resolve(outcome.result);
       else reject(outcome.error);
     });

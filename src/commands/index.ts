@@ -34,9 +34,7 @@ export function buildProgram(version: string): Command {
       new Option(
         '-o, --output <format>',
         `output format: ${FORMATS.join(', ')} (default: table); for \`switchboard test\`: ${TEST_FORMATS.join(', ')} (default: text)`,
-      ).argParser(
-        outputFormat,
-      ),
+      ).argParser(outputFormat),
     )
     .option('--debug', 'print each request and response line to stderr (the console: to its debug log); never the key')
     .option('--wide', 'tables on a terminal: full ids and every column, however wide (by default they fit the window)')

@@ -82,15 +82,14 @@ async function listRememberedSessions(
       const row = rows[i];
       try {
         const s = await api.getSession(row.id);
-        rows[i] =
-          {
-            ...row,
-            name: s.name ?? row.name,
-            assistantId: s.assistantId ?? row.assistantId,
-            status: s.status ?? undefined,
-            messageCount: (s.messages ?? []).length,
-            updatedAt: s.updatedAt ?? row.updatedAt,
-          };
+        rows[i] = {
+          ...row,
+          name: s.name ?? row.name,
+          assistantId: s.assistantId ?? row.assistantId,
+          status: s.status ?? undefined,
+          messageCount: (s.messages ?? []).length,
+          updatedAt: s.updatedAt ?? row.updatedAt,
+        };
       } catch (err) {
         const f = failure(err);
         rows[i] = { ...row, error: f.message };

@@ -334,9 +334,7 @@ export class SandboxStore {
     return this.selectCalls(
       q,
       full ? `${CALL_COLUMNS}, v.messages FROM calls c JOIN conversations v ON v.id = c.conversation_id` : `${CALL_COLUMNS} FROM calls c`,
-    ).map(
-      toCall,
-    );
+    ).map(toCall);
   }
 
   /**

@@ -360,11 +360,10 @@ function operation(method: string, spec: OperationSpec): Schema {
   if (spec.parameters?.some((p) => p.in === 'path')) [404, 414].forEach((c) => codes.add(c));
   if (method !== 'get') [413, 415].forEach((c) => codes.add(c));
   const errors = Object.fromEntries(
-    [...codes].sort().map((c) =>
-      [
-        String(c),
-        { description: ERROR_MEANING[c], ...(c === 401 ? { headers: { 'WWW-Authenticate': authenticateHeader } } : {}), content: json(ref('Error')) },
-      ]),
+    [...codes].sort().map((c) => [
+      String(c),
+      { description: ERROR_MEANING[c], ...(c === 401 ? { headers: { 'WWW-Authenticate': authenticateHeader } } : {}), content: json(ref('Error')) },
+    ]),
   );
   return {
     operationId: spec.operationId,
@@ -379,14 +378,13 @@ function operation(method: string, spec: OperationSpec): Schema {
 }
 
 const body = (schema: Schema) => ({ required: true, content: json(schema) });
-const pathId = (name: string, description: string) =>
-  ({
-    name,
-    in: 'path',
-    required: true,
-    description: `${description}; empty is a 400 ("${name} must not be empty")`,
-    schema: { type: 'string', minLength: 1, maxLength: 1000 },
-  });
+const pathId = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description: `${description}; empty is a 400 ("${name} must not be empty")`,
+  schema: { type: 'string', minLength: 1, maxLength: 1000 },
+});
 const query = (name: string, description: string, schema: Schema = str()) => ({ name, in: 'query', required: false, description, schema });
 
 const REAL_DATES =

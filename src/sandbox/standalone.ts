@@ -29,17 +29,16 @@ export async function runStandaloneSandbox(opts: StandaloneOptions, out: NodeJS.
   const generated = !opts.apiKey;
   const apiKey = opts.apiKey || generateApiKey();
   const dataDir = opts.dataDir ?? defaultSandboxDataDir();
-  const sb =
-    await startSandbox({
-      dataDir,
-      apiKey,
-      host: opts.host,
-      port: opts.port,
-      maxUploadBytes: opts.maxUploadBytes,
-      logger: opts.logger,
-      cors: opts.cors,
-      errorLog: opts.logFile ?? '-',
-    });
+  const sb = await startSandbox({
+    dataDir,
+    apiKey,
+    host: opts.host,
+    port: opts.port,
+    maxUploadBytes: opts.maxUploadBytes,
+    logger: opts.logger,
+    cors: opts.cors,
+    errorLog: opts.logFile ?? '-',
+  });
   out.write(
     [
       `Switchboard sandbox listening on ${sb.url}`,

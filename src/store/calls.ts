@@ -383,13 +383,12 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         } catch {
           archived = undefined;
         }
-        set((s) =>
-          ({
-            records: {
-              ...s.records,
-              [key]: archived ? { status: 'ready', data: archived, fetchedAt: Date.now() } : { ...cur, status: cur.data ? 'ready' : 'loading' },
-            },
-          }));
+        set((s) => ({
+          records: {
+            ...s.records,
+            [key]: archived ? { status: 'ready', data: archived, fetchedAt: Date.now() } : { ...cur, status: cur.data ? 'ready' : 'loading' },
+          },
+        }));
         if (archived?.status === 'ended') return;
         try {
           const call = await api.getCall(id);

@@ -196,17 +196,16 @@ export function createConsoleStore(
       if (was === 'restarting' && RETRIED.has(topRoute(get()).name)) enter(get());
     });
     // Each slice sees the whole store; the casts narrow it to what the slice declares it needs.
-    const SLICES =
-      [
-        createNavigationSlice,
-        createUiSlice,
-        createResourcesSlice,
-        createCallLogSlice,
-        createArchiveSlice,
-        createChatSlice,
-        createAsCodeSlice,
-        createTestsSlice,
-      ] as const;
+    const SLICES = [
+      createNavigationSlice,
+      createUiSlice,
+      createResourcesSlice,
+      createCallLogSlice,
+      createArchiveSlice,
+      createChatSlice,
+      createAsCodeSlice,
+      createTestsSlice,
+    ] as const;
     const parts = SLICES.map((make) => (make as (s: unknown, g: unknown, d: Deps) => { state: object; actions: object })(set, get, deps));
 
     // Only the top view polls: one loop asks the pollers about whatever route is on top now.

@@ -98,16 +98,15 @@ function renderJson(report: TestReport): string {
         sessionId: run.sessionId,
         durationMs: Math.round(run.durationMs),
         ...(run.error ? { error: run.error } : {}),
-        turns: run.turns.map((t) =>
-          ({
-            user: t.user,
-            reply: t.reply,
-            latencyMs: t.latencyMs === undefined ? undefined : Math.round(t.latencyMs),
-            cost: t.cost,
-            expect: t.expect,
-            failures: t.failures,
-            ...(t.error ? { error: t.error } : {}),
-          })),
+        turns: run.turns.map((t) => ({
+          user: t.user,
+          reply: t.reply,
+          latencyMs: t.latencyMs === undefined ? undefined : Math.round(t.latencyMs),
+          cost: t.cost,
+          expect: t.expect,
+          failures: t.failures,
+          ...(t.error ? { error: t.error } : {}),
+        })),
       })),
     })),
   };

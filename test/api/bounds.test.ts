@@ -54,10 +54,9 @@ test('an answer trickled a byte at a time ends at the overall deadline, named as
 });
 
 test('a command against an endless answer exits 1 with one line naming the bound, which the environment can set', { timeout: 10 * 60_000 }, async () => {
-  const r =
-    await runCli(['assistants', 'list'], {
-      env: { ...home.env, SWITCHBOARD_BASE_URL: endless.url, SWITCHBOARD_API_KEY: 'sk-test-bounds-0000', SWITCHBOARD_MAX_RESPONSE_MB: '2' },
-    });
+  const r = await runCli(['assistants', 'list'], {
+    env: { ...home.env, SWITCHBOARD_BASE_URL: endless.url, SWITCHBOARD_API_KEY: 'sk-test-bounds-0000', SWITCHBOARD_MAX_RESPONSE_MB: '2' },
+  });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /larger than 2 MB, the most Switchboard reads/);
   assert.equal(r.stderr.trim().split('\n').length, 1);

@@ -191,13 +191,12 @@ test('single-record envelopes: documented, bare, {<name>}, {data}, {message, dat
   const documented = await fixture();
   const a = documented.assistants[0];
   assert.deepEqual((await get(documented, `/assistants/${String(a.id)}`)).body, a);
-  const created =
-    await post(documented, '/assistants', {
-      name: 'New',
-      voice: { provider: '11labs', voiceId: 'burt' },
-      transcriber: { provider: 'deepgram' },
-      model: { provider: 'openai', model: 'gpt-4o' },
-    });
+  const created = await post(documented, '/assistants', {
+    name: 'New',
+    voice: { provider: '11labs', voiceId: 'burt' },
+    transcriber: { provider: 'deepgram' },
+    model: { provider: 'openai', model: 'gpt-4o' },
+  });
   assert.equal(created.status, 201);
   assert.equal((created.body as Rec).message, 'Assistant created successfully');
   assert.equal(((created.body as Rec).data as Rec).name, 'New');
@@ -222,13 +221,12 @@ test('PATCH /assistants/{id} applies only name, status and description, and keep
   const f = await fixture();
   const a = f.assistants[0];
   const before = structuredClone(a);
-  const r =
-    await post(
-      f,
-      `/assistants/${String(a.id)}`,
-      { name: 'Renamed', description: 'd2', firstMessage: 'Howdy', model: { provider: 'azure', model: 'gpt-4o-cluster' } },
-      'PATCH',
-    );
+  const r = await post(
+    f,
+    `/assistants/${String(a.id)}`,
+    { name: 'Renamed', description: 'd2', firstMessage: 'Howdy', model: { provider: 'azure', model: 'gpt-4o-cluster' } },
+    'PATCH',
+  );
   assert.equal(r.status, 200);
   assert.equal((r.body as Rec).message, 'Assistant updated successfully');
   const stored = (await get(f, `/assistants/${String(a.id)}`)).body as Rec;

@@ -83,13 +83,9 @@ describe('calls search | stats | export on the archive', () => {
     assert.ok(found.includes(first), `"${phrase}" finds ${first}`);
     // Exactly the calls whose transcript, summary or customer hold that phrase.
     const all = lines(await ok(on, ['calls', 'export', '--offline'])).map((l) => JSON.parse(l) as Call);
-    const expected = all.filter((c) =>
-      [viewCall(c).transcript, viewCall(c).summary, c.customer?.name, c.customer?.number].some((t) => t && words(t).includes(` ${phrase} `))).map(
-      (
-        c,
-      ) =>
-        c.id,
-    );
+    const holds = (c: Call) =>
+      [viewCall(c).transcript, viewCall(c).summary, c.customer?.name, c.customer?.number].some((t) => t && words(t).includes(` ${phrase} `));
+    const expected = all.filter(holds).map((c) => c.id);
     assert.deepEqual(new Set(found), new Set(expected));
     // Newest first.
     const created = found.map((id) => all.findIndex((c) => c.id === id));
@@ -212,23 +208,22 @@ describe('calls search | stats | export on the archive', () => {
   test('a call still in progress at one sync is updated by a later one', async () => {
     const [assistant] = JSON.parse(await ok(on, ['assistants', 'list', '-o', 'json'])) as { id: string }[];
     const [number] = JSON.parse(await ok(on, ['numbers', 'list', '-o', 'json'])) as { id: string }[];
-    const placed =
-      JSON.parse(
-        await ok(on, [
-          'calls',
-          'outbound',
-          '--assistant',
-          assistant.id,
-          '--number',
-          number.id,
-          '--to',
-          '+14155550123',
-          '--name',
-          'Quillon Verbatim',
-          '-o',
-          'json',
-        ]),
-      ) as { id: string };
+    const placed = JSON.parse(
+      await ok(on, [
+        'calls',
+        'outbound',
+        '--assistant',
+        assistant.id,
+        '--number',
+        number.id,
+        '--to',
+        '+14155550123',
+        '--name',
+        'Quillon Verbatim',
+        '-o',
+        'json',
+      ]),
+    ) as { id: string };
     await ok(on, ['archive', 'sync']);
     const early = JSON.parse(await ok(on, ['calls', 'search', '"Quillon Verbatim"', '--offline', '-o', 'json'])) as { id: string; status: string }[];
     assert.equal(early[0]?.id, placed.id);
@@ -250,10 +245,13 @@ describe('calls search | stats | export on the archive', () => {
   });
 
   test('archive status, and clear: refused without a terminal, done with --yes', async () => {
-    const status =
-      JSON.parse(
-        await ok(on, ['archive', 'status', '-o', 'json']),
-      ) as { path: string; calls: number; bytes: number; complete: boolean; lastSync?: { at: string } };
+    const status = JSON.parse(await ok(on, ['archive', 'status', '-o', 'json'])) as {
+      path: string;
+      calls: number;
+      bytes: number;
+      complete: boolean;
+      lastSync?: { at: string };
+    };
     assert.equal(status.path, on.archive);
     assert.ok(status.calls > 0 && status.bytes > 0 && status.complete && status.lastSync);
     const refused = await runCli(['archive', 'clear'], { env: on.env });

@@ -136,9 +136,8 @@ describe('the archive API', () => {
         // dates: whole quarter hours from the rollup, the ends from the calls
         const mid = Date.parse(all[Math.floor(all.length / 2)].call.createdAt);
         for (const [after, before] of [[mid - 3_600_000 + 7, mid + 60_000], [mid, mid], [undefined, mid + 1], [mid - 1, undefined]]) {
-          const where = [after === undefined ? '' : `created_at >= ${after}`, before === undefined ? '' : `created_at <= ${before}`].filter(Boolean).join(
-            ' AND ',
-          );
+          const bounds = [after === undefined ? '' : `created_at >= ${after}`, before === undefined ? '' : `created_at <= ${before}`];
+          const where = bounds.filter(Boolean).join(' AND ');
           assert.equal(archive.count({ after, before }), counted(`WHERE ${where}`), `after ${after} before ${before}`);
         }
         assert.equal(archive.count({ assistantId: a.assistantId!, status: 'ended' }), counted("WHERE assistant_id = ? AND status = 'ended'", a.assistantId!));

@@ -48,12 +48,11 @@ describe('the archive sync in a worker thread', () => {
     try {
       const progress: SyncProgress[] = [];
       const lines: string[] = [];
-      const r =
-        await syncInWorker(archive.path, { baseUrl: sb.url, apiKey: sb.apiKey }, {
-          pageSize: 500,
-          onProgress: (p) => progress.push(p),
-          debug: (l) => lines.push(l),
-        });
+      const r = await syncInWorker(archive.path, { baseUrl: sb.url, apiKey: sb.apiKey }, {
+        pageSize: 500,
+        onProgress: (p) => progress.push(p),
+        debug: (l) => lines.push(l),
+      });
       const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
       let service = 0;
       for await (const page of walkCallLog(api, {}, { pageSize: 1000 })) service += page.length;

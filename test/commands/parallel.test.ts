@@ -22,10 +22,9 @@ function freshHome(): CliHome {
 test('20 commands in parallel on a fresh HOME all succeed', async () => {
   const home = freshHome();
   const started = performance.now();
-  const runs =
-    await Promise.all(
-      Array.from({ length: 20 }, (_, i) => runCli(i % 2 ? ['assistants', 'list', '-o', 'ids'] : ['numbers', 'list', '-o', 'json'], { env: home.env })),
-    );
+  const runs = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => runCli(i % 2 ? ['assistants', 'list', '-o', 'ids'] : ['numbers', 'list', '-o', 'json'], { env: home.env })),
+  );
   const failed = runs.filter((r) => r.code !== 0);
   console.log(`# 20 parallel first starts: ${runs.length - failed.length} succeeded in ${Math.round(performance.now() - started)} ms`);
   assert.deepEqual(failed.map((r) => r.stderr), []);

@@ -46,15 +46,13 @@ after(async () => {
 });
 
 test('calls list --all survives a rate-limited service and lists the same calls as without one', async () => {
-  const direct =
-    await runCli(['calls', 'list', '--all', '--limit', '40', '-o', 'ids'], {
-      env: { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey },
-    });
+  const direct = await runCli(['calls', 'list', '--all', '--limit', '40', '-o', 'ids'], {
+    env: { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey },
+  });
   assert.equal(direct.code, 0, direct.stderr);
-  const limited =
-    await runCli(['calls', 'list', '--all', '--limit', '40', '-o', 'ids'], {
-      env: { ...home.env, SWITCHBOARD_BASE_URL: proxyUrl, SWITCHBOARD_API_KEY: sb.apiKey },
-    });
+  const limited = await runCli(['calls', 'list', '--all', '--limit', '40', '-o', 'ids'], {
+    env: { ...home.env, SWITCHBOARD_BASE_URL: proxyUrl, SWITCHBOARD_API_KEY: sb.apiKey },
+  });
   assert.equal(limited.code, 0, limited.stderr);
   assert.ok(seen.filter((s) => s === 429).length >= 3, `rate limited ${seen.filter((s) => s === 429).length} times`);
   assert.equal(limited.stdout, direct.stdout);

@@ -36,10 +36,9 @@ describe('the session index with many writers', () => {
       }
       await console.flush();
     })();
-    const runs =
-      await Promise.all(
-        Array.from({ length: 20 }, (_, i) => runCli(['sessions', 'create', '--assistant', assistant, '--name', `parallel ${i}`, '-o', 'ids'], { env: on.env })),
-      );
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => runCli(['sessions', 'create', '--assistant', assistant, '--name', `parallel ${i}`, '-o', 'ids'], { env: on.env })),
+    );
     await queueing;
     assert.deepEqual(runs.filter((r) => r.code !== 0).map((r) => r.stderr), []);
     const ids = runs.map((r) => r.stdout.trim());

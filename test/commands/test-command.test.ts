@@ -81,10 +81,10 @@ describe('switchboard test', () => {
     const before = sent();
     const r = await cli([join(dir, 'pass'), '-o', 'json']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const report =
-      JSON.parse(
-        r.stdout,
-      ) as { summary: { passed: number; failed: number }; scenarios: { name: string; file: string; status: string; runs: { sessionId: string }[] }[] };
+    const report = JSON.parse(r.stdout) as {
+      summary: { passed: number; failed: number };
+      scenarios: { name: string; file: string; status: string; runs: { sessionId: string }[] }[];
+    };
     assert.deepEqual(
       report.scenarios.map((s) => [s.name, s.status]),
       [
@@ -261,13 +261,10 @@ describe('switchboard test', () => {
     );
     const r = await cli([f, '--repeat', '20', '--concurrency', '2', '-o', 'json']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    const report =
-      JSON.parse(
-        r.stdout,
-      ) as {
-        summary: { flaky: number; passed: number };
-        scenarios: { name: string; status: string; variedTurns: number[]; runs: unknown[]; failure?: string }[];
-      };
+    const report = JSON.parse(r.stdout) as {
+      summary: { flaky: number; passed: number };
+      scenarios: { name: string; status: string; variedTurns: number[]; runs: unknown[]; failure?: string }[];
+    };
     const [clock, steady] = report.scenarios;
     assert.equal(clock.status, 'flaky');
     assert.equal(clock.runs.length, 20);

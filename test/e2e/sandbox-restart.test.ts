@@ -48,12 +48,11 @@ test('kill -9 of the embedded sandbox: the console says so, restarts it on the s
   // It yields the CPU to the console's thread (a key must not wait behind its pages).
   assert.equal(niceOf(child), SANDBOX_CHILD_NICE, 'the sandbox child runs at a lower priority');
   // So do the console's own threads but its main one and libuv's pool (V8's helpers, a sync worker).
-  const threads = readdirSync(`/proc/${consolePid}/task`).map((t) =>
-    ({
-      tid: Number(t),
-      comm: readFileSync(`/proc/${consolePid}/task/${t}/comm`, 'utf8').trim(),
-      nice: Number(readFileSync(`/proc/${consolePid}/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16]),
-    }));
+  const threads = readdirSync(`/proc/${consolePid}/task`).map((t) => ({
+    tid: Number(t),
+    comm: readFileSync(`/proc/${consolePid}/task/${t}/comm`, 'utf8').trim(),
+    nice: Number(readFileSync(`/proc/${consolePid}/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16]),
+  }));
   assert.equal(threads.find((t) => t.tid === consolePid)?.nice, 0, "the console's thread keeps its priority");
   const helpers = threads.filter((t) => t.tid !== consolePid && t.comm !== 'libuv-worker');
   assert.ok(helpers.length > 0 && helpers.every((t) => t.nice >= 5), `the other threads yield to it: ${JSON.stringify(helpers)}`);

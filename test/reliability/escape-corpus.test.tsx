@@ -425,12 +425,11 @@ test('every console screen against the hostile service: no raw sequence in any f
     for (const route of Object.values(routes).flat()) {
       let c: Awaited<ReturnType<typeof openConsole>> | undefined;
       try {
-        c =
-          await openConsole(fx as never, {
-            initialRoute: route,
-            target: { kind: 'remote', profile: 'hostile', baseUrl: fx.url, dataDir } as never,
-            debugLog: () => undefined,
-          });
+        c = await openConsole(fx as never, {
+          initialRoute: route,
+          target: { kind: 'remote', profile: 'hostile', baseUrl: fx.url, dataDir } as never,
+          debugLog: () => undefined,
+        });
         await new Promise((r) => setTimeout(r, 800));
         // The raw-JSON view of what the screen shows, and an opened row.
         await c.press('y');

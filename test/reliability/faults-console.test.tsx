@@ -112,10 +112,9 @@ describe('the console against a faulty service', { concurrency: true }, () => {
         await new Promise((r) => setTimeout(r, 50));
       }
       await c.waitFor('Created assistant Kept Through Failure');
-      const listed =
-        (await (await fetch(`${sb.url}/assistants`, { headers: { 'x-api-key': sb.apiKey } })).json()) as {
-          assistants: { name: string; description?: string }[];
-        };
+      const listed = (await (await fetch(`${sb.url}/assistants`, { headers: { 'x-api-key': sb.apiKey } })).json()) as {
+        assistants: { name: string; description?: string }[];
+      };
       const made = listed.assistants.filter((a) => a.name === 'Kept Through Failure');
       assert.equal(made.length, 1, 'created once: the failed attempt left nothing behind');
       assert.equal(made[0].description, 'typed with care');

@@ -367,26 +367,22 @@ function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
     fc.constantFrom(...ENDPOINTS.filter((e) => e.body)),
     fc.integer({ min: 1, max: 4096 }),
     fc.double({ min: 0, max: 0.99, noNaN: true }),
-  ).map(
-    (
-      [e, extra, frac],
-    ) => {
-      const m = e.body === 'multipart'
-        ? multipart('cut.txt', Buffer.alloc(3000, 97))
-        : { type: JSON_TYPE, body: Buffer.from(JSON.stringify({ name: 'cut', description: 'y'.repeat(2000) })) };
-      return {
-        kind: 'cut body',
-        valid: false,
-        req: {
-          method: e.method,
-          target: target(e, ids, undefined, ''),
-          headers: withLength([key, ['Content-Type', m.type]], m.body, m.body.length + extra),
-          body: m.body,
-          cutAt: Math.floor(m.body.length * frac),
-        },
-      };
-    },
-  );
+  ).map(([e, extra, frac]) => {
+    const m = e.body === 'multipart'
+      ? multipart('cut.txt', Buffer.alloc(3000, 97))
+      : { type: JSON_TYPE, body: Buffer.from(JSON.stringify({ name: 'cut', description: 'y'.repeat(2000) })) };
+    return {
+      kind: 'cut body',
+      valid: false,
+      req: {
+        method: e.method,
+        target: target(e, ids, undefined, ''),
+        headers: withLength([key, ['Content-Type', m.type]], m.body, m.body.length + extra),
+        body: m.body,
+        cutAt: Math.floor(m.body.length * frac),
+      },
+    };
+  });
 
   const badUpload: fc.Arbitrary<FuzzCase> = fc
     .tuple(

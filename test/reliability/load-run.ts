@@ -97,12 +97,11 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         switch (i % 10) {
           case 0: {
             const name = `load ${n}.${i}`;
-            const a =
-              (await call('POST', '/assistants', {
-                name,
-                description: 'made by the load test',
-                model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: `You are load assistant ${n}.${i}.` }] },
-              })).assistant;
+            const a = (await call('POST', '/assistants', {
+              name,
+              description: 'made by the load test',
+              model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: `You are load assistant ${n}.${i}.` }] },
+            })).assistant;
             acked.assistants.set(a.id, name);
             myAssistant = a.id;
             ack();
@@ -125,12 +124,11 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
             break;
           }
           case 3: {
-            const c =
-              (await call('POST', '/calls/outbound', {
-                assistantId: myAssistant,
-                phoneNumberId: seedNumber,
-                customer: { number: `+1415555${String(1000 + ((n * 31 + i) % 9000)).padStart(4, '0')}` },
-              })).call;
+            const c = (await call('POST', '/calls/outbound', {
+              assistantId: myAssistant,
+              phoneNumberId: seedNumber,
+              customer: { number: `+1415555${String(1000 + ((n * 31 + i) % 9000)).padStart(4, '0')}` },
+            })).call;
             acked.calls.add(c.id);
             ack();
             break;

@@ -36,10 +36,12 @@ test('lowerOtherThreads: every thread but the caller and libuv pool at nice 5, a
   `;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  const { self, workerTid, lowered, threads } =
-    JSON.parse(
-      r.stdout.trim().split('\n').at(-1)!,
-    ) as { self: number; workerTid: number; lowered: number; threads: { tid: number; comm: string; nice: number }[] };
+  const { self, workerTid, lowered, threads } = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+    self: number;
+    workerTid: number;
+    lowered: number;
+    threads: { tid: number; comm: string; nice: number }[];
+  };
   assert.ok(self > 0, 'the caller is known');
   const others = threads.filter((t) => t.tid !== self && t.tid !== workerTid && t.comm !== 'libuv-worker');
   assert.ok(others.length >= 2, `V8's helper threads are there (${JSON.stringify(threads)})`);

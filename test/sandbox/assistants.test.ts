@@ -58,12 +58,11 @@ describe('assistants', () => {
   test('patch changes any field and replaces nested objects whole', async () => {
     const { body } = await post(sb, '/assistants', full);
     const id = body.assistant.id;
-    const r =
-      await send(sb, 'PATCH', `/assistants/${id}`, {
-        description: 'changed',
-        voice: { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en' },
-        silenceTimeoutSeconds: 10,
-      });
+    const r = await send(sb, 'PATCH', `/assistants/${id}`, {
+      description: 'changed',
+      voice: { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en' },
+      silenceTimeoutSeconds: 10,
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.assistant.description, 'changed');
     assert.deepEqual(r.body.assistant.voice, { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en' });

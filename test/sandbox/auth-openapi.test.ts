@@ -34,12 +34,11 @@ describe('auth', () => {
     for (const [method, path] of routes) {
       for (const key of [undefined, '', 'wrong', sameLength, sb.apiKey.toUpperCase(), `${sb.apiKey}x`]) {
         const headers: Record<string, string> = key === undefined ? {} : { 'x-api-key': key };
-        const res =
-          await checkedFetch(sb.url, path, {
-            method,
-            headers: { ...headers, 'content-type': 'application/json' },
-            body: method === 'GET' || method === 'DELETE' ? undefined : '{}',
-          });
+        const res = await checkedFetch(sb.url, path, {
+          method,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: method === 'GET' || method === 'DELETE' ? undefined : '{}',
+        });
         assert.equal(res.status, 401, `${method} ${path} key=${JSON.stringify(key)}`);
         const body = await res.json();
         assert.ok(isErrorBody(body, 401));

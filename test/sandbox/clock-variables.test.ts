@@ -10,11 +10,10 @@ let sb: RunningSandbox;
 let assistantId: string;
 before(async () => {
   sb = await startTestSandbox({ seed: false });
-  assistantId =
-    (await post(sb, '/assistants', {
-      name: 'Clock',
-      firstMessage: 'It is {{now}} ({{date}}, {{time}}, {{day}} {{month}} {{year}}); {{other}} stays.',
-    })).body.assistant.id;
+  assistantId = (await post(sb, '/assistants', {
+    name: 'Clock',
+    firstMessage: 'It is {{now}} ({{date}}, {{time}}, {{day}} {{month}} {{year}}); {{other}} stays.',
+  })).body.assistant.id;
 });
 after(() => sb.close());
 

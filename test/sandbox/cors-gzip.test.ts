@@ -46,11 +46,10 @@ describe('--cors <origin>', () => {
 
   test('a preflight from that origin is answered without a key, naming the key header', async () => {
     // A preflight is CORS, not an operation of the document: plain fetch.
-    const pre =
-      await fetch(`${sb.url}/assistants/abc`, {
-        method: 'OPTIONS',
-        headers: { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'x-api-key, content-type' },
-      });
+    const pre = await fetch(`${sb.url}/assistants/abc`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'x-api-key, content-type' },
+    });
     assert.equal(pre.status, 204);
     assert.equal(pre.headers.get('access-control-allow-origin'), origin);
     assert.match(pre.headers.get('access-control-allow-methods') ?? '', /PATCH/);

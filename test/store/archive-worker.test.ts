@@ -192,12 +192,11 @@ describe("the console's archive sync in a worker thread", () => {
 
   test('a refresh while the first back-fill runs brings the calls placed meanwhile between two pages, not when the back-fill ends', async () => {
     // Pages of history answered 150 ms late: the back-fill of 20,000 calls takes 3 s at least.
-    const proxy =
-      await startFaultyServer({
-        mode: 'healthy',
-        upstream: sb.url,
-        holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 150 : 0),
-      });
+    const proxy = await startFaultyServer({
+      mode: 'healthy',
+      upstream: sb.url,
+      holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 150 : 0),
+    });
     try {
       const cacheDir = freshCache();
       const store = consoleStore(cacheDir, { baseUrl: proxy.url });
@@ -251,12 +250,11 @@ describe("the console's archive sync in a worker thread", () => {
 
   test('while keys come, the rows are read again in the gaps just after keys, not at random moments in front of one', async () => {
     // History answered 250 ms late: a back-fill of several seconds, its batches committed every second or so.
-    const proxy =
-      await startFaultyServer({
-        mode: 'healthy',
-        upstream: sb.url,
-        holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 250 : 0),
-      });
+    const proxy = await startFaultyServer({
+      mode: 'healthy',
+      upstream: sb.url,
+      holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 250 : 0),
+    });
     try {
       const store = consoleStore(freshCache(), { baseUrl: proxy.url });
       await until(() => store.getState().archiveSync.phase === 'backfill' && store.getState().callLog.total > 0, 'the back-fill under way');

@@ -162,12 +162,11 @@ describe('the console on the call archive', () => {
       await shows(c, 'Per assistant');
       const stats = c.store.getState().callStats.data!;
       // As the service sends them: duration from startedAt/endedAt, cost from cost or its breakdown.
-      const sum = (calls: Call[]) =>
-        ({
-          calls: calls.length,
-          cost: calls.reduce((k, x) => k + (viewCall(x).cost ?? 0), 0),
-          minutes: calls.reduce((m, x) => m + (viewCall(x).durationSeconds ?? 0), 0) / 60,
-        });
+      const sum = (calls: Call[]) => ({
+        calls: calls.length,
+        cost: calls.reduce((k, x) => k + (viewCall(x).cost ?? 0), 0),
+        minutes: calls.reduce((m, x) => m + (viewCall(x).durationSeconds ?? 0), 0) / 60,
+      });
       const all = sum(service);
       assert.equal(stats.total.calls, all.calls);
       assert.ok(Math.abs(stats.total.cost - all.cost) < 1e-6, `${stats.total.cost} vs ${all.cost}`);

@@ -61,10 +61,9 @@ test('after a restart the conversation shows its total, including turns sent wit
   } finally {
     await first.close();
   }
-  const sent =
-    await runCli(['chat', 'send', '--session', id, 'And on Sundays?', '-o', 'json'], {
-      env: { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey },
-    });
+  const sent = await runCli(['chat', 'send', '--session', id, 'And on Sundays?', '-o', 'json'], {
+    env: { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey },
+  });
   assert.equal(sent.code, 0, sent.stderr);
   total += (JSON.parse(sent.stdout) as { cost: number }).cost;
 

@@ -173,10 +173,9 @@ test('the dispatcher says when each key has been drawn: one write of jjj is thre
     );
     return createElement(Text, null, `count ${n}`);
   }
-  const app =
-    await renderApp(
-      createElement(KeypressProvider, { onForceQuit: () => {}, onKeyDrawn: () => events.push(`drawn ${app.lastFrame()}`), children: createElement(Counter) }),
-    );
+  const app = await renderApp(
+    createElement(KeypressProvider, { onForceQuit: () => {}, onKeyDrawn: () => events.push(`drawn ${app.lastFrame()}`), children: createElement(Counter) }),
+  );
   app.stdin.write('jjj');
   await tick();
   assert.deepEqual(events, ['key', 'drawn count 1', 'key', 'drawn count 2', 'key', 'drawn count 3']);

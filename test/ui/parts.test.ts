@@ -86,30 +86,29 @@ test('the call filter form names the bad field and turns days into an inclusive 
 });
 
 test('the keymap: one table decides dispatch, footer and help; j/k are off where not bound', () => {
-  const key = (over: Partial<Key> = {}) =>
-    ({
-      upArrow: false,
-      downArrow: false,
-      leftArrow: false,
-      rightArrow: false,
-      pageDown: false,
-      pageUp: false,
-      home: false,
-      end: false,
-      return: false,
-      escape: false,
-      ctrl: false,
-      shift: false,
-      tab: false,
-      backspace: false,
-      delete: false,
-      meta: false,
-      super: false,
-      hyper: false,
-      capsLock: false,
-      numLock: false,
-      ...over,
-    }) as Key;
+  const key = (over: Partial<Key> = {}) => ({
+    upArrow: false,
+    downArrow: false,
+    leftArrow: false,
+    rightArrow: false,
+    pageDown: false,
+    pageUp: false,
+    home: false,
+    end: false,
+    return: false,
+    escape: false,
+    ctrl: false,
+    shift: false,
+    tab: false,
+    backspace: false,
+    delete: false,
+    meta: false,
+    super: false,
+    hyper: false,
+    capsLock: false,
+    numLock: false,
+    ...over,
+  }) as Key;
   assert.equal(commandFor('j', key(), ['list']), Command.Down);
   assert.equal(commandFor('', key({ downArrow: true }), ['list']), Command.Down);
   assert.equal(commandFor('j', key(), ['form']), undefined);

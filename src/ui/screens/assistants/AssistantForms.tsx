@@ -362,12 +362,11 @@ export function AssistantKnowledgeBase({ route, width, height }: ScreenProps<{ n
       onCancel={actions.back}
       onChoose={async (ids) => {
         const kb = { fileIds: ids };
-        const saved =
-          await actions.updateAssistant(
-            a.id,
-            { knowledgeBase: kb, model: { ...a.model, knowledgeBase: kb } },
-            `${a.name ?? a.id} now uses ${ids.length} knowledge-base file${ids.length === 1 ? '' : 's'}`,
-          );
+        const saved = await actions.updateAssistant(
+          a.id,
+          { knowledgeBase: kb, model: { ...a.model, knowledgeBase: kb } },
+          `${a.name ?? a.id} now uses ${ids.length} knowledge-base file${ids.length === 1 ? '' : 's'}`,
+        );
         if (saved) actions.back();
       }}
     />

@@ -80,11 +80,9 @@ export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number
       items={assistants.data.map((a) => ({
         id: a.id,
         label: a.name ?? a.id,
-        detail: [a.id === linkedNow ? (link0?.source === 'here' ? 'linked here' : 'linked now') : '', a.status === false ? 'inactive' : '', a.id].filter(
-          Boolean,
-        ).join(
-          ' · ',
-        ),
+        detail: [a.id === linkedNow ? (link0?.source === 'here' ? 'linked here' : 'linked now') : '', a.status === false ? 'inactive' : '', a.id]
+          .filter(Boolean)
+          .join(' · '),
       }))}
       initialId={linkedNow}
       width={width}

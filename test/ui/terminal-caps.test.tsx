@@ -12,6 +12,7 @@ const { openConsole, startTestSandbox } = await import('./support.js');
 const { setCapabilities } = await import('../../src/ui/capabilities.js');
 const { createClient } = await import('../../src/api/client.js');
 const { KEYS } = await import('../support/ink.js');
+const { until } = await import('../support/wait.js');
 const { rememberSession } = await import('../../src/config/sessions.js');
 const { mkdtempSync, rmSync } = await import('node:fs');
 const { tmpdir } = await import('node:os');
@@ -69,14 +70,16 @@ test('NO_COLOR: no colour anywhere (header included), the selected row marked by
       const c = await openConsole(sb, { initialRoute, target: { dataDir } });
       try {
         await c.waitFor(/● online[\s\S]*(NAME|DID|CREATED|SIZE)/);
-        // Waits by the frame, not a clock: a busy machine draws later, not differently.
-        const frame = await c.waitFor(/^› \S/m).catch(() => c.frame());
+        // Waits by the frame, not a clock: a busy machine draws later, not differently. The marker
+        // is looked for in the text without its SGR codes, which may stand before it.
+        await until(() => /^› \S/m.test(plain(c.frame())), `${initialRoute.name}: the selected row's › marker`);
+        const frame = c.frame();
         assert.ok(!hasColour(c.frames.join('')), `${initialRoute.name}: colour codes on screen:\n${JSON.stringify(frame.slice(0, 300))}`);
         assert.match(plain(frame), /^› \S/m, `${initialRoute.name}: the selected row is marked:\n${plain(frame)}`);
         // The marker follows the cursor.
         const before = plain(frame).split('\n').findIndex((l) => l.startsWith('› '));
         await c.press('j');
-        await c.waitFor(new RegExp(`^(?:.*\\n){${before + 1}}› `)).catch(() => undefined);
+        await until(() => plain(c.frame()).split('\n').findIndex((l) => l.startsWith('› ')) === before + 1, `${initialRoute.name}: the marker one row down`);
         const after = plain(c.frame()).split('\n').findIndex((l) => l.startsWith('› '));
         assert.equal(after, before + 1, `${initialRoute.name}: the marker moved with j`);
       } finally {

@@ -45,9 +45,9 @@ import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call } from '../api/schemas.js';
 import { cacheDir, type Env } from '../config/paths.js';
 import { serviceOf, type Target } from '../config/config.js';
-import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
+import { transaction } from '../sqlite.js';
 import { ArchiveReader, type ArchivedCall, type CallQuery, type DayCount, type SearchHit, type Stats, type StatsBy } from './query.js';
-import { ArchiveNotWritable, BUSY_TIMEOUT_MS, SCHEMA_VERSION, clearData, openArchiveDb, openArchiveDbReadOnly } from './schema.js';
+import { ArchiveNotWritable, BUSY_TIMEOUT_MS, clearData, openArchiveDb, openArchiveDbReadOnly } from './schema.js';
 import {
   commitOpenBatch,
   historyComplete,
@@ -137,10 +137,8 @@ export function peekCallLog(path: string, service: string, opts: { limit: number
   if (!existsSync(path)) return undefined;
   let db: DatabaseSync | undefined;
   try {
-    db = openSqlite(path, { readOnly: true });
-    if (pragmaValue(db, 'user_version') !== SCHEMA_VERSION) return undefined;
-    const held = (db.prepare(`SELECT value FROM meta WHERE key = 'service'`).get() as { value: string } | undefined)?.value;
-    if (held !== service) return undefined;
+    // Throws (so: nothing to show) for another schema or service.
+    db = openArchiveDbReadOnly(path, service);
     const reader = new ArchiveReader(db);
     const last = readLastSync(db);
     return {

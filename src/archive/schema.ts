@@ -13,7 +13,7 @@ import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
  * 3: the indexed text, duration and cost are the call's view (src/api/records.ts), read from the
  * record by SQL functions this module registers; a version 2 archive is re-derived on open.
  */
-export const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 3;
 /** How long a write waits for another writer (a sync's transaction in another process or thread). */
 export const BUSY_TIMEOUT_MS = 10_000;
 
@@ -142,7 +142,7 @@ function openWritable(path: string, service: string | undefined): DatabaseSync {
     db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
     // A cache: NORMAL keeps every committed page across kill -9 (only power loss can drop the last).
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32000; PRAGMA temp_store = MEMORY');
-    const serviceIs = () => (db.prepare(`SELECT value FROM meta WHERE key = 'service'`).get() as { value: string } | undefined)?.value;
+    const serviceIs = () => heldService(db);
     // Already made for this service (the usual case): read, so opening never waits for a writer
     // (another process's or thread's sync in the middle of a transaction).
     if (pragmaValue(db, 'user_version') === SCHEMA_VERSION && (service === undefined || serviceIs() === service)) return db;
@@ -172,6 +172,11 @@ function openWritable(path: string, service: string | undefined): DatabaseSync {
     throw err;
   }
   return db;
+}
+
+/** The service whose calls the archive holds (see serviceOf), if it has been given one. */
+function heldService(db: DatabaseSync): string | undefined {
+  return (db.prepare(`SELECT value FROM meta WHERE key = 'service'`).get() as { value: string } | undefined)?.value;
 }
 
 /** Why an archive could not be opened for writing: this user may not write it (its file or directory is another user's, or read-only). */
@@ -224,7 +229,7 @@ export function openArchiveDbReadOnly(path: string, service: string | undefined)
           `\`switchboard archive sync\` as its owner first`,
       );
     }
-    const held = (db.prepare(`SELECT value FROM meta WHERE key = 'service'`).get() as { value: string } | undefined)?.value;
+    const held = heldService(db);
     if (service !== undefined && held !== service) {
       throw new Error(
         `the call archive ${path} cannot be written by this user, and holds the calls of another service (${held ?? 'none'}); run \`switchboard archive ` +

@@ -21,7 +21,7 @@ import { sandboxCommand } from './sandbox.js';
 import { sessionsCommand } from './sessions.js';
 import { whoamiCommand } from './whoami.js';
 import { testCommand } from './test.js';
-import { TEST_FORMATS } from '../testing/report.js';
+import { TEST_FORMATS } from '../scenarios/report.js';
 
 export function buildProgram(version: string): Command {
   const program = new Command('switchboard')

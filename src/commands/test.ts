@@ -1,11 +1,11 @@
-// switchboard test [PATH…] — conversation tests from YAML scenario files (src/testing/).
+// switchboard test [PATH…] — conversation tests from YAML scenario files (src/scenarios/).
 import { Command, InvalidArgumentError } from 'commander';
 import { positiveInt, positiveIntUpTo } from './input.js';
 import { paint } from './output.js';
 import { action, EXIT, globalsOf, outputFor, setExitCode, UsageError, withApi, writeErr } from './runtime.js';
-import { TEST_FORMATS, type TestFormat } from '../testing/report.js';
-import type { ScenarioFile } from '../testing/scenario.js';
-import type { ScenarioResult } from '../testing/run.js';
+import { TEST_FORMATS, type TestFormat } from '../scenarios/report.js';
+import type { ScenarioFile } from '../scenarios/scenario.js';
+import type { ScenarioResult } from '../scenarios/run.js';
 
 interface TestOptions {
   schema?: boolean;
@@ -57,7 +57,7 @@ export function testCommand(): Command {
         const globals = globalsOf(c);
         const format = (globals.output as string | undefined) ?? 'text';
         if (!(TEST_FORMATS as readonly string[]).includes(format)) throw new UsageError(`-o ${format}: switchboard test writes ${TEST_FORMATS.join(', ')}.`);
-        const { scenarioJsonSchema, parseScenarioFile } = await import('../testing/scenario.js');
+        const { scenarioJsonSchema, parseScenarioFile } = await import('../scenarios/scenario.js');
         if (o.schema) {
           if (paths.length) throw new UsageError('--schema takes no paths.');
           const { jsonText } = await import('../format/escape.js');
@@ -67,7 +67,7 @@ export function testCommand(): Command {
         const grep = o.grep === undefined ? undefined : regex(o.grep);
         const { writeFileSync } = await import('node:fs');
         const { readSmallTextFile } = await import('../config/files.js');
-        const { findScenarioFiles, DEFAULT_TEST_DIR } = await import('../testing/files.js');
+        const { findScenarioFiles, DEFAULT_TEST_DIR } = await import('../scenarios/files.js');
         const files = findScenarioFiles(paths.length ? paths : [DEFAULT_TEST_DIR]);
         if (files.length === 0)
           throw new UsageError(`no scenario files (*.test.yaml, *.test.yml) under ${(paths.length ? paths : [DEFAULT_TEST_DIR]).join(', ')}.`);
@@ -86,10 +86,10 @@ export function testCommand(): Command {
           setExitCode(EXIT.usage);
           return;
         }
-        const { runScenarios, reportPassed, selectScenarios } = await import('../testing/run.js');
+        const { runScenarios, reportPassed, selectScenarios } = await import('../scenarios/run.js');
         const order = selectScenarios(parsed, grep);
         if (order.length === 0) throw new UsageError(`no scenario name matches --grep ${o.grep} (in ${files.length} file${files.length === 1 ? '' : 's'}).`);
-        const { renderReport, scenarioText, summaryText } = await import('../testing/report.js');
+        const { renderReport, scenarioText, summaryText } = await import('../scenarios/report.js');
         const out = outputFor(globals);
         const colored = (tone: 'green' | 'red' | 'yellow' | 'dim', s: string) => paint(out.color, tone, s);
         // The text report goes out as scenarios finish, in file order, so a long run shows progress.

@@ -1,11 +1,11 @@
-// Conversation tests in the console: `:test [path]` runs scenario files (src/testing, the same
+// Conversation tests in the console: `:test [path]` runs scenario files (src/scenarios, the same
 // code as `switchboard test`) and keeps the report for the results view; a chat conversation
-// can be saved as a scenario file in the tests directory. The testing code loads on first use.
+// can be saved as a scenario file in the tests directory. The scenario code loads on first use.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { failure } from '../api/errors.js';
-import type { ScenarioResult, TestReport } from '../testing/run.js';
-import type { ScenarioFile } from '../testing/scenario.js';
+import type { ScenarioResult, TestReport } from '../scenarios/run.js';
+import type { ScenarioFile } from '../scenarios/scenario.js';
 import type { Route, SliceCreator } from './types.js';
 import type { ChatState } from './chat.js';
 import type { ResourcesState } from './resources.js';
@@ -57,9 +57,9 @@ export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (s
         update({ path, status: 'running', errors: [], results: [], report: undefined, total: 0, run });
         try {
           const { readFile } = await import('node:fs/promises');
-          const { findScenarioFiles } = await import('../testing/files.js');
-          const { parseScenarioFile } = await import('../testing/scenario.js');
-          const { runScenarios, selectScenarios } = await import('../testing/run.js');
+          const { findScenarioFiles } = await import('../scenarios/files.js');
+          const { parseScenarioFile } = await import('../scenarios/scenario.js');
+          const { runScenarios, selectScenarios } = await import('../scenarios/run.js');
           const dir = path ? resolve(path) : testsDirOf(target.testsDir);
           if (!path && !existsSync(dir)) throw new Error(`no tests yet: ${dir} does not exist; save a chat conversation as a test, or :test <path>`);
           const files = findScenarioFiles([dir]);
@@ -104,7 +104,7 @@ export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (s
           return null;
         }
         try {
-          const { saveConversation } = await import('../testing/save.js');
+          const { saveConversation } = await import('../scenarios/save.js');
           const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
           const path = saveConversation(testsDirOf(target.testsDir), {
             assistant,

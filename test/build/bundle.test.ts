@@ -85,7 +85,7 @@ test('zod is bundled with its English messages only', () => {
 
 test('the console loads the YAML parser only when `E` needs it; the commands, only for pull/diff/push', () => {
   const commands = dynamicImport('main.mjs', 'commands');
-  // src/testing/run.ts is a run-*.mjs chunk too: the console's is the one with src/ui/run.tsx.
+  // src/scenarios/run.ts is a run-*.mjs chunk too: the console's is the one with src/ui/run.tsx.
   const runChunk = readdirSync(join(dir, 'chunks')).find((f) =>
     /^run-[A-Z0-9]+\.mjs$/.test(f) && readFileSync(join(dir, 'chunks', f), 'utf8').includes('// src/ui/run.tsx'));
   assert.ok(runChunk, 'a run chunk (src/ui/run.tsx, the console)');

@@ -2,9 +2,9 @@
 // One row per scenario; Enter shows each turn with its expectations and the reply; r runs again.
 import { Box, Text } from 'ink';
 import { useActions, useConsole, type Route } from '../../../store/index.js';
-import type { ScenarioResult } from '../../../testing/run.js';
-import type { Expect } from '../../../testing/scenario.js';
-import { failureLine, shownRun } from '../../../testing/report.js';
+import type { ScenarioResult } from '../../../scenarios/run.js';
+import type { Expect } from '../../../scenarios/scenario.js';
+import { failureLine, shownRun } from '../../../scenarios/report.js';
 import type { Column } from '../../../format/column.js';
 import { Table } from '../../components/Table.js';
 import { Empty } from '../../components/Status.js';

@@ -1,8 +1,8 @@
 // A scenario's `matches` pattern cannot hold a run: a catastrophic pattern fails its expectation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkTurn } from '../../src/testing/run.js';
-import { matchWithin } from '../../src/testing/pattern.js';
+import { checkTurn } from '../../src/scenarios/run.js';
+import { matchWithin } from '../../src/scenarios/pattern.js';
 
 test('a pattern that backtracks without end fails its expectation with a clear message, and the check returns', { timeout: 10 * 60_000 }, () => {
   const failures = checkTurn({ matches: '(a+)+$' }, { reply: `${'a'.repeat(40)}!`, latencyMs: 1 });

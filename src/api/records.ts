@@ -4,7 +4,7 @@
 // summary under `analysis`, cost under `costBreakdown`, `organization` for "the service").
 // Records are kept and printed as they came; everything that reads them reads these views.
 // No zod here (types only): the commands' parser loads this before anything heavy.
-import type { Call, PhoneNumber } from './schemas.js';
+import type { Assistant, Call, PhoneNumber } from './schemas.js';
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -220,4 +220,9 @@ export function linkOfNumber(n: PhoneNumber | Rec, links?: Readonly<Record<strin
 export function linkWords(link: NumberLink | undefined, name: (id: string) => string): string {
   if (!link) return '—';
   return link.source === 'here' ? `${name(link.assistantId)} (linked here)` : name(link.assistantId);
+}
+
+/** The knowledge-base files an assistant uses: its own list and its model's (services put it in either), each once. */
+export function kbFileIds(a: Assistant): string[] {
+  return [...new Set([...(a.knowledgeBase?.fileIds ?? []), ...(a.model?.knowledgeBase?.fileIds ?? [])])];
 }

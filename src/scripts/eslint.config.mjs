@@ -7,6 +7,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+// Importing node:http as ESM builds its facade, whose lazy exports load Node's bundled undici.
+const NODE_HTTP = ['node:http', 'http'].map((name) => ({
+  name,
+  allowTypeImports: true,
+  message: "an ESM import of node:http loads Node's bundled undici (~25 ms): use process.getBuiltinModule('node:http')",
+}));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -51,15 +58,25 @@ export default tseslint.config(
         { property: 'toLocaleString', message: 'ICU start-up costs ~20 ms: use grouped() from src/format/words.ts' },
         { property: 'localeCompare', message: 'ICU start-up costs ~20 ms: compare with < and >' },
       ],
-      // Importing node:http as ESM builds its facade, whose lazy exports load Node's bundled undici.
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: NODE_HTTP }],
+    },
+  },
+  {
+    // A screen folder imports what it shares with other screens from src/ui/screens/shared.ts (or
+    // from below the screens), never from another screen folder: `../<folder>/…` from a file in
+    // src/ui/screens/<screen>/ is exactly another screen's folder.
+    files: ['src/ui/screens/*/**/*.{ts,tsx}'],
+    rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: ['node:http', 'http'].map((name) => ({
-            name,
-            allowTypeImports: true,
-            message: "an ESM import of node:http loads Node's bundled undici (~25 ms): use process.getBuiltinModule('node:http')",
-          })),
+          paths: NODE_HTTP,
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\.?/)[^/]+/',
+              message: 'a screen folder does not import from another screen folder: move what both use to src/ui/screens/shared.ts (or below the screens)',
+            },
+          ],
         },
       ],
     },

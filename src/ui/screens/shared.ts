@@ -1,11 +1,21 @@
-// Small helpers the screens share.
+// Small helpers the screens share: a screen folder imports from here (or from below the screens),
+// never from another screen folder (src/scripts/eslint.config.mjs holds that).
+import { useMemo } from 'react';
 import { cellText, type Column } from '../../format/column.js';
+import { useConsole } from '../../store/index.js';
+import { nameIn } from './lists.js';
 
 /** The screen props every route component gets. */
 export interface ScreenProps<R> {
   route: R;
   width: number;
   height: number;
+}
+
+/** An assistant's name by id; the same function until the assistants change (tables key their line caches on it). */
+export function useAssistantName(): (id: string | null | undefined) => string {
+  const assistants = useConsole((s) => s.assistants.data);
+  return useMemo(() => nameIn(assistants), [assistants]);
 }
 
 /** Loading its first data (nothing to show yet): keys typed ahead wait for it (useListKeys' `loading`). */

@@ -1,7 +1,7 @@
 // One assistant, every field, grouped: model and prompt, voice, transcriber, call behaviour,
 // knowledge-base files by name, analysis plan, hang-up prompt, and anything else it came with.
 import { useMemo } from 'react';
-import { linkOfNumber } from '../../../api/records.js';
+import { kbFileIds, linkOfNumber } from '../../../api/records.js';
 import type { Assistant, KbFile, PhoneNumber } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { useEditText } from '../../hooks/useEditText.js';
@@ -37,10 +37,6 @@ const KNOWN = new Set([
   'createdAt',
   'updatedAt',
 ]);
-
-export function kbFileIds(a: Assistant): string[] {
-  return [...new Set([...(a.knowledgeBase?.fileIds ?? []), ...(a.model?.knowledgeBase?.fileIds ?? [])])];
-}
 
 /**
  * What the assistant has done (its calls, their minutes and cost, its last call, from the call

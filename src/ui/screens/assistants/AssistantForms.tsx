@@ -4,6 +4,7 @@
 // are offered and any other can be typed (the service decides); its 400 shows in the field it names.
 import type { Assistant, AssistantInput, UpdatedAssistant } from '../../../api/schemas.js';
 import { ApiError } from '../../../api/errors.js';
+import { kbFileIds } from '../../../api/records.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { useState } from 'react';
 import { Form, normalize, type Field, type FormValues } from '../../components/Form.js';
@@ -11,7 +12,6 @@ import { Picker } from '../../components/Picker.js';
 import { Loading } from '../../components/Status.js';
 import { humanBytes } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
-import { kbFileIds } from './AssistantDetail.js';
 import { BACKGROUND_SOUNDS, FIRST_MESSAGE_MODES, LANGUAGES, MODEL_PROVIDERS, TRANSCRIBERS, VOICE_PROVIDERS, opts } from './options.js';
 
 const json = (v: string) => {

@@ -11,8 +11,7 @@ import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime, duration, money, show, wrapText } from '../../../format/display.js';
-import type { ScreenProps } from '../shared.js';
-import { useAssistantName } from '../numbers/Numbers.js';
+import { useAssistantName, type ScreenProps } from '../shared.js';
 import { openAssistantOf } from './Calls.js';
 
 /**

@@ -13,8 +13,7 @@ import { Command } from '../../keymap.js';
 import { dateTime, duration, money, truncate } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 import { cellWidth, truncateCells } from '../../../format/cells.js';
-import type { ScreenProps } from '../shared.js';
-import { useAssistantName } from '../numbers/Numbers.js';
+import { useAssistantName, type ScreenProps } from '../shared.js';
 import { openAssistantOf } from './Calls.js';
 
 /**

@@ -11,8 +11,7 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { money, truncate } from '../../../format/display.js';
 import { padCells } from '../../../format/cells.js';
-import type { ScreenProps } from '../shared.js';
-import { useAssistantName } from '../numbers/Numbers.js';
+import { useAssistantName, type ScreenProps } from '../shared.js';
 import { callFilterWords, everyDay } from './log-text.js';
 import { grouped } from '../../../format/words.js';
 

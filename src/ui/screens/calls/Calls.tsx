@@ -11,8 +11,7 @@ import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import type { ScreenProps } from '../shared.js';
-import { useAssistantName } from '../numbers/Numbers.js';
+import { useAssistantName, type ScreenProps } from '../shared.js';
 import { CHART_ROWS, LIVE_MARK, callColumns, callFilterWords, callStatusText, chartText, syncWords } from './log-text.js';
 
 const callKey = (c: Call) => c.id;

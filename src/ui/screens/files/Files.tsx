@@ -1,6 +1,6 @@
 // Files: paged table; `u` upload from a path; Enter detail (with the assistants that use it);
 // `d` delete after a confirmation naming the file.
-import { serviceOfRecord, serviceWords } from '../../../api/records.js';
+import { kbFileIds, serviceOfRecord, serviceWords } from '../../../api/records.js';
 import { Box, Text } from 'ink';
 import type { KbFile } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
@@ -17,7 +17,6 @@ import { dateTime, humanBytes, show, truncate, wrapText } from '../../../format/
 import { escapeLine } from '../../../format/escape.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 import { FILE_COLUMNS, filesLine } from '../lists.js';
-import { kbFileIds } from '../assistants/AssistantDetail.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
 import { knownUploadLimit } from '../../../api/upload-check.js';
 

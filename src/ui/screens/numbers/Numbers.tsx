@@ -8,16 +8,10 @@ import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, useAssistantName, type ScreenProps } from '../shared.js';
 import { truncate } from '../../../format/display.js';
-import { countLine, nameIn, numberColumns } from '../lists.js';
+import { countLine, numberColumns } from '../lists.js';
 import { linkOfNumber } from '../../../api/records.js';
-
-/** An assistant's name by id; the same function until the assistants change (tables key their line caches on it). */
-export function useAssistantName() {
-  const assistants = useConsole((s) => s.assistants.data);
-  return useMemo(() => nameIn(assistants), [assistants]);
-}
 
 export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
   const res = useConsole((s) => s.numbers);

@@ -5,9 +5,9 @@
 // and the first screen of matches is there after the first slice. The matches are kept as rowids
 // (8 bytes a match), and a window of them is read back by rowid.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { ROW_COLUMNS, toArchived, type ArchivedCall, type Row } from './query.js';
+import { ROW_COLUMNS, toArchived, whereOf, type ArchivedCall, type CallQuery, type Row } from './query.js';
 
-/** What the filter looks for, besides the call log's own filters (`where`, over `calls AS c`). */
+/** What the filter looks for, besides the call log's own filters (a CallQuery). */
 export interface FilterText {
   /** the typed text; matched case-insensitively (ASCII) as a substring */
   text: string;
@@ -28,6 +28,19 @@ const MATCH = `(c.customer_number LIKE :p ESCAPE '\\' OR c.customer_name LIKE :p
   OR c.type LIKE :p ESCAPE '\\' OR c.id LIKE :p ESCAPE '\\'
   OR c.assistant_id IN (SELECT value FROM json_each(:a)) OR c.phone_number_id IN (SELECT value FROM json_each(:n)))`;
 
+/** The query's conditions over `calls AS c` with named parameters (`:w0`, `:w1`, …), to sit beside the scan's own. */
+function namedWhere(q: CallQuery): { sql: string; params: Record<string, SQLInputValue> } {
+  const w = whereOf({ ...q, text: undefined }, false);
+  const params: Record<string, SQLInputValue> = {};
+  let i = 0;
+  const sql = w.sql.replace(/^WHERE /, '').replace(/\?/g, () => {
+    const name = `w${i}`;
+    params[name] = w.params[i++];
+    return `:${name}`;
+  });
+  return { sql, params };
+}
+
 export class FilterScan {
   /** rowids of the matches found so far, newest first */
   readonly matches: number[] = [];
@@ -41,14 +54,15 @@ export class FilterScan {
   private readonly where: Record<string, SQLInputValue>;
   private readonly match: Record<string, SQLInputValue>;
 
-  /** `where`: the call log's other filters as SQL over `calls AS c` (named parameters in `whereParams`), or ''. */
-  constructor(db: DatabaseSync, what: FilterText, where = '', whereParams: Record<string, SQLInputValue> = {}) {
-    const and = where ? `${where} AND` : '';
+  /** `q`: the call log's other filters (its full-text `text`, if any, is not used). */
+  constructor(db: DatabaseSync, what: FilterText, q: CallQuery = {}) {
+    const where = namedWhere(q);
+    const and = where.sql ? `${where.sql} AND` : '';
     const slice = `SELECT c.rowid AS rowid FROM calls c WHERE ${and} c.rowid < :below ORDER BY c.rowid DESC LIMIT ${CHUNK}`;
     this.find = db.prepare(`SELECT c.rowid AS rowid FROM calls c WHERE c.rowid IN (${slice}) AND ${MATCH} ORDER BY c.rowid DESC`);
     this.edge = db.prepare(`SELECT min(rowid) AS lo, count(*) AS n FROM (${slice})`);
     // Each statement is given exactly the parameters it names.
-    this.where = whereParams;
+    this.where = where.params;
     this.match = { p: likePattern(what.text), a: JSON.stringify(what.assistantIds), n: JSON.stringify(what.numberIds) };
   }
 

@@ -22,6 +22,9 @@
 //   archive.count(query)                                  → number
 //   archive.indexOf(query, position)                      → the row's offset in window(query)
 //   archive.get(id)                                       → Call (full record) | undefined
+//   archive.filterScan(what, query)                       → FilterScan: the console's `/`, walked a slice at a time (filter.ts)
+//   archive.byPositions(positions) / positionOf(id)       → ArchivedCall[] in the order given / a call's position
+//       (these three read on a second, read-only connection: a scan sees each page a sync commits)
 //   archive.put(calls, { wait })                          → written (false: another writer held the lock and wait was false)
 //   archive.search(text, query, { limit, offset })        → SearchHit[] newest first, each with a one-line snippet and its hit parts
 //   archive.countSearch(text, query)                      → number
@@ -33,12 +36,15 @@
 //   archive.complete()                                    → the whole history is held
 //   archive.cached(key) / archive.remember(key, value)    → last-known JSON values (the other lists at start)
 //   archive.clear()                                       → empties it (a running sync elsewhere stops)
-//   archive.close()
-// A CallQuery is { assistantId?, phoneNumberId?, status?, type?, endedReason?, after?, before?, text? }
+//   archive.close()                                       → closes both connections
+//   lazyArchive(locate)                                   → ArchiveHandle: opened on first get(), or in a temp dir when
+//       `locate` names no file (removed at close); the console store's archive
+// A CallQuery is { id?, assistantId?, phoneNumberId?, status?, type?, endedReason?, after?, before?, text? }
 // (after/before: epoch ms or ISO 8601, inclusive; text: full text, words, "phrases", prefix*;
 // any text is safe: it is quoted, never FTS syntax). `searchTerms(text)` says what a text searches for.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { VoiceAgentApi } from '../api/contract.js';
@@ -61,9 +67,11 @@ import {
   type SyncResult,
 } from './sync.js';
 import { CallWriter } from './write.js';
+import { FilterScan, callsByRowid, rowidOf, type FilterText } from './filter.js';
 
 export type { ArchivedCall, CallQuery, DayCount, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
 export type { LastSync, SyncOptions, SyncProgress, SyncResult } from './sync.js';
+export type { FilterScan, FilterText } from './filter.js';
 export { CatchUps } from './sync.js';
 export { searchTerms } from './fts.js';
 export { syncInWorker } from './worker.js';
@@ -160,12 +168,45 @@ export function openArchive(path: string, opts: { service?: string } = {}): Call
   return new CallArchive(path, openArchiveDb(path, opts.service));
 }
 
+/** An archive opened on first use, and closed (a temp one removed) by its owner. */
+export interface ArchiveHandle {
+  /** Opens the archive on first use; throws (the user's words) when it cannot be opened. */
+  get(): CallArchive;
+  close(): void;
+}
+
+/**
+ * The archive `locate()` names (read at the first get()), opened on first use; where it names no
+ * file (tests, embedders), a private one in a temp dir for `service`, removed at close().
+ */
+export function lazyArchive(locate: () => { path?: string; service: string }): ArchiveHandle {
+  let archive: CallArchive | undefined;
+  let temp: string | undefined;
+  return {
+    get() {
+      if (archive) return archive;
+      const where = locate();
+      if (where.path) return (archive = openArchive(where.path, { service: where.service }));
+      temp = mkdtempSync(join(tmpdir(), 'switchboard-archive-'));
+      return (archive = openArchive(join(temp, 'calls.db'), { service: where.service }));
+    },
+    close() {
+      archive?.close();
+      archive = undefined;
+      if (temp) rmSync(temp, { recursive: true, force: true });
+      temp = undefined;
+    },
+  };
+}
+
 /** SQLite's "database is locked": another connection holds the write lock. */
 const SQLITE_BUSY = 5;
 
 export class CallArchive {
   private readonly reader: ArchiveReader;
   private writerOnce: CallWriter | undefined;
+  /** The read-only connection the console's `/` scan walks: in WAL it sees each page a sync commits. */
+  private scanDbOnce: DatabaseSync | undefined;
 
   constructor(
     readonly path: string,
@@ -176,6 +217,10 @@ export class CallArchive {
 
   private get writer(): CallWriter {
     return (this.writerOnce ??= new CallWriter(this.db));
+  }
+
+  private get scanDb(): DatabaseSync {
+    return (this.scanDbOnce ??= openArchiveDbReadOnly(this.path, undefined));
   }
 
   sync(api: VoiceAgentApi, opts: SyncOptions = {}): Promise<SyncResult> {
@@ -224,6 +269,21 @@ export class CallArchive {
 
   get(id: string): Call | undefined {
     return this.reader.get(id);
+  }
+
+  /** The console's `/`: a substring filter over the list fields, walked newest first a slice at a time (filter.ts). */
+  filterScan(what: FilterText, q: CallQuery = {}): FilterScan {
+    return new FilterScan(this.scanDb, what, q);
+  }
+
+  /** The calls at these positions (a scan's matches), in the order given; positions no longer held are left out. */
+  byPositions(positions: readonly number[]): ArchivedCall[] {
+    return callsByRowid(this.scanDb, positions);
+  }
+
+  /** Where a call sits in the archive's order, or undefined when it is not held. */
+  positionOf(id: string): number | undefined {
+    return rowidOf(this.scanDb, id);
   }
 
   search(text: string, q: CallQuery = {}, opts: { limit: number; offset?: number } = { limit: 50 }): SearchHit[] {
@@ -304,6 +364,8 @@ export class CallArchive {
   }
 
   close(): void {
+    if (this.scanDbOnce?.isOpen) this.scanDbOnce.close();
+    this.scanDbOnce = undefined;
     if (this.db.isOpen) this.db.close();
   }
 }

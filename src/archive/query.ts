@@ -7,6 +7,8 @@ import { BUCKET_MS, DIM, SLOTS, callsHeld } from './schema.js';
 
 /** Which calls: every field optional; all given must hold. */
 export interface CallQuery {
+  /** one call */
+  id?: string;
   assistantId?: string;
   phoneNumberId?: string;
   status?: string;
@@ -124,7 +126,7 @@ interface Where {
 }
 
 /** The WHERE clause (over calls AS c) for `q`; text becomes a MATCH on call_fts when `withText`. */
-function whereOf(q: CallQuery, withText = true): Where {
+export function whereOf(q: CallQuery, withText = true): Where {
   const parts: string[] = [];
   const params: SQLInputValue[] = [];
   const eq = (col: string, v: string | undefined) => {
@@ -132,6 +134,7 @@ function whereOf(q: CallQuery, withText = true): Where {
     parts.push(`c.${col} = ?`);
     params.push(v);
   };
+  eq('id', q.id);
   eq('assistant_id', q.assistantId);
   eq('phone_number_id', q.phoneNumberId);
   eq('status', q.status);

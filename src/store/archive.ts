@@ -3,19 +3,17 @@
 // the thread that reads keys and draws frames, which only takes its progress and re-reads its
 // window of rows), and what the screens read from it besides the call log (calls.ts): stats for
 // the active filters, full-text search, and an assistant's activity.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Call, CallFilters } from '../api/schemas.js';
 import type { Target } from '../config/config.js';
 import {
   archivePath,
-  CatchUps,
-  openArchive,
+  type CatchUps,
+  lazyArchive,
   searchTerms,
   serviceOf,
   syncInWorker,
-  type CallArchive,
+  type ArchiveHandle,
   type CallQuery,
   type SearchHit,
   type SyncOptions,
@@ -33,12 +31,6 @@ import type { ConsoleTarget, Resource, SliceCreator } from './types.js';
 import { resourceError } from './types.js';
 import type { UiActions } from './ui.js';
 
-export interface ArchiveHandle {
-  /** Opens the archive on first use; throws (the user's words) when it cannot be opened. */
-  get(): CallArchive;
-  close(): void;
-}
-
 /** Where a target's archive is and which service fills it (the console passes these in its target). */
 export function archiveLocation(resolved: Target): NonNullable<ConsoleTarget['archive']> {
   return { path: archivePath(resolved.profile), service: serviceOf(resolved) };
@@ -49,26 +41,12 @@ export function archiveLocation(resolved: Target): NonNullable<ConsoleTarget['ar
  * embedders) a private one in a temp dir, removed when the store is disposed.
  */
 export function archiveOpener(target: () => ConsoleTarget): ArchiveHandle {
-  let archive: CallArchive | undefined;
-  let temp: string | undefined;
-  return {
-    get() {
-      if (archive) return archive;
-      const t = target();
-      if (t.archive) archive = openArchive(t.archive.path, { service: t.archive.service });
-      else if (t.cacheDir) archive = openArchive(join(t.cacheDir, 'archive', `${encodeURIComponent(t.profile)}.db`), { service: `${t.kind}:${t.baseUrl}` });
-      else {
-        temp = mkdtempSync(join(tmpdir(), 'switchboard-archive-'));
-        archive = openArchive(join(temp, 'calls.db'), { service: `${t.kind}:${t.baseUrl}` });
-      }
-      return archive;
-    },
-    close() {
-      archive?.close();
-      archive = undefined;
-      if (temp) rmSync(temp, { recursive: true, force: true });
-    },
-  };
+  return lazyArchive(() => {
+    const t = target();
+    if (t.archive) return t.archive;
+    const service = `${t.kind}:${t.baseUrl}`;
+    return t.cacheDir ? { path: join(t.cacheDir, 'archive', `${encodeURIComponent(t.profile)}.db`), service } : { service };
+  });
 }
 
 /** The call log's filters as an archive query (the id filter is answered by id, not by query). */
@@ -175,67 +153,51 @@ const group = (r: { key: string | null; calls: number; minutes: number; cost: nu
 
 export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full> = (set, get, deps) => {
   const { api } = deps;
-  let running: Promise<void> | undefined;
-  /** Sync notes already flashed (each is said once a console). */
-  const said = new Set<string>();
-  // Calls made while a sync runs: each asks it to catch up, and waits for that or the sync after.
-  const catchUps = new CatchUps();
-  let waiters: { n: number; done: () => void }[] = [];
+  // The sync under way, its callers and its stop (aborted by dispose()): deps.runtime.sync.
+  const sync = deps.runtime.sync;
+  const { catchUps, stop, said } = sync;
+  // Calls made while a sync runs each asked it to catch up: answered once it has, or after the next sync.
   const answer = (upTo: number) => {
-    const left: typeof waiters = [];
-    for (const w of waiters) {
+    const left: typeof sync.waiters = [];
+    for (const w of sync.waiters) {
       if (w.n <= upTo) w.done();
       else left.push(w);
     }
-    waiters = left;
+    sync.waiters = left;
   };
-  // Disposing the store stops a sync under way (its worker is asked to stop, then terminated).
-  const stop = new AbortController();
-  deps.onDispose(() => stop.abort());
   // Re-reads as pages land: at most every REREAD_MS, and never in a key's way (key-gaps.ts).
-  let lastReread = 0;
-  let rereadTimer: ReturnType<typeof setTimeout> | undefined;
-  let queued = false;
-  // Told once the next re-read is done.
-  const onReread: (() => void)[] = [];
+  const rr = deps.runtime.reread;
   const setSync = (patch: Partial<ArchiveState['archiveSync']>) => set((s) => ({ archiveSync: { ...s.archiveSync, ...patch } }));
 
-  // A store disposed while a re-read waits: whoever waits for it goes on (the sync is stopped).
-  deps.onDispose(() => {
-    for (const fn of onReread.splice(0)) fn();
-  });
   /** The screen's rows as the archive holds them now. */
   const reread = () => {
-    queued = false;
-    if (rereadTimer) {
-      clearTimeout(rereadTimer);
-      deps.timers.delete(rereadTimer);
-      rereadTimer = undefined;
+    rr.queued = false;
+    if (rr.timer) {
+      clearTimeout(rr.timer);
+      rr.timer = undefined;
     }
     if (stop.signal.aborted) return;
-    lastReread = Date.now();
+    rr.last = Date.now();
     get().actions.rereadCalls();
-    for (const fn of onReread.splice(0)) fn();
+    for (const fn of rr.then.splice(0)) fn();
   };
   /** A re-read in the next gap between keys (at once when no key is coming); `then` after it. */
   const rereadInGap = (then?: () => void) => {
-    if (then) onReread.push(then);
-    if (queued) return;
-    queued = true;
+    if (then) rr.then.push(then);
+    if (rr.queued) return;
+    rr.queued = true;
     deps.gaps.run(reread);
   };
   /** The screen's rows follow the archive as pages land, but not more often than REREAD_MS. */
   const rereadSoon = () => {
-    if (queued || rereadTimer) return;
-    const wait = lastReread + REREAD_MS - Date.now();
+    if (rr.queued || rr.timer) return;
+    const wait = rr.last + REREAD_MS - Date.now();
     if (wait <= 0) return rereadInGap();
-    rereadTimer = setTimeout(() => {
-      deps.timers.delete(rereadTimer!);
-      rereadTimer = undefined;
+    rr.timer = setTimeout(() => {
+      rr.timer = undefined;
       rereadInGap();
     }, wait);
-    rereadTimer.unref?.();
-    deps.timers.add(rereadTimer);
+    rr.timer.unref?.();
   };
 
   const lastSyncAt = () => {
@@ -252,16 +214,16 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
     },
     actions: {
       syncArchive(opts) {
-        if (running) {
+        if (sync.running) {
           const n = catchUps.ask();
-          return new Promise<void>((done) => waiters.push({ n, done }));
+          return new Promise<void>((done) => sync.waiters.push({ n, done }));
         }
         const archive = deps.archive.get();
         const was = get().archiveSync;
         const quick = was.complete && was.error === undefined && was.lastAt !== undefined && Date.now() - was.lastAt < QUICK_SYNC_WITHIN_MS;
         // What the archive holds already ("1,000 calls", not "1,000 calls+" for a whole history).
         setSync({ running: true, error: undefined, hint: undefined, lastAt: lastSyncAt(), complete: was.complete || archive.complete() });
-        running = (async () => {
+        sync.running = (async () => {
           try {
             const common: SyncOptions & { catchUp: CatchUps } = {
               backfill: opts?.backfill ?? true,
@@ -310,13 +272,13 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
             setSync({ running: false, phase: undefined, error, hint, lastAt: lastSyncAt() });
             answer(Infinity); // the error is on screen; another sync now would meet it again
           } finally {
-            running = undefined;
+            sync.running = undefined;
             if (stop.signal.aborted) answer(Infinity);
             // Asked for after this sync's last walk for new calls: one more sync, the quick kind.
-            else if (waiters.length) void get().actions.syncArchive();
+            else if (sync.waiters.length) void get().actions.syncArchive();
           }
         })();
-        return running;
+        return sync.running;
       },
       loadCallStats(opts) {
         const cur = get().callStats;

@@ -58,8 +58,7 @@ class EditRejected extends Error {}
 
 const NOTE = ['Lines starting with # on top are ignored. Save and quit to review the changes; save an empty file to cancel.'];
 
-export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> = (set, get, { api }) => {
-  let editing = false;
+export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> = (set, get, { api, runtime }) => {
 
   const allFiles = (): Promise<KbFile[]> => allFilesOf(api);
 
@@ -68,8 +67,8 @@ export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> =
     actions: {
       async editAssistantAsCode(id, edit) {
         const { flash, push } = get().actions;
-        if (editing) return;
-        editing = true;
+        if (runtime.editing) return;
+        runtime.editing = true;
         try {
           // The YAML parser loads with the first `E`, not with the console.
           const { AssistantFileError, headerComment, parseAssistantYaml, renderAssistantYaml, toFileValue, withoutHeaderComments } =
@@ -116,7 +115,7 @@ export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> =
             return;
           }
         } finally {
-          editing = false;
+          runtime.editing = false;
         }
       },
 

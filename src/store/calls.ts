@@ -8,10 +8,7 @@ import type { OutboundCallInput, Written } from '../api/contract.js';
 import { uncertainAfterError, uncertainAfterUnread } from './writes.js';
 import type { Call, CallFilters } from '../api/schemas.js';
 import { parseDateInput } from '../api/dates.js';
-import { FilterScan, callsByRowid, rowidOf, type FilterText } from '../archive/filter.js';
-import { openSqlite } from '../sqlite.js';
-import type { DatabaseSync } from 'node:sqlite';
-import type { ArchivedCall } from '../archive/index.js';
+import type { ArchivedCall, FilterText } from '../archive/index.js';
 import { EMPTY_VIEW, scrollFor, type NavigationActions, type NavigationState, type ViewState } from './navigation.js';
 import type { Route, SliceCreator } from './types.js';
 import { failure } from '../api/errors.js';
@@ -133,23 +130,6 @@ function filterText(text: string, s: Full): FilterText {
   };
 }
 
-/** The SQL form of the call log's filters over `calls AS c`, for the `/` scan. */
-function filterWhere(f: CallFilters): { sql: string; params: Record<string, string | number> } {
-  const parts: string[] = [];
-  const params: Record<string, string | number> = {};
-  const add = (sql: string, name: string, value: string | number | undefined) => {
-    if (value === undefined || value === '') return;
-    parts.push(sql);
-    params[name] = value;
-  };
-  add('c.assistant_id = :fa', 'fa', f.assistantId);
-  add('c.phone_number_id = :fn', 'fn', f.phoneNumberId);
-  add('c.id = :fi', 'fi', f.id);
-  add('c.created_at >= :fg', 'fg', f.createdAtGt ? Date.parse(f.createdAtGt) : undefined);
-  add('c.created_at <= :fl', 'fl', f.createdAtLt ? Date.parse(f.createdAtLt) : undefined);
-  return { sql: parts.join(' AND '), params };
-}
-
 /** The rows read are the ones held: the same calls at the same positions, each record unchanged. */
 function sameRows(rows: readonly ArchivedCall[], calls: readonly Call[], positions: readonly number[]): boolean {
   if (rows.length !== calls.length) return false;
@@ -169,26 +149,18 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
   const setLog = (patch: Partial<CallLogState['callLog']>) => set((s) => ({ callLog: { ...s.callLog, ...patch } }));
   const view = (): ViewState => get().views[CALLS] ?? EMPTY_VIEW;
 
-  /** The `/` scan of the current text, and the read-only connection it walks (WAL: it sees each committed page). */
-  let scan: { text: string; filters: CallFilters; run: FilterScan; timer?: ReturnType<typeof setImmediate> } | undefined;
-  let reader: DatabaseSync | undefined;
-  const readDb = () => (reader ??= openSqlite(deps.archive.get().path, { readOnly: true }));
-  deps.onDispose(() => {
-    if (scan?.timer) clearImmediate(scan.timer);
-    scan = undefined;
-    reader?.close();
-    reader = undefined;
-  });
+  /** The `/` scan of the current text (deps.runtime.callScan; its connection is the archive's). */
+  const rt = deps.runtime;
 
   /** Rows [from, from + count) of the log as it is filtered now. */
   function readRows(from: number, count: number, total: number): ArchivedCall[] {
     const s = get();
     const f = s.callLog.filters;
-    if (scan) return callsByRowid(readDb(), scan.run.matches.slice(from, from + count));
     const archive = deps.archive.get();
+    if (rt.callScan) return archive.byPositions(rt.callScan.run.matches.slice(from, from + count));
     if (f.id) {
-      const rowid = rowidOf(readDb(), f.id);
-      const rows = rowid === undefined ? [] : callsByRowid(readDb(), [rowid]);
+      const rowid = archive.positionOf(f.id);
+      const rows = rowid === undefined ? [] : archive.byPositions([rowid]);
       return rows.filter((r) => !f.assistantId || r.call.assistantId === f.assistantId).slice(from, from + count);
     }
     const q = archiveQuery(f);
@@ -199,7 +171,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
 
   function countAll(): number {
     const f = get().callLog.filters;
-    if (scan) return scan.run.matches.length;
+    if (rt.callScan) return rt.callScan.run.matches.length;
     if (f.id) return readRows(0, 1, 1).length;
     return deps.archive.get().count(archiveQuery(f));
   }
@@ -246,10 +218,10 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
   /** Where the call under the cursor is now (calls arrived above it, or went), or undefined. */
   function positionOfKey(key: string): number | undefined {
     const f = get().callLog.filters;
-    const rowid = rowidOf(readDb(), key);
+    const rowid = deps.archive.get().positionOf(key);
     if (rowid === undefined) return undefined;
-    if (scan) {
-      const i = scan.run.matches.indexOf(rowid);
+    if (rt.callScan) {
+      const i = rt.callScan.run.matches.indexOf(rowid);
       return i >= 0 ? i : undefined;
     }
     if (f.id) return 0;
@@ -257,7 +229,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
   }
 
   function stepScan() {
-    const current = scan;
+    const current = rt.callScan;
     if (!current) return;
     const before = current.run.matches.length;
     const done = current.run.step();
@@ -275,15 +247,15 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
 
   /** `keepRows`: the screen keeps its rows until the new walk has its own (a re-walk after a sync). */
   function startScan(text: string, keepRows = false) {
-    if (scan?.timer) clearImmediate(scan.timer);
-    scan = undefined;
+    if (rt.callScan?.timer) clearImmediate(rt.callScan.timer);
+    rt.callScan = undefined;
     const s = get();
     if (!text.trim()) {
       setLog({ filtering: false });
       return;
     }
-    const where = filterWhere(s.callLog.filters);
-    scan = { text, filters: s.callLog.filters, run: new FilterScan(readDb(), filterText(text, s), where.sql, where.params) };
+    const f = s.callLog.filters;
+    rt.callScan = { text, run: deps.archive.get().filterScan(filterText(text, s), { ...archiveQuery(f), ...(f.id ? { id: f.id } : {}) }) };
     setLog(keepRows ? { filtering: true } : { filtering: true, calls: [], positions: [], from: 0, total: 0 });
     stepScan();
   }
@@ -300,7 +272,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
           try {
             deps.archive.get();
             setLog({ status: 'ready', error: undefined, hint: undefined });
-            if (view().filter && !scan) startScan(view().filter);
+            if (view().filter && !rt.callScan) startScan(view().filter);
             else get().actions.rereadCalls();
           } catch (err) {
             setLog({ status: 'error', ...resourceError(err, debugLog) });
@@ -317,8 +289,8 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         if (get().callLog.status !== 'ready') return;
         try {
           // A `/` filter walks again from the top: the calls that arrived may match.
-          if (scan && !scan.run.done) return;
-          if (scan) return startScan(scan.text, true);
+          if (rt.callScan && !rt.callScan.run.done) return;
+          if (rt.callScan) return startScan(rt.callScan.text, true);
           const s = get();
           const v = view();
           const total = countAll();
@@ -347,7 +319,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
       },
       filterCalls(text) {
         if (get().callLog.status !== 'ready') return;
-        if ((scan?.text ?? '') === text) return;
+        if ((rt.callScan?.text ?? '') === text) return;
         try {
           startScan(text);
           if (!text.trim()) get().actions.rereadCalls();
@@ -362,7 +334,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         set({ callStats: { status: 'idle' } });
         get().actions.syncView(CALLS, { cursor: 0, scroll: 0, key: undefined });
         if (get().callLog.status === 'ready') {
-          if (scan) startScan(scan.text);
+          if (rt.callScan) startScan(rt.callScan.text);
           get().actions.rereadCalls();
         } else void get().actions.loadCalls();
         return null;

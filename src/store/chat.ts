@@ -142,14 +142,13 @@ const blank = (id: string, remembered?: RememberedSession): Conversation => ({
   sendError: null,
 });
 
-export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set, get, { api, target, disposers }) => {
+export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set, get, { api, target, disposers, runtime }) => {
   const profile = target.profile;
   const service = serviceKey(target);
   const dir = target.dataDir;
-  /** In-flight sends by session id; not state, because an AbortController is not something to render. */
-  const inFlight = new Map<string, AbortController>();
-  /** Bumped when a send lands, so a slower load started earlier cannot overwrite newer turns. */
-  const versions = new Map<string, number>();
+  /** In-flight sends by session id, and each session's turn version (runtime.ts). */
+  const inFlight = runtime.sends;
+  const versions = runtime.turnVersions;
 
   const conv = (id: string) => get().chat.conversations[id];
   const patch = (id: string, p: Partial<Conversation> | ((c: Conversation) => Partial<Conversation>)) =>

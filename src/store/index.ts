@@ -18,6 +18,7 @@ import { createAsCodeSlice, type AsCodeActions, type AsCodeState } from './ascod
 import { createTestsSlice, enterTests, type TestsActions, type TestsState } from './tests.js';
 import { archiveOpener, createArchiveSlice, type ArchiveActions, type ArchiveState } from './archive.js';
 import { KeyGaps } from './key-gaps.js';
+import { createRuntime, releaseRuntime, type StoreRuntime } from './runtime.js';
 
 export type ConsoleActions = NavigationActions &
   UiActions &
@@ -27,7 +28,7 @@ export type ConsoleActions = NavigationActions &
   ChatActions &
   AsCodeActions &
   TestsActions & {
-    /** Stops timers (flash, polling); call when the console closes. */
+    /** Stops timers (flash, polling), the sync and the scan (releaseRuntime); call when the console closes. */
     dispose(): void;
     /** Told by the keypress dispatcher after each key it drew: the store's background work goes in the gap after it (key-gaps.ts). */
     keyHandled(): void;
@@ -45,7 +46,8 @@ export type ConsoleState = NavigationState &
     actions: ConsoleActions;
   };
 
-export type ConsoleStore = StoreApi<ConsoleState>;
+/** The store, and what its actions hold that is not state (runtime.ts). */
+export type ConsoleStore = StoreApi<ConsoleState> & { readonly runtime: StoreRuntime };
 
 /** A poller returns the refresh to run for the top route, or null when it has nothing to poll. */
 type Poller = (route: Route, s: ConsoleState) => (() => Promise<void>) | null;
@@ -174,16 +176,17 @@ export function createConsoleStore(
   let current: () => ConsoleTarget = () => target;
   const archive = archiveOpener(() => current());
   const gaps = new KeyGaps();
+  const runtime = createRuntime();
   const deps: Deps = {
     api,
     syncWorker: opts.syncWorker,
     target,
-    timers: new Set(),
     archive,
     gaps,
     debugLog: opts.debugLog,
     disposers,
     onDispose: (fn) => void disposers.push(fn),
+    runtime,
   };
   let disposed = false;
   const store = createStore<ConsoleState>()((set, get) => {
@@ -236,8 +239,7 @@ export function createConsoleStore(
         disposed = true;
         unwatch();
         clearInterval(loop);
-        for (const t of deps.timers) clearTimeout(t);
-        deps.timers.clear();
+        releaseRuntime(runtime);
         for (const fn of disposers.splice(0)) fn();
         gaps.dispose();
         archive.close();
@@ -269,7 +271,7 @@ export function createConsoleStore(
   });
   if (opts.initialRoute) store.setState({ stack: [opts.initialRoute] });
   enter(store.getState());
-  return store;
+  return Object.assign(store, { runtime });
 }
 
 const StoreContext = createContext<ConsoleStore | null>(null);

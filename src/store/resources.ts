@@ -95,13 +95,11 @@ type Full = ResourcesState & { target: ConsoleTarget; actions: ResourcesActions 
 
 const idle = { status: 'idle' } as const;
 
-export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, target, debugLog, gaps, onDispose }) => {
+export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, target, debugLog, gaps, runtime }) => {
   /** Files per page: ours, or fewer where the service caps its pages (the page numbers must count in what it sends). */
   const filesPage = () => Math.min(FILES_PAGE_SIZE, api.traits.filesPageCap ?? FILES_PAGE_SIZE);
-  let disposed = false;
-  onDispose(() => (disposed = true));
   /** Loads into a top-level cache key unless it is already loading (or ready, unless forced). */
-  const inFlight = new Set<string>();
+  const inFlight = runtime.loading;
   async function load<K extends 'assistants' | 'numbers' | 'files'>(key: K, opts: LoadOptions = {}, fetch: () => Promise<ResourcesState[K]['data']>) {
     const cur = get()[key];
     const fresh = cur.status === 'ready' && !opts.force && (opts.maxAgeMs === undefined || Date.now() - (cur.fetchedAt ?? 0) < opts.maxAgeMs);
@@ -112,7 +110,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
     try {
       const fetched = await fetch();
       await gaps.gap(); // drawn between two keys, not in front of one
-      if (disposed) return; // the console closed meanwhile: nothing to show, nor to cache
+      if (runtime.disposed) return; // the console closed meanwhile: nothing to show, nor to cache
       // What the service sent is what is shown (the cached rows, a poll's answer): the same
       // object stays, so the screens built on it (the call log's names) format nothing again.
       const same = cur.data !== undefined && JSON.stringify(fetched) === JSON.stringify(get()[key].data);
@@ -182,7 +180,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
       async loadNumbers(opts) {
         await load('numbers', opts, () => api.listPhoneNumbers());
         const t = get().target;
-        if (t.stateDir && !disposed) {
+        if (t.stateDir && !runtime.disposed) {
           const links = loadLinks(t.profile, t.baseUrl, t.stateDir);
           if (JSON.stringify(links) !== JSON.stringify(get().numberLinks)) set({ numberLinks: links });
         }

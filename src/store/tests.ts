@@ -42,18 +42,17 @@ function testsDirOf(dir: string | undefined): string {
   return resolve(dir ?? 'tests');
 }
 
-export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (set, get, { api, target }) => {
+export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (set, get, { api, target, runtime }) => {
   const update = (p: Partial<TestsState['tests']>) => set((s) => ({ tests: { ...s.tests, ...p } }));
-  /** The run under way: a new run stops it from starting more scenarios. */
-  let current: AbortController | undefined;
   return {
     state: { tests: { status: 'idle', errors: [], results: [], total: 0, run: 0 } },
     actions: {
       async runTests(path) {
         const run = get().tests.run + 1;
         const mine = () => get().tests.run === run;
-        current?.abort();
-        const controller = (current = new AbortController());
+        // The run under way stops starting more scenarios.
+        runtime.testRun?.abort();
+        const controller = (runtime.testRun = new AbortController());
         update({ path, status: 'running', errors: [], results: [], report: undefined, total: 0, run });
         try {
           const { readFile } = await import('node:fs/promises');

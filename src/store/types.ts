@@ -112,17 +112,17 @@ export interface Deps {
   syncWorker?: () => Promise<SyncWorkerTarget>;
   target: ConsoleTarget;
   /** The call archive, opened on first use (src/store/archive.ts). */
-  archive: import('./archive.js').ArchiveHandle;
+  archive: import('../archive/index.js').ArchiveHandle;
   /** Background work waits here for a gap between keys. */
   gaps: import('./key-gaps.js').KeyGaps;
-  /** Timers the store owns (flash expiry, polling); cleared by actions.dispose(). */
-  timers: Set<ReturnType<typeof setTimeout>>;
   /** Appends a line to the debug log (keys masked); returns the log's path as shown, or undefined when it could not be written. */
   debugLog?: (line: string) => string | undefined;
   /** Run by actions.dispose() (last writes of the session index). */
   disposers: (() => void)[];
   /** Registers what to close when the store is disposed (the archive's connections). */
   onDispose(fn: () => void): void;
+  /** What the actions keep between calls that nothing draws (runtime.ts); released by actions.dispose(). */
+  runtime: import('./runtime.js').StoreRuntime;
 }
 
 /** A slice gives its initial state and its actions; actions are merged into one stable object. */

@@ -55,8 +55,7 @@ export interface UiActions {
 const FLASH_MS = 5000;
 
 export const createUiSlice: SliceCreator<UiState, UiActions, UiState & { actions: UiActions }> = (set, get, deps) => {
-  let flashTimer: ReturnType<typeof setTimeout> | undefined;
-  let flashSeq = 0;
+  const held = deps.runtime.flash;
   return {
     state: { mode: 'normal', connectionState: deps.api.connectionState, flash: null, dialog: null, columns: 80, rows: 24, quitting: false, paletteSeed: '' },
     actions: {
@@ -67,22 +66,18 @@ export const createUiSlice: SliceCreator<UiState, UiActions, UiState & { actions
         set({ mode: 'command', paletteSeed: seed });
       },
       flash(text, kind = 'info') {
-        const id = ++flashSeq;
+        const id = ++held.seq;
         // A flash shows one line; a longer one (or one of several lines) is written whole to the
         // debug log, and the flash says where.
         const long = text.includes('\n') || cellWidth(escapeLine(text)) > get().columns;
         const logged = long ? deps.debugLog?.(`${kind === 'error' ? 'error' : 'flash'}: ${text}`) : undefined;
         set({ flash: { id, kind, text, ...(logged ? { logged } : {}) } });
-        if (flashTimer) {
-          clearTimeout(flashTimer);
-          deps.timers.delete(flashTimer);
-        }
-        flashTimer = setTimeout(() => {
-          deps.timers.delete(flashTimer!);
+        if (held.timer) clearTimeout(held.timer);
+        held.timer = setTimeout(() => {
+          held.timer = undefined;
           if (get().flash?.id === id) set({ flash: null });
         }, FLASH_MS);
-        flashTimer.unref?.();
-        deps.timers.add(flashTimer);
+        held.timer.unref?.();
       },
       clearFlash() {
         set({ flash: null });

@@ -1,0 +1,45 @@
+// The console's `/` as the archive gives it: a substring scan of the list fields, with the call
+// log's other filters (a CallQuery, id included), and the rows read back by position.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Call } from '../../src/api/schemas.js';
+import { openArchive, type CallQuery, type CallArchive } from '../../src/archive/index.js';
+
+const T = Date.parse('2026-03-01T12:00:00.000Z');
+const call = (id: string, min: number, name: string, assistantId: string): Call =>
+  ({ id, createdAt: new Date(T + min * 60_000).toISOString(), status: 'ended', assistantId, customer: { number: '+14155550100', name } }) as Call;
+
+/** The ids a whole scan finds, newest first. */
+function scan(archive: CallArchive, text: string, q: CallQuery = {}, assistantIds: string[] = []): string[] {
+  const run = archive.filterScan({ text, assistantIds, numberIds: [] }, q);
+  while (!run.step()) {
+    // a slice at a time, as the console walks it
+  }
+  return archive.byPositions(run.matches).map((r) => r.call.id);
+}
+
+test('filterScan: text with the log filters (assistant, dates, id), rows read back by position in the order given', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-filter-'));
+  const archive = openArchive(join(dir, 'a.db'));
+  try {
+    archive.put([call('c1', 0, 'Ada Lovelace', 'x'), call('c2', 10, 'Ada_Byron', 'y'), call('c3', 20, 'Bob', 'x'), call('c4', 30, 'ada', 'x')]);
+    assert.deepEqual(scan(archive, 'ada'), ['c4', 'c2', 'c1']);
+    assert.deepEqual(scan(archive, 'ada', { assistantId: 'x' }), ['c4', 'c1']);
+    assert.deepEqual(scan(archive, 'ada', { after: T + 5 * 60_000, before: T + 25 * 60_000 }), ['c2']);
+    assert.deepEqual(scan(archive, 'ada', { id: 'c1' }), ['c1']);
+    assert.deepEqual(scan(archive, 'a_b'), ['c2'], "LIKE's _ is taken literally");
+    assert.deepEqual(scan(archive, 'zzz', {}, ['y']), ['c2'], 'an assistant whose name matches brings its calls');
+
+    const c1 = archive.positionOf('c1');
+    const c3 = archive.positionOf('c3');
+    assert.ok(c1 !== undefined && c3 !== undefined && c3 > c1, 'positions follow creation');
+    assert.equal(archive.positionOf('missing'), undefined);
+    assert.deepEqual(archive.byPositions([c1, c3, 12345]).map((r) => r.call.id), ['c1', 'c3'], 'in the order given; a position not held is left out');
+  } finally {
+    archive.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

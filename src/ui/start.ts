@@ -18,11 +18,11 @@ import { CONNECTION_MARK, footerLine, headerLeft } from './chrome-text.js';
 import { truncate } from '../format/display.js';
 import { ROUTES, titleOf } from './screens/routes.js';
 import { cachedRowsFor, consoleCacheDir } from '../store/cached.js';
-import { headerLine, layoutColumns, rowLine, tableBodyHeight } from './table-text.js';
+import { headerLine, rowLine, tableBodyHeight } from '../format/table-text.js';
 import { ASSISTANT_COLUMNS, FILE_COLUMNS, countLine, filesLine, nameIn, numberColumns } from './screens/lists.js';
 import { CHART_ROWS, LIVE_MARK, callColumns, callStatusText, chartText, syncWords } from './screens/calls/log-text.js';
 import type { CallLogPeek } from '../archive/index.js';
-import type { Column } from '../format/column.js';
+import { layoutColumns, type Column } from '../format/column.js';
 import { takeTerminal, type Terminal } from './terminal.js';
 
 export interface ConsoleOptions {

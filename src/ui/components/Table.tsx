@@ -3,8 +3,8 @@
 // (CJK, emoji) value never breaks the grid.
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
-import type { Column } from '../../format/column.js';
-import { headerLine, layoutColumns, rowLine, tableBodyHeight } from '../table-text.js';
+import { layoutColumns, type Column } from '../../format/column.js';
+import { headerLine, rowLine, tableBodyHeight } from '../../format/table-text.js';
 import { capabilities } from '../capabilities.js';
 
 export { layoutColumns, tableBodyHeight };

@@ -1,11 +1,9 @@
-// A table's lines as plain text: which columns fit, and each line padded and cut in terminal
-// cells. <Table> (components/Table.tsx) draws these lines with Ink; the frame drawn before Ink
-// has loaded (start.ts) draws the same lines for the cached rows, so the hand-over shows no jump.
-import { cellText, COLUMN_GAP, layoutColumns } from '../format/column.js';
-import { pad } from '../format/display.js';
-
-/** Which columns fit in `width`, and how wide each is: the one layout of the console and the commands. */
-export { layoutColumns };
+// A table's lines as plain text: the columns a layout kept (column.ts layoutColumns), each line
+// padded and cut in terminal cells. The console's <Table> (src/ui/components/Table.tsx) draws
+// these lines with Ink; the frame drawn before Ink has loaded (src/ui/start.ts) draws the same
+// lines for the cached rows, so the hand-over shows no jump.
+import { cellText, COLUMN_GAP, type layoutColumns } from './column.js';
+import { pad } from './display.js';
 
 export type Layout<T> = ReturnType<typeof layoutColumns<T>>;
 

@@ -37,10 +37,13 @@ interface FilterIndex {
   parts: string[];
   text?: string;
   starts?: Int32Array;
+  /** The last query over these rows and the rows it kept: a query that extends it searches only those. */
+  last?: { q: string; out: number[] };
 }
 
+// A cache keyed by the columns object, not state: whoever filters the same rows with the same
+// columns gets the same answer from it.
 const indexes = new WeakMap<object, FilterIndex>();
-let lastFilter: { rows: unknown; columns: unknown; q: string; out: number[] } | null = null;
 
 function haystack<T>(row: T, columns: Column<T>[]): string {
   return columns.map((c) => cellText(c.value(row)).toLowerCase().replaceAll(SEP, ' ')).join(SEP);
@@ -87,8 +90,8 @@ export function filterRows<T extends object>(rows: T[], columns: Column<T>[], fi
   const text = idx.text!;
   const starts = idx.starts!;
   const out: number[] = [];
-  const last = lastFilter;
-  if (last && last.rows === rows && last.columns === columns && q.startsWith(last.q) && last.out.length * 8 < rows.length) {
+  const last = idx.last;
+  if (last && q.startsWith(last.q) && last.out.length * 8 < rows.length) {
     for (const i of last.out) if (idx.parts[i].includes(q)) out.push(i);
   } else {
     let pos = text.indexOf(q);
@@ -108,6 +111,6 @@ export function filterRows<T extends object>(rows: T[], columns: Column<T>[], fi
       row++;
     }
   }
-  lastFilter = { rows, columns, q, out };
+  idx.last = { q, out };
   return out.map((i) => rows[i]);
 }

@@ -10,7 +10,7 @@ import { startTestSandbox } from '../support/sandbox.js';
 import { packagesWith, patchFiles, root } from '../support/patches.js';
 
 const { esmBundleOptions } = (await import(new URL('../../src/scripts/esm-bundle.mjs', import.meta.url).href)) as { esmBundleOptions: () => BuildOptions };
-/** The packages Ink draws a frame with; the other patches (commander, yoga's loader) are start-up only. */
+/** The packages Ink draws a frame with; the other patch (yoga's loader) is start-up only. */
 const DRAWING = ['ink', 'widest-line', 'string-width'];
 
 /** Every file of those packages (by name, or by path as src/ui/ink-internals.ts imports Ink's) taken from `packages`' copy. */

@@ -9,7 +9,7 @@
 // It bundles the current source with src/scripts/build.mjs into its own dir (the same esbuild
 // config as dist/, so a concurrent `npm test` rebuilding dist/ cannot pull it away mid-run).
 // --quick: fewer runs and shorter load, to try the bench out (figures are less stable).
-// --no-build: measure dist/ as it is instead.
+// --no-build: measure dist/ (or SWITCHBOARD_BENCH_BUILD, e.g. a bundle built with some patches left out) as it is instead.
 import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
-  const outdir = args.build ? resolve(BENCH_BUILD) : resolve('dist');
+  const outdir = resolve(args.build ? BENCH_BUILD : (process.env.SWITCHBOARD_BENCH_BUILD ?? 'dist'));
   const ctx: BenchContext = { cli: join(outdir, 'cli.js'), quick: args.quick, log };
 
   let missing: string | undefined;

@@ -1,6 +1,6 @@
 // What each patch on Ink's drawing path earns (src/patches): the console's call log, bundled once
-// per set of patches (each row one more), moved through with j/k on a 120×40 terminal stand-in; bytes written, writes
-// and CPU per key for each. `node --import tsx test/bench/ink-frames.ts [keys] [runs]`.
+// per set of patches (each row one more; with --without, all but one), moved through with j/k on a 120×40 terminal stand-in; bytes written, writes
+// and CPU per key for each. `node --import tsx test/bench/ink-frames.ts [keys] [runs] [--without]`.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { startTestSandbox } from '../support/sandbox.js';
 import { packagesWith, patchFiles, root } from '../support/patches.js';
 
 const { esmBundleOptions } = (await import(new URL('../../src/scripts/esm-bundle.mjs', import.meta.url).href)) as { esmBundleOptions: () => BuildOptions };
-/** The packages Ink draws a frame with; the other patches (commander, yoga's loader) are start-up only. */
+/** The packages Ink draws a frame with; the other patch (yoga's loader) is start-up only. */
 const DRAWING = ['ink', 'widest-line', 'string-width'];
 
 /** Every file of those packages (by name, or by path as src/ui/ink-internals.ts imports Ink's) taken from `packages`' copy. */
@@ -29,15 +29,31 @@ const fromCopy = (packages: string): Plugin => ({
     });
   },
 });
-const keys = Number(process.argv[2] ?? 400);
-const runs = Number(process.argv[3] ?? 5);
+// --without: all the patches, and all but one for each (what dropping that one costs); else cumulative.
+const without = process.argv.includes('--without');
+const [keysArg, runsArg] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const keys = Number(keysArg ?? 400);
+const runs = Number(runsArg ?? 5);
 const names = patchFiles().filter((p) => DRAWING.includes(p.pkg)).map((p) => p.name);
-// Cumulative, in the order they are applied: a patch's diff may need the ones before it on the
-// same file, so each row adds one patch to the row above and shows what that one adds.
-const variants: { label: string; patches: string[] }[] = [
-  { label: 'as published', patches: [] },
-  ...names.map((n, i) => ({ label: `+ ${n}`, patches: names.slice(0, i + 1) })),
-];
+/** Whether the diffs apply in this set (a patch's diff may need the ones before it on the same file). */
+const applies = (patches: string[]): boolean => {
+  try {
+    rmSync(packagesWith(DRAWING, patches), { recursive: true, force: true });
+    return true;
+  } catch {
+    console.log(`(left out: ${names.filter((n) => !patches.includes(n)).join(', ')}; a later diff needs it)`);
+    return false;
+  }
+};
+// Cumulative, in the order they are applied: each row adds one patch to the row above and shows
+// what that one adds.
+const variants: { label: string; patches: string[] }[] = without
+  ? [
+      { label: 'as published', patches: [] },
+      { label: 'all', patches: names },
+      ...names.map((n) => ({ label: `all but ${n}`, patches: names.filter((m) => m !== n) })).filter((v) => applies(v.patches)),
+    ]
+  : [{ label: 'as published', patches: [] }, ...names.map((n, i) => ({ label: `+ ${n}`, patches: names.slice(0, i + 1) }))];
 
 const dir = mkdtempSync(join(root, 'node_modules/.sb-ink-frames-'));
 const copies: string[] = [];

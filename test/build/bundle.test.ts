@@ -60,9 +60,6 @@ test('the parser that decides between a command and the console loads nothing he
   const code = text(staticClosure(dynamicImport('main.mjs', 'commands')));
   for (const heavy of HEAVY) assert.ok(!code.includes(`// ${heavy}`), `the commands chunk and its imports include ${heavy}`);
   assert.ok(code.includes('// node_modules/commander/'), 'it is commander');
-  // commander's import of node:child_process (executable subcommands, none here) is made lazy
-  // (src/patches): it loaded node:net, node:dgram and more at every command's start.
-  assert.ok(!/from "node:child_process"/.test(code), 'the commands chunk imports node:child_process');
 });
 
 test("the console's start draws its frame without React, Ink or yoga; a bare switchboard without commander", () => {

@@ -31,10 +31,10 @@ const JUMPS: Partial<Record<Command, Route>> = {
  */
 export function App({ store, stop, handOver }: { store: ConsoleStore; stop?: () => Promise<void>; handOver?: Terminal['handOver'] }) {
   const { suspendTerminal } = useApp();
-  // Ink clears its frame and lets go of input around `stop`, and draws the whole frame after it.
+  // Ink clears its frame around `stop` (which pauses the keys' stdin, terminal.ts) and draws the whole frame after it.
   const suspend =
     stop && (() => void suspendTerminal(stop).catch((err: unknown) => store.getState().actions.flash(`Could not suspend: ${String(err)}`, 'error')));
-  // The same path for the editor: Ink lets go, the terminal leaves the alternate screen and raw mode, the editor runs, all comes back.
+  // The same path for the editor: the terminal leaves the alternate screen and raw mode and stdin pauses, the editor runs, all comes back.
   const edit = useMemo<EditText | undefined>(
     () =>
       handOver &&

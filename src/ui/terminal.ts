@@ -81,7 +81,10 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     stdout.write(PASTE_OFF + LEAVE_ALT);
   };
   // Cooked mode on the main screen, and back: around a stop (Ctrl-Z) and a hand-over (an editor).
+  // The console's key reader (ui/hooks/keypress.tsx) keeps its listener on stdin; paused, the
+  // stream gives it nothing, so what is typed meanwhile is the other program's.
   const leave = () => {
+    stdin.pause();
     try {
       if (stdin.isTTY) stdin.setRawMode(false);
     } catch {
@@ -92,6 +95,7 @@ export function takeTerminal(opts: TakeOptions): Terminal {
   const enter = () => {
     stdout.write(ENTER_ALT + PASTE_ON);
     if (stdin.isTTY) stdin.setRawMode(true);
+    stdin.resume();
   };
   // While another program has the terminal, Ctrl-C is its key (the terminal sends SIGINT to the
   // whole foreground group): the console must not quit under an open editor, as git and kubectl don't.
@@ -110,7 +114,7 @@ export function takeTerminal(opts: TakeOptions): Terminal {
   const stop = async () => {
     if (restored) return;
     leave();
-    // A signal listener does not keep Node running, and Ink has let go of stdin: without a timer,
+    // A signal listener does not keep Node running, and stdin is paused: without a timer,
     // the loop would be empty on SIGCONT and Ink would unmount on 'beforeExit'.
     const alive = setInterval(() => undefined, 1 << 30);
     const continued = new Promise<void>((resolve) => process.once('SIGCONT', () => resolve()));

@@ -13,7 +13,7 @@ const { esmBundleOptions } = (await import(new URL('../../src/scripts/esm-bundle
 /** The packages Ink draws a frame with; the other patch (yoga's loader) is start-up only. */
 const DRAWING = ['ink', 'widest-line', 'string-width'];
 
-/** Every file of those packages (by name, or by path as src/ui/ink-internals.ts imports Ink's) taken from `packages`' copy. */
+/** Every file of those packages taken from `packages`' copy. */
 const fromCopy = (packages: string): Plugin => ({
   name: 'from-copy',
   setup(b) {

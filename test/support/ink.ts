@@ -17,11 +17,22 @@ export const KEYS = {
   ctrlC: '\x03',
 } as const;
 
-/** Longer than Ink waits after a lone Esc for the rest of an escape sequence. */
+/** Longer than the console waits after a lone Esc for the rest of an escape sequence (keypress.tsx). */
 const ESC_WAIT_MS = 30;
 
+/** Turns of the event loop `tick` yields at most (a burst of keys takes one turn per key). */
+const MAX_TURNS = 1000;
+
+/**
+ * Yields until nothing waits in an immediate, then to the timers: React's scheduler renders in
+ * immediates, and the key dispatcher sends each key of a burst in the turn after the one before
+ * it has rendered (src/ui/hooks/keypress.tsx).
+ */
 export async function tick(): Promise<void> {
-  await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < MAX_TURNS; i++) {
+    const more = await new Promise<boolean>((r) => setImmediate(() => r(process.getActiveResourcesInfo().includes('Immediate'))));
+    if (!more) break;
+  }
   await new Promise((r) => setTimeout(r, 0));
 }
 
@@ -31,12 +42,12 @@ export async function renderApp(tree: ReactElement) {
   return {
     ...app,
     frame: () => app.lastFrame() ?? '',
-    /** Writes keys one at a time (Ink parses escape sequences per write), yielding after each. */
+    /** Writes keys one at a time (one read each), yielding after each. */
     async press(...keys: string[]) {
       for (const k of keys) {
         app.stdin.write(k);
         await tick();
-        // Ink holds a lone Esc until no more of an escape sequence follows (Ink 8: 20 ms), so a
+        // A lone Esc is held until no more of an escape sequence follows (20 ms), so a
         // key written sooner would arrive with it as Alt-<key>; a person's next key comes later.
         if (k === KEYS.escape) await new Promise((r) => setTimeout(r, ESC_WAIT_MS));
       }

@@ -16,7 +16,7 @@ async function burst(c: { stdin: { write: (s: string) => void } }, keys: string)
   await tick();
 }
 
-/** Esc alone: Ink waits a moment to tell it from Alt+key, so the next key must wait too. */
+/** Esc alone: the parser waits a moment to tell it from Alt+key, so the next key must wait too. */
 async function escape(c: { press: (...k: string[]) => Promise<void> }) {
   await c.press(KEYS.escape);
   await new Promise((r) => setTimeout(r, 60));
@@ -169,9 +169,9 @@ test('keys typed ahead in one read go where the keys before them led: ↓ then t
     { height: 10 },
   );
   await burst(c, 'one' + KEYS.down + 'two' + KEYS.left + KEYS.backspace + KEYS.up + 'x');
-  await c.press(KEYS.ctrlS); // Ink reads a Ctrl key inside a run of text as part of the text
+  await c.press(KEYS.ctrlS);
   assert.deepEqual(c.submitted(), { a: 'onex', b: 'to', c: '' });
-  // A run of Tabs is that many Tabs (Ink passes it as one string), not text.
+  // A run of Tabs is that many Tabs, not text.
   await burst(c, '\t\t');
   await burst(c, 'z');
   await c.press(KEYS.ctrlS);

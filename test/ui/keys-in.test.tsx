@@ -37,7 +37,7 @@ describe('Keys in', () => {
       c.stdin.write('jjjjj');
       await tick();
       assert.equal(cursor(), 5);
-      // Mixed arrows in one read: Ink splits escape sequences itself.
+      // Mixed arrows and letters in one read.
       c.stdin.write(KEYS.up + KEYS.up + KEYS.down + 'k');
       await tick();
       assert.equal(cursor(), 3);

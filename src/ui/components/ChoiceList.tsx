@@ -1,17 +1,33 @@
-// A short list to choose one item from (the confirm dialog, a form's choice field): ink-select-input,
-// fed by the console's dispatcher through a private stdin (forwarded-keys.tsx says why). While open
-// it has every key: ↑/↓ (k/j) move, Enter or a digit chooses, Esc cancels; `onKey` may take keys
-// first (the dialog's y/n). Long lists that filter and scroll use Picker instead.
-import SelectInput from 'ink-select-input';
+// A short list to choose one item from (the confirm dialog, a form's choice field), drawn with
+// ink-select-input's own Indicator and Item, its cursor moved here as its SelectInput moves it
+// (↑/↓ at an end wrap round; a list longer than `limit` rotates through the rows shown). Not its
+// SelectInput: that reads keys with Ink's useInput, beside the dispatcher. While open the list has
+// every key: ↑/↓ (k/j) move, Enter or a digit chooses, Esc cancels; `onKey` may take keys first
+// (the dialog's y/n). Long lists that filter and scroll use Picker instead.
+import { useReducer, useRef } from 'react';
+import { Box } from 'ink';
 import type { Key } from 'ink';
+import { Indicator, Item } from 'ink-select-input';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
 import { truncate } from '../../format/display.js';
-import { ForwardedStdin, KEY_BYTES, useForwardedKeys } from './forwarded-keys.js';
 
 export interface Choice<V> {
   label: string;
   value: V;
+}
+
+/** Where the cursor is: which row of those shown, and how far the list is rotated (SelectInput's two numbers). */
+interface Cursor {
+  rotation: number;
+  row: number;
+}
+
+/** The list rotated by `steps` (positive: the last items come first). */
+function rotated<T>(items: T[], steps: number): T[] {
+  const n = items.length;
+  const s = n === 0 ? 0 : ((steps % n) + n) % n;
+  return s === 0 ? items : [...items.slice(n - s), ...items.slice(0, n - s)];
 }
 
 export function ChoiceList<V>(props: {
@@ -25,28 +41,61 @@ export function ChoiceList<V>(props: {
   /** Keys to handle before the list's own; return true when used. */
   onKey?: (input: string, key: Key) => boolean;
 }) {
-  const { context, send } = useForwardedKeys();
+  const { choices } = props;
+  const rotates = props.limit !== undefined && choices.length > props.limit;
+  const shown = rotates ? Math.min(props.limit!, choices.length) : choices.length;
+  const last = shown - 1;
+  const start = (): Cursor => {
+    const i = Math.max(0, choices.findIndex((c) => c.value === props.initial));
+    return { rotation: i > last ? last - i : 0, row: Math.min(i, last) };
+  };
+  // Keys can come faster than a render (a burst in one read): each move builds on the last.
+  const cursor = useRef<Cursor | undefined>(undefined);
+  cursor.current ??= start();
+  // Other choices (by value): the cursor starts over at the top, as SelectInput's does.
+  const values = useRef(choices.map((c) => c.value));
+  if (values.current.length !== choices.length || values.current.some((v, i) => v !== choices[i]!.value)) {
+    values.current = choices.map((c) => c.value);
+    cursor.current = { rotation: 0, row: 0 };
+  }
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const visible = () => (rotates ? rotated(choices, cursor.current!.rotation).slice(0, shown) : choices);
+  const move = (by: -1 | 1) => {
+    const { rotation, row } = cursor.current!;
+    const atEnd = by < 0 ? row === 0 : row === last;
+    // At an end: a rotating list turns under the cursor, a short one wraps the cursor round.
+    if (!atEnd) cursor.current = { rotation, row: row + by };
+    else if (rotates) cursor.current = { rotation: rotation - by, row };
+    else cursor.current = { rotation, row: by < 0 ? last : 0 };
+    rerender();
+  };
+
   useKeypress(
     (input, key) => {
       if (props.onKey?.(input, key)) return true;
-      // Several keys can arrive in one string ("jj"): one at a time.
-      for (const ch of input && !key.ctrl && !key.meta ? [...input] : [input]) {
-        const cmd = commandFor(ch, key, ['dialog']);
-        if (cmd === Command.Cancel) return props.onCancel(), true;
-        if (cmd === Command.PreviousChoice) send(KEY_BYTES.up);
-        else if (cmd === Command.NextChoice) send(KEY_BYTES.down);
-        else if (cmd === Command.Choose) send(KEY_BYTES.enter);
-        else if (/^[1-9]$/.test(ch)) send(ch);
+      const cmd = commandFor(input, key, ['dialog']);
+      if (cmd === Command.Cancel) props.onCancel();
+      else if (cmd === Command.PreviousChoice) move(-1);
+      else if (cmd === Command.NextChoice) move(1);
+      else if (cmd === Command.Choose) {
+        const item = visible()[cursor.current!.row];
+        if (item) props.onChoose(item.value);
+      } else if (/^[1-9]$/.test(input) && !key.ctrl && !key.meta) {
+        const item = visible()[Number(input) - 1];
+        if (item) props.onChoose(item.value);
       }
       return true; // modal: nothing underneath sees keys
     },
     { priority: Priority.Overlay },
   );
-  const items = props.choices.map((c, i) => ({ key: String(i), label: truncate(c.label, props.width - 2), value: c.value }));
-  const initialIndex = Math.max(0, props.choices.findIndex((c) => c.value === props.initial));
   return (
-    <ForwardedStdin context={context}>
-      <SelectInput items={items} initialIndex={initialIndex} limit={props.limit} onSelect={(item) => props.onChoose(item.value)} />
-    </ForwardedStdin>
+    <Box flexDirection="column">
+      {visible().map((c, i) => (
+        <Box key={String(choices.indexOf(c))}>
+          <Indicator isSelected={i === cursor.current!.row} />
+          <Item isSelected={i === cursor.current!.row} label={truncate(c.label, props.width - 2)} />
+        </Box>
+      ))}
+    </Box>
   );
 }

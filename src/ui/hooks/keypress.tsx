@@ -1,14 +1,22 @@
-// One keypress dispatcher with priorities (after gemini-cli's KeypressContext): Ink delivers every
-// key once, here; handlers run highest priority first and the first that returns true consumes it.
-// Ctrl-C never reaches a handler: it always quits; nor does Ctrl-Z, which suspends (job control). A bracketed paste (terminal.ts turns the mode on)
-// is one event, for the highest handler that takes pastes (a focused text input), never keys.
-import { createContext, useContext, useLayoutEffect, useRef, type ContextType, type ReactNode } from 'react';
-import { useInput, useStdin, type Key } from 'ink';
-import { StdinContext, renderNow } from '../ink-internals.js';
+// One keypress dispatcher with priorities (after gemini-cli's KeypressContext). It reads the
+// terminal itself — the stdin stream of Ink's useStdin(), split into keys by ../key-parser.ts — so
+// Ink never reads keys. Handlers run highest priority first and the first that returns true
+// consumes the key. Ctrl-C never reaches a handler: it always quits; nor does Ctrl-Z, which
+// suspends (job control). A bracketed paste (terminal.ts turns the mode on) is one event, for the
+// highest handler that takes pastes (a focused text input), never keys.
+import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useStdin, type Key } from 'ink';
+import { StringDecoder } from 'node:string_decoder';
+import { unstable_IdlePriority, unstable_scheduleCallback } from 'scheduler';
 import { Command, commandFor } from '../keymap.js';
+import { createKeyParser, type KeyEvent } from '../key-parser.js';
 
 /** Keys wait for a loading screen at most this long (then they go on to it as it is). */
 const HOLD_MAX_MS = 5000;
+/** A lone ESC is Esc once nothing has followed it for this long (else it starts a sequence, or is Alt). */
+const ESC_WAIT_MS = 20;
+/** A bracketed paste whose end never comes is taken as it is after this long without input. */
+const PASTE_WAIT_MS = 30_000;
 
 /** Higher runs first. A focused text input beats a form, which beats a screen, which beats global keys. */
 export const Priority = {
@@ -37,6 +45,116 @@ interface Registry {
   hold(): () => void;
 }
 
+interface Callbacks {
+  onForceQuit: () => void;
+  onSuspend?: () => void;
+  onUnwantedPaste?: () => void;
+  onKeyDrawn?: () => void;
+}
+
+/**
+ * Resolves once React has done what a handler set off, so the next key meets it. A store update
+ * (useSyncExternalStore) renders in a microtask; a component's own state set outside a React
+ * event, and the effects of what it renders, are tasks in React's scheduler. A task at idle
+ * priority in that same scheduler runs after every task of higher priority, those queued while
+ * it waits too.
+ */
+const afterRender = () => new Promise<void>((resolve) => void unstable_scheduleCallback(unstable_IdlePriority, resolve));
+
+/** The keys read and not yet dispatched, the held ones, and the handlers: one per provider. */
+class Dispatcher implements Registry {
+  private regs: Registration[] = [];
+  private holds = 0;
+  /** Read, in order, not yet dispatched. */
+  private queue: KeyEvent[] = [];
+  /** Read while a screen held keys: they go first once it lets go. */
+  private held: KeyEvent[] = [];
+  private running = false;
+
+  constructor(private readonly callbacks: { current: Callbacks }) {}
+
+  add(r: Registration) {
+    this.regs = [...this.regs, r].sort((a, b) => b.priority - a.priority || b.seq - a.seq);
+    return () => {
+      this.regs = this.regs.filter((x) => x !== r);
+    };
+  }
+
+  hold() {
+    this.holds++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(timer);
+      this.holds--;
+      if (this.holds === 0 && this.held.length > 0) {
+        this.queue.unshift(...this.held.splice(0));
+        // Released in a commit: dispatch after it, where a key may render.
+        queueMicrotask(() => void this.pump());
+      }
+    };
+    // A service that never answers must not keep the keys forever: they go on as they are.
+    const timer = setTimeout(release, HOLD_MAX_MS);
+    timer.unref?.();
+    return release;
+  }
+
+  /** Keys and pastes as read from the terminal, in order. */
+  take(events: KeyEvent[]) {
+    for (const e of events) {
+      // Ctrl-C quits at once, ahead of keys still queued.
+      if ('key' in e && e.key.ctrl && e.input === 'c') return this.callbacks.current.onForceQuit();
+      this.queue.push(e);
+    }
+    void this.pump();
+  }
+
+  /** Dispatches the queue in order, each consumed key rendered before the next is dispatched. */
+  private async pump() {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.queue.length > 0) {
+        const e = this.queue.shift()!;
+        if ('paste' in e) {
+          if (this.paste(e.paste)) await afterRender();
+          continue;
+        }
+        const outcome = this.key(e);
+        if (outcome === 'taken') await afterRender();
+        // Drawn: background work may use the gap before the next key.
+        if (outcome === 'taken' || outcome === 'not taken') this.callbacks.current.onKeyDrawn?.();
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** 'taken' when a handler consumed the key (so it may have changed what the next key meets). */
+  private key({ input, key }: { input: string; key: Key }): 'taken' | 'not taken' | 'held' | 'suspended' {
+    const { onSuspend } = this.callbacks.current;
+    if (onSuspend && commandFor(input, key, ['global']) === Command.Suspend) {
+      onSuspend();
+      return 'suspended';
+    }
+    // q never waits: quitting needs no data (a screen that holds keys has no text input focused).
+    if (this.holds > 0 && commandFor(input, key, ['global']) !== Command.Quit) {
+      this.held.push({ input, key });
+      return 'held';
+    }
+    // Snapshot: a handler may register or unregister others (opening a dialog) while we iterate.
+    for (const r of [...this.regs]) if (r.active.current && r.handler.current(input, key) === true) return 'taken';
+    return 'not taken';
+  }
+
+  private paste(text: string): boolean {
+    for (const r of [...this.regs]) if (r.active.current && r.paste.current && r.paste.current(text) === true) return true;
+    this.callbacks.current.onUnwantedPaste?.();
+    return false;
+  }
+}
+
 const KeypressContext = createContext<Registry | null>(null);
 
 export function KeypressProvider({
@@ -55,105 +173,35 @@ export function KeypressProvider({
   onKeyDrawn?: () => void;
   children: ReactNode;
 }) {
-  const regs = useRef<Registration[]>([]);
-  // Keys typed while a screen loads its first rows (type-ahead at start-up: `3j` lands on the
-  // second call) wait for it, then go in order. Ctrl-C never waits.
-  const holds = useRef(0);
-  const waiting = useRef<[string, Key][]>([]);
-  const registry = useRef<Registry>({
-    add(r) {
-      regs.current = [...regs.current, r].sort((a, b) => b.priority - a.priority || b.seq - a.seq);
-      return () => {
-        regs.current = regs.current.filter((x) => x !== r);
-      };
-    },
-    hold() {
-      holds.current++;
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        clearTimeout(timer);
-        holds.current--;
-        // Released in a commit: dispatch after it, where a key may render.
-        if (holds.current === 0 && waiting.current.length > 0) queueMicrotask(() => drain.current());
-      };
-      // A service that never answers must not keep the keys forever: they go on as they are.
-      const timer = setTimeout(release, HOLD_MAX_MS);
-      timer.unref?.();
-      return release;
-    },
-  });
-  const dispatch = (input: string, key: Key) => {
-    // q never waits: quitting needs no data (a screen that holds keys has no text input focused).
-    if (holds.current > 0 && commandFor(input, key, ['global']) !== Command.Quit) {
-      waiting.current.push([input, key]);
-      return;
-    }
-    // Snapshot: a handler may register or unregister others (opening a dialog) while we iterate.
-    for (const r of [...regs.current]) {
-      if (r.active.current && r.handler.current(input, key) === true) {
-        // Several keys can come in one read (typed ahead of a slow frame): the next one goes to
-        // whatever this one opened or focused, so render before it is dispatched.
-        renderNow();
-        break;
-      }
-    }
-    onKeyDrawn?.();
-  };
-  const drain = useRef(() => {});
-  drain.current = () => {
-    while (holds.current === 0 && waiting.current.length > 0) {
-      const [input, key] = waiting.current.shift()!;
-      dispatch(input, key);
-    }
-  };
-  const dispatchPaste = (text: string) => {
-    for (const r of [...regs.current]) {
-      if (r.active.current && r.paste.current && r.paste.current(text) === true) {
-        renderNow();
-        return;
-      }
-    }
-    onUnwantedPaste?.();
-  };
-  const paste = useRef(dispatchPaste);
-  paste.current = dispatchPaste;
+  const callbacks = useRef<Callbacks>({ onForceQuit, onSuspend, onUnwantedPaste, onKeyDrawn });
+  callbacks.current = { onForceQuit, onSuspend, onUnwantedPaste, onKeyDrawn };
+  const [dispatcher] = useState(() => new Dispatcher(callbacks));
 
-  // Ink splits a read at escape sequences, Backspaces and Ctrl-C, but passes a run of plain
-  // characters (`jjjjj`, `:calls⏎`) as one string, taking it for pasted text. Pastes come
-  // bracketed, on their own channel; so such a run is that many keys, each parsed by Ink and
-  // dispatched in order. Listening before useInput's listener (a layout effect runs before its
-  // passive one), this sends each character through Ink again and has useInput skip the run.
-  const { internal_eventEmitter: inkInput } = useStdin() as ContextType<typeof StdinContext>;
-  const skipRun = useRef(false);
-  useLayoutEffect(() => {
-    const onRaw = (raw: string) => {
-      if (raw.startsWith('\x1b')) return;
-      const chars = [...raw];
-      if (chars.length < 2) return;
-      for (const ch of chars) inkInput.emit('input', ch);
-      skipRun.current = true;
+  // Ink's stdin, read here rather than through Ink (no useInput anywhere): raw mode is terminal.ts's
+  // from before Ink starts to the end, and around a suspend or an editor it pauses this stream.
+  // Asking Ink for raw mode (setRawMode) would have Ink read and parse the same input as well.
+  const { stdin } = useStdin();
+  useEffect(() => {
+    const parser = createKeyParser();
+    const decoder = new StringDecoder('utf8');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onData = (chunk: string | Buffer) => {
+      clearTimeout(timer);
+      dispatcher.take(parser.push(typeof chunk === 'string' ? chunk : decoder.write(chunk)));
+      const pending = parser.pending();
+      // Nothing more came: a lone ESC is Esc, an unfinished paste is pasted.
+      if (pending) timer = setTimeout(() => dispatcher.take(parser.flush()), pending === 'escape' ? ESC_WAIT_MS : PASTE_WAIT_MS);
     };
-    // Listening for pastes also tells Ink to keep them off the key channel.
-    const onPaste = (text: string) => paste.current(text);
-    inkInput.on('input', onRaw);
-    inkInput.on('paste', onPaste);
+    stdin.on('data', onData);
+    stdin.resume();
     return () => {
-      inkInput.off('input', onRaw);
-      inkInput.off('paste', onPaste);
+      clearTimeout(timer);
+      stdin.off('data', onData);
+      // Unread, stdin keeps the process alive.
+      stdin.pause();
     };
-  }, [inkInput]);
-  useInput((input, key) => {
-    if (skipRun.current) {
-      skipRun.current = false;
-      return;
-    }
-    if (key.ctrl && input === 'c') return onForceQuit();
-    if (onSuspend && commandFor(input, key, ['global']) === Command.Suspend) return onSuspend();
-    dispatch(input, key);
-  });
-  return <KeypressContext.Provider value={registry.current}>{children}</KeypressContext.Provider>;
+  }, [stdin, dispatcher]);
+  return <KeypressContext.Provider value={dispatcher}>{children}</KeypressContext.Provider>;
 }
 
 let seq = 0;

@@ -41,18 +41,13 @@ class Terminal extends Writable {
   }
 }
 
+// The console's dispatcher listens for 'data' (src/ui/hooks/keypress.tsx), as on a real terminal.
 class Keyboard extends EventEmitter {
   isTTY = true;
-  private data: string | null = null;
   press(k: string) {
-    this.data = k;
-    this.emit('readable');
+    this.emit('data', Buffer.from(k));
   }
-  read = () => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
+  read = () => null;
   setEncoding() {}
   setRawMode() {}
   resume() {}

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
+import { createClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { createMemoryApi } from '../support/memory-api.js';
 import { sandboxWithClient } from '../support/sandbox.js';
@@ -108,5 +109,18 @@ describe('the memory api answers as the sandbox does', () => {
     assert.equal(fromMemory.state, 'online');
     assert.match(String((fromMemory.fileErrors as string[])[0]), /^404 no file with id no-such-file/);
     assert.ok(String((fromMemory.chat as unknown[])[3] && JSON.stringify((fromMemory.chat as unknown[])[3])).length > 20);
+  });
+
+  test('a wrong key: the same 401 and connection state', async () => {
+    const wrong = createClient({ baseUrl: on.sb.url, apiKey: 'sk-wrong-key-0000' });
+    const memoryWrong = createMemoryApi({ wrongKey: true, seed: false });
+    try {
+      for (const api of [wrong, memoryWrong]) {
+        assert.equal(await outcome(api.listAssistants()), '401 invalid API key in x-api-key header (GET /assistants)');
+        assert.equal(api.connectionState, 'unauthorized');
+      }
+    } finally {
+      await wrong.close();
+    }
   });
 });

@@ -42,6 +42,8 @@ export interface MemoryApiOptions {
   /** Milliseconds from a placed call's creation to its ringing, answer and end (the sandbox's `callPace`). */
   callPace?: number;
   traits?: ServiceTraits;
+  /** Answer every operation with the sandbox's 401 for a wrong key (a console opened with a bad key). */
+  wrongKey?: boolean;
 }
 
 /** The memory service, with its records open to the test (change them to set up a case). */
@@ -56,7 +58,7 @@ export interface MemoryApi extends VoiceAgentApi {
   };
   /** Every operation asked, by name (`listCalls`, `getFile`, …), in order. */
   readonly asked: string[];
-  /** Whether close() was called. */
+  /** Whether close() was called (it changes nothing else: a file may share one memory api among its consoles). */
   readonly closed: boolean;
 }
 
@@ -99,9 +101,9 @@ export function createMemoryApi(opts: MemoryApiOptions = {}): MemoryApi {
   async function op<T>(name: string, method: string, path: string, signal: AbortSignal | undefined, run: () => T): Promise<T> {
     asked.push(name);
     await new Promise((r) => setImmediate(r));
-    if (closed) throw new Error(`the memory api was closed before ${name}`);
     if (signal?.aborted) throw new AbortedError(method, path, baseUrl);
     try {
+      if (opts.wrongKey) throw new ApiError(401, 'invalid API key in x-api-key header', method, path, baseUrl, 'Unauthorized');
       const out = run();
       feed.set('online');
       return out;

@@ -496,7 +496,7 @@ const toSession = (r: Record<string, string>): SessionRow => ({
 });
 
 /** The assistant body without `fileId` in its knowledge bases, or undefined when it had none. */
-function withoutFileId(body: Record<string, unknown>, fileId: string): Record<string, unknown> | undefined {
+export function withoutFileId(body: Record<string, unknown>, fileId: string): Record<string, unknown> | undefined {
   let changed = false;
   const strip = (kb: unknown) => {
     if (!kb || typeof kb !== 'object' || !Array.isArray((kb as { fileIds?: unknown }).fileIds)) return kb;

@@ -5,9 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SandboxStore, dataPaths, openDatabase, type CallRow, type Db } from './db.js';
+import { SandboxStore, dataPaths, openDatabase, type AssistantRow, type CallRow, type Db, type FileRow, type PhoneNumberRow } from './db.js';
 import { contentPath, loadKnowledge, mimetypeOf, textPath } from './files.js';
 import { CallScript, ENDED_REASONS, planCall, type EndedReason } from './simulate.js';
+import type { KnowledgeDoc } from './chat.js';
 
 const SEED_CALL_COUNT = 300;
 const DAY = 86_400_000;
@@ -32,8 +33,42 @@ interface SeedNumber {
   assistant: string | null;
 }
 
-/** Seeds an empty store. Runs inside the transaction that creates the schema, so it is all or nothing. */
-function seedStore(store: SandboxStore, dataDir: string, now = Date.now()): void {
+/**
+ * Where the seed goes: a data dir's store and files, or the tests' in-memory service
+ * (test/support/memory-api.ts), which so holds the same records as a fresh sandbox.
+ */
+export interface SeedTarget {
+  insertFile(f: FileRow): void;
+  /** The text of a seeded knowledge-base file (its bytes and its extracted text are the same). */
+  saveText(id: string, text: string): void;
+  insertAssistant(a: AssistantRow): void;
+  insertPhoneNumber(n: PhoneNumberRow): void;
+  listAssistants(): AssistantRow[];
+  listPhoneNumbers(): PhoneNumberRow[];
+  countFiles(): number;
+  insertCalls(calls: CallRow[]): number;
+  knowledge(assistant: Record<string, unknown>): KnowledgeDoc[];
+}
+
+function dataDirTarget(store: SandboxStore, dataDir: string): SeedTarget {
+  return {
+    insertFile: (f) => store.insertFile(f),
+    saveText: (id, text) => {
+      writeFileSync(contentPath(dataDir, id), text, { mode: 0o600 });
+      writeFileSync(textPath(dataDir, id), text, { mode: 0o600 });
+    },
+    insertAssistant: (a) => store.insertAssistant(a),
+    insertPhoneNumber: (n) => store.insertPhoneNumber(n),
+    listAssistants: () => store.listAssistants(),
+    listPhoneNumbers: () => store.listPhoneNumbers(),
+    countFiles: () => store.countFiles(),
+    insertCalls: (calls) => store.insertCalls(calls),
+    knowledge: (assistant) => loadKnowledge(store, dataDir, assistant),
+  };
+}
+
+/** Seeds an empty store. In a data dir it runs inside the transaction that creates the schema, so it is all or nothing. */
+export function seedStore(store: SeedTarget, now = Date.now()): void {
   const assets = assetsDir();
   // Knowledge-base files, referenced from the seed assistants as "kb:<file name>".
   const fileIds = new Map<string, string>();
@@ -43,8 +78,7 @@ function seedStore(store: SandboxStore, dataDir: string, now = Date.now()): void
     .forEach((name, i) => {
       const id = randomUUID();
       const text = readFileSync(join(kbDir, name), 'utf8');
-      writeFileSync(contentPath(dataDir, id), text, { mode: 0o600 });
-      writeFileSync(textPath(dataDir, id), text, { mode: 0o600 });
+      store.saveText(id, text);
       const at = new Date(now - (40 - i) * DAY).toISOString();
       store.insertFile({
         id,
@@ -83,12 +117,12 @@ function seedStore(store: SandboxStore, dataDir: string, now = Date.now()): void
     });
   });
 
-  insertSyntheticCalls(store, dataDir, SEED_CALL_COUNT, now);
+  insertSyntheticCalls(store, SEED_CALL_COUNT, now);
 }
 
 /** Opens the data dir's database, seeding it when it is new. */
 export function openSeeded(dataDir: string, seed: boolean) {
-  return openDatabase(dataDir, seed ? (db) => seedStore(new SandboxStore(db), dataDir) : undefined);
+  return openDatabase(dataDir, seed ? (db) => seedStore(dataDirTarget(new SandboxStore(db), dataDir)) : undefined);
 }
 
 // Small deterministic PRNG so seeded data looks varied but needs no randomness source.
@@ -127,11 +161,11 @@ function pickReason(r: number): EndedReason {
  * Inserts `count` finished calls spread over the `days` before `now`, across the store's
  * assistants and numbers (inbound ones only on linked numbers), in one transaction.
  */
-function insertSyntheticCalls(store: SandboxStore, dataDir: string, count: number, now = Date.now(), days = 30): number {
+function insertSyntheticCalls(store: SeedTarget, count: number, now = Date.now(), days = 30): number {
   const assistants = store.listAssistants();
   const numbers = store.listPhoneNumbers();
   if (assistants.length === 0 || numbers.length === 0) throw new Error('seedCalls needs at least one assistant and one phone number');
-  const scripts = new Map(assistants.map((a) => [a.id, new CallScript(a.body, loadKnowledge(store, dataDir, a.body))]));
+  const scripts = new Map(assistants.map((a) => [a.id, new CallScript(a.body, store.knowledge(a.body))]));
   const byId = new Map(assistants.map((a) => [a.id, a]));
   const linked = numbers.filter((n) => n.assistantId && byId.has(n.assistantId));
   const rand = mulberry32(count * 7919 + store.countFiles());
@@ -170,12 +204,12 @@ function insertSyntheticCalls(store: SandboxStore, dataDir: string, count: numbe
 export function seedCalls(target: string | Db, count: number, at: { now?: number; days?: number } = {}): number {
   if (typeof target !== 'string') {
     const dataDir = dirname(target.location() ?? '');
-    return insertSyntheticCalls(new SandboxStore(target), dataDir, count, at.now, at.days);
+    return insertSyntheticCalls(dataDirTarget(new SandboxStore(target), dataDir), count, at.now, at.days);
   }
   if (!existsSync(dataPaths(target).db)) throw new Error(`no sandbox data in ${target}; start the sandbox once to create it`);
   const { db } = openDatabase(target);
   try {
-    return insertSyntheticCalls(new SandboxStore(db), target, count, at.now, at.days);
+    return insertSyntheticCalls(dataDirTarget(new SandboxStore(db), target), count, at.now, at.days);
   } finally {
     db.close();
   }

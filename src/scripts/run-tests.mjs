@@ -1,9 +1,13 @@
 // Runs every test/**/*.test.ts(x) with Node's built-in runner through tsx. Each file also runs
 // alone the same way (`node --import tsx --test FILE`): Ink is patched where it is installed.
 // Extra args pass through: substrings that pick test files (run-tests.mjs test/ui).
+// --checks: tsc, ESLint and knip run beside the tests, not before them (`npm test`): the suite
+// spends much of its time waiting on child processes and timers, and the checks fill those gaps.
+// ESLint keeps a cache in node_modules/.cache, so a second run lints only what changed.
+// --concurrency N (or SWITCHBOARD_TEST_CONCURRENCY): test files at once, 2 by default.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -13,12 +17,53 @@ function walk(dir) {
   });
 }
 
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+const checks = args.includes('--checks');
+const at = args.indexOf('--concurrency');
+const concurrency = Number(at >= 0 ? args[at + 1] : (process.env.SWITCHBOARD_TEST_CONCURRENCY ?? 2));
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  console.error('--concurrency needs a whole number of test files at once, like --concurrency 2');
+  process.exit(2);
+}
+const filters = args.filter((a, i) => a !== '--checks' && a !== '--concurrency' && !(at >= 0 && i === at + 1));
 const files = walk('test').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-console.log(`# tests on Node ${process.version}`);
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+
+/** Runs a command; resolves to its exit code, with its output kept to print in one piece. */
+function run(name, command, argv, opts = {}) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, argv, { stdio: opts.inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout?.on('data', (d) => (out += d));
+    child.stderr?.on('data', (d) => (out += d));
+    child.on('error', (err) => (out += `${err.message}\n`));
+    child.on('close', (code, signal) => {
+      const status = code ?? (signal ? 1 : 0);
+      if (!opts.inherit) {
+        const seconds = ((Date.now() - started) / 1000).toFixed(0);
+        process.stdout.write(`# check ${name}: ${status === 0 ? 'ok' : 'FAILED'} (${seconds} s)\n${status === 0 ? '' : out}`);
+      }
+      resolve(status);
+    });
+  });
+}
+
+const bin = (name) => join('node_modules', '.bin', name);
+const checking = checks
+  ? [
+    run('tsc', process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '--noEmit']),
+    run('eslint', bin('eslint'), ['--config', 'src/scripts/eslint.config.mjs', '--cache', '--cache-strategy', 'content',
+      '--cache-location', 'node_modules/.cache/eslint/', 'src', 'test']),
+    run('knip', bin('knip'), ['--config', 'src/scripts/knip.jsonc']),
+  ]
+  : [];
+
+console.log(`# tests on Node ${process.version}, ${concurrency} files at once${checks ? ', with tsc, ESLint and knip beside them' : ''}`);
+const tests = await run('tests', process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], { inherit: true });
+const failedChecks = (await Promise.all(checking)).filter((s) => s !== 0).length;
+if (failedChecks > 0) console.log(`# ${failedChecks} check${failedChecks === 1 ? '' : 's'} failed (above)`);
+process.exit(tests !== 0 ? tests : failedChecks > 0 ? 1 : 0);

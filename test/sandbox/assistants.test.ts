@@ -1,6 +1,6 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { get, isErrorBody, post, send } from './http.js';
 
 const full = {
@@ -31,9 +31,7 @@ const full = {
 };
 
 describe('assistants', () => {
-  let sb: RunningSandbox;
-  before(async () => (sb = await startTestSandbox()));
-  after(() => sb.close());
+  const sb = sandboxForFile();
 
   test('the seed has assistants across model providers, one speaking first', async () => {
     const r = await get(sb, '/assistants');

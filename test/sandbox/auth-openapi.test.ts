@@ -1,12 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { startTestSandbox, type RunningSandbox, sandboxForFile } from '../support/sandbox.js';
 import { checkedFetch, get, isErrorBody, send, upload } from './http.js';
 
 describe('auth', () => {
-  let sb: RunningSandbox;
-  before(async () => (sb = await startTestSandbox()));
-  after(() => sb.close());
+  const sb = sandboxForFile();
 
   const routes: [string, string][] = [
     ['GET', '/calls'],

@@ -3,15 +3,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { startTestSandbox, type RunningSandbox, sandboxForFile } from '../support/sandbox.js';
 import { eventually, get, isErrorBody, post } from './http.js';
 
 const byNewest = (a: any, b: any) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1);
 
 describe('call log', () => {
-  let sb: RunningSandbox;
-  before(async () => (sb = await startTestSandbox()));
-  after(() => sb.close());
+  const sb = sandboxForFile();
 
   test('the seed has a few hundred past calls over the last 30 days, newest first', async () => {
     const r = await get(sb, '/calls?limit=1000');

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { startTestSandbox, type RunningSandbox, sandboxForFile } from '../support/sandbox.js';
 import { checkedFetch } from './http.js';
 
 /** A raw GET (fetch would decompress on its own and hide the encoding). */
@@ -24,9 +24,7 @@ function rawGet(
 }
 
 describe('CORS is off by default', () => {
-  let sb: RunningSandbox;
-  before(async () => (sb = await startTestSandbox({ seed: false })));
-  after(() => sb.close());
+  const sb = sandboxForFile({ seed: false });
 
   test('no CORS headers, and a preflight is not answered as one', async () => {
     const r = await checkedFetch(sb.url, `/assistants`, { headers: { 'x-api-key': sb.apiKey, origin: 'http://localhost:5173' } });

@@ -1,8 +1,8 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { startTestSandbox, type RunningSandbox, sandboxForFile } from '../support/sandbox.js';
 import { checkedFetch, eventually, get, isErrorBody, post, send, upload } from './http.js';
 
 const done = (sb: RunningSandbox, id: string) =>
@@ -12,9 +12,7 @@ const done = (sb: RunningSandbox, id: string) =>
   });
 
 describe('files', () => {
-  let sb: RunningSandbox;
-  before(async () => (sb = await startTestSandbox({ seed: false, maxUploadBytes: 4096 })));
-  after(() => sb.close());
+  const sb = sandboxForFile({ seed: false, maxUploadBytes: 4096 });
 
   test('upload stores the bytes by id, extracts text, and serves both with the key', async () => {
     const r = await upload(sb, 'notes.md', '# Notes\n\nhello wörld\n');
@@ -183,9 +181,7 @@ describe('files', () => {
 });
 
 describe('file paging', () => {
-  let sb: RunningSandbox;
-  before(async () => (sb = await startTestSandbox({ seed: false })));
-  after(() => sb.close());
+  const sb = sandboxForFile({ seed: false });
 
   test('pages walk every file once, newest first', async () => {
     const ids: string[] = [];

@@ -1,15 +1,13 @@
 // The served OpenAPI document passes Redocly's linter (@redocly/openapi-core, the engine of
 // `redocly lint`) with its recommended rules: 0 errors, 0 warnings. Offline: the document is
 // linted from the string the sandbox served, with no external references.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 describe('the OpenAPI document passes an established linter', () => {
-  let sb: RunningSandbox;
-  before(async () => (sb = await startTestSandbox({ seed: false })));
-  after(() => sb.close());
+  const sb = sandboxForFile({ seed: false });
 
   test('Redocly recommended rules: no errors, no warnings', async () => {
     const source = await (await fetch(`${sb.url}/openapi.json`)).text();

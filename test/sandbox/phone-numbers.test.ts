@@ -1,13 +1,11 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { startTestSandbox, sandboxForFile } from '../support/sandbox.js';
 import { ringViaDataDir } from '../../src/sandbox/ring.js';
 import { eventually, get, isErrorBody, post, send } from './http.js';
 
 describe('phone numbers and inbound calls', () => {
-  let sb: RunningSandbox;
-  before(async () => (sb = await startTestSandbox({ callPace: 25 })));
-  after(() => sb.close());
+  const sb = sandboxForFile({ callPace: 25 });
 
   test('the seed has at least 3 numbers with every spec field, some linked', async () => {
     const r = await get(sb, '/phone-numbers');

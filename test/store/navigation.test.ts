@@ -1,27 +1,21 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox } from '../support/sandbox.js';
+import { createMemoryApi, type MemoryApi } from '../support/memory-api.js';
 import { until } from '../support/wait.js';
-import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, routeKey, topRoute, viewOf, type ConsoleStore } from '../../src/store/index.js';
 import { scrollFor } from '../../src/store/navigation.js';
 
 describe('console store: navigation', () => {
-  let sb: Awaited<ReturnType<typeof startTestSandbox>>;
-  let api: ReturnType<typeof createClient>;
+  let api: MemoryApi;
   let store: ConsoleStore;
-  before(async () => {
-    sb = await startTestSandbox();
-    api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-  });
+  before(() => void (api = createMemoryApi()));
   after(async () => {
     store?.getState().actions.dispose();
     await api.close();
-    await sb.close();
   });
   const fresh = () => {
     store?.getState().actions.dispose();
-    store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url });
+    store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: api.baseUrl });
     return store;
   };
   const names = () => store.getState().stack.map((r) => r.name);

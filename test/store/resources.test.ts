@@ -3,15 +3,15 @@
 // row's formatted line) is kept; a change is a new object.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sandboxWithClient } from '../support/sandbox.js';
+import { createMemoryApi } from '../support/memory-api.js';
 import { until } from '../support/wait.js';
 import { createConsoleStore } from '../../src/store/index.js';
 
-const on = sandboxWithClient();
 
 test('a list that comes back unchanged is the same object; a changed one is new and holds the change', async () => {
-  const { sb, api } = on;
-  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { pollMs: 3_600_000 });
+  // Each load answers with new objects, as a request does: the store must see the rows are the same.
+  const api = createMemoryApi();
+  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: api.baseUrl }, { pollMs: 3_600_000 });
   try {
     const { actions } = store.getState();
     // The first screen (Assistants) loads them; then each load below is one request.

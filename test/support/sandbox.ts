@@ -29,6 +29,33 @@ export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Prom
 }
 
 /**
+ * For a file (or a describe) of tests: a sandbox started before its tests and closed after them,
+ * `const sb = sandboxForFile()`, then `sb.url`, `sb.apiKey`, … inside the tests. `sb` stands for
+ * the running sandbox (it forwards to it), so it is used as one; touched before the file's `before`
+ * has run, it says so.
+ */
+export function sandboxForFile(opts: Partial<SandboxOptions> = {}): RunningSandbox {
+  let running: RunningSandbox | undefined;
+  before(async () => {
+    running = await startTestSandbox(opts);
+  });
+  after(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  const target = (): RunningSandbox => {
+    if (!running) throw new Error('the sandbox of sandboxForFile() is used outside the tests of its file (before its `before` or after its `after`)');
+    return running;
+  };
+  return new Proxy({} as RunningSandbox, {
+    get: (_, key) => Reflect.get(target(), key),
+    has: (_, key) => Reflect.has(target(), key),
+    ownKeys: () => Reflect.ownKeys(target()),
+    getOwnPropertyDescriptor: (_, key) => ({ ...Reflect.getOwnPropertyDescriptor(target(), key), configurable: true }),
+  });
+}
+
+/**
  * For a file of built-CLI tests: a sandbox and a temporary HOME, started before the file's tests
  * and removed after them, with `env` pointing the CLI at that sandbox as a remote service.
  */

@@ -1,16 +1,11 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS } from '../support/ink.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole } from './support.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 describe('Assistants screen', () => {
-  let sb: Sandbox;
-  before(async () => {
-    sb = await startTestSandbox();
-  });
-  after(async () => {
-    await sb.close();
-  });
+  const sb = sandboxForFile();
 
   test('lists assistants; j moves, Enter opens the grouped detail, Esc comes back to the same row', async () => {
     const c = await openConsole(sb);

@@ -1,13 +1,13 @@
 // The Chat screens against a real sandbox over HTTP: start a session and talk, variables, a send
 // that fails and keeps its text, reopening history, and Esc cancelling a slow send.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createElement } from 'react';
-import { startTestSandbox } from '../support/sandbox.js';
+import { startTestSandbox, sandboxForFile } from '../support/sandbox.js';
 import { KEYS, renderApp } from '../support/ink.js';
 import { createClient } from '../../src/api/client.js';
 import { listSessions, rememberSession } from '../../src/config/sessions.js';
@@ -44,13 +44,7 @@ function sessionIdOf(route: Route): string {
 }
 
 describe('Chat screen', () => {
-  let sb: Sandbox;
-  before(async () => {
-    sb = await startTestSandbox();
-  });
-  after(async () => {
-    await sb.close();
-  });
+  const sb = sandboxForFile();
 
   test('4, n, pick the assistant, send: the first message opens, the reply appears, the index remembers it', async () => {
     const c = await openChat(sb.url, sb.apiKey);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { KEYS } from '../support/ink.js';
 import { openConsole, startTestSandbox, type Sandbox } from './support.js';
 import { checkUploadPath, completePath } from '../../src/ui/screens/files/pathInput.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 describe('Files screen and the shell', () => {
   let sb: Sandbox;
@@ -169,13 +170,7 @@ describe('Files screen and the shell', () => {
 });
 
 describe('every list screen shows the service error and retries with r', () => {
-  let sb: Sandbox;
-  before(async () => {
-    sb = await startTestSandbox();
-  });
-  after(async () => {
-    await sb.close();
-  });
+  const sb = sandboxForFile();
   for (const [name, what] of [
     ['numbers', 'phone numbers'],
     ['calls', 'the call log'],

@@ -1,12 +1,13 @@
 // The console's inputs: text fields are the own TextInput (cursor editing, text-buffer.ts), short choice
 // lists are ink-select-input (the confirm dialog, a form's choice field); both get their keys from
 // the one dispatcher, every key of a burst counts, and none reaches a handler below them.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useState } from 'react';
 import { Box, Text } from 'ink';
 import { KEYS, renderApp, tick } from '../support/ink.js';
-import { openConsole, startTestSandbox, type Sandbox, renderForm } from './support.js';
+import { openConsole, renderForm } from './support.js';
+import { createMemoryApi } from '../support/memory-api.js';
 import { KeypressProvider, Priority, useKeypress } from '../../src/ui/hooks/keypress.js';
 import { TextInput } from '../../src/ui/components/TextInput.js';
 
@@ -180,13 +181,8 @@ test('keys typed ahead in one read go where the keys before them led: ↓ then t
 });
 
 describe('inputs in the console', () => {
-  let sb: Sandbox;
-  before(async () => {
-    sb = await startTestSandbox();
-  });
-  after(async () => {
-    await sb.close();
-  });
+  // The service, in memory: these tests are about the console, not HTTP.
+  const sb = createMemoryApi();
 
   test('create form: the name edits at the cursor, a burst counts every key, q types a q, Ctrl-S saves', async () => {
     const c = await openConsole(sb);

@@ -1,6 +1,6 @@
 // Keys in: several keys in one read are each dispatched in order, and a bracketed paste is text
 // for the focused input, never commands for a list.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,19 +13,14 @@ import { createConsoleStore, routeKey, topRoute, viewOf } from '../../src/store/
 import { App } from '../../src/ui/app.js';
 import { KEYS, renderApp, tick } from '../support/ink.js';
 import { until } from '../support/wait.js';
-import { openConsole, startTestSandbox, type Sandbox, PROMPT_AND_NAME, renderForm } from './support.js';
+import { openConsole, startTestSandbox, PROMPT_AND_NAME, renderForm } from './support.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 
 describe('Keys in', () => {
-  let sb: Sandbox;
-  before(async () => {
-    sb = await startTestSandbox();
-  });
-  after(async () => {
-    await sb.close();
-  });
+  const sb = sandboxForFile();
 
   test('one write of jjjjj on the call log moves the highlight 5 rows, then kk 2 back', async () => {
     const c = await openConsole(sb, { initialRoute: { name: 'calls' } });

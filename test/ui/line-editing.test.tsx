@@ -1,12 +1,13 @@
 // Line editing everywhere: every text input (form fields, path input, palette, filter, chat draft,
 // the system prompt) is the one TextInput on the one text buffer, so the same keys edit the same
 // way in each, and a value longer than its box scrolls so the cursor stays in view.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useState } from 'react';
 import { Box, Text } from 'ink';
 import { KEYS, renderApp, tick } from '../support/ink.js';
-import { openConsole, renderForm, startTestSandbox, PROMPT_AND_NAME, type Sandbox } from './support.js';
+import { openConsole, renderForm, PROMPT_AND_NAME } from './support.js';
+import { createMemoryApi } from '../support/memory-api.js';
 import { KeypressProvider } from '../../src/ui/hooks/keypress.js';
 import { TextInput } from '../../src/ui/components/TextInput.js';
 import { topRoute } from '../../src/store/index.js';
@@ -136,13 +137,8 @@ describe('multi-line text', () => {
 });
 
 describe('the chat draft', () => {
-  let sb: Sandbox;
-  before(async () => {
-    sb = await startTestSandbox();
-  });
-  after(async () => {
-    await sb.close();
-  });
+  // The service, in memory: these tests are about the console, not HTTP.
+  const sb = createMemoryApi();
 
   test('a filter or palette line longer than the terminal scrolls sideways: one row, the cursor end in view', async () => {
     const c = await openConsole(sb);

@@ -1,18 +1,14 @@
 // A list's window moves only when the cursor would leave it: after scrolling down to the bottom
 // row, k moves the highlight up and the rows stay put (the store's window is the table's body,
 // not its height with the header).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { routeKey, viewOf } from '../../src/store/index.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole } from './support.js';
+import { createMemoryApi } from '../support/memory-api.js';
 
-let sb: Sandbox;
-before(async () => {
-  sb = await startTestSandbox();
-});
-after(async () => {
-  await sb.close();
-});
+// The service, in memory: these tests are about the console, not HTTP.
+const sb = createMemoryApi();
 
 /** The table's first body row in the frame: the line under the header. */
 function firstRow(frame: string): string {

@@ -1,20 +1,16 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Call } from '../../src/api/schemas.js';
 import { viewCall } from '../../src/api/records.js';
 import { KEYS } from '../support/ink.js';
 import { until } from '../support/wait.js';
 import { callLines } from '../../src/ui/screens/calls/CallDetail.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole } from './support.js';
+import { createMemoryApi } from '../support/memory-api.js';
 
 describe('Numbers and Calls screens', () => {
-  let sb: Sandbox;
-  before(async () => {
-    sb = await startTestSandbox();
-  });
-  after(async () => {
-    await sb.close();
-  });
+  // The service, in memory: these tests are about the console, not HTTP.
+  const sb = createMemoryApi();
 
   test('numbers list; l links an assistant picked from a list and the row shows it', async () => {
     const c = await openConsole(sb, { initialRoute: { name: 'numbers' } });

@@ -1,4 +1,5 @@
-// Shared setup for console component tests: a real sandbox, the real client, a fresh store.
+// Shared setup for console component tests: a real sandbox and the real client, or the in-memory
+// api (test/support/memory-api.ts); a fresh store.
 import { createElement } from 'react';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,15 +12,18 @@ import { App } from '../../src/ui/app.js';
 import { Form, type Field } from '../../src/ui/components/Form.js';
 import { KeypressProvider } from '../../src/ui/hooks/keypress.js';
 import { renderApp } from '../support/ink.js';
+import type { MemoryApi } from '../support/memory-api.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
 /**
  * `cacheDir`: the console's cache (lists, call archive); a fresh temp dir, removed on close, when
- * not given. The archive's sync runs in a worker thread with the same key, as in the console.
+ * not given. On a sandbox the archive's sync runs in a worker thread with the same key, as in the
+ * console; on the memory api it runs in the process, through that api (the console's `--offline`
+ * path to the same archive code). The memory api stays open after close: the file owns it.
  */
 export async function openConsole(
-  sb: Sandbox,
+  sb: Sandbox | MemoryApi,
   opts: {
     apiKey?: string;
     initialRoute?: Route;
@@ -30,15 +34,17 @@ export async function openConsole(
     wrapApi?: (api: VoiceAgentApi) => VoiceAgentApi;
   } = {},
 ) {
-  const apiKey = opts.apiKey ?? sb.apiKey;
-  const client = createClient({ baseUrl: sb.url, apiKey });
+  const memory = 'records' in sb ? sb : undefined;
+  const baseUrl = 'records' in sb ? sb.baseUrl : sb.url;
+  const apiKey = opts.apiKey ?? ('records' in sb ? '' : sb.apiKey);
+  const client = 'records' in sb ? sb : createClient({ baseUrl, apiKey });
   // `wrapApi`: the console sees a service that answers some requests otherwise (the store's api).
   const api = opts.wrapApi ? opts.wrapApi(client) : client;
   const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
   const store: ConsoleStore = createConsoleStore(
     api,
-    { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir, ...opts.target },
-    { ...opts, syncWorker: async () => ({ baseUrl: sb.url, apiKey }) },
+    { kind: 'sandbox', profile: 'sandbox', baseUrl, cacheDir, ...opts.target },
+    { ...opts, syncWorker: memory ? undefined : async () => ({ baseUrl, apiKey }) },
   );
   const app = await renderApp(createElement(App, { store }));
   return {
@@ -49,7 +55,7 @@ export async function openConsole(
     async close() {
       app.unmount();
       store.getState().actions.dispose();
-      await api.close();
+      if (!memory) await api.close();
       // A sync's worker stops within its grace after dispose (src/archive/worker.ts); until then it
       // may still write the archive's files, and the dir could not be removed.
       for (let waited = 0; store.getState().archiveSync.running && waited < 2000; waited += 20) await new Promise((r) => setTimeout(r, 20));

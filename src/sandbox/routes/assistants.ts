@@ -113,7 +113,7 @@ function withoutNulls(body: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-const assistantRecord = (a: AssistantRow) => ({ id: a.id, ...withoutNulls(a.body), createdAt: a.createdAt, updatedAt: a.updatedAt });
+export const assistantRecord = (a: AssistantRow) => ({ id: a.id, ...withoutNulls(a.body), createdAt: a.createdAt, updatedAt: a.updatedAt });
 
 function checkFilesExist(ctx: SandboxContext, body: Record<string, unknown>): void {
   const lists: [string, unknown][] = [

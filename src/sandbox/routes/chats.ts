@@ -26,7 +26,7 @@ const SendChat = z.strictObject({
     .optional(),
 });
 
-const sessionRecord = (s: SessionRow) => ({
+export const sessionRecord = (s: SessionRow) => ({
   id: s.id,
   name: s.name,
   assistantId: s.assistantId,

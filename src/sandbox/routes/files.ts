@@ -14,7 +14,7 @@ export const FILE_STATUSES = ['processing', 'done', 'failed'] as const;
 export const DEFAULT_FILE_PAGE_LIMIT = 10;
 export const MAX_FILE_PAGE_LIMIT = 100;
 
-function fileRecord(ctx: SandboxContext, f: FileRow) {
+export function fileRecord(ctx: Pick<SandboxContext, 'baseUrl'>, f: FileRow) {
   const url = `${ctx.baseUrl()}/files/${encodeURIComponent(f.id)}/content`;
   return {
     id: f.id,

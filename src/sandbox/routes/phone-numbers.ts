@@ -8,7 +8,7 @@ import { badRequest, notFound } from '../errors.js';
 import { idText, parseBody } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
-const phoneNumberRecord = (n: PhoneNumberRow) => ({
+export const phoneNumberRecord = (n: PhoneNumberRow) => ({
   id: n.id,
   ...n.body,
   did: n.did,

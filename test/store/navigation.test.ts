@@ -5,6 +5,7 @@ import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, routeKey, topRoute, viewOf, type ConsoleStore } from '../../src/store/index.js';
 import { scrollFor } from '../../src/store/navigation.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 describe('console store: navigation', () => {
   let sb: Awaited<ReturnType<typeof startTestSandbox>>;
@@ -21,7 +22,7 @@ describe('console store: navigation', () => {
   });
   const fresh = () => {
     store?.getState().actions.dispose();
-    store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url });
+    store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { routes: ROUTES });
     return store;
   };
   const names = () => store.getState().stack.map((r) => r.name);

@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import { sandboxWithClient } from '../support/sandbox.js';
 import { until } from '../support/wait.js';
 import { createConsoleStore } from '../../src/store/index.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 const on = sandboxWithClient();
 
 test('a list that comes back unchanged is the same object; a changed one is new and holds the change', async () => {
   const { sb, api } = on;
-  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { pollMs: 3_600_000 });
+  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { routes: ROUTES, pollMs: 3_600_000 });
   try {
     const { actions } = store.getState();
     // The first screen (Assistants) loads them; then each load below is one request.

@@ -14,6 +14,7 @@ import { App } from '../../src/ui/app.js';
 import { KEYS, renderApp, tick } from '../support/ink.js';
 import { until } from '../support/wait.js';
 import { openConsole, startTestSandbox, type Sandbox, PROMPT_AND_NAME, renderForm } from './support.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -126,7 +127,7 @@ describe('Keys in', () => {
   test('a multi-line paste keeps its lines in the chat draft', async () => {
     const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, retries: 0 });
     const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-keys-'));
-    const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, dataDir });
+    const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, dataDir }, { routes: ROUTES });
     const c = await renderApp(createElement(App, { store }));
     try {
       await c.waitFor('NAME');
@@ -189,7 +190,7 @@ test("the console's keys reach the store's key gaps (actions.keyHandled), one ca
   const store = createConsoleStore(
     api,
     { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir: dataDir },
-    { initialRoute: { name: 'calls' }, pollMs: 3_600_000 },
+    { routes: ROUTES, initialRoute: { name: 'calls' }, pollMs: 3_600_000 },
   );
   const { actions } = store.getState();
   const keyHandled = actions.keyHandled;

@@ -11,6 +11,7 @@ import { App } from '../../src/ui/app.js';
 import { Form, type Field } from '../../src/ui/components/Form.js';
 import { KeypressProvider } from '../../src/ui/hooks/keypress.js';
 import { renderApp } from '../support/ink.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
@@ -38,7 +39,7 @@ export async function openConsole(
   const store: ConsoleStore = createConsoleStore(
     api,
     { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir, ...opts.target },
-    { ...opts, syncWorker: async () => ({ baseUrl: sb.url, apiKey }) },
+    { routes: ROUTES, ...opts, syncWorker: async () => ({ baseUrl: sb.url, apiKey }) },
   );
   const app = await renderApp(createElement(App, { store }));
   return {

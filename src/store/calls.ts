@@ -10,7 +10,7 @@ import type { Call, CallFilters } from '../api/schemas.js';
 import { parseDateInput } from '../api/dates.js';
 import type { ArchivedCall, FilterText } from '../archive/index.js';
 import { EMPTY_VIEW, scrollFor, type NavigationActions, type NavigationState, type ViewState } from './navigation.js';
-import type { Route, SliceCreator } from './types.js';
+import type { SliceCreator } from './types.js';
 import { failure } from '../api/errors.js';
 import { resourceError } from './types.js';
 import type { UiActions } from './ui.js';
@@ -420,14 +420,3 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     },
   };
 };
-
-/** Polls for the top route: the live call log, or a call that has not ended yet. */
-export function callPoller(route: Route, s: Full): (() => Promise<void>) | null {
-  if (route.name === 'calls' && s.callLog.live && s.callLog.status === 'ready') return () => s.actions.refreshCalls();
-  if (route.name === 'call') {
-    const rec = s.records[`call:${route.id}`];
-    const call = rec?.data as Call | undefined;
-    if (rec?.status === 'ready' && call?.status !== 'ended') return () => s.actions.loadCall(route.id);
-  }
-  return null;
-}

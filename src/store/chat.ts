@@ -409,19 +409,3 @@ function safeFind(profile: string, id: string, dir: string | undefined): Remembe
     return undefined;
   }
 }
-
-/** What a chat route needs when it comes on top: the index for the list, a conversation, a new session. */
-export function enterChat(route: Route, a: ChatActions & { loadAssistants(): Promise<void> }): void {
-  if (route.name === 'chat') {
-    void a.loadAssistants();
-    // `:chat <id>` and `chat --assistant <id>` ask for a conversation: it takes the list's place.
-    if (route.sessionId) return a.showConversation(route.sessionId, route);
-    if (route.assistantId) return void a.startChat(route.assistantId);
-    return a.loadSessionIndex();
-  }
-  if (route.name === 'chat-new') return void a.loadAssistants();
-  if (route.name === 'chat-session') {
-    void a.loadAssistants();
-    return void a.openSession(route.sessionId);
-  }
-}

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { failure } from '../api/errors.js';
 import type { ScenarioResult, TestReport } from '../scenarios/run.js';
 import type { ScenarioFile } from '../scenarios/scenario.js';
-import type { Route, SliceCreator } from './types.js';
+import type { SliceCreator } from './types.js';
 import type { ChatState } from './chat.js';
 import type { ResourcesState } from './resources.js';
 import type { UiActions } from './ui.js';
@@ -121,10 +121,3 @@ export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (s
     },
   };
 };
-
-/** The results view runs its scenarios when it comes on top with nothing run for its path yet. */
-export function enterTests(route: Route, a: TestsActions, s: () => TestsState): void {
-  if (route.name !== 'tests') return;
-  const t = s().tests;
-  if (t.status === 'idle' || t.path !== route.path) void a.runTests(route.path);
-}

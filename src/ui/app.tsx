@@ -11,7 +11,7 @@ import { MIN_COLUMNS, MIN_ROWS } from './capabilities.js';
 import { truncate } from '../format/display.js';
 import { FilterBar, Palette } from './components/Palette.js';
 import { ConfirmDialog, dialogHeight } from './components/ConfirmDialog.js';
-import { SCREENS } from './screens/registry.js';
+import { ROUTES, loadScreens } from './screens/routes.js';
 import { EditorContext } from './hooks/useEditText.js';
 import { editInEditor } from './external-editor.js';
 import type { EditText } from '../store/index.js';
@@ -24,6 +24,10 @@ const JUMPS: Partial<Record<Command, Route>> = {
   [Command.GoChat]: { name: 'chat' },
   [Command.GoFiles]: { name: 'files' },
 };
+
+// The screens' components: their specs import them lazily (the first frame is drawn before Ink
+// from the same specs), and this module is ready once they are loaded, before the first render.
+const SCREENS = await loadScreens();
 
 /**
  * `stop` (the console's terminal, run.tsx) gives the terminal back and resolves once the console is in the foreground again;
@@ -73,7 +77,7 @@ function Shell() {
   const columns = useConsole((s) => s.columns);
   const rows = useConsole((s) => s.rows);
   const flashShown = useConsole((s) => s.flash);
-  const screen = SCREENS[route.name];
+  const screen = ROUTES[route.name];
 
   useEffect(() => {
     const tty = stdout as NodeJS.WriteStream;
@@ -115,7 +119,7 @@ function Shell() {
   const room = Math.max(0, rows - 2 - flashLines(flashShown, width).length - 1 - (showBar ? 1 : 0));
   const dialogRows = dialog ? Math.min(dialogHeight(dialog, width), room) : 0;
   const bodyHeight = room - dialogRows;
-  const Screen = screen.component as React.ComponentType<{ route: Route; width: number; height: number }>;
+  const Screen = SCREENS[route.name];
   const footerContexts = dialog ? (['dialog'] as const) : mode === 'command' ? (['palette'] as const) : screen.contexts;
   const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
   return (

@@ -7,6 +7,7 @@ import { archiveLocation, createConsoleStore, type SyncWorkerTarget } from '../s
 import { ApiOnceConnected, traitsKeyOf } from '../target.js';
 import { lowerOtherThreads } from '../priority.js';
 import { App } from './app.js';
+import { ROUTES } from './screens/routes.js';
 import { shownTarget, type Started } from './start.js';
 
 export async function runConsole(started: Started): Promise<number> {
@@ -37,7 +38,7 @@ export async function runConsole(started: Started): Promise<number> {
   const store = createConsoleStore(
     new ApiOnceConnected(connecting),
     { ...started.target, archive: archiveLocation(resolved) },
-    { initialRoute: started.route, debugLog, syncWorker },
+    { routes: ROUTES, initialRoute: started.route, debugLog, syncWorker },
   );
   if (started.debugLog) store.getState().actions.flash(`--debug: each request is logged to ${started.debugLog}`);
   let failed: { err: unknown } | undefined;

@@ -88,7 +88,12 @@ test('the console loads the YAML parser only when `E` needs it; the commands, on
   assert.ok(runChunk, 'a run chunk (src/ui/run.tsx, the console)');
   const run = staticClosure(join('chunks', runChunk));
   assert.ok(text(run).includes('// src/store/ascode.ts'), 'the run chunk is the console');
-  assert.ok(!text(run).includes('// node_modules/yaml/'), 'the console loads yaml up front');
+  // The screens' chunks too: the route specs import them lazily, and app.tsx loads them all before its first render.
+  const lazyScreens = (f: string) => [...readFileSync(join(dir, f), 'utf8').matchAll(/import\("\.\/([A-Z]\w*-[A-Z0-9]+\.mjs)"\)/g)];
+  const screens = [...run].flatMap((f) => lazyScreens(f).map((m) => join(dirname(f), m[1])));
+  assert.ok(screens.some((f) => text(new Set([f])).includes('// src/ui/screens/assistants/AssistantYamlChanges.tsx')), 'the screens are lazy chunks');
+  const up = new Set([...run, ...screens.flatMap((f) => [...staticClosure(f)])]);
+  assert.ok(!text(up).includes('// node_modules/yaml/'), 'the console loads yaml up front');
   assert.ok(!text(staticClosure(commands)).includes('// node_modules/yaml/'), 'the commands chunk loads yaml up front');
 });
 

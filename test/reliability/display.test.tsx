@@ -11,6 +11,7 @@ import { createConsoleStore } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
 import { renderApp } from '../support/ink.js';
 import { runCli, tempHome, type CliHome } from '../support/cli.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 const EVIL = 'report\u001b]0;pwned\u0007\u001b[2J\r\u0000.txt';
 /** Raw sequences that must never reach the terminal from data (a CR only as part of CSV's CRLF). */
@@ -58,7 +59,7 @@ test('commands: files list (table and csv) and files get print the name escaped'
 
 test('console: the Files screen shows the name escaped', async () => {
   const api = createClient({ baseUrl: url, apiKey: 'sk-display-test-key-0000' });
-  const store = createConsoleStore(api, { kind: 'remote', profile: 'display', baseUrl: url }, { initialRoute: { name: 'files' } });
+  const store = createConsoleStore(api, { kind: 'remote', profile: 'display', baseUrl: url }, { routes: ROUTES, initialRoute: { name: 'files' } });
   const app = await renderApp(createElement(App, { store }));
   try {
     const frame = await app.waitFor('report');

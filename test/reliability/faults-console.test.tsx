@@ -11,6 +11,7 @@ import { App } from '../../src/ui/app.js';
 import { KEYS, renderApp } from '../support/ink.js';
 import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { FAULT_MODES, startFaultyServer, type FaultMode, type FaultyServer } from '../support/faulty-server.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 /** What the error state must say for each fault (the client's own words). */
 const SAYS: Record<Exclude<FaultMode, 'healthy'>, RegExp> = {
@@ -34,7 +35,8 @@ after(() => sb.close());
 async function openOn(server: FaultyServer, initialRoute?: Route) {
   // Short timeouts so the slow mode fails fast; no retries, so each fault shows on the first try.
   const api = createClient({ baseUrl: server.url, apiKey: sb.apiKey, timeouts: { connectMs: 2000, headersMs: 2000, bodyMs: 2000 }, retries: 0 });
-  const store = createConsoleStore(api, { kind: 'remote', profile: 'faulty', baseUrl: server.url, maskedKey: maskKey(sb.apiKey) }, { initialRoute });
+  const target = { kind: 'remote' as const, profile: 'faulty', baseUrl: server.url, maskedKey: maskKey(sb.apiKey) };
+  const store = createConsoleStore(api, target, { routes: ROUTES, initialRoute });
   const app = await renderApp(createElement(App, { store }));
   const frames: string[] = [];
   const frame = () => {

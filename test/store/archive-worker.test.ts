@@ -23,6 +23,7 @@ import { seedCalls } from '../../src/sandbox/seed.js';
 import { openSqlite } from '../../src/sqlite.js';
 import { openArchive } from '../../src/archive/index.js';
 import { startFaultyServer } from '../support/faulty-server.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const SEEDED = 20_000;
@@ -58,7 +59,7 @@ describe("the console's archive sync in a worker thread", () => {
   /** A console's store on the call log, its sync in a worker with `target` (the sandbox's by default). */
   function consoleStore(cacheDir: string, target: Partial<SyncWorkerTarget> = {}): ConsoleStore {
     const started = { n: 0 };
-    const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, {
+    const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, { routes: ROUTES,
       initialRoute: { name: 'calls' },
       pollMs: 3_600_000,
       syncWorker: async () => {
@@ -153,7 +154,7 @@ describe("the console's archive sync in a worker thread", () => {
     const path = join(cacheDir, 'archive', 'sandbox.db');
     openArchive(path, { service: `sandbox:${sb.url}` }).close();
     const [call] = await api.callDetails({ limit: 1 });
-    const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, { pollMs: 3_600_000 });
+    const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, { routes: ROUTES, pollMs: 3_600_000 });
     stores.push(store);
     // Another connection (a worker's sync) is in the middle of a write transaction.
     const writer = openSqlite(path);
@@ -229,7 +230,7 @@ describe("the console's archive sync in a worker thread", () => {
     const store = createConsoleStore(
       viaProxy,
       { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir },
-      { initialRoute: { name: 'calls' }, pollMs: 3_600_000 },
+      { routes: ROUTES, initialRoute: { name: 'calls' }, pollMs: 3_600_000 },
     );
     stores.push(store);
     try {

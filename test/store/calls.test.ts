@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { startTestSandbox } from '../support/sandbox.js';
 import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
-import { createConsoleStore, type ConsoleStore } from '../../src/store/index.js';
-import { callPoller } from '../../src/store/calls.js';
+import { createConsoleStore, type ConsoleState, type ConsoleStore, type Route } from '../../src/store/index.js';
 import { walkCallLog } from '../../src/api/pager.js';
 import { seedCalls } from '../../src/sandbox/seed.js';
 import type { Call } from '../../src/api/schemas.js';
+import { ROUTES, specOf } from '../../src/ui/screens/routes.js';
 
 type Api = ReturnType<typeof createClient>;
 
@@ -73,7 +73,8 @@ describe('console store: the call log on the archive', () => {
   before(async () => {
     sb = await startTestSandbox();
     api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-    store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
+    const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: sb.url };
+    store = createConsoleStore(api, target, { routes: ROUTES, initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
     store.getState().actions.resize(100, 30);
   });
   after(async () => {
@@ -117,6 +118,7 @@ describe('console store: the call log on the archive', () => {
   });
 
   test('a placed call joins the log; refresh follows its status; only the top view polls', async () => {
+    const callPoller = (r: Route, st: ConsoleState) => specOf(r).poll?.(r, st) ?? null;
     const s = store.getState();
     cursorTo(store, 0);
     const assistant = (await api.listAssistants())[0];
@@ -157,7 +159,8 @@ describe('console store: the live refresh on the archive', () => {
   before(async () => {
     sb = await startTestSandbox();
     api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-    store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
+    const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: sb.url };
+    store = createConsoleStore(api, target, { routes: ROUTES, initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
     store.getState().actions.resize(100, 30);
     await synced(store);
   });

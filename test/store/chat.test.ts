@@ -15,6 +15,7 @@ import { createConsoleStore, topRoute, type ConsoleStore, type Route } from '../
 import { mergeTurns, totalCost, variablesFrom } from '../../src/store/chat.js';
 import { parseVariables } from '../../src/ui/screens/chat/VariablesEditor.js';
 import { turnLines, windowTurns } from '../../src/ui/screens/chat/transcript.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 
 describe('chat slice against the sandbox', () => {
@@ -35,7 +36,7 @@ describe('chat slice against the sandbox', () => {
     store?.getState().actions.dispose();
     if (dir) rmSync(dir, { recursive: true, force: true });
     dir = mkdtempSync(join(tmpdir(), 'switchboard-chat-store-'));
-    store = createConsoleStore(api, { kind: 'sandbox', profile: 'work', baseUrl: sb.url, dataDir: dir }, { initialRoute });
+    store = createConsoleStore(api, { kind: 'sandbox', profile: 'work', baseUrl: sb.url, dataDir: dir }, { routes: ROUTES, initialRoute });
     return store;
   };
 
@@ -140,7 +141,7 @@ describe('chat slice against a recording server', () => {
   test('variables go with every message of the session and are remembered with it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchboard-chat-store-'));
     const api = createClient({ baseUrl: url, apiKey: 'sk-test-0000' });
-    const store = createConsoleStore(api, { kind: 'remote', profile: 'rec', baseUrl: url, dataDir: dir });
+    const store = createConsoleStore(api, { kind: 'remote', profile: 'rec', baseUrl: url, dataDir: dir }, { routes: ROUTES });
     try {
       const { actions } = store.getState();
       await actions.openSession('s1');
@@ -157,7 +158,7 @@ describe('chat slice against a recording server', () => {
       assert.deepEqual(listSessions('rec', dir)[0].variableValues, { customerName: 'Ada', city: 'Oslo' });
       assert.equal(totalCost(store.getState().chat.conversations.s1.turns), 0.02);
       // A fresh console reopening the session starts with its remembered variables.
-      const again = createConsoleStore(api, { kind: 'remote', profile: 'rec', baseUrl: url, dataDir: dir });
+      const again = createConsoleStore(api, { kind: 'remote', profile: 'rec', baseUrl: url, dataDir: dir }, { routes: ROUTES });
       await again.getState().actions.openSession('s1');
       assert.deepEqual(again.getState().chat.conversations.s1.variables, { customerName: 'Ada', city: 'Oslo' });
       again.getState().actions.dispose();
@@ -234,7 +235,7 @@ describe('chat slice: a send that ends without an answer reconciles with the ser
   async function open(timeouts?: { headersMs: number }) {
     await faulty.setMode('healthy');
     const api = createClient({ baseUrl: faulty.url, apiKey: sb.apiKey, ...(timeouts ? { timeouts } : {}) });
-    const store = createConsoleStore(api, { kind: 'remote', profile: 'late', baseUrl: faulty.url, dataDir: dir });
+    const store = createConsoleStore(api, { kind: 'remote', profile: 'late', baseUrl: faulty.url, dataDir: dir }, { routes: ROUTES });
     const a = (await direct.listAssistants())[0];
     const id = (await store.getState().actions.startChat(a.id))!;
     assert.ok(id);

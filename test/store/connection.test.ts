@@ -8,6 +8,7 @@ import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
 import type { Connection, SandboxEvent } from '../../src/target.js';
 import { createConsoleStore, type ConsoleStore, type Route } from '../../src/store/index.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 let sb: RunningSandbox;
 const open: { api: VoiceAgentApi; store: ConsoleStore }[] = [];
@@ -25,7 +26,7 @@ after(async () => {
 function consoleOn(baseUrl: string, apiKey: string, route: Route = { name: 'files' }) {
   // No retries: a refused connection is reported at once.
   const api = createClient({ baseUrl, apiKey, retries: 0 });
-  const store = createConsoleStore(api, { kind: 'remote', profile: 'test', baseUrl }, { initialRoute: route });
+  const store = createConsoleStore(api, { kind: 'remote', profile: 'test', baseUrl }, { routes: ROUTES, initialRoute: route });
   open.push({ api, store });
   return { api, store, state: () => store.getState().connectionState };
 }
@@ -91,7 +92,8 @@ test('the embedded sandbox restarted elsewhere: the header says restarting, then
     onApiReplaced: (l) => (told.api.push(l), () => undefined),
   };
   const api = new ApiOnceConnected(Promise.resolve(conn));
-  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url }, { initialRoute: { name: 'assistants' }, pollMs: 3_600_000 });
+  const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: sb.url };
+  const store = createConsoleStore(api, target, { routes: ROUTES, initialRoute: { name: 'assistants' }, pollMs: 3_600_000 });
   try {
     await until(() => store.getState().connectionState === 'online' && store.getState().assistants.status === 'ready');
     told.sandbox.forEach((l) => l({ kind: 'stopped', why: 'killed by SIGKILL' }));

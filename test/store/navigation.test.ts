@@ -4,6 +4,7 @@ import { createMemoryApi, type MemoryApi } from '../support/memory-api.js';
 import { until } from '../support/wait.js';
 import { createConsoleStore, routeKey, topRoute, viewOf, type ConsoleStore } from '../../src/store/index.js';
 import { scrollFor } from '../../src/store/navigation.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 describe('console store: navigation', () => {
   let api: MemoryApi;
@@ -15,7 +16,7 @@ describe('console store: navigation', () => {
   });
   const fresh = () => {
     store?.getState().actions.dispose();
-    store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: api.baseUrl });
+    store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: api.baseUrl }, { routes: ROUTES });
     return store;
   };
   const names = () => store.getState().stack.map((r) => r.name);

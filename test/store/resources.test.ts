@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import { createMemoryApi } from '../support/memory-api.js';
 import { until } from '../support/wait.js';
 import { createConsoleStore } from '../../src/store/index.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 
 test('a list that comes back unchanged is the same object; a changed one is new and holds the change', async () => {
   // Each load answers with new objects, as a request does: the store must see the rows are the same.
   const api = createMemoryApi();
-  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: api.baseUrl }, { pollMs: 3_600_000 });
+  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: api.baseUrl }, { routes: ROUTES, pollMs: 3_600_000 });
   try {
     const { actions } = store.getState();
     // The first screen (Assistants) loads them; then each load below is one request.

@@ -10,6 +10,7 @@ import type { VoiceAgentApi } from '../../src/api/contract.js';
 import type { Call } from '../../src/api/schemas.js';
 import { openArchive } from '../../src/archive/index.js';
 import { createConsoleStore, type ConsoleStore } from '../../src/store/index.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 /** A service that answers nothing: every request fails, so nothing but the archive fills the stores. */
 function downApi(): VoiceAgentApi {
@@ -34,7 +35,7 @@ test('two stores hold their own runtime: a scan, a flash and a dispose in one le
       const seed = openArchive(path, { service: name });
       seed.put(calls);
       seed.close();
-      const store = createConsoleStore(downApi(), { kind: 'remote', profile: name, baseUrl: `http://${name}`, archive: { path, service: name } });
+      const store = createConsoleStore(downApi(), { kind: 'remote', profile: name, baseUrl: `http://${name}`, archive: { path, service: name } }, { routes: ROUTES });
       stores.push(store);
       return store;
     };

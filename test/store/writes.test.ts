@@ -7,6 +7,7 @@ import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
 import { createConsoleStore, type ConsoleStore } from '../../src/store/index.js';
 import { drain, json, startServer, type TestServer } from '../api/servers.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 let server: TestServer;
 let api: VoiceAgentApi;
@@ -28,7 +29,7 @@ before(async () => {
     write?.(res);
   });
   api = createClient({ baseUrl: server.url, apiKey: 'sk-test-store-writes', timeouts: { headersMs: 300 } });
-  store = createConsoleStore(api, { kind: 'remote', profile: 'hosted', baseUrl: server.url }, { pollMs: 3_600_000 });
+  store = createConsoleStore(api, { kind: 'remote', profile: 'hosted', baseUrl: server.url }, { routes: ROUTES, pollMs: 3_600_000 });
 });
 after(async () => {
   store.getState().actions.dispose();

@@ -13,6 +13,7 @@ import { createClient } from '../../src/api/client.js';
 import { cachedListPath, readCachedList } from '../../src/archive/lists.js';
 import { renderApp } from '../support/ink.js';
 import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 let sb: Sandbox;
 let cacheDir: string;
@@ -47,7 +48,7 @@ test('a second start shows the rows the first one got, marked cached, until the 
   const api = new ApiOnceConnected(
     connecting.then((client) => ({ api: client, target: { kind: 'sandbox', profile: 'sandbox' } as never, close: () => client.close() })),
   );
-  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir });
+  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, { routes: ROUTES });
   const app = await renderApp(createElement(App, { store }));
   const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   try {

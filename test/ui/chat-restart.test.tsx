@@ -12,6 +12,7 @@ import { createConsoleStore, type Route } from '../../src/store/index.js';
 import { totalCost } from '../../src/store/chat.js';
 import { money } from '../../src/format/display.js';
 import { App } from '../../src/ui/app.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 let sb: Awaited<ReturnType<typeof startTestSandbox>>;
 let home: CliHome;
@@ -30,7 +31,7 @@ async function console(initialRoute?: Route) {
   const store = createConsoleStore(
     api,
     { kind: 'remote', profile: 'env', baseUrl: sb.url, dataDir: join(home.env.XDG_DATA_HOME!, 'switchboard') },
-    { initialRoute },
+    { routes: ROUTES, initialRoute },
   );
   const app = await renderApp(createElement(App, { store }));
   return {

@@ -13,6 +13,7 @@ import { createClient } from '../../src/api/client.js';
 import { listSessions, rememberSession } from '../../src/config/sessions.js';
 import { createConsoleStore, type Route } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 const CTRL_V = '\x16';
@@ -21,7 +22,7 @@ const CTRL_V = '\x16';
 async function openChat(baseUrl: string, apiKey: string, opts: { initialRoute?: Route; dataDir?: string } = {}) {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'switchboard-chat-'));
   const api = createClient({ baseUrl, apiKey, retries: 0 });
-  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl, dataDir }, { initialRoute: opts.initialRoute });
+  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl, dataDir }, { routes: ROUTES, initialRoute: opts.initialRoute });
   const app = await renderApp(createElement(App, { store }));
   return {
     ...app,

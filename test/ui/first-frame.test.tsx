@@ -18,6 +18,7 @@ import { openArchive, peekCallLog } from '../../src/archive/index.js';
 import { createClient } from '../../src/api/client.js';
 import { CHART_DAYS } from '../../src/store/calls.js';
 import { startTestSandbox } from '../support/sandbox.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 /** Still connecting: every request waits (the console's state while the sandbox starts). */
 const connecting = new ApiOnceConnected(new Promise(() => undefined));
@@ -32,7 +33,7 @@ function rowsOf(frame: string): Map<number, string> {
 for (const route of [{ name: 'assistants' }, { name: 'chat' }, { name: 'calls' }] as Route[]) {
   test(`the early frame is the app's chrome on the ${route.name} screen`, async () => {
     const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: 'starting…' };
-    const store = createConsoleStore(connecting, target, { initialRoute: route });
+    const store = createConsoleStore(connecting, target, { routes: ROUTES, initialRoute: route });
     const app = await renderApp(createElement(App, { store }));
     try {
       const { columns, rows } = store.getState();
@@ -87,7 +88,7 @@ for (const route of [{ name: 'assistants' }, { name: 'numbers' }, { name: 'files
       savedAt,
     );
     const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: 'starting…', cacheDir };
-    const store = createConsoleStore(connecting, target, { initialRoute: route });
+    const store = createConsoleStore(connecting, target, { routes: ROUTES, initialRoute: route });
     const app = await renderApp(createElement(App, { store }));
     try {
       const { columns, rows } = store.getState();
@@ -114,7 +115,7 @@ test('no cache dir, or an unreadable cache file: no cached rows and no error', a
     writeFileSync(join(cacheDir, 'lists', 'sandbox', 'assistants.json'), '{"savedAt": 1, "rows": [');
     const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: 'starting…', cacheDir };
     assert.deepEqual([...rowsOf(chromeFrame(target, { name: 'assistants' }, 80, 24, false)).keys()], [1, 2, 24]);
-    const store = createConsoleStore(connecting, target);
+    const store = createConsoleStore(connecting, target, { routes: ROUTES });
     assert.equal(store.getState().assistants.data, undefined);
     store.getState().actions.dispose();
   } finally {
@@ -136,7 +137,7 @@ test("opened on the call log, the early frame shows the archive's rows on the ap
     await archive.sync(api);
     archive.close();
     const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: 'starting…', cacheDir: dir, archive: { path, service } };
-    const store = createConsoleStore(connecting, target, { initialRoute: { name: 'calls' } });
+    const store = createConsoleStore(connecting, target, { routes: ROUTES, initialRoute: { name: 'calls' } });
     const app = await renderApp(createElement(App, { store }));
     try {
       const { columns, rows } = store.getState();

@@ -15,6 +15,7 @@ import { KEYS, renderApp, tick } from '../support/ink.js';
 import { until } from '../support/wait.js';
 import { openConsole, startTestSandbox, PROMPT_AND_NAME, renderForm } from './support.js';
 import { sandboxForFile } from '../support/sandbox.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -121,7 +122,7 @@ describe('Keys in', () => {
   test('a multi-line paste keeps its lines in the chat draft', async () => {
     const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, retries: 0 });
     const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-keys-'));
-    const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, dataDir });
+    const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, dataDir }, { routes: ROUTES });
     const c = await renderApp(createElement(App, { store }));
     try {
       await c.waitFor('NAME');
@@ -184,7 +185,7 @@ test("the console's keys reach the store's key gaps (actions.keyHandled), one ca
   const store = createConsoleStore(
     api,
     { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir: dataDir },
-    { initialRoute: { name: 'calls' }, pollMs: 3_600_000 },
+    { routes: ROUTES, initialRoute: { name: 'calls' }, pollMs: 3_600_000 },
   );
   const { actions } = store.getState();
   const keyHandled = actions.keyHandled;

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { until } from '../support/wait.js';
 import { SandboxStore, openDatabase } from '../../src/sandbox/db.js';
-import { filePoller, freshnessOf, topRoute } from '../../src/store/index.js';
+import { topRoute } from '../../src/store/index.js';
+import { freshnessOf, specOf } from '../../src/ui/screens/routes.js';
 import { openConsole, startTestSandbox, type Sandbox } from './support.js';
 
 describe('live views', () => {
@@ -83,7 +84,7 @@ describe('live views', () => {
       await c.waitFor(`${total + 1} of ${total + 1} files`);
       // The upload's answer says processing; the list follows the service to done by itself.
       await until(() => c.store.getState().files.data!.files.find((f) => f.id === file!.id)?.status === 'done', 'the uploaded file reads done without r');
-      assert.equal(filePoller({ name: 'help' }, c.store.getState()), null, 'no poll for a view that is not on top');
+      assert.equal(specOf({ name: 'help' }).poll?.({ name: 'help' }, c.store.getState()) ?? null, null, 'no poll for a view that is not on top');
       assert.ok(await c.store.getState().actions.deleteFile(file!.id));
       await c.waitFor(`${total} of ${total} files`);
     } finally {

@@ -14,7 +14,7 @@ import { Command, commandFor, bindingsFor } from '../../src/ui/keymap.js';
 import type { Key } from 'ink';
 import { footerLine } from '../../src/ui/chrome-text.js';
 import { filterRows } from '../../src/ui/screens/shared.js';
-import { helpLines } from '../../src/ui/screens/Help.js';
+import { helpLines } from '../../src/ui/screens/help/Help.js';
 import { cellWidth } from '../../src/format/cells.js';
 
 const cols: Column<string>[] = [

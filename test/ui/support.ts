@@ -13,6 +13,7 @@ import { Form, type Field } from '../../src/ui/components/Form.js';
 import { KeypressProvider } from '../../src/ui/hooks/keypress.js';
 import { renderApp } from '../support/ink.js';
 import type { MemoryApi } from '../support/memory-api.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
@@ -44,7 +45,7 @@ export async function openConsole(
   const store: ConsoleStore = createConsoleStore(
     api,
     { kind: 'sandbox', profile: 'sandbox', baseUrl, cacheDir, ...opts.target },
-    { ...opts, syncWorker: memory ? undefined : async () => ({ baseUrl, apiKey }) },
+    { routes: ROUTES, ...opts, syncWorker: memory ? undefined : async () => ({ baseUrl, apiKey }) },
   );
   const app = await renderApp(createElement(App, { store }));
   return {

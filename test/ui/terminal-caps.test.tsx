@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Route } from '../../src/store/index.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 // Colour on in chalk, as on a colour terminal, so that "no colour" is the console's doing; chalk
 // reads this when Ink loads, hence the late imports.
@@ -293,7 +294,7 @@ test('an error state of any length: a few lines ending in …, the whole message
   const url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
   const api = createClient({ baseUrl: url, apiKey: 'sk-long-error-test-0000' });
   const logged: string[] = [];
-  const store = createConsoleStore(api, { kind: 'remote', profile: 'long', baseUrl: url }, {
+  const store = createConsoleStore(api, { kind: 'remote', profile: 'long', baseUrl: url }, { routes: ROUTES,
     initialRoute: { name: 'files' },
     debugLog: (line) => (logged.push(line), '~/.local/state/switchboard/debug.log'),
   });

@@ -16,6 +16,7 @@ import { createConsoleStore, type Route } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
 import { KEYS, renderApp } from '../support/ink.js';
 import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
 
 /** Every kind of control text a service could send: SGR, OSC 52 clipboard write, OSC 8 link, BS, CR, C1 CSI and NEL, a newline. */
 export const HOSTILE = 'Evil\u001b[31mRED\u001b]52;c;cHduZWQ=\u0007\u001b]8;;http://x.test\u001b\\LINK\u001b]8;;\u001b\\B\bS\rC\u009b2JN\u0085L\nX';
@@ -102,7 +103,7 @@ test('console: a service error message on an error state is shown escaped', asyn
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const api = createClient({ baseUrl: url, apiKey: 'sk-untrusted-test-0000' });
-  const store = createConsoleStore(api, { kind: 'remote', profile: 'untrusted', baseUrl: url }, { initialRoute: { name: 'files' } });
+  const store = createConsoleStore(api, { kind: 'remote', profile: 'untrusted', baseUrl: url }, { routes: ROUTES, initialRoute: { name: 'files' } });
   const app = await renderApp(createElement(App, { store }));
   try {
     await app.waitFor('Evil');
@@ -143,7 +144,7 @@ test('chat: "Loading …" and "… is answering…" show session and assistant n
   const store = createConsoleStore(
     api,
     { kind: 'remote', profile: 'untrusted', baseUrl: url, dataDir },
-    { initialRoute: { name: 'chat-session', sessionId: `s1${HOSTILE}` } },
+    { routes: ROUTES, initialRoute: { name: 'chat-session', sessionId: `s1${HOSTILE}` } },
   );
   const app = await renderApp(createElement(App, { store }));
   const lineBreaks = (text: string) => /[\u2028\u2029]/.test(text);

@@ -1,12 +1,13 @@
 // The app's frame: header (target, profile, connection, breadcrumbs), key-hint footer, flash line.
 import { Box, Text } from 'ink';
-import { freshnessOf, topRoute, useConsole, useConsoleShallow, type Freshness } from '../../store/index.js';
+import { topRoute, useConsole, useConsoleShallow } from '../../store/index.js';
+import type { Freshness } from '../../store/routes.js';
 import { cellWidth } from '../../format/cells.js';
 import { escapeLine } from '../../format/escape.js';
 import type { KeyContext } from '../keymap.js';
 import { CONNECTION_MARK, flashLines, footerLine, headerLeft } from '../chrome-text.js';
 import { truncate } from '../../format/display.js';
-import { titleOf } from '../screens/registry.js';
+import { freshnessOf, titleOf } from '../screens/routes.js';
 
 export function Header({ width }: { width: number }) {
   const target = useConsole((s) => s.target);

@@ -1,44 +1,25 @@
-// The `:` command palette: :assistants :numbers :calls :files :chat :test [path] :search <text> :stats :help :q, each by any prefix
-// that names one command or by its alias (:a, :c …), most with an optional id (`:calls <id>`
-// opens that call); Tab completes, and pressed again cycles through the commands that match.
+// The `:` command palette: the commands the route specs declare (:assistants :numbers :calls
+// :search <text> :stats :chat :files :test [path] :help, each in its screen folder's spec.ts) and
+// :q, each by any prefix that names one command or by its alias (:a, :c …), most with an optional
+// id (`:calls <id>` opens that call); Tab completes, and pressed again cycles through the commands
+// that match.
 import { useRef, useState } from 'react';
 import { Text } from 'ink';
-import { useActions, useConsole, type Route } from '../../store/index.js';
+import { useActions, useConsole, type Route, type RouteName } from '../../store/index.js';
 import { Priority, useKeypress } from '../hooks/keypress.js';
 import { Command, commandFor } from '../keymap.js';
 import { TextInput } from './TextInput.js';
+import { ROUTES } from '../screens/routes.js';
+import type { PaletteCommand as RoutePaletteCommand } from '../screens/route-spec.js';
 
-interface PaletteCommand {
-  name: string;
-  aliases: string[];
-  /** What the command opens: the list, or with an id that record. */
-  route?: (id: string | undefined) => Route[];
-  /** Shown in the hint: what the argument is. */
-  arg?: string;
-  /** The argument is the rest of the line (a path may hold spaces), not one word. */
-  rest?: boolean;
-  /** Without its argument the command cannot run: this says what to give. */
-  required?: string;
+interface PaletteCommand extends Omit<RoutePaletteCommand<RouteName>, 'open'> {
+  /** What the command opens; none: it quits. */
+  open?: (arg: string | undefined) => [Route, Route?];
 }
 
-/** The palette's commands, in the order Tab offers them. */
+/** The palette's commands, in the order Tab offers them: each route's own (its spec's `palette`), then :quit. */
 const PALETTE: PaletteCommand[] = [
-  { name: 'assistants', aliases: ['a'], arg: 'id', route: (id) => [{ name: 'assistants' }, ...(id ? [{ name: 'assistant' as const, id }] : [])] },
-  { name: 'numbers', aliases: ['n'], route: () => [{ name: 'numbers' }] },
-  { name: 'calls', aliases: ['c'], arg: 'id', route: (id) => [{ name: 'calls' }, ...(id ? [{ name: 'call' as const, id }] : [])] },
-  { name: 'chat', aliases: ['ch'], arg: 'session id', route: (id) => [id ? { name: 'chat', sessionId: id } : { name: 'chat' }] },
-  { name: 'files', aliases: ['f'], arg: 'id', route: (id) => [{ name: 'files' }, ...(id ? [{ name: 'file' as const, id }] : [])] },
-  { name: 'test', aliases: ['t'], arg: 'path', rest: true, route: (path) => [path ? { name: 'tests', path } : { name: 'tests' }] },
-  {
-    name: 'search',
-    aliases: [],
-    arg: 'text',
-    rest: true,
-    required: 'What to search for? :search <words, "a phrase" or prefix*>',
-    route: (text) => [{ name: 'call-search', text: text ?? '' }],
-  },
-  { name: 'stats', aliases: [], route: () => [{ name: 'call-stats' }] },
-  { name: 'help', aliases: ['h', '?'], route: () => [{ name: 'help' }] },
+  ...Object.values(ROUTES).flatMap((spec): PaletteCommand[] => (spec.palette ? [spec.palette as RoutePaletteCommand<RouteName>] : [])),
   { name: 'quit', aliases: ['q'] },
 ];
 
@@ -57,8 +38,11 @@ function tabMatches(word: string): PaletteCommand[] {
   return [...exact, ...PALETTE.filter((c) => c.name.startsWith(w) && !exact.includes(c))];
 }
 
-/** What a palette line means: the routes to open (a list, then maybe one of its records), quit, or an error. Exported for tests. */
-export function parsePalette(line: string): { route: Route; then?: Route } | { quit: true } | { error: string } {
+/**
+ * What a palette line means: the routes to open (a list, then maybe one of its records; `onTop`:
+ * on top of the stack rather than in its place), quit, or an error. Exported for tests.
+ */
+export function parsePalette(line: string): { route: Route; then?: Route; onTop?: true } | { quit: true } | { error: string } {
   const [word = '', arg] = line.trim().replace(/^:/, '').split(/\s+/);
   const hits = word ? paletteMatches(word) : [];
   if (hits.length !== 1) {
@@ -66,12 +50,12 @@ export function parsePalette(line: string): { route: Route; then?: Route } | { q
     return { error: hits.length ? `:${word} could be ${hits.map((c) => ':' + c.name).join(' or ')}` : `Unknown command :${word} (try ${all})` };
   }
   const cmd = hits[0];
-  if (!cmd.route) return { quit: true };
+  if (!cmd.open) return { quit: true };
   if (arg && !cmd.arg) return { error: `:${cmd.name} takes no argument` };
   const rest = line.trim().replace(/^:/, '').slice(word.length).trim();
   if (cmd.required && !(cmd.rest ? rest : arg)) return { error: cmd.required };
-  const [route, then] = cmd.route(cmd.rest ? rest || undefined : arg);
-  return then ? { route, then } : { route };
+  const [route, then] = cmd.open(cmd.rest ? rest || undefined : arg);
+  return { route, ...(then ? { then } : {}), ...(cmd.onTop ? { onTop: true as const } : {}) };
 }
 
 /** Completes the first word to the single command it could mean, or to the longest common prefix. */
@@ -123,7 +107,7 @@ export function Palette() {
         const r = parsePalette(line);
         if ('quit' in r) actions.quit();
         else if ('error' in r) actions.flash(r.error, 'error');
-        else if (r.route.name === 'help' || r.route.name === 'call-search' || r.route.name === 'call-stats') actions.push(r.route);
+        else if (r.onTop) actions.push(r.route);
         else {
           actions.goTo(r.route);
           if (r.then) actions.push(r.then);

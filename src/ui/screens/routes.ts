@@ -1,48 +1,51 @@
-// Each route's title (for breadcrumbs) and key contexts (footer, help, dispatch): plain data, no
-// components, so the console's start can draw its first frame before React and Ink are loaded.
+// Every route of the console, from the screen folders' specs (<folder>/spec.ts: title, key
+// contexts, component, what entering loads, poller, freshness, offline retry, palette command).
+// Adding a screen is its folder and its line below. Plain data and functions, no components
+// loaded: the console's start draws its first frame from these before React and Ink are loaded.
+import type { ComponentType } from 'react';
 import type { Route, RouteName } from '../../store/types.js';
-import type { KeyContext } from '../keymap.js';
+import type { ConsoleState } from '../../store/index.js';
+import type { Freshness, RouteTable } from '../../store/routes.js';
+import type { RouteSpec, RouteSpecs } from './route-spec.js';
+import { ASSISTANTS } from './assistants/spec.js';
+import { NUMBERS } from './numbers/spec.js';
+import { CALLS } from './calls/spec.js';
+import { CHAT } from './chat/spec.js';
+import { FILES } from './files/spec.js';
+import { TESTS } from './tests/spec.js';
+import { HELP } from './help/spec.js';
 
-export interface RouteInfo {
-  contexts: KeyContext[];
-  title: (r: never) => string;
-}
-
-const info = <N extends RouteName>(contexts: KeyContext[], title: (r: Extract<Route, { name: N }>) => string): RouteInfo =>
-  ({ contexts, title }) as unknown as RouteInfo;
-
-const form: KeyContext[] = ['form'];
-
-export const ROUTES: Record<RouteName, RouteInfo> = {
-  assistants: info<'assistants'>(['global', 'list', 'assistants'], () => 'Assistants'),
-  assistant: info<'assistant'>(['global', 'detail', 'assistant'], (r) => `assistant ${r.id}`),
-  'assistant-new': info<'assistant-new'>(form, () => 'new assistant'),
-  'assistant-edit': info<'assistant-edit'>(form, () => 'edit'),
-  'assistant-kb': info<'assistant-kb'>(['picker'], () => 'knowledge base'),
-  // No 'global': Esc discards here, and q must not quit past an unapplied edit. j/k scroll (useDetailKeys).
-  'assistant-yaml': info<'assistant-yaml'>(['review'], () => 'YAML changes'),
-  numbers: info<'numbers'>(['global', 'list', 'numbers'], () => 'Numbers'),
-  'number-link': info<'number-link'>(['picker'], () => 'link assistant'),
-  calls: info<'calls'>(['global', 'list', 'calls'], () => 'Calls'),
-  call: info<'call'>(['global', 'detail', 'call'], (r) => `call ${r.id}`),
-  // The list of matches: Enter opens a call with the match in view. 's' searches again.
-  'call-search': info<'call-search'>(['global', 'list', 'search'], (r) => `search "${r.text}"`),
-  'call-stats': info<'call-stats'>(['global', 'detail', 'stats'], () => 'stats'),
-  'call-filters': info<'call-filters'>(form, () => 'filters'),
-  'call-outbound': info<'call-outbound'>(form, () => 'outbound call'),
-  chat: info<'chat'>(['global', 'list', 'sessions'], () => 'Chat'),
-  'chat-new': info<'chat-new'>(['picker'], () => 'new chat'),
-  // No 'global': the input line has the keys, so q and the digits are text here.
-  'chat-session': info<'chat-session'>(['chat'], (r) => `session ${r.sessionId}`),
-  files: info<'files'>(['global', 'list', 'files'], () => 'Files'),
-  file: info<'file'>(['global', 'detail', 'file'], (r) => `file ${r.id}`),
-  'file-upload': info<'file-upload'>(form, () => 'upload'),
-  tests: info<'tests'>(['global', 'list', 'tests'], () => 'Tests'),
-  'test-result': info<'test-result'>(['global', 'detail', 'tests'], (r) => r.scenario),
-  help: info<'help'>(['global', 'detail'], () => 'Help'),
-  json: info<'json'>(['global', 'detail'], (r) => `JSON ${r.title}`),
+/**
+ * Every route's spec by name, one screen folder a line; the compiler insists on a spec for each
+ * name of the Route union. The palette offers their commands in this order.
+ */
+export const ROUTES: RouteSpecs<RouteName> & RouteTable = {
+  ...ASSISTANTS,
+  ...NUMBERS,
+  ...CALLS,
+  ...CHAT,
+  ...FILES,
+  ...TESTS,
+  ...HELP,
 };
 
+/** The spec of a route, typed for any route. */
+export function specOf(r: Route): RouteSpec<RouteName> {
+  return ROUTES[r.name] as RouteSpec<RouteName>;
+}
+
 export function titleOf(r: Route): string {
-  return (ROUTES[r.name].title as (r: Route) => string)(r);
+  return specOf(r).title(r);
+}
+
+/** How fresh what the route on top shows is (the header's mark). */
+export function freshnessOf(r: Route, s: ConsoleState): Freshness {
+  return specOf(r).freshness?.(r, s) ?? { state: 'fresh' };
+}
+
+/** Every route's component, loaded (app.tsx awaits them before the first render). */
+export async function loadScreens(): Promise<Record<RouteName, ComponentType<{ route: Route; width: number; height: number }>>> {
+  const names = Object.keys(ROUTES) as RouteName[];
+  const components = await Promise.all(names.map((n) => ROUTES[n].component()));
+  return Object.fromEntries(names.map((n, i) => [n, components[i]])) as Record<RouteName, ComponentType<{ route: Route; width: number; height: number }>>;
 }

@@ -9,6 +9,7 @@ import { render } from 'ink';
 import { createClient } from '../../../src/api/client.js';
 import { createConsoleStore } from '../../../src/store/index.js';
 import { App } from '../../../src/ui/app.js';
+import { ROUTES } from '../../../src/ui/screens/routes.js';
 
 const [baseUrl, apiKey, keysArg] = process.argv.slice(2);
 const KEYS = Number(keysArg);
@@ -58,7 +59,7 @@ class Keyboard extends EventEmitter {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const api = createClient({ baseUrl, apiKey });
-const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl }, { initialRoute: { name: 'calls' } });
+const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl }, { routes: ROUTES, initialRoute: { name: 'calls' } });
 const stdout = new Terminal();
 const stdin = new Keyboard();
 const app = render(createElement(App, { store }), {

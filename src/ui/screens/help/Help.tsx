@@ -1,12 +1,12 @@
 // `?` help and `y` raw JSON: scrolled text views. Help is generated from the keymap table.
 import { useMemo } from 'react';
-import type { Route } from '../../store/index.js';
-import { wrapText } from '../../format/display.js';
-import { ScrollView, type Line } from '../components/ScrollView.js';
-import { useDetailKeys } from '../hooks/useScreenKeys.js';
-import { useTopView } from '../hooks/useTopView.js';
-import { HELP_SECTIONS, bindingsFor } from '../keymap.js';
-import type { ScreenProps } from './shared.js';
+import type { Route } from '../../../store/index.js';
+import { wrapText } from '../../../format/display.js';
+import { ScrollView, type Line } from '../../components/ScrollView.js';
+import { useDetailKeys } from '../../hooks/useScreenKeys.js';
+import { useTopView } from '../../hooks/useTopView.js';
+import { HELP_SECTIONS, bindingsFor } from '../../keymap.js';
+import type { ScreenProps } from '../shared.js';
 
 /** One section per HELP_SECTIONS entry, each listing every key live in its contexts (a key live in two sections is in both, as in the README's table). */
 export function helpLines(): Line[] {

@@ -1,0 +1,63 @@
+// The assistants' routes: the list, one assistant, its forms, its knowledge base and its YAML changes.
+import { freshnessOfResource, lookup } from '../../../store/routes.js';
+import type { RouteSpecs } from '../route-spec.js';
+
+export const ASSISTANTS = {
+  assistants: {
+    title: () => 'Assistants',
+    contexts: ['global', 'list', 'assistants'],
+    component: () => import('./AssistantsList.js').then((m) => m.AssistantsList),
+    enter: (_r, a) => void a.loadAssistants({ force: true }),
+    retried: true,
+    freshness: (_r, s) => freshnessOfResource(s.assistants),
+    palette: { name: 'assistants', aliases: ['a'], arg: 'id', open: (id) => [{ name: 'assistants' }, id ? { name: 'assistant', id } : undefined] },
+  },
+  assistant: {
+    title: (r) => `assistant ${r.id}`,
+    contexts: ['global', 'detail', 'assistant'],
+    component: () => import('./AssistantDetail.js').then((m) => m.AssistantDetail),
+    enter(r, a) {
+      // Its calls, cost and last call from the archive (read again when a sync ends), its numbers.
+      a.loadAssistantActivity(r.id);
+      void a.loadNumbers();
+      void a.syncArchive();
+      void a.loadAssistant(r.id);
+      void a.loadFiles();
+    },
+    afterSync: (r, a) => a.loadAssistantActivity(r.id),
+    retried: true,
+    freshness: (r, s) => freshnessOfResource(s.records[`assistant:${r.id}`]),
+  },
+  'assistant-new': {
+    title: () => 'new assistant',
+    contexts: ['form'],
+    component: () => import('./AssistantForms.js').then((m) => m.AssistantCreate),
+  },
+  'assistant-edit': {
+    title: () => 'edit',
+    contexts: ['form'],
+    component: () => import('./AssistantForms.js').then((m) => m.AssistantEdit),
+    enter(r, a) {
+      void a.loadAssistant(r.id);
+      void a.loadFiles(lookup);
+    },
+    freshness: (r, s) => freshnessOfResource(s.records[`assistant:${r.id}`]),
+  },
+  'assistant-kb': {
+    title: () => 'knowledge base',
+    contexts: ['picker'],
+    component: () => import('./AssistantForms.js').then((m) => m.AssistantKnowledgeBase),
+    enter(_r, a) {
+      void a.loadAssistants(lookup);
+      void a.loadFiles({ force: true });
+    },
+    retried: true,
+    freshness: (_r, s) => freshnessOfResource(s.files),
+  },
+  'assistant-yaml': {
+    title: () => 'YAML changes',
+    // No 'global': Esc discards here, and q must not quit past an unapplied edit. j/k scroll (useDetailKeys).
+    contexts: ['review'],
+    component: () => import('./AssistantYamlChanges.js').then((m) => m.AssistantYamlChanges),
+  },
+} satisfies RouteSpecs<'assistants' | 'assistant' | 'assistant-new' | 'assistant-edit' | 'assistant-kb' | 'assistant-yaml'>;

@@ -1,0 +1,36 @@
+// The knowledge-base files' routes: the list, one file, and an upload.
+import type { KbFile } from '../../../api/schemas.js';
+import { freshnessOfResource, lookup } from '../../../store/routes.js';
+import type { RouteSpecs } from '../route-spec.js';
+
+export const FILES = {
+  files: {
+    title: () => 'Files',
+    contexts: ['global', 'list', 'files'],
+    component: () => import('./Files.js').then((m) => m.Files),
+    enter: (_r, a) => void a.loadFiles({ force: true }),
+    // A file being processed moves to done (or failed) without `r`.
+    poll: (_r, s) => (s.files.data?.files.some((f) => f.status === 'processing') ? () => s.actions.loadFiles({ force: true, quiet: true }) : null),
+    retried: true,
+    freshness: (_r, s) => freshnessOfResource(s.files),
+    palette: { name: 'files', aliases: ['f'], arg: 'id', open: (id) => [{ name: 'files' }, id ? { name: 'file', id } : undefined] },
+  },
+  file: {
+    title: (r) => `file ${r.id}`,
+    contexts: ['global', 'detail', 'file'],
+    component: () => import('./Files.js').then((m) => m.FileDetail),
+    enter(r, a) {
+      void a.loadAssistants(lookup);
+      void a.loadFile(r.id);
+    },
+    poll: (r, s) =>
+      (s.records[`file:${r.id}`]?.data as KbFile | undefined)?.status === 'processing' ? () => s.actions.loadFile(r.id, { quiet: true }) : null,
+    retried: true,
+    freshness: (r, s) => freshnessOfResource(s.records[`file:${r.id}`]),
+  },
+  'file-upload': {
+    title: () => 'upload',
+    contexts: ['form'],
+    component: () => import('./Files.js').then((m) => m.FileUpload),
+  },
+} satisfies RouteSpecs<'files' | 'file' | 'file-upload'>;

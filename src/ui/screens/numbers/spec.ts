@@ -1,0 +1,26 @@
+// The numbers' routes: the list, and linking a number to an assistant.
+import { freshnessOfResource, lookup } from '../../../store/routes.js';
+import type { RouteSpecs } from '../route-spec.js';
+
+export const NUMBERS = {
+  numbers: {
+    title: () => 'Numbers',
+    contexts: ['global', 'list', 'numbers'],
+    component: () => import('./Numbers.js').then((m) => m.Numbers),
+    enter(_r, a) {
+      void a.loadAssistants(lookup);
+      void a.loadNumbers({ force: true });
+    },
+    retried: true,
+    freshness: (_r, s) => freshnessOfResource(s.numbers),
+    palette: { name: 'numbers', aliases: ['n'], open: () => [{ name: 'numbers' }] },
+  },
+  'number-link': {
+    title: () => 'link assistant',
+    contexts: ['picker'],
+    component: () => import('./Numbers.js').then((m) => m.NumberLink),
+    enter: (_r, a) => void a.loadAssistants({ force: true }),
+    retried: true,
+    freshness: (_r, s) => freshnessOfResource(s.assistants),
+  },
+} satisfies RouteSpecs<'numbers' | 'number-link'>;

@@ -4,7 +4,8 @@ import { freshnessOf, topRoute, useConsole, useConsoleShallow, type Freshness } 
 import { cellWidth } from '../../format/cells.js';
 import { escapeLine } from '../../format/escape.js';
 import type { KeyContext } from '../keymap.js';
-import { CONNECTION_MARK, flashLines, footerLine, headerLeft } from '../chrome-text.js';
+import { useLiveCommands } from '../hooks/bindings.js';
+import { CONNECTION_MARK, flashLines, footerLine, headerLeft, routeFooter } from '../chrome-text.js';
 import { truncate } from '../../format/display.js';
 import { titleOf } from '../screens/registry.js';
 
@@ -43,8 +44,10 @@ function freshnessText(f: Freshness): string {
   return '';
 }
 
-export function Footer({ contexts, width }: { contexts: KeyContext[]; width: number }) {
-  const line = footerLine(contexts, width);
+/** The keys bound and enabled in front; until the screen has bound its keys, its route's (`contexts`). */
+export function Footer({ contexts, width }: { contexts: readonly KeyContext[]; width: number }) {
+  const live = useLiveCommands();
+  const line = footerLine(live ?? routeFooter(contexts), width);
   return (
     <Text wrap="truncate" dimColor>
       {line}

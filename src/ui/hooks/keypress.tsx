@@ -149,7 +149,7 @@ export function KeypressProvider({
       skipRun.current = false;
       return;
     }
-    if (key.ctrl && input === 'c') return onForceQuit();
+    if (commandFor(input, key, ['global']) === Command.ForceQuit) return onForceQuit();
     if (onSuspend && commandFor(input, key, ['global']) === Command.Suspend) return onSuspend();
     dispatch(input, key);
   });

@@ -13,7 +13,7 @@ import { KEYMAP, commandFor, typedText, type Command, type KeyContext } from '..
 import { useKeypress, type PasteHandler } from './keypress.js';
 
 /** Runs the command; returning false passes the key on (to the handlers below) as if unbound. */
-export type BindingHandler = (input: string, key: Key) => boolean | void;
+type BindingHandler = (input: string, key: Key) => boolean | void;
 /** Each command's handler, or a falsy value: bound but off for now (the footer leaves it out, the key goes on). */
 export type Bindings = Partial<Record<Command, BindingHandler | false | null | undefined>>;
 

@@ -4,7 +4,7 @@ import { useEffect, useMemo } from 'react';
 import { Box, Text, useApp, useStdout } from 'ink';
 import { StoreProvider, routeKey, topRoute, useActions, useConsole, viewOf, type ConsoleStore, type Route } from '../store/index.js';
 import { KeypressProvider, Priority } from './hooks/keypress.js';
-import { BindingsProvider, useBindings, type Bindings } from './hooks/bindings.js';
+import { BindingsProvider, ScreenRouteContext, useBindings, type Bindings } from './hooks/bindings.js';
 import { Command, KEYMAP } from './keymap.js';
 import { FlashLine, Footer, Header } from './components/Chrome.js';
 import { flashLines } from './chrome-text.js';
@@ -120,12 +120,14 @@ function Shell() {
       <Box flexDirection="column" width={width} height={rows} display={tooSmall ? 'none' : 'flex'}>
         <Header width={width} />
         <Box height={bodyHeight} flexDirection="column" overflow="hidden" flexShrink={0}>
-          <Screen key={routeKey(route)} route={route} width={width} height={Math.max(1, bodyHeight)} />
+          <ScreenRouteContext.Provider value={routeKey(route)}>
+            <Screen key={routeKey(route)} route={route} width={width} height={Math.max(1, bodyHeight)} />
+          </ScreenRouteContext.Provider>
         </Box>
         {dialog ? <ConfirmDialog width={width} height={dialogRows} /> : null}
         {mode === 'command' ? <Palette /> : showBar ? <FilterBar value={filter} editing={mode === 'filter'} /> : null}
         <FlashLine width={width} />
-        <Footer contexts={screen.contexts} width={width} />
+        <Footer route={routeKey(route)} contexts={screen.contexts} width={width} />
       </Box>
       {tooSmall ? (
         <Text wrap="truncate">{truncate(`Too small (${columns}×${rows}); needs ${MIN_COLUMNS}×${MIN_ROWS}. Resize, or q to quit`, Math.max(1, columns))}</Text>

@@ -44,9 +44,9 @@ function freshnessText(f: Freshness): string {
   return '';
 }
 
-/** The keys bound and enabled in front; until the screen has bound its keys, its route's (`contexts`). */
-export function Footer({ contexts, width }: { contexts: readonly KeyContext[]; width: number }) {
-  const live = useLiveCommands();
+/** The keys bound and enabled in front; until the screen of `route` (its routeKey) has bound its keys, its route's (`contexts`). */
+export function Footer({ route, contexts, width }: { route: string; contexts: readonly KeyContext[]; width: number }) {
+  const live = useLiveCommands(route);
   const line = footerLine(live ?? routeFooter(contexts), width);
   return (
     <Text wrap="truncate" dimColor>

@@ -32,14 +32,25 @@ interface Layer {
   seq: number;
   commands: readonly Command[];
   modal: boolean;
+  /** The route of the screen it is in (routeKey), when it is in one. */
+  route?: string;
 }
+
+/** What the footer reads: the commands in front, and the routes whose screens have bound keys. */
+interface Shown {
+  commands: readonly Command[];
+  routes: readonly (string | undefined)[];
+}
+
+/** Given by the app around the screen in view: its route's key, so the footer knows whose bindings it has. */
+export const ScreenRouteContext = createContext<string | undefined>(undefined);
 
 /** The bindings of the mounted, active handlers: what the footer shows. */
 class LiveBindings {
   private layers = new Map<object, Layer>();
   private listeners = new Set<() => void>();
   private seq = 0;
-  private shown: readonly Command[] | null = null;
+  private shown: Shown | null = null;
 
   nextSeq = () => ++this.seq;
   set(id: object, layer: Layer | null) {
@@ -47,20 +58,21 @@ class LiveBindings {
     else this.layers.delete(id);
     // From the front: the newest of the highest priority first, down to the first modal layer.
     const front = [...this.layers.values()].sort((a, b) => b.priority - a.priority || b.seq - a.seq);
-    const shown: Command[] = [];
+    const commands: Command[] = [];
     for (const l of front) {
-      for (const c of l.commands) if (!shown.includes(c)) shown.push(c);
+      for (const c of l.commands) if (!commands.includes(c)) commands.push(c);
       if (l.modal) break;
     }
-    if (this.shown && shown.length === this.shown.length && shown.every((c, i) => c === this.shown![i])) return;
-    this.shown = shown;
+    const routes = [...new Set(front.map((l) => l.route))];
+    const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+    if (this.shown && same(commands, this.shown.commands) && same(routes, this.shown.routes)) return;
+    this.shown = { commands, routes };
     for (const fn of this.listeners) fn();
   }
   subscribe = (fn: () => void) => {
     this.listeners.add(fn);
     return () => void this.listeners.delete(fn);
   };
-  /** null until a binding has registered (the first commit): the route's table entries stand in. */
   footer = () => this.shown;
 }
 
@@ -72,11 +84,16 @@ export function BindingsProvider({ children }: { children: ReactNode }) {
   return <LiveBindingsContext.Provider value={live.current}>{children}</LiveBindingsContext.Provider>;
 }
 
-/** The commands bound and enabled in front (null before the first commit); outside a provider, null. */
-export function useLiveCommands(): readonly Command[] | null {
+/**
+ * The commands bound and enabled in front, once the screen of `route` (its routeKey) has bound its
+ * keys; before that (the first commit of a screen, whose layout effects have not run yet) null, and
+ * the caller shows the route's table entries rather than the screen that is leaving.
+ */
+export function useLiveCommands(route: string): readonly Command[] | null {
   const live = useContext(LiveBindingsContext);
   const none = () => null;
-  return useSyncExternalStore(live?.subscribe ?? (() => () => {}), live?.footer ?? none, live?.footer ?? none);
+  const shown = useSyncExternalStore(live?.subscribe ?? (() => () => {}), live?.footer ?? none, live?.footer ?? none);
+  return shown && shown.routes.includes(route) ? shown.commands : null;
 }
 
 /**
@@ -102,6 +119,7 @@ export function useBindings(contexts: readonly KeyContext[], bindings: Bindings,
   );
 
   const live = useContext(LiveBindingsContext);
+  const route = useContext(ScreenRouteContext);
   const commands = (Object.keys(bindings) as Command[]).filter((c) => bindings[c] && KEYMAP[c].contexts.some((x) => contexts.includes(x)));
   const id = useRef<{ seq: number } | null>(null);
   const shape = `${active}|${modal}|${commands.join()}`;
@@ -110,7 +128,8 @@ export function useBindings(contexts: readonly KeyContext[], bindings: Bindings,
     id.current ??= { seq: live.nextSeq() };
     const [on, isModal, list] = shape.split('|');
     if (on !== 'true') return live.set(id.current, null);
-    live.set(id.current, { priority: opts.priority, seq: id.current.seq, commands: (list ? list.split(',') : []) as Command[], modal: isModal === 'true' });
-  }, [live, shape, opts.priority]);
+    const commands = (list ? list.split(',') : []) as Command[];
+    live.set(id.current, { priority: opts.priority, seq: id.current.seq, commands, modal: isModal === 'true', route });
+  }, [live, shape, route, opts.priority]);
   useLayoutEffect(() => () => void (live && id.current && live.set(id.current, null)), [live]);
 }

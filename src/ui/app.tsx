@@ -3,8 +3,9 @@
 import { useEffect, useMemo } from 'react';
 import { Box, Text, useApp, useStdout } from 'ink';
 import { StoreProvider, routeKey, topRoute, useActions, useConsole, viewOf, type ConsoleStore, type Route } from '../store/index.js';
-import { KeypressProvider, Priority, useKeypress } from './hooks/keypress.js';
-import { Command, commandFor } from './keymap.js';
+import { KeypressProvider, Priority } from './hooks/keypress.js';
+import { BindingsProvider, ScreenRouteContext, useBindings, type Bindings } from './hooks/bindings.js';
+import { Command, KEYMAP } from './keymap.js';
 import { FlashLine, Footer, Header } from './components/Chrome.js';
 import { flashLines } from './chrome-text.js';
 import { MIN_COLUMNS, MIN_ROWS } from './capabilities.js';
@@ -17,13 +18,13 @@ import { editInEditor } from './external-editor.js';
 import type { EditText } from '../store/index.js';
 import type { Terminal } from './terminal.js';
 
-const JUMPS: Partial<Record<Command, Route>> = {
-  [Command.GoAssistants]: { name: 'assistants' },
-  [Command.GoNumbers]: { name: 'numbers' },
-  [Command.GoCalls]: { name: 'calls' },
-  [Command.GoChat]: { name: 'chat' },
-  [Command.GoFiles]: { name: 'files' },
-};
+const JUMPS: [Command, Route][] = [
+  [Command.GoAssistants, { name: 'assistants' }],
+  [Command.GoNumbers, { name: 'numbers' }],
+  [Command.GoCalls, { name: 'calls' }],
+  [Command.GoChat, { name: 'chat' }],
+  [Command.GoFiles, { name: 'files' }],
+];
 
 // The screens' components: their specs import them lazily (the first frame is drawn before Ink
 // from the same specs), and this module is ready once they are loaded, before the first render.
@@ -58,7 +59,9 @@ export function App({ store, stop, handOver }: { store: ConsoleStore; stop?: () 
           onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}
           onKeyDrawn={store.getState().actions.keyHandled}
         >
-          <Shell />
+          <BindingsProvider>
+            <Shell />
+          </BindingsProvider>
         </KeypressProvider>
       </EditorContext.Provider>
     </StoreProvider>
@@ -91,28 +94,22 @@ function Shell() {
     if (quitting) exit();
   }, [quitting, exit]);
 
-  useKeypress(
-    (input, key) => {
-      if (mode !== 'normal' || !screen.contexts.includes('global')) return false;
-      const cmd = commandFor(input, key, screen.contexts);
-      const jump = cmd && JUMPS[cmd];
-      if (jump) actions.goTo(jump);
-      else if (cmd === Command.Quit) actions.quit();
-      else if (cmd === Command.Back) {
-        if (filter) actions.setFilter('');
-        else actions.back();
-      } else if (cmd === Command.PreviousView) actions.previousView();
-      else if (cmd === Command.Help) actions.push({ name: 'help' });
-      else if (cmd === Command.Palette) actions.setMode('command');
-      else if (cmd === Command.Filter) actions.setMode('filter');
-      else return false;
-      return true;
-    },
-    { priority: Priority.Global },
-  );
+  // The global keys, on screens whose route has the 'global' context, in the route's contexts (a screen's own key for the same letter comes first).
+  const global: Bindings = {
+    ...Object.fromEntries(JUMPS.map(([cmd, to]) => [cmd, () => actions.goTo(to)])),
+    [Command.Quit]: actions.quit,
+    // Esc clears a filter first, then goes back.
+    [Command.Back]: () => (filter ? actions.setFilter('') : actions.back()),
+    [Command.PreviousView]: actions.previousView,
+    [Command.Help]: () => actions.push({ name: 'help' }),
+    [Command.Palette]: () => actions.setMode('command'),
+    [Command.Filter]: () => actions.setMode('filter'),
+  };
+  useBindings(screen.contexts, global, { priority: Priority.Global, active: mode === 'normal' && screen.contexts.includes('global') });
 
   const width = Math.max(20, columns);
-  const showBar = mode === 'command' || mode === 'filter' || (filter !== '' && screen.contexts.includes('list'));
+  const filters = KEYMAP[Command.Filter].contexts.some((c) => screen.contexts.includes(c));
+  const showBar = mode === 'command' || mode === 'filter' || (filter !== '' && filters);
   // The frame is never taller than the window, or the terminal scrolls and the header is drawn
   // over (the dialog at 40×10 did that). The header (2 rows), the flash and the footer always
   // stay; the dialog comes before the screen, which shrinks to what is left (even to nothing).
@@ -120,7 +117,6 @@ function Shell() {
   const dialogRows = dialog ? Math.min(dialogHeight(dialog, width), room) : 0;
   const bodyHeight = room - dialogRows;
   const Screen = SCREENS[route.name];
-  const footerContexts = dialog ? (['dialog'] as const) : mode === 'command' ? (['palette'] as const) : screen.contexts;
   const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
   return (
     <>
@@ -128,12 +124,14 @@ function Shell() {
       <Box flexDirection="column" width={width} height={rows} display={tooSmall ? 'none' : 'flex'}>
         <Header width={width} />
         <Box height={bodyHeight} flexDirection="column" overflow="hidden" flexShrink={0}>
-          <Screen key={routeKey(route)} route={route} width={width} height={Math.max(1, bodyHeight)} />
+          <ScreenRouteContext.Provider value={routeKey(route)}>
+            <Screen key={routeKey(route)} route={route} width={width} height={Math.max(1, bodyHeight)} />
+          </ScreenRouteContext.Provider>
         </Box>
         {dialog ? <ConfirmDialog width={width} height={dialogRows} /> : null}
         {mode === 'command' ? <Palette /> : showBar ? <FilterBar value={filter} editing={mode === 'filter'} /> : null}
         <FlashLine width={width} />
-        <Footer contexts={[...footerContexts]} width={width} />
+        <Footer route={routeKey(route)} contexts={screen.contexts} width={width} />
       </Box>
       {tooSmall ? (
         <Text wrap="truncate">{truncate(`Too small (${columns}×${rows}); needs ${MIN_COLUMNS}×${MIN_ROWS}. Resize, or q to quit`, Math.max(1, columns))}</Text>

@@ -3,7 +3,7 @@
 // loaded (start.ts), so the two cannot drift apart.
 import type { ConsoleTarget } from '../store/types.js';
 import type { ConnectionState } from '../api/connection-state.js';
-import { Footer, KEYMAP, bindingsFor, type KeyContext } from './keymap.js';
+import { Footer, KEYMAP, bindingsFor, describeKey, type Binding, type Command, type KeyContext } from './keymap.js';
 import { truncate, wrapText } from '../format/display.js';
 import type { Flash } from '../store/ui.js';
 import { cellWidth, truncateCells } from '../format/cells.js';
@@ -24,14 +24,25 @@ export function headerLeft(target: ConsoleTarget, width: number): string {
 }
 
 /**
- * The footer's key hints for these contexts, the screen's own keys first: while they don't fit the
- * width, the lowest-priority hint goes (the keymap's `footer` priorities); `? help` and `: command`
- * always stay.
+ * What the footer shows on a route before its screen has bound its keys (the frame drawn before
+ * Ink, the first commit): every footer key a key reaches in its contexts, as if all were enabled.
  */
-export function footerLine(contexts: readonly KeyContext[], width: number): string {
-  const all = bindingsFor(contexts, { footerOnly: true });
-  const isGlobal = (h: (typeof all)[number]) => KEYMAP[h.command].contexts.includes('global');
-  const hints = [...all.filter((h) => !isGlobal(h)), ...all.filter(isGlobal)].map((h) => ({ ...h, piece: `${h.keys} ${h.hint}` }));
+export function routeFooter(contexts: readonly KeyContext[]): Command[] {
+  return bindingsFor(contexts, { reachable: true, footerOnly: true }).map((b) => b.command);
+}
+
+/**
+ * The footer's key hints for these commands (those bound and enabled in front, hooks/bindings.tsx),
+ * the screen's own keys first, in table order: while they don't fit the width, the lowest-priority
+ * hint goes (the keymap's `footer` priorities); `? help` and `: command` always stay.
+ */
+export function footerLine(commands: readonly Command[], width: number): string {
+  const all = (Object.entries(KEYMAP) as [Command, Binding][]).filter(([cmd, b]) => b.footer && commands.includes(cmd));
+  const isGlobal = ([, b]: (typeof all)[number]) => b.contexts.includes('global');
+  const hints = [...all.filter((h) => !isGlobal(h)), ...all.filter(isGlobal)].map(([, b]) => ({
+    footer: b.footer ?? 0,
+    piece: `${b.label ?? b.keys.map(describeKey).join('/')} ${b.hint}`,
+  }));
   const SEP = ' · ';
   const widthOf = (hs: typeof hints) => hs.reduce((n, h, i) => n + cellWidth(h.piece) + (i ? SEP.length : 0), 0);
   while (widthOf(hints) > width) {

@@ -1,5 +1,10 @@
 // Key bindings are data: one table of commands → keys, the contexts where each is active and a
-// hint. The footer, the `?` help screen and the dispatcher all read this table.
+// hint. The footer, the `?` help screen and the dispatcher all read this table; screens and
+// components bind commands to handlers with `useBindings` (hooks/bindings.tsx).
+//
+// Which command a key means depends on the contexts alone: they are searched in the order given
+// (a route's most specific first, routes.ts), and within one context no two commands share a key
+// (test/ui/keymap.test.ts checks both). The order of this table is only the order keys are listed in.
 import type { Key } from 'ink';
 
 export enum Command {
@@ -25,6 +30,7 @@ export enum Command {
   Open = 'open',
   RunTestsAgain = 'runTestsAgain',
   Refresh = 'refresh',
+  Retry = 'retry',
   RawJson = 'rawJson',
   New = 'new',
   Edit = 'edit',
@@ -60,12 +66,17 @@ export enum Command {
   PrevField = 'prevField',
   Submit = 'submit',
   Cancel = 'cancel',
+  Accept = 'accept',
   Toggle = 'toggle',
+  OptionPrevious = 'optionPrevious',
   Choose = 'choose',
+  ChooseByNumber = 'chooseByNumber',
+  PreviousItem = 'previousItem',
+  NextItem = 'nextItem',
   Confirm = 'confirm',
   Decline = 'decline',
   Complete = 'complete',
-  ShowChoices = 'showChoices',
+  FieldEnter = 'fieldEnter',
   PreviousChoice = 'previousChoice',
   NextChoice = 'nextChoice',
   // In a single-line text input (it has the printable keys too)
@@ -80,6 +91,9 @@ export enum Command {
   KillToLineStart = 'killToLineStart',
   KillToLineEnd = 'killToLineEnd',
   KillWordBefore = 'killWordBefore',
+  LineUp = 'lineUp',
+  LineDown = 'lineDown',
+  LineBreak = 'lineBreak',
 }
 
 /** Where a binding is live. Screens declare the contexts they are in. */
@@ -87,6 +101,9 @@ export type KeyContext =
   | 'global'
   | 'list'
   | 'detail'
+  // Scrolled text with nothing to open or refresh (help, raw JSON, a YAML review)
+  | 'scroll'
+  | 'help'
   | 'assistants'
   | 'assistant'
   | 'numbers'
@@ -104,6 +121,8 @@ export type KeyContext =
   | 'picker'
   | 'dialog'
   | 'palette'
+  // A one-line question under a screen (a session id, a new chat's name, the list filter)
+  | 'prompt'
   | 'input';
 
 type KeyName =
@@ -134,6 +153,8 @@ export interface KeyDescriptor {
 
 export interface Binding {
   keys: KeyDescriptor[];
+  /** How help and the footer write the keys, when not each key joined by / (1-9). */
+  label?: string;
   contexts: KeyContext[];
   /** Short label for the footer and help. */
   hint: string;
@@ -159,18 +180,18 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.GoChat]: { keys: [{ char: '4' }], contexts: ['global'], hint: 'chat' },
   [Command.GoFiles]: { keys: [{ char: '5' }], contexts: ['global'], hint: 'files' },
   [Command.Palette]: { keys: [{ char: ':' }], contexts: ['global'], hint: 'command', footer: Footer.Always },
-  [Command.Filter]: { keys: [{ char: '/' }], contexts: ['list'], hint: 'filter', footer: Footer.Normal },
+  [Command.Filter]: { keys: [{ char: '/' }], contexts: ['list', 'help'], hint: 'filter', footer: Footer.Normal },
   [Command.Help]: { keys: [{ char: '?' }], contexts: ['global'], hint: 'help', footer: Footer.Always },
-  [Command.Up]: { keys: [{ char: 'k' }, { key: 'upArrow' }], contexts: ['list', 'detail'], hint: 'up' },
-  [Command.Down]: { keys: [{ char: 'j' }, { key: 'downArrow' }], contexts: ['list', 'detail'], hint: 'down' },
-  [Command.Top]: { keys: [{ char: 'g' }, { key: 'home' }], contexts: ['list', 'detail'], hint: 'top' },
-  [Command.Bottom]: { keys: [{ char: 'G' }, { key: 'end' }], contexts: ['list', 'detail'], hint: 'bottom' },
-  [Command.PageUp]: { keys: [{ key: 'pageUp' }, { char: 'b', ctrl: true }], contexts: ['list', 'detail', 'chat'], hint: 'page up' },
-  [Command.PageDown]: { keys: [{ key: 'pageDown' }, { char: 'f', ctrl: true }], contexts: ['list', 'detail', 'chat'], hint: 'page down' },
+  [Command.Up]: { keys: [{ char: 'k' }, { key: 'upArrow' }], contexts: ['list', 'detail', 'scroll'], hint: 'up' },
+  [Command.Down]: { keys: [{ char: 'j' }, { key: 'downArrow' }], contexts: ['list', 'detail', 'scroll'], hint: 'down' },
+  [Command.Top]: { keys: [{ char: 'g' }, { key: 'home' }], contexts: ['list', 'detail', 'scroll'], hint: 'top' },
+  [Command.Bottom]: { keys: [{ char: 'G' }, { key: 'end' }], contexts: ['list', 'detail', 'scroll'], hint: 'bottom' },
+  [Command.PageUp]: { keys: [{ key: 'pageUp' }, { char: 'b', ctrl: true }], contexts: ['list', 'detail', 'scroll', 'chat', 'picker'], hint: 'page up' },
+  [Command.PageDown]: { keys: [{ key: 'pageDown' }, { char: 'f', ctrl: true }], contexts: ['list', 'detail', 'scroll', 'chat', 'picker'], hint: 'page down' },
   [Command.Open]: { keys: [{ key: 'return' }], contexts: ['list'], hint: 'open', footer: Footer.High },
-  // Before Refresh: on the test results, r runs the scenarios again (first match wins).
   [Command.RunTestsAgain]: { keys: [{ char: 'r' }], contexts: ['tests'], hint: 'run again', footer: Footer.Normal },
   [Command.Refresh]: { keys: [{ char: 'r' }], contexts: ['list', 'detail'], hint: 'refresh', footer: Footer.Low },
+  [Command.Retry]: { keys: [{ char: 'r' }], contexts: ['chat'], hint: 'load the session again', footer: Footer.High },
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
   [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions'], hint: 'new', footer: Footer.Normal },
   [Command.Edit]: { keys: [{ char: 'e' }], contexts: ['assistants', 'assistant'], hint: 'edit', footer: Footer.Normal },
@@ -195,7 +216,7 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.RecallLater]: { keys: [{ key: 'downArrow' }], contexts: ['chat'], hint: 'later input' },
   [Command.NewLine]: {
     keys: [{ key: 'return', alt: true }, { char: 'j', ctrl: true }],
-    contexts: ['chat'],
+    contexts: ['chat', 'input'],
     hint: 'new line in the message',
     footer: Footer.Low,
   },
@@ -206,27 +227,32 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.DiscardEdit]: { keys: [{ key: 'escape' }], contexts: ['review'], hint: 'discard them', footer: Footer.High },
   [Command.NextField]: { keys: [{ key: 'tab', shift: false }, { key: 'downArrow' }], contexts: ['form'], hint: 'next field', footer: Footer.Normal },
   [Command.PrevField]: { keys: [{ key: 'tab', shift: true }, { key: 'upArrow' }], contexts: ['form'], hint: 'previous field' },
-  [Command.Toggle]: {
-    keys: [{ key: 'leftArrow' }, { key: 'rightArrow' }, { char: ' ' }],
-    contexts: ['form', 'picker'],
-    hint: 'change / toggle',
-    footer: Footer.Normal,
-  },
+  [Command.OptionPrevious]: { keys: [{ key: 'leftArrow' }], contexts: ['form'], hint: 'previous option' },
+  [Command.Toggle]: { keys: [{ key: 'rightArrow' }, { char: ' ' }], contexts: ['form', 'picker'], hint: 'next option / toggle', footer: Footer.Normal },
   [Command.Submit]: { keys: [{ char: 's', ctrl: true }], contexts: ['form', 'picker'], hint: 'save', footer: Footer.High },
-  [Command.ShowChoices]: { keys: [{ key: 'return' }], contexts: ['form'], hint: 'list a choice field\'s options' },
+  [Command.FieldEnter]: { keys: [{ key: 'return' }], contexts: ['form'], hint: 'next field (a choice: its options; the last row: save)' },
+  [Command.PreviousItem]: { keys: [{ key: 'upArrow' }], contexts: ['picker'], hint: 'previous item' },
+  [Command.NextItem]: { keys: [{ key: 'downArrow' }], contexts: ['picker'], hint: 'next item' },
   [Command.PreviousChoice]: { keys: [{ char: 'k' }, { key: 'upArrow' }], contexts: ['dialog'], hint: 'previous choice' },
   [Command.NextChoice]: { keys: [{ char: 'j' }, { key: 'downArrow' }], contexts: ['dialog'], hint: 'next choice' },
   [Command.Choose]: { keys: [{ key: 'return' }], contexts: ['picker', 'dialog'], hint: 'choose', footer: Footer.High },
-  [Command.Cancel]: { keys: [{ key: 'escape' }], contexts: ['form', 'picker', 'dialog', 'palette'], hint: 'cancel', footer: Footer.High },
+  [Command.ChooseByNumber]: {
+    keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((char) => ({ char })),
+    label: '1-9',
+    contexts: ['dialog'],
+    hint: 'choose by its number',
+  },
+  [Command.Accept]: { keys: [{ key: 'return' }], contexts: ['palette', 'prompt'], hint: 'accept', footer: Footer.High },
+  [Command.Cancel]: { keys: [{ key: 'escape' }], contexts: ['form', 'picker', 'dialog', 'palette', 'prompt'], hint: 'cancel', footer: Footer.High },
   [Command.Confirm]: { keys: [{ char: 'y' }], contexts: ['dialog'], hint: 'yes', footer: Footer.High },
   [Command.Decline]: { keys: [{ char: 'n' }], contexts: ['dialog'], hint: 'no', footer: Footer.High },
-  [Command.Complete]: { keys: [{ key: 'tab' }], contexts: ['palette'], hint: 'complete', footer: Footer.Normal },
+  [Command.Complete]: { keys: [{ key: 'tab' }], contexts: ['palette', 'input'], hint: 'complete', footer: Footer.Normal },
   [Command.CursorLeft]: { keys: [{ key: 'leftArrow' }], contexts: ['input'], hint: 'cursor left' },
   [Command.CursorRight]: { keys: [{ key: 'rightArrow' }], contexts: ['input'], hint: 'cursor right' },
   [Command.LineStart]: { keys: [{ key: 'home' }, { char: 'a', ctrl: true }], contexts: ['input'], hint: 'start of the line' },
   [Command.LineEnd]: { keys: [{ key: 'end' }, { char: 'e', ctrl: true }], contexts: ['input'], hint: 'end of the line' },
-  [Command.DeleteBefore]: { keys: [{ key: 'backspace' }], contexts: ['input'], hint: 'delete before the cursor' },
-  [Command.DeleteAt]: { keys: [{ key: 'delete' }], contexts: ['input'], hint: 'delete at the cursor' },
+  [Command.DeleteBefore]: { keys: [{ key: 'backspace' }], contexts: ['input', 'picker'], hint: 'delete before the cursor' },
+  [Command.DeleteAt]: { keys: [{ key: 'delete' }], contexts: ['input', 'picker'], hint: 'delete at the cursor' },
   [Command.WordLeft]: { keys: [{ key: 'leftArrow', alt: true }, { char: 'b', alt: true }], contexts: ['input'], hint: 'word left' },
   [Command.WordRight]: { keys: [{ key: 'rightArrow', alt: true }, { char: 'f', alt: true }], contexts: ['input'], hint: 'word right' },
   [Command.KillToLineStart]: { keys: [{ char: 'u', ctrl: true }], contexts: ['input'], hint: 'delete to the start of the line' },
@@ -236,6 +262,9 @@ export const KEYMAP: Record<Command, Binding> = {
     contexts: ['input'],
     hint: 'delete the word before the cursor',
   },
+  [Command.LineUp]: { keys: [{ key: 'upArrow' }], contexts: ['input'], hint: 'row up (several lines)' },
+  [Command.LineDown]: { keys: [{ key: 'downArrow' }], contexts: ['input'], hint: 'row down (several lines)' },
+  [Command.LineBreak]: { keys: [{ key: 'return' }], contexts: ['input'], hint: 'new line (a prompt field)' },
 };
 
 function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
@@ -248,13 +277,30 @@ function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
   return !key.ctrl && !key.meta && input === d.char;
 }
 
-/** The command a keypress means in the given contexts (first match in table order). */
+/**
+ * The command a keypress means in these contexts: the first context, in the order given, with a
+ * binding for the key (within one context a key has one binding at most, so the table's order never matters).
+ */
 export function commandFor(input: string, key: Key, contexts: readonly KeyContext[]): Command | undefined {
-  for (const [cmd, b] of Object.entries(KEYMAP) as [Command, Binding][]) {
-    if (!b.contexts.some((c) => contexts.includes(c))) continue;
-    if (b.keys.some((d) => matchesDescriptor(d, input, key))) return cmd;
+  for (const context of contexts) {
+    for (const [cmd, b] of Object.entries(KEYMAP) as [Command, Binding][]) {
+      if (b.contexts.includes(context) && b.keys.some((d) => matchesDescriptor(d, input, key))) return cmd;
+    }
   }
   return undefined;
+}
+
+const NAMED_KEYS: readonly KeyName[] = [
+  'escape', 'return', 'upArrow', 'downArrow', 'leftArrow', 'rightArrow', 'pageUp', 'pageDown', 'home', 'end', 'tab', 'backspace', 'delete',
+];
+
+/**
+ * The text a keypress types, or '' for none: printable characters without Ctrl or Alt and not a
+ * named key. The one input that is not a command: text inputs and type-to-filter take it (useBindings' onText).
+ */
+export function typedText(input: string, key: Key): string {
+  if (!input || key.ctrl || key.meta || NAMED_KEYS.some((k) => key[k])) return '';
+  return input.replace(/[\x00-\x1f\x7f-\x9f]/g, '');
 }
 
 const KEY_LABELS: Record<KeyName, string> = {
@@ -278,32 +324,39 @@ export function describeKey(d: KeyDescriptor): string {
   return d.ctrl ? `Ctrl-${base.toUpperCase()}` : d.alt ? `Alt-${base}` : d.shift ? `Shift-${base}` : base;
 }
 
+function keysOf(b: Binding): string {
+  return b.label ?? b.keys.map(describeKey).join('/');
+}
+
+const descriptorId = (d: KeyDescriptor) => JSON.stringify([d.char, d.key, !!d.ctrl, !!d.alt, d.shift]);
+
 /**
- * Bindings active in these contexts, in table order: for the footer and help. In the footer (one
- * screen's contexts) a binding whose keys all belong to an earlier one is left out: the
- * dispatcher would never reach it there.
+ * Bindings live in these contexts, listed in table order. `reachable`: only those a key can reach
+ * there (`commandFor`'s view: a binding whose keys all belong to one in an earlier context is left
+ * out), as for one screen's footer and help; without it, every binding of every context, as in a
+ * help section that spans several screens.
  */
 export function bindingsFor(
   contexts: readonly KeyContext[],
-  opts: { footerOnly?: boolean } = {},
+  opts: { reachable?: boolean; footerOnly?: boolean } = {},
 ): { command: Command; keys: string; hint: string; footer: number }[] {
-  const live = (Object.entries(KEYMAP) as [Command, Binding][]).filter(([, b]) => b.contexts.some((c) => contexts.includes(c)));
+  const entries = Object.entries(KEYMAP) as [Command, Binding][];
+  const live = new Set<Command>();
   const taken = new Set<string>();
-  const reachable = live.filter(([, b]) => {
-    const ids = b.keys.map((d) => JSON.stringify([d.char, d.key, !!d.ctrl, !!d.alt, d.shift]));
-    const shadowed = opts.footerOnly === true && ids.every((id) => taken.has(id));
-    ids.forEach((id) => taken.add(id));
-    return !shadowed;
-  });
-  return reachable
-    .filter(([, b]) => !opts.footerOnly || b.footer)
-    .map(([command, b]) => ({ command, keys: b.keys.map(describeKey).join('/'), hint: b.hint, footer: b.footer ?? 0 }));
+  for (const context of contexts) {
+    const here = entries.filter(([cmd, b]) => b.contexts.includes(context) && !live.has(cmd));
+    for (const [cmd, b] of here) if (!opts.reachable || !b.keys.every((d) => taken.has(descriptorId(d)))) live.add(cmd);
+    for (const [, b] of here) for (const d of b.keys) taken.add(descriptorId(d));
+  }
+  return entries
+    .filter(([cmd, b]) => live.has(cmd) && (!opts.footerOnly || b.footer))
+    .map(([command, b]) => ({ command, keys: keysOf(b), hint: b.hint, footer: b.footer ?? 0 }));
 }
 
 /** Help lists these in this order, one section each. */
 export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Everywhere', contexts: ['global'] },
-  { title: 'Lists and details', contexts: ['list', 'detail'] },
+  { title: 'Lists and details', contexts: ['list', 'detail', 'scroll', 'help'] },
   { title: 'Assistants', contexts: ['assistants', 'assistant'] },
   { title: 'Numbers', contexts: ['numbers'] },
   { title: 'Calls', contexts: ['calls', 'call', 'search', 'stats'] },
@@ -311,6 +364,6 @@ export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Chat', contexts: ['sessions', 'chat'] },
   { title: 'Reviewing a YAML edit', contexts: ['review'] },
   { title: 'Tests', contexts: ['tests'] },
-  { title: 'Forms, pickers, dialogs', contexts: ['form', 'picker', 'dialog', 'palette'] },
+  { title: 'Forms, pickers, dialogs', contexts: ['form', 'picker', 'dialog', 'palette', 'prompt'] },
   { title: 'Text inputs', contexts: ['input'] },
 ];

@@ -14,7 +14,7 @@ import { debugLogPath, debugLogWriter } from '../crash.js';
 import { connect, type Connection } from '../target.js';
 import type { RateLimitWait } from '../api/http.js';
 import type { ConsoleTarget, Route } from '../store/types.js';
-import { CONNECTION_MARK, footerLine, headerLeft } from './chrome-text.js';
+import { CONNECTION_MARK, footerLine, headerLeft, routeFooter } from './chrome-text.js';
 import { truncate } from '../format/display.js';
 import { ROUTES, titleOf } from './screens/routes.js';
 import { cachedRowsFor, consoleCacheDir } from '../store/cached.js';
@@ -185,7 +185,7 @@ export function chromeFrame(target: FrameTarget, route: Route, columns: number, 
     at(1, header) +
     at(2, sgr('2', truncate(titleOf(route), width), '22')) +
     bodyText +
-    at(Math.max(5, rows), sgr('2', footerLine(ROUTES[route.name].contexts, width), '22')) +
+    at(Math.max(5, rows), sgr('2', footerLine(routeFooter(ROUTES[route.name].contexts), width), '22')) +
     '\x1b[H'
   );
 }

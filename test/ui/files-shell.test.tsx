@@ -142,8 +142,13 @@ describe('Files screen and the shell', () => {
       await c.press(KEYS.enter);
       await c.waitFor('Unknown command :bogus');
       await c.press('?');
+      // The call log's own keys first, then the rest (further down).
       const help = await c.waitFor('Everywhere');
-      assert.match(help, /Ctrl-C\s+quit \(always\)/);
+      assert.match(help, /This screen: Calls\n(.*\n)*?\s+f +filters\n(.*\n)*Everywhere/);
+      await c.press('/');
+      await c.type('always');
+      await c.waitFor(/Ctrl-C\s+quit \(always\)/);
+      await c.press(KEYS.escape); // clears the filter; the next Esc leaves help
       await c.press(KEYS.escape);
       await c.waitFor('calls/day');
       await c.press('/');

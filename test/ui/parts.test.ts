@@ -12,7 +12,7 @@ import { truncate, wrapText } from '../../src/format/display.js';
 import { callFiltersFromForm, EMPTY_CALL_FILTERS } from '../../src/store/calls.js';
 import { Command, commandFor, bindingsFor } from '../../src/ui/keymap.js';
 import type { Key } from 'ink';
-import { footerLine } from '../../src/ui/chrome-text.js';
+import { footerLine, routeFooter } from '../../src/ui/chrome-text.js';
 import { filterRows } from '../../src/ui/screens/shared.js';
 import { helpLines } from '../../src/ui/screens/help/Help.js';
 import { cellWidth } from '../../src/format/cells.js';
@@ -115,7 +115,7 @@ test('the keymap: one table decides dispatch, footer and help; j/k are off where
   assert.equal(commandFor('', key({ tab: true, shift: true }), ['form']), Command.PrevField);
   assert.equal(commandFor('', key({ tab: true }), ['form']), Command.NextField);
   assert.equal(commandFor('d', key(), ['list', 'assistants']), undefined);
-  assert.ok(bindingsFor(['files'], { footerOnly: true }).some((b) => b.keys === 'u' && b.hint === 'upload'));
+  assert.ok(bindingsFor(['files'], { reachable: true, footerOnly: true }).some((b) => b.keys === 'u' && b.hint === 'upload'));
 });
 
 test("one Column for both surfaces: a command's columns lay out in the console, defaults filled in", () => {
@@ -137,16 +137,16 @@ test('palette: any prefix naming one command, aliases, an id after calls/assista
 });
 
 test('the footer fits the width dropping the lowest-priority hints first; ? help and : command always stay', () => {
-  for (const contexts of [['global', 'list', 'assistants'], ['global', 'list', 'calls'], ['global', 'detail', 'assistant']] as const) {
-    const wide = footerLine(contexts, 400);
+  for (const contexts of [['assistants', 'list', 'global'], ['calls', 'list', 'global'], ['assistant', 'detail', 'global']] as const) {
+    const wide = footerLine(routeFooter(contexts), 400);
     for (const width of [200, 100, 80, 60, 40, 30]) {
-      const line = footerLine(contexts, width);
+      const line = footerLine(routeFooter(contexts), width);
       assert.ok(cellWidth(line) <= width, `${line} fits ${width}`);
       assert.match(line, /\? help/, `${contexts.join()} at ${width}: ${line}`);
       assert.match(line, /: command/, `${contexts.join()} at ${width}: ${line}`);
     }
     // q quit (low) goes before Enter open or e edit (normal and high).
-    const mid = footerLine(contexts, cellWidth(wide) - 3);
+    const mid = footerLine(routeFooter(contexts), cellWidth(wide) - 3);
     assert.doesNotMatch(mid, /q quit/, mid);
   }
 });

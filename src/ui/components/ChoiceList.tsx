@@ -2,14 +2,14 @@
 // ink-select-input's own Indicator and Item, its cursor moved here as its SelectInput moves it
 // (↑/↓ at an end wrap round; a list longer than `limit` rotates through the rows shown). Not its
 // SelectInput: that reads keys with Ink's useInput, beside the dispatcher. While open the list has
-// every key: ↑/↓ (k/j) move, Enter or a digit chooses, Esc cancels; `onKey` may take keys first
+// every key: ↑/↓ (k/j) move, Enter or a digit chooses, Esc cancels; `bindings` add the owner's
 // (the dialog's y/n). Long lists that filter and scroll use Picker instead.
 import { useReducer, useRef } from 'react';
 import { Box } from 'ink';
-import type { Key } from 'ink';
 import { Indicator, Item } from 'ink-select-input';
-import { Priority, useKeypress } from '../hooks/keypress.js';
-import { Command, commandFor } from '../keymap.js';
+import { Priority } from '../hooks/keypress.js';
+import { useBindings, type Bindings } from '../hooks/bindings.js';
+import { Command } from '../keymap.js';
 import { truncate } from '../../format/display.js';
 
 export interface Choice<V> {
@@ -38,8 +38,8 @@ export function ChoiceList<V>(props: {
   limit?: number;
   onChoose: (value: V) => void;
   onCancel: () => void;
-  /** Keys to handle before the list's own; return true when used. */
-  onKey?: (input: string, key: Key) => boolean;
+  /** The owner's commands in the 'dialog' context, beside the list's own. */
+  bindings?: Bindings;
 }) {
   const { choices } = props;
   const rotates = props.limit !== undefined && choices.length > props.limit;
@@ -70,23 +70,19 @@ export function ChoiceList<V>(props: {
     rerender();
   };
 
-  useKeypress(
-    (input, key) => {
-      if (props.onKey?.(input, key)) return true;
-      const cmd = commandFor(input, key, ['dialog']);
-      if (cmd === Command.Cancel) props.onCancel();
-      else if (cmd === Command.PreviousChoice) move(-1);
-      else if (cmd === Command.NextChoice) move(1);
-      else if (cmd === Command.Choose) {
-        const item = visible()[cursor.current!.row];
-        if (item) props.onChoose(item.value);
-      } else if (/^[1-9]$/.test(input) && !key.ctrl && !key.meta) {
-        const item = visible()[Number(input) - 1];
-        if (item) props.onChoose(item.value);
-      }
-      return true; // modal: nothing underneath sees keys
+  const choose = (item: Choice<V> | undefined) => item && props.onChoose(item.value);
+  // Modal: nothing underneath sees keys.
+  useBindings(
+    ['dialog'],
+    {
+      [Command.Cancel]: props.onCancel,
+      [Command.PreviousChoice]: () => move(-1),
+      [Command.NextChoice]: () => move(1),
+      [Command.Choose]: () => choose(visible()[cursor.current!.row]),
+      [Command.ChooseByNumber]: (digit) => choose(visible()[Number(digit) - 1]),
+      ...props.bindings,
     },
-    { priority: Priority.Overlay },
+    { priority: Priority.Overlay, modal: true },
   );
   return (
     <Box flexDirection="column">

@@ -5,7 +5,8 @@ import type { Freshness } from '../../store/routes.js';
 import { cellWidth } from '../../format/cells.js';
 import { escapeLine } from '../../format/escape.js';
 import type { KeyContext } from '../keymap.js';
-import { CONNECTION_MARK, flashLines, footerLine, headerLeft } from '../chrome-text.js';
+import { useLiveCommands } from '../hooks/bindings.js';
+import { CONNECTION_MARK, flashLines, footerLine, headerLeft, routeFooter } from '../chrome-text.js';
 import { truncate } from '../../format/display.js';
 import { freshnessOf, titleOf } from '../screens/routes.js';
 
@@ -44,8 +45,10 @@ function freshnessText(f: Freshness): string {
   return '';
 }
 
-export function Footer({ contexts, width }: { contexts: KeyContext[]; width: number }) {
-  const line = footerLine(contexts, width);
+/** The keys bound and enabled in front; until the screen of `route` (its routeKey) has bound its keys, its route's (`contexts`). */
+export function Footer({ route, contexts, width }: { route: string; contexts: readonly KeyContext[]; width: number }) {
+  const live = useLiveCommands(route);
+  const line = footerLine(live ?? routeFooter(contexts), width);
   return (
     <Text wrap="truncate" dimColor>
       {line}

@@ -1,7 +1,7 @@
 // The confirm dialog the store holds (actions.confirm): a two-item choice list (↑/↓ and Enter),
 // y runs it, n/Esc cancels. Its keys are in the footer (the keymap's 'dialog' context).
 import { Box, Text } from 'ink';
-import { Command, commandFor } from '../keymap.js';
+import { Command } from '../keymap.js';
 import { useActions, useConsole } from '../../store/index.js';
 import type { ConfirmDialog as Dialog } from '../../store/ui.js';
 import { truncate, wrapText } from '../../format/display.js';
@@ -48,13 +48,7 @@ export function ConfirmDialog({ width, height }: { width: number; height: number
         width={boxWidth(width) - 4}
         onChoose={answer}
         onCancel={() => answer(false)}
-        onKey={(input, key) => {
-          const cmd = commandFor(input, key, ['dialog']);
-          if (cmd === Command.Confirm) answer(true);
-          else if (cmd === Command.Decline) answer(false);
-          else return false;
-          return true;
-        }}
+        bindings={{ [Command.Confirm]: () => answer(true), [Command.Decline]: () => answer(false) }}
       />
     </Box>
   );

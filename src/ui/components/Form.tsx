@@ -5,9 +5,10 @@
 // the last row saves, Esc cancels (asking first when something changed).
 import { useState, type ReactElement } from 'react';
 import { Box, Text } from 'ink';
-import { Priority, useKeypress } from '../hooks/keypress.js';
+import { Priority } from '../hooks/keypress.js';
+import { useBindings } from '../hooks/bindings.js';
 import { useDialogOpen, useOptionalActions } from '../../store/index.js';
-import { Command, commandFor } from '../keymap.js';
+import { Command } from '../keymap.js';
 import { TextInput, inputRows } from './TextInput.js';
 import { TextArea } from './TextArea.js';
 import { ChoiceList } from './ChoiceList.js';
@@ -194,28 +195,31 @@ export function Form(props: {
     }
   };
 
-  useKeypress(
-    (input, key) => {
-      if (busy) return true;
-      if (asking) return false;
-      const cmd = commandFor(input, key, ['form']);
-      const typingHere = typing !== null && typing.key === current?.key;
-      if (cmd === Command.Cancel && typingHere) {
-        setValues((old) => ({ ...old, [typing.key]: typing.was }));
-        setTyping(null);
-      } else if (cmd === Command.Cancel) cancel();
-      else if (cmd === Command.Submit) void submit();
-      else if (cmd === Command.NextField) moveFocus((f) => Math.min(submitRow, f + 1));
-      else if (cmd === Command.PrevField) moveFocus((f) => Math.max(0, f - 1));
-      else if (cmd === Command.Toggle) cycle(key.leftArrow ? -1 : 1);
-      else if (cmd === Command.ShowChoices && current?.kind === 'select' && !typingHere) setChoosing(true);
-      else if (key.return) {
-        if (focus === submitRow) void submit();
-        else moveFocus((f) => f + 1);
-      } else return false;
-      return true;
-    },
-    { priority: Priority.Overlay },
+  const typingHere = typing !== null && typing.key === current?.key;
+  // While saving, every key waits (modal, nothing bound); while a dialog asks, the keys are its.
+  useBindings(
+    ['form'],
+    busy
+      ? {}
+      : {
+          // Esc while typing a free choice gives back what it had; else leave (asking first when changed).
+          [Command.Cancel]: () => {
+            if (!typingHere) return cancel();
+            setValues((old) => ({ ...old, [typing.key]: typing.was }));
+            setTyping(null);
+          },
+          [Command.Submit]: () => void submit(),
+          [Command.NextField]: () => moveFocus((f) => Math.min(submitRow, f + 1)),
+          [Command.PrevField]: () => moveFocus((f) => Math.max(0, f - 1)),
+          [Command.OptionPrevious]: () => cycle(-1),
+          [Command.Toggle]: () => cycle(1),
+          [Command.FieldEnter]: () => {
+            if (current?.kind === 'select' && !typingHere) setChoosing(true);
+            else if (focus === submitRow) void submit();
+            else moveFocus((f) => f + 1);
+          },
+        },
+    { priority: Priority.Overlay, active: busy || !asking, modal: busy },
   );
 
   const labelWidth = Math.min(28, Math.floor(width / 3));

@@ -6,8 +6,9 @@
 import { useRef, useState } from 'react';
 import { Text } from 'ink';
 import { useActions, useConsole, type Route, type RouteName } from '../../store/index.js';
-import { Priority, useKeypress } from '../hooks/keypress.js';
-import { Command, commandFor } from '../keymap.js';
+import { Priority } from '../hooks/keypress.js';
+import { useBindings } from '../hooks/bindings.js';
+import { Command } from '../keymap.js';
 import { TextInput } from './TextInput.js';
 import { ROUTES } from '../screens/routes.js';
 import type { PaletteCommand as RoutePaletteCommand } from '../screens/route-spec.js';
@@ -97,25 +98,22 @@ export function Palette() {
     cycling.current = { typed: line, at: 0, wrote: hits[0].name };
     setLine(hits[0].name);
   };
-  useKeypress(
-    (input, key) => {
-      const cmd = commandFor(input, key, ['palette']);
-      if (cmd === Command.Cancel) actions.setMode('normal');
-      else if (cmd === Command.Complete) tab();
-      else if (key.return) {
-        actions.setMode('normal');
-        const r = parsePalette(line);
-        if ('quit' in r) actions.quit();
-        else if ('error' in r) actions.flash(r.error, 'error');
-        else if (r.onTop) actions.push(r.route);
-        else {
-          actions.goTo(r.route);
-          if (r.then) actions.push(r.then);
-        }
-      } else return false;
-      return true;
-    },
-    { priority: Priority.Overlay },
+  const run = () => {
+    actions.setMode('normal');
+    const r = parsePalette(line);
+    if ('quit' in r) actions.quit();
+    else if ('error' in r) actions.flash(r.error, 'error');
+    else if (r.onTop) actions.push(r.route);
+    else {
+      actions.goTo(r.route);
+      if (r.then) actions.push(r.then);
+    }
+  };
+  // Modal: the line has the printable keys, and no other key reaches the screen under it.
+  useBindings(
+    ['palette'],
+    { [Command.Cancel]: () => actions.setMode('normal'), [Command.Complete]: tab, [Command.Accept]: run },
+    { priority: Priority.Overlay, modal: true },
   );
   const word = line.trim();
   const hint = word && !line.includes(' ') ? tabMatches(word).filter((c) => c.name !== word).map((c) => c.name).join(' ') : '';
@@ -131,14 +129,15 @@ export function Palette() {
 export function FilterBar({ value, editing }: { value: string; editing: boolean }) {
   const actions = useActions();
   const columns = useConsole((s) => s.columns);
-  useKeypress(
-    (_input, key) => {
-      if (key.escape) {
+  // Esc clears the filter and leaves it; Enter leaves it, kept. The list's moves still reach the list.
+  useBindings(
+    ['prompt'],
+    {
+      [Command.Cancel]: () => {
         actions.setFilter('');
         actions.setMode('normal');
-      } else if (key.return) actions.setMode('normal');
-      else return false;
-      return true;
+      },
+      [Command.Accept]: () => actions.setMode('normal'),
     },
     { priority: Priority.Overlay, active: editing },
   );

@@ -2,8 +2,9 @@
 // for the filter here), Enter chooses, Space toggles in multi mode, Ctrl-S saves, Esc cancels.
 import { useState } from 'react';
 import { Box, Text } from 'ink';
-import { Priority, useKeypress } from '../hooks/keypress.js';
-import { Command, commandFor } from '../keymap.js';
+import { Priority } from '../hooks/keypress.js';
+import { useBindings } from '../hooks/bindings.js';
+import { Command } from '../keymap.js';
 import { scrollFor } from '../../store/navigation.js';
 import { escapeLine } from '../../format/escape.js';
 import { truncate } from '../../format/display.js';
@@ -41,31 +42,39 @@ export function Picker(props: {
     setScroll((s) => scrollFor(c, s, bodyHeight));
   };
 
-  useKeypress(
-    (input, key) => {
-      const cmd = commandFor(input, key, ['picker']);
-      if (cmd === Command.Cancel) props.onCancel();
-      else if (key.upArrow) move(cur - 1);
-      else if (key.downArrow) move(cur + 1);
-      else if (key.pageUp) move(cur - bodyHeight);
-      else if (key.pageDown) move(cur + bodyHeight);
-      else if (cmd === Command.Submit && props.multi) props.onChoose([...selected]);
-      else if (props.multi && input === ' ' && items[cur]) {
-        const next = new Set(selected);
-        if (next.has(items[cur].id)) next.delete(items[cur].id);
-        else next.add(items[cur].id);
-        setSelected(next);
-      } else if (cmd === Command.Choose) {
-        if (props.multi) props.onChoose([...selected]);
-        else if (items[cur]) props.onChoose([items[cur].id]);
-      } else if (key.backspace || key.delete) setFilter((f) => f.slice(0, -1));
-      else if (input && !key.ctrl && !key.meta) {
-        setFilter((f) => f + input);
-        move(0);
-      } else return false;
-      return true;
+  const item = items[cur];
+  const dropLast = () => setFilter((f) => f.slice(0, -1));
+  // Modal; the printable keys (j and k too) type the filter.
+  useBindings(
+    ['picker'],
+    {
+      [Command.Cancel]: props.onCancel,
+      [Command.PreviousItem]: () => move(cur - 1),
+      [Command.NextItem]: () => move(cur + 1),
+      [Command.PageUp]: () => move(cur - bodyHeight),
+      [Command.PageDown]: () => move(cur + bodyHeight),
+      [Command.Submit]: props.multi && (() => props.onChoose([...selected])),
+      [Command.Toggle]:
+        props.multi &&
+        item &&
+        (() => {
+          const next = new Set(selected);
+          if (next.has(item.id)) next.delete(item.id);
+          else next.add(item.id);
+          setSelected(next);
+        }),
+      [Command.Choose]: props.multi ? () => props.onChoose([...selected]) : item && (() => props.onChoose([item.id])),
+      [Command.DeleteBefore]: dropLast,
+      [Command.DeleteAt]: dropLast,
     },
-    { priority: Priority.Overlay },
+    {
+      priority: Priority.Overlay,
+      modal: true,
+      onText: (text) => {
+        setFilter((f) => f + text);
+        move(0);
+      },
+    },
   );
 
   const marker = !capabilities().color;

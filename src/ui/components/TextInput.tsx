@@ -1,16 +1,18 @@
 // The console's text input, one line or several, on the one editing model (../text-buffer.ts).
-// While focused it takes every printable key (so single-letter shortcuts are off) and the
+// While focused it takes every printable key as text (so single-letter shortcuts are off) and the
 // keymap's editing keys (the 'input' context: ←/→, Alt-←/→ and Alt-b/f by word, Home/End and
-// Ctrl-A/E, Backspace, Delete, Ctrl-U/K/W); Enter, Tab, Esc and ↑/↓ (at the first/last row) fall
-// through to the form or screen. Not focused, it is plain text.
+// Ctrl-A/E, Backspace, Delete, Ctrl-U/K/W; in several lines ↑/↓ and the new-line keys); Enter, Tab
+// (without a completion), Esc and ↑/↓ at the first/last row fall through to the form or screen.
+// Not focused, it is plain text.
 //
 // Own-made rather than ink-text-input, which the stack names: that one counts UTF-16 code units
 // (its cursor splits an emoji and its scrolling can't count cells), edits one line only, has no
 // word or kill keys, and keeps its cursor where no one else can set it (src/README.md, Text inputs).
 import { useReducer, useRef } from 'react';
 import { Box, Text } from 'ink';
-import { Priority, useKeypress } from '../hooks/keypress.js';
-import { Command, commandFor } from '../keymap.js';
+import { Priority } from '../hooks/keypress.js';
+import { useBindings, type Bindings } from '../hooks/bindings.js';
+import { Command, type KeyContext } from '../keymap.js';
 import { graphemes } from '../../format/cells.js';
 import {
   cellsBetween,
@@ -27,6 +29,7 @@ import {
 } from '../text-buffer.js';
 
 const MASK = '•';
+const INPUT: KeyContext[] = ['input'];
 
 const OPS: Partial<Record<Command, EditOp>> = {
   [Command.CursorLeft]: 'left',
@@ -96,33 +99,30 @@ export function TextInput(props: {
     rerender();
   };
 
-  useKeypress(
-    (input, key) => {
-      const cmd = commandFor(input, key, ['input']);
-      const op = cmd && OPS[cmd];
-      if (op) apply(edit(buf.current, op));
-      else if (multiline && (commandFor(input, key, ['chat']) === Command.NewLine || (props.enterAddsLine && key.return && !key.meta)))
-        apply(insertText(buf.current, '\n'));
-      else if (multiline && (key.upArrow || key.downArrow) && !key.ctrl && !key.meta && width !== undefined) {
+  const bindings: Bindings = Object.fromEntries(Object.entries(OPS).map(([cmd, op]) => [cmd, () => apply(edit(buf.current, op))]));
+  if (multiline) {
+    const newLine = () => apply(insertText(buf.current, '\n'));
+    bindings[Command.NewLine] = newLine;
+    if (props.enterAddsLine) bindings[Command.LineBreak] = newLine;
+    if (width !== undefined) {
+      // ↑ on the first row (↓ on the last) is not the input's: the chat recalls, a form moves.
+      const row = (dir: -1 | 1) => () => {
         const { text, cursor } = buf.current;
-        const to = verticalMove(tabsAsSpaces(text), wrapRows(tabsAsSpaces(text), Math.max(1, width - 1)), cursor, key.upArrow ? -1 : 1);
+        const to = verticalMove(tabsAsSpaces(text), wrapRows(tabsAsSpaces(text), Math.max(1, width - 1)), cursor, dir);
         if (to === null) return false;
         apply({ text, cursor: to });
-      } else if (key.tab && props.onTab) return props.onTab();
-      else if (key.ctrl || key.meta || key.escape || key.return || key.tab || !input) return false;
-      else {
-        const text = input.replace(/[\x00-\x1f\x7f-\x9f]/g, '');
-        if (!text) return false;
-        apply(insertText(buf.current, text));
-      }
-      return true;
-    },
-    {
-      priority: Priority.TextInput,
-      active: focus,
-      onPaste: (text) => (apply(insertText(buf.current, pastedText(text, multiline, props.enterAddsLine))), true),
-    },
-  );
+      };
+      bindings[Command.LineUp] = row(-1);
+      bindings[Command.LineDown] = row(1);
+    }
+  }
+  if (props.onTab) bindings[Command.Complete] = props.onTab;
+  useBindings(INPUT, bindings, {
+    priority: Priority.TextInput,
+    active: focus,
+    onText: (text) => apply(insertText(buf.current, text)),
+    onPaste: (text) => (apply(insertText(buf.current, pastedText(text, multiline, props.enterAddsLine))), true),
+  });
 
   if (!focus) {
     const shown = props.display ?? (props.mask ? masked(value) : value);

@@ -104,7 +104,7 @@ class Dispatcher implements Registry {
   take(events: KeyEvent[]) {
     for (const e of events) {
       // Ctrl-C quits at once, ahead of keys still queued.
-      if ('key' in e && e.key.ctrl && e.input === 'c') return this.callbacks.current.onForceQuit();
+      if ('key' in e && commandFor(e.input, e.key, ['global']) === Command.ForceQuit) return this.callbacks.current.onForceQuit();
       this.queue.push(e);
     }
     void this.pump();

@@ -151,23 +151,22 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
     () => (fields.length ? [...fields.slice(0, 3), ...activityLines(route.id, activity, numbers, links), ...fields.slice(3)] : []),
     [fields, activity, numbers, links, route.id],
   );
+  // Off until the assistant is in.
+  const on = (fn: (id: string) => void) => a && (() => fn(a.id));
   useDetailKeys({
-    contexts: ['detail', 'assistant'],
     lines: lines.length,
     height,
     loading: !a && rec?.status === 'loading',
-    onCommand(cmd) {
-      if (cmd === Command.Refresh) return void actions.loadAssistant(route.id), true;
-      if (!a) return false;
-      if (cmd === Command.Edit) return actions.push({ name: 'assistant-edit', id: a.id }), true;
-      if (cmd === Command.EditAsCode) return editAsCode(a.id), true;
-      if (cmd === Command.Clone) return actions.push({ name: 'assistant-new', from: a.id }), true;
-      if (cmd === Command.KnowledgeBase) return actions.push({ name: 'assistant-kb', id: a.id }), true;
-      if (cmd === Command.Chat) return actions.push({ name: 'chat', assistantId: a.id }), true;
-      if (cmd === Command.Outbound) return actions.push({ name: 'call-outbound', assistantId: a.id }), true;
-      if (cmd === Command.AssistantCalls) return actions.showAssistantCalls(a.id), true;
-      if (cmd === Command.RawJson) return actions.push({ name: 'json', title: `assistant ${a.name ?? a.id}`, value: a }), true;
-      return false;
+    bindings: {
+      [Command.Refresh]: () => void actions.loadAssistant(route.id),
+      [Command.Edit]: on((id) => actions.push({ name: 'assistant-edit', id })),
+      [Command.EditAsCode]: on(editAsCode),
+      [Command.Clone]: on((from) => actions.push({ name: 'assistant-new', from })),
+      [Command.KnowledgeBase]: on((id) => actions.push({ name: 'assistant-kb', id })),
+      [Command.Chat]: on((assistantId) => actions.push({ name: 'chat', assistantId })),
+      [Command.Outbound]: on((assistantId) => actions.push({ name: 'call-outbound', assistantId })),
+      [Command.AssistantCalls]: on(actions.showAssistantCalls),
+      [Command.RawJson]: a && (() => actions.push({ name: 'json', title: `assistant ${a.name ?? a.id}`, value: a })),
     },
   });
   if (!a && rec?.status === 'error') return <ErrorState what="the assistant" message={rec.error} hint={rec.hint} logged={rec.logged} />;

@@ -35,13 +35,11 @@ export function AssistantYamlChanges({ width, height }: ScreenProps<Extract<Rout
     return [...head, ...body];
   }, [edit, width]);
   useDetailKeys({
-    contexts: ['review', 'detail'],
     lines: lines.length,
     height,
-    onCommand(cmd) {
-      if (cmd === Command.ApplyEdit) return void actions.applyAssistantEdit(), true;
-      if (cmd === Command.DiscardEdit) return actions.discardAssistantEdit(), true;
-      return false;
+    bindings: {
+      [Command.ApplyEdit]: () => void actions.applyAssistantEdit(),
+      [Command.DiscardEdit]: () => actions.discardAssistantEdit(),
     },
   });
   return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;

@@ -6,12 +6,10 @@ import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
-import { Command, type KeyContext } from '../../keymap.js';
+import { Command } from '../../keymap.js';
 import { truncate } from '../../../format/display.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 import { ASSISTANT_COLUMNS, countLine } from '../lists.js';
-
-const CONTEXTS: KeyContext[] = ['list', 'assistants'];
 
 export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistants' }>) {
   const res = useConsole((s) => s.assistants);
@@ -21,34 +19,23 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
   const editAsCode = (id: string) => (editText ? void actions.editAssistantAsCode(id, editText) : actions.flash('No terminal to run an editor on', 'error'));
   const rows = filterRows(res.data ?? [], ASSISTANT_COLUMNS, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
+  // A row's commands do nothing without a row, but stay bound: the footer keeps its keys as rows come and go (the frame before Ink has none yet).
+  const on = (fn: (id: string) => void) => () => void (selected && fn(selected.id));
   useListKeys({
-    contexts: CONTEXTS,
     count: rows.length,
     height: height - 1,
     loading: firstLoad(res),
-    onCommand(cmd) {
-      if (cmd === Command.Refresh) return void actions.loadAssistants({ force: true }), true;
-      if (cmd === Command.New) return actions.push({ name: 'assistant-new' }), true;
-      if (!selected) return false;
-      switch (cmd) {
-        case Command.Open:
-          return actions.push({ name: 'assistant', id: selected.id }), true;
-        case Command.Edit:
-          return actions.push({ name: 'assistant-edit', id: selected.id }), true;
-        case Command.EditAsCode:
-          return editAsCode(selected.id), true;
-        case Command.Clone:
-          return actions.push({ name: 'assistant-new', from: selected.id }), true;
-        case Command.KnowledgeBase:
-          return actions.push({ name: 'assistant-kb', id: selected.id }), true;
-        case Command.Chat:
-          return actions.push({ name: 'chat', assistantId: selected.id }), true;
-        case Command.Outbound:
-          return actions.push({ name: 'call-outbound', assistantId: selected.id }), true;
-        case Command.RawJson:
-          return actions.push({ name: 'json', title: `assistant ${selected.name ?? selected.id}`, value: selected }), true;
-      }
-      return false;
+    bindings: {
+      [Command.Refresh]: () => void actions.loadAssistants({ force: true }),
+      [Command.New]: () => actions.push({ name: 'assistant-new' }),
+      [Command.Open]: on((id) => actions.push({ name: 'assistant', id })),
+      [Command.Edit]: on((id) => actions.push({ name: 'assistant-edit', id })),
+      [Command.EditAsCode]: on(editAsCode),
+      [Command.Clone]: on((from) => actions.push({ name: 'assistant-new', from })),
+      [Command.KnowledgeBase]: on((id) => actions.push({ name: 'assistant-kb', id })),
+      [Command.Chat]: on((assistantId) => actions.push({ name: 'chat', assistantId })),
+      [Command.Outbound]: on((assistantId) => actions.push({ name: 'call-outbound', assistantId })),
+      [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `assistant ${selected.name ?? selected.id}`, value: selected })),
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="assistants" />;

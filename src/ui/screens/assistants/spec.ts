@@ -5,7 +5,7 @@ import type { RouteSpecs } from '../route-spec.js';
 export const ASSISTANTS = {
   assistants: {
     title: () => 'Assistants',
-    contexts: ['global', 'list', 'assistants'],
+    contexts: ['assistants', 'list', 'global'],
     component: () => import('./AssistantsList.js').then((m) => m.AssistantsList),
     enter: (_r, a) => void a.loadAssistants({ force: true }),
     retried: true,
@@ -14,7 +14,7 @@ export const ASSISTANTS = {
   },
   assistant: {
     title: (r) => `assistant ${r.id}`,
-    contexts: ['global', 'detail', 'assistant'],
+    contexts: ['assistant', 'detail', 'global'],
     component: () => import('./AssistantDetail.js').then((m) => m.AssistantDetail),
     enter(r, a) {
       // Its calls, cost and last call from the archive (read again when a sync ends), its numbers.
@@ -57,7 +57,7 @@ export const ASSISTANTS = {
   'assistant-yaml': {
     title: () => 'YAML changes',
     // No 'global': Esc discards here, and q must not quit past an unapplied edit. j/k scroll (useDetailKeys).
-    contexts: ['review'],
+    contexts: ['review', 'scroll'],
     component: () => import('./AssistantYamlChanges.js').then((m) => m.AssistantYamlChanges),
   },
 } satisfies RouteSpecs<'assistants' | 'assistant' | 'assistant-new' | 'assistant-edit' | 'assistant-kb' | 'assistant-yaml'>;

@@ -121,15 +121,13 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
     actions.scrollBy(Math.max(0, first - 2) - view.scroll, max);
   }, [first, pending, lines.length, height, actions, view.scroll]);
   useDetailKeys({
-    contexts: ['detail', 'call'],
     lines: lines.length,
     height,
     loading: !c && rec?.status === 'loading',
-    onCommand(cmd) {
-      if (cmd === Command.Refresh) return void actions.loadCall(route.id), true;
-      if (cmd === Command.RawJson && c) return actions.push({ name: 'json', title: `call ${c.id}`, value: c }), true;
-      if (cmd === Command.OpenAssistant && c) return openAssistantOf(c, actions), true;
-      return false;
+    bindings: {
+      [Command.Refresh]: () => void actions.loadCall(route.id),
+      [Command.RawJson]: c && (() => actions.push({ name: 'json', title: `call ${c.id}`, value: c })),
+      [Command.OpenAssistant]: c && (() => openAssistantOf(c, actions)),
     },
   });
   if (!c && rec?.status === 'error') return <ErrorState what="the call" message={rec.error} hint={rec.hint} logged={rec.logged} />;

@@ -74,17 +74,14 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
   const perScreen = Math.max(1, Math.floor(listHeight / 2));
   const selected = hits[Math.min(view.cursor, hits.length - 1)];
   useListKeys({
-    contexts: ['list', 'search'],
     count: hits.length,
     height: perScreen + 1,
-    onCommand(cmd) {
-      if (cmd === Command.Refresh) return actions.searchCalls(route.text), true;
-      if (cmd === Command.Search) return actions.openPalette(`search ${route.text}`), true;
-      if (!selected) return false;
-      if (cmd === Command.Open) return actions.push({ name: 'call', id: selected.call.id, match: route.text }), true;
-      if (cmd === Command.OpenAssistant) return openAssistantOf(selected.call, actions), true;
-      if (cmd === Command.RawJson) return void actions.showCallJson(selected.call.id), true;
-      return false;
+    bindings: {
+      [Command.Refresh]: () => actions.searchCalls(route.text),
+      [Command.Search]: () => actions.openPalette(`search ${route.text}`),
+      [Command.Open]: () => void (selected && actions.push({ name: 'call', id: selected.call.id, match: route.text })),
+      [Command.OpenAssistant]: () => void (selected && openAssistantOf(selected.call, actions)),
+      [Command.RawJson]: () => void (selected && actions.showCallJson(selected.call.id)),
     },
   });
   if (!res) return <Loading what="the search" />;

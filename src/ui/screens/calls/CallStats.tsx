@@ -81,13 +81,11 @@ export function CallStats({ width, height }: ScreenProps<{ name: 'call-stats' }>
     [stats.data, metric, width, assistantName, filters],
   );
   useDetailKeys({
-    contexts: ['detail', 'stats'],
     lines: lines.length,
     height,
-    onCommand(cmd) {
-      if (cmd === Command.Refresh) return void actions.loadCallStats({ force: true }), true;
-      if (cmd === Command.ChartMetric) return setMetric((m) => METRICS[(METRICS.indexOf(m) + 1) % METRICS.length]), true;
-      return false;
+    bindings: {
+      [Command.Refresh]: () => void actions.loadCallStats({ force: true }),
+      [Command.ChartMetric]: () => setMetric((m) => METRICS[(METRICS.indexOf(m) + 1) % METRICS.length]),
     },
   });
   if (!stats.data && stats.status === 'error') return <ErrorState what="the stats" message={stats.error} hint={stats.hint} />;

@@ -57,23 +57,20 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const empty = log.total === 0;
 
   useListKeys({
-    contexts: ['list', 'calls'],
     count: log.total,
     height: tableHeight,
     // The first screen of an archive that holds nothing yet: keys wait for the first page.
     loading: log.status === 'idle' || (empty && sync.running && !log.filtering && !view.filter),
-    onCommand(cmd) {
-      if (cmd === Command.Refresh) return void actions.loadCalls({ force: true }), true;
-      if (cmd === Command.CallFilters) return actions.push({ name: 'call-filters' }), true;
-      if (cmd === Command.ToggleLive) return actions.toggleLive(), true;
-      if (cmd === Command.Outbound) return actions.push({ name: 'call-outbound' }), true;
-      if (cmd === Command.Search) return actions.openPalette('search '), true;
-      if (cmd === Command.Stats) return actions.push({ name: 'call-stats' }), true;
-      if (!selected) return false;
-      if (cmd === Command.Open) return actions.push({ name: 'call', id: selected.id }), true;
-      if (cmd === Command.RawJson) return void actions.showCallJson(selected.id), true;
-      if (cmd === Command.OpenAssistant) return openAssistantOf(selected, actions), true;
-      return false;
+    bindings: {
+      [Command.Refresh]: () => void actions.loadCalls({ force: true }),
+      [Command.CallFilters]: () => actions.push({ name: 'call-filters' }),
+      [Command.ToggleLive]: () => actions.toggleLive(),
+      [Command.Outbound]: () => actions.push({ name: 'call-outbound' }),
+      [Command.Search]: () => actions.openPalette('search '),
+      [Command.Stats]: () => actions.push({ name: 'call-stats' }),
+      [Command.Open]: () => void (selected && actions.push({ name: 'call', id: selected.id })),
+      [Command.RawJson]: () => void (selected && actions.showCallJson(selected.id)),
+      [Command.OpenAssistant]: () => void (selected && openAssistantOf(selected, actions)),
     },
   });
 

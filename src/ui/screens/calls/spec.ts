@@ -6,7 +6,7 @@ import type { RouteSpecs } from '../route-spec.js';
 export const CALLS = {
   calls: {
     title: () => 'Calls',
-    contexts: ['global', 'list', 'calls'],
+    contexts: ['calls', 'list', 'global'],
     component: () => import('./Calls.js').then((m) => m.Calls),
     enter(_r, a, s) {
       void a.loadAssistants(lookup);
@@ -28,7 +28,7 @@ export const CALLS = {
   },
   call: {
     title: (r) => `call ${r.id}`,
-    contexts: ['global', 'detail', 'call'],
+    contexts: ['call', 'detail', 'global'],
     component: () => import('./CallDetail.js').then((m) => m.CallDetail),
     enter(r, a) {
       void a.loadAssistants(lookup);
@@ -46,7 +46,7 @@ export const CALLS = {
   // The list of matches: Enter opens a call with the match in view. 's' searches again.
   'call-search': {
     title: (r) => `search "${r.text}"`,
-    contexts: ['global', 'list', 'search'],
+    contexts: ['search', 'list', 'global'],
     component: () => import('./CallSearch.js').then((m) => m.CallSearch),
     enter(r, a) {
       void a.loadAssistants();
@@ -65,7 +65,7 @@ export const CALLS = {
   },
   'call-stats': {
     title: () => 'stats',
-    contexts: ['global', 'detail', 'stats'],
+    contexts: ['stats', 'detail', 'global'],
     component: () => import('./CallStats.js').then((m) => m.CallStats),
     enter(_r, a) {
       void a.loadAssistants();

@@ -11,9 +11,10 @@ import { count } from '../../../format/words.js';
 import { TextInput, inputRows } from '../../components/TextInput.js';
 import { Spinner } from '../../components/Spinner.js';
 import { ErrorState, Loading } from '../../components/Status.js';
-import { Priority, useKeypress } from '../../hooks/keypress.js';
+import { Priority } from '../../hooks/keypress.js';
+import { useBindings } from '../../hooks/bindings.js';
 import { useTopView } from '../../hooks/useTopView.js';
-import { Command, commandFor, KEYMAP, describeKey } from '../../keymap.js';
+import { Command, KEYMAP, describeKey, type KeyContext } from '../../keymap.js';
 import { money, truncate, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 import type { ScreenProps } from '../shared.js';
@@ -23,6 +24,7 @@ import { VariablesEditor } from './VariablesEditor.js';
 /** The draft box grows to this many rows, then scrolls. */
 const MAX_INPUT_LINES = 5;
 const MAX_ERROR_LINES = 3;
+const CHAT: KeyContext[] = ['chat'];
 
 export function Conversation({ route, width, height }: ScreenProps<Extract<Route, { name: 'chat-session' }>>) {
   const id = route.sessionId;
@@ -51,12 +53,12 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
   const [editingVars, setEditingVars] = useState(false);
 
   const waiting = !turns?.length && meta.status !== 'ready';
-  useKeypress(
-    (input, key) => {
-      if (key.escape) actions.back();
-      else if (input === 'r' && meta.status === 'error') void actions.openSession(id);
-      else return false;
-      return true;
+  // Before the conversation is in: back, or (once loading it failed) load it again.
+  useBindings(
+    CHAT,
+    {
+      [Command.LeaveChat]: () => actions.back(),
+      [Command.Retry]: meta.status === 'error' && (() => void actions.openSession(id)),
     },
     { priority: Priority.Screen, active: waiting },
   );
@@ -193,42 +195,39 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
   const setRecall = (r: { at: number; stash: string } | null) => setWalk(r && { ...r, turns });
   const said = (turns ?? []).filter((t) => t.role === 'user').map((t) => t.content);
 
-  useKeypress(
-    (input, key) => {
-      const cmd = commandFor(input, key, ['chat']);
-      if (cmd === Command.LeaveChat) {
-        // The draft stays with its session: coming back shows it.
-        if (sending) actions.cancelSend(id);
-        else actions.back();
-        return true;
-      }
-      if (cmd === Command.PageUp || cmd === Command.PageDown) {
-        actions.scrollBy(cmd === Command.PageUp ? props.pageSize : -props.pageSize, props.maxScroll);
-        return true;
-      }
-      if (sending) return true; // nothing else while the assistant answers
-      if (cmd === Command.Send) {
-        void actions.sendMessage(id).then((ok) => ok && actions.scrollBy(-Infinity, props.maxScroll));
-      } else if (cmd === Command.Variables) props.onVariables();
-      else if (cmd === Command.SaveAsTest) void actions.saveChatAsScenario(id);
-      else if (cmd === Command.RecallEarlier) {
-        if (said.length === 0) return true;
-        const at = recall ? Math.max(0, recall.at - 1) : said.length - 1;
-        setRecall({ at, stash: recall?.stash ?? draft });
-        actions.setDraft(id, said[at]);
-      } else if (cmd === Command.RecallLater) {
-        if (!recall) return true;
-        if (recall.at + 1 >= said.length) {
-          actions.setDraft(id, recall.stash);
-          setRecall(null);
-        } else {
-          setRecall({ ...recall, at: recall.at + 1 });
-          actions.setDraft(id, said[recall.at + 1]);
-        }
-      } else return false;
-      return true;
-    },
-    { priority: Priority.Screen, active: props.active },
+  const always = {
+    // The draft stays with its session: coming back shows it.
+    [Command.LeaveChat]: () => (sending ? actions.cancelSend(id) : actions.back()),
+    [Command.PageUp]: () => actions.scrollBy(props.pageSize, props.maxScroll),
+    [Command.PageDown]: () => actions.scrollBy(-props.pageSize, props.maxScroll),
+  };
+  // While the assistant answers, only those: every other key waits for the answer (modal).
+  useBindings(
+    CHAT,
+    sending
+      ? always
+      : {
+          ...always,
+          [Command.Send]: () => void actions.sendMessage(id).then((ok) => ok && actions.scrollBy(-Infinity, props.maxScroll)),
+          [Command.Variables]: props.onVariables,
+          [Command.SaveAsTest]: () => void actions.saveChatAsScenario(id),
+          // Off until something was said; ↓ only while walking back.
+          [Command.RecallEarlier]: said.length > 0 && (() => {
+            const at = recall ? Math.max(0, recall.at - 1) : said.length - 1;
+            setRecall({ at, stash: recall?.stash ?? draft });
+            actions.setDraft(id, said[at]);
+          }),
+          [Command.RecallLater]: recall && (() => {
+            if (recall.at + 1 >= said.length) {
+              actions.setDraft(id, recall.stash);
+              setRecall(null);
+            } else {
+              setRecall({ ...recall, at: recall.at + 1 });
+              actions.setDraft(id, said[recall.at + 1]);
+            }
+          }),
+        },
+    { priority: Priority.Screen, active: props.active, modal: sending },
   );
 
   // A long draft scrolls inside its box, keeping the cursor's row in view.

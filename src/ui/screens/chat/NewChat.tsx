@@ -6,7 +6,9 @@ import { Picker } from '../../components/Picker.js';
 import { TextInput } from '../../components/TextInput.js';
 import { ErrorState, Loading } from '../../components/Status.js';
 import { Spinner } from '../../components/Spinner.js';
-import { Priority, useKeypress } from '../../hooks/keypress.js';
+import { Priority } from '../../hooks/keypress.js';
+import { useBindings } from '../../hooks/bindings.js';
+import { Command } from '../../keymap.js';
 import type { ScreenProps } from '../shared.js';
 import { activeWord } from '../../../format/words.js';
 import { escapeLine } from '../../../format/escape.js';
@@ -19,15 +21,16 @@ export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new'
   const start = useConsole((s) => (assistantId ? s.chat.starts[assistantId] : undefined));
   const starting = start?.status === 'loading';
 
-  useKeypress(
-    (_input, key) => {
-      if (starting) return true;
-      if (key.escape) setAssistantId(null);
-      else if (key.return && assistantId) void actions.startChat(assistantId, name, route);
-      else return false;
-      return true;
-    },
-    { priority: Priority.Overlay, active: assistantId !== null },
+  // While the session starts, every key waits on it (modal, nothing bound).
+  useBindings(
+    ['prompt'],
+    starting
+      ? {}
+      : {
+          [Command.Cancel]: () => setAssistantId(null),
+          [Command.Accept]: assistantId !== null && (() => void actions.startChat(assistantId, name, route)),
+        },
+    { priority: Priority.Overlay, active: assistantId !== null, modal: starting },
   );
 
   if (!assistants.data && assistants.status === 'error') return <ErrorState what="assistants" message={assistants.error} />;

@@ -9,14 +9,13 @@ import type { Column } from '../../../format/column.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { TextInput } from '../../components/TextInput.js';
-import { Priority, useKeypress } from '../../hooks/keypress.js';
-import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { Priority } from '../../hooks/keypress.js';
+import { useBindings } from '../../hooks/bindings.js';
+import { useListKeys, useRouteContexts } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
-import { Command, type KeyContext } from '../../keymap.js';
+import { Command } from '../../keymap.js';
 import { dateTime } from '../../../format/display.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
-
-const CONTEXTS: KeyContext[] = ['list', 'sessions'];
 
 /** Newest first by when the session was created (entries without a date by when they were remembered). */
 function newestFirst(sessions: RememberedSession[]): RememberedSession[] {
@@ -45,14 +44,9 @@ function StartingChat({ assistantId }: { assistantId: string }) {
   const start = useConsole((s) => s.chat.starts[assistantId]);
   const name = useConsole((s) => s.assistants.data?.find((a) => a.id === assistantId)?.name ?? assistantId);
   const actions = useActions();
-  useKeypress(
-    (input) => {
-      if (input !== 'r' || start?.status !== 'error') return false;
-      void actions.startChat(assistantId);
-      return true;
-    },
-    { priority: Priority.Screen },
-  );
+  // r asks again once the start failed (the list's refresh key: this is the list's route).
+  const contexts = useRouteContexts();
+  useBindings(contexts, { [Command.Refresh]: start?.status === 'error' && (() => void actions.startChat(assistantId)) }, { priority: Priority.Screen });
   if (start?.status === 'error') {
     return (
       <Box flexDirection="column">
@@ -81,30 +75,28 @@ function SessionList({ width, height }: { width: number; height: number }) {
   const bodyHeight = Math.max(2, height - (asking === null ? 0 : 2));
 
   useListKeys({
-    contexts: CONTEXTS,
     count: rows.length,
     height: bodyHeight,
     active: asking === null,
     loading: firstLoad(index),
-    onCommand(cmd) {
-      if (cmd === Command.Refresh) return actions.loadSessionIndex(), true;
-      if (cmd === Command.New) return actions.push({ name: 'chat-new' }), true;
-      if (cmd === Command.OpenSessionId) return setAsking(''), true;
-      if (cmd === Command.Open && selected) return actions.push({ name: 'chat-session', sessionId: selected.id }), true;
-      if (cmd === Command.RawJson && selected) return actions.push({ name: 'json', title: `session ${selected.name ?? selected.id}`, value: selected }), true;
-      return false;
+    bindings: {
+      [Command.Refresh]: () => actions.loadSessionIndex(),
+      [Command.New]: () => actions.push({ name: 'chat-new' }),
+      [Command.OpenSessionId]: () => setAsking(''),
+      [Command.Open]: () => void (selected && actions.push({ name: 'chat-session', sessionId: selected.id })),
+      [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `session ${selected.name ?? selected.id}`, value: selected })),
     },
   });
-  useKeypress(
-    (_input, key) => {
-      if (key.escape) setAsking(null);
-      else if (key.return) {
+  useBindings(
+    ['prompt'],
+    {
+      [Command.Cancel]: () => setAsking(null),
+      [Command.Accept]: () => {
         const id = (asking ?? '').trim();
-        if (!id) return true;
+        if (!id) return; // nothing typed yet: stay
         setAsking(null);
         actions.push({ name: 'chat-session', sessionId: id });
-      } else return false;
-      return true;
+      },
     },
     { priority: Priority.Overlay, active: asking !== null },
   );

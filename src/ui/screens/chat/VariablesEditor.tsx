@@ -5,8 +5,9 @@ import { useState } from 'react';
 import { Box, Text } from 'ink';
 import type { Variables } from '../../../store/chat.js';
 import { TextInput } from '../../components/TextInput.js';
-import { Priority, useKeypress } from '../../hooks/keypress.js';
-import { Command, commandFor } from '../../keymap.js';
+import { Priority } from '../../hooks/keypress.js';
+import { useBindings } from '../../hooks/bindings.js';
+import { Command } from '../../keymap.js';
 import { truncate } from '../../../format/display.js';
 
 const LINE = /^\s*([\w.-]+)\s*=(.*)$/;
@@ -33,21 +34,21 @@ export function VariablesEditor(props: { initial: Variables; width: number; onSa
     if ('error' in r) setError(r.error);
     else props.onSave(r.vars);
   };
-  useKeypress(
-    (input, key) => {
-      const cmd = commandFor(input, key, ['form']);
-      if (cmd === Command.Cancel) props.onCancel();
-      else if (cmd === Command.Submit) save();
-      else if (cmd === Command.NextField) setFocus((f) => Math.min(lines.length - 1, f + 1));
-      else if (cmd === Command.PrevField) setFocus((f) => Math.max(0, f - 1));
-      else if (key.return) {
+  useBindings(
+    ['form'],
+    {
+      [Command.Cancel]: props.onCancel,
+      [Command.Submit]: save,
+      [Command.NextField]: () => setFocus((f) => Math.min(lines.length - 1, f + 1)),
+      [Command.PrevField]: () => setFocus((f) => Math.max(0, f - 1)),
+      // Enter: a new line after this one; on an empty last line, save.
+      [Command.FieldEnter]: () => {
         if (focus === lines.length - 1 && !lines[focus].trim()) save();
         else {
           setLines((ls) => [...ls.slice(0, focus + 1), '', ...ls.slice(focus + 1)]);
           setFocus(focus + 1);
         }
-      } else return false;
-      return true;
+      },
     },
     { priority: Priority.Overlay },
   );

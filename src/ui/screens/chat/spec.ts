@@ -4,7 +4,7 @@ import type { RouteSpecs } from '../route-spec.js';
 export const CHAT = {
   chat: {
     title: () => 'Chat',
-    contexts: ['global', 'list', 'sessions'],
+    contexts: ['sessions', 'list', 'global'],
     component: () => import('./Sessions.js').then((m) => m.ChatSessions),
     enter(r, a) {
       void a.loadAssistants();

@@ -42,22 +42,21 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const more = res.data ? moreFiles(res.data) : false;
   const tableHeight = Math.max(3, height - 1);
+  // Near the end of the loaded pages, a move down fetches the next one too (the store ignores repeats).
+  const loadMore = view.cursor >= rows.length - 6 && more && (() => void actions.loadFiles({ more: true }));
   useListKeys({
-    contexts: ['list', 'files'],
     count: rows.length,
     height: tableHeight,
     loading: firstLoad(res),
-    onCommand(cmd) {
-      if (cmd === Command.Refresh) return void actions.loadFiles({ force: true }), true;
-      if (cmd === Command.Upload) return actions.push({ name: 'file-upload' }), true;
-      // Near the end of the loaded pages: fetch the next one (the store ignores repeats).
-      const nearEnd = view.cursor >= rows.length - 6;
-      if ((cmd === Command.Down || cmd === Command.PageDown || cmd === Command.Bottom) && nearEnd && more) void actions.loadFiles({ more: true });
-      if (!selected) return false;
-      if (cmd === Command.Open) return actions.push({ name: 'file', id: selected.id }), true;
-      if (cmd === Command.Delete) return askDelete(selected), true;
-      if (cmd === Command.RawJson) return actions.push({ name: 'json', title: `file ${selected.name ?? selected.id}`, value: selected }), true;
-      return false;
+    bindings: {
+      [Command.Refresh]: () => void actions.loadFiles({ force: true }),
+      [Command.Upload]: () => actions.push({ name: 'file-upload' }),
+      [Command.Down]: loadMore,
+      [Command.PageDown]: loadMore,
+      [Command.Bottom]: loadMore,
+      [Command.Open]: () => void (selected && actions.push({ name: 'file', id: selected.id })),
+      [Command.Delete]: () => void (selected && askDelete(selected)),
+      [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `file ${selected.name ?? selected.id}`, value: selected })),
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="files" />;
@@ -103,15 +102,12 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
     for (const a of users) lines.push({ text: `  ${a.name ?? a.id}  ${a.id}` });
   }
   useDetailKeys({
-    contexts: ['detail', 'file'],
     lines: lines.length,
     height,
-    onCommand(cmd) {
-      if (cmd === Command.Refresh) return void actions.loadFile(route.id), true;
-      if (!f) return false;
-      if (cmd === Command.Delete) return askDelete(f, actions.back), true;
-      if (cmd === Command.RawJson) return actions.push({ name: 'json', title: `file ${f.name ?? f.id}`, value: f }), true;
-      return false;
+    bindings: {
+      [Command.Refresh]: () => void actions.loadFile(route.id),
+      [Command.Delete]: f && (() => askDelete(f, actions.back)),
+      [Command.RawJson]: f && (() => actions.push({ name: 'json', title: `file ${f.name ?? f.id}`, value: f })),
     },
   });
   if (!f && rec?.status === 'error') return <ErrorState what="the file" message={rec.error} hint={rec.hint} logged={rec.logged} />;

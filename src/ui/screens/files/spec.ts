@@ -6,7 +6,7 @@ import type { RouteSpecs } from '../route-spec.js';
 export const FILES = {
   files: {
     title: () => 'Files',
-    contexts: ['global', 'list', 'files'],
+    contexts: ['files', 'list', 'global'],
     component: () => import('./Files.js').then((m) => m.Files),
     enter: (_r, a) => void a.loadFiles({ force: true }),
     // A file being processed moves to done (or failed) without `r`.
@@ -17,7 +17,7 @@ export const FILES = {
   },
   file: {
     title: (r) => `file ${r.id}`,
-    contexts: ['global', 'detail', 'file'],
+    contexts: ['file', 'detail', 'global'],
     component: () => import('./Files.js').then((m) => m.FileDetail),
     enter(r, a) {
       void a.loadAssistants(lookup);

@@ -1,31 +1,56 @@
-// `?` help and `y` raw JSON: scrolled text views. Help is generated from the keymap table.
+// `?` help and `y` raw JSON: scrolled text views. Help is generated from the keymap table: the keys
+// of the screen it was opened on first (its route's contexts, as the dispatcher reads them), then
+// every section; `/` filters its rows as you type.
 import { useMemo } from 'react';
 import type { Route } from '../../../store/index.js';
+import { useConsole } from '../../../store/index.js';
 import { wrapText } from '../../../format/display.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
-import { HELP_SECTIONS, bindingsFor } from '../../keymap.js';
+import { HELP_SECTIONS, KEYMAP, bindingsFor } from '../../keymap.js';
+import { ROUTES, titleOf } from '../routes.js';
 import type { ScreenProps } from '../shared.js';
 
-/** One section per HELP_SECTIONS entry, each listing every key live in its contexts (a key live in two sections is in both, as in the README's table). */
-export function helpLines(): Line[] {
+type Row = ReturnType<typeof bindingsFor>[number];
+
+/**
+ * Help's lines. `on`: the screen help was opened on; its own keys come first (those a key reaches
+ * there, less the global ones, which are next), then each HELP_SECTIONS entry with what is left.
+ * `filter`: only rows whose keys, description or section name hold it (case-insensitive).
+ */
+export function helpLines(on?: Route, filter = ''): Line[] {
+  const sections: { title: string; rows: Row[] }[] = [];
+  const shown = new Set<string>();
+  if (on) {
+    const rows = bindingsFor(ROUTES[on.name].contexts, { reachable: true }).filter((b) => !KEYMAP[b.command].contexts.includes('global'));
+    sections.push({ title: `This screen: ${titleOf(on)}`, rows });
+    for (const b of rows) shown.add(b.command);
+  }
+  for (const s of HELP_SECTIONS) sections.push({ title: s.title, rows: bindingsFor(s.contexts).filter((b) => !shown.has(b.command)) });
+  const want = filter.trim().toLowerCase();
   const lines: Line[] = [];
-  for (const s of HELP_SECTIONS) {
-    const rows = bindingsFor(s.contexts);
+  for (const s of sections) {
+    const titleHit = want !== '' && s.title.toLowerCase().includes(want);
+    const rows = want && !titleHit ? s.rows.filter((b) => `${b.keys} ${b.hint}`.toLowerCase().includes(want)) : s.rows;
     if (!rows.length) continue;
-    lines.push({ text: s.title, bold: true, color: 'cyan' });
-    for (const b of rows) lines.push({ text: `  ${b.keys.padEnd(22)} ${b.hint}` });
+    const marks = want ? [want] : undefined;
+    lines.push({ text: s.title, bold: true, color: 'cyan', marks });
+    for (const b of rows) lines.push({ text: `  ${b.keys.padEnd(22)} ${b.hint}`, marks });
     lines.push({ text: '' });
   }
+  if (!lines.length) lines.push({ text: `No key matches "${filter}" (Esc clears the filter).`, dim: true });
   return lines;
 }
 
 export function Help({ width, height }: ScreenProps<{ name: 'help' }>) {
   const view = useTopView();
-  const lines = helpLines();
-  useDetailKeys({ contexts: ['detail'], lines: lines.length, height });
-  return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
+  // The screen under help on the stack: the one `?` (or :help) was pressed on.
+  const on = useConsole((s) => s.stack[s.stack.length - 2]);
+  const lines = useMemo(() => helpLines(on, view.filter), [on, view.filter]);
+  useDetailKeys({ lines: lines.length, height });
+  const scroll = Math.min(view.scroll, Math.max(0, lines.length - height + 1));
+  return <ScrollView lines={lines} scroll={scroll} height={height} width={width} />;
 }
 
 export function JsonView({ route, width, height }: ScreenProps<Extract<Route, { name: 'json' }>>) {
@@ -35,6 +60,6 @@ export function JsonView({ route, width, height }: ScreenProps<Extract<Route, { 
     () => [{ text: route.title, bold: true }, ...wrapText(JSON.stringify(route.value, null, 2) ?? 'undefined', width).map((text) => ({ text }))],
     [route.title, route.value, width],
   );
-  useDetailKeys({ contexts: ['detail'], lines: lines.length, height });
+  useDetailKeys({ lines: lines.length, height });
   return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
 }

@@ -4,13 +4,13 @@ import type { RouteSpecs } from '../route-spec.js';
 export const HELP = {
   help: {
     title: () => 'Help',
-    contexts: ['global', 'detail'],
+    contexts: ['help', 'scroll', 'global'],
     component: () => import('./Help.js').then((m) => m.Help),
     palette: { name: 'help', aliases: ['h', '?'], open: () => [{ name: 'help' }], onTop: true },
   },
   json: {
     title: (r) => `JSON ${r.title}`,
-    contexts: ['global', 'detail'],
+    contexts: ['scroll', 'global'],
     component: () => import('./Help.js').then((m) => m.JsonView),
   },
 } satisfies RouteSpecs<'help' | 'json'>;

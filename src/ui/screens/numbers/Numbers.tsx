@@ -22,17 +22,16 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
   const columns = useMemo(() => numberColumns(assistantName, links), [assistantName, links]);
   const rows = filterRows(res.data ?? [], columns, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
+  const link = () => void (selected && actions.push({ name: 'number-link', id: selected.id }));
   useListKeys({
-    contexts: ['list', 'numbers'],
     count: rows.length,
     height: height - 1,
     loading: firstLoad(res),
-    onCommand(cmd) {
-      if (cmd === Command.Refresh) return void actions.loadNumbers({ force: true }), true;
-      if (!selected) return false;
-      if (cmd === Command.Link || cmd === Command.Open) return actions.push({ name: 'number-link', id: selected.id }), true;
-      if (cmd === Command.RawJson) return actions.push({ name: 'json', title: `number ${selected.did ?? selected.id}`, value: selected }), true;
-      return false;
+    bindings: {
+      [Command.Refresh]: () => void actions.loadNumbers({ force: true }),
+      [Command.Link]: link,
+      [Command.Open]: link,
+      [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `number ${selected.did ?? selected.id}`, value: selected })),
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="phone numbers" />;

@@ -5,7 +5,7 @@ import type { RouteSpecs } from '../route-spec.js';
 export const NUMBERS = {
   numbers: {
     title: () => 'Numbers',
-    contexts: ['global', 'list', 'numbers'],
+    contexts: ['numbers', 'list', 'global'],
     component: () => import('./Numbers.js').then((m) => m.Numbers),
     enter(_r, a) {
       void a.loadAssistants(lookup);

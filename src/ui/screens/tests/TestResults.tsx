@@ -12,12 +12,9 @@ import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { Spinner } from '../../components/Spinner.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
-import { Command, type KeyContext } from '../../keymap.js';
+import { Command } from '../../keymap.js';
 import { money, truncate, wrapText } from '../../../format/display.js';
 import { filterRows, type ScreenProps } from '../shared.js';
-
-const LIST: KeyContext[] = ['list', 'tests'];
-const DETAIL: KeyContext[] = ['detail', 'tests'];
 
 const MARK: Record<ScenarioResult['status'], string> = { passed: '✓ passed', failed: '✗ failed', flaky: '~ flaky', skipped: '- skipped' };
 const TONE = { passed: 'green', failed: 'red', flaky: 'yellow', skipped: 'dim' } as const;
@@ -48,13 +45,11 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
       : '';
   const bodyHeight = Math.max(2, height - 1 - (t.status === 'error' ? Math.min(t.errors.length, height - 4) + 1 : 0));
   useListKeys({
-    contexts: LIST,
     count: rows.length,
     height: bodyHeight,
-    onCommand(cmd) {
-      if (cmd === Command.RunTestsAgain) return void actions.runTests(route.path), true;
-      if (cmd === Command.Open && selected) return actions.push({ name: 'test-result', id: resultId(selected), scenario: selected.scenario.name }), true;
-      return false;
+    bindings: {
+      [Command.RunTestsAgain]: () => void actions.runTests(route.path),
+      [Command.Open]: () => void (selected && actions.push({ name: 'test-result', id: resultId(selected), scenario: selected.scenario.name })),
     },
   });
   const where = route.path ?? './tests';
@@ -154,14 +149,10 @@ export function TestResultDetail({ route, width, height }: ScreenProps<Extract<R
   const actions = useActions();
   const lines = result ? resultLines(result, width) : [{ text: 'Not in the latest run (it is running again, or the file changed). Esc goes back.', dim: true }];
   useDetailKeys({
-    contexts: DETAIL,
     lines: lines.length,
     height,
-    onCommand(cmd) {
-      if (cmd !== Command.RunTestsAgain) return false;
-      void actions.runTests(path); // the result shows again once its scenario has run
-      return true;
-    },
+    // The result shows again once its scenario has run.
+    bindings: { [Command.RunTestsAgain]: () => void actions.runTests(path) },
   });
   return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
 }

@@ -4,7 +4,7 @@ import type { RouteSpecs } from '../route-spec.js';
 export const TESTS = {
   tests: {
     title: () => 'Tests',
-    contexts: ['global', 'list', 'tests'],
+    contexts: ['tests', 'list', 'global'],
     component: () => import('./TestResults.js').then((m) => m.TestResults),
     // Runs its scenarios when it comes on top with nothing run for its path yet.
     enter(r, a, s) {
@@ -14,7 +14,7 @@ export const TESTS = {
   },
   'test-result': {
     title: (r) => r.scenario,
-    contexts: ['global', 'detail', 'tests'],
+    contexts: ['tests', 'scroll', 'global'],
     component: () => import('./TestResults.js').then((m) => m.TestResultDetail),
   },
 } satisfies RouteSpecs<'tests' | 'test-result'>;

@@ -1,0 +1,135 @@
+// Bindings with their handlers (after lazygit's GetKeybindings and k9s's KeyActions): a screen or
+// component says which commands it handles, in which key contexts, and whether each is enabled
+// now. The dispatcher (keypress.tsx) runs the handler of the command a key means there; the
+// footer shows what the bindings in front bind and enable; help and the README list the table.
+//
+//   useBindings(['calls', 'list', 'global'], {
+//     [Command.Refresh]: () => actions.loadCalls({ force: true }),
+//     [Command.Open]: selected && (() => actions.push({ name: 'call', id: selected.id })),  // off without a row
+//   }, { priority: Priority.Screen });
+import { createContext, useContext, useLayoutEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import type { Key } from 'ink';
+import { KEYMAP, commandFor, typedText, type Command, type KeyContext } from '../keymap.js';
+import { useKeypress, type PasteHandler } from './keypress.js';
+
+/** Runs the command; returning false passes the key on (to the handlers below) as if unbound. */
+type BindingHandler = (input: string, key: Key) => boolean | void;
+/** Each command's handler, or a falsy value: bound but off for now (the footer leaves it out, the key goes on). */
+export type Bindings = Partial<Record<Command, BindingHandler | false | null | undefined>>;
+
+export interface BindingOptions {
+  priority: number;
+  active?: boolean;
+  /** Takes every key, bound or not, and hides the bindings below it from the footer (a dialog, a picker, a busy form). */
+  modal?: boolean;
+  /** Printable text that no binding here takes (keymap.ts `typedText`): the one input that is not a command. */
+  onText?: (text: string) => boolean | void;
+  onPaste?: PasteHandler;
+}
+
+interface Layer {
+  priority: number;
+  seq: number;
+  commands: readonly Command[];
+  modal: boolean;
+  /** The route of the screen it is in (routeKey), when it is in one. */
+  route?: string;
+}
+
+/** What the footer reads: the commands in front, and the routes whose screens have bound keys. */
+interface Shown {
+  commands: readonly Command[];
+  routes: readonly (string | undefined)[];
+}
+
+/** Given by the app around the screen in view: its route's key, so the footer knows whose bindings it has. */
+export const ScreenRouteContext = createContext<string | undefined>(undefined);
+
+/** The bindings of the mounted, active handlers: what the footer shows. */
+class LiveBindings {
+  private layers = new Map<object, Layer>();
+  private listeners = new Set<() => void>();
+  private seq = 0;
+  private shown: Shown | null = null;
+
+  nextSeq = () => ++this.seq;
+  set(id: object, layer: Layer | null) {
+    if (layer) this.layers.set(id, layer);
+    else this.layers.delete(id);
+    // From the front: the newest of the highest priority first, down to the first modal layer.
+    const front = [...this.layers.values()].sort((a, b) => b.priority - a.priority || b.seq - a.seq);
+    const commands: Command[] = [];
+    for (const l of front) {
+      for (const c of l.commands) if (!commands.includes(c)) commands.push(c);
+      if (l.modal) break;
+    }
+    const routes = [...new Set(front.map((l) => l.route))];
+    const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+    if (this.shown && same(commands, this.shown.commands) && same(routes, this.shown.routes)) return;
+    this.shown = { commands, routes };
+    for (const fn of this.listeners) fn();
+  }
+  subscribe = (fn: () => void) => {
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  };
+  footer = () => this.shown;
+}
+
+const LiveBindingsContext = createContext<LiveBindings | null>(null);
+
+export function BindingsProvider({ children }: { children: ReactNode }) {
+  const live = useRef<LiveBindings>(null);
+  live.current ??= new LiveBindings();
+  return <LiveBindingsContext.Provider value={live.current}>{children}</LiveBindingsContext.Provider>;
+}
+
+/**
+ * The commands bound and enabled in front, once the screen of `route` (its routeKey) has bound its
+ * keys; before that (the first commit of a screen, whose layout effects have not run yet) null, and
+ * the caller shows the route's table entries rather than the screen that is leaving.
+ */
+export function useLiveCommands(route: string): readonly Command[] | null {
+  const live = useContext(LiveBindingsContext);
+  const none = () => null;
+  const shown = useSyncExternalStore(live?.subscribe ?? (() => () => {}), live?.footer ?? none, live?.footer ?? none);
+  return shown && shown.routes.includes(route) ? shown.commands : null;
+}
+
+/**
+ * Binds commands to handlers in these contexts (a route's, or a component's own), most specific
+ * first. A key runs the handler of the command it means there (`commandFor`); a command not bound
+ * here, or bound but off, lets the key go on to the handlers below.
+ */
+export function useBindings(contexts: readonly KeyContext[], bindings: Bindings, opts: BindingOptions) {
+  const active = opts.active ?? true;
+  const modal = opts.modal ?? false;
+  useKeypress(
+    (input, key) => {
+      const cmd = commandFor(input, key, contexts);
+      const run = cmd && bindings[cmd];
+      if (run && run(input, key) !== false) return true;
+      if (!run && opts.onText) {
+        const text = typedText(input, key);
+        if (text && opts.onText(text) !== false) return true;
+      }
+      return modal;
+    },
+    { priority: opts.priority, active, onPaste: opts.onPaste },
+  );
+
+  const live = useContext(LiveBindingsContext);
+  const route = useContext(ScreenRouteContext);
+  const commands = (Object.keys(bindings) as Command[]).filter((c) => bindings[c] && KEYMAP[c].contexts.some((x) => contexts.includes(x)));
+  const id = useRef<{ seq: number } | null>(null);
+  const shape = `${active}|${modal}|${commands.join()}`;
+  useLayoutEffect(() => {
+    if (!live) return;
+    id.current ??= { seq: live.nextSeq() };
+    const [on, isModal, list] = shape.split('|');
+    if (on !== 'true') return live.set(id.current, null);
+    const commands = (list ? list.split(',') : []) as Command[];
+    live.set(id.current, { priority: opts.priority, seq: id.current.seq, commands, modal: isModal === 'true', route });
+  }, [live, shape, route, opts.priority]);
+  useLayoutEffect(() => () => void (live && id.current && live.set(id.current, null)), [live]);
+}

@@ -1,0 +1,106 @@
+// Keys as bindings with handlers: the footer shows what the screen in front binds and enables, `?`
+// shows that screen's keys first, `/` filters help, and a screen's own key (the chat's r) runs
+// through its binding.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { VoiceAgentApi } from '../../src/api/contract.js';
+import { KEYS } from '../support/ink.js';
+import { until } from '../support/wait.js';
+import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+
+const RETRY = 'r load the session again';
+
+describe('Bindings', () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startTestSandbox();
+  });
+  after(async () => {
+    await sb.close();
+  });
+
+  test("the chat's r is in the footer only once loading the session failed, and runs through its binding", async () => {
+    let asked = 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const c = await openConsole(sb, {
+      initialRoute: { name: 'chat-session', sessionId: 'no-such-session' },
+      wrapApi: (api) => {
+        const wrapped: VoiceAgentApi = Object.create(api);
+        wrapped.getSession = async (id) => {
+          asked++;
+          await held;
+          return api.getSession(id);
+        };
+        return wrapped;
+      },
+    });
+    const footer = () => c.frame().trimEnd().split('\n').at(-1) ?? '';
+    try {
+      await c.waitFor('Loading session no-such-session');
+      await until(() => asked > 0);
+      assert.match(footer(), /Esc cancel send/, footer());
+      assert.doesNotMatch(footer(), /load the session again/, 'off while it loads');
+      // r now is no command: nothing asks again.
+      const first = asked;
+      await c.press('r');
+      assert.equal(asked, first);
+      release();
+      await until(() => footer().includes(RETRY));
+      await c.press('r');
+      await until(() => asked === first + 1);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('? shows the keys of the screen it was pressed on first, then the rest; each screen its own', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+    try {
+      await c.waitFor('calls/day');
+      await c.press('?');
+      const lines = (await c.waitFor('This screen: Calls')).split('\n').map((l) => l.trim());
+      const mine = lines.findIndex((l) => l === 'This screen: Calls');
+      const everywhere = lines.findIndex((l) => l === 'Everywhere');
+      assert.ok(mine >= 0 && everywhere > mine, lines.join('\n'));
+      const filters = lines.findIndex((l) => /^f +filters$/.test(l));
+      assert.ok(filters > mine && filters < everywhere, `the call log's f is in its own section:\n${lines.join('\n')}`);
+      // Listed once: not again in the Calls section further down.
+      assert.equal(lines.filter((l) => /^f +filters$/.test(l)).length, 1);
+      await c.press(KEYS.escape, '1');
+      await c.waitFor('Assistants');
+      await c.press('?');
+      const other = await c.waitFor('This screen: Assistants');
+      assert.match(other, /This screen: Assistants\s+\S.*\n(.*\n)*?\s+n +new/);
+      assert.doesNotMatch(other, /This screen: Calls/);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('/ in help filters its rows as you type; Esc clears the filter, Esc again leaves help', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+    try {
+      await c.waitFor('calls/day');
+      await c.press('?');
+      await c.waitFor('This screen: Calls');
+      assert.match(c.frame(), /call out/);
+      await c.press('/');
+      await c.type('quit');
+      await until(() => !c.frame().includes('call out'));
+      const filtered = c.frame();
+      assert.match(filtered, /q +quit/);
+      assert.doesNotMatch(filtered, /filters|page down/, filtered);
+      await c.type('zzz');
+      await c.waitFor('No key matches "quitzzz"');
+      await c.press(KEYS.escape);
+      await c.waitFor('call out');
+      assert.match(c.frame(), /This screen: Calls/);
+      await c.press(KEYS.escape);
+      await until(() => !c.frame().includes('This screen'));
+      await c.waitFor('calls/day');
+    } finally {
+      await c.close();
+    }
+  });
+});

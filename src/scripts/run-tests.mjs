@@ -1,7 +1,7 @@
 // Runs every test/**/*.test.ts(x) with Node's built-in runner through tsx. Each file also runs
 // alone the same way (`node --import tsx --test FILE`): Ink is patched where it is installed.
 // Extra args pass through: substrings that pick test files (run-tests.mjs test/ui).
-// --checks: tsc, ESLint and knip run beside the tests, not before them (`npm test`): the suite
+// --checks: tsc, ESLint, knip and a prettier check run beside the tests, not before them (`npm test`): the suite
 // spends much of its time waiting on child processes and timers, and the checks fill those gaps.
 // ESLint keeps a cache in node_modules/.cache, so a second run lints only what changed.
 // --concurrency N (or SWITCHBOARD_TEST_CONCURRENCY): test files at once, 2 by default.
@@ -53,16 +53,19 @@ function run(name, command, argv, opts = {}) {
 }
 
 const bin = (name) => join('node_modules', '.bin', name);
+/** What `npm run format` formats (package.json), and what the check holds to it. */
+const PRETTIER_FILES = ['--ignore-path', '.gitignore', '--ignore-path', 'src/scripts/prettierignore', 'src/**/*.{ts,tsx,mjs,cts}', 'test/**/*.{ts,tsx,mjs}'];
 const checking = checks
   ? [
     run('tsc', process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '--noEmit']),
     run('eslint', bin('eslint'), ['--config', 'src/scripts/eslint.config.mjs', '--cache', '--cache-strategy', 'content',
       '--cache-location', 'node_modules/.cache/eslint/', 'src', 'test']),
     run('knip', bin('knip'), ['--config', 'src/scripts/knip.jsonc']),
+    run('prettier', bin('prettier'), ['--check', '--log-level', 'warn', ...PRETTIER_FILES]),
   ]
   : [];
 
-console.log(`# tests on Node ${process.version}, ${concurrency} files at once${checks ? ', with tsc, ESLint and knip beside them' : ''}`);
+console.log(`# tests on Node ${process.version}, ${concurrency} files at once${checks ? ', with tsc, ESLint, knip and prettier beside them' : ''}`);
 const tests = await run('tests', process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], { inherit: true });
 const failedChecks = (await Promise.all(checking)).filter((s) => s !== 0).length;
 if (failedChecks > 0) console.log(`# ${failedChecks} check${failedChecks === 1 ? '' : 's'} failed (above)`);

@@ -59,7 +59,12 @@ export function sandboxForFile(opts: Partial<SandboxOptions> = {}, { skip }: { s
     running = undefined;
   });
   const target = (): RunningSandbox => {
-    if (!running) throw new Error('the sandbox of sandboxForFile() is used outside the tests of its file (before its `before` or after its `after`)');
+    if (!running) {
+      throw new Error(
+        'the sandbox of sandboxForFile() is used outside the tests of its file (before its `before` or after its `after`;'
+          + ' a top-level `before` awaits `sb.started` first)',
+      );
+    }
     return running;
   };
   return new Proxy({} as FileSandbox, {

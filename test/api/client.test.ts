@@ -5,25 +5,24 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { startTestSandbox, sandboxForFile } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
 import { ApiError, InputError, failure as userWords } from '../../src/api/errors.js';
 import { walkCallLog } from '../../src/api/pager.js';
 
-let sb: RunningSandbox;
+const sb = sandboxForFile({ callPace: 1 });
 let api: VoiceAgentApi;
 let dir: string;
 const debugLines: string[] = [];
 
 before(async () => {
-  sb = await startTestSandbox({ callPace: 1 });
+  await sb.started;
   api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, debug: (l) => debugLines.push(l) });
   dir = mkdtempSync(join(tmpdir(), 'switchboard-client-'));
 });
 after(async () => {
   await api.close();
-  await sb.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

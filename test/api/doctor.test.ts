@@ -1,11 +1,11 @@
 // switchboard doctor's probes (src/api/doctor.ts) against our sandbox and against the hosted-service
 // fixture in its variants: what each finds, what it would remember, and that it only ever reads.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { namedLimit, runDoctor, type DoctorCheck, type DoctorReport } from '../../src/api/doctor.js';
 import { startHostedFixture, type FixtureVariant, type HostedFixture } from '../support/hosted-fixture.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 function check(report: DoctorReport, name: string): DoctorCheck {
   const found = report.checks.find((c) => c.check === name);
@@ -26,13 +26,11 @@ async function withFixture(variant: Partial<FixtureVariant>, fn: (f: HostedFixtu
 }
 
 describe('doctor against the sandbox', () => {
-  let sb: RunningSandbox;
+  const sb = sandboxForFile();
   let report: DoctorReport;
   before(async () => {
-    sb = await startTestSandbox();
     report = await runDoctor({ baseUrl: sb.url, apiKey: sb.apiKey });
   });
-  after(() => sb.close());
 
   test('every check passes: the key, the spec\'s envelopes, inclusive createdAtGt/Lt, no cap below the whole log', () => {
     assert.equal(report.failed, undefined, JSON.stringify(report.checks, null, 2));

@@ -1,12 +1,12 @@
 // The call archive through the built CLI against a real sandbox: search, stats and export agree
 // with the service's own call log; sync resumes after kill -9, tolerates a second process,
 // handles calls sharing one timestamp and re-reads calls that were still in progress.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, startCli, tempHome, type CliHome } from '../support/cli.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { runCli, startCli, type CliHome } from '../support/cli.js';
+import { sandboxForCli, type RunningSandbox } from '../support/sandbox.js';
 import { openDatabase, SandboxStore } from '../../src/sandbox/db.js';
 import { seedCalls } from '../../src/sandbox/seed.js';
 import { CallScript, planCall } from '../../src/sandbox/simulate.js';
@@ -24,17 +24,10 @@ interface Env {
 
 /** A sandbox (its calls played at `callPace` ms per simulated second) and a home whose env points the CLI at it. */
 function sandboxWithArchive(opts: { callPace?: number; extraCalls?: number } = {}): Env {
-  const on = {} as Env;
-  before(async () => {
-    on.sb = await startTestSandbox({ callPace: opts.callPace });
+  const on = sandboxForCli({ callPace: opts.callPace }) as Env;
+  before(() => {
     if (opts.extraCalls) seedCalls(on.sb.dataDir, opts.extraCalls);
-    on.home = tempHome();
-    on.env = { ...on.home.env, SWITCHBOARD_BASE_URL: on.sb.url, SWITCHBOARD_API_KEY: on.sb.apiKey };
     on.archive = join(on.home.env.XDG_CACHE_HOME!, 'switchboard', 'archive', 'env.db');
-  });
-  after(async () => {
-    await on.sb.close();
-    on.home.cleanup();
   });
   return on;
 }

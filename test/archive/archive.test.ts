@@ -17,16 +17,16 @@ import { syncArchive } from '../../src/archive/sync.js';
 import { CallWriter } from '../../src/archive/write.js';
 import type { Call } from '../../src/api/schemas.js';
 import { openSqlite, pragmaValue } from '../../src/sqlite.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
-let sb: RunningSandbox;
+const sb = sandboxForFile();
 let api: VoiceAgentApi;
 let dir: string;
 let archive: CallArchive;
 let serviceIds: string[];
 
 before(async () => {
-  sb = await startTestSandbox();
+  await sb.started;
   api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   dir = mkdtempSync(join(tmpdir(), 'switchboard-archive-'));
   archive = openArchive(join(dir, 'cache', 'archive', 'test.db'), { service: 'sandbox:a' });
@@ -37,7 +37,6 @@ before(async () => {
 after(async () => {
   archive.close();
   await api.close();
-  await sb.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI, runCli, tempHome, type CliHome, type CliResult } from '../support/cli.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 const root = process.getuid?.() === 0;
 const SETPRIV = ['--bounding-set=-dac_override,-dac_read_search,-fowner', '--'];
@@ -20,7 +20,7 @@ const skip = process.platform === 'win32'
     : false;
 if (skip) console.log(`skipped: ${skip}`);
 
-let sb: RunningSandbox;
+const sb = sandboxForFile({}, { skip });
 let home: CliHome;
 let env: NodeJS.ProcessEnv;
 let archive: string;
@@ -52,7 +52,7 @@ const comparable = (name: string, out: string) => (name === 'status' ? { ...(JSO
 
 before(async () => {
   if (skip) return;
-  sb = await startTestSandbox();
+  await sb.started;
   home = tempHome();
   env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
   const synced = await runCli(['archive', 'sync'], { env });
@@ -70,7 +70,6 @@ before(async () => {
 after(async () => {
   if (skip) return;
   chmodSync(dirname(archive), 0o700);
-  await sb.close();
   home.cleanup();
 });
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { startFaultyServer } from '../support/faulty-server.js';
 import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
@@ -31,15 +31,13 @@ const leases = (path: string) => {
 const niceValues = () => readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
 
 describe('the archive sync in a worker thread', () => {
-  let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+  const sb = sandboxForFile();
   let dir: string;
   before(async () => {
-    sb = await startTestSandbox();
     seedCalls(sb.dataDir, 3000);
     dir = mkdtempSync(join(tmpdir(), 'switchboard-worker-'));
   });
   after(async () => {
-    await sb.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -62,6 +62,7 @@ test('two `switchboard sandbox --data-dir D` at once both serve D', async () => 
 test("a command started during another process's upload does not break that upload", async () => {
   const home = freshHome();
   const dir = sandboxDataDir(home.env);
+  // On the CLI's own data dir, not a helper's: the command below starts its sandbox there too.
   const sb = await startTestSandbox({ dataDir: dir });
   try {
     // Half an upload, held open while the command starts its own sandbox on the same data dir.

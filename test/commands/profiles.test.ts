@@ -3,18 +3,16 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { runCli, tempHome, type CliHome, type CliResult } from '../support/cli.js';
 
-let sb: RunningSandbox;
+const sb = sandboxForFile();
 let home: CliHome;
 
 before(async () => {
-  sb = await startTestSandbox();
   home = tempHome();
 });
 after(async () => {
-  await sb.close();
   home.cleanup();
 });
 

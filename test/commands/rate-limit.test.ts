@@ -4,17 +4,17 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { runCli, tempHome, type CliHome } from '../support/cli.js';
 
-let sb: RunningSandbox;
+const sb = sandboxForFile();
 let home: CliHome;
 let proxy: Server;
 let proxyUrl: string;
 const seen: number[] = [];
 
 before(async () => {
-  sb = await startTestSandbox();
+  await sb.started;
   home = tempHome();
   const up = new URL(sb.url);
   let n = 0;
@@ -41,7 +41,6 @@ before(async () => {
 after(async () => {
   proxy.closeAllConnections();
   await new Promise((r) => proxy.close(r));
-  await sb.close();
   home.cleanup();
 });
 

@@ -5,23 +5,22 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { runCli, startCli, tempHome, type CliHome, type CliResult } from '../support/cli.js';
 import { parseCsv } from './csv.js';
 
-let sb: RunningSandbox;
+const sb = sandboxForFile({ callPace: 50 });
 let home: CliHome;
 let env: NodeJS.ProcessEnv;
 let files: string;
 
 before(async () => {
-  sb = await startTestSandbox({ callPace: 50 });
+  await sb.started;
   home = tempHome();
   env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
   files = mkdtempSync(join(tmpdir(), 'switchboard-files-'));
 });
 after(async () => {
-  await sb.close();
   home.cleanup();
   rmSync(files, { recursive: true, force: true });
 });

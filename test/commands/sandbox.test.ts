@@ -43,7 +43,7 @@ describe('sandbox commands', () => {
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /no phone number \+19995550000/);
 
-    // The calls are there when a sandbox serves that dir.
+    // The calls are there when a sandbox serves that dir (the CLI's, hence no helper's own dir).
     const sb = await startTestSandbox({ dataDir: dir });
     try {
       const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };

@@ -6,12 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { CLI, runCli, tempHome, type CliHome } from '../support/cli.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const socket = `switchboard-cmd-test-${process.pid}`;
-let sb: RunningSandbox;
+const sb = sandboxForFile({}, { skip: !hasTmux });
 let home: CliHome;
 
 const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
@@ -48,13 +48,11 @@ function terminal(name: string, args: string[], env: NodeJS.ProcessEnv, columns 
 
 before(async () => {
   if (!hasTmux) return;
-  sb = await startTestSandbox();
   home = tempHome();
 });
 after(async () => {
   if (!hasTmux) return;
   tmux('kill-server');
-  await sb.close();
   home.cleanup();
 });
 

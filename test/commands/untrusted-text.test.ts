@@ -17,20 +17,20 @@ import { linkNumber, listNumbers } from '../../src/commands/numbers.js';
 import type { OutputTarget } from '../../src/commands/output.js';
 import { showSession } from '../../src/commands/sessions.js';
 import { crashLine, debugLogWriter, writeCrashLog } from '../../src/crash.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { runCli, tempHome, type CliHome } from '../support/cli.js';
 
 const HOSTILE = 'Evil\u001b[31mRED\u001b]52;c;cHduZWQ=\u0007\u001b]8;;http://x.test\u001b\\LINK\u001b]8;;\u001b\\B\bS\rC\u009b2JN\u0085L\nX';
 const RAW: RegExp[] = [/\u001b\[31mRED/, /\u001b\]52/, /\u001b\]8;/, /\u0007/, /\u0008/, /S\rC/, /[\u0080-\u009f]/];
 const rawIn = (text: string) => RAW.filter((re) => re.test(text)).map(String);
 
-let sb: RunningSandbox;
+const sb = sandboxForFile({ callPace: 20 });
 let api: VoiceAgentApi;
 let home: CliHome;
 let env: NodeJS.ProcessEnv;
 const ids = { assistant: '', session: '', number: '', call: '' };
 before(async () => {
-  sb = await startTestSandbox({ callPace: 20 });
+  await sb.started;
   api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   home = tempHome();
   env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
@@ -45,7 +45,6 @@ before(async () => {
 });
 after(async () => {
   await api.close();
-  await sb.close();
   home.cleanup();
 });
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
 import { homeEnv } from '../support/cli.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
 
@@ -19,19 +19,18 @@ const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
 const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? 'dist/cli.js is missing (npm run build)' : false;
 
 let home: string;
-let sb: RunningSandbox;
+const sb = sandboxForFile();
 let api: VoiceAgentApi;
 let term: TmuxSession | undefined;
 
 before(async () => {
+  await sb.started;
   home = mkdtempSync(join(tmpdir(), 'sb-edit-'));
-  sb = await startTestSandbox();
   api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
 });
 after(async () => {
   term?.kill();
   await api.close();
-  await sb.close();
   rmSync(home, { recursive: true, force: true });
 });
 

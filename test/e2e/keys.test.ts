@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { saveProfile } from '../../src/config/config.js';
 import { CLI, tempHome, type CliHome } from '../support/cli.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
 import { until } from '../support/wait.js';
 
@@ -15,18 +15,17 @@ const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? CLI;
 const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? `${cli} is missing (npm run build)` : false;
 
-let sb: RunningSandbox;
+const sb = sandboxForFile();
 let home: CliHome;
 const sessions: TmuxSession[] = [];
 
 before(async () => {
-  sb = await startTestSandbox();
+  await sb.started;
   home = tempHome();
   saveProfile('lab', { baseUrl: sb.url, apiKey: sb.apiKey }, home.env);
 });
 after(async () => {
   sessions.forEach((s) => s.kill());
-  await sb.close();
   home.cleanup();
 });
 

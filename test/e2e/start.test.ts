@@ -11,24 +11,23 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { saveProfile } from '../../src/config/config.js';
 import { debugLogPath } from '../../src/crash.js';
 import { CLI, runCli, tempHome, type CliHome } from '../support/cli.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(CLI) ? `${CLI} is missing (npm run build)` : false;
 
-let sb: RunningSandbox;
+const sb = sandboxForFile();
 let home: CliHome;
 const sessions: TmuxSession[] = [];
 
 before(async () => {
-  sb = await startTestSandbox();
+  await sb.started;
   home = tempHome();
   saveProfile('lab', { baseUrl: sb.url, apiKey: sb.apiKey }, home.env);
 });
 after(async () => {
   sessions.forEach((s) => s.kill());
-  await sb.close();
   home.cleanup();
 });
 

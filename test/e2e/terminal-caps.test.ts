@@ -8,22 +8,20 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CLI, tempHome, type CliHome } from '../support/cli.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(CLI) ? 'dist/cli.js is missing (npm run build)' : false;
 
-let sb: RunningSandbox;
+const sb = sandboxForFile();
 let home: CliHome;
 const sessions: TmuxSession[] = [];
 before(async () => {
-  sb = await startTestSandbox();
   home = tempHome();
 });
 after(async () => {
   sessions.forEach((s) => s.kill());
-  await sb.close();
   home.cleanup();
 });
 

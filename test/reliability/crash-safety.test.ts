@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqlite, pragmaValue } from '../../src/sandbox/sqlite.js';
 import { countAcked, runLoad, verifyAcked } from './load-run.js';
-import { removeDataDir, startChildSandbox, type ChildSandbox } from './child.js';
+import { removeDataDir, startChildSandbox, type ChildSandbox } from '../support/child-sandbox.js';
 
 const KILL_AFTER_WRITES = 150;
 const children: ChildSandbox[] = [];

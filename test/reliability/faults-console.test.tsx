@@ -1,7 +1,7 @@
 // The console against a deliberately faulty service: the problem shows on the screen it
 // happened on, keys still navigate, `r` retries (the service healed: rows appear), a failed
 // create keeps the form filled in, and no frame ever shows the key.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement } from 'react';
 import { createClient } from '../../src/api/client.js';
@@ -9,7 +9,7 @@ import { maskKey } from '../../src/config/mask.js';
 import { createConsoleStore, type Route } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
 import { KEYS, renderApp } from '../support/ink.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { FAULT_MODES, startFaultyServer, type FaultMode, type FaultyServer } from '../support/faulty-server.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
 
@@ -26,11 +26,7 @@ const SAYS: Record<Exclude<FaultMode, 'healthy'>, RegExp> = {
   'wrong-shape': /unexpected shape/,
 };
 
-let sb: RunningSandbox;
-before(async () => {
-  sb = await startTestSandbox();
-});
-after(() => sb.close());
+const sb = sandboxForFile();
 
 async function openOn(server: FaultyServer, initialRoute?: Route) {
   // Short timeouts so the slow mode fails fast; no retries, so each fault shows on the first try.

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FUZZ_MAX_UPLOAD, knownIds, runFuzz } from './fuzz-cases.js';
-import { removeDataDir, startChildSandbox, type ChildSandbox } from './child.js';
+import { removeDataDir, startChildSandbox, type ChildSandbox } from '../support/child-sandbox.js';
 
 const SEED = 20261121;
 const CASES = 300;

@@ -2,7 +2,7 @@
 // FUZZ_CASES and FUZZ_SEED override the count and the seed. Exits 1 on any bad answer or if
 // the sandbox died.
 import { FUZZ_MAX_UPLOAD, knownIds, runFuzz } from './fuzz-cases.js';
-import { removeDataDir, startChildSandbox } from './child.js';
+import { removeDataDir, startChildSandbox } from '../support/child-sandbox.js';
 
 const cases = Number(process.env.FUZZ_CASES ?? 10_000);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);

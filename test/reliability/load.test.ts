@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { countAcked, percentile, runLoad, verifyAcked } from './load-run.js';
-import { removeDataDir, startChildSandbox, type ChildSandbox } from './child.js';
+import { removeDataDir, startChildSandbox, type ChildSandbox } from '../support/child-sandbox.js';
 
 let sb: ChildSandbox;
 before(async () => {

@@ -2,7 +2,7 @@
 // against a sandbox in its own process, then every acknowledged write is read back.
 // Exits 1 on any error or any lost write.
 import { countAcked, percentile, runLoad, verifyAcked } from './load-run.js';
-import { removeDataDir, startChildSandbox } from './child.js';
+import { removeDataDir, startChildSandbox } from '../support/child-sandbox.js';
 
 const flag = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,20 +1,16 @@
 // Secrets through the built binary: a config file other users can read is refused (with the
 // chmod that fixes it); the embedded sandbox's data is private (0700 dirs, 0600 files); and no
 // run — successful, failing, --debug — leaves the key in any output or any file it wrote.
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempHome, type CliHome } from '../support/cli.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
-let sb: RunningSandbox;
+const sb = sandboxForFile();
 const homes: CliHome[] = [];
-before(async () => {
-  sb = await startTestSandbox();
-});
 after(async () => {
-  await sb.close();
   homes.forEach((h) => h.cleanup());
 });
 

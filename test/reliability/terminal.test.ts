@@ -8,22 +8,20 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
 const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? 'dist/cli.js is missing (npm run build)' : false;
 
 let home: string;
-let sb: RunningSandbox;
+const sb = sandboxForFile();
 const sessions: TmuxSession[] = [];
 before(async () => {
   home = mkdtempSync(join(tmpdir(), 'sb-term-'));
-  sb = await startTestSandbox();
 });
 after(async () => {
   sessions.forEach((s) => s.kill());
-  await sb.close();
   rmSync(home, { recursive: true, force: true });
 });
 

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { parseAnswer } from './raw-http.js';
-import { removeDataDir, startChildSandbox, type ChildSandbox } from './child.js';
+import { removeDataDir, startChildSandbox, type ChildSandbox } from '../support/child-sandbox.js';
 
 const TWO_GB = 2 * 1024 ** 3;
 const children: ChildSandbox[] = [];

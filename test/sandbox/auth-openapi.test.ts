@@ -1,6 +1,6 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type RunningSandbox, sandboxForFile } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { checkedFetch, get, isErrorBody, send, upload } from './http.js';
 
 describe('auth', () => {
@@ -52,13 +52,11 @@ describe('auth', () => {
 // For each documented operation: a request that succeeds, checked against the documented
 // top-level keys of its answer (and of the record inside the envelope).
 describe('the OpenAPI document matches the routes', () => {
-  let sb: RunningSandbox;
+  const sb = sandboxForFile();
   let doc: any;
   before(async () => {
-    sb = await startTestSandbox();
     doc = (await get(sb, '/openapi.json')).body;
   });
-  after(() => sb.close());
 
   const resolve = (schema: any): any => {
     if (schema?.$ref) return resolve(doc.components.schemas[schema.$ref.split('/').pop()]);

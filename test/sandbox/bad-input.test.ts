@@ -1,25 +1,23 @@
 // Every route against a table of bad inputs: each answer is JSON in the one error shape with
 // a 4xx status — never a 5xx, never a stack trace.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { get, send } from './http.js';
 
 const ODD = ['', ' ', '\u0000', '../../etc/passwd', '%00', '\uD800', '👩‍👩‍👧‍👦', 'ｆｕｌｌ', '\u202E', 'x'.repeat(10_000), '<script>', "' OR 1=1 --", '{{x}}'];
 const WRONG_TYPES = [null, true, 0, -1, 1e308, [], {}, 'str', [1, 2], { nested: { deep: [null] } }];
 
 describe('bad input never makes the sandbox fail', () => {
-  let sb: RunningSandbox;
+  const sb = sandboxForFile();
   let ids: { assistant: string; number: string; session: string; file: string };
   before(async () => {
-    sb = await startTestSandbox();
     const assistant = (await get(sb, '/assistants')).body.assistants[0].id;
     const number = (await get(sb, '/phone-numbers')).body.phoneNumbers[0].id;
     const session = (await send(sb, 'POST', '/sessions', { assistantId: assistant })).body.session.id;
     const file = (await get(sb, '/files')).body.files[0].id;
     ids = { assistant, number, session, file };
   });
-  after(() => sb.close());
 
   async function expect4xx(method: string, path: string, body?: unknown, headers?: Record<string, string>) {
     const r = await send(sb, method, path, body, headers);

@@ -1,9 +1,6 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startTestSandbox, type RunningSandbox, sandboxForFile } from '../support/sandbox.js';
+import { startRestartableSandbox, startTestSandbox, type RunningSandbox, sandboxForFile } from '../support/sandbox.js';
 import { eventually, get, isErrorBody, post } from './http.js';
 
 const byNewest = (a: any, b: any) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1);
@@ -120,15 +117,13 @@ describe('call log', () => {
 });
 
 describe('outbound calls', () => {
-  let sb: RunningSandbox;
+  const sb = sandboxForFile({ callPace: 25 });
   let assistant: any;
   let number: any;
   before(async () => {
-    sb = await startTestSandbox({ callPace: 25 });
     assistant = (await get(sb, '/assistants')).body.assistants[0];
     number = (await get(sb, '/phone-numbers')).body.phoneNumbers[0];
   });
-  after(() => sb.close());
 
   test('a call moves queued → ringing → in-progress → ended and ends with a transcript from the assistant', async () => {
     const r = await post(sb, '/calls/outbound', { assistantId: assistant.id, phoneNumberId: number.id, customer: { number: '+14155550123', name: 'Ada' } });
@@ -215,36 +210,29 @@ describe('outbound calls', () => {
 
 describe('call progress across a restart', () => {
   test('status is derived from the stored timeline, so it stays right after a restart', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-restart-'));
+    const place = async (sb: RunningSandbox) => {
+      const assistant = (await get(sb, '/assistants')).body.assistants[0];
+      const number = (await get(sb, '/phone-numbers')).body.phoneNumbers[0];
+      return (await post(sb, '/calls/outbound', { assistantId: assistant.id, phoneNumberId: number.id, customer: { number: '+14155550111' } })).body.call;
+    };
+    // A minute per simulated second: this call stays queued for the whole test.
+    const sb = await startRestartableSandbox({ callPace: 60_000 });
     try {
-      const place = async (sb: RunningSandbox) => {
-        const assistant = (await get(sb, '/assistants')).body.assistants[0];
-        const number = (await get(sb, '/phone-numbers')).body.phoneNumbers[0];
-        return (await post(sb, '/calls/outbound', { assistantId: assistant.id, phoneNumberId: number.id, customer: { number: '+14155550111' } })).body.call;
-      };
-      // A minute per simulated second: this call stays queued for the whole test.
-      const slowSandbox = await startTestSandbox({ dataDir, callPace: 60_000 });
-      const slow = await place(slowSandbox);
-      await slowSandbox.close();
-      const fastSandbox = await startTestSandbox({ dataDir, callPace: 25 });
-      const fast = await place(fastSandbox);
-      await fastSandbox.close();
-
-      const sb = await startTestSandbox({ dataDir });
-      try {
-        const again = (await get(sb, `/calls/details?id=${slow.id}`)).body.calls[0];
-        assert.equal(again.status, 'queued');
-        assert.equal(again.createdAt, slow.createdAt);
-        const ended = await eventually(async () => {
-          const c = (await get(sb, `/calls/details?id=${fast.id}`)).body.calls[0];
-          return c.status === 'ended' ? c : undefined;
-        });
-        assert.ok(ended.transcript.length > 0);
-      } finally {
-        await sb.close();
-      }
+      const slow = await place(sb);
+      // Each start on a new port: fetch may still hold a socket to the one before.
+      await sb.restart({ callPace: 25, port: 0 });
+      const fast = await place(sb);
+      await sb.restart({ port: 0 });
+      const again = (await get(sb, `/calls/details?id=${slow.id}`)).body.calls[0];
+      assert.equal(again.status, 'queued');
+      assert.equal(again.createdAt, slow.createdAt);
+      const ended = await eventually(async () => {
+        const c = (await get(sb, `/calls/details?id=${fast.id}`)).body.calls[0];
+        return c.status === 'ended' ? c : undefined;
+      });
+      assert.ok(ended.transcript.length > 0);
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      await sb.close();
     }
   });
 });

@@ -1,6 +1,6 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { composeReply, personaOf, substitute } from '../../src/sandbox/chat.js';
 import { eventually, get, isErrorBody, post, upload } from './http.js';
 
@@ -17,10 +17,9 @@ We deliver within 5 kilometres between 18:00 and 23:00. Delivery is free on orde
 `;
 
 describe('sessions and chat', () => {
-  let sb: RunningSandbox;
+  const sb = sandboxForFile({ seed: false });
   let assistantId: string;
   before(async () => {
-    sb = await startTestSandbox({ seed: false });
     const file = (await upload(sb, 'menu.md', MENU)).body.file;
     await eventually(async () => ((await get(sb, `/files/${file.id}`)).body.file.status === 'done' ? true : undefined));
     const r = await post(sb, '/assistants', {
@@ -32,7 +31,6 @@ describe('sessions and chat', () => {
     });
     assistantId = r.body.assistant.id;
   });
-  after(() => sb.close());
 
   test('a session opens with the first message when the assistant speaks first', async () => {
     const r = await post(sb, '/sessions', { assistantId, name: 'Table 4' });

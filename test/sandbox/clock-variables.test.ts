@@ -1,21 +1,20 @@
 // The sandbox fills the service's clock variables ({{now}}, {{date}}, …) when a chat does not give
 // them: the one input of a reply outside the request and the records (`switchboard test --repeat`).
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { clockVariables } from '../../src/sandbox/chat.js';
 import { post } from './http.js';
 
-let sb: RunningSandbox;
+const sb = sandboxForFile({ seed: false });
 let assistantId: string;
 before(async () => {
-  sb = await startTestSandbox({ seed: false });
+  await sb.started;
   assistantId = (await post(sb, '/assistants', {
     name: 'Clock',
     firstMessage: 'It is {{now}} ({{date}}, {{time}}, {{day}} {{month}} {{year}}); {{other}} stays.',
   })).body.assistant.id;
 });
-after(() => sb.close());
 
 test('{{now}} and the other clock variables are filled from the clock (UTC) unless the chat gives them; they are not kept in the session', async () => {
   const session = (await post(sb, '/sessions', { assistantId })).body.session;

@@ -1,10 +1,10 @@
 // For people integrating: --cors <origin> lets a browser app under development call the
 // sandbox (off by default); large answers honour Accept-Encoding: gzip.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { startTestSandbox, type RunningSandbox, sandboxForFile } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { checkedFetch } from './http.js';
 
 /** A raw GET (fetch would decompress on its own and hide the encoding). */
@@ -37,10 +37,8 @@ describe('CORS is off by default', () => {
 });
 
 describe('--cors <origin>', () => {
-  let sb: RunningSandbox;
   const origin = 'http://localhost:5173';
-  before(async () => (sb = await startTestSandbox({ cors: origin })));
-  after(() => sb.close());
+  const sb = sandboxForFile({ cors: origin });
 
   test('a preflight from that origin is answered without a key, naming the key header', async () => {
     // A preflight is CORS, not an operation of the document: plain fetch.
@@ -68,10 +66,9 @@ describe('--cors <origin>', () => {
 });
 
 describe('gzip', () => {
-  let sb: RunningSandbox;
+  const sb = sandboxForFile({ callPace: 1e9 });
   before(async () => {
     // Calls frozen on their timeline: the plain and gzipped reads must see the same page.
-    sb = await startTestSandbox({ callPace: 1e9 });
     const a = (await (await checkedFetch(sb.url, `/assistants`, { headers: { 'x-api-key': sb.apiKey } })).json()).assistants[0].id;
     const n = (await (await checkedFetch(sb.url, `/phone-numbers`, { headers: { 'x-api-key': sb.apiKey } })).json()).phoneNumbers[0].id;
     for (let i = 0; i < 30; i++) {
@@ -82,7 +79,6 @@ describe('gzip', () => {
       });
     }
   });
-  after(() => sb.close());
 
   test('a large answer is gzipped when asked, and the same JSON', async () => {
     const url = `${sb.url}/calls?limit=1000`;

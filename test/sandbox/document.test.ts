@@ -1,17 +1,16 @@
 // The OpenAPI document says exactly what the server does: the behaviours it promises,
 // and the parts generated clients rely on. Every exchange through ./http.ts is also checked
 // against the document by test/support/openapi-check.ts.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { checkedFetch, get, send, upload } from './http.js';
 
 describe('the document and the server agree', () => {
-  let sb: RunningSandbox;
+  const sb = sandboxForFile();
   let doc: any;
   let ids: { assistant: string; session: string; file: string; call: string };
   before(async () => {
-    sb = await startTestSandbox();
     doc = (await get(sb, '/openapi.json')).body;
     const assistant = (await get(sb, '/assistants')).body.assistants[0].id;
     ids = {
@@ -21,7 +20,6 @@ describe('the document and the server agree', () => {
       call: (await get(sb, '/calls?limit=1')).body.calls[0].id,
     };
   });
-  after(() => sb.close());
 
   const operations = () =>
     Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) => Object.entries(ops).map(([method, op]: [string, any]) => ({ path, method, op })));

@@ -2,42 +2,14 @@
 // the same data dir: every acknowledged write is there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { generateApiKey } from '../../src/sandbox/server.js';
-import type { RunningSandbox } from '../support/sandbox.js';
+import { removeDataDir, startChildSandbox } from '../support/child-sandbox.js';
 import { get, post, send, upload } from './http.js';
 
-const script = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, 'child-sandbox.ts');
-
-async function startChild(dataDir: string, apiKey: string): Promise<{ child: ChildProcess; sb: RunningSandbox }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir, apiKey], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
-    rl.once('line', (l) => (rl.close(), resolve(l)));
-    child.once('exit', (code) => reject(new Error(`child sandbox exited early (${code})`)));
-  });
-  const { url } = JSON.parse(line) as { url: string };
-  return { child, sb: { url, apiKey, dataDir, close: async () => undefined } };
-}
-
-const kill = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-
 test('every acknowledged write survives kill -9', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-durable-'));
-  const apiKey = generateApiKey();
-  let child: ChildProcess | undefined;
+  let child = await startChildSandbox({ callPace: 10 });
+  const { dataDir, apiKey } = child;
   try {
-    let run = await startChild(dataDir, apiKey);
-    child = run.child;
-    const sb = run.sb;
+    const sb = child;
     const assistant = (await get(sb, '/assistants')).body.assistants[0];
     const free = (await get(sb, '/phone-numbers')).body.phoneNumbers.find((n: any) => !n.assistantId);
 
@@ -62,12 +34,11 @@ test('every acknowledged write survives kill -9', async () => {
     );
     while (acked.length < 20) await new Promise((r) => setTimeout(r, 1));
     const ackedAtKill = [...acked];
-    await kill(child);
+    await child.kill();
     await Promise.all(burst);
 
-    run = await startChild(dataDir, apiKey);
-    child = run.child;
-    const again = run.sb;
+    child = await startChildSandbox({ dataDir, apiKey, callPace: 10 });
+    const again = child;
     assert.equal((await get(again, `/assistants/${created.id}`)).body.assistant.description, 'v2');
     assert.equal(patched.description, 'v2');
     const number = (await get(again, '/phone-numbers')).body.phoneNumbers.find((n: any) => n.id === linked.id);
@@ -82,7 +53,7 @@ test('every acknowledged write survives kill -9', async () => {
     const ids = new Set((await get(again, '/assistants')).body.assistants.map((a: any) => a.id));
     for (const id of ackedAtKill) assert.ok(ids.has(id), `acknowledged assistant ${id} was lost`);
   } finally {
-    if (child && child.exitCode === null && child.signalCode === null) await kill(child);
-    rmSync(dataDir, { recursive: true, force: true });
+    await child.kill();
+    removeDataDir(dataDir);
   }
 });

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestSandbox, type RunningSandbox, sandboxForFile } from '../support/sandbox.js';
+import { startRestartableSandbox, type RunningSandbox, sandboxForFile } from '../support/sandbox.js';
 import { checkedFetch, eventually, get, isErrorBody, post, send, upload } from './http.js';
 
 const done = (sb: RunningSandbox, id: string) =>
@@ -213,30 +213,27 @@ describe('file paging', () => {
 
 describe('file storage after a crash', () => {
   test('a restart clears abandoned uploads and bytes without a record, keeping recorded files and live uploads', async () => {
-    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-orphans-'));
+    const { rmSync, writeFileSync } = await import('node:fs');
+    const first = await startRestartableSandbox({ seed: false });
+    const { dataDir } = first;
     try {
-      const first = await startTestSandbox({ dataDir, seed: false });
       const kept = (await upload(first, 'kept.txt', 'keep me')).body.file;
       await done(first, kept.id);
-      await first.close();
+      await first.stop();
       writeFileSync(join(dataDir, 'uploads', 'abc.part'), 'half');
       writeFileSync(join(dataDir, 'uploads', `def.${2 ** 30}.part`), 'its writer is gone');
       const live = `ghi.${process.pid}.part`;
       writeFileSync(join(dataDir, 'uploads', live), 'still being written');
       writeFileSync(join(dataDir, 'files', 'no-such-record'), 'orphan');
-      const again = await startTestSandbox({ dataDir });
-      try {
-        assert.deepEqual(readdirSync(join(dataDir, 'uploads')), [live]);
-        rmSync(join(dataDir, 'uploads', live));
-        assert.deepEqual(readdirSync(join(dataDir, 'files')).sort(), [kept.id, `${kept.id}.txt`].sort());
-        assert.equal((await send(again, 'GET', `/files/${kept.id}/content`)).text, 'keep me');
-      } finally {
-        await again.close();
-      }
+      // On a new port: fetch may still hold a socket to the one before.
+      await first.restart({ port: 0 });
+      const again = first;
+      assert.deepEqual(readdirSync(join(dataDir, 'uploads')), [live]);
+      rmSync(join(dataDir, 'uploads', live));
+      assert.deepEqual(readdirSync(join(dataDir, 'files')).sort(), [kept.id, `${kept.id}.txt`].sort());
+      assert.equal((await send(again, 'GET', `/files/${kept.id}/content`)).text, 'keep me');
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      await first.close();
     }
   });
 });

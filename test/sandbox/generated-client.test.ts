@@ -1,23 +1,21 @@
 // A typed client generated from the served document (openapi-typescript types, checked in and
 // compiled by tsc) with openapi-fetch calls every operation against the sandbox, the upload and
 // variableValues included. Every exchange is also checked against the document.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import createClient from 'openapi-fetch';
 import type { paths } from '../generated/sandbox-api.js';
 import { CLIENT_TYPES_FILE, generateClientTypes } from '../support/client-types.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { openApiCheck } from './http.js';
 
 describe('a client generated from /openapi.json', () => {
-  let sb: RunningSandbox;
+  const sb = sandboxForFile();
   let doc: any;
   before(async () => {
-    sb = await startTestSandbox();
     doc = await (await fetch(`${sb.url}/openapi.json`)).json();
   });
-  after(() => sb.close());
 
   test('the checked-in generated types are those of the served document (npm run openapi-types)', async () => {
     assert.equal(readFileSync(CLIENT_TYPES_FILE, 'utf8'), await generateClientTypes(doc), 'stale: run npm run openapi-types');

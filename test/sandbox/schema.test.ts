@@ -50,6 +50,7 @@ function downgradeToSchema3(dataDir: string): void {
   }
 }
 
+// Its own data dirs, not startRestartableSandbox(): the test rewrites the schema between starts.
 /** A data dir with a finished call to Ada; its calls, numbers and files as served, then closed. */
 async function dataDirWithCalls(prefix: string) {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));

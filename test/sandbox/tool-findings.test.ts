@@ -1,16 +1,15 @@
 // What independent API tools (a property-based tester and a validating proxy) found where the
 // server and its document disagreed: each rule below is one the document states and the server keeps.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { get, isErrorBody, openApiCheck, send } from './http.js';
 
 describe("the tools' findings", () => {
-  let sb: RunningSandbox;
+  const sb = sandboxForFile({ callPace: 1 });
   let doc: any;
   let ids: { assistant: string; number: string; did: string; session: string; file: string };
   before(async () => {
-    sb = await startTestSandbox({ callPace: 1 });
     doc = (await get(sb, '/openapi.json')).body;
     const assistant = (await get(sb, '/assistants')).body.assistants[0].id;
     const number = (await get(sb, '/phone-numbers')).body.phoneNumbers[0];
@@ -22,7 +21,6 @@ describe("the tools' findings", () => {
       file: (await get(sb, '/files')).body.files[0].id,
     };
   });
-  after(() => sb.close());
 
   const operations = () =>
     Object.entries(doc.paths).flatMap(([path, ops]: [string, any]) => Object.entries(ops).map(([method, op]: [string, any]) => ({ path, method, op })));

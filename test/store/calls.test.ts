@@ -4,7 +4,7 @@
 // gap-free whatever arrived; `r` during a background sync does not start a second one.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
 import { createConsoleStore, type ConsoleState, type ConsoleStore, type Route } from '../../src/store/index.js';
@@ -67,11 +67,10 @@ const synced = (store: ConsoleStore) =>
   );
 
 describe('console store: the call log on the archive', () => {
-  let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+  const sb = sandboxForFile();
   let api: Api;
   let store: ConsoleStore;
   before(async () => {
-    sb = await startTestSandbox();
     api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
     const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: sb.url };
     store = createConsoleStore(api, target, { routes: ROUTES, initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
@@ -80,7 +79,6 @@ describe('console store: the call log on the archive', () => {
   after(async () => {
     store.getState().actions.dispose();
     await api.close();
-    await sb.close();
   });
 
   test('after the first sync: every call of the service, newest first, no call twice', async () => {
@@ -153,11 +151,10 @@ describe('console store: the call log on the archive', () => {
 });
 
 describe('console store: the live refresh on the archive', () => {
-  let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+  const sb = sandboxForFile();
   let api: Api;
   let store: ConsoleStore;
   before(async () => {
-    sb = await startTestSandbox();
     api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
     const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: sb.url };
     store = createConsoleStore(api, target, { routes: ROUTES, initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
@@ -167,7 +164,6 @@ describe('console store: the live refresh on the archive', () => {
   after(async () => {
     store.getState().actions.dispose();
     await api.close();
-    await sb.close();
   });
 
   test('r while a sync runs: no second sync, and the log is whole when it ends', async () => {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-server.js';
 import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
@@ -19,18 +19,16 @@ import { ROUTES } from '../../src/ui/screens/routes.js';
 
 
 describe('chat slice against the sandbox', () => {
-  let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+  const sb = sandboxForFile();
   let api: ReturnType<typeof createClient>;
   let dir: string;
   let store: ConsoleStore;
   before(async () => {
-    sb = await startTestSandbox();
     api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   });
   after(async () => {
     store?.getState().actions.dispose();
     await api.close();
-    await sb.close();
   });
   const fresh = (initialRoute?: Route) => {
     store?.getState().actions.dispose();
@@ -214,12 +212,11 @@ describe('chat helpers', () => {
 });
 
 describe('chat slice: a send that ends without an answer reconciles with the service', () => {
-  let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+  const sb = sandboxForFile();
   let faulty: FaultyServer;
   let direct: ReturnType<typeof createClient>;
   let dir: string;
   before(async () => {
-    sb = await startTestSandbox();
     faulty = await startFaultyServer({ mode: 'healthy', upstream: sb.url });
     direct = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
     dir = mkdtempSync(join(tmpdir(), 'switchboard-chat-late-'));
@@ -227,7 +224,6 @@ describe('chat slice: a send that ends without an answer reconciles with the ser
   after(async () => {
     await direct.close();
     await faulty.close();
-    await sb.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,8 +1,8 @@
 // The header's connection state is the transport's: each request the client makes (through the
 // store or not) moves it, from how the request ended on the wire. Against a real sandbox.
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { startTestSandbox, sandboxForFile } from '../support/sandbox.js';
 import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
@@ -10,17 +10,13 @@ import type { Connection, SandboxEvent } from '../../src/target.js';
 import { createConsoleStore, type ConsoleStore, type Route } from '../../src/store/index.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
 
-let sb: RunningSandbox;
+const sb = sandboxForFile();
 const open: { api: VoiceAgentApi; store: ConsoleStore }[] = [];
-before(async () => {
-  sb = await startTestSandbox();
-});
 after(async () => {
   for (const o of open) {
     o.store.getState().actions.dispose();
     await o.api.close();
   }
-  await sb.close();
 });
 
 function consoleOn(baseUrl: string, apiKey: string, route: Route = { name: 'files' }) {

@@ -28,28 +28,48 @@ export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Prom
   }
 }
 
+/** The sandbox of `sandboxForFile()`: the running sandbox, and `started`, settled once it runs. */
+export type FileSandbox = RunningSandbox & { readonly started: Promise<void> };
+
 /**
  * For a file (or a describe) of tests: a sandbox started before its tests and closed after them,
  * `const sb = sandboxForFile()`, then `sb.url`, `sb.apiKey`, … inside the tests. `sb` stands for
  * the running sandbox (it forwards to it), so it is used as one; touched before the file's `before`
- * has run, it says so.
+ * has run, it says so. `skip` (a reason, or true) starts none, for a file whose tests all skip.
+ * A file's top-level `before` hooks run side by side (node:test starts each as it is declared), so
+ * one that uses the sandbox first awaits `sb.started`; in a describe they run in turn.
  */
-export function sandboxForFile(opts: Partial<SandboxOptions> = {}): RunningSandbox {
+export function sandboxForFile(opts: Partial<SandboxOptions> = {}, { skip }: { skip?: string | boolean } = {}): FileSandbox {
   let running: RunningSandbox | undefined;
+  let settle!: { resolve: () => void; reject: (err: unknown) => void };
+  const started = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  // The start's error fails the hook; `started` only passes it on to whoever awaits it.
+  started.catch(() => {});
   before(async () => {
-    running = await startTestSandbox(opts);
+    try {
+      if (!skip) running = await startTestSandbox(opts);
+      settle.resolve();
+    } catch (err) {
+      settle.reject(err);
+      throw err;
+    }
   });
   after(async () => {
     await running?.close();
     running = undefined;
   });
   const target = (): RunningSandbox => {
-    if (!running) throw new Error('the sandbox of sandboxForFile() is used outside the tests of its file (before its `before` or after its `after`)');
+    if (!running) {
+      throw new Error(
+        'the sandbox of sandboxForFile() is used outside the tests of its file (before its `before` or after its `after`;'
+          + ' a top-level `before` awaits `sb.started` first)',
+      );
+    }
     return running;
   };
-  return new Proxy({} as RunningSandbox, {
-    get: (_, key) => Reflect.get(target(), key),
-    has: (_, key) => Reflect.has(target(), key),
+  return new Proxy({} as FileSandbox, {
+    get: (_, key) => (key === 'started' ? started : Reflect.get(target(), key)),
+    has: (_, key) => key === 'started' || Reflect.has(target(), key),
     ownKeys: () => Reflect.ownKeys(target()),
     getOwnPropertyDescriptor: (_, key) => ({ ...Reflect.getOwnPropertyDescriptor(target(), key), configurable: true }),
   });
@@ -59,10 +79,10 @@ export function sandboxForFile(opts: Partial<SandboxOptions> = {}): RunningSandb
  * For a file of built-CLI tests: a sandbox and a temporary HOME, started before the file's tests
  * and removed after them, with `env` pointing the CLI at that sandbox as a remote service.
  */
-export function sandboxForCli(): { readonly sb: RunningSandbox; readonly home: CliHome; readonly env: NodeJS.ProcessEnv } {
+export function sandboxForCli(opts: Partial<SandboxOptions> = {}): { readonly sb: RunningSandbox; readonly home: CliHome; readonly env: NodeJS.ProcessEnv } {
   const on = {} as { sb: RunningSandbox; home: CliHome; env: NodeJS.ProcessEnv };
   before(async () => {
-    on.sb = await startTestSandbox();
+    on.sb = await startTestSandbox(opts);
     on.home = tempHome();
     on.env = { ...on.home.env, SWITCHBOARD_BASE_URL: on.sb.url, SWITCHBOARD_API_KEY: on.sb.apiKey };
   });
@@ -88,4 +108,50 @@ export function sandboxWithClient(): { readonly sb: RunningSandbox; readonly api
     await on.sb.close();
   });
   return on;
+}
+
+/** A sandbox that stops and comes back as the same service (same data dir, key and, unless told, port). */
+export interface RestartableSandbox extends RunningSandbox {
+  /** Stops it, keeping its data dir. */
+  stop(): Promise<void>;
+  /**
+   * Starts it again (stopping it first if it runs) on the same data dir and key and the same port
+   * unless `opts.port` says (`0`: any free one, and `url` follows), with `opts` as its other options.
+   */
+  restart(opts?: Partial<SandboxOptions>): Promise<void>;
+}
+
+/** `startTestSandbox` for a test of a restart: `stop()`, `restart()`, and `close()` ends it and removes its data dir. */
+export async function startRestartableSandbox(opts: Partial<SandboxOptions> = {}): Promise<RestartableSandbox> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-sandbox-'));
+  let running: RunningSandbox | undefined;
+  try {
+    running = await startTestSandbox({ ...opts, dataDir });
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  let url = running.url;
+  const apiKey = running.apiKey;
+  const stop = async () => {
+    await running?.close();
+    running = undefined;
+  };
+  return {
+    get url() {
+      return url;
+    },
+    apiKey,
+    dataDir,
+    stop,
+    restart: async (more = {}) => {
+      await stop();
+      running = await startTestSandbox({ ...more, apiKey, port: more.port ?? Number(new URL(url).port), dataDir });
+      url = running.url;
+    },
+    close: async () => {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

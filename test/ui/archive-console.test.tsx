@@ -12,13 +12,12 @@ import { seedCalls } from '../../src/sandbox/seed.js';
 import { money } from '../../src/format/display.js';
 import { until } from '../support/wait.js';
 import type * as Support from './support.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 // The highlight is inverse video, which only shows with colours on; chalk reads this when Ink
 // loads, hence the late import. Text checks below look at the frame without its SGR codes.
 process.env.FORCE_COLOR = '1';
 let openConsole: typeof Support.openConsole;
-let startTestSandbox: typeof Support.startTestSandbox;
-type Sandbox = Support.Sandbox;
 /** As test/support/ink.ts's KEYS (not imported: it loads Ink). */
 const KEYS = { enter: '\r', escape: '\x1b' } as const;
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
@@ -36,13 +35,12 @@ async function shows(c: { frame(): string }, what: string | RegExp, turns = 500)
 const SEEDED = 2500;
 
 describe('the console on the call archive', () => {
-  let sb: Sandbox;
+  const sb = sandboxForFile();
   let api: ReturnType<typeof createClient>;
   /** Every call of the service, newest first, as the service lists them. */
   let service: Call[];
   before(async () => {
-    ({ openConsole, startTestSandbox } = await import('./support.js'));
-    sb = await startTestSandbox();
+    ({ openConsole } = await import('./support.js'));
     seedCalls(sb.dataDir, SEEDED);
     api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
     service = [];
@@ -50,7 +48,6 @@ describe('the console on the call archive', () => {
   });
   after(async () => {
     await api.close();
-    await sb.close();
   });
 
   /** A console on the call log with the archive synced. */

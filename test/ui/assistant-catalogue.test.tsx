@@ -4,11 +4,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS, tick } from '../support/ink.js';
-import { openConsole, renderForm, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole, renderForm } from './support.js';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-server.js';
 import { ApiError } from '../../src/api/errors.js';
 import { TYPE_ANOTHER, choicesOf, normalize, type Field } from '../../src/ui/components/Form.js';
 import { CREATE_FIELDS, fieldErrorsOf, voiceProblems } from '../../src/ui/screens/assistants/AssistantForms.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 const ESC_WAIT = () => new Promise((r) => setTimeout(r, 60));
 
@@ -104,15 +105,13 @@ test('a bare form: "type another…" turns the choice into a text input; Esc giv
 });
 
 describe('the console sends what was typed, and shows the answer in the field', () => {
-  let sb: Sandbox;
+  const sb = sandboxForFile();
   let proxy: FaultyServer;
   before(async () => {
-    sb = await startTestSandbox();
     proxy = await startFaultyServer({ mode: 'healthy', upstream: sb.url });
   });
   after(async () => {
     await proxy.close();
-    await sb.close();
   });
 
   test('a typed provider is sent as typed; the sandbox refuses it and the field says why; a listed one then saves', async () => {

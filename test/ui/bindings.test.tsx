@@ -1,23 +1,18 @@
 // Keys as bindings with handlers: the footer shows what the screen in front binds and enables, `?`
 // shows that screen's keys first, `/` filters help, and a screen's own key (the chat's r) runs
 // through its binding.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
 import { KEYS } from '../support/ink.js';
 import { until } from '../support/wait.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole } from './support.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 const RETRY = 'r load the session again';
 
 describe('Bindings', () => {
-  let sb: Sandbox;
-  before(async () => {
-    sb = await startTestSandbox();
-  });
-  after(async () => {
-    await sb.close();
-  });
+  const sb = sandboxForFile();
 
   test("the chat's r is in the footer only once loading the session failed, and runs through its binding", async () => {
     let asked = 0;

@@ -12,17 +12,16 @@ import { ApiOnceConnected } from '../../src/target.js';
 import { createClient } from '../../src/api/client.js';
 import { cachedListPath, readCachedList } from '../../src/archive/lists.js';
 import { renderApp } from '../support/ink.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole } from './support.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
 
-let sb: Sandbox;
+const sb = sandboxForFile();
 let cacheDir: string;
 before(async () => {
-  sb = await startTestSandbox();
   cacheDir = mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
 });
 after(async () => {
-  await sb.close();
   rmSync(cacheDir, { recursive: true, force: true });
 });
 

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { createElement } from 'react';
-import { startTestSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { renderApp } from '../support/ink.js';
 import { runCli, tempHome, type CliHome } from '../support/cli.js';
 import { createClient } from '../../src/api/client.js';
@@ -14,14 +14,12 @@ import { money } from '../../src/format/display.js';
 import { App } from '../../src/ui/app.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
 
-let sb: Awaited<ReturnType<typeof startTestSandbox>>;
+const sb = sandboxForFile();
 let home: CliHome;
 before(async () => {
-  sb = await startTestSandbox();
   home = tempHome();
 });
 after(async () => {
-  await sb.close();
   home.cleanup();
 });
 

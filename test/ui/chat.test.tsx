@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createElement } from 'react';
-import { startTestSandbox, sandboxForFile } from '../support/sandbox.js';
+import { startRestartableSandbox, startTestSandbox, sandboxForFile } from '../support/sandbox.js';
 import { KEYS, renderApp } from '../support/ink.js';
 import { createClient } from '../../src/api/client.js';
 import { listSessions, rememberSession } from '../../src/config/sessions.js';
@@ -243,14 +243,12 @@ describe('Chat screen: failures', () => {
   });
 
   test('a send to a stopped sandbox keeps the text in the input and shows the error; it resends once the service is back', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-sandbox-'));
-    const sb = await startTestSandbox({ dataDir });
+    const sb = await startRestartableSandbox();
     const c = await openChat(sb.url, sb.apiKey, { initialRoute: { name: 'chat', assistantId: (await firstAssistant(sb)).id } });
-    let back: Sandbox | undefined;
     try {
       await c.waitFor('Good day, Bright Smile Dental');
       const id = sessionIdOf(c.topRoute());
-      await sb.close();
+      await sb.stop();
       await c.type('Do you take insurance?');
       await c.press(KEYS.enter);
       const f = await c.waitFor('Not sent:');
@@ -268,15 +266,14 @@ describe('Chat screen: failures', () => {
       assert.equal(sessionIdOf(c.topRoute()), id);
       assert.ok((await c.waitFor('› Do you take insurance?')).includes('› Do you take insurance?'));
       // The same service comes back (same port, key and data): Enter resends the kept text.
-      back = await startTestSandbox({ dataDir, apiKey: sb.apiKey, port: Number(new URL(sb.url).port), seed: false });
+      await sb.restart({ seed: false });
       await c.press(KEYS.enter);
       await c.waitFor('insurance plans');
       assert.equal(c.conv(id).draft, '');
       assert.equal(c.conv(id).sendError, null);
     } finally {
       await c.close();
-      await back?.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await sb.close();
     }
   });
 

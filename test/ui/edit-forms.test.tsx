@@ -4,23 +4,22 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS } from '../support/ink.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole } from './support.js';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-server.js';
 import { changedFields, formValuesFrom } from '../../src/ui/screens/assistants/AssistantForms.js';
 import type { Assistant } from '../../src/api/schemas.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 const ESC_WAIT = () => new Promise((r) => setTimeout(r, 60));
 
 describe('forms keep work', () => {
-  let sb: Sandbox;
+  const sb = sandboxForFile();
   let proxy: FaultyServer;
   before(async () => {
-    sb = await startTestSandbox();
     proxy = await startFaultyServer({ mode: 'healthy', upstream: sb.url });
   });
   after(async () => {
     await proxy.close();
-    await sb.close();
   });
 
   test('Esc on an unchanged form leaves; on a changed one a dialog asks, n keeps editing, y discards', async () => {

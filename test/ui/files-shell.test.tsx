@@ -4,20 +4,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEYS } from '../support/ink.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole } from './support.js';
 import { checkUploadPath, completePath } from '../../src/ui/screens/files/pathInput.js';
 import { sandboxForFile } from '../support/sandbox.js';
 
 describe('Files screen and the shell', () => {
-  let sb: Sandbox;
+  const sb = sandboxForFile();
   let dir: string;
   before(async () => {
-    sb = await startTestSandbox();
     dir = mkdtempSync(join(tmpdir(), 'sb-ui-files-'));
     writeFileSync(join(dir, 'returns-policy.txt'), 'Returns are accepted within 30 days.\n');
   });
   after(async () => {
-    await sb.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -11,18 +11,17 @@ import { until } from '../support/wait.js';
 import { SandboxStore, openDatabase } from '../../src/sandbox/db.js';
 import { topRoute } from '../../src/store/index.js';
 import { freshnessOf, specOf } from '../../src/ui/screens/routes.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole } from './support.js';
+import { sandboxForFile, startRestartableSandbox } from '../support/sandbox.js';
 
 describe('live views', () => {
-  let sb: Sandbox;
+  const sb = sandboxForFile();
   let api: ReturnType<typeof createClient>;
   before(async () => {
-    sb = await startTestSandbox();
     api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   });
   after(async () => {
     await api.close();
-    await sb.close();
   });
 
   test('the call log: a refresh that adds calls above the cursor leaves it on the same call; Enter opens that call', async () => {
@@ -94,30 +93,26 @@ describe('live views', () => {
   });
 
   test('a refresh that fails says so on the screen (stale + the error); when the service is back the view resumes without r', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-live-'));
-    const own = await startTestSandbox({ dataDir });
-    const port = new URL(own.url).port;
-    let again: Sandbox | undefined;
+    const own = await startRestartableSandbox();
     const c = await openConsole(own, { initialRoute: { name: 'assistants' }, pollMs: 100 });
     try {
       await c.waitFor('NAME');
       const shown = c.store.getState().assistants.data![0].id.slice(0, 8);
       // Down, without removing its data dir: the same service comes back on the same port.
-      await own.close();
+      await own.stop();
       await c.press('r');
       const stale = await c.waitFor('stale: refresh failed');
       assert.ok(stale.includes(shown), `the rows shown before stay:\n${stale}`);
-      const { db } = openDatabase(dataDir);
+      const { db } = openDatabase(own.dataDir);
       const at = new Date().toISOString();
       new SandboxStore(db).insertAssistant({ id: randomUUID(), body: { name: 'Back Again' }, createdAt: at, updatedAt: at });
       db.close();
-      again = await startTestSandbox({ dataDir, apiKey: own.apiKey, port: Number(port) });
+      await own.restart();
       const back = await c.waitFor('Back Again');
       assert.ok(!back.includes('stale'), back);
     } finally {
       await c.close();
-      await again?.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await own.close();
     }
   });
 });

@@ -1,15 +1,16 @@
 // j/k on an assistant whose system prompt is 100,000 characters with no space: the detail is laid
 // out (wrapText over the prompt) once per record and width, and wrapping is linear. A quadratic
 // wrap took seconds a key; the bench holds the target on a terminal.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from '../../src/api/client.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole } from './support.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
-let sb: Sandbox;
+const sb = sandboxForFile();
 let id = '';
 before(async () => {
-  sb = await startTestSandbox();
+  await sb.started;
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   try {
     const prompt = 'p'.repeat(100_000);
@@ -19,9 +20,6 @@ before(async () => {
   } finally {
     await api.close();
   }
-});
-after(async () => {
-  await sb.close();
 });
 
 test('j/k on the detail of an assistant with a 100,000-character unbroken prompt take well under a second a key', async () => {

@@ -9,16 +9,16 @@ import type { VoiceAgentApi } from '../../src/api/contract.js';
 import { KEYS } from '../support/ink.js';
 import { until } from '../support/wait.js';
 import { drain, json, startServer, type TestServer } from '../api/servers.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole } from './support.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 describe('the outbound form after an uncertain answer', () => {
-  let sb: Sandbox;
+  const sb = sandboxForFile();
   let service: TestServer;
   let outbound: VoiceAgentApi;
   /** How the stand-in service answers POST /calls/outbound; null: never (a timeout). */
   let answer: ((res: ServerResponse) => void) | null = null;
   before(async () => {
-    sb = await startTestSandbox();
     service = await startServer(async (req, res) => {
       await drain(req);
       answer?.(res);
@@ -28,7 +28,6 @@ describe('the outbound form after an uncertain answer', () => {
   after(async () => {
     await outbound.close();
     await service.close();
-    await sb.close();
   });
 
   /** The console on the sandbox, except that outbound calls go to the stand-in service. */

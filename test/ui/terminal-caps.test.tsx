@@ -9,7 +9,8 @@ import { ROUTES } from '../../src/ui/screens/routes.js';
 // Colour on in chalk, as on a colour terminal, so that "no colour" is the console's doing; chalk
 // reads this when Ink loads, hence the late imports.
 process.env.FORCE_COLOR = '1';
-const { openConsole, startTestSandbox } = await import('./support.js');
+const { openConsole } = await import('./support.js');
+const { sandboxForFile } = await import('../support/sandbox.js');
 const { setCapabilities } = await import('../../src/ui/capabilities.js');
 const { createClient } = await import('../../src/api/client.js');
 const { KEYS } = await import('../support/ink.js');
@@ -19,8 +20,7 @@ const { mkdtempSync, rmSync } = await import('node:fs');
 const { tmpdir } = await import('node:os');
 const { join } = await import('node:path');
 
-type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-let sb: Sandbox;
+const sb = sandboxForFile();
 /** The console's data dir: the chat list shows the session remembered there. */
 let dataDir: string;
 const ids = { active: '', inactive: '', plan: '' };
@@ -29,7 +29,7 @@ const HANGUP = 'Hang up once the caller says goodbye; the last line of this deta
 const LONG = `${'word '.repeat(60)}THE-END-OF-THE-PROMPT`;
 
 before(async () => {
-  sb = await startTestSandbox();
+  await sb.started;
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   try {
     const all = await api.listAssistants();
@@ -55,7 +55,6 @@ before(async () => {
 });
 after(async () => {
   setCapabilities({ color: true });
-  await sb.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -13,14 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, homeEnv } from '../support/cli.js';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
-import { startTestSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
 import type { Call } from '../../src/api/schemas.js';
 
 const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(CLI) ? `${CLI} is missing (npm run build)` : false;
 if (skip) console.log(`# skipping the terminal frames test: ${skip}`);
 
-let sb: RunningSandbox;
+const sb = sandboxForFile({}, { skip });
 let home: string;
 let term: TmuxSession | undefined;
 /** The log as the console orders it (newest first), each call's customer number. */
@@ -28,7 +28,7 @@ let numbers: string[];
 
 before(async () => {
   if (skip) return;
-  sb = await startTestSandbox();
+  await sb.started;
   home = mkdtempSync(join(tmpdir(), 'sb-frames-'));
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   try {
@@ -41,7 +41,6 @@ before(async () => {
 });
 after(async () => {
   term?.kill();
-  await sb?.close();
   if (home) rmSync(home, { recursive: true, force: true });
 });
 

@@ -6,25 +6,24 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole } from './support.js';
 import { KEYS } from '../support/ink.js';
 import { runCli, tempHome } from '../support/cli.js';
 import { createClient } from '../../src/api/client.js';
 import type { Route } from '../../src/store/index.js';
 import { KEYMAP, Command } from '../../src/ui/keymap.js';
 import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
+import { sandboxForFile } from '../support/sandbox.js';
 
 const CTRL_T = '\x14';
 
 describe('conversation tests in the console', () => {
-  let sb: Sandbox;
+  const sb = sandboxForFile();
   let dir: string;
   before(async () => {
-    sb = await startTestSandbox();
     dir = mkdtempSync(join(tmpdir(), 'switchboard-console-tests-'));
   });
   after(async () => {
-    await sb.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

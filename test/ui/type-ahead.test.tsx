@@ -5,19 +5,20 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole, startTestSandbox } from './support.js';
 import { tick } from '../support/ink.js';
 import { seedCalls } from '../../src/sandbox/seed.js';
+import { sandboxForFile } from '../support/sandbox.js';
 /** More rows than the first screen (and the first window of rows the store holds) shows. */
 const CALLS_PAGE_SIZE = 50;
 
-let sb: Sandbox;
+const sb = sandboxForFile();
 let slow: Server;
 let slowUrl: string;
 const DELAY_MS = 400;
 
 before(async () => {
-  sb = await startTestSandbox();
+  await sb.started;
   const up = new URL(sb.url);
   slow = createServer((req, res) => {
     setTimeout(() => {
@@ -35,7 +36,6 @@ before(async () => {
 after(async () => {
   slow.closeAllConnections();
   await new Promise((r) => slow.close(r));
-  await sb.close();
 });
 
 test('j j Enter typed before the assistants arrive open the third assistant', async () => {

@@ -15,7 +15,8 @@ import { rememberSession } from '../../src/config/sessions.js';
 import { createConsoleStore, type Route } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
 import { KEYS, renderApp } from '../support/ink.js';
-import { openConsole, startTestSandbox, type Sandbox } from './support.js';
+import { openConsole } from './support.js';
+import { sandboxForFile } from '../support/sandbox.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
 
 /** Every kind of control text a service could send: SGR, OSC 52 clipboard write, OSC 8 link, BS, CR, C1 CSI and NEL, a newline. */
@@ -24,11 +25,11 @@ export const HOSTILE = 'Evil\u001b[31mRED\u001b]52;c;cHduZWQ=\u0007\u001b]8;;htt
 export const RAW: RegExp[] = [/\u001b\[31mRED/, /\u001b\]52/, /\u001b\]8;/, /\u0007/, /\u0008/, /S\rC/, /[\u0080-\u009f]/];
 export const rawIn = (text: string) => RAW.filter((re) => re.test(text)).map(String);
 
-let sb: Sandbox;
+const sb = sandboxForFile();
 let dir: string;
 const ids = { assistant: '', file: '', session: '' };
 before(async () => {
-  sb = await startTestSandbox();
+  await sb.started;
   dir = mkdtempSync(join(tmpdir(), 'sb-untrusted-'));
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   try {
@@ -52,7 +53,6 @@ before(async () => {
   }
 });
 after(async () => {
-  await sb.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,7 @@
-// Runs a sandbox as its own process (for the fuzz, load and crash tests): the parent can watch
+// Runs a sandbox as its own process (for the fuzz, load, crash, durability and logging tests): the parent can watch
 // it die, SIGKILL it, and read everything it logged. Configured by environment:
-// SANDBOX_DATA_DIR, SANDBOX_API_KEY, SANDBOX_MAX_UPLOAD (bytes), SANDBOX_LOGGER=1.
+// SANDBOX_DATA_DIR, SANDBOX_API_KEY, SANDBOX_PORT, SANDBOX_SEED=0, SANDBOX_MAX_UPLOAD (bytes), SANDBOX_LOGGER=1,
+// SANDBOX_CALL_PACE (ms per simulated second).
 // Prints one line `READY <url>` once listening.
 import { startSandbox } from '../../src/sandbox/server.js';
 
@@ -13,7 +14,7 @@ const sb = await startSandbox({
   seed: env.SANDBOX_SEED !== '0',
   maxUploadBytes: env.SANDBOX_MAX_UPLOAD ? Number(env.SANDBOX_MAX_UPLOAD) : undefined,
   logger: env.SANDBOX_LOGGER === '1',
-  callPace: 20,
+  callPace: Number(env.SANDBOX_CALL_PACE ?? 20),
 });
 process.stdout.write(`READY ${sb.url}\n`);
 const stop = () => void sb.close().then(() => process.exit(0));

@@ -1,14 +1,15 @@
-// Starts test/reliability/sandbox-child.ts as a child process and hands back its URL, its
+// Starts test/support/sandbox-child.ts as a child process and hands back its URL, its
 // output so far, and ways to stop it politely or kill it outright.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { generateApiKey } from '../../src/sandbox/server.js';
+import { generateApiKey, type RunningSandbox } from '../../src/sandbox/server.js';
 
-const SCRIPT = resolve('test/reliability/sandbox-child.ts');
+const SCRIPT = join(import.meta.dirname, 'sandbox-child.ts');
 
-export interface ChildSandbox {
+/** Usable as a `RunningSandbox`: its `close` is `stop`. */
+export interface ChildSandbox extends RunningSandbox {
   url: string;
   host: string;
   port: number;
@@ -31,6 +32,8 @@ export interface ChildOptions {
   maxUploadBytes?: number;
   logger?: boolean;
   seed?: boolean;
+  /** Milliseconds per simulated second of a call (20 unless given). */
+  callPace?: number;
 }
 
 export async function startChildSandbox(opts: ChildOptions = {}): Promise<ChildSandbox> {
@@ -45,6 +48,7 @@ export async function startChildSandbox(opts: ChildOptions = {}): Promise<ChildS
       SANDBOX_MAX_UPLOAD: opts.maxUploadBytes ? String(opts.maxUploadBytes) : '',
       SANDBOX_LOGGER: opts.logger ? '1' : '',
       SANDBOX_SEED: opts.seed === false ? '0' : '1',
+      SANDBOX_CALL_PACE: String(opts.callPace ?? 20),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -53,7 +57,7 @@ export async function startChildSandbox(opts: ChildOptions = {}): Promise<ChildS
   child.stderr!.setEncoding('utf8').on('data', (s: string) => (out += s));
   let gone = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.on('exit', (code, signal) => {
+    child.on('close', (code, signal) => {
       gone = true;
       done({ code, signal });
     }),
@@ -81,6 +85,10 @@ export async function startChildSandbox(opts: ChildOptions = {}): Promise<ChildS
     exited,
     alive: () => !gone,
     async stop() {
+      if (!gone) child.kill('SIGTERM');
+      await exited;
+    },
+    async close() {
       if (!gone) child.kill('SIGTERM');
       await exited;
     },

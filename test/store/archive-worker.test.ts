@@ -25,7 +25,7 @@ import { openArchive } from '../../src/archive/index.js';
 import { startFaultyServer } from '../support/faulty-server.js';
 
 const root = resolve(import.meta.dirname, '../..');
-// Enough for a back-fill to commit its batches (every 5,000 calls, or every second) twice before it ends.
+// Enough for a back-fill to commit several batches (at most 5,000 calls or a second each) before it ends.
 const SEEDED = 12_000;
 
 type Api = ReturnType<typeof createClient>;

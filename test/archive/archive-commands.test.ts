@@ -258,7 +258,8 @@ describe('calls search | stats | export on the archive', () => {
 });
 
 describe('archive sync with many calls', () => {
-  const on = sandboxWithArchive({ extraCalls: 15_000 });
+  // Enough pages after the first commit (a batch is at most 5,000 calls or a second) for a kill to land mid-sync.
+  const on = sandboxWithArchive({ extraCalls: 10_000 });
 
   test('a sync killed with kill -9 resumes without duplicates or gaps', async () => {
     const ids = new Set(lines(await ok(on, ['calls', 'list', '--all', '-o', 'ids'])));

@@ -1,6 +1,6 @@
 // The console's archive sync runs in a worker thread (src/archive/worker.ts), so a back-fill never
 // holds the console's thread: against a real sandbox in a process of its own (as the console's
-// embedded one is), a first sync of 20,000 calls into an empty archive leaves the store's event
+// embedded one is), a first sync of 12,000 calls into an empty archive leaves the store's event
 // loop free (its longest stall is measured), while its progress and the call log's rows follow
 // the pages as they land; the live refresh that follows (nothing much new) needs no worker.
 // Disposing the store (a quit) mid-sync leaves no lease behind: the next store's sync runs and
@@ -26,7 +26,8 @@ import { startFaultyServer } from '../support/faulty-server.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const SEEDED = 20_000;
+// Enough for a back-fill to commit several batches (at most 5,000 calls or a second each) before it ends.
+const SEEDED = 12_000;
 
 type Api = ReturnType<typeof createClient>;
 
@@ -90,7 +91,7 @@ describe("the console's archive sync in a worker thread", () => {
     }
   };
 
-  test("a first sync of 20,000 calls never holds the store's thread; its progress and the rows follow the pages", async () => {
+  test("a first sync of 12,000 calls never holds the store's thread; its progress and the rows follow the pages", async () => {
     const cacheDir = freshCache();
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
@@ -192,11 +193,11 @@ describe("the console's archive sync in a worker thread", () => {
   const newest = (store: ConsoleStore, n: number) => store.getState().callLog.calls.slice(0, n).map((c) => c.id).sort();
 
   test('a refresh while the first back-fill runs brings the calls placed meanwhile between two pages, not when the back-fill ends', async () => {
-    // Pages of history answered 150 ms late: the back-fill of 20,000 calls takes 3 s at least.
+    // Pages of history answered 250 ms late: the back-fill of 12,000 calls takes 3 s at least.
     const proxy = await startFaultyServer({
       mode: 'healthy',
       upstream: sb.url,
-      holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 150 : 0),
+      holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 250 : 0),
     });
     try {
       const cacheDir = freshCache();
@@ -250,11 +251,11 @@ describe("the console's archive sync in a worker thread", () => {
   });
 
   test('while keys come, the rows are read again in the gaps just after keys, not at random moments in front of one', async () => {
-    // History answered 250 ms late: a back-fill of several seconds, its batches committed every second or so.
+    // History answered 400 ms late: a back-fill of several seconds, its batches committed every second or so.
     const proxy = await startFaultyServer({
       mode: 'healthy',
       upstream: sb.url,
-      holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 250 : 0),
+      holdAnswer: (_m, url) => (url.startsWith('/calls/details') && !url.includes('createdAtGt') ? 400 : 0),
     });
     try {
       const store = consoleStore(freshCache(), { baseUrl: proxy.url });

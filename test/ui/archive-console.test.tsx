@@ -4,6 +4,9 @@
 // `a` from a call to its assistant.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Call } from '../../src/api/schemas.js';
 import { viewCall } from '../../src/api/records.js';
 import { createClient } from '../../src/api/client.js';
@@ -39,7 +42,10 @@ describe('the console on the call archive', () => {
   let api: ReturnType<typeof createClient>;
   /** Every call of the service, newest first, as the service lists them. */
   let service: Call[];
+  /** The cache every test's console shares: the first to open back-fills the archive, the rest sync what is new (nothing). */
+  let cacheDir: string;
   before(async () => {
+    cacheDir = mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
     ({ openConsole } = await import('./support.js'));
     seedCalls(sb.dataDir, SEEDED);
     api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
@@ -48,11 +54,12 @@ describe('the console on the call archive', () => {
   });
   after(async () => {
     await api.close();
+    rmSync(cacheDir, { recursive: true, force: true });
   });
 
   /** A console on the call log with the archive synced. */
   async function callLog() {
-    const c = await openConsole(sb, { initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
+    const c = await openConsole(sb, { initialRoute: { name: 'calls' }, pollMs: 3_600_000, cacheDir });
     await until(() => c.store.getState().archiveSync.lastAt !== undefined && !c.store.getState().archiveSync.running, 'the first sync');
     await shows(c, /synced \d+ s ago/);
     return c;

@@ -124,7 +124,7 @@ export function crashLine(err: unknown, logPath: string | undefined, env: Env = 
 
 function safeString(v: unknown): string {
   try {
-    return typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+    return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
   } catch {
     return String(v);
   }

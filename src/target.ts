@@ -28,9 +28,7 @@ export interface Connection {
 
 /** What the supervisor of an embedded sandbox saw. */
 export type SandboxEvent =
-  | { kind: 'stopped'; why: string }
-  | { kind: 'restarted'; ms: number; url: string }
-  | { kind: 'restart-failed'; why: string; retryInMs: number };
+  { kind: 'stopped'; why: string } | { kind: 'restarted'; ms: number; url: string } | { kind: 'restart-failed'; why: string; retryInMs: number };
 
 /** How an exited child is described: "killed by SIGKILL" or "exit 1: <its last line>". */
 function howItEnded(how: Awaited<SandboxChild['exited']>): string {
@@ -168,7 +166,7 @@ async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<C
     });
   };
   supervise(sandbox, Date.now());
-  const subscribe = <T,>(set: Set<T>, l: T) => (set.add(l), () => void set.delete(l));
+  const subscribe = <T>(set: Set<T>, l: T) => (set.add(l), () => void set.delete(l));
   return {
     get api() {
       return api;
@@ -257,7 +255,11 @@ export class ApiOnceConnected implements VoiceAgentApi {
   }
   learn(patch: Partial<ServiceTraits>): void {
     if (this.#current) this.#current.learn(patch);
-    else void this.#ready.then((api) => api.learn(patch), () => undefined);
+    else
+      void this.#ready.then(
+        (api) => api.learn(patch),
+        () => undefined,
+      );
   }
   get connectionState(): ConnectionState {
     return this.#state.state;

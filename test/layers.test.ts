@@ -74,6 +74,9 @@ test('the store and the UI reach the archive through its API alone: no SQLite, n
 
 test('the archive imports neither the store nor the UI', () => {
   const found = sources(join(SRC, 'archive')).flatMap((file) =>
-    importsOf(file).filter((m) => /\/(store|ui)\//.test(m)).map((m) => `${relative(SRC, file)} imports ${m}`));
+    importsOf(file)
+      .filter((m) => /\/(store|ui)\//.test(m))
+      .map((m) => `${relative(SRC, file)} imports ${m}`),
+  );
   assert.deepEqual(found, []);
 });

@@ -25,8 +25,7 @@ export const MODEL_PROVIDERS = {
 export type ModelProvider = keyof typeof MODEL_PROVIDERS;
 export const MODEL_PROVIDER_NAMES = Object.keys(MODEL_PROVIDERS) as ModelProvider[];
 
-export const modelsOf = (provider: string): readonly string[] =>
-  Object.hasOwn(MODEL_PROVIDERS, provider) ? MODEL_PROVIDERS[provider as ModelProvider] : [];
+export const modelsOf = (provider: string): readonly string[] => (Object.hasOwn(MODEL_PROVIDERS, provider) ? MODEL_PROVIDERS[provider as ModelProvider] : []);
 
 /**
  * Voice providers. Source: the same page's `voice` field, "Supports ElevenLabs or Sarvam. For

@@ -74,7 +74,12 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
       return {
         problem: summarizeIssues(
           r.error,
-          found.envelope === 'bare' ? '' : found.envelope.replace(/^\{(message,)?|\}$/g, '').replace(/[{}]/g, '').replace(/:/g, '.'),
+          found.envelope === 'bare'
+            ? ''
+            : found.envelope
+                .replace(/^\{(message,)?|\}$/g, '')
+                .replace(/[{}]/g, '')
+                .replace(/:/g, '.'),
         ),
       };
     return { record: r.data, envelope: found.envelope };
@@ -196,9 +201,13 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     },
     async sendChat({ sessionId, input, variableValues }, ro) {
       const body = { sessionId, input, ...(variableValues ? { assistantOverrides: { variableValues } } : {}) };
-      const a =
-        await writeOnce('POST', '/chats', ro, body, () =>
-          `read the session again (\`switchboard sessions get ${sessionId}\`) to see whether the message arrived`);
+      const a = await writeOnce(
+        'POST',
+        '/chats',
+        ro,
+        body,
+        () => `read the session again (\`switchboard sessions get ${sessionId}\`) to see whether the message arrived`,
+      );
       return written(a, 'chat', ChatSchema);
     },
 
@@ -210,9 +219,9 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     },
     async createAssistant(input, ro) {
       const name = typeof input.name === 'string' && input.name ? input.name : undefined;
-      const a =
-        await writeOnce('POST', '/assistants', ro, input, () =>
-          (name ? `look for "${name}" in \`switchboard assistants list\`` : 'look for it in `switchboard assistants list`'));
+      const a = await writeOnce('POST', '/assistants', ro, input, () =>
+        name ? `look for "${name}" in \`switchboard assistants list\`` : 'look for it in `switchboard assistants list`',
+      );
       // No readable record: the newest assistant with the name we gave is the one just made.
       return written(a, 'assistant', AssistantSchema, async () => {
         if (!name) return undefined;
@@ -266,11 +275,12 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
       if (isRecord(b) && b.pagination !== undefined) {
         const pagination = parse(a, PaginationSchema, b.pagination, 'pagination');
         // A page cut short of what was asked while more pages follow: the service caps pages there.
-        const cut = pagination.limit < (limit ?? 0)
-          ? pagination.limit
-          : files.length > 0 && files.length < (limit ?? 0) && pagination.page < pagination.totalPages
-            ? files.length
-            : undefined;
+        const cut =
+          pagination.limit < (limit ?? 0)
+            ? pagination.limit
+            : files.length > 0 && files.length < (limit ?? 0) && pagination.page < pagination.totalPages
+              ? files.length
+              : undefined;
         if (cut !== undefined && cut >= 1 && cut !== traits.filesPageCap) learn({ filesPageCap: cut });
         return { files, pagination } satisfies FilesPage;
       }
@@ -320,8 +330,10 @@ function callQuery(filters: CallFilters | undefined, traits: ServiceTraits): str
 /** Where an outbound call that may have been placed would show: the call log, filtered to it. */
 function outboundCheck(input: OutboundCallInput, since: string): string {
   const to = input.customer?.number;
-  return `look in the call log for a call${to ? ` to ${to}` : ''} (\`switchboard calls list --assistant ${input.assistantId} --number ${input.phoneNumberId} ` +
-    `--after ${since}\`)`;
+  return (
+    `look in the call log for a call${to ? ` to ${to}` : ''} (\`switchboard calls list --assistant ${input.assistantId} --number ${input.phoneNumberId} ` +
+    `--after ${since}\`)`
+  );
 }
 
 /** The limit to ask again at when `err` is a 400 refusing the `asked` one; undefined for any other failure. */
@@ -356,7 +368,6 @@ function seg(value: string, what: string): string {
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
-
 
 /** The first few zod issues as `where: what` — readable, unlike a raw zod dump. */
 function summarizeIssues(error: z.ZodError, at: string): string {

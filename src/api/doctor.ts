@@ -109,7 +109,10 @@ class Probe {
   }
 
   report(failed?: DoctorReport['failed']): DoctorReport {
-    const checks = this.checks.map((c, i) => ({ c, i, rank: rankOf(c.check) })).sort((a, b) => a.rank - b.rank || a.i - b.i).map(({ c }) => c);
+    const checks = this.checks
+      .map((c, i) => ({ c, i, rank: rankOf(c.check) }))
+      .sort((a, b) => a.rank - b.rank || a.i - b.i)
+      .map(({ c }) => c);
     const anyFailed = failed ?? (this.checks.some((c) => c.status === 'failed') ? 'check' : undefined);
     return {
       baseUrl: this.http.baseUrl,
@@ -227,12 +230,11 @@ class Probe {
       asked = named ?? DEFAULT_CALL_PAGE;
       got = await this.get(`/calls?limit=${asked}`);
       if (!got.ok) {
-        this.add(
-          'calls page cap',
-          'failed',
-          `GET /calls refused limit=${refused.asked} (${said}) and limit=${asked} (${failure(got.error).message})`,
-          { endpoint: 'GET /calls', cap: null, how: 'refused' },
-        );
+        this.add('calls page cap', 'failed', `GET /calls refused limit=${refused.asked} (${said}) and limit=${asked} (${failure(got.error).message})`, {
+          endpoint: 'GET /calls',
+          cap: null,
+          how: 'refused',
+        });
       }
     }
     const records = this.listEnvelope(DOCTOR_ENDPOINTS.calls, got, 'calls');
@@ -285,19 +287,18 @@ class Probe {
       if (!list || (look.assistantId !== undefined && list.some((r) => r.assistantId !== look.assistantId))) continue;
       told = true;
       if (list.some((r) => typeof r.id === 'string' && !seen.has(r.id))) {
-        const more = look.assistantId === undefined ? 'older calls exist' : 'an assistant\'s calls include some past the page';
+        const more = look.assistantId === undefined ? 'older calls exist' : "an assistant's calls include some past the page";
         this.add('calls page cap', 'adapted', `silently capped at ${n}: limit=${page.asked} brought ${n}, and ${more}`, { ...facts, cap: n, how: 'silent' });
         this.learned.callPageCap = n;
         return;
       }
     }
     if (!told) {
-      this.add(
-        'calls page cap',
-        'warning',
-        `cannot tell: limit=${page.asked} brought ${n}, and no filter worked to look past them`,
-        { ...facts, cap: null, how: 'unknown' },
-      );
+      this.add('calls page cap', 'warning', `cannot tell: limit=${page.asked} brought ${n}, and no filter worked to look past them`, {
+        ...facts,
+        cap: null,
+        how: 'unknown',
+      });
       return;
     }
     this.add('calls page cap', 'ok', `not enough calls to tell: all ${n} came in one page of ${page.asked}`, { ...facts, cap: null, how: 'unknown' });
@@ -310,12 +311,10 @@ class Probe {
   async dateFilters(stamps: CallStamp[], pageCap: number): Promise<CallDateFilter | 'none' | undefined> {
     const times = [...new Set(stamps.map((s) => s.t))];
     if (times.length < 3) {
-      this.add(
-        'date filters',
-        'warning',
-        `not enough calls to tell (it takes calls at 3 different times; ${stamps.length} read)`,
-        { after: null, before: null },
-      );
+      this.add('date filters', 'warning', `not enough calls to tell (it takes calls at 3 different times; ${stamps.length} read)`, {
+        after: null,
+        before: null,
+      });
       return undefined;
     }
     // A call with newer and older ones beside it on the page, near its top so the answers stay small.
@@ -339,8 +338,13 @@ class Probe {
     const triedText = describeBounds(tried);
     const facts = {
       pivot: pivot.createdAt,
-      tried: tried.map(({ name, side, result, inclusive, said }) =>
-        ({ name, side, result, ...(inclusive !== undefined ? { inclusive } : {}), ...(said ? { said } : {}) })),
+      tried: tried.map(({ name, side, result, inclusive, said }) => ({
+        name,
+        side,
+        result,
+        ...(inclusive !== undefined ? { inclusive } : {}),
+        ...(said ? { said } : {}),
+      })),
     };
     if ((!after || !before) && tried.some((b) => b.result === 'failed')) {
       // A failure is not an answer: nothing is kept from it.
@@ -348,12 +352,12 @@ class Probe {
       return undefined;
     }
     if (!after || !before) {
-      this.add(
-        'date filters',
-        'warning',
-        `none honoured on both sides (${triedText}): the client filters on its side`,
-        { after: null, before: null, inclusive: null, ...facts },
-      );
+      this.add('date filters', 'warning', `none honoured on both sides (${triedText}): the client filters on its side`, {
+        after: null,
+        before: null,
+        inclusive: null,
+        ...facts,
+      });
       this.learned.callDateFilter = 'none';
       return 'none';
     }
@@ -388,7 +392,10 @@ class Probe {
   /** Which fields carry a call's transcript, summary, duration and cost, over the page and a few full records. */
   async callFields(listed: Record<string, unknown>[], refusedAbove: number | undefined): Promise<void> {
     const ended = listed.filter((c) => c.status === 'ended' || typeof c.endedAt === 'string');
-    const sample = (ended.length > 0 ? ended : listed).slice(0, DETAIL_SAMPLE).map((c) => c.id).filter((id): id is string => typeof id === 'string');
+    const sample = (ended.length > 0 ? ended : listed)
+      .slice(0, DETAIL_SAMPLE)
+      .map((c) => c.id)
+      .filter((id): id is string => typeof id === 'string');
     const byId = new Map<string, Record<string, unknown>>();
     for (const r of listed) if (typeof r.id === 'string') byId.set(r.id, r);
     let detailsChecked = false;
@@ -402,7 +409,11 @@ class Probe {
         const records = this.listEnvelope(DOCTOR_ENDPOINTS.details, got, 'calls');
         if (!records) break;
       }
-      const found = got.ok ? unwrapList(got.body, 'calls')?.list.filter(isRecord).find((r) => r.id === id) : undefined;
+      const found = got.ok
+        ? unwrapList(got.body, 'calls')
+            ?.list.filter(isRecord)
+            .find((r) => r.id === id)
+        : undefined;
       if (found) byId.set(id, found);
     }
     if (!detailsChecked)
@@ -459,12 +470,11 @@ class Probe {
     const total = typeof pagination?.total === 'number' ? pagination.total : undefined;
     const n = files.length;
     if (used !== undefined && used < asked) {
-      this.add(
-        'files page cap',
-        'adapted',
-        `silently capped at ${used}: limit=${asked} answered with a page of limit ${used}`,
-        { ...facts, cap: used, how: 'silent' },
-      );
+      this.add('files page cap', 'adapted', `silently capped at ${used}: limit=${asked} answered with a page of limit ${used}`, {
+        ...facts,
+        cap: used,
+        how: 'silent',
+      });
       this.learned.filesPageCap = used;
     } else if (n < asked && total !== undefined && total > n) {
       this.add('files page cap', 'adapted', `silently capped at ${n}: limit=${asked} brought ${n} of ${total}`, { ...facts, cap: n, how: 'silent' });
@@ -483,8 +493,11 @@ class Probe {
     const started = this.now();
     const t0 = performance.now();
     try {
-      const res =
-        await fetch(`${this.http.baseUrl}/assistants`, { method: 'HEAD', headers: { 'x-api-key': this.opts.apiKey }, signal: AbortSignal.timeout(15_000) });
+      const res = await fetch(`${this.http.baseUrl}/assistants`, {
+        method: 'HEAD',
+        headers: { 'x-api-key': this.opts.apiKey },
+        signal: AbortSignal.timeout(15_000),
+      });
       const roundTripMs = performance.now() - t0;
       this.opts.debug?.(`HEAD /assistants → ${res.status} (${Math.round(roundTripMs)} ms), Date: ${res.headers.get('date') ?? 'none'}`);
       return { date: res.headers.get('date') ?? undefined, localMs: started + roundTripMs / 2, roundTripMs };
@@ -511,11 +524,12 @@ class Probe {
       if (Math.abs(skew) > SKEW_WARN_MS) {
         status = 'warning';
         notes.push(`the service's clock is ${span(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} this machine's`);
-      } else notes.push(
-        Math.abs(skew) <= noise
-          ? 'in step with this machine (Date header)'
-          : `${span(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} this machine (Date header)`,
-      );
+      } else
+        notes.push(
+          Math.abs(skew) <= noise
+            ? 'in step with this machine (Date header)'
+            : `${span(Math.abs(skew))} ${skew > 0 ? 'ahead of' : 'behind'} this machine (Date header)`,
+        );
     }
     const newest = stamps[0];
     if (newest) {
@@ -614,13 +628,9 @@ const CALL_FIELDS: { name: string; forms: FieldForm[] }[] = [
 
 /** A 4xx answer to a query: the service refused what was asked. */
 function isRefusal(err: unknown): err is ApiError {
-  return err instanceof ApiError &&
-    err.status >= 400 &&
-    err.status < 500 &&
-    err.status !== 401 &&
-    err.status !== 403 &&
-    err.status !== 404 &&
-    err.status !== 429;
+  return (
+    err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403 && err.status !== 404 && err.status !== 429
+  );
 }
 
 /** The largest limit a refusal names ("limit must not be greater than 100"), when it is below what was asked. */

@@ -113,7 +113,10 @@ function wordsOf(v: unknown, depth: number): string | undefined {
 
 /** A page's title, else its heading, else its text; a title or heading that only names the status gives way to the text. */
 function htmlWords(html: string, status: number): string | undefined {
-  const strip = (s: string) => decodeEntities(s.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  const strip = (s: string) =>
+    decodeEntities(s.replace(/<[^>]*>/g, ' '))
+      .replace(/\s+/g, ' ')
+      .trim();
   const title = strip(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '');
   const h1 = strip(/<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1] ?? '');
   const rest = strip(html.replace(/<(script|style|title|h1)[^>]*>[\s\S]*?<\/\1>/gi, ' '));
@@ -124,7 +127,10 @@ function htmlWords(html: string, status: number): string | undefined {
 /** "404 Not Found", "Not Found" or "404" for a 404: the status, not the service's words. */
 function onlyStatus(words: string, status: number): boolean {
   const text = process.getBuiltinModule('node:http').STATUS_CODES[status] ?? '';
-  const bare = words.replace(new RegExp(`^${status}\\b\\s*[-:]?\\s*`), '').trim().toLowerCase();
+  const bare = words
+    .replace(new RegExp(`^${status}\\b\\s*[-:]?\\s*`), '')
+    .trim()
+    .toLowerCase();
   return bare === '' || bare === text.toLowerCase();
 }
 

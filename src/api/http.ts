@@ -524,10 +524,7 @@ const MIME_BY_EXTENSION: Record<string, string> = {
  * the file's bytes in 64 KiB chunks, the closing boundary. Its length is known up front, so the
  * request carries a Content-Length and memory stays flat whatever the file size.
  */
-export async function multipartFromFile(
-  path: string,
-  opts: { name?: string; onProgress?: (sent: number, total: number) => void },
-): Promise<StreamBody> {
+export async function multipartFromFile(path: string, opts: { name?: string; onProgress?: (sent: number, total: number) => void }): Promise<StreamBody> {
   let size: number;
   try {
     const info = await stat(path);
@@ -546,9 +543,7 @@ export async function multipartFromFile(
   const boundary = `----switchboard${randomBytes(12).toString('hex')}`;
   // Quotes and line breaks cannot appear inside the quoted filename; browsers percent-encode them the same way.
   const safeName = name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"\r\nContent-Type: ${mime}\r\n\r\n`,
-  );
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"\r\nContent-Type: ${mime}\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const onProgress = opts.onProgress;
   return {

@@ -82,9 +82,10 @@ export async function fetchCallsBefore(api: VoiceAgentApi, filters: CallFilters,
   const base: CallFilters = { ...filters, createdAtGt: undefined, createdAtLt: undefined, limit: undefined };
   // The other filters, checked here too where given and the record says (a service may ignore them as well).
   const is = (asked: string | undefined, value: string | null | undefined) => !asked || value == null || value === asked;
-  const matches = filters.id || filters.assistantId || filters.phoneNumberId
-    ? (c: Call) => is(filters.id, c.id) && is(filters.assistantId, c.assistantId) && is(filters.phoneNumberId, c.phoneNumberId)
-    : undefined;
+  const matches =
+    filters.id || filters.assistantId || filters.phoneNumberId
+      ? (c: Call) => is(filters.id, c.id) && is(filters.assistantId, c.assistantId) && is(filters.phoneNumberId, c.phoneNumberId)
+      : undefined;
   const request = (q: CallFilters) => (opts.details ? api.callDetails(q, { signal: opts.signal }) : api.listCalls(q, { signal: opts.signal }));
 
   for (let tries = 0; tries < MAX_TRIES; tries++) {
@@ -234,8 +235,10 @@ function doubtMessage(got: number): string {
 }
 
 function unreachableMessage(got: number): string {
-  return `the service ignores every created-at filter Switchboard knows (${CALL_DATE_FILTER_NAMES.map((n) => n.join('/')).join(', ')}), so only its ` +
-    `newest ${got} calls can be read: older calls are out of reach`;
+  return (
+    `the service ignores every created-at filter Switchboard knows (${CALL_DATE_FILTER_NAMES.map((n) => n.join('/')).join(', ')}), so only its ` +
+    `newest ${got} calls can be read: older calls are out of reach`
+  );
 }
 
 function sentBounds(

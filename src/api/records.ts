@@ -67,8 +67,24 @@ export interface CallView {
 
 /** The fields a CallView reads from, so a record's other fields can be shown "as returned". */
 export const CALL_VIEW_FIELDS: ReadonlySet<string> = new Set([
-  'id', 'createdAt', 'updatedAt', 'assistantId', 'phoneNumberId', 'type', 'status', 'customer', 'startedAt', 'endedAt', 'endedReason',
-  'durationSeconds', 'cost', 'costBreakdown', 'summary', 'analysis', 'transcript', 'messages',
+  'id',
+  'createdAt',
+  'updatedAt',
+  'assistantId',
+  'phoneNumberId',
+  'type',
+  'status',
+  'customer',
+  'startedAt',
+  'endedAt',
+  'endedReason',
+  'durationSeconds',
+  'cost',
+  'costBreakdown',
+  'summary',
+  'analysis',
+  'transcript',
+  'messages',
 ]);
 
 const SPEAKER: Record<string, string> = { assistant: 'Assistant', user: 'Caller', system: 'System' };

@@ -5,9 +5,7 @@ import type { Chat } from './schemas.js';
 
 /** A chat's output without the user's turn, one message a line (a message naming no role is the assistant's). */
 export function replyText(chat: Pick<Chat, 'output'>): string {
-  return replyMessages(chat)
-    .map(messageText)
-    .join('\n');
+  return replyMessages(chat).map(messageText).join('\n');
 }
 
 /** The messages of a chat's output that are not the user's. */

@@ -227,4 +227,3 @@ export interface CallFilters {
    */
   dateFilter?: CallDateFilter | 'none';
 }
-

@@ -45,7 +45,7 @@ export function mergeTraits(base: ServiceTraits, patch: Partial<ServiceTraits>):
  * undefined when the message is not about `limit` or names no number. "less than 101" is 100.
  */
 const LIMIT_WORDS =
-  String.raw`less than or equal to|less than|greater than|not exceed|at most|maximum(?: of| is)?|max(?:imum)?|<=|≤|<|up to|between\s+\d+\s+and`;
+  String.raw`less than or equal to|less than|greater than|not exceed|at most|` + String.raw`maximum(?: of| is)?|max(?:imum)?|<=|≤|<|up to|between\s+\d+\s+and`;
 /** "limit", then a phrase that names a bound, then the number. */
 const LIMIT_PHRASE = new RegExp(String.raw`\blimit\b[^0-9]*?(${LIMIT_WORDS})\s*:?\s*(\d+)`, 'i');
 

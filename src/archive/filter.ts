@@ -89,9 +89,7 @@ export class FilterScan {
 export function callsByRowid(db: DatabaseSync, rowids: readonly number[]): ArchivedCall[] {
   if (rowids.length === 0) return [];
   const rows = db
-    .prepare(
-      `SELECT ${ROW_COLUMNS} FROM calls c WHERE c.rowid IN (SELECT value FROM json_each(?))`,
-    )
+    .prepare(`SELECT ${ROW_COLUMNS} FROM calls c WHERE c.rowid IN (SELECT value FROM json_each(?))`)
     .all(JSON.stringify(rowids)) as unknown as Row[];
   const byRowid = new Map(rows.map((r) => [r.rowid, r]));
   return rowids.flatMap((rowid) => {

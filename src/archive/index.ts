@@ -97,9 +97,10 @@ export interface ArchiveStatus {
 
 /** Where a profile's archive lives. Profile names are kept readable; anything unsafe in a file name is replaced (and the name hashed). */
 export function archivePath(profile: string, env: Env = process.env): string {
-  const safe = /^[A-Za-z0-9._-]{1,64}$/.test(profile) && !profile.startsWith('.')
-    ? profile
-    : `${profile.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${createHash('sha256').update(profile).digest('hex').slice(0, 8)}`;
+  const safe =
+    /^[A-Za-z0-9._-]{1,64}$/.test(profile) && !profile.startsWith('.')
+      ? profile
+      : `${profile.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${createHash('sha256').update(profile).digest('hex').slice(0, 8)}`;
   return join(cacheDir(env), 'archive', `${safe}.db`);
 }
 

@@ -70,7 +70,7 @@ const HIT_CLOSE = '\uE001';
 /** The list fields of a call (what a row of the log shows), read as `Row`. */
 export const ROW_COLUMNS =
   'c.rowid AS rowid, c.id AS id, c.created_at AS created_at, c.assistant_id AS assistant_id, c.phone_number_id AS phone_number_id, c.type AS type, c.status ' +
-    'AS status, c.ended_reason AS ended_reason, c.cost AS cost, c.duration AS duration, c.customer_number AS customer_number, c.customer_name AS customer_name';
+  'AS status, c.ended_reason AS ended_reason, c.cost AS cost, c.duration AS duration, c.customer_number AS customer_number, c.customer_name AS customer_name';
 
 export interface Row {
   rowid: number;
@@ -269,8 +269,8 @@ export class ArchiveReader {
 
   /** One call's full record as the service sent it. */
   get(id: string): Call | undefined {
-    const row =
-      this.db.prepare('SELECT r.json AS json FROM calls c JOIN records r ON r.rowid = c.record WHERE c.id = ?').get(id) as { json: string } | undefined;
+    const row = this.db.prepare('SELECT r.json AS json FROM calls c JOIN records r ON r.rowid = c.record WHERE c.id = ?').get(id) as
+      { json: string } | undefined;
     return row ? (JSON.parse(row.json) as Call) : undefined;
   }
 
@@ -286,8 +286,9 @@ export class ArchiveReader {
     const sql = `SELECT ${ROW_COLUMNS}, snippet(call_fts, -1, '${HIT_OPEN}', '${HIT_CLOSE}', '…', 12) AS snip
       FROM call_fts f JOIN calls c ON c.rowid = f.rowid
       WHERE call_fts MATCH ?${cond} ORDER BY f.rowid DESC LIMIT ? OFFSET ?`;
-    const rows =
-      this.db.prepare(sql).all(match, ...w.params, Math.max(0, opts.limit), Math.max(0, opts.offset ?? 0)) as unknown as (Row & { snip: string | null })[];
+    const rows = this.db.prepare(sql).all(match, ...w.params, Math.max(0, opts.limit), Math.max(0, opts.offset ?? 0)) as unknown as (Row & {
+      snip: string | null;
+    })[];
     return rows.map((r) => {
       const parts = snippetParts(r.snip ?? '');
       return { ...toArchived(r), parts, snippet: parts.map((p) => p.text).join('') };
@@ -329,8 +330,8 @@ export class ArchiveReader {
       for (const part of split.partial) scan(part);
       const dim = by === 'day' ? DIM.all : DIM[by];
       const range = bucketRange(split);
-      const sql =
-        `SELECT ${by === 'day' ? 'bucket' : 'key'} AS g, sum(calls) AS n, total(seconds) AS s, total(cost) AS k FROM rollup WHERE dim = ?${range.sql}`;
+      const g = by === 'day' ? 'bucket' : 'key';
+      const sql = `SELECT ${g} AS g, sum(calls) AS n, total(seconds) AS s, total(cost) AS k FROM rollup WHERE dim = ?${range.sql}`;
       const rows = this.db.prepare(`${sql} GROUP BY g`).all(dim, ...range.params) as { g: string | number; n: number; s: number; k: number }[];
       for (const r of rows) addTo(by === 'day' ? keyOf(r.g) : r.g === '' ? null : String(r.g), r.n, r.s, r.k);
     }

@@ -328,11 +328,12 @@ function rederive(db: DatabaseSync): void {
 }
 
 function dropAll(db: DatabaseSync): void {
-  const objects =
-    db.prepare(`SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'call_fts_%'`).all() as {
-      type: string;
-      name: string;
-    }[];
+  const objects = db
+    .prepare(`SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'call_fts_%'`)
+    .all() as {
+    type: string;
+    name: string;
+  }[];
   for (const o of objects) db.exec(`DROP ${o.type === 'view' ? 'VIEW' : 'TABLE'} IF EXISTS "${o.name}"`);
 }
 

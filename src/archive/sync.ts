@@ -198,8 +198,7 @@ export interface LeaseHolder {
 /** The process syncing this archive now, if any (a dead or expired holder is not). */
 export function syncHolder(db: DatabaseSync, now = Date.now()): LeaseHolder | undefined {
   const row = db.prepare(`SELECT owner, pid, host, since, expires FROM lease WHERE name = 'sync'`).get() as
-    | { owner: string; pid: number; host: string; since: number; expires: number }
-    | undefined;
+    { owner: string; pid: number; host: string; since: number; expires: number } | undefined;
   if (!row || row.expires < now) return undefined;
   if (row.host === hostname() && !alive(row.pid)) return undefined;
   return { pid: row.pid, host: row.host, since: row.since };
@@ -449,10 +448,15 @@ export async function syncArchive(db: DatabaseSync, writer: CallWriter, api: Voi
       const head = state.head;
       const floor = head?.floor ?? state.high!;
       let top = head?.top;
-      await walk({ createdAtGt: floor }, head?.cursor, (calls, cursor) => {
-        top ??= newest(calls) ?? floor;
-        return cursor.done ? { ...state, high: later(state.high, top), head: undefined } : { ...state, head: { top, floor, cursor } };
-      }, 'new');
+      await walk(
+        { createdAtGt: floor },
+        head?.cursor,
+        (calls, cursor) => {
+          top ??= newest(calls) ?? floor;
+          return cursor.done ? { ...state, high: later(state.high, top), head: undefined } : { ...state, head: { top, floor, cursor } };
+        },
+        'new',
+      );
       // A walk resumed from an earlier run is done: one fresh pass for what arrived since.
       if (fresh) return;
       fresh = true;

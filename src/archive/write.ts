@@ -56,9 +56,7 @@ export class CallWriter {
       updateRecord: db.prepare('UPDATE records SET json = ? WHERE rowid = ?'),
       deleteRecord: db.prepare('DELETE FROM records WHERE rowid = ?'),
       ftsInsert: db.prepare('INSERT INTO call_fts (rowid, transcript, summary, customer_name, customer_number) VALUES (?, ?, ?, ?, ?)'),
-      ftsDelete: db.prepare(
-        `INSERT INTO call_fts (call_fts, rowid, transcript, summary, customer_name, customer_number) VALUES ('delete', ?, ?, ?, ?, ?)`,
-      ),
+      ftsDelete: db.prepare(`INSERT INTO call_fts (call_fts, rowid, transcript, summary, customer_name, customer_number) VALUES ('delete', ?, ?, ?, ?, ?)`),
       rollup: db.prepare(
         `INSERT INTO rollup (dim, bucket, key, calls, seconds, cost) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (dim, bucket, key) DO UPDATE SET calls = calls + excluded.calls, seconds = seconds + excluded.seconds, cost = cost + excluded.cost`,
@@ -101,8 +99,9 @@ export class CallWriter {
     // and a b-tree filled in descending key order
     // leaves its pages half empty (a larger file, slower writes).
     // Each timestamp parsed once, not in every comparison.
-    const ordered = calls.map((call) => ({ call, at: timeOf(call) })).sort((a, b) =>
-      a.at - b.at || (a.call.id < b.call.id ? -1 : a.call.id > b.call.id ? 1 : 0));
+    const ordered = calls
+      .map((call) => ({ call, at: timeOf(call) }))
+      .sort((a, b) => a.at - b.at || (a.call.id < b.call.id ? -1 : a.call.id > b.call.id ? 1 : 0));
     for (const { call, at } of ordered) {
       // Stored as JSON.stringify wrote it: every reader parses it, and the export escapes it where it meets a terminal.
       const json = JSON.stringify(call);

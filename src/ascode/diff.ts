@@ -245,8 +245,10 @@ function lineOps(x: string[], y: string[]): LineOp[] {
   while (tail < x.length - head && tail < y.length - head && x[x.length - 1 - tail] === y[y.length - 1 - tail]) tail++;
   const xs = x.slice(head, x.length - tail);
   const ys = y.slice(head, y.length - tail);
-  const middle =
-    shortestEdit(xs, ys, MAX_EDIT_DISTANCE) ?? [...xs.map((t) => ({ op: '-' as const, text: t })), ...ys.map((t) => ({ op: '+' as const, text: t }))];
+  const middle = shortestEdit(xs, ys, MAX_EDIT_DISTANCE) ?? [
+    ...xs.map((t) => ({ op: '-' as const, text: t })),
+    ...ys.map((t) => ({ op: '+' as const, text: t })),
+  ];
   const ops: LineOp[] = [];
   for (let k = 0; k < head; k++) ops.push({ op: ' ', text: x[k]!, ai: k, bi: k });
   let ai = head;

@@ -123,10 +123,19 @@ interface SearchFlags extends ArchiveFlags {
 /** The hits newest first; -o json: each call's list fields plus its snippet. */
 function printSearch(out: OutputTarget, hits: SearchHit[]): void {
   if (out.format === 'json') {
-    out.write(jsonText(hits.map((h) => ({ ...h.call, snippet: h.snippet })), 2) + '\n');
+    out.write(
+      jsonText(
+        hits.map((h) => ({ ...h.call, snippet: h.snippet })),
+        2,
+      ) + '\n',
+    );
     return;
   }
-  printList(out, hits.map((h) => ({ ...h, id: h.call.id })), SEARCH_COLUMNS);
+  printList(
+    out,
+    hits.map((h) => ({ ...h, id: h.call.id })),
+    SEARCH_COLUMNS,
+  );
 }
 
 // ---- calls stats
@@ -276,13 +285,24 @@ async function archiveStatus(cmd: Command): Promise<void> {
       oldest: s.oldest ?? '',
       newest: s.newest ?? '',
       'last sync': s.lastSync ? `${s.lastSync.at} (${ago(s.lastSync.at)})${s.lastSync.error ? `, failed: ${s.lastSync.error}` : ''}` : 'never',
-      history:
-        s.complete ? 'complete' : s.gap ? `not complete: ${escapeLine(s.gap)}` : s.calls ? 'back-fill not finished (the next sync goes on)' : 'not synced yet',
+      history: s.complete
+        ? 'complete'
+        : s.gap
+          ? `not complete: ${escapeLine(s.gap)}`
+          : s.calls
+            ? 'back-fill not finished (the next sync goes on)'
+            : 'not synced yet',
       'size on disk': size(s.bytes),
       ...(s.syncing ? { syncing: `pid ${s.syncing.pid} since ${new Date(s.syncing.since).toISOString()}` } : {}),
     };
     if (out.format === 'csv')
-      out.write(toCsv([{ id: s.path, ...record }], Object.keys(record).map((k) => ({ header: k, value: (r: Record<string, string>) => r[k] })), out.tty));
+      out.write(
+        toCsv(
+          [{ id: s.path, ...record }],
+          Object.keys(record).map((k) => ({ header: k, value: (r: Record<string, string>) => r[k] })),
+          out.tty,
+        ),
+      );
     else if (out.format === 'ids') out.write(s.path + '\n');
     else out.write(toFieldList(record, out.tty, out.color));
   });
@@ -309,20 +329,25 @@ async function archiveSync(cmd: Command): Promise<void> {
 }
 
 async function archiveClear(cmd: Command, yes: boolean): Promise<void> {
-  await withArchive(cmd, true, async ({ archive, out }) => {
-    const held = archive.count();
-    if (!yes) {
-      if (!process.stdin.isTTY)
-        throw new UsageError(`refusing to clear the call archive (${count(held)} calls) without a terminal to confirm on; add --yes to clear it.`);
-      if (!(await confirm(`Clear the call archive at ${archive.path} (${count(held)} calls)? The next sync downloads them again.`))) {
-        writeErr('not cleared');
-        return;
+  await withArchive(
+    cmd,
+    true,
+    async ({ archive, out }) => {
+      const held = archive.count();
+      if (!yes) {
+        if (!process.stdin.isTTY)
+          throw new UsageError(`refusing to clear the call archive (${count(held)} calls) without a terminal to confirm on; add --yes to clear it.`);
+        if (!(await confirm(`Clear the call archive at ${archive.path} (${count(held)} calls)? The next sync downloads them again.`))) {
+          writeErr('not cleared');
+          return;
+        }
       }
-    }
-    archive.clear();
-    if (out.format === 'json') out.write(jsonText({ path: archive.path, cleared: held }, 2) + '\n');
-    else if (out.format !== 'ids') out.write(`cleared the call archive (${count(held)} calls)\n`);
-  }, false);
+      archive.clear();
+      if (out.format === 'json') out.write(jsonText({ path: archive.path, cleared: held }, 2) + '\n');
+      else if (out.format !== 'ids') out.write(`cleared the call archive (${count(held)} calls)\n`);
+    },
+    false,
+  );
 }
 
 export function archiveCommand(): Command {
@@ -381,14 +406,14 @@ export function addArchiveCommands(calls: Command): void {
     );
 
   archiveFilters(
-    calls.command('stats').description(
-      'calls, minutes, cost and average duration per day, assistant, number, status or ended reason, with a total (syncs first)',
-    ),
+    calls
+      .command('stats')
+      .description('calls, minutes, cost and average duration per day, assistant, number, status or ended reason, with a total (syncs first)'),
   )
     .addOption(new Option('--by <group>', 'what to group by').choices(['day', 'assistant', 'number', 'status', 'endedReason']).default('day'))
     .addHelpText(
       'after',
-      '\nExamples:\n  $ switchboard calls stats --after 30d\n  $ switchboard calls stats --by assistant -o json | jq \'.[] | {assistant, cost}\'\n' +
+      "\nExamples:\n  $ switchboard calls stats --after 30d\n  $ switchboard calls stats --by assistant -o json | jq '.[] | {assistant, cost}'\n" +
         '  $ switchboard calls stats --by endedReason -o csv > reasons.csv',
     )
     .action(

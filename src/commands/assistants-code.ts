@@ -198,11 +198,13 @@ export interface PushFlags {
   force?: boolean;
 }
 
-type Step = {
-  kind: 'create';
-  local: Checked;
-  body: Record<string, unknown>;
-} | { kind: 'update'; local: Checked; id: string; remote: Assistant; patch: Record<string, unknown> };
+type Step =
+  | {
+      kind: 'create';
+      local: Checked;
+      body: Record<string, unknown>;
+    }
+  | { kind: 'update'; local: Checked; id: string; remote: Assistant; patch: Record<string, unknown> };
 
 /** Pushes the directory; returns the exit code (1 when an assistant was refused or failed). */
 export async function pushAssistants(api: VoiceAgentApi, out: OutputTarget, dir: string, flags: PushFlags): Promise<number> {

@@ -78,7 +78,7 @@ export function assistantsCommand(): Command {
   cmd
     .command('list')
     .description('list assistants')
-    .addHelpText('after', '\nExamples:\n  $ switchboard assistants list\n  $ switchboard assistants list -o json | jq -r \'.[].name\'')
+    .addHelpText('after', "\nExamples:\n  $ switchboard assistants list\n  $ switchboard assistants list -o json | jq -r '.[].name'")
     .action(action('list assistants', async (_o: object, c: Command) => withApi(c, ({ api, out }) => listAssistants(api, out))));
 
   cmd
@@ -90,7 +90,7 @@ export function assistantsCommand(): Command {
 
   cmd
     .command('create')
-    .description('create an assistant from a JSON spec (the fields of the service\'s assistant)')
+    .description("create an assistant from a JSON spec (the fields of the service's assistant)")
     .requiredOption('--file <path>', 'JSON file with the assistant spec (- for stdin)')
     .addHelpText(
       'after',
@@ -165,7 +165,7 @@ function addAssistantsAsCode(cmd: Command): void {
 
   cmd
     .command('push')
-    .description('create new files\' assistants and send changed fields; refuses assistants changed on the service since the pull')
+    .description("create new files' assistants and send changed fields; refuses assistants changed on the service since the pull")
     .option(...DIR_OPTION)
     .option('--dry-run', 'print what would be sent; send nothing')
     .option('-y, --yes', 'push without asking (needed without a terminal)')

@@ -92,7 +92,7 @@ export function chatCommand(): Command {
     .command('send')
     .description('send one message into a session and print the reply')
     .requiredOption('--session <id>', 'session id (from switchboard sessions create)', nonEmpty)
-    .option('--var <key=value>', 'a variable value for the assistant\'s {{key}}; repeatable', collectVar)
+    .option('--var <key=value>', "a variable value for the assistant's {{key}}; repeatable", collectVar)
     .argument('<text>', 'the message, or - to read it from stdin')
     .addHelpText(
       'after',

@@ -133,17 +133,18 @@ export function filesCommand(): Command {
 
   cmd
     .command('get')
-    .description('show one file\'s record')
+    .description("show one file's record")
     .argument('<id>', 'file id', nonEmpty)
     .addHelpText('after', '\nExamples:\n  $ switchboard files get file_123')
     .action(
       action('get the file', async (id: string, _o: object, c: Command) =>
-        withApi(c, async ({ api, out }) => printRecord(out, await api.getFile(id), FILE_COLUMNS))),
+        withApi(c, async ({ api, out }) => printRecord(out, await api.getFile(id), FILE_COLUMNS)),
+      ),
     );
 
   cmd
     .command('upload')
-    .description('upload a file for assistants\' knowledge bases')
+    .description("upload a file for assistants' knowledge bases")
     .argument('<path>', 'file to upload')
     .addHelpText('after', '\nExamples:\n  $ switchboard files upload ./faq.md\n  $ switchboard files upload ./prices.csv -o ids')
     .action(

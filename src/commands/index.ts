@@ -94,7 +94,15 @@ function applySettings(cmd: Command): void {
       writeErr: (s) => process.stderr.write(s),
       // One line: "switchboard: unknown command 'asistants' (Did you mean assistants?)". It quotes
       // the user's own argument, which may hold escape sequences pasted from anywhere.
-      outputError: (s, write) => write(`${escapeLine(s.replace(/^error: /, 'switchboard: ').trimEnd().replace(/\n+/g, ' '))}\n`),
+      outputError: (s, write) =>
+        write(
+          `${escapeLine(
+            s
+              .replace(/^error: /, 'switchboard: ')
+              .trimEnd()
+              .replace(/\n+/g, ' '),
+          )}\n`,
+        ),
     });
   for (const child of cmd.commands) applySettings(child);
 }

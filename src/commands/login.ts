@@ -75,7 +75,7 @@ function validBaseUrl(value: string): string {
 export function loginCommand(): Command {
   return new Command('login')
     .description('save an API key for a profile, after checking it with the service')
-    .option('--base-url <url>', 'the service URL (default: SWITCHBOARD_BASE_URL, then the profile\'s saved URL)')
+    .option('--base-url <url>', "the service URL (default: SWITCHBOARD_BASE_URL, then the profile's saved URL)")
     .addHelpText(
       'after',
       '\nThe key is typed hidden on a terminal, or read from stdin when piped. --profile names the profile (default: SWITCHBOARD_PROFILE, then "default").\n' +

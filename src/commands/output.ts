@@ -84,10 +84,12 @@ export interface TableLayout {
 
 export function toTable<T>(records: readonly T[], allColumns: readonly Column<T>[], tty: boolean, color: boolean, layout: TableLayout = {}): string {
   const short = tty && !layout.wide;
-  let rows = records.map((r) => allColumns.map((c) => {
-    const text = oneLine(cellText(c.value(r)));
-    return short && c.id ? truncateCells(text, SHORT_ID_CELLS) : text;
-  }));
+  let rows = records.map((r) =>
+    allColumns.map((c) => {
+      const text = oneLine(cellText(c.value(r)));
+      return short && c.id ? truncateCells(text, SHORT_ID_CELLS) : text;
+    }),
+  );
   const allHeaders = allColumns.map((c) => c.header.toUpperCase());
   // On a terminal, columns are padded to line up; in a pipe they are tab-separated.
   // A loop, not Math.max(...rows): spreading a long list of rows overflows the call stack.
@@ -113,7 +115,12 @@ export function toTable<T>(records: readonly T[], allColumns: readonly Column<T>
     return i === last ? s : s + ' '.repeat(Math.max(0, widths[i] - visibleWidth(s)));
   };
   const sep = tty ? ' '.repeat(COLUMN_GAP) : '\t';
-  const out = [headers.map((h, i) => paint(color, 'bold', pad(h, i))).join(sep).trimEnd()];
+  const out = [
+    headers
+      .map((h, i) => paint(color, 'bold', pad(h, i)))
+      .join(sep)
+      .trimEnd(),
+  ];
   records.forEach((r, ri) => {
     const line = rows[ri]
       .map((cell, i) => {
@@ -201,8 +208,10 @@ export function printRecord<T extends { id: string }>(out: OutputTarget, record:
 }
 
 export function toFieldList(record: Record<string, unknown>, tty: boolean, color: boolean): string {
-  const entries = Object.entries(record).map(([k, v]) =>
-    [escapeLine(k), typeof v === 'object' && v !== null ? escapeText(JSON.stringify(v)) : cellText(v as Cell)]);
+  const entries = Object.entries(record).map(([k, v]) => [
+    escapeLine(k),
+    typeof v === 'object' && v !== null ? escapeText(JSON.stringify(v)) : cellText(v as Cell),
+  ]);
   if (!tty) return entries.map(([k, v]) => `${paint(color, 'bold', k)}\t${oneLine(v)}`).join('\n') + '\n';
   // On a terminal a long text (a transcript) keeps its lines, indented under its name.
   const width = Math.max(0, ...entries.map(([k]) => visibleWidth(k)));

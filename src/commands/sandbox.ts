@@ -30,13 +30,14 @@ function logFile(value: string): string {
     closeSync(openSync(path, 'a', 0o600));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT'
-      ? 'its directory does not exist'
-      : code === 'EISDIR'
-        ? 'it is a directory'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : (err as Error).message;
+    const why =
+      code === 'ENOENT'
+        ? 'its directory does not exist'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (err as Error).message;
     throw new InvalidArgumentError(`Cannot write to ${path}: ${why}.`);
   }
   return path;
@@ -123,13 +124,13 @@ export function sandboxCommand(): Command {
     .description('run the local Voice Agent Service (the sandbox) standalone, until Ctrl-C')
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, 4010)
     .option('--host <address>', 'address to listen on', '127.0.0.1')
-    .option('--api-key-file <path>', 'read the key clients must send as x-api-key from this file\'s first line', keyFile)
+    .option('--api-key-file <path>', "read the key clients must send as x-api-key from this file's first line", keyFile)
     .option(
       '--api-key <key>',
       'the key on the command line (visible to other users in ps; prefer --api-key-file or SWITCHBOARD_SANDBOX_KEY). Default: a generated key, printed once',
       nonEmpty,
     )
-    .option('--data-dir <dir>', 'where records and files live (default: the XDG data dir\'s sandbox)', nonEmpty)
+    .option('--data-dir <dir>', "where records and files live (default: the XDG data dir's sandbox)", nonEmpty)
     .option('--max-upload-mb <n>', 'largest upload accepted, in MB (default 25)', positiveInt)
     .option('--log-file <path>', 'write errors (with their details) to this file; default: stderr. A 500 names where to look', logFile)
     .option('--cors <origin>', 'let a browser app on this origin (like http://localhost:5173, or * for any) call the sandbox (default: off)', corsOrigin)

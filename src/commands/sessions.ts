@@ -104,7 +104,7 @@ async function listRememberedSessions(
 
 async function createSession(api: VoiceAgentApi, out: OutputTarget, assistantId: string, name?: string): Promise<ChatSession | undefined> {
   const created = await api.createSession(name === undefined ? { assistantId } : { assistantId, name });
-  noteUnread('the session was created', created, "its id is unknown (the service has no list of sessions to look it up in); create another if you need one");
+  noteUnread('the session was created', created, 'its id is unknown (the service has no list of sessions to look it up in); create another if you need one');
   if (created.record) printRecord(out, created.record, SESSION_COLUMNS);
   return created.record;
 }
@@ -123,10 +123,13 @@ export async function showSession(api: VoiceAgentApi, out: OutputTarget, id: str
     return;
   }
   const title = [session.name, session.id].filter(Boolean).join(' · ');
-  const lines = [paint(out.color, 'bold', escapeLine(title)), ...messages.map((m) => {
-    const role = messageRole(m);
-    return `${paint(out.color, role === 'user' ? 'cyan' : 'green', escapeLine(role ?? '—') + ':')} ${escapeText(messageText(m))}`;
-  })];
+  const lines = [
+    paint(out.color, 'bold', escapeLine(title)),
+    ...messages.map((m) => {
+      const role = messageRole(m);
+      return `${paint(out.color, role === 'user' ? 'cyan' : 'green', escapeLine(role ?? '—') + ':')} ${escapeText(messageText(m))}`;
+    }),
+  ];
   out.write(lines.join('\n') + '\n');
 }
 
@@ -171,8 +174,8 @@ export function sessionsCommand(): Command {
     .addHelpText(
       'after',
       '\nThe service has no list of sessions: this is the local index the console and these commands keep\n' +
-        '(sessions create, chat send, the console\'s chats), per profile; counts are read from the service.\n\nExamples:\n  $ switchboard sessions list\n' +
-        '  $ switchboard sessions list -o json | jq \'.[] | {id, messageCount}\'',
+        "(sessions create, chat send, the console's chats), per profile; counts are read from the service.\n\nExamples:\n  $ switchboard sessions list\n" +
+        "  $ switchboard sessions list -o json | jq '.[] | {id, messageCount}'",
     )
     .action(
       action('list the sessions', async (_o: object, c: Command) =>
@@ -187,7 +190,7 @@ export function sessionsCommand(): Command {
     .command('show')
     .description('show a session and its conversation')
     .argument('<id>', 'session id', nonEmpty)
-    .addHelpText('after', '\nExamples:\n  $ switchboard sessions show sess_123\n  $ switchboard sessions show sess_123 -o json | jq \'.messages[-1].content\'')
+    .addHelpText('after', "\nExamples:\n  $ switchboard sessions show sess_123\n  $ switchboard sessions show sess_123 -o json | jq '.messages[-1].content'")
     .action(action('show the session', async (id: string, _o: object, c: Command) => withApi(c, ({ api, out }) => showSession(api, out, id))));
 
   return cmd;

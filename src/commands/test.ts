@@ -33,7 +33,7 @@ export function testCommand(): Command {
     .option('--repeat <n>', 'run each scenario n times; one that passes only sometimes is reported as flaky', positiveIntUpTo(1000), 1)
     .option('--concurrency <n>', 'scenarios run at once', positiveInt, 4)
     .option('--bail', 'stop starting scenarios after the first failure')
-    .option('--update-snapshots', 'store each turn\'s reply beside the file (<name>.snap.yaml) for `expect: { snapshot: true }`')
+    .option('--update-snapshots', "store each turn's reply beside the file (<name>.snap.yaml) for `expect: { snapshot: true }`")
     .option('--out <file>', 'write the report (-o text|json|junit|tap) to this file; the text report still goes to stdout')
     .option('--schema', 'print the JSON Schema of scenario files and exit')
     .addHelpText(

@@ -85,12 +85,7 @@ export function rememberSession(profile: string, session: SessionInput, dir: str
 }
 
 /** Updates a remembered session (after a message, say); returns undefined if it is not remembered. */
-export function updateSession(
-  profile: string,
-  id: string,
-  patch: Omit<SessionInput, 'id'>,
-  dir: string = defaultDataDir(),
-): RememberedSession | undefined {
+export function updateSession(profile: string, id: string, patch: Omit<SessionInput, 'id'>, dir: string = defaultDataDir()): RememberedSession | undefined {
   return applyNow(profile, dir, { mode: 'update', session: { ...patch, id } });
 }
 

@@ -19,7 +19,6 @@ export function wrapText(text: string, width: number): string[] {
   return wrapCells(escapeText(text.replace(/\r\n/g, '\n').replace(/\t/g, '  ')), width);
 }
 
-
 export function humanBytes(n: number | null | undefined): string {
   if (n == null) return '—';
   const units = ['B', 'KB', 'MB', 'GB'];

@@ -231,9 +231,7 @@ export class SandboxStore {
       numberGet: db.prepare('SELECT * FROM phone_numbers WHERE id = ?'),
       numberByDid: db.prepare('SELECT * FROM phone_numbers WHERE did = ?'),
       numberList: db.prepare('SELECT * FROM phone_numbers ORDER BY created_at, id'),
-      numberInsert: db.prepare(
-        'INSERT INTO phone_numbers (id, did, body, assistant_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
+      numberInsert: db.prepare('INSERT INTO phone_numbers (id, did, body, assistant_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
       numberLink: db.prepare('UPDATE phone_numbers SET assistant_id = ?, updated_at = ? WHERE id = ?'),
       callInsert: db.prepare(
         `INSERT INTO calls (id, type, assistant_id, phone_number_id, customer, created_at, ringing_at, answered_at,
@@ -343,8 +341,10 @@ export class SandboxStore {
    * a details page can read and parse each once, not once per call.
    */
   queryCallsWithConversation(q: CallQuery): { call: CallRow; conversationId: string }[] {
-    return this.selectCalls(q, `${CALL_COLUMNS}, c.conversation_id FROM calls c`).map((r) =>
-      ({ call: toCall(r.slice(0, -1)), conversationId: r[r.length - 1] as string }));
+    return this.selectCalls(q, `${CALL_COLUMNS}, c.conversation_id FROM calls c`).map((r) => ({
+      call: toCall(r.slice(0, -1)),
+      conversationId: r[r.length - 1] as string,
+    }));
   }
 
   private selectCalls(q: CallQuery, from: string): unknown[][] {

@@ -20,7 +20,13 @@ function acceptsGzip(header: string | string[] | undefined): boolean {
 
 function addVary(reply: FastifyReply, field: string): void {
   const vary = String(reply.getHeader('vary') ?? '');
-  if (!vary.toLowerCase().split(/\s*,\s*/).includes(field.toLowerCase())) reply.header('vary', vary ? `${vary}, ${field}` : field);
+  if (
+    !vary
+      .toLowerCase()
+      .split(/\s*,\s*/)
+      .includes(field.toLowerCase())
+  )
+    reply.header('vary', vary ? `${vary}, ${field}` : field);
 }
 
 export function installGzip(app: FastifyInstance): void {

@@ -60,8 +60,9 @@ const assistantFields: Record<string, Schema> = {
     [],
     {
       description:
-        `voiceId, model and language are required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')} (the reference: "For ` +
-          `Sarvam, voiceId, model, and language are required")`,
+        `voiceId, model and language are required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails)
+          .map((p) => p.value)
+          .join(', ')} (the reference: "For ` + `Sarvam, voiceId, model, and language are required")`,
       allOf: VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => ({
         if: { properties: { provider: { const: p.value } }, required: ['provider'] },
         then: { required: [...VOICE_DETAIL_FIELDS], properties: Object.fromEntries(VOICE_DETAIL_FIELDS.map((f) => [f, { type: 'string', minLength: 1 }])) },
@@ -69,25 +70,29 @@ const assistantFields: Record<string, Schema> = {
     },
   ),
   transcriber: loose({ provider: str(), model: str(), language: str() }),
-  model: loose({
-    provider: {
-      type: 'string',
-      enum: MODEL_PROVIDER_NAMES,
-      description: `the reference's provider families (${CATALOG_SOURCE}); an assistant written before may keep another, and may send it back unchanged`,
+  model: loose(
+    {
+      provider: {
+        type: 'string',
+        enum: MODEL_PROVIDER_NAMES,
+        description: `the reference's provider families (${CATALOG_SOURCE}); an assistant written before may keep another, and may send it back unchanged`,
+      },
+      model: { type: 'string', description: 'one of the model ids of the provider family; needs provider' },
+      temperature: { type: 'number', minimum: 0, maximum: 2 },
+      maxTokens: { type: 'integer', minimum: 1 },
+      emotionRecognitionEnabled: { type: 'boolean' },
+      messages: { ...arrayOf(message), description: 'the `system` message is the prompt; {{variables}} are filled from chat variableValues' },
+      knowledgeBase,
     },
-    model: { type: 'string', description: 'one of the model ids of the provider family; needs provider' },
-    temperature: { type: 'number', minimum: 0, maximum: 2 },
-    maxTokens: { type: 'integer', minimum: 1 },
-    emotionRecognitionEnabled: { type: 'boolean' },
-    messages: { ...arrayOf(message), description: 'the `system` message is the prompt; {{variables}} are filled from chat variableValues' },
-    knowledgeBase,
-  }, [], {
-    dependentRequired: { model: ['provider'] },
-    allOf: MODEL_PROVIDER_NAMES.map((p) => ({
-      if: { properties: { provider: { const: p } }, required: ['provider'] },
-      then: { properties: { model: { type: 'string', enum: [...MODEL_PROVIDERS[p]] } } },
-    })),
-  }),
+    [],
+    {
+      dependentRequired: { model: ['provider'] },
+      allOf: MODEL_PROVIDER_NAMES.map((p) => ({
+        if: { properties: { provider: { const: p } }, required: ['provider'] },
+        then: { properties: { model: { type: 'string', enum: [...MODEL_PROVIDERS[p]] } } },
+      })),
+    },
+  ),
   firstMessage: str('opening message; may use {{variables}}'),
   firstMessageMode: str('`assistant-speaks-first` opens chat sessions and calls with firstMessage'),
   backgroundSound: str('e.g. `office`'),
@@ -106,8 +111,8 @@ const assistantFields: Record<string, Schema> = {
  */
 const assistantRecordFields: Record<string, Schema> = {
   ...assistantFields,
-  voice: loose({ ...((assistantFields.voice as { properties: Record<string, Schema> }).properties), provider: str() }),
-  model: loose({ ...((assistantFields.model as { properties: Record<string, Schema> }).properties), provider: str(), model: str() }),
+  voice: loose({ ...(assistantFields.voice as { properties: Record<string, Schema> }).properties, provider: str() }),
+  model: loose({ ...(assistantFields.model as { properties: Record<string, Schema> }).properties, provider: str(), model: str() }),
 };
 
 const money = (description: string): Schema => ({ type: 'number', description });
@@ -150,10 +155,10 @@ const call: Schema = obj(
         llm: money('the language model'),
         tts: money('text-to-speech'),
         vapi: money('the platform'),
-        total: money('the call\'s cost'),
+        total: money("the call's cost"),
       },
       ['total'],
-      { additionalProperties: true, description: 'the platform\'s breakdown of cost; all 0 until the call ends' },
+      { additionalProperties: true, description: "the platform's breakdown of cost; all 0 until the call ends" },
     ),
     analysis: loose({ summary: str('set when the call ends') }, [], { description: 'empty until the call ends' }),
     transcript: nullable(str('lines "AI: …" / "User: …"; only in /calls/details and outbound answers')),
@@ -177,40 +182,33 @@ const call: Schema = obj(
   ],
   {
     description:
-      'The platform\'s (Vapi\'s) call record, which the hosted service forwards. No recordingUrl or artifact: the sandbox records no audio, and its messages ' +
-        'and transcript are at the top level.',
+      "The platform's (Vapi's) call record, which the hosted service forwards. No recordingUrl or artifact: the sandbox records no audio, and its messages " +
+      'and transcript are at the top level.',
   },
 );
 
 const schemas: Record<string, Schema> = {
-  Error: obj(
-    { statusCode: { type: 'integer' }, error: str('HTTP reason phrase'), message: str('what was wrong, naming the field') },
-    ['statusCode', 'error', 'message'],
-  ),
-  AssistantInput: obj(
-    { ...assistantFields, ...serverSetInput },
-    [],
-    {
-      additionalProperties: false,
-      description:
-        'id, createdAt and updatedAt are set by the server: ignored if sent, whatever their value; other unknown fields are rejected, and so is null in any ' +
-          'field',
-    },
-  ),
-  AssistantPatch: obj(
-    { ...assistantRecordFields, ...serverSetInput },
-    [],
-    {
-      additionalProperties: false,
-      minProperties: 1,
-      // At least one field other than the server-set ones, which are ignored.
-      not: { propertyNames: { enum: [...SERVER_SET_FIELDS] } },
-      description:
-        "As AssistantInput, but a voice or model provider (and model) the assistant already has may be sent back unchanged, even one the catalogue no longer " +
-          "lists; a new one must be in the catalogue (400 naming the field and the accepted values otherwise). At least one field to change: {} (or only " +
-          "server-set fields) is a 400",
-    },
-  ),
+  Error: obj({ statusCode: { type: 'integer' }, error: str('HTTP reason phrase'), message: str('what was wrong, naming the field') }, [
+    'statusCode',
+    'error',
+    'message',
+  ]),
+  AssistantInput: obj({ ...assistantFields, ...serverSetInput }, [], {
+    additionalProperties: false,
+    description:
+      'id, createdAt and updatedAt are set by the server: ignored if sent, whatever their value; other unknown fields are rejected, and so is null in any ' +
+      'field',
+  }),
+  AssistantPatch: obj({ ...assistantRecordFields, ...serverSetInput }, [], {
+    additionalProperties: false,
+    minProperties: 1,
+    // At least one field other than the server-set ones, which are ignored.
+    not: { propertyNames: { enum: [...SERVER_SET_FIELDS] } },
+    description:
+      'As AssistantInput, but a voice or model provider (and model) the assistant already has may be sent back unchanged, even one the catalogue no longer ' +
+      'lists; a new one must be in the catalogue (400 naming the field and the accepted values otherwise). At least one field to change: {} (or only ' +
+      'server-set fields) is a 400',
+  }),
   Assistant: obj({ id: serverSetId, ...assistantRecordFields, createdAt: serverSetDate, updatedAt: serverSetDate }, ['id', 'name', 'createdAt', 'updatedAt']),
   PhoneNumber: obj(
     {
@@ -304,10 +302,12 @@ const schemas: Record<string, Schema> = {
       'organization',
     ],
   ),
-  Pagination: obj(
-    { total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, totalPages: { type: 'integer' } },
-    ['total', 'page', 'limit', 'totalPages'],
-  ),
+  Pagination: obj({ total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, totalPages: { type: 'integer' } }, [
+    'total',
+    'page',
+    'limit',
+    'totalPages',
+  ]),
 };
 
 const json = (schema: Schema) => ({ 'application/json': { schema } });
@@ -324,7 +324,7 @@ const authenticateHeader: Schema = {
 const ERROR_MEANING: Record<number, string> = {
   400:
     'bad input: a field, a query parameter (unknown ones included), an empty id (in the path, a body or a filter: "<name> must not be empty"), or a ' +
-      'malformed body or URL; the message names it',
+    'malformed body or URL; the message names it',
   401: 'missing or wrong x-api-key; the answer carries WWW-Authenticate naming the header',
   404: 'no such record (the message says which)',
   409: 'the number has no linked assistant',
@@ -360,10 +360,12 @@ function operation(method: string, spec: OperationSpec): Schema {
   if (spec.parameters?.some((p) => p.in === 'path')) [404, 414].forEach((c) => codes.add(c));
   if (method !== 'get') [413, 415].forEach((c) => codes.add(c));
   const errors = Object.fromEntries(
-    [...codes].sort().map((c) => [
-      String(c),
-      { description: ERROR_MEANING[c], ...(c === 401 ? { headers: { 'WWW-Authenticate': authenticateHeader } } : {}), content: json(ref('Error')) },
-    ]),
+    [...codes]
+      .sort()
+      .map((c) => [
+        String(c),
+        { description: ERROR_MEANING[c], ...(c === 401 ? { headers: { 'WWW-Authenticate': authenticateHeader } } : {}), content: json(ref('Error')) },
+      ]),
   );
   return {
     operationId: spec.operationId,
@@ -394,16 +396,16 @@ const callFilters = [
   query('id', 'only the call with this id (no match: an empty list)', idStr()),
   query('assistantId', 'calls handled by this assistant', idStr()),
   query('phoneNumberId', 'calls on this number', idStr()),
-  query(
-    'createdAtGt',
-    `created on or after: a date (its start) or a date-time; no zone is UTC. ${REAL_DATES}`,
-    { type: 'string', pattern: DATE_QUERY_PATTERN, examples: ['2026-11-01', '2026-11-01T09:30:00Z', '2026-11-01T09:30'] },
-  ),
-  query(
-    'createdAtLt',
-    `created on or before: a date (its end) or a date-time; no zone is UTC. ${REAL_DATES}`,
-    { type: 'string', pattern: DATE_QUERY_PATTERN, examples: ['2026-11-30', '2026-11-30T18:00:00+01:00'] },
-  ),
+  query('createdAtGt', `created on or after: a date (its start) or a date-time; no zone is UTC. ${REAL_DATES}`, {
+    type: 'string',
+    pattern: DATE_QUERY_PATTERN,
+    examples: ['2026-11-01', '2026-11-01T09:30:00Z', '2026-11-01T09:30'],
+  }),
+  query('createdAtLt', `created on or before: a date (its end) or a date-time; no zone is UTC. ${REAL_DATES}`, {
+    type: 'string',
+    pattern: DATE_QUERY_PATTERN,
+    examples: ['2026-11-30', '2026-11-30T18:00:00+01:00'],
+  }),
   query('limit', `most records to return (default ${DEFAULT_CALL_LIMIT})`, { type: 'integer', minimum: 1, maximum: MAX_CALL_LIMIT }),
 ];
 const callsEnvelope = obj({ message: str(), calls: arrayOf(ref('Call')) }, ['message', 'calls']);
@@ -441,17 +443,15 @@ const paths = {
       summary: 'Place an outbound call (simulated)',
       description:
         'The call is queued, rings and is answered on a simulated timeline; read it back with GET /calls or /calls/details. An unknown assistant or number ' +
-          'is a 404.',
+        'is a 404.',
       requestBody: body(
         strictBody(
           {
             assistantId: idStr(),
             phoneNumberId: idStr(),
-            customer: obj(
-              { number: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164' }, name: str() },
-              ['number'],
-              { additionalProperties: true },
-            ),
+            customer: obj({ number: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164' }, name: str() }, ['number'], {
+              additionalProperties: true,
+            }),
           },
           ['assistantId', 'phoneNumberId', 'customer'],
         ),
@@ -545,8 +545,8 @@ const paths = {
       summary: 'Change fields of an assistant',
       description:
         'The spec says the hosted service updates only name, status and description locally. The sandbox has no upstream and applies every field; nested ' +
-          'objects are replaced whole. Read the assistant back to see what a service applied (the Switchboard client does, and reports fields not applied). ' +
-          'The body names at least one field to change ({} is a 400).',
+        'objects are replaced whole. Read the assistant back to see what a service applied (the Switchboard client does, and reports fields not applied). ' +
+        'The body names at least one field to change ({} is a 400).',
       parameters: [pathId('id', 'assistant id')],
       requestBody: body(ref('AssistantPatch')),
       success: [
@@ -562,7 +562,7 @@ const paths = {
       summary: 'Link an assistant to a number for inbound calls',
       description:
         'Inbound calls to the number are answered by the assistant from then on. The spec lists 400 (fields missing), 404 (assistant or number not found) ' +
-          'and 500 (failure to set up the inbound agent).',
+        'and 500 (failure to set up the inbound agent).',
       requestBody: body(obj({ assistantId: idStr(), phoneNumberId: idStr(), ...serverSetInput }, ['assistantId', 'phoneNumberId'])),
       success: [
         200,
@@ -591,7 +591,7 @@ const paths = {
       summary: 'Upload a knowledge-base file',
       description:
         'One multipart part named `file`; streamed to disk, size-limited. Other parts are ignored (at most 10 fields); a second file part is refused. A ' +
-          'refused upload leaves nothing.',
+        'refused upload leaves nothing.',
       requestBody: {
         required: true,
         content: {
@@ -623,11 +623,11 @@ const paths = {
       description: 'One page of file records with the pagination; a page past the last is an empty list.',
       parameters: [
         query('page', 'from 1 (default 1)', { type: 'integer', minimum: 1, maximum: 1_000_000 }),
-        query(
-          'limit',
-          `per page (default ${DEFAULT_FILE_PAGE_LIMIT}, as the reference gives it; at most ${MAX_FILE_PAGE_LIMIT})`,
-          { type: 'integer', minimum: 1, maximum: MAX_FILE_PAGE_LIMIT },
-        ),
+        query('limit', `per page (default ${DEFAULT_FILE_PAGE_LIMIT}, as the reference gives it; at most ${MAX_FILE_PAGE_LIMIT})`, {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_FILE_PAGE_LIMIT,
+        }),
       ],
       success: [200, ok('a page', obj({ files: arrayOf(ref('File')), pagination: ref('Pagination') }, ['files', 'pagination']))],
     }),
@@ -704,10 +704,10 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
       version: '1',
       description:
         `A local implementation of the Voice Agent Service. Every path but this document needs the x-api-key header. Every error answers { statusCode, ` +
-          `error, message }. Every route refuses query parameters it does not document (400 naming them). Every GET also answers HEAD. Bodies are limited in ` +
-          `size (413 beyond). id, createdAt and updatedAt are set by the server: in a request body they are ignored whatever their value (readOnly). An ` +
-          `empty id is a 400 ("<name> must not be empty"). Unknown paths answer 404; a method a path does not serve answers 405 with Allow listing the ones ` +
-          `it does. A 401 carries WWW-Authenticate: ${WWW_AUTHENTICATE}.`,
+        `error, message }. Every route refuses query parameters it does not document (400 naming them). Every GET also answers HEAD. Bodies are limited in ` +
+        `size (413 beyond). id, createdAt and updatedAt are set by the server: in a request body they are ignored whatever their value (readOnly). An ` +
+        `empty id is a 400 ("<name> must not be empty"). Unknown paths answer 404; a method a path does not serve answers 405 with Allow listing the ones ` +
+        `it does. A 401 carries WWW-Authenticate: ${WWW_AUTHENTICATE}.`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: baseUrl, description: 'this sandbox' }],

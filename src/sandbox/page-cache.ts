@@ -152,7 +152,7 @@ export class DetailedCallJson {
     // evenly over the talk), then transcript. An ended call's breakdown JSON is shared.
     const head =
       `${JSON.stringify(callFieldsBeforeCost(c, now)).slice(0, -1)},"cost":${c.cost},"costBreakdown":${costBreakdownJson(c)},"analysis":{"summary"` +
-        `:${JSON.stringify(c.summary)}}}`;
+      `:${JSON.stringify(c.summary)}}}`;
     const n = conv.messages.length;
     const step = messageStep(c, n);
     const start = c.answeredAt ?? c.ringingAt;

@@ -30,7 +30,10 @@ export interface RingOptions {
 function ringNumber(store: SandboxStore, dataDir: string, didOrId: string, opts: RingOptions = {}): Record<string, unknown> {
   const number: PhoneNumberRow | undefined = store.getPhoneNumberByDid(normaliseDid(didOrId)) ?? store.getPhoneNumber(didOrId);
   if (!number) {
-    const known = store.listPhoneNumbers().map((n) => n.did).join(', ');
+    const known = store
+      .listPhoneNumbers()
+      .map((n) => n.did)
+      .join(', ');
     throw notFound(`no phone number ${didOrId} in this sandbox${known ? `; its numbers are ${known}` : ''}`);
   }
   if (!number.assistantId) {
@@ -71,4 +74,3 @@ export function ringViaDataDir(dataDir: string, did: string, opts: RingOptions =
     db.close();
   }
 }
-

@@ -178,17 +178,19 @@ function insertSyntheticCalls(store: SeedTarget, count: number, now = Date.now()
       const name = `${FIRST[Math.floor(rand() * FIRST.length)]} ${LAST[Math.floor(rand() * LAST.length)]}`;
       // Call volume leans towards recent days and office hours.
       const ago = Math.floor(Math.pow(rand(), 1.3) * days * DAY);
-      calls.push(planCall({
-        type: inbound ? 'inboundPhoneCall' : 'outboundPhoneCall',
-        assistantId: assistant.id,
-        phoneNumberId: number.id,
-        script: scripts.get(assistant.id)!,
-        customer: { number: `+1${Math.floor(2_000_000_000 + rand() * 7_999_999_999)}`, name: rand() < 0.85 ? name : undefined },
-        createdAt: now - ago - 15 * 60_000,
-        pace: 1000,
-        endedReason: pickReason(rand()),
-        talkSeconds: 20 + Math.floor(rand() * 580),
-      }));
+      calls.push(
+        planCall({
+          type: inbound ? 'inboundPhoneCall' : 'outboundPhoneCall',
+          assistantId: assistant.id,
+          phoneNumberId: number.id,
+          script: scripts.get(assistant.id)!,
+          customer: { number: `+1${Math.floor(2_000_000_000 + rand() * 7_999_999_999)}`, name: rand() < 0.85 ? name : undefined },
+          createdAt: now - ago - 15 * 60_000,
+          pace: 1000,
+          endedReason: pickReason(rand()),
+          talkSeconds: 20 + Math.floor(rand() * 580),
+        }),
+      );
     }
   }
   // In creation order, so the indexes grow at their ends.

@@ -237,8 +237,7 @@ export function callView(c: CallRow, now: number, full: boolean): Record<string,
 /** callView's fields up to (not with) cost, costBreakdown and analysis, in its order. */
 export function callFieldsBeforeCost(c: CallRow, now: number): Record<string, unknown> {
   const { ringingAt: ringing, answeredAt: answered, endedAt: ended } = c;
-  const status: CallStatus =
-    now >= ended ? 'ended' : answered !== null && now >= answered ? 'in-progress' : now >= ringing ? 'ringing' : 'queued';
+  const status: CallStatus = now >= ended ? 'ended' : answered !== null && now >= answered ? 'in-progress' : now >= ringing ? 'ringing' : 'queued';
   // The latest moment of the timeline reached by now (no arrays: this runs for every call of a page).
   const updated = Math.max(
     c.createdAt,

@@ -106,16 +106,14 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
 // --- field builders with messages that read after the field name
 /** The one wording for an empty id or required text, in a body or a path. */
 export const EMPTY_ID = 'must not be empty';
-export const text = (max: number) =>
-  z.string().max(max, `must be at most ${max} characters`);
+export const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 export const requiredText = (max: number) =>
   z
     .string()
     .max(max, `must be at most ${max} characters`)
     .refine((s) => s.trim().length > 0, EMPTY_ID);
 /** An id: any non-empty string (an unknown one is a 404, not a 400). */
-export const idText = (max: number) =>
-  z.string().min(1, EMPTY_ID).max(max, `must be at most ${max} characters`);
+export const idText = (max: number) => z.string().min(1, EMPTY_ID).max(max, `must be at most ${max} characters`);
 export const wholeNumber = (min: number, max: number) =>
   z
     .number()
@@ -150,7 +148,10 @@ export function refuseUndocumentedQuery(app: FastifyInstance, paths: Record<stri
   for (const [template, ops] of Object.entries(paths)) {
     const key = template.replace(/\{[^}]+\}/g, '*');
     for (const [method, op] of Object.entries(ops)) {
-      allowed.set(`${method.toUpperCase()} ${key}`, (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));
+      allowed.set(
+        `${method.toUpperCase()} ${key}`,
+        (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+      );
     }
   }
   app.addHook('preValidation', async (request) => {
@@ -186,7 +187,7 @@ export function intParam(q: Query, name: string, min: number, max: number, fallb
 // dialects (Python's, which schema-based test generators use) \d matches non-ASCII digits too.
 const DAY =
   '(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468]' +
-    '[048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)';
+  '[048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)';
 const TIME = '[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]{1,9})?)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):?[0-5][0-9])?';
 /** The dates a query parameter takes, as a JSON Schema pattern (the OpenAPI document carries it). */
 export const DATE_QUERY_PATTERN = `^${DAY}(?:${TIME})?$`;

@@ -86,7 +86,9 @@ export const SCENARIO_FILE = /\.test\.ya?ml$/i;
 
 /** The scenario name a file gives by default: its name without `.test.yaml`. */
 export function baseName(file: string): string {
-  return basename(file).replace(SCENARIO_FILE, '').replace(/\.ya?ml$/i, '');
+  return basename(file)
+    .replace(SCENARIO_FILE, '')
+    .replace(/\.ya?ml$/i, '');
 }
 
 /** The JSON Schema of a scenario file (one scenario, or several under `scenarios`). */
@@ -121,15 +123,22 @@ function keyAt(doc: Document, path: Path, key: string): Node | undefined {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const where = issue.path.length ? `${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '')}: ` : '';
+  const where = issue.path.length
+    ? `${issue.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, '')}: `
+    : '';
   switch (issue.code) {
     case 'unrecognized_keys':
       return `unknown key "${issue.keys[0]}"${issue.path.length ? ` in ${where.slice(0, -2)}` : ''}`;
     case 'invalid_type':
       if (issue.input === undefined) return `${where}missing (required)`;
-      return `${where}expected` +
+      return (
+        `${where}expected` +
         ` ${issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a map' : issue.expected === 'record' ? 'a map' : `a ${issue.expected}`}, ` +
-        `got ${typeName(issue.input)}`;
+        `got ${typeName(issue.input)}`
+      );
     case 'invalid_union':
       return `${where}expected text, a number or true/false, got ${typeName(issue.input)}`;
     case 'too_small':

@@ -26,7 +26,9 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.exit(2);
 }
 const filters = args.filter((a, i) => a !== '--checks' && a !== '--concurrency' && !(at >= 0 && i === at + 1));
-const files = walk('test').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
+const files = walk('test')
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
@@ -57,12 +59,21 @@ const bin = (name) => join('node_modules', '.bin', name);
 const PRETTIER_FILES = ['--ignore-path', '.gitignore', '--ignore-path', 'src/scripts/prettierignore', 'src/**/*.{ts,tsx,mjs,cts}', 'test/**/*.{ts,tsx,mjs}'];
 const checking = checks
   ? [
-    run('tsc', process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '--noEmit']),
-    run('eslint', bin('eslint'), ['--config', 'src/scripts/eslint.config.mjs', '--cache', '--cache-strategy', 'content',
-      '--cache-location', 'node_modules/.cache/eslint/', 'src', 'test']),
-    run('knip', bin('knip'), ['--config', 'src/scripts/knip.jsonc']),
-    run('prettier', bin('prettier'), ['--check', '--log-level', 'warn', ...PRETTIER_FILES]),
-  ]
+      run('tsc', process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '--noEmit']),
+      run('eslint', bin('eslint'), [
+        '--config',
+        'src/scripts/eslint.config.mjs',
+        '--cache',
+        '--cache-strategy',
+        'content',
+        '--cache-location',
+        'node_modules/.cache/eslint/',
+        'src',
+        'test',
+      ]),
+      run('knip', bin('knip'), ['--config', 'src/scripts/knip.jsonc']),
+      run('prettier', bin('prettier'), ['--check', '--log-level', 'warn', ...PRETTIER_FILES]),
+    ]
   : [];
 
 console.log(`# tests on Node ${process.version}, ${concurrency} files at once${checks ? ', with tsc, ESLint, knip and prettier beside them' : ''}`);

@@ -24,7 +24,9 @@ export type { SnippetPart } from '../archive/index.js';
 
 /** The words and phrases a search looks for, as plain text to find in a call's lines (no quotes or `*`). */
 export function searchedWords(text: string): string[] {
-  return searchTerms(text).terms.map((t) => t.replace(/^"|"?\*?$/g, '').replace(/"$/, '')).filter(Boolean);
+  return searchTerms(text)
+    .terms.map((t) => t.replace(/^"|"?\*?$/g, '').replace(/"$/, ''))
+    .filter(Boolean);
 }
 import { failure } from '../api/errors.js';
 import type { ConsoleTarget, Resource, SliceCreator } from './types.js';
@@ -129,11 +131,12 @@ export interface ArchiveActions {
 
 type Full = ArchiveState & {
   callLog: { filters: CallFilters; form: import('./calls.js').CallFilterForm };
-  actions: ArchiveActions & UiActions & {
-    applyCallFilters(form: import('./calls.js').CallFilterForm): string | null;
-    goTo(route: import('./types.js').Route): void;
-    rereadCalls(): void;
-  };
+  actions: ArchiveActions &
+    UiActions & {
+      applyCallFilters(form: import('./calls.js').CallFilterForm): string | null;
+      goTo(route: import('./types.js').Route): void;
+      rereadCalls(): void;
+    };
 };
 
 /** Pages a sync on the store's own thread asks for. */
@@ -148,8 +151,12 @@ const QUICK_SYNC_WITHIN_MS = 60_000;
 /** Re-read the screen's rows at most this often while a sync writes pages. */
 const REREAD_MS = 250;
 
-const group = (r: { key: string | null; calls: number; minutes: number; cost: number }): StatGroup =>
-  ({ key: r.key ?? '', calls: r.calls, minutes: r.minutes, cost: r.cost });
+const group = (r: { key: string | null; calls: number; minutes: number; cost: number }): StatGroup => ({
+  key: r.key ?? '',
+  calls: r.calls,
+  minutes: r.minutes,
+  cost: r.cost,
+});
 
 export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full> = (set, get, deps) => {
   const { api } = deps;
@@ -231,24 +238,29 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
               signal: stop.signal,
               catchUp: catchUps,
               // Pages landing while keys come are taken in the gap after one (key-gaps.ts).
-              onProgress: (p) => deps.gaps.run(() => {
-                if (stop.signal.aborted) return;
-                if (get().archiveSync.phase !== p.phase) setSync({ phase: p.phase });
-                if (p.caughtUp !== undefined) {
-                  // The calls asked for are on screen when the callers go on.
-                  const upTo = p.caughtUp;
-                  rereadInGap(() => answer(upTo));
-                } else if (p.added || p.updated) rereadSoon();
-              }),
+              onProgress: (p) =>
+                deps.gaps.run(() => {
+                  if (stop.signal.aborted) return;
+                  if (get().archiveSync.phase !== p.phase) setSync({ phase: p.phase });
+                  if (p.caughtUp !== undefined) {
+                    // The calls asked for are on screen when the callers go on.
+                    const upTo = p.caughtUp;
+                    rereadInGap(() => answer(upTo));
+                  } else if (p.added || p.updated) rereadSoon();
+                }),
             };
-            const r = deps.syncWorker && !quick
-              ? await deps.syncWorker().then((t) =>
-                syncInWorker(
-                  archive.path,
-                  { baseUrl: t.baseUrl, apiKey: t.apiKey, traits: t.traits },
-                  { ...common, debug: t.debug, onRateLimited: t.onRateLimited },
-                ))
-              : await archive.sync(api, { ...common, pageSize: CONSOLE_SYNC_PAGE });
+            const r =
+              deps.syncWorker && !quick
+                ? await deps
+                    .syncWorker()
+                    .then((t) =>
+                      syncInWorker(
+                        archive.path,
+                        { baseUrl: t.baseUrl, apiKey: t.apiKey, traits: t.traits },
+                        { ...common, debug: t.debug, onRateLimited: t.onRateLimited },
+                      ),
+                    )
+                : await archive.sync(api, { ...common, pageSize: CONSOLE_SYNC_PAGE });
             if (stop.signal.aborted) return; // the store is gone: its archive is closed
             // How the service had to be read (it ignores the date filters, …): said once a console.
             for (const text of r.notes ?? []) {

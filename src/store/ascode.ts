@@ -59,7 +59,6 @@ class EditRejected extends Error {}
 const NOTE = ['Lines starting with # on top are ignored. Save and quit to review the changes; save an empty file to cancel.'];
 
 export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> = (set, get, { api, runtime }) => {
-
   const allFiles = (): Promise<KbFile[]> => allFilesOf(api);
 
   return {

@@ -205,7 +205,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
     } catch (checkErr) {
       const line =
         `${why ?? 'Not sent'}; could not check whether the service has your message (${failure(checkErr).message}); it is still in the input, and sending it ` +
-          `again checks first`;
+        `again checks first`;
       patch(id, { sendError: line });
       return undefined;
     }

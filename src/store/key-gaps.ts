@@ -68,11 +68,14 @@ export class KeyGaps {
   /** The fallback: when no key comes for activeMs, the work runs then. */
   #arm(): void {
     if (this.#timer) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      if (this.keysActive) return this.#arm();
-      this.#flush();
-    }, Math.max(1, this.#lastKeyAt + this.activeMs - this.now()));
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        if (this.keysActive) return this.#arm();
+        this.#flush();
+      },
+      Math.max(1, this.#lastKeyAt + this.activeMs - this.now()),
+    );
     this.#timer.unref?.();
   }
 

@@ -157,9 +157,9 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
     set((s) => ({
       assistants: s.assistants.data
         ? {
-          ...s.assistants,
-          data: s.assistants.data.some((x) => x.id === a.id) ? s.assistants.data.map((x) => (x.id === a.id ? a : x)) : [a, ...s.assistants.data],
-        }
+            ...s.assistants,
+            data: s.assistants.data.some((x) => x.id === a.id) ? s.assistants.data.map((x) => (x.id === a.id ? a : x)) : [a, ...s.assistants.data],
+          }
         : s.assistants,
       records: { ...s.records, [`assistant:${a.id}`]: { status: 'ready', data: a, fetchedAt: Date.now() } },
     }));
@@ -318,9 +318,9 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
             upload: { ...s.upload, status: 'done' },
             files: s.files.data
               ? {
-                ...s.files,
-                data: { files: [file, ...s.files.data.files.filter((f) => f.id !== file.id)], pagination: counted(s.files.data.pagination, +1) },
-              }
+                  ...s.files,
+                  data: { files: [file, ...s.files.data.files.filter((f) => f.id !== file.id)], pagination: counted(s.files.data.pagination, +1) },
+                }
               : s.files,
             records: { ...s.records, [`file:${file.id}`]: { status: 'ready', data: file, fetchedAt: Date.now() } },
           }));

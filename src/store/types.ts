@@ -126,11 +126,7 @@ export interface Deps {
 }
 
 /** A slice gives its initial state and its actions; actions are merged into one stable object. */
-export type SliceCreator<S, A, Full> = (
-  set: StoreApi<Full>['setState'],
-  get: StoreApi<Full>['getState'],
-  deps: Deps,
-) => { state: S; actions: A };
+export type SliceCreator<S, A, Full> = (set: StoreApi<Full>['setState'], get: StoreApi<Full>['getState'], deps: Deps) => { state: S; actions: A };
 
 /** An error as a resource records it: api's failure() (the user's words) and its next step. */
 export function resourceError(err: unknown, debugLog?: Deps['debugLog']): { error: string; hint?: string; logged?: string } {

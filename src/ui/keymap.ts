@@ -126,19 +126,7 @@ export type KeyContext =
   | 'input';
 
 type KeyName =
-  | 'escape'
-  | 'return'
-  | 'upArrow'
-  | 'downArrow'
-  | 'leftArrow'
-  | 'rightArrow'
-  | 'pageUp'
-  | 'pageDown'
-  | 'home'
-  | 'end'
-  | 'tab'
-  | 'backspace'
-  | 'delete';
+  'escape' | 'return' | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'tab' | 'backspace' | 'delete';
 
 export interface KeyDescriptor {
   /** A printable character, matched exactly (case-sensitive). */
@@ -215,7 +203,10 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.RecallEarlier]: { keys: [{ key: 'upArrow' }], contexts: ['chat'], hint: 'earlier input', footer: Footer.Low },
   [Command.RecallLater]: { keys: [{ key: 'downArrow' }], contexts: ['chat'], hint: 'later input' },
   [Command.NewLine]: {
-    keys: [{ key: 'return', alt: true }, { char: 'j', ctrl: true }],
+    keys: [
+      { key: 'return', alt: true },
+      { char: 'j', ctrl: true },
+    ],
     contexts: ['chat', 'input'],
     hint: 'new line in the message',
     footer: Footer.Low,
@@ -253,12 +244,29 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.LineEnd]: { keys: [{ key: 'end' }, { char: 'e', ctrl: true }], contexts: ['input'], hint: 'end of the line' },
   [Command.DeleteBefore]: { keys: [{ key: 'backspace' }], contexts: ['input', 'picker'], hint: 'delete before the cursor' },
   [Command.DeleteAt]: { keys: [{ key: 'delete' }], contexts: ['input', 'picker'], hint: 'delete at the cursor' },
-  [Command.WordLeft]: { keys: [{ key: 'leftArrow', alt: true }, { char: 'b', alt: true }], contexts: ['input'], hint: 'word left' },
-  [Command.WordRight]: { keys: [{ key: 'rightArrow', alt: true }, { char: 'f', alt: true }], contexts: ['input'], hint: 'word right' },
+  [Command.WordLeft]: {
+    keys: [
+      { key: 'leftArrow', alt: true },
+      { char: 'b', alt: true },
+    ],
+    contexts: ['input'],
+    hint: 'word left',
+  },
+  [Command.WordRight]: {
+    keys: [
+      { key: 'rightArrow', alt: true },
+      { char: 'f', alt: true },
+    ],
+    contexts: ['input'],
+    hint: 'word right',
+  },
   [Command.KillToLineStart]: { keys: [{ char: 'u', ctrl: true }], contexts: ['input'], hint: 'delete to the start of the line' },
   [Command.KillToLineEnd]: { keys: [{ char: 'k', ctrl: true }], contexts: ['input'], hint: 'delete to the end of the line' },
   [Command.KillWordBefore]: {
-    keys: [{ char: 'w', ctrl: true }, { key: 'backspace', alt: true }],
+    keys: [
+      { char: 'w', ctrl: true },
+      { key: 'backspace', alt: true },
+    ],
     contexts: ['input'],
     hint: 'delete the word before the cursor',
   },
@@ -291,7 +299,19 @@ export function commandFor(input: string, key: Key, contexts: readonly KeyContex
 }
 
 const NAMED_KEYS: readonly KeyName[] = [
-  'escape', 'return', 'upArrow', 'downArrow', 'leftArrow', 'rightArrow', 'pageUp', 'pageDown', 'home', 'end', 'tab', 'backspace', 'delete',
+  'escape',
+  'return',
+  'upArrow',
+  'downArrow',
+  'leftArrow',
+  'rightArrow',
+  'pageUp',
+  'pageDown',
+  'home',
+  'end',
+  'tab',
+  'backspace',
+  'delete',
 ];
 
 /**

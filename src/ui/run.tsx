@@ -71,10 +71,13 @@ export async function runConsole(started: Started): Promise<number> {
   addCrashSecret(resolved.apiKey);
   terminal.reportCrashesTo((line) => store.getState().actions.flash(line, 'error'));
   try {
-    const app = render(
-      <App store={store} stop={terminal.stop} handOver={terminal.handOver} />,
-      { stdout: terminal.output, exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true },
-    );
+    const app = render(<App store={store} stop={terminal.stop} handOver={terminal.handOver} />, {
+      stdout: terminal.output,
+      exitOnCtrlC: false,
+      patchConsole: true,
+      maxFps: 60,
+      incrementalRendering: true,
+    });
     await app.waitUntilExit();
   } finally {
     // The session index's last changes, written under its lock (milliseconds; a hung service does not delay it).

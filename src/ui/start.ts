@@ -165,8 +165,9 @@ export function chromeFrame(target: FrameTarget, route: Route, columns: number, 
   const width = Math.max(20, columns);
   const sgr = (codes: string, text: string, reset: string) => (color ? `\x1b[${codes}m${text}\x1b[${reset}m` : text);
   const conn = CONNECTION_MARK.connecting;
-  const header =
-    color ? `\x1b[37;44m${headerLeft(target, width)}\x1b[33m${conn.mark}\x1b[37m connecting\x1b[0m` : `${headerLeft(target, width)}${conn.mark} connecting`;
+  const header = color
+    ? `\x1b[37;44m${headerLeft(target, width)}\x1b[33m${conn.mark}\x1b[37m connecting\x1b[0m`
+    : `${headerLeft(target, width)}${conn.mark} connecting`;
   const at = (row: number, text: string) => `\x1b[${row};1H${text}`;
   // Laid out as app.tsx lays it out with no bar, flash or dialog: header 2, body, flash 1, footer 1.
   const body = cachedBody(target, route, width, Math.max(3, rows - 4));

@@ -11,17 +11,7 @@ export interface TextBuffer {
 }
 
 export type EditOp =
-  | 'left'
-  | 'right'
-  | 'wordLeft'
-  | 'wordRight'
-  | 'lineStart'
-  | 'lineEnd'
-  | 'deleteBefore'
-  | 'deleteAt'
-  | 'killToLineStart'
-  | 'killToLineEnd'
-  | 'killWordBefore';
+  'left' | 'right' | 'wordLeft' | 'wordRight' | 'lineStart' | 'lineEnd' | 'deleteBefore' | 'deleteAt' | 'killToLineStart' | 'killToLineEnd' | 'killWordBefore';
 
 /** Code units either side of the cursor looked at to find a grapheme boundary (a ZWJ family is 11). */
 const SPAN = 64;
@@ -41,7 +31,8 @@ function prevBoundary(text: string, i: number): number {
 export function nextBoundary(text: string, i: number): number {
   if (i >= text.length) return text.length;
   if (simple(text.charCodeAt(i)) && (i + 1 >= text.length || simple(text.charCodeAt(i + 1)) || text.charCodeAt(i + 1) === 10)) return i + 1;
-  const first = graphemes(text.slice(i, i + SPAN))[Symbol.iterator]().next();
+  const segments = graphemes(text.slice(i, i + SPAN));
+  const first = segments[Symbol.iterator]().next();
   return first.done ? text.length : i + first.value.segment.length;
 }
 
@@ -177,7 +168,7 @@ function wrapLine(text: string, from: number, to: number, w: number, rows: Row[]
 /** Cells from `from` to `to` in the text. */
 export function cellsBetween(text: string, from: number, to: number): number {
   let n = 0;
-  for (let i = from; i < to; ) {
+  for (let i = from; i < to;) {
     const c = text.charCodeAt(i);
     if (simple(c)) {
       n++;

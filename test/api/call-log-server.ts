@@ -64,7 +64,11 @@ export async function startCallLog(records: LogRecord[], opts: CallLogOptions = 
       const [a, b] = opts.names ?? ['createdAtGt', 'createdAtLt'];
       checks.push(bound(a, strict ? (t, x) => t > x : (t, x) => t >= x), bound(b, strict ? (t, x) => t < x : (t, x) => t <= x));
     }
-    if (opts.alsoInclusive) checks.push(bound(opts.alsoInclusive[0], (t, x) => t >= x), bound(opts.alsoInclusive[1], (t, x) => t <= x));
+    if (opts.alsoInclusive)
+      checks.push(
+        bound(opts.alsoInclusive[0], (t, x) => t >= x),
+        bound(opts.alsoInclusive[1], (t, x) => t <= x),
+      );
     const calls = byNewest(state.records)
       .filter((c) => checks.every((ok) => ok(Date.parse(c.createdAt))))
       .filter((c) => opts.ignoreOtherFilters || !q.get('assistantId') || c.assistantId === q.get('assistantId'))

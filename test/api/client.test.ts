@@ -27,7 +27,10 @@ after(async () => {
 });
 
 async function failure(p: Promise<unknown>): Promise<ApiError> {
-  const err = await p.then(() => assert.fail('should have failed'), (e: unknown) => e);
+  const err = await p.then(
+    () => assert.fail('should have failed'),
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof ApiError, String(err));
   return err;
 }
@@ -39,18 +42,20 @@ test('assistants: list, get, create with every field, update', async () => {
   assert.equal(one.id, list[0].id);
   assert.equal(one.name, list[0].name);
 
-  const created = (await api.createAssistant({
-    name: 'Test desk',
-    description: 'made by the client test',
-    status: true,
-    voice: { provider: 'elevenlabs', voiceId: 'v1', speed: 1.1 },
-    transcriber: { provider: 'deepgram', model: 'nova-2', language: 'en' },
-    model: { provider: 'openai', model: 'gpt-4o', temperature: 0.3, messages: [{ role: 'system', content: 'Be brief.' }] },
-    firstMessage: 'Hello {{name}}',
-    firstMessageMode: 'assistant-speaks-first',
-    maxDurationSeconds: 600,
-    analysisPlan: { summary: true },
-  })).record!;
+  const created = (
+    await api.createAssistant({
+      name: 'Test desk',
+      description: 'made by the client test',
+      status: true,
+      voice: { provider: 'elevenlabs', voiceId: 'v1', speed: 1.1 },
+      transcriber: { provider: 'deepgram', model: 'nova-2', language: 'en' },
+      model: { provider: 'openai', model: 'gpt-4o', temperature: 0.3, messages: [{ role: 'system', content: 'Be brief.' }] },
+      firstMessage: 'Hello {{name}}',
+      firstMessageMode: 'assistant-speaks-first',
+      maxDurationSeconds: 600,
+      analysisPlan: { summary: true },
+    })
+  ).record!;
   assert.equal(created.name, 'Test desk');
   assert.equal(created.model?.messages?.[0].content, 'Be brief.');
   assert.deepEqual(created.analysisPlan, { summary: true });
@@ -127,7 +132,10 @@ test('the pager walks the whole seeded log once, newest first, across pages', as
   assert.ok(all.length > 100, `seeded calls: ${all.length}`);
   const walked: string[] = [];
   for await (const page of walkCallLog(api, {}, { pageSize: 37 })) walked.push(...page.map((c) => c.id));
-  assert.deepEqual(walked, all.map((c) => c.id));
+  assert.deepEqual(
+    walked,
+    all.map((c) => c.id),
+  );
 });
 
 test('sessions and chat: create, send with variable values, read back; 404 for an unknown session', async () => {
@@ -171,8 +179,10 @@ test('files: upload (streamed multipart), list pages, get, delete; 404 after del
 });
 
 test('upload refuses a missing path, a directory or an unreadable file before sending', async () => {
-  await assert.rejects(api.uploadFile(join(dir, 'nope.txt')), (e: unknown) =>
-    e instanceof InputError && e.message === `there is no file at ${join(dir, 'nope.txt')}`);
+  await assert.rejects(
+    api.uploadFile(join(dir, 'nope.txt')),
+    (e: unknown) => e instanceof InputError && e.message === `there is no file at ${join(dir, 'nope.txt')}`,
+  );
   await assert.rejects(api.uploadFile(dir), (e: unknown) => e instanceof InputError && e.message.startsWith(`${dir} is not a regular file`));
   if (process.getuid?.() !== 0) {
     const locked = join(dir, 'locked.txt');

@@ -32,7 +32,7 @@ describe('doctor against the sandbox', () => {
     report = await runDoctor({ baseUrl: sb.url, apiKey: sb.apiKey });
   });
 
-  test('every check passes: the key, the spec\'s envelopes, inclusive createdAtGt/Lt, no cap below the whole log', () => {
+  test("every check passes: the key, the spec's envelopes, inclusive createdAtGt/Lt, no cap below the whole log", () => {
     assert.equal(report.failed, undefined, JSON.stringify(report.checks, null, 2));
     assert.equal(check(report, 'key').status, 'ok');
     assert.equal(check(report, 'envelope GET /calls').facts.envelope, '{calls}');
@@ -57,7 +57,10 @@ describe('doctor against the sandbox', () => {
   test('a refused key fails the key check and probes nothing else', async () => {
     const r = await runDoctor({ baseUrl: sb.url, apiKey: 'sk-wrong-key-0000' });
     assert.equal(r.failed, 'auth');
-    assert.deepEqual(r.checks.map((c) => [c.check, c.status]), [['key', 'failed']]);
+    assert.deepEqual(
+      r.checks.map((c) => [c.check, c.status]),
+      [['key', 'failed']],
+    );
     assert.match(r.checks[0].finding, /refused: GET \/assistants answered 401/);
     assert.equal(r.learned, undefined);
   });
@@ -161,13 +164,16 @@ describe('doctor against the hosted-service fixture', () => {
       assert.equal(r.failed, 'auth');
       assert.equal(r.checks.length, 1);
       assert.match(r.checks[0].finding, /Invalid or missing API key/);
-      assert.deepEqual(f.requests.filter((q) => q.method === 'GET').map((q) => q.path), ['/assistants']);
+      assert.deepEqual(
+        f.requests.filter((q) => q.method === 'GET').map((q) => q.path),
+        ['/assistants'],
+      );
     } finally {
       await f.close();
     }
   });
 
-  test('a failing endpoint fails its check (with the service\'s words) and the others still run', () =>
+  test("a failing endpoint fails its check (with the service's words) and the others still run", () =>
     withFixture({}, async (f) => {
       f.faults.push({ method: 'GET', path: '/phone-numbers', status: 500, message: 'numbers are down' });
       const r = await runDoctor({ baseUrl: f.url, apiKey: f.apiKey, retries: 0 });

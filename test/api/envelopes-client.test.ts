@@ -65,10 +65,13 @@ describe('single records in every envelope', () => {
 
 test('a list under { data: { <plural> } } is read', async () => {
   const { api } = await serve((_req, res) => json(res, 200, { message: 'ok', data: { assistants: [assistant] } }));
-  assert.deepEqual((await api.listAssistants()).map((a) => a.id), ['a1']);
+  assert.deepEqual(
+    (await api.listAssistants()).map((a) => a.id),
+    ['a1'],
+  );
 });
 
-describe('error bodies become one line of the service\'s words', () => {
+describe("error bodies become one line of the service's words", () => {
   for (const [label, answer, words] of [
     ['a JSON string', (res: import('node:http').ServerResponse) => json(res, 400, 'customer.number is invalid'), 'customer.number is invalid'],
     ['{ error: "…" }', (res: import('node:http').ServerResponse) => json(res, 400, { error: 'customer.number is invalid' }), 'customer.number is invalid'],
@@ -91,7 +94,10 @@ describe('error bodies become one line of the service\'s words', () => {
   ] as const) {
     test(label, async () => {
       const { api } = await serve((_req, res) => answer(res));
-      const err = await api.placeOutboundCall(outbound).then(() => assert.fail('should throw'), (e: unknown) => e);
+      const err = await api.placeOutboundCall(outbound).then(
+        () => assert.fail('should throw'),
+        (e: unknown) => e,
+      );
       assert.ok(err instanceof ApiError && !(err instanceof ResponseShapeError), String(err));
       assert.equal(err.detail, words);
       assert.match(failure(err).message, new RegExp(`failed \\(4\\d\\d\\): ${words.replace(/[()]/g, '\\$&')}$`));
@@ -128,24 +134,28 @@ describe('a 2xx to a write is a success whatever its body', () => {
   });
 
   test('an update answered without a record is re-read', async () => {
-    const { api, server } =
-      await serve((req, res) => (req.method === 'PATCH' ? text(res, 200, 'text/plain', 'Updated') : json(res, 200, { ...assistant, name: 'Renamed' })));
+    const { api, server } = await serve((req, res) =>
+      req.method === 'PATCH' ? text(res, 200, 'text/plain', 'Updated') : json(res, 200, { ...assistant, name: 'Renamed' }),
+    );
     const updated = await api.updateAssistant('a1', { name: 'Renamed' });
     assert.equal(updated.record?.name, 'Renamed');
     assert.deepEqual(updated.record?.notApplied, []);
     assert.equal(updated.unread?.said, 'Updated');
     assert.equal(updated.unread?.recordFrom, 'a re-read of the assistant');
-    assert.deepEqual(server.requests.map((r) => r.method), ['PATCH', 'GET']);
+    assert.deepEqual(
+      server.requests.map((r) => r.method),
+      ['PATCH', 'GET'],
+    );
   });
 
   test('a create answered without a record finds the newest assistant with that name', async () => {
     const older = { id: 'a0', name: 'Front desk', createdAt: '2026-10-01T00:00:00.000Z' };
     const newer = { id: 'a9', name: 'Front desk', createdAt: '2026-11-25T00:00:00.000Z' };
-    const { api, server } =
-      await serve((req, res) =>
-        (req.method === 'POST'
-          ? json(res, 201, { message: 'Assistant created successfully' })
-          : json(res, 200, [older, newer, { id: 'x', name: 'Other', createdAt: '2026-11-26T00:00:00.000Z' }])));
+    const { api, server } = await serve((req, res) =>
+      req.method === 'POST'
+        ? json(res, 201, { message: 'Assistant created successfully' })
+        : json(res, 200, [older, newer, { id: 'x', name: 'Other', createdAt: '2026-11-26T00:00:00.000Z' }]),
+    );
     const created = await api.createAssistant({ name: 'Front desk' });
     assert.equal(created.record?.id, 'a9');
     assert.equal(created.unread?.said, 'Assistant created successfully');
@@ -155,15 +165,22 @@ describe('a 2xx to a write is a success whatever its body', () => {
 
   test('a read answered with a web page hints that the base URL is elsewhere; a read in a shape we did not expect does not', async () => {
     const page = await serve((_req, res) => text(res, 200, 'text/html', '<html><title>Welcome</title></html>'));
-    const err = await page.api.listAssistants().then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await page.api.listAssistants().then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.match(failure(err).hint ?? '', /is the Voice Agent Service/);
     const odd = await serve((_req, res) => json(res, 200, { total: 3 }));
-    const shape = await odd.api.listAssistants().then(() => assert.fail('should throw'), (e: unknown) => e);
+    const shape = await odd.api.listAssistants().then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(shape instanceof ResponseShapeError);
     assert.doesNotMatch(failure(shape).hint ?? '', /Voice Agent Service/);
     // A 404 page for the whole collection: not this API. For one id: an ordinary 404, the page's words kept.
-    const missing =
-      await serve((_req, res) => text(res, 404, 'text/html', '<html><title>404 Not Found</title><h1>Not Found</h1><p>Assistant not found</p></html>'));
+    const missing = await serve((_req, res) =>
+      text(res, 404, 'text/html', '<html><title>404 Not Found</title><h1>Not Found</h1><p>Assistant not found</p></html>'),
+    );
     assert.match(failure(await missing.api.listAssistants().catch((e: unknown) => e)).hint ?? '', /is the Voice Agent Service/);
     const one = failure(await missing.api.getAssistant('nope').catch((e: unknown) => e));
     assert.match(one.message, /failed \(404\): Assistant not found$/);
@@ -174,7 +191,10 @@ describe('a 2xx to a write is a success whatever its body', () => {
 describe('a write whose fate is unknown is not sent again, and says how to check', () => {
   test('an outbound call that times out is sent once; the message says it may have happened and where to look', async () => {
     const { api, server } = await serve((req) => void drain(req), { timeouts: { headersMs: 200 }, retries: 3 });
-    const err = await api.placeOutboundCall(outbound).then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.placeOutboundCall(outbound).then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof TimeoutError && err.phase === 'headers', String(err));
     assert.equal(err.mayHaveActed, true);
     assert.equal(server.requests.length, 1, 'never re-sent');
@@ -191,7 +211,10 @@ describe('a write whose fate is unknown is not sent again, and says how to check
 
   test('a create whose connection is lost after sending is sent once and may have happened', async () => {
     const { api, server } = await serve((req) => void drain(req).then(() => req.socket.destroy()), { retries: 3 });
-    const err = await api.createAssistant({ name: 'Front desk' }).then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.createAssistant({ name: 'Front desk' }).then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof NetworkError, String(err));
     assert.equal(server.requests.length, 1);
     assert.match(failure(err).message, /may have happened anyway: look for "Front desk" in `switchboard assistants list`/);
@@ -206,9 +229,14 @@ describe('a write whose fate is unknown is not sent again, and says how to check
   });
 
   test('a read that times out never says it may have happened', async () => {
-    const { api, server } =
-      await serve((req, res, n) => (n === 1 ? void drain(req) : json(res, 200, [assistant])), { timeouts: { headersMs: 200 }, retries: 1 });
-    const err = await api.listAssistants().then(() => assert.fail('should throw'), (e: unknown) => e);
+    const { api, server } = await serve((req, res, n) => (n === 1 ? void drain(req) : json(res, 200, [assistant])), {
+      timeouts: { headersMs: 200 },
+      retries: 1,
+    });
+    const err = await api.listAssistants().then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof TimeoutError);
     assert.equal(err.mayHaveActed, false);
     assert.doesNotMatch(failure(err).message, /may have happened/);

@@ -73,7 +73,10 @@ test('seeded calls are Vapi Call objects: newest first, no durationSeconds or to
       assert.equal(typeof m.secondsFromStart, 'number');
     }
   }
-  assert.ok(ended.some((c) => !('cost' in c)), 'some calls carry only costBreakdown.total');
+  assert.ok(
+    ended.some((c) => !('cost' in c)),
+    'some calls carry only costBreakdown.total',
+  );
   assert.ok(ended.some((c) => Date.parse(c.endedAt as string) - Date.parse(c.startedAt as string) > 60_000));
   assert.ok(calls.some((c) => String(c.transcript).includes('refund')));
   assert.ok(new Set(calls.map((c) => c.assistantId)).size >= 3 && new Set(calls.map((c) => c.phoneNumberId)).size >= 3);
@@ -117,13 +120,25 @@ test('date filters, vapi: createdAtGt/Lt strict, createdAtGe/Le inclusive', asyn
   const at = f.calls[99].createdAt as string; // shared by calls 99, 100, 101
   const ids = async (q: string) => ((await get(f, `/calls?limit=1000&${q}`)).body as { calls: Rec[] }).calls.map((c) => c.id);
   const lt = await ids(`createdAtLt=${at}`);
-  assert.deepEqual(lt, f.calls.slice(102).map((c) => c.id));
+  assert.deepEqual(
+    lt,
+    f.calls.slice(102).map((c) => c.id),
+  );
   const le = await ids(`createdAtLe=${at}`);
-  assert.deepEqual(le, f.calls.slice(99).map((c) => c.id));
+  assert.deepEqual(
+    le,
+    f.calls.slice(99).map((c) => c.id),
+  );
   const gt = await ids(`createdAtGt=${at}`);
-  assert.deepEqual(gt, f.calls.slice(0, 99).map((c) => c.id));
+  assert.deepEqual(
+    gt,
+    f.calls.slice(0, 99).map((c) => c.id),
+  );
   const ge = await ids(`createdAtGe=${at}`);
-  assert.deepEqual(ge, f.calls.slice(0, 102).map((c) => c.id));
+  assert.deepEqual(
+    ge,
+    f.calls.slice(0, 102).map((c) => c.id),
+  );
   const renamed = await ids(`createdAfter=${at}`);
   assert.equal(renamed.length, 150, 'other names are not honoured');
   const bad = await get(f, '/calls?createdAtGt=yesterday');

@@ -42,7 +42,10 @@ test('a service capping pages at 100 without saying so: every call, once; the ca
   // Learned after the second page: the rest are asked at 100.
   const limits = server.queries().map((q) => q.get('limit'));
   assert.deepEqual(limits.slice(0, 2), ['1000', '1000']);
-  assert.ok(limits.slice(2).every((l) => l === '100'), limits.join(','));
+  assert.ok(
+    limits.slice(2).every((l) => l === '100'),
+    limits.join(','),
+  );
 });
 
 test('a service refusing a limit over 100 with a 400: asked again at 100, learned, and a second client starts there', async () => {
@@ -101,13 +104,21 @@ test('filters under other names: noticed on the first page, the honoured names l
   const from = records[220].createdAt;
   const to = records[20].createdAt;
   const ids = await walk(api, { createdAtGt: from, createdAtLt: to });
-  assert.deepEqual(ids, records.slice(20, 221).map((r) => r.id));
+  assert.deepEqual(
+    ids,
+    records.slice(20, 221).map((r) => r.id),
+  );
   assert.deepEqual(api.traits.callDateFilter, { after: 'createdAfter', before: 'createdBefore', inclusive: true });
   assert.ok(server.requests.length < 20, `${server.requests.length} requests`);
   // Remembered: a second walk asks with those names from its first request.
   const n = server.queries().length;
   assert.deepEqual(await walk(api, { createdAtGt: from, createdAtLt: to }), ids);
-  assert.ok(server.queries().slice(n).every((q) => q.has('createdAfter') && !q.has('createdAtGt')));
+  assert.ok(
+    server
+      .queries()
+      .slice(n)
+      .every((q) => q.has('createdAfter') && !q.has('createdAtGt')),
+  );
 });
 
 test('filters ignored altogether, a log that fits a page: the walk ends, filters on its own side and says so once', async () => {
@@ -115,7 +126,10 @@ test('filters ignored altogether, a log that fits a page: the walk ends, filters
   const { api, server } = await serve(records, { names: 'ignored' });
   const notices: string[] = [];
   const ids = await walk(api, { createdAtGt: records[200].createdAt, createdAtLt: records[100].createdAt }, 1000, notices);
-  assert.deepEqual(ids, records.slice(100, 201).map((r) => r.id));
+  assert.deepEqual(
+    ids,
+    records.slice(100, 201).map((r) => r.id),
+  );
   assert.equal(notices.length, 1);
   assert.match(notices[0], /ignores the created-at filters/);
   assert.equal(api.traits.callDateFilter, 'none');
@@ -134,7 +148,10 @@ test('filters ignored and pages capped (a cap it names): the walk gives the newe
     })(),
     (err: Error) => err instanceof PagingError && /ignores every created-at filter/.test(err.message) && /newest 100 calls/.test(err.message),
   );
-  assert.deepEqual(ids, records.slice(0, 100).map((r) => r.id));
+  assert.deepEqual(
+    ids,
+    records.slice(0, 100).map((r) => r.id),
+  );
   assert.ok(server.requests.length < 20, `${server.requests.length} requests`);
 });
 
@@ -142,7 +159,10 @@ test('filters ignored and pages cut short silently: the walk ends with the newes
   const records = callRecords(350);
   const { api } = await serve(records, { names: 'ignored', cap: 100 });
   const notices: string[] = [];
-  assert.deepEqual(await walk(api, {}, 1000, notices), records.slice(0, 100).map((r) => r.id));
+  assert.deepEqual(
+    await walk(api, {}, 1000, notices),
+    records.slice(0, 100).map((r) => r.id),
+  );
   assert.equal(notices.length, 1);
   assert.match(notices[0], /gave 100 calls in one page: if it caps its pages at 100, older calls cannot be read/);
 });
@@ -151,13 +171,19 @@ test('a range the ignored filters would have served: only calls inside it, never
   const records = callRecords(50);
   const { api } = await serve(records, { names: 'ignored', cap: 100 });
   const page = await fetchCallsBefore(api, { createdAtGt: records[30].createdAt, createdAtLt: records[10].createdAt }, undefined, { pageSize: 100 });
-  assert.deepEqual(page.calls.map((c) => c.id), records.slice(10, 31).map((r) => r.id));
+  assert.deepEqual(
+    page.calls.map((c) => c.id),
+    records.slice(10, 31).map((r) => r.id),
+  );
 });
 
-test('an assistant filter the service ignores: only that assistant\'s calls, across pages that hold none of them', async () => {
+test("an assistant filter the service ignores: only that assistant's calls, across pages that hold none of them", async () => {
   const records = callRecords(120).map((r, i) => ({ ...r, assistantId: i >= 100 && i % 2 === 0 ? 'a2' : 'a1' }));
   const { api } = await serve(records, { ignoreOtherFilters: true, cap: 50 });
-  assert.deepEqual(await walk(api, { assistantId: 'a2' }), records.filter((r) => r.assistantId === 'a2').map((r) => r.id));
+  assert.deepEqual(
+    await walk(api, { assistantId: 'a2' }),
+    records.filter((r) => r.assistantId === 'a2').map((r) => r.id),
+  );
 });
 
 test('GET /files: a totalPages of 10^12 and a service that answers page 1 to every page end the walk', async () => {
@@ -173,12 +199,18 @@ test('GET /files: a totalPages of 10^12 and a service that answers page 1 to eve
   });
   const api = createClient({ baseUrl: server.url, apiKey: 'k', retries: 0 });
   open.push(server, api);
-  assert.deepEqual((await allFiles(api)).map((f) => f.id), files.map((f) => f.id));
+  assert.deepEqual(
+    (await allFiles(api)).map((f) => f.id),
+    files.map((f) => f.id),
+  );
   assert.equal(api.traits.filesPageCap, 10);
-  assert.deepEqual((await allFiles(api, { limit: 7 })).map((f) => f.id), files.slice(0, 10).map((f) => f.id));
+  assert.deepEqual(
+    (await allFiles(api, { limit: 7 })).map((f) => f.id),
+    files.slice(0, 10).map((f) => f.id),
+  );
 });
 
-test('connect() hands a client what earlier clients of the profile learned, and keeps what it learns; the console\'s api forwards both', async () => {
+test("connect() hands a client what earlier clients of the profile learned, and keeps what it learns; the console's api forwards both", async () => {
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');

@@ -39,8 +39,16 @@ async function observe(api: VoiceAgentApi, dir: string) {
   const mid = all[150]!;
   const window = await api.listCalls({ createdAtGt: all[160]!.createdAt!, createdAtLt: mid.createdAt!, limit: 1000 });
   const byAssistant = await api.listCalls({ assistantId: assistants[0]!.id, limit: 1000 });
-  seen.filters = [sorted, window.map((c) => c.id).join() === all.slice(150, 161).map((c) => c.id).join(), byAssistant.length,
-    byAssistant.every((c) => c.assistantId === assistants[0]!.id)];
+  seen.filters = [
+    sorted,
+    window.map((c) => c.id).join() ===
+      all
+        .slice(150, 161)
+        .map((c) => c.id)
+        .join(),
+    byAssistant.length,
+    byAssistant.every((c) => c.assistantId === assistants[0]!.id),
+  ];
   const details = await api.callDetails({ limit: 3 });
   const one = await api.getCall(page[0]!.id);
   seen.details = [details.map((c) => [c.customer?.number, c.messages?.length, typeof c.transcript]), one.transcript === details[0]!.transcript];
@@ -50,42 +58,75 @@ async function observe(api: VoiceAgentApi, dir: string) {
   const page2 = await api.listFiles({ page: 2, limit: 2 });
   const beyond = await api.listFiles({ page: 9, limit: 2 });
   const deflt = await api.listFiles();
-  seen.files = [files.files.map((f) => [f.name, f.bytes, f.mimetype, f.status]), files.pagination, page2.files.map((f) => f.name),
-    page2.pagination, beyond.files.length, beyond.pagination, deflt.pagination, (await api.getFile(files.files[0]!.id)).name];
-  seen.fileErrors = [await outcome(api.getFile('no-such-file')), await outcome(api.deleteFile('no-such-file')),
-    await outcome(api.listFiles({ limit: 101 }))];
+  seen.files = [
+    files.files.map((f) => [f.name, f.bytes, f.mimetype, f.status]),
+    files.pagination,
+    page2.files.map((f) => f.name),
+    page2.pagination,
+    beyond.files.length,
+    beyond.pagination,
+    deflt.pagination,
+    (await api.getFile(files.files[0]!.id)).name,
+  ];
+  seen.fileErrors = [await outcome(api.getFile('no-such-file')), await outcome(api.deleteFile('no-such-file')), await outcome(api.listFiles({ limit: 101 }))];
 
   const speaks = assistants.find((a) => a.firstMessageMode === 'assistant-speaks-first')!;
   const session = (await api.createSession({ assistantId: speaks.id })).record!;
   const sent = await api.sendChat({ sessionId: session.id, input: 'What are your opening hours?', variableValues: { company: 'Northwind' } });
   const again = await api.getSession(session.id);
-  seen.chat = [session.name, session.messages, sent.message, sent.record?.output, sent.record?.status, again.messages?.length,
-    again.messages?.at(-1)];
-  seen.chatErrors = [await outcome(api.getSession('no-such-session')), await outcome(api.sendChat({ sessionId: 'no-such-session', input: 'hi' })),
-    await outcome(api.createSession({ assistantId: 'no-such-assistant' }))];
+  seen.chat = [session.name, session.messages, sent.message, sent.record?.output, sent.record?.status, again.messages?.length, again.messages?.at(-1)];
+  seen.chatErrors = [
+    await outcome(api.getSession('no-such-session')),
+    await outcome(api.sendChat({ sessionId: 'no-such-session', input: 'hi' })),
+    await outcome(api.createSession({ assistantId: 'no-such-assistant' })),
+  ];
 
   const created = await api.createAssistant({ name: 'Memory check', firstMessage: 'Hello there' });
   const updated = await api.updateAssistant(created.record!.id, { name: 'Memory check 2' });
   const read = await api.getAssistant(created.record!.id);
-  seen.assistantWrites = [created.message, created.record?.name, updated.message, updated.record?.name, updated.record?.notApplied, read.name,
-    (await api.listAssistants()).length, await outcome(api.getAssistant('no-such-assistant')),
-    await outcome(api.updateAssistant('no-such-assistant', { name: 'x' }))];
+  seen.assistantWrites = [
+    created.message,
+    created.record?.name,
+    updated.message,
+    updated.record?.name,
+    updated.record?.notApplied,
+    read.name,
+    (await api.listAssistants()).length,
+    await outcome(api.getAssistant('no-such-assistant')),
+    await outcome(api.updateAssistant('no-such-assistant', { name: 'x' })),
+  ];
 
   const link = await api.linkNumber({ assistantId: created.record!.id, phoneNumberId: numbers[0]!.id });
-  seen.link = [link.message, link.phoneNumber?.assistantId === created.record!.id,
-    await outcome(api.linkNumber({ assistantId: created.record!.id, phoneNumberId: 'no-such-number' }))];
+  seen.link = [
+    link.message,
+    link.phoneNumber?.assistantId === created.record!.id,
+    await outcome(api.linkNumber({ assistantId: created.record!.id, phoneNumberId: 'no-such-number' })),
+  ];
 
   const placed = await api.placeOutboundCall({ assistantId: speaks.id, phoneNumberId: numbers[0]!.id, customer: { number: '+14155550100' } });
-  seen.outbound = [placed.message, placed.record?.status, placed.record?.customer, (await api.listCalls({ limit: 1 }))[0]?.id === placed.record?.id,
-    await outcome(api.placeOutboundCall({ assistantId: speaks.id, phoneNumberId: numbers[0]!.id, customer: { number: '555' } }))];
+  seen.outbound = [
+    placed.message,
+    placed.record?.status,
+    placed.record?.customer,
+    (await api.listCalls({ limit: 1 }))[0]?.id === placed.record?.id,
+    await outcome(api.placeOutboundCall({ assistantId: speaks.id, phoneNumberId: numbers[0]!.id, customer: { number: '555' } })),
+  ];
 
   const path = join(dir, 'notes.txt');
   writeFileSync(path, 'The memory check file.\n');
   const up = await api.uploadFile(path);
   const listed = await api.listFiles({ limit: 100 });
   const del = await api.deleteFile(up.record!.id);
-  seen.upload = [up.message, up.record?.name, up.record?.bytes, up.record?.mimetype, listed.files[0]?.id === up.record?.id, listed.pagination.total,
-    del.message, (await outcome(api.getFile(up.record!.id))).replaceAll(up.record!.id, "<id>")];
+  seen.upload = [
+    up.message,
+    up.record?.name,
+    up.record?.bytes,
+    up.record?.mimetype,
+    listed.files[0]?.id === up.record?.id,
+    listed.pagination.total,
+    del.message,
+    (await outcome(api.getFile(up.record!.id))).replaceAll(up.record!.id, '<id>'),
+  ];
   seen.stateAfter = api.connectionState;
   seen.learned = { ...api.traits };
   return seen;

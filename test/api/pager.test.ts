@@ -85,12 +85,21 @@ test('load more: the cursor from one page fetches the next; done when a page com
   const records = Array.from({ length: 9 }, (_, i) => rec(i, i));
   const { api, server } = await callLog(records);
   const first = await fetchCallsBefore(api, { assistantId: 'a1' }, undefined, { pageSize: 4 });
-  assert.deepEqual(first.calls.map((c) => c.id), ['c0008', 'c0007', 'c0006', 'c0005']);
+  assert.deepEqual(
+    first.calls.map((c) => c.id),
+    ['c0008', 'c0007', 'c0006', 'c0005'],
+  );
   assert.equal(first.cursor.done, false);
   const second = await fetchCallsBefore(api, { assistantId: 'a1' }, first.cursor, { pageSize: 4 });
-  assert.deepEqual(second.calls.map((c) => c.id), ['c0004', 'c0003', 'c0002']);
+  assert.deepEqual(
+    second.calls.map((c) => c.id),
+    ['c0004', 'c0003', 'c0002'],
+  );
   const third = await fetchCallsBefore(api, { assistantId: 'a1' }, second.cursor, { pageSize: 4 });
-  assert.deepEqual(third.calls.map((c) => c.id), ['c0001', 'c0000']);
+  assert.deepEqual(
+    third.calls.map((c) => c.id),
+    ['c0001', 'c0000'],
+  );
   // A short page is not the end (a service may cap pages silently): an empty one is.
   assert.equal(third.cursor.done, false);
   const fourth = await fetchCallsBefore(api, { assistantId: 'a1' }, third.cursor, { pageSize: 4 });
@@ -100,7 +109,7 @@ test('load more: the cursor from one page fetches the next; done when a page com
   assert.match(server.requests[1].url, /createdAtLt=2026-11-01T00%3A00%3A05\.001Z/, 'next page = up to the oldest seen, overlapping it by 1 ms');
 });
 
-test('the walk honours the caller\'s own createdAtLt and an empty log yields nothing', async () => {
+test("the walk honours the caller's own createdAtLt and an empty log yields nothing", async () => {
   const records = Array.from({ length: 6 }, (_, i) => rec(i, i));
   const { api } = await callLog(records);
   const ids = (await walkAll(api, 2, { createdAtLt: new Date(t0 + 3000).toISOString() })).flat();

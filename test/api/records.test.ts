@@ -6,7 +6,6 @@ import { callCost, callDuration, linkOfNumber, linkWords, messageRole, messageTe
 import { CallSchema, ChatSchema, ChatSessionSchema, KbFileSchema, PhoneNumberSchema } from '../../src/api/schemas.js';
 import { VAPI_CALL } from '../support/vapi-records.js';
 
-
 test('a Vapi-shaped call: text from message, roles bot/user, duration from startedAt/endedAt, cost from costBreakdown, summary from analysis', () => {
   const v = viewCall(VAPI_CALL);
   assert.equal(v.durationSeconds, 83.5);
@@ -26,22 +25,52 @@ test('a Vapi-shaped call: text from message, roles bot/user, duration from start
   assert.equal(v.transcript, 'Assistant: Hello, Harbourview dental, how can I help?\nCaller: I would like to move my appointment to Thursday.');
 });
 
-test('our spec\'s call shape reads as before: content, durationSeconds, cost, summary, transcript', () => {
+test("our spec's call shape reads as before: content, durationSeconds, cost, summary, transcript", () => {
   const v = viewCall({
-    id: 'c1', createdAt: '2026-11-20T10:00:00Z', durationSeconds: 42, cost: 0.2, summary: 'Short.', transcript: 'AI: hi\nUser: bye',
-    startedAt: '2026-11-20T10:00:00Z', endedAt: '2026-11-20T10:10:00Z', costBreakdown: { total: 9 }, analysis: { summary: 'other' },
+    id: 'c1',
+    createdAt: '2026-11-20T10:00:00Z',
+    durationSeconds: 42,
+    cost: 0.2,
+    summary: 'Short.',
+    transcript: 'AI: hi\nUser: bye',
+    startedAt: '2026-11-20T10:00:00Z',
+    endedAt: '2026-11-20T10:10:00Z',
+    costBreakdown: { total: 9 },
+    analysis: { summary: 'other' },
     messages: [{ role: 'assistant', content: 'hi' }, { role: 'customer', content: 'bye' }, { content: 'no role' }],
   });
   assert.equal(v.durationSeconds, 42, 'a given duration wins over the timestamps');
   assert.equal(v.cost, 0.2, 'cost wins over costBreakdown.total');
   assert.equal(v.summary, 'Short.');
   assert.equal(v.transcript, 'AI: hi\nUser: bye', 'the transcript string wins over the turns');
-  assert.deepEqual(v.turns.map((t) => [t.role, t.text]), [['assistant', 'hi'], ['user', 'bye'], [undefined, 'no role']]);
+  assert.deepEqual(
+    v.turns.map((t) => [t.role, t.text]),
+    [
+      ['assistant', 'hi'],
+      ['user', 'bye'],
+      [undefined, 'no role'],
+    ],
+  );
 });
 
 test('a call whose conversation is only under artifact (Vapi keeps it there too) reads the same', () => {
-  const v = viewCall({ id: 'a', createdAt: '', artifact: { messages: [{ role: 'bot', message: 'Hi' }, { role: 'user', message: 'Hello' }] } });
-  assert.deepEqual(v.turns.map((t) => [t.role, t.text]), [['assistant', 'Hi'], ['user', 'Hello']]);
+  const v = viewCall({
+    id: 'a',
+    createdAt: '',
+    artifact: {
+      messages: [
+        { role: 'bot', message: 'Hi' },
+        { role: 'user', message: 'Hello' },
+      ],
+    },
+  });
+  assert.deepEqual(
+    v.turns.map((t) => [t.role, t.text]),
+    [
+      ['assistant', 'Hi'],
+      ['user', 'Hello'],
+    ],
+  );
   assert.equal(v.transcript, 'Assistant: Hi\nCaller: Hello');
   assert.equal(viewCall({ id: 'a', createdAt: '', artifact: { transcript: 'AI: Hi' }, messages: [] }).transcript, 'AI: Hi');
 });
@@ -64,7 +93,15 @@ test('duration: never negative, none when either time is missing or unreadable',
 test('messages: text from content or message (or content parts), roles normalised, a message without role still reads', () => {
   assert.equal(messageText({ role: 'user', content: 'a' }), 'a');
   assert.equal(messageText({ role: 'bot', message: 'b' }), 'b');
-  assert.equal(messageText({ content: [{ type: 'text', text: 'c1' }, { type: 'text', text: 'c2' }] }), 'c1\nc2');
+  assert.equal(
+    messageText({
+      content: [
+        { type: 'text', text: 'c1' },
+        { type: 'text', text: 'c2' },
+      ],
+    }),
+    'c1\nc2',
+  );
   assert.equal(messageText({ role: 'user' }), '');
   assert.equal(messageRole({ role: 'bot' }), 'assistant');
   assert.equal(messageRole({ role: 'assistant' }), 'assistant');
@@ -80,7 +117,7 @@ test('the service object: organization or service', () => {
   assert.equal(serviceOfRecord({ id: 'f' }), undefined);
 });
 
-test('a number\'s assistant: what the service says, else what this profile linked, labelled', () => {
+test("a number's assistant: what the service says, else what this profile linked, labelled", () => {
   const name = (id: string) => (id === 'a1' ? 'Front desk' : id);
   assert.deepEqual(linkOfNumber({ id: 'pn', assistantId: 'a1' }, { pn: 'a2' }), { assistantId: 'a1', source: 'service' });
   assert.deepEqual(linkOfNumber({ id: 'pn' }, { pn: 'a1' }), { assistantId: 'a1', source: 'here' });

@@ -64,7 +64,10 @@ describe('envelopes', () => {
 
   test('a 200 with the wrong shape is a ResponseShapeError naming the request, not a zod dump', async () => {
     const { api } = await serve((_req, res) => json(res, 200, { assistants: [{ name: 'no id' }] }));
-    const err = await api.listAssistants().then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.listAssistants().then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ResponseShapeError);
     assert.ok(err instanceof ApiError, 'part of the ApiError family');
     assert.match(err.message, /^the service answered GET \/assistants with an unexpected shape: assistants\[0\]\.id: /);
@@ -83,7 +86,10 @@ describe('envelopes', () => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html><body>Welcome to nginx!</body></html>');
     });
-    const err = await api.listFiles().then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.listFiles().then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ResponseShapeError && /expected JSON, got text\/html starting "<html>/.test(err.message), String(err));
     assert.match(failure(err).hint ?? '', /is the Voice Agent Service/, 'a web page for a read: the base URL may point elsewhere');
   });
@@ -93,7 +99,10 @@ describe('envelopes', () => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       res.end('{"file": {"id": "f1"');
     });
-    const err = await api.getFile('f1').then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.getFile('f1').then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ResponseShapeError);
     assert.equal(err.detail, 'its JSON is malformed starting "{"file": {"id": "f1""');
   });
@@ -107,9 +116,13 @@ describe('envelopes', () => {
 
 describe('errors', () => {
   test('an error message given as a list is kept as a list and joined for display', async () => {
-    const { api } =
-      await serve((_req, res) => json(res, 400, { statusCode: 400, error: 'Bad Request', message: ['name must be a string', 'voice is required'] }));
-    const err = await api.createAssistant({}).then(() => assert.fail('should throw'), (e: unknown) => e);
+    const { api } = await serve((_req, res) =>
+      json(res, 400, { statusCode: 400, error: 'Bad Request', message: ['name must be a string', 'voice is required'] }),
+    );
+    const err = await api.createAssistant({}).then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ApiError);
     assert.equal(err.status, 400);
     assert.deepEqual(err.serviceMessage, ['name must be a string', 'voice is required']);
@@ -123,7 +136,10 @@ describe('errors', () => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html><h1>502 Bad Gateway</h1></html>');
     });
-    const err = await api.sendChat({ sessionId: 's1', input: 'hi' }).then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.sendChat({ sessionId: 's1', input: 'hi' }).then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ApiError && !(err instanceof ResponseShapeError));
     assert.equal(err.status, 502);
     assert.equal(err.message, 'POST /chats failed (502): Bad Gateway');
@@ -132,7 +148,10 @@ describe('errors', () => {
 
   test('a 401 hints at login and never shows the key', async () => {
     const { api, lines } = await serve((_req, res) => json(res, 401, { statusCode: 401, error: 'Unauthorized', message: 'invalid API key' }));
-    const err = await api.listCalls().then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.listCalls().then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ApiError);
     assert.match(failure(err).hint ?? '', /switchboard login.*SWITCHBOARD_API_KEY/);
     for (const text of [err.message, failure(err).hint ?? '', ...lines]) assert.ok(!text.includes(KEY), text);
@@ -150,7 +169,10 @@ describe('errors', () => {
   });
 
   test('a base URL that is not http(s) is refused with a clear message', () => {
-    assert.throws(() => createClient({ baseUrl: 'ftp://example.com', apiKey: KEY }), (e: unknown) => e instanceof InputError && /http:\/\//.test(e.message));
+    assert.throws(
+      () => createClient({ baseUrl: 'ftp://example.com', apiKey: KEY }),
+      (e: unknown) => e instanceof InputError && /http:\/\//.test(e.message),
+    );
     assert.throws(() => createClient({ baseUrl: 'not a url', apiKey: KEY }), /not a valid base URL/);
   });
 });
@@ -261,7 +283,10 @@ describe('retries', () => {
     });
     assert.deepEqual(await api.listAssistants(), []);
     assert.equal(server.requests.length, 2);
-    const err = await api.createAssistant({ name: 'x' }).then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.createAssistant({ name: 'x' }).then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof NetworkError, String(err));
     assert.match(err.message, /connection to http:\/\/127\.0\.0\.1:\d+ was closed before the service answered POST \/assistants/);
     assert.equal(server.requests.filter((r) => r.method === 'POST').length, 1);
@@ -272,7 +297,10 @@ describe('retries', () => {
     const lines: string[] = [];
     const api = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, retryBaseMs: 5, debug: (l) => lines.push(l) });
     open.push(api);
-    const err = await api.listCalls().then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.listCalls().then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof NetworkError);
     assert.equal(err.message, `nothing is answering at http://127.0.0.1:${port} (connection refused)`);
     assert.match(failure(err).hint ?? '', new RegExp(`running at http://127.0.0.1:${port}`));
@@ -283,7 +311,10 @@ describe('retries', () => {
 describe('timeouts and aborts', () => {
   test('no response headers within headersMs is a TimeoutError (headers), not retried', async () => {
     const { api, server } = await serve(() => undefined /* never answers */, { timeouts: { headersMs: 300 } });
-    const err = await api.listAssistants().then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.listAssistants().then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof TimeoutError);
     assert.equal(err.phase, 'headers');
     assert.match(err.message, /GET \/assistants: the service did not start answering within 0\.3s/);
@@ -304,7 +335,10 @@ describe('timeouts and aborts', () => {
   test('an AbortSignal cancels a request in flight with an AbortedError (name AbortError)', async () => {
     const controller = new AbortController();
     const { api } = await serve(() => controller.abort() /* abort once the request has arrived; never answer */);
-    const err = await api.listCalls({}, { signal: controller.signal }).then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.listCalls({}, { signal: controller.signal }).then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof AbortedError);
     assert.equal(err.name, 'AbortError');
     assert.equal(err.message, 'GET /calls was cancelled');
@@ -344,7 +378,10 @@ describe('timeouts and aborts', () => {
   test('an upload the service stops reading is a TimeoutError (upload)', async () => {
     const path = sparseFile(16 * 1024 * 1024);
     const { api } = await serve((req) => void req.pause(), { timeouts: { bodyMs: 300 } });
-    const err = await api.uploadFile(path).then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.uploadFile(path).then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof TimeoutError, String(err));
     assert.equal(err.phase, 'upload');
     assert.equal(err.message, 'POST /files: the service stopped taking the upload for 0.3s');
@@ -353,7 +390,10 @@ describe('timeouts and aborts', () => {
   test('an upload the service reads but never answers is a TimeoutError (headers)', async () => {
     const path = sparseFile(256 * 1024);
     const { api } = await serve((req) => void drain(req), { timeouts: { headersMs: 200, bodyMs: 200 } });
-    const err = await api.uploadFile(path).then(() => assert.fail('should throw'), (e: unknown) => e);
+    const err = await api.uploadFile(path).then(
+      () => assert.fail('should throw'),
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof TimeoutError && err.phase === 'headers', String(err));
     assert.equal(err.message, 'POST /files: the service did not start answering within 0.4s');
   });
@@ -365,10 +405,7 @@ describe('timeouts and aborts', () => {
       await drain(req).catch(() => 0);
       json(res, 201, { file: { id: 'f' } });
     });
-    await assert.rejects(
-      api.uploadFile(path, { signal: controller.signal, onProgress: (sent) => sent > 1024 * 1024 && controller.abort() }),
-      AbortedError,
-    );
+    await assert.rejects(api.uploadFile(path, { signal: controller.signal, onProgress: (sent) => sent > 1024 * 1024 && controller.abort() }), AbortedError);
   });
 });
 

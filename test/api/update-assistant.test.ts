@@ -40,16 +40,21 @@ test('updateAssistant re-reads the record and names the fields a service did not
   const server = await specLikeService();
   const api = createClient({ baseUrl: server.url, apiKey: 'k', retryBaseMs: 5 });
   open.push(server, api);
-  const updated = (await api.updateAssistant('a1', {
-    name: 'Front desk',
-    voice: { provider: '11labs', voiceId: 'v', model: 'm', language: 'en' },
-    maxDurationSeconds: 60,
-  })).record!;
+  const updated = (
+    await api.updateAssistant('a1', {
+      name: 'Front desk',
+      voice: { provider: '11labs', voiceId: 'v', model: 'm', language: 'en' },
+      maxDurationSeconds: 60,
+    })
+  ).record!;
   assert.equal(updated.name, 'Front desk');
   assert.deepEqual(updated.voice, { provider: 'vapi', voiceId: 'Elliot' }, 'the record as stored, not the echo');
   assert.deepEqual(updated.notApplied, ['voice', 'maxDurationSeconds']);
   assert.ok(!Object.keys(updated).includes('notApplied'), 'not a field of the record (JSON output stays the record)');
-  assert.deepEqual(server.requests.map((r) => r.method), ['PATCH', 'GET']);
+  assert.deepEqual(
+    server.requests.map((r) => r.method),
+    ['PATCH', 'GET'],
+  );
 });
 
 test('the command warns about fields not applied; against the sandbox, which applies every field, nothing', async () => {

@@ -42,15 +42,17 @@ test('a 50 MB file is streamed as multipart part "file" without being read into 
     let peak = baseline;
     let last: [number, number] = [0, 0];
     let nextSample = 0;
-    const file = (await api.uploadFile(path, {
-      onProgress: (sent, total) => {
-        last = [sent, total];
-        if (sent < nextSample) return;
-        nextSample = sent + 4 * 1024 * 1024;
-        gc();
-        peak = Math.max(peak, process.memoryUsage().rss);
-      },
-    })).record!;
+    const file = (
+      await api.uploadFile(path, {
+        onProgress: (sent, total) => {
+          last = [sent, total];
+          if (sent < nextSample) return;
+          nextSample = sent + 4 * 1024 * 1024;
+          gc();
+          peak = Math.max(peak, process.memoryUsage().rss);
+        },
+      })
+    ).record!;
     assert.equal(file.id, 'f1');
     assert.deepEqual(last, [SIZE, SIZE]);
     const growth = peak - baseline;

@@ -50,7 +50,13 @@ interface ListedCall {
 const serviceCalls = async (on: Env) => JSON.parse(await ok(on, ['calls', 'list', '--all', '-o', 'json'])) as ListedCall[];
 const lines = (s: string) => s.split('\n').filter((l) => l !== '');
 /** What the tokenizer sees: lower case, words separated by single spaces. */
-const words = (s: string) => ` ${s.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+const words = (s: string) =>
+  ` ${s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `;
 
 /** Rows in the archive file, read directly (a second reader, as the console would be). */
 function archivedRows(path: string): { n: number; distinct: number } {
@@ -82,7 +88,10 @@ describe('calls search | stats | export on the archive', () => {
     assert.deepEqual(new Set(found), new Set(expected));
     // Newest first.
     const created = found.map((id) => all.findIndex((c) => c.id === id));
-    assert.deepEqual(created, [...created].sort((a, b) => a - b));
+    assert.deepEqual(
+      created,
+      [...created].sort((a, b) => a - b),
+    );
 
     // The same words in an order the transcript never has: not this call.
     const reversed = said.slice(4, 8).reverse().join(' ');
@@ -135,7 +144,10 @@ describe('calls search | stats | export on the archive', () => {
     const to = new Date(times[Math.floor((times.length * 3) / 4)] + 4 * 60_000 + 7).toISOString();
     const inRange = calls.filter((c) => Date.parse(c.createdAt) >= Date.parse(from) && Date.parse(c.createdAt) <= Date.parse(to));
     const groups = JSON.parse(await ok(on, ['calls', 'stats', '--after', from, '--before', to, '--offline', '-o', 'json'])) as { calls: number }[];
-    assert.equal(groups.reduce((s, g) => s + g.calls, 0), inRange.length);
+    assert.equal(
+      groups.reduce((s, g) => s + g.calls, 0),
+      inRange.length,
+    );
   });
 
   test('export of N calls is N lines of NDJSON (each a full record), and CSV has N rows', async () => {
@@ -232,8 +244,9 @@ describe('calls search | stats | export on the archive', () => {
     assert.ok(updated >= 1);
     const late = JSON.parse(await ok(on, ['calls', 'search', '"Quillon Verbatim"', '--offline', '-o', 'json'])) as { id: string; status: string }[];
     assert.equal(late[0].status, 'ended');
-    const record =
-      JSON.parse(lines(await ok(on, ['calls', 'export', '--offline', '--after', '1h'])).find((l) => l.includes(placed.id))!) as { transcript: string };
+    const record = JSON.parse(lines(await ok(on, ['calls', 'export', '--offline', '--after', '1h'])).find((l) => l.includes(placed.id))!) as {
+      transcript: string;
+    };
     assert.match(record.transcript, /Quillon Verbatim/);
   });
 

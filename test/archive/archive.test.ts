@@ -48,7 +48,10 @@ describe('the archive API', () => {
     assert.ok(r.complete);
     assert.ok(seen.some((p) => p.phase === 'backfill' && p.held > 0));
     assert.equal(archive.count(), serviceIds.length);
-    assert.deepEqual(archive.window({}, { limit: 100_000 }).map((r) => r.call.id), serviceIds);
+    assert.deepEqual(
+      archive.window({}, { limit: 100_000 }).map((r) => r.call.id),
+      serviceIds,
+    );
     assert.equal(statSync(archive.path).mode & 0o777, 0o600);
     assert.equal(statSync(join(dir, 'cache', 'archive')).mode & 0o777, 0o700);
     // A new file gets 16 KiB pages (a record left much of a 4 KiB page unused).
@@ -93,7 +96,10 @@ describe('the archive API', () => {
     // A filtered window is the filtered list.
     const assistant = all[0].call.assistantId!;
     const mine = archive.window({ assistantId: assistant }, { limit: 100_000 });
-    assert.deepEqual(mine, all.filter((r) => r.call.assistantId === assistant));
+    assert.deepEqual(
+      mine,
+      all.filter((r) => r.call.assistantId === assistant),
+    );
     assert.equal(archive.count({ assistantId: assistant }), mine.length);
     // Dates: inclusive bounds, ISO or ms.
     const at = all[20].call.createdAt;
@@ -134,7 +140,12 @@ describe('the archive API', () => {
         assert.equal(archive.count({ assistantId: 'no-such-assistant' }), 0);
         // dates: whole quarter hours from the rollup, the ends from the calls
         const mid = Date.parse(all[Math.floor(all.length / 2)].call.createdAt);
-        for (const [after, before] of [[mid - 3_600_000 + 7, mid + 60_000], [mid, mid], [undefined, mid + 1], [mid - 1, undefined]]) {
+        for (const [after, before] of [
+          [mid - 3_600_000 + 7, mid + 60_000],
+          [mid, mid],
+          [undefined, mid + 1],
+          [mid - 1, undefined],
+        ]) {
           const bounds = [after === undefined ? '' : `created_at >= ${after}`, before === undefined ? '' : `created_at <= ${before}`];
           const where = bounds.filter(Boolean).join(' AND ');
           assert.equal(archive.count({ after, before }), counted(`WHERE ${where}`), `after ${after} before ${before}`);
@@ -235,7 +246,13 @@ describe('the archive API', () => {
 
     archive.clear();
     calls = 0;
-    await assert.rejects(archive.sync(during(() => archive.clear()), { pageSize: 100 }), { name: 'ArchiveCleared' });
+    await assert.rejects(
+      archive.sync(
+        during(() => archive.clear()),
+        { pageSize: 100 },
+      ),
+      { name: 'ArchiveCleared' },
+    );
     assert.equal(archive.count(), 0);
   });
 

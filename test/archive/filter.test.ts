@@ -37,7 +37,11 @@ test('filterScan: text with the log filters (assistant, dates, id), rows read ba
     const c3 = archive.positionOf('c3');
     assert.ok(c1 !== undefined && c3 !== undefined && c3 > c1, 'positions follow creation');
     assert.equal(archive.positionOf('missing'), undefined);
-    assert.deepEqual(archive.byPositions([c1, c3, 12345]).map((r) => r.call.id), ['c1', 'c3'], 'in the order given; a position not held is left out');
+    assert.deepEqual(
+      archive.byPositions([c1, c3, 12345]).map((r) => r.call.id),
+      ['c1', 'c3'],
+      'in the order given; a position not held is left out',
+    );
   } finally {
     archive.close();
     rmSync(dir, { recursive: true, force: true });

@@ -37,7 +37,10 @@ test('a service capping pages at 100: every one of 350 calls archived, complete,
   const r = await archive.sync(api);
   assert.equal(r.added, 350);
   assert.equal(r.complete, true);
-  assert.deepEqual(heldIds(archive), byNewest(records).map((c) => c.id));
+  assert.deepEqual(
+    heldIds(archive),
+    byNewest(records).map((c) => c.id),
+  );
   assert.equal(archive.status().complete, true);
   const before = server.requests.length;
   const again = await archive.sync(api);
@@ -73,7 +76,7 @@ test('an archive an older version marked complete after a short page is checked 
   assert.equal(archive.count(), 250);
 });
 
-test('strict bounds: calls arriving later with the newest archived call\'s timestamp are not missed', async () => {
+test("strict bounds: calls arriving later with the newest archived call's timestamp are not missed", async () => {
   const records = callRecords(120);
   const { server, api, archive } = await setup(records, { bounds: 'strict', cap: 100 });
   await archive.sync(api);
@@ -104,7 +107,10 @@ test('date filters ignored and pages cut at 100 without saying so: the sync ends
   const records = callRecords(350);
   const { server, api, archive } = await setup(records, { names: 'ignored', cap: 100 });
   const r = await archive.sync(api);
-  assert.deepEqual(heldIds(archive), records.slice(0, 100).map((c) => c.id));
+  assert.deepEqual(
+    heldIds(archive),
+    records.slice(0, 100).map((c) => c.id),
+  );
   assert.equal(r.complete, false);
   assert.equal(archive.status().complete, false);
   assert.deepEqual(r.notes.filter((t) => /gave 100 calls in one page/.test(t)).length, 1);
@@ -115,7 +121,10 @@ test('date filters ignored and a page cap it names: the sync keeps the newest pa
   const records = callRecords(350);
   const { server, api, archive } = await setup(records, { names: 'ignored', cap: 100, refuse: 'limit must not be greater than {cap}' });
   await assert.rejects(archive.sync(api), (err: Error) => err instanceof PagingError && /ignores every created-at filter/.test(err.message));
-  assert.deepEqual(heldIds(archive), records.slice(0, 100).map((c) => c.id));
+  assert.deepEqual(
+    heldIds(archive),
+    records.slice(0, 100).map((c) => c.id),
+  );
   assert.equal(archive.status().complete, false);
   assert.match(archive.lastSync()?.error ?? '', /ignores every created-at filter/);
   assert.ok(server.requests.length < 30, `${server.requests.length} requests`);

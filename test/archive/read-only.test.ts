@@ -13,11 +13,12 @@ import { sandboxForFile } from '../support/sandbox.js';
 const root = process.getuid?.() === 0;
 const SETPRIV = ['--bounding-set=-dac_override,-dac_read_search,-fowner', '--'];
 const noSetpriv = root && spawnSync('setpriv', [...SETPRIV, 'true']).status !== 0;
-const skip = process.platform === 'win32'
-  ? 'POSIX permissions only'
-  : noSetpriv
-    ? 'running as root without setpriv (util-linux) to drop the override capabilities'
-    : false;
+const skip =
+  process.platform === 'win32'
+    ? 'POSIX permissions only'
+    : noSetpriv
+      ? 'running as root without setpriv (util-linux) to drop the override capabilities'
+      : false;
 if (skip) console.log(`skipped: ${skip}`);
 
 const sb = sandboxForFile({}, { skip });

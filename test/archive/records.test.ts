@@ -12,14 +12,21 @@ import { openArchive } from '../../src/archive/index.js';
 import { openSqlite, pragmaValue } from '../../src/sqlite.js';
 import { vapiCall } from '../support/vapi-records.js';
 
-const calls = (): Call[] => [
-  vapiCall('v1', '2026-11-20T10:00:00.000Z', { said: 'Please move my appointment to Thursday', summary: 'Rescheduled a cleaning.' }, 90),
-  vapiCall('v2', '2026-11-20T11:00:00.000Z', { said: 'Is parking free at the clinic', summary: 'Asked about parking.' }, 30),
-] as Call[];
+const calls = (): Call[] =>
+  [
+    vapiCall('v1', '2026-11-20T10:00:00.000Z', { said: 'Please move my appointment to Thursday', summary: 'Rescheduled a cleaning.' }, 90),
+    vapiCall('v2', '2026-11-20T11:00:00.000Z', { said: 'Is parking free at the clinic', summary: 'Asked about parking.' }, 30),
+  ] as Call[];
 
 const SPEC_CALL: Call = {
-  id: 's1', createdAt: '2026-11-19T09:00:00.000Z', status: 'ended', durationSeconds: 45, cost: 0.05,
-  transcript: 'User: when does the lighthouse open', summary: 'Ferry times.', messages: [{ role: 'user', content: 'when does the lighthouse open' }],
+  id: 's1',
+  createdAt: '2026-11-19T09:00:00.000Z',
+  status: 'ended',
+  durationSeconds: 45,
+  cost: 0.05,
+  transcript: 'User: when does the lighthouse open',
+  summary: 'Ferry times.',
+  messages: [{ role: 'user', content: 'when does the lighthouse open' }],
 };
 
 function withArchive(fn: (path: string) => void) {
@@ -36,17 +43,34 @@ function assertDerived(path: string) {
   const archive = openArchive(path);
   try {
     const rows = archive.window({ after: '2026-11-20T00:00:00Z' }, { limit: 10 });
-    assert.deepEqual(rows.map((r) => [r.call.id, r.call.durationSeconds, r.call.cost]), [['v2', 30, 0.15], ['v1', 90, 0.15]]);
+    assert.deepEqual(
+      rows.map((r) => [r.call.id, r.call.durationSeconds, r.call.cost]),
+      [
+        ['v2', 30, 0.15],
+        ['v1', 90, 0.15],
+      ],
+    );
     const stats = archive.stats('assistant', { after: '2026-11-20T00:00:00Z' });
     assert.equal(stats.total.calls, 2);
     assert.equal(stats.total.minutes, 2, 'talk time from startedAt/endedAt');
     assert.equal(stats.total.cost, 0.3);
     const day = archive.stats('day', { after: '2026-11-20T00:00:00Z' });
     assert.equal(day.total.seconds, 120, 'the quarter-hour rollup holds the durations too');
-    assert.deepEqual(archive.search('Thursday', {}, { limit: 5 }).map((h) => h.call.id), ['v1'], 'words from messages[].message');
+    assert.deepEqual(
+      archive.search('Thursday', {}, { limit: 5 }).map((h) => h.call.id),
+      ['v1'],
+      'words from messages[].message',
+    );
     assert.match(archive.search('Thursday', {}, { limit: 5 })[0].snippet, /appointment to Thursday/);
-    assert.deepEqual(archive.search('parking', {}, { limit: 5 }).map((h) => h.call.id), ['v2']);
-    assert.deepEqual(archive.search('Rescheduled', {}, { limit: 5 }).map((h) => h.call.id), ['v1'], 'analysis.summary');
+    assert.deepEqual(
+      archive.search('parking', {}, { limit: 5 }).map((h) => h.call.id),
+      ['v2'],
+    );
+    assert.deepEqual(
+      archive.search('Rescheduled', {}, { limit: 5 }).map((h) => h.call.id),
+      ['v1'],
+      'analysis.summary',
+    );
     assert.equal(archive.countSearch('cleaning'), 1);
     // The record itself is kept as sent.
     assert.deepEqual(archive.get('v1'), calls()[0]);
@@ -67,7 +91,10 @@ test('a Vapi-shaped call is indexed by its view: duration, cost, summary and tra
       const changed = vapiCall('v1', '2026-11-20T10:00:00.000Z', { said: 'Cancel everything on Friday', summary: 'Cancelled.' }, 60);
       a.put([changed as Call]);
       assert.deepEqual(a.search('Thursday', {}, { limit: 5 }), []);
-      assert.deepEqual(a.search('Friday', {}, { limit: 5 }).map((h) => h.call.id), ['v1']);
+      assert.deepEqual(
+        a.search('Friday', {}, { limit: 5 }).map((h) => h.call.id),
+        ['v1'],
+      );
       assert.equal(a.stats('day', {}).total.seconds, 90);
     } finally {
       a.close();
@@ -109,13 +136,22 @@ test('an archive indexed by the version before (no durations, no text from messa
     assertDerived(path);
     const spec = openArchive(path);
     try {
-      assert.deepEqual(spec.search('lighthouse', {}, { limit: 5 }).map((h) => h.call.id), ['s1']);
-      assert.deepEqual(spec.search('Ferry', {}, { limit: 5 }).map((h) => h.call.id), ['s1']);
+      assert.deepEqual(
+        spec.search('lighthouse', {}, { limit: 5 }).map((h) => h.call.id),
+        ['s1'],
+      );
+      assert.deepEqual(
+        spec.search('Ferry', {}, { limit: 5 }).map((h) => h.call.id),
+        ['s1'],
+      );
       assert.equal(spec.window({}, { limit: 10 }).find((r) => r.call.id === 's1')?.call.durationSeconds, 45);
       // Its index rows still match its record: replaced, its old words are found no more.
       spec.put([{ ...SPEC_CALL, transcript: 'User: a harbour tour', summary: 'Tour.' }]);
       assert.deepEqual(spec.search('lighthouse', {}, { limit: 5 }), []);
-      assert.deepEqual(spec.search('harbour', {}, { limit: 5 }).map((h) => h.call.id), ['s1']);
+      assert.deepEqual(
+        spec.search('harbour', {}, { limit: 5 }).map((h) => h.call.id),
+        ['s1'],
+      );
       spec.put([SPEC_CALL]);
     } finally {
       spec.close();

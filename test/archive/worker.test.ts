@@ -46,11 +46,15 @@ describe('the archive sync in a worker thread', () => {
     try {
       const progress: SyncProgress[] = [];
       const lines: string[] = [];
-      const r = await syncInWorker(archive.path, { baseUrl: sb.url, apiKey: sb.apiKey }, {
-        pageSize: 500,
-        onProgress: (p) => progress.push(p),
-        debug: (l) => lines.push(l),
-      });
+      const r = await syncInWorker(
+        archive.path,
+        { baseUrl: sb.url, apiKey: sb.apiKey },
+        {
+          pageSize: 500,
+          onProgress: (p) => progress.push(p),
+          debug: (l) => lines.push(l),
+        },
+      );
       const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
       let service = 0;
       for await (const page of walkCallLog(api, {}, { pageSize: 1000 })) service += page.length;
@@ -58,9 +62,15 @@ describe('the archive sync in a worker thread', () => {
       assert.ok(r.complete, 'the whole history');
       assert.equal(r.added, archive.count(), 'what it says it added is what this thread reads');
       assert.equal(archive.count(), service, "every call of the service's");
-      assert.ok(progress.some((p) => p.phase === 'backfill' && p.added > 0), 'back-fill progress');
+      assert.ok(
+        progress.some((p) => p.phase === 'backfill' && p.added > 0),
+        'back-fill progress',
+      );
       assert.equal(progress.at(-1)?.held, archive.count(), 'the calls held, as it last said');
-      assert.ok(lines.some((l) => /^GET \/calls\/details\S* → 200/.test(l)), `request lines:\n${lines.slice(0, 3).join('\n')}`);
+      assert.ok(
+        lines.some((l) => /^GET \/calls\/details\S* → 200/.test(l)),
+        `request lines:\n${lines.slice(0, 3).join('\n')}`,
+      );
       assert.ok(!lines.some((l) => l.includes(sb.apiKey)), 'never the key');
       assert.deepEqual(leases(archive.path), [], 'its lease released');
     } finally {

@@ -11,8 +11,14 @@ import type { Call } from '../../src/api/schemas.js';
 import { openArchive } from '../../src/archive/index.js';
 
 const T = Date.parse('2026-03-01T12:00:00.000Z');
-const call = (id: string, ms: number, extra: Partial<Call> = {}): Call =>
-  ({ id, createdAt: new Date(ms).toISOString(), status: 'ended', cost: 0.01, durationSeconds: 10, ...extra });
+const call = (id: string, ms: number, extra: Partial<Call> = {}): Call => ({
+  id,
+  createdAt: new Date(ms).toISOString(),
+  status: 'ended',
+  cost: 0.01,
+  durationSeconds: 10,
+  ...extra,
+});
 const id = (prefix: string, i: number) => `${prefix}-${String(i).padStart(5, '0')}`;
 
 test('rowids: over 1024 calls in one millisecond, duplicates, moved calls and wide spans keep one row per call in order', () => {

@@ -75,7 +75,10 @@ describe('changes, patches and drift', () => {
     assert.deepEqual(unifiedDiff('a\nb\nc\nd\ne\nf\ng\nh', 'a\nb\nc\nd\nE\nf\ng\nh', 1), ['@@ -4,3 +4,3 @@', ' d', '-e', '+E', ' f']);
     assert.deepEqual(unifiedDiff('a', 'a\nb'), ['@@ -1,1 +1,2 @@', ' a', '+b']);
     const lines = changeLines({ path: 'model.messages[0].content', from: 'hi\nthere', to: 'hi\n\u001b[31mthere' });
-    assert.ok(lines.every((l) => !l.includes('\u001b')), 'no raw ESC');
+    assert.ok(
+      lines.every((l) => !l.includes('\u001b')),
+      'no raw ESC',
+    );
     assert.ok(lines.includes('+\\x1b[31mthere'));
   });
 
@@ -91,23 +94,36 @@ describe('changes, patches and drift', () => {
         continue;
       }
       const body = lines.slice(1);
-      assert.deepEqual(body.filter((l) => l[0] !== '+').map((l) => l.slice(1)), a.join('\n').split('\n'), `old side of ${a} → ${b}`);
-      assert.deepEqual(body.filter((l) => l[0] !== '-').map((l) => l.slice(1)), b.join('\n').split('\n'), `new side of ${a} → ${b}`);
+      assert.deepEqual(
+        body.filter((l) => l[0] !== '+').map((l) => l.slice(1)),
+        a.join('\n').split('\n'),
+        `old side of ${a} → ${b}`,
+      );
+      assert.deepEqual(
+        body.filter((l) => l[0] !== '-').map((l) => l.slice(1)),
+        b.join('\n').split('\n'),
+        `new side of ${a} → ${b}`,
+      );
     }
     const prompt = Array.from({ length: 3000 }, (_, i) => `Rule ${i}: be helpful.`);
     const edited = prompt.map((l, i) => (i === 100 ? 'Rule 100: be brief.' : i === 2900 ? 'Rule 2900: be kind.' : l));
     const lines = unifiedDiff(prompt.join('\n'), edited.join('\n'));
-    assert.deepEqual(lines.filter((l) => l.startsWith('@@')), ['@@ -98,7 +98,7 @@', '@@ -2898,7 +2898,7 @@']);
-    assert.deepEqual(lines.filter((l) => /^[-+]/.test(l)), [
-      '-Rule 100: be helpful.',
-      '+Rule 100: be brief.',
-      '-Rule 2900: be helpful.',
-      '+Rule 2900: be kind.',
-    ]);
+    assert.deepEqual(
+      lines.filter((l) => l.startsWith('@@')),
+      ['@@ -98,7 +98,7 @@', '@@ -2898,7 +2898,7 @@'],
+    );
+    assert.deepEqual(
+      lines.filter((l) => /^[-+]/.test(l)),
+      ['-Rule 100: be helpful.', '+Rule 100: be brief.', '-Rule 2900: be helpful.', '+Rule 2900: be kind.'],
+    );
   });
 
   test('knowledge-base files by name or id; unknown and ambiguous names fail', () => {
-    const files = [{ id: 'f1', name: 'faq.md' }, { id: 'f2', name: 'dup.md' }, { id: 'f3', name: 'dup.md' }] as KbFile[];
+    const files = [
+      { id: 'f1', name: 'faq.md' },
+      { id: 'f2', name: 'dup.md' },
+      { id: 'f3', name: 'dup.md' },
+    ] as KbFile[];
     assert.deepEqual(resolveKnowledgeBase({ knowledgeBase: { files: ['faq.md', 'f2'] } }, files), { knowledgeBase: { fileIds: ['f1', 'f2'] } });
     assert.throws(
       () => resolveKnowledgeBase({ knowledgeBase: { files: ['nope.md'] } }, files),

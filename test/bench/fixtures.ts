@@ -61,6 +61,9 @@ export function firstLine(child: ChildProcess, timeoutMs: number, what: string):
 
 /** The line of a stack-trace-ish stderr that says what went wrong. */
 export function firstErrorLine(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return (lines.find((l) => /error|cannot|not found|failed/i.test(l)) ?? lines[0] ?? 'no output').slice(0, 160);
 }

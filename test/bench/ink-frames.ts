@@ -34,7 +34,9 @@ const without = process.argv.includes('--without');
 const [keysArg, runsArg] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const keys = Number(keysArg ?? 400);
 const runs = Number(runsArg ?? 5);
-const names = patchFiles().filter((p) => DRAWING.includes(p.pkg)).map((p) => p.name);
+const names = patchFiles()
+  .filter((p) => DRAWING.includes(p.pkg))
+  .map((p) => p.name);
 /** Whether the diffs apply in this set (a patch's diff may need the ones before it on the same file). */
 const applies = (patches: string[]): boolean => {
   try {
@@ -94,7 +96,9 @@ try {
   for (const [i, v] of variants.entries()) {
     const rs = results[i];
     console.log(
-      `${v.label.padEnd(28)} ${median(rs.map((x) => x.bytesPerKey)).toFixed(0).padStart(6)} B/key  ${median(rs.map((x) => x.writesPerKey)).toFixed(2)} ` +
+      `${v.label.padEnd(28)} ${median(rs.map((x) => x.bytesPerKey))
+        .toFixed(0)
+        .padStart(6)} B/key  ${median(rs.map((x) => x.writesPerKey)).toFixed(2)} ` +
         `writes/key  ${median(rs.map((x) => x.cpuMsPerKey)).toFixed(2)} ms CPU/key  (CPU runs: ${rs.map((x) => x.cpuMsPerKey.toFixed(2)).join(' ')})`,
     );
   }

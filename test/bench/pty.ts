@@ -73,7 +73,12 @@ export class PtySession {
 
   /** Everything printed so far, escape sequences removed. */
   screenText(fromChunk = 0): string {
-    return visibleText(this.chunks.slice(fromChunk).map((c) => c.text).join(''));
+    return visibleText(
+      this.chunks
+        .slice(fromChunk)
+        .map((c) => c.text)
+        .join(''),
+    );
   }
 
   /** The rows the terminal shows now (output the emulator has parsed so far). */

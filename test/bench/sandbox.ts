@@ -65,11 +65,10 @@ export function homeWithManyCalls(ctx: BenchContext): Promise<Home & { seedMs: n
     const home = tempHome('calls100k');
     ctx.log(`seeding ${BIG_CALLS.toLocaleString('en-US')} calls…`);
     const t0 = process.hrtime.bigint();
-    const r = await run(
-      process.execPath,
-      [ctx.cli, 'sandbox', '--data-dir', home.sandboxDir, 'seed', '--calls', String(BIG_CALLS)],
-      { env: home.env, timeoutMs: 180_000 },
-    );
+    const r = await run(process.execPath, [ctx.cli, 'sandbox', '--data-dir', home.sandboxDir, 'seed', '--calls', String(BIG_CALLS)], {
+      env: home.env,
+      timeoutMs: 180_000,
+    });
     if (r.code !== 0) throw new Error(`\`switchboard sandbox seed --calls ${BIG_CALLS}\` failed (${r.code}): ${firstErrorLine(r.stderr || r.stdout)}`);
     const seedMs = msSince(t0);
     ctx.log(`seeded in ${(seedMs / 1000).toFixed(1)} s`);

@@ -42,7 +42,11 @@ const text = (files: Set<string>) => [...files].map((f) => readFileSync(join(dir
 test('the entry is CommonJS and answers --version before it imports anything', () => {
   const entry = readFileSync(CLI, 'utf8');
   assert.equal(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type, 'commonjs');
-  assert.deepEqual([...entry.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1]), ['./main.mjs'], 'one lazy import: the ESM main');
+  assert.deepEqual(
+    [...entry.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1]),
+    ['./main.mjs'],
+    'one lazy import: the ESM main',
+  );
   assert.ok(entry.indexOf('"--version"') < entry.indexOf('import("./main.mjs")'));
   assert.deepEqual([...staticClosure('main.mjs')], ['main.mjs'], 'the main loads no chunk up front');
 });
@@ -83,15 +87,19 @@ test('zod is bundled with its English messages only', () => {
 test('the console loads the YAML parser only when `E` needs it; the commands, only for pull/diff/push', () => {
   const commands = dynamicImport('main.mjs', 'commands');
   // src/scenarios/run.ts is a run-*.mjs chunk too: the console's is the one with src/ui/run.tsx.
-  const runChunk = readdirSync(join(dir, 'chunks')).find((f) =>
-    /^run-[A-Z0-9]+\.mjs$/.test(f) && readFileSync(join(dir, 'chunks', f), 'utf8').includes('// src/ui/run.tsx'));
+  const runChunk = readdirSync(join(dir, 'chunks')).find(
+    (f) => /^run-[A-Z0-9]+\.mjs$/.test(f) && readFileSync(join(dir, 'chunks', f), 'utf8').includes('// src/ui/run.tsx'),
+  );
   assert.ok(runChunk, 'a run chunk (src/ui/run.tsx, the console)');
   const run = staticClosure(join('chunks', runChunk));
   assert.ok(text(run).includes('// src/store/ascode.ts'), 'the run chunk is the console');
   // The screens' chunks too: the route specs import them lazily, and app.tsx loads them all before its first render.
   const lazyScreens = (f: string) => [...readFileSync(join(dir, f), 'utf8').matchAll(/import\("\.\/([A-Z]\w*-[A-Z0-9]+\.mjs)"\)/g)];
   const screens = [...run].flatMap((f) => lazyScreens(f).map((m) => join(dirname(f), m[1])));
-  assert.ok(screens.some((f) => text(new Set([f])).includes('// src/ui/screens/assistants/AssistantYamlChanges.tsx')), 'the screens are lazy chunks');
+  assert.ok(
+    screens.some((f) => text(new Set([f])).includes('// src/ui/screens/assistants/AssistantYamlChanges.tsx')),
+    'the screens are lazy chunks',
+  );
   const up = new Set([...run, ...screens.flatMap((f) => [...staticClosure(f)])]);
   assert.ok(!text(up).includes('// node_modules/yaml/'), 'the console loads yaml up front');
   assert.ok(!text(staticClosure(commands)).includes('// node_modules/yaml/'), 'the commands chunk loads yaml up front');

@@ -60,7 +60,15 @@ test('an unsupported Node gets one line naming the version needed, exit 2', (t) 
   // The machine's own Node when it is older than the floor (this machine has Node 20), else skip.
   const system = spawnSync(
     '/usr/bin/env',
-    ['-i', `PATH=${process.env.PATH?.split(delimiter).filter((p) => !p.includes('node_modules')).join(delimiter)}`, 'node', '-p', 'process.versions.node'],
+    [
+      '-i',
+      `PATH=${process.env.PATH?.split(delimiter)
+        .filter((p) => !p.includes('node_modules'))
+        .join(delimiter)}`,
+      'node',
+      '-p',
+      'process.versions.node',
+    ],
     { encoding: 'utf8' },
   );
   const systemVersion = system.stdout?.trim();
@@ -70,7 +78,15 @@ test('an unsupported Node gets one line naming the version needed, exit 2', (t) 
   for (const args of [['--version'], ['assistants', 'list'], []]) {
     const r = spawnSync(
       '/usr/bin/env',
-      ['-i', `PATH=${process.env.PATH?.split(delimiter).filter((p) => !p.includes('node_modules')).join(delimiter)}`, 'node', CLI, ...args],
+      [
+        '-i',
+        `PATH=${process.env.PATH?.split(delimiter)
+          .filter((p) => !p.includes('node_modules'))
+          .join(delimiter)}`,
+        'node',
+        CLI,
+        ...args,
+      ],
       { encoding: 'utf8' },
     );
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);

@@ -33,7 +33,11 @@ async function ok(args: string[]): Promise<string> {
 const listed = async () => JSON.parse(await ok(['assistants', 'list', '-o', 'json'])) as Listed[];
 const get = async (id: string) => JSON.parse(await ok(['assistants', 'get', id, '-o', 'json'])) as Listed;
 /** What the service holds, to prove nothing was written: ids and their updatedAt. */
-const serviceState = async () => (await listed()).map((a) => `${a.id}@${a.updatedAt}`).sort().join('\n');
+const serviceState = async () =>
+  (await listed())
+    .map((a) => `${a.id}@${a.updatedAt}`)
+    .sort()
+    .join('\n');
 
 function fileOf(id: string, d = dir): string {
   const name = readdirSync(d).find((n) => n.endsWith('.assistant.yaml') && readFileSync(join(d, n), 'utf8').includes(`id: ${id}\n`));
@@ -151,7 +155,7 @@ describe('assistants as code', () => {
     const path = join(dir, 'new-bot.assistant.yaml');
     const text =
       `# The bot for the pilot\nname: Pilot bot   # shown to callers\ndescription: |\n  Two lines\n  of text\nknowledgeBase:\n` +
-        `  files: [${JSON.stringify(kb.name)}]\n`;
+      `  files: [${JSON.stringify(kb.name)}]\n`;
     writeFileSync(path, text);
     const diff = await run(['assistants', 'diff', '--dir', dir, '--exit-code']);
     assert.equal(diff.code, 1);
@@ -214,7 +218,10 @@ describe('assistants as code', () => {
       const all = await listed();
       for (const a of all.filter((x) => x.id !== first!.id)) assert.ok(r.stdout.includes(`(${a.id}): on the service, no file`), `${a.id} listed`);
       const asJson = JSON.parse(await ok(['assistants', 'diff', '--dir', other, '-o', 'json'])) as { kind: string; id: string }[];
-      assert.deepEqual(asJson.map((e) => e.kind), all.filter((x) => x.id !== first!.id).map(() => 'no-file'));
+      assert.deepEqual(
+        asJson.map((e) => e.kind),
+        all.filter((x) => x.id !== first!.id).map(() => 'no-file'),
+      );
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
@@ -317,7 +324,7 @@ test('an assistant file that is an alias bomb or too large exits 2 naming the fi
   try {
     const bomb =
       `name: Bomb\nl0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, ` +
-        `lol]\n${Array.from({ length: 8 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(9).fill(`*l${i}`).join(', ')}]`).join('\n')}\n`;
+      `lol]\n${Array.from({ length: 8 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(9).fill(`*l${i}`).join(', ')}]`).join('\n')}\n`;
     writeFileSync(join(where, 'bomb.assistant.yaml'), bomb);
     const r = await run(['assistants', 'diff', '--dir', where]);
     assert.equal(r.code, 2, r.stderr);

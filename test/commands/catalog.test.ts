@@ -24,7 +24,11 @@ describe('the provider catalogue', () => {
     assert.deepEqual(Object.keys(MODEL_PROVIDERS), ['openai', 'azure', 'openrouter', 'google']);
     assert.deepEqual(MODEL_PROVIDERS.openai, ['gpt-4.1-mini', 'gpt-4.1', 'gpt-4.1-nano', 'gpt-4o-mini', 'gpt-4o', 'gpt-3.5-turbo']);
     assert.ok(MODEL_PROVIDERS.azure.every((m) => m.endsWith('-cluster')));
-    assert.deepEqual(VOICE_PROVIDERS.map((v) => v.value), ['elevenlabs', 'sarvam'], 'the reference: ElevenLabs or Sarvam');
+    assert.deepEqual(
+      VOICE_PROVIDERS.map((v) => v.value),
+      ['elevenlabs', 'sarvam'],
+      'the reference: ElevenLabs or Sarvam',
+    );
     assert.deepEqual(FORM_MODELS, MODEL_PROVIDERS);
     assert.deepEqual(FORM_VOICES, VOICE_PROVIDERS);
   });

@@ -51,7 +51,10 @@ describe('switchboard doctor against the sandbox', () => {
     assert.equal(byCheck.get('envelope GET /calls')?.finding, '{calls}');
     assert.match(byCheck.get('date filters')?.finding ?? '', /^createdAtGt\/createdAtLt, inclusive/);
     assert.equal(byCheck.get('calls page cap')?.status, 'ok');
-    assert.ok(table.every(([status]) => status === 'ok' || status === 'adapted'), r.stdout);
+    assert.ok(
+      table.every(([status]) => status === 'ok' || status === 'adapted'),
+      r.stdout,
+    );
     for (const [status, check] of table) if (check === 'key' || check.startsWith('envelope ')) assert.equal(status, 'ok', check);
     assert.match(r.stderr, /^kept for profile env: date filter createdAtGt\/createdAtLt inclusive, 7 envelopes$/m);
     const kept = loadTraits('env', on.sb.url, on.env);
@@ -73,7 +76,7 @@ describe('switchboard doctor against the sandbox', () => {
     assert.deepEqual((report.learned as { callDateFilter: unknown }).callDateFilter, { after: 'createdAtGt', before: 'createdAtLt', inclusive: true });
   });
 
-  test('a refused key: the key check fails, exit 4 (as every command\'s), nothing kept', async () => {
+  test("a refused key: the key check fails, exit 4 (as every command's), nothing kept", async () => {
     const env = { ...on.env, SWITCHBOARD_API_KEY: 'sk-wrong-key-0000' };
     const r = await runCli(['doctor'], { env: { ...env, XDG_STATE_HOME: `${on.home.dir}/state-refused` } });
     assert.equal(r.code, 4, r.stderr);
@@ -145,7 +148,7 @@ test('the embedded sandbox: probed like any target, and what it learns kept unde
   }
 });
 
-test('the README\'s example of doctor\'s output is what it prints against such a service', async () => {
+test("the README's example of doctor's output is what it prints against such a service", async () => {
   const readme = readFileSync('README.md', 'utf8');
   const example = /\$ switchboard --profile prod doctor\n([\s\S]*?)\n```/.exec(readme)?.[1];
   assert.ok(example, 'README has the example under "Against a hosted service"');

@@ -82,6 +82,12 @@ describe('files upload checks before sending, as the console does', () => {
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /big\.bin is 26 MB; the limit is 25 MB/);
     assert.doesNotMatch(r.stderr, /debug: POST/, 'nothing sent');
-    assert.equal(checkUploadPath(big, 25 * 1024 * 1024), r.stderr.trim().replace(/^switchboard: /, '').replace(/\.$/, ''));
+    assert.equal(
+      checkUploadPath(big, 25 * 1024 * 1024),
+      r.stderr
+        .trim()
+        .replace(/^switchboard: /, '')
+        .replace(/\.$/, ''),
+    );
   });
 });

@@ -23,24 +23,25 @@ async function ok(args: string[], stdin?: string): Promise<string> {
 
 /** Checks one command in all four formats and returns its json records. */
 async function checkList(args: string[], idKey = 'id'): Promise<Record<string, unknown>[]> {
-  const [json, idsText, csv, plain] = await Promise.all([
-    ok([...args, '-o', 'json']),
-    ok([...args, '-o', 'ids']),
-    ok([...args, '-o', 'csv']),
-    ok(args),
-  ]);
+  const [json, idsText, csv, plain] = await Promise.all([ok([...args, '-o', 'json']), ok([...args, '-o', 'ids']), ok([...args, '-o', 'csv']), ok(args)]);
   const records = JSON.parse(json) as Record<string, unknown>[];
   assert.ok(Array.isArray(records), `${args.join(' ')} -o json is not an array`);
   assert.ok(records.length > 0, `${args.join(' ')} returned nothing to check`);
 
   const ids = idsText.split('\n').filter((l) => l !== '');
-  assert.deepEqual(ids, records.map((r) => r[idKey]));
+  assert.deepEqual(
+    ids,
+    records.map((r) => r[idKey]),
+  );
 
   const rows = parseCsv(csv);
   assert.equal(rows.length, records.length + 1, 'csv: a header row and one row per record');
-  for (const row of rows) assert.equal(row.length, rows[0].length, 'csv: every row has the header\'s column count');
+  for (const row of rows) assert.equal(row.length, rows[0].length, "csv: every row has the header's column count");
   assert.equal(rows[0][0], 'id');
-  assert.deepEqual(rows.slice(1).map((r) => r[0]), records.map((r) => r[idKey]));
+  assert.deepEqual(
+    rows.slice(1).map((r) => r[0]),
+    records.map((r) => r[idKey]),
+  );
 
   // Piped, the default table is plain: tab-separated, a header, one line per record.
   const lines = plain.split('\n').filter((l) => l !== '');
@@ -105,7 +106,10 @@ describe('output formats', () => {
     const json = JSON.parse(await ok(['calls', 'list', '--all', '--limit', '25', '-o', 'json'])) as { id: string }[];
     const csv = parseCsv(await ok(['calls', 'list', '--all', '--limit', '25', '-o', 'csv']));
     assert.equal(csv.length, json.length + 1, 'one csv header across all pages');
-    assert.deepEqual(csv.slice(1).map((row) => row[0]), json.map((c) => c.id));
+    assert.deepEqual(
+      csv.slice(1).map((row) => row[0]),
+      json.map((c) => c.id),
+    );
   });
 
   test('csv quotes commas, quotes and newlines (RFC 4180)', async () => {

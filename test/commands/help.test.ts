@@ -23,7 +23,7 @@ const program = buildProgram('0.0.0-test');
 const commands = everyCommand(program);
 
 describe('--help', () => {
-  test('every command\'s help lists its real options, arguments and subcommands, with examples', async () => {
+  test("every command's help lists its real options, arguments and subcommands, with examples", async () => {
     assert.ok(commands.length > 30);
     await Promise.all(
       commands.map(async ({ cmd, path }) => {
@@ -58,7 +58,7 @@ describe('completion', () => {
     const complete = (words: string[]) => {
       const line =
         `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _switchboard; printf '%s\\n' ` +
-          `"\${COMPREPLY[@]}"`;
+        `"\${COMPREPLY[@]}"`;
       const r = spawnSync('bash', ['-c', line], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
       return r.stdout.split('\n').filter(Boolean);

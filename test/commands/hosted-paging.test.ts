@@ -32,7 +32,10 @@ async function target(opts: Partial<FixtureVariant>) {
 }
 
 const callQueries = (fx: HostedFixture, from = 0) =>
-  fx.requests.slice(from).filter((r) => r.method === 'GET' && (r.path === '/calls' || r.path === '/calls/details')).map((r) => r.query);
+  fx.requests
+    .slice(from)
+    .filter((r) => r.method === 'GET' && (r.path === '/calls' || r.path === '/calls/details'))
+    .map((r) => r.query);
 
 test('a limit refused with a 400 is learned once: the next run asks at 100 from its first request', async () => {
   const { fx, cli, traits } = await target({ calls: 250, pageCap: 'refuse' });
@@ -62,7 +65,7 @@ test('date filters under other names are learned once: the next run sends those 
   assert.equal(queries[0].createdAtGt, undefined);
 });
 
-test('Vapi\'s strict bounds and a silent cap: archive sync holds every call, and a sync with nothing new is one request', async () => {
+test("Vapi's strict bounds and a silent cap: archive sync holds every call, and a sync with nothing new is one request", async () => {
   const { fx, cli } = await target({ calls: 450, pageCap: 'silent' });
   await cli(['archive', 'sync']);
   const status = JSON.parse((await cli(['archive', 'status', '-o', 'json'])).stdout) as { calls: number; complete: boolean };

@@ -103,8 +103,9 @@ describe('calls list', () => {
     const costAt = header.findIndex((h) => /cost/i.test(h));
     assert.ok(durationAt >= 0 && costAt >= 0, header.join(','));
     const lines = csvRows.slice(1).filter(Boolean);
-    const ended = t.fx.calls.slice(0, 12).findIndex((c) =>
-      c.status === 'ended' && !('cost' in c) && Date.parse(c.endedAt as string) > Date.parse(c.startedAt as string));
+    const ended = t.fx.calls
+      .slice(0, 12)
+      .findIndex((c) => c.status === 'ended' && !('cost' in c) && Date.parse(c.endedAt as string) > Date.parse(c.startedAt as string));
     assert.ok(ended >= 0, 'the seed has an ended call without cost in the first 12');
     const cells = lines[ended].split(',');
     assert.ok(Number(cells[durationAt]) > 0 || /[1-9]/.test(cells[durationAt]), `duration of ${lines[ended]}`);
@@ -114,20 +115,29 @@ describe('calls list', () => {
   test('--all with strict createdAtLt bounds (vapi): three calls sharing a timestamp across a page boundary are not skipped', async () => {
     const t = await target({ calls: 250 });
     const out = ids(await ok(t, ['calls', 'list', '--all', '--limit', '100', '-o', 'ids']));
-    assert.deepEqual(out, t.fx.calls.map((c) => c.id));
+    assert.deepEqual(
+      out,
+      t.fx.calls.map((c) => c.id),
+    );
   });
 
   test('--all with inclusive bounds: every call once', async () => {
     const t = await target({ calls: 250, dateFilters: 'inclusive' });
     const out = ids(await ok(t, ['calls', 'list', '--all', '--limit', '100', '-o', 'ids']));
-    assert.deepEqual(out, t.fx.calls.map((c) => c.id));
+    assert.deepEqual(
+      out,
+      t.fx.calls.map((c) => c.id),
+    );
   });
 
   for (const pageCap of ['silent', 'refuse'] as const) {
     test(`--all against a page cap of 100 (${pageCap}): every call once`, async () => {
       const t = await target({ calls: 250, pageCap });
       const out = ids(await ok(t, ['calls', 'list', '--all', '-o', 'ids'], { timeoutMs: 60_000 }));
-      assert.deepEqual(out, t.fx.calls.map((c) => c.id));
+      assert.deepEqual(
+        out,
+        t.fx.calls.map((c) => c.id),
+      );
     });
   }
 
@@ -135,7 +145,10 @@ describe('calls list', () => {
     const t = await target({ calls: 250, pageCap: 'refuse' });
     const out = ids(await ok(t, ['calls', 'list', '--limit', '500', '-o', 'ids']));
     assert.ok(out.length >= 100, `got ${out.length}`);
-    assert.deepEqual(out, t.fx.calls.slice(0, out.length).map((c) => c.id));
+    assert.deepEqual(
+      out,
+      t.fx.calls.slice(0, out.length).map((c) => c.id),
+    );
   });
 
   for (const dateFilters of ['renamed', 'ignored'] as const) {
@@ -146,7 +159,11 @@ describe('calls list', () => {
       assert.ok(!r.timedOut, 'the walk ended by itself');
       const out = ids(r.stdout);
       assert.equal(new Set(out).size, out.length, 'no id printed twice');
-      if (r.code === 0) assert.deepEqual(out, t.fx.calls.map((c) => c.id));
+      if (r.code === 0)
+        assert.deepEqual(
+          out,
+          t.fx.calls.map((c) => c.id),
+        );
       else assert.equal(r.stderr.trim().split('\n').length, 1, `one clear message: ${r.stderr}`);
     });
 
@@ -166,14 +183,20 @@ describe('calls list', () => {
     const from = String(t.fx.calls[20].createdAt);
     assert.equal(t.fx.calls[19].createdAt, from);
     const out = ids(await ok(t, ['calls', 'list', '--after', from, '-o', 'ids']));
-    assert.deepEqual(out, t.fx.calls.slice(0, 22).map((c) => c.id));
+    assert.deepEqual(
+      out,
+      t.fx.calls.slice(0, 22).map((c) => c.id),
+    );
   });
 
   test('--before on a shared timestamp with strict bounds (vapi): "on or before" keeps all three', async () => {
     const t = await target({ calls: 60 });
     const to = String(t.fx.calls[20].createdAt);
     const out = ids(await ok(t, ['calls', 'list', '--before', to, '-o', 'ids']));
-    assert.deepEqual(out, t.fx.calls.slice(19).map((c) => c.id));
+    assert.deepEqual(
+      out,
+      t.fx.calls.slice(19).map((c) => c.id),
+    );
   });
 });
 
@@ -200,7 +223,10 @@ describe('calls get, export, stats', () => {
   test('calls export: each NDJSON line is the record the service holds, unchanged', async () => {
     const t = await target();
     const out = await ok(t, ['calls', 'export'], { timeoutMs: 60_000 });
-    const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+    const lines = out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Rec);
     assert.equal(lines.length, t.fx.calls.length);
     const byId = new Map(lines.map((c) => [c.id, c]));
     for (const c of t.fx.calls) assert.deepEqual(byId.get(c.id), c);
@@ -210,17 +236,19 @@ describe('calls get, export, stats', () => {
     const t = await target();
     const rows = await json<Rec[]>(t, ['calls', 'stats'], { timeoutMs: 60_000 });
     const total = rows.reduce((s, r) => s + Number(r.minutes ?? 0), 0);
-    const expected = t.fx.calls.filter((c) => c.endedAt).reduce(
-      (s, c) => s + (Date.parse(c.endedAt as string) - Date.parse(c.startedAt as string)) / 60_000,
-      0,
-    );
+    const expected = t.fx.calls
+      .filter((c) => c.endedAt)
+      .reduce((s, c) => s + (Date.parse(c.endedAt as string) - Date.parse(c.startedAt as string)) / 60_000, 0);
     assert.ok(total > 0, `minutes: ${JSON.stringify(rows)}`);
     assert.ok(Math.abs(total - expected) < 1, `minutes ${total} vs ${expected}`);
     const cost = rows.reduce((s, r) => s + Number(r.cost ?? 0), 0);
     const expectedCost = t.fx.calls.reduce((s, c) => s + Number(c.cost ?? (c.costBreakdown as Rec | undefined)?.total ?? 0), 0);
     assert.ok(Math.abs(cost - expectedCost) < 0.01, `cost ${cost} vs ${expectedCost}`);
     const byAssistant = await json<Rec[]>(t, ['calls', 'stats', '--by', 'assistant'], { timeoutMs: 60_000 });
-    assert.ok(byAssistant.every((r) => Number(r.minutes) > 0), JSON.stringify(byAssistant));
+    assert.ok(
+      byAssistant.every((r) => Number(r.minutes) > 0),
+      JSON.stringify(byAssistant),
+    );
   });
 
   test('calls search finds words of the transcript (messages[].message) and of analysis.summary', async () => {
@@ -241,8 +269,16 @@ describe('calls outbound', () => {
     test(`answered ${single === 'documented' ? '{message, data} (the default)' : single}: exits 0 and prints the call's id, placed once`, async () => {
       const t = await target({ single });
       const before = t.fx.calls.length;
-      const out =
-        await ok(t, ['calls', 'outbound', '--assistant', String(t.fx.assistants[0].id), '--number', String(t.fx.phoneNumbers[0].id), '--to', '+14155550142']);
+      const out = await ok(t, [
+        'calls',
+        'outbound',
+        '--assistant',
+        String(t.fx.assistants[0].id),
+        '--number',
+        String(t.fx.phoneNumbers[0].id),
+        '--to',
+        '+14155550142',
+      ]);
       assert.equal(t.fx.calls.length, before + 1, 'one call placed');
       assert.equal(t.fx.requestsTo('/calls/outbound', 'POST').length, 1, 'never re-sent');
       assert.ok(out.includes(String(t.fx.calls[0].id)), `the new call's id in: ${out}`);
@@ -325,16 +361,28 @@ describe('files', () => {
     const t = await target();
     const first = await run(t, ['files', 'list', '-o', 'ids']);
     assert.equal(first.code, 0, first.stderr);
-    assert.deepEqual(ids(first.stdout), t.fx.files.slice(0, 10).map((f) => f.id));
+    assert.deepEqual(
+      ids(first.stdout),
+      t.fx.files.slice(0, 10).map((f) => f.id),
+    );
     assert.match(first.stderr, /page 1 of 3/);
-    assert.deepEqual(ids(await ok(t, ['files', 'list', '--page', '3', '-o', 'ids'])), t.fx.files.slice(20).map((f) => f.id));
-    assert.deepEqual(ids(await ok(t, ['files', 'list', '--page', '2', '--limit', '5', '-o', 'ids'])), t.fx.files.slice(5, 10).map((f) => f.id));
+    assert.deepEqual(
+      ids(await ok(t, ['files', 'list', '--page', '3', '-o', 'ids'])),
+      t.fx.files.slice(20).map((f) => f.id),
+    );
+    assert.deepEqual(
+      ids(await ok(t, ['files', 'list', '--page', '2', '--limit', '5', '-o', 'ids'])),
+      t.fx.files.slice(5, 10).map((f) => f.id),
+    );
   });
 
   for (const list of ['data', 'bare'] as const) {
     test(`list in a ${list} envelope; get -o json unchanged`, async () => {
       const t = await target({ list, single: list === 'bare' ? 'bare' : 'data' });
-      assert.deepEqual(ids(await ok(t, ['files', 'list', '-o', 'ids'])), t.fx.files.slice(0, 10).map((f) => f.id));
+      assert.deepEqual(
+        ids(await ok(t, ['files', 'list', '-o', 'ids'])),
+        t.fx.files.slice(0, 10).map((f) => f.id),
+      );
       assert.deepEqual(await json(t, ['files', 'get', String(t.fx.files[4].id)]), t.fx.files[4]);
     });
   }

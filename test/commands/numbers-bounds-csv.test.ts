@@ -48,8 +48,13 @@ describe('numbers by DID, values out of range, a very long list, CSV formulas', 
   test('numbers list prints a 200,000-record answer in every format', async () => {
     const count = 200_000;
     const body = JSON.stringify(
-      Array.from({ length: count }, (_, i) =>
-        ({ id: `pn_${i}`, did: `+1212${String(i).padStart(7, '0')}`, provider: 'twilio', status: true, assistantId: null })),
+      Array.from({ length: count }, (_, i) => ({
+        id: `pn_${i}`,
+        did: `+1212${String(i).padStart(7, '0')}`,
+        provider: 'twilio',
+        status: true,
+        assistantId: null,
+      })),
     );
     const server: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

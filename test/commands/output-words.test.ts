@@ -26,7 +26,7 @@ after(async () => {
 });
 
 describe('error bodies', () => {
-  test("a long error message is cut to a few lines with how many more; --debug prints it whole", async () => {
+  test('a long error message is cut to a few lines with how many more; --debug prints it whole', async () => {
     const lines = Array.from({ length: 50 }, (_, i) => `trace line ${i + 1}`);
     answer = { status: 500, body: { statusCode: 500, error: 'Internal Server Error', message: lines.join('\n') } };
     const r = await runCli(['assistants', 'list'], { env: remote });
@@ -56,11 +56,17 @@ describe('words', () => {
   test('one status word in commands and console: active / inactive', async () => {
     const id = (await runCli(['assistants', 'create', '--file', '-', '-o', 'ids'], { env: on.env, stdin: JSON.stringify({ name: 'Off duty' }) })).stdout.trim();
     assert.equal((await runCli(['assistants', 'update', id, '--status', 'off'], { env: on.env })).code, 0);
-    for (const args of [['assistants', 'list'], ['numbers', 'list']]) {
+    for (const args of [
+      ['assistants', 'list'],
+      ['numbers', 'list'],
+    ]) {
       const rows = parseCsv((await runCli([...args, '-o', 'csv'], { env: on.env })).stdout);
       const col = rows[0].indexOf('status');
       const words = new Set(rows.slice(1).map((r) => r[col]));
-      assert.ok([...words].every((w) => w === activeWord(true) || w === activeWord(false)), `${args.join(' ')}: ${[...words].join(', ')}`);
+      assert.ok(
+        [...words].every((w) => w === activeWord(true) || w === activeWord(false)),
+        `${args.join(' ')}: ${[...words].join(', ')}`,
+      );
     }
     const rows = parseCsv((await runCli(['assistants', 'list', '-o', 'csv'], { env: on.env })).stdout);
     assert.equal(rows.find((r) => r[0] === id)?.[rows[0].indexOf('status')], 'inactive');

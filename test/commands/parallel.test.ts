@@ -27,10 +27,16 @@ test('20 commands in parallel on a fresh HOME all succeed', async () => {
   );
   const failed = runs.filter((r) => r.code !== 0);
   console.log(`# 20 parallel first starts: ${runs.length - failed.length} succeeded in ${Math.round(performance.now() - started)} ms`);
-  assert.deepEqual(failed.map((r) => r.stderr), []);
+  assert.deepEqual(
+    failed.map((r) => r.stderr),
+    [],
+  );
   const ids = runs.filter((_, i) => i % 2).map((r) => r.stdout);
   assert.ok(ids[0].trim().length > 0, 'the seeded assistants are listed');
-  assert.ok(ids.every((s) => s === ids[0]), 'every command saw the same seeded data');
+  assert.ok(
+    ids.every((s) => s === ids[0]),
+    'every command saw the same seeded data',
+  );
 });
 
 test('two `switchboard sandbox --data-dir D` at once both serve D', async () => {
@@ -55,7 +61,11 @@ test('two `switchboard sandbox --data-dir D` at once both serve D', async () => 
   } finally {
     for (const run of starts) run.child.kill('SIGINT');
     const results = await Promise.all(starts.map((s) => s.result));
-    assert.deepEqual(results.map((r) => r.code), [0, 0], results.map((r) => r.stderr).join('\n'));
+    assert.deepEqual(
+      results.map((r) => r.code),
+      [0, 0],
+      results.map((r) => r.stderr).join('\n'),
+    );
   }
 });
 

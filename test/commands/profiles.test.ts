@@ -124,7 +124,13 @@ describe('login, profiles, whoami', () => {
       for (const r of results) assert.equal(r.code, 0, r.stderr);
       const listed = await runCli(['profiles', 'list', '-o', 'json'], { env: own.env });
       const rows = JSON.parse(listed.stdout) as ProfileRow[];
-      assert.deepEqual(rows.filter((p) => p.kind === 'remote').map((p) => p.id).sort(), [...names].sort());
+      assert.deepEqual(
+        rows
+          .filter((p) => p.kind === 'remote')
+          .map((p) => p.id)
+          .sort(),
+        [...names].sort(),
+      );
       assert.equal(rows.filter((p) => p.current).length, 1);
       assert.notEqual(rows.find((p) => p.current)?.id, 'sandbox', 'one of the logins became the default');
     } finally {

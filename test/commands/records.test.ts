@@ -55,7 +55,7 @@ after(async () => {
   home.cleanup();
 });
 
-test('calls get -o json prints the service\'s record unchanged', async () => {
+test("calls get -o json prints the service's record unchanged", async () => {
   const r = await runCli(['calls', 'get', VAPI_CALL.id, '-o', 'json'], { env });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), VAPI_CALL);
@@ -70,10 +70,16 @@ test('calls list -o json prints the records unchanged', async () => {
 test('calls export prints the records unchanged', async () => {
   const r = await runCli(['calls', 'export'], { env });
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(r.stdout.trim().split('\n').map((l) => JSON.parse(l)), [VAPI_CALL]);
+  assert.deepEqual(
+    r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l)),
+    [VAPI_CALL],
+  );
 });
 
-test('calls get for people shows the duration, summary and words the record holds in the platform\'s shape', async () => {
+test("calls get for people shows the duration, summary and words the record holds in the platform's shape", async () => {
   const r = await runCli(['calls', 'get', VAPI_CALL.id], { env });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /duration\s+84s/);

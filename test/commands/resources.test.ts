@@ -110,13 +110,29 @@ describe('calls', () => {
     await until(() => /GET \/calls/.test(stderr), watch.child);
 
     const call = await json<{ id: string; status: string; customer: { number: string } }>([
-      'calls', 'outbound', '--assistant', assistant.id, '--number', number.id, '--to', '+14155550199', '--name', 'Test Caller',
+      'calls',
+      'outbound',
+      '--assistant',
+      assistant.id,
+      '--number',
+      number.id,
+      '--to',
+      '+14155550199',
+      '--name',
+      'Test Caller',
     ]);
     assert.equal(call.customer.number, '+14155550199');
 
-    const events = () => watch.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; status: string });
+    const events = () =>
+      watch
+        .stdout()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { id: string; status: string });
     await until(() => events().some((e) => e.id === call.id && e.status === 'ended'), watch.child);
-    const statuses = events().filter((e) => e.id === call.id).map((e) => e.status);
+    const statuses = events()
+      .filter((e) => e.id === call.id)
+      .map((e) => e.status);
     assert.equal(new Set(statuses).size, statuses.length, 'each status printed once');
 
     watch.child.kill('SIGINT');
@@ -135,8 +151,10 @@ describe('sessions and chat', () => {
     const reply = await ok(['chat', 'send', '--session', session, '--var', 'name=Ada', 'What are your opening hours?']);
     assert.ok(reply.trim().length > 0, 'a reply is printed');
 
-    const chat =
-      await json<{ sessionId: string; output: { role: string; content: string }[] }>(['chat', 'send', '--session', session, '-'], 'Hello from stdin\n');
+    const chat = await json<{ sessionId: string; output: { role: string; content: string }[] }>(
+      ['chat', 'send', '--session', session, '-'],
+      'Hello from stdin\n',
+    );
     assert.equal(chat.sessionId, session);
     assert.ok(chat.output.length > 0);
 

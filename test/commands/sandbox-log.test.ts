@@ -58,7 +58,10 @@ test('without --log-file, errors go to stderr and the 500 says so', async () => 
 });
 
 test('a --log-file that cannot be written is refused before the sandbox starts (exit 2, no stack)', async () => {
-  for (const [path, why] of [[join(home.dir, 'no', 'such', 'dir', 'x.log'), /its directory does not exist/], [home.dir, /it is a directory/]] as const) {
+  for (const [path, why] of [
+    [join(home.dir, 'no', 'such', 'dir', 'x.log'), /its directory does not exist/],
+    [home.dir, /it is a directory/],
+  ] as const) {
     const r = await runCli(['sandbox', '--port', '0', '--data-dir', join(home.dir, 'refused'), '--log-file', path], { env: home.env });
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, why);

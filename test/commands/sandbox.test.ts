@@ -23,7 +23,10 @@ describe('the embedded sandbox default', () => {
     assert.ok(existsSync(join(home.env.XDG_DATA_HOME!, 'switchboard', 'sandbox')), 'data under XDG_DATA_HOME');
     // A second run finds the same data.
     const again = JSON.parse((await runCli(['assistants', 'list', '-o', 'json'], { env: home.env })).stdout) as { id: string }[];
-    assert.deepEqual(again.map((a) => a.id), list.map((a) => a.id));
+    assert.deepEqual(
+      again.map((a) => a.id),
+      list.map((a) => a.id),
+    );
   });
 });
 

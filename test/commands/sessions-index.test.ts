@@ -40,11 +40,22 @@ describe('the session index with many writers', () => {
       Array.from({ length: 20 }, (_, i) => runCli(['sessions', 'create', '--assistant', assistant, '--name', `parallel ${i}`, '-o', 'ids'], { env: on.env })),
     );
     await queueing;
-    assert.deepEqual(runs.filter((r) => r.code !== 0).map((r) => r.stderr), []);
+    assert.deepEqual(
+      runs.filter((r) => r.code !== 0).map((r) => r.stderr),
+      [],
+    );
     const ids = runs.map((r) => r.stdout.trim());
     const remembered = new Set(index().map((s) => s.id));
-    assert.deepEqual(ids.filter((id) => !remembered.has(id)), [], 'every created session is in the index');
-    assert.deepEqual(mine.filter((id) => !remembered.has(id)), [], "every one of the console's entries is in the index");
+    assert.deepEqual(
+      ids.filter((id) => !remembered.has(id)),
+      [],
+      'every created session is in the index',
+    );
+    assert.deepEqual(
+      mine.filter((id) => !remembered.has(id)),
+      [],
+      "every one of the console's entries is in the index",
+    );
     assert.equal(remembered.size, before + 40);
   });
 
@@ -85,7 +96,10 @@ describe('the session index with many writers', () => {
     assert.ok(service.messages.length > (index().find((s) => s.id === id)?.messageCount ?? 0), 'more than the index knew');
     assert.equal(rows.length, index().length, 'one row per remembered session');
     const ids = (await ok(['sessions', 'list', '-o', 'ids'])).split('\n').filter(Boolean);
-    assert.deepEqual(ids, rows.map((r) => r.id));
+    assert.deepEqual(
+      ids,
+      rows.map((r) => r.id),
+    );
     const table = await ok(['sessions', 'list']);
     assert.match(table.split('\n')[0], /^ID\tNAME\tASSISTANT\tSTATUS\tMESSAGES/);
   });
@@ -111,10 +125,14 @@ describe('the session index with many writers', () => {
       const assistant = (JSON.parse(await ok(['assistants', 'list', '-o', 'json'])) as { id: string }[])[0].id;
       const made = JSON.parse(await ok(['sessions', 'create', '--assistant', assistant, '--name', 'first service', '-o', 'json'])) as { id: string };
       const here = JSON.parse(await ok(['sessions', 'list', '-o', 'json'])) as { id: string }[];
-      assert.ok(here.some((s) => s.id === made.id), 'listed on its own service');
+      assert.ok(
+        here.some((s) => s.id === made.id),
+        'listed on its own service',
+      );
       // The same profile name ('env'), another base URL.
-      const elsewhere =
-        await runCli(['sessions', 'list', '-o', 'json'], { env: { ...on.env, SWITCHBOARD_BASE_URL: other.url, SWITCHBOARD_API_KEY: other.apiKey } });
+      const elsewhere = await runCli(['sessions', 'list', '-o', 'json'], {
+        env: { ...on.env, SWITCHBOARD_BASE_URL: other.url, SWITCHBOARD_API_KEY: other.apiKey },
+      });
       assert.equal(elsewhere.code, 0, elsewhere.stderr);
       assert.ok(!(JSON.parse(elsewhere.stdout) as { id: string }[]).some((s) => s.id === made.id), "the first service's session is not listed for the other");
     } finally {

@@ -18,8 +18,11 @@ test('assistants update --file - and chat send - wait for late input too', async
   const created = await runCli(['assistants', 'create', '--file', '-', '-o', 'ids'], { env: home.env, stdin: '{"name":"Patch me"}', stdinAfterMs: 200 });
   assert.equal(created.code, 0, created.stderr);
   const id = created.stdout.trim();
-  const updated =
-    await runCli(['assistants', 'update', id, '--file', '-', '-o', 'json'], { env: home.env, stdin: '{"description":"patched late"}', stdinAfterMs: 400 });
+  const updated = await runCli(['assistants', 'update', id, '--file', '-', '-o', 'json'], {
+    env: home.env,
+    stdin: '{"description":"patched late"}',
+    stdinAfterMs: 400,
+  });
   assert.equal(updated.code, 0, updated.stderr);
   assert.equal(JSON.parse(updated.stdout).description, 'patched late');
   const session = await runCli(['sessions', 'create', '--assistant', id, '-o', 'ids'], { env: home.env });

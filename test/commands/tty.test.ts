@@ -107,11 +107,17 @@ describe('on a terminal', { skip: !hasTmux && 'tmux is not installed' }, () => {
     const t = terminal('table', ['numbers', 'list'], env);
     try {
       await t.waitFor('EXIT=');
-      const plain = t.screen().split('\n').filter((l) => /^[0-9a-f]{8}-[0-9a-f]{2}… /.test(l) || l.startsWith('ID '));
+      const plain = t
+        .screen()
+        .split('\n')
+        .filter((l) => /^[0-9a-f]{8}-[0-9a-f]{2}… /.test(l) || l.startsWith('ID '));
       assert.ok(plain.length >= 4);
       assert.ok(!plain.some((l) => l.includes('\t')), 'aligned with spaces, not tabs');
       const col = plain[0].indexOf('DID');
-      assert.ok(plain.slice(1).every((l) => l[col] === '+'), 'the DID column lines up');
+      assert.ok(
+        plain.slice(1).every((l) => l[col] === '+'),
+        'the DID column lines up',
+      );
       assert.ok(t.screen(true).includes('\u001b['), 'coloured');
     } finally {
       t.close();
@@ -137,13 +143,19 @@ describe('on a terminal', { skip: !hasTmux && 'tmux is not installed' }, () => {
       const t = terminal(`fit-${columns}-${args[0]}`, args, env, columns);
       try {
         const screen = await t.waitFor('EXIT=');
-        const lines = screen.split('\n').slice(0, screen.split('\n').findIndex((l) => l.startsWith('EXIT=')));
+        const lines = screen.split('\n').slice(
+          0,
+          screen.split('\n').findIndex((l) => l.startsWith('EXIT=')),
+        );
         const table = lines.filter((l) => l.trim() !== '');
         // A line as wide as the window would wrap in the pane: none may wrap.
         const rows = (await runCli([...args, '-o', 'ids'], { env })).stdout.split('\n').filter(Boolean).length;
         assert.equal(table.length, rows + 1, `${args.join(' ')} at ${columns}: a header and one line a row, none wrapped\n${screen}`);
         for (const h of must) assert.ok(table[0].includes(h), `${args.join(' ')} at ${columns} keeps ${h}: ${table[0]}`);
-        assert.ok(table.slice(1).every((l) => /^[0-9a-f]{8}-[0-9a-f]{2}… /.test(l)), `short ids:\n${screen}`);
+        assert.ok(
+          table.slice(1).every((l) => /^[0-9a-f]{8}-[0-9a-f]{2}… /.test(l)),
+          `short ids:\n${screen}`,
+        );
         assert.match(screen, /EXIT=0/);
       } finally {
         t.close();

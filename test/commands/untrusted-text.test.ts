@@ -101,7 +101,12 @@ test('the built binary: pipe output and -o json; json stays exact JSON with C1 a
     assert.deepEqual(rawIn(r.stdout + r.stderr), [], `${args.join(' ')} printed raw control text: ${JSON.stringify(r.stdout)}`);
   }
   // -o json: exact JSON (the value parses back unchanged) with DEL and C1 written as \u escapes.
-  for (const args of [['assistants', 'get', ids.assistant], ['assistants', 'list'], ['sessions', 'show', ids.session], ['calls', 'get', ids.call]]) {
+  for (const args of [
+    ['assistants', 'get', ids.assistant],
+    ['assistants', 'list'],
+    ['sessions', 'show', ids.session],
+    ['calls', 'get', ids.call],
+  ]) {
     const r = await runCli([...args, '-o', 'json'], { env });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(rawIn(r.stdout), [], `${args.join(' ')} -o json printed raw control text`);
@@ -118,7 +123,11 @@ test('error lines: a service error message carrying control text is printed esca
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    for (const args of [['assistants', 'list'], ['numbers', 'link', 'pn_1', '--assistant', 'a_1'], ['chat', 'send', '--session', 's_1', 'hi']]) {
+    for (const args of [
+      ['assistants', 'list'],
+      ['numbers', 'link', 'pn_1', '--assistant', 'a_1'],
+      ['chat', 'send', '--session', 's_1', 'hi'],
+    ]) {
       const r = await runCli(args, { env: { ...home.env, SWITCHBOARD_BASE_URL: url, SWITCHBOARD_API_KEY: 'sk-untrusted-test-0000' } });
       assert.notEqual(r.code, 0);
       assert.match(r.stderr, /Evil/, `${args.join(' ')}: ${r.stderr}`);
@@ -161,7 +170,11 @@ test('calls export: csv and ndjson hold no raw control text, and ndjson still pa
     assert.match(r.stdout, /Evil/, `${format} export holds the call`);
     assert.deepEqual(rawIn(r.stdout), [], `${format} export printed raw control text: ${JSON.stringify(r.stdout.slice(0, 400))}`);
     if (format === 'ndjson') {
-      const mine = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; customer?: { name?: string } }).find((c) => c.id === ids.call);
+      const mine = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; customer?: { name?: string } })
+        .find((c) => c.id === ids.call);
       assert.equal(mine?.customer?.name, HOSTILE, 'the exported record keeps the exact value');
     }
   }

@@ -27,8 +27,8 @@ after(async () => {
   home.cleanup();
 });
 
-const json = (status: number, body: unknown) =>
-  (_req: IncomingMessage, res: ServerResponse) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (status: number, body: unknown) => (_req: IncomingMessage, res: ServerResponse) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 const call = {
   id: 'call_7f3a',
   createdAt: '2026-11-25T10:00:00.000Z',
@@ -73,7 +73,7 @@ describe('calls outbound', () => {
 });
 
 describe('other writes', () => {
-  test('numbers link answered 200 text/plain prints the service\'s text', async () => {
+  test("numbers link answered 200 text/plain prints the service's text", async () => {
     answer = (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('Inbound agent configured successfully');
     const r = await runCli(['numbers', 'link', 'pn_1', '--assistant', 'asst_1'], { env });
     assert.equal(r.code, 0, r.stderr);
@@ -89,9 +89,9 @@ describe('other writes', () => {
 
   test('assistants update answered 200 text/plain exits 0 and shows the re-read record', async () => {
     answer = (req, res) =>
-      (req.method === 'PATCH'
+      req.method === 'PATCH'
         ? res.writeHead(200, { 'content-type': 'text/plain' }).end('Assistant updated')
-        : json(200, { id: 'asst_1', name: 'Renamed' })(req, res));
+        : json(200, { id: 'asst_1', name: 'Renamed' })(req, res);
     const r = await runCli(['assistants', 'update', 'asst_1', '--name', 'Renamed', '-o', 'json'], { env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).name, 'Renamed');

@@ -71,8 +71,10 @@ test('precedence: --profile > SWITCHBOARD_PROFILE > SWITCHBOARD_BASE_URL/KEY > c
 
 test('an unknown profile name lists the known ones', () => {
   saveProfile('prod', { baseUrl: 'https://prod.example.com', apiKey: KEY }, env);
-  assert.throws(() => resolveTarget({ profile: 'prdo', env }), (e: unknown) =>
-    e instanceof ConfigError && /"prdo".*--profile.*known profiles: sandbox, prod/.test(e.message));
+  assert.throws(
+    () => resolveTarget({ profile: 'prdo', env }),
+    (e: unknown) => e instanceof ConfigError && /"prdo".*--profile.*known profiles: sandbox, prod/.test(e.message),
+  );
   assert.throws(() => resolveTarget({ env: { ...env, SWITCHBOARD_PROFILE: 'nope' } }), /SWITCHBOARD_PROFILE.*known profiles: sandbox, prod/);
   assert.throws(() => setCurrentProfile('nope', env), /known profiles/);
   assert.throws(() => removeProfile('nope', env), /known profiles/);
@@ -91,7 +93,10 @@ test('a config file others can read is refused with the chmod that fixes it', ()
   saveProfile('prod', { baseUrl: 'https://prod.example.com', apiKey: KEY }, env);
   const path = configFile(env);
   chmodSync(path, 0o644);
-  assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && e.message.includes(`chmod 600 ${path}`) && !e.message.includes(KEY));
+  assert.throws(
+    () => loadConfig(env),
+    (e: unknown) => e instanceof ConfigError && e.message.includes(`chmod 600 ${path}`) && !e.message.includes(KEY),
+  );
   assert.throws(() => resolveTarget({ env }), /chmod 600/);
   chmodSync(path, 0o600);
   assert.equal(loadConfig(env).profiles.prod.apiKey, KEY);
@@ -101,9 +106,15 @@ test('malformed or mis-shaped config names the file', () => {
   const path = configFile(env);
   mkdirSync(configDir(env), { recursive: true });
   writeFileSync(path, '{ "profiles": ', { mode: 0o600 });
-  assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${path} is not valid JSON`));
+  assert.throws(
+    () => loadConfig(env),
+    (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${path} is not valid JSON`),
+  );
   writeFileSync(path, JSON.stringify({ profiles: { prod: { baseUrl: 'https://x' } } }), { mode: 0o600 });
-  assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && e.message.includes(path) && /profiles\.prod\.apiKey/.test(e.message));
+  assert.throws(
+    () => loadConfig(env),
+    (e: unknown) => e instanceof ConfigError && e.message.includes(path) && /profiles\.prod\.apiKey/.test(e.message),
+  );
 });
 
 test('remove and use profiles; the current one is forgotten when removed', () => {

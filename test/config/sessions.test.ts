@@ -23,11 +23,17 @@ test('remembered sessions are listed most recent first, per profile, in a 0600 f
   );
   rememberSession('prod', { id: 'p1', assistantId: 'a9' }, dir);
   const list = listSessions('sandbox', dir);
-  assert.deepEqual(list.map((s) => s.id), ['s2', 's1']);
+  assert.deepEqual(
+    list.map((s) => s.id),
+    ['s2', 's1'],
+  );
   assert.equal(list[0].messageCount, 2);
   assert.equal(list[0].lastMessage, 'Hi! How can I help?');
   assert.equal(list[0].name, undefined, 'null from the service is not stored');
-  assert.deepEqual(listSessions('prod', dir).map((s) => s.id), ['p1']);
+  assert.deepEqual(
+    listSessions('prod', dir).map((s) => s.id),
+    ['p1'],
+  );
   assert.equal(statSync(join(dir, 'sessions', 'sandbox.json')).mode & 0o777, 0o600);
 });
 
@@ -44,14 +50,20 @@ test('updating a session moves it to the top and keeps what the update does not 
   assert.deepEqual(top.variableValues, { name: 'Ada' });
   assert.equal(updateSession('sandbox', 'unknown', { messageCount: 1 }, dir), undefined);
   rememberSession('sandbox', { id: 's2', name: 'Second again' }, dir);
-  assert.deepEqual(listSessions('sandbox', dir).map((s) => `${s.id}:${s.name}`), ['s2:Second again', 's1:First']);
+  assert.deepEqual(
+    listSessions('sandbox', dir).map((s) => `${s.id}:${s.name}`),
+    ['s2:Second again', 's1:First'],
+  );
 });
 
 test('a damaged sessions file is a clear error naming it', () => {
   mkdirSync(join(dir, 'sessions'), { recursive: true });
   const path = join(dir, 'sessions', 'sandbox.json');
   writeFileSync(path, 'not json');
-  assert.throws(() => listSessions('sandbox', dir), (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${path} is not valid JSON`));
+  assert.throws(
+    () => listSessions('sandbox', dir),
+    (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${path} is not valid JSON`),
+  );
   writeFileSync(path, '{"sessions": {}}');
   assert.throws(() => rememberSession('sandbox', { id: 's' }, dir), /not a list of chat sessions; delete it/);
 });

@@ -54,7 +54,8 @@ function highlightedRow(t: TmuxSession): number {
 /** Polls (bounded) until the highlight is on `row`; fails with the row it is on. */
 async function highlightOn(t: TmuxSession, row: number) {
   await until(() => highlightedRow(t) === row, `the highlight on row ${row}`).catch(() =>
-    assert.fail(`the highlight is on row ${highlightedRow(t)}, not ${row}:\n${t.screen()}`));
+    assert.fail(`the highlight is on row ${highlightedRow(t)}, not ${row}:\n${t.screen()}`),
+  );
 }
 
 function paste(t: TmuxSession, text: string) {
@@ -64,7 +65,7 @@ function paste(t: TmuxSession, text: string) {
 }
 
 describe('keys in a real terminal', { skip }, () => {
-  test('3 then j typed before the first frame land on the call log\'s second row', { timeout: 10 * 60_000 }, async () => {
+  test("3 then j typed before the first frame land on the call log's second row", { timeout: 10 * 60_000 }, async () => {
     const t = open('ahead');
     // Sent at once, before node has even loaded the CLI: they wait in the terminal.
     t.keys('3');

@@ -19,7 +19,10 @@ if (skip) console.log(`# skipping the many-processes run: ${skip}`);
 /** A console in its own tmux server, 120×40. */
 class Console {
   private readonly socket = `switchboard-many-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  constructor(argv: string[], private readonly env: NodeJS.ProcessEnv) {
+  constructor(
+    argv: string[],
+    private readonly env: NodeJS.ProcessEnv,
+  ) {
     this.tmux('new-session', '-d', '-s', 'c', '-x', '120', '-y', '40', ...argv);
   }
   private tmux(...args: string[]): string {
@@ -107,13 +110,27 @@ describe('two consoles and a standalone sandbox on one data dir', { skip }, () =
         return s.stdout.trim();
       })();
       const [uploaded, scriptedId] = await Promise.all([Promise.all(uploading), scripted, Promise.all(chatting)]);
-      assert.deepEqual(uploaded.filter((r) => r.code !== 0).map((r) => r.stderr), [], 'every upload succeeded');
+      assert.deepEqual(
+        uploaded.filter((r) => r.code !== 0).map((r) => r.stderr),
+        [],
+        'every upload succeeded',
+      );
 
       // Every upload is a file, seen through either kind of sandbox.
-      const files =
-        JSON.parse((await runCli(['files', 'list', '--limit', '100', '-o', 'json'], { env })).stdout) as { id: string; name: string; bytes: number }[];
-      for (const r of uploaded) assert.ok(files.some((f) => f.id === r.stdout.trim()), `upload ${r.stdout.trim()} is listed`);
-      assert.deepEqual(names.filter((n) => !files.some((f) => f.name === n)), []);
+      const files = JSON.parse((await runCli(['files', 'list', '--limit', '100', '-o', 'json'], { env })).stdout) as {
+        id: string;
+        name: string;
+        bytes: number;
+      }[];
+      for (const r of uploaded)
+        assert.ok(
+          files.some((f) => f.id === r.stdout.trim()),
+          `upload ${r.stdout.trim()} is listed`,
+        );
+      assert.deepEqual(
+        names.filter((n) => !files.some((f) => f.name === n)),
+        [],
+      );
 
       // Both consoles' sessions are remembered, with the service's counts; every message is in its session.
       const remembered = listSessions('sandbox', dataDir(env)).filter((s) => s.assistantId === max.id);

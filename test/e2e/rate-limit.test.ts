@@ -30,9 +30,9 @@ test('the console shows "rate limited, retrying in Ns" and then the list', { ski
   const server = createServer((req, res) => {
     if (!limited && req.url?.startsWith('/assistants')) {
       limited = true;
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' }).end(
-        JSON.stringify({ statusCode: 429, error: 'Too Many Requests', message: 'slow down' }),
-      );
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' })
+        .end(JSON.stringify({ statusCode: 429, error: 'Too Many Requests', message: 'slow down' }));
       return;
     }
     const now = new Date().toISOString();
@@ -81,9 +81,9 @@ test("the call archive's sync, in its worker thread, says it is rate limited, fi
   const server = createServer((req, res) => {
     if (!limited && req.url?.startsWith('/calls/details')) {
       limited = true;
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' }).end(
-        JSON.stringify({ statusCode: 429, error: 'Too Many Requests', message: 'slow down' }),
-      );
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' })
+        .end(JSON.stringify({ statusCode: 429, error: 'Too Many Requests', message: 'slow down' }));
       return;
     }
     const body = req.url?.startsWith('/calls/details') ? [call] : [];

@@ -60,7 +60,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
   test('--profile NAME: the console on that profile, online', { timeout: 10 * 60_000 }, async () => {
     const t = open('profile', ['--profile', 'lab']);
     const screen = await t.waitFor(/profile lab │ ● online[\s\S]*NAME/);
-    assert.match(screen, new RegExp(`^Switchboard │ ${sb.url.replace(/[.]/g, '\\.')}`, 'm'), 'the header names the profile\'s service');
+    assert.match(screen, new RegExp(`^Switchboard │ ${sb.url.replace(/[.]/g, '\\.')}`, 'm'), "the header names the profile's service");
     await quit(t);
   });
 
@@ -123,15 +123,28 @@ describe('the global options open the console on a terminal', { skip }, () => {
       const t = open(`loads-${args.length}`, args, env);
       await t.waitFor(/● online[\s\S]*NAME/);
       await quit(t);
-      const files = [...new Set(readFileSync(log, 'utf8').trim().split('\n').map((l) => fileURLToPath(l.slice(l.indexOf(' ') + 1))))];
+      const files = [
+        ...new Set(
+          readFileSync(log, 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => fileURLToPath(l.slice(l.indexOf(' ') + 1))),
+        ),
+      ];
       return files.filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(f, 'utf8'));
     };
     const bare = await loaded([])();
-    assert.ok(bare.some((code) => code.includes('function startConsole(')), 'the load log saw the console start');
+    assert.ok(
+      bare.some((code) => code.includes('function startConsole(')),
+      'the load log saw the console start',
+    );
     assert.ok(!bare.some((code) => code.includes('CommanderError = class')), 'commander is not loaded');
     assert.ok(!bare.some((code) => code.includes('function buildProgram(')), 'the commands are not loaded');
     const withOption = await loaded(['--no-color'])();
-    assert.ok(withOption.some((code) => code.includes('CommanderError = class')), 'with an option, commander parses it');
+    assert.ok(
+      withOption.some((code) => code.includes('CommanderError = class')),
+      'with an option, commander parses it',
+    );
   });
 
   test('switchboard calls opens the console on the call log, from the archive', { timeout: 10 * 60_000 }, async () => {
@@ -190,4 +203,3 @@ describe('off a terminal the console refuses in one line, exit 2', () => {
     assert.match(word.stdout, /^Usage: switchboard /);
   });
 });
-

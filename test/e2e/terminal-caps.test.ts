@@ -73,7 +73,11 @@ describe('the console on the terminals people have', { skip }, () => {
     const dialog = await t.waitFor('Delete file');
     assert.match(dialog, /^\+-{20,}\+$/m, 'the dialog has an ASCII border');
     assert.match(dialog, /^\| > delete +\|$/m, 'and an ASCII selection mark');
-    assert.deepEqual([...dialog].filter((c) => c.charCodeAt(0) > 0x7e), [], `nothing but ASCII on screen:\n${dialog}`);
+    assert.deepEqual(
+      [...dialog].filter((c) => c.charCodeAt(0) > 0x7e),
+      [],
+      `nothing but ASCII on screen:\n${dialog}`,
+    );
     t.keys('n');
     await quit(t);
   });

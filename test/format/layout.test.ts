@@ -26,5 +26,12 @@ test('with cell widths: nothing changes when the table fits; too wide, growers s
 
 test('without cell widths, the console layout is as before: growers split the spare', () => {
   const cols = [col('A', { width: 10, grow: true }), col('B', { width: 10, priority: 2 }), col('C', { width: 10 })];
-  assert.deepEqual(layoutColumns(cols, 80).map((c) => [c.col.header, c.width]), [['A', 56], ['B', 10], ['C', 10]]);
+  assert.deepEqual(
+    layoutColumns(cols, 80).map((c) => [c.col.header, c.width]),
+    [
+      ['A', 56],
+      ['B', 10],
+      ['C', 10],
+    ],
+  );
 });

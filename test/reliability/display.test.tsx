@@ -49,7 +49,11 @@ const raw = (text: string) => RAW.filter((seq) => seq.test(text)).map(String);
 
 test('commands: files list (table and csv) and files get print the name escaped', async () => {
   const env = { ...home.env, SWITCHBOARD_BASE_URL: url, SWITCHBOARD_API_KEY: 'sk-display-test-key-0000' };
-  for (const args of [['files', 'list'], ['files', 'list', '-o', 'csv'], ['files', 'get', 'file-evil']]) {
+  for (const args of [
+    ['files', 'list'],
+    ['files', 'list', '-o', 'csv'],
+    ['files', 'get', 'file-evil'],
+  ]) {
     const r = await runCli(args, { env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /report/, `${args.join(' ')} shows the file`);

@@ -129,13 +129,34 @@ const FIXTURES: Record<string, Fixture> = {
   'assistants list': { args: [[]] },
   'assistants get': { args: [['{A}'], ['{AH}'], ['{BAD}']] },
   'assistants create': { args: [['--file', '{NEW}']] },
-  'assistants update': { args: [['{A}', '--description', 'updated'], ['{BAD}', '--name', 'x']] },
-  'assistants pull': { args: [['{A}', '{AH}', '--dir', '{DIR}'], ['--dir', '{DIR}']] },
+  'assistants update': {
+    args: [
+      ['{A}', '--description', 'updated'],
+      ['{BAD}', '--name', 'x'],
+    ],
+  },
+  'assistants pull': {
+    args: [
+      ['{A}', '{AH}', '--dir', '{DIR}'],
+      ['--dir', '{DIR}'],
+    ],
+  },
   'assistants diff': { args: [['--dir', '{PULLCOPY}']] },
-  'assistants push': { args: [['--dir', '{PULLCOPY}', '--dry-run'], ['--dir', '{PULLCOPY}', '--yes']] },
+  'assistants push': {
+    args: [
+      ['--dir', '{PULLCOPY}', '--dry-run'],
+      ['--dir', '{PULLCOPY}', '--yes'],
+    ],
+  },
   'assistants clone': { args: [['{A}', '--name', 'Copy']] },
   'numbers list': { args: [[]] },
-  'numbers link': { args: [['{N}', '--assistant', '{A}'], ['{NH}', '--assistant', '{AH}'], ['{BAD}', '--assistant', '{A}']] },
+  'numbers link': {
+    args: [
+      ['{N}', '--assistant', '{A}'],
+      ['{NH}', '--assistant', '{AH}'],
+      ['{BAD}', '--assistant', '{A}'],
+    ],
+  },
   'calls list': { args: [[], ['--all'], ['--id', '{CH}']] },
   'calls get': { args: [['{C}'], ['{CH}'], ['{BAD}']] },
   'calls outbound': { args: [['--assistant', '{A}', '--number', '{N}', '--to', '+14155550123', '--name', 'Out']] },
@@ -245,8 +266,8 @@ async function runOne(words: string[], args: string[], format: string, fixture: 
       return P[k];
     });
   const argv = [...(format === 'table' || format === 'text' ? [] : ['-o', format]), ...words, ...args.map(fill)];
-  const label =
-    `${tty ? 'pty' : 'pipe'}: switchboard ${argv.join(' ').replaceAll(ID_CORPUS, '<corpus>').replaceAll(fx.url, '<url>').replaceAll(scratch, '<tmp>')}`;
+  const asRun = argv.join(' ').replaceAll(ID_CORPUS, '<corpus>').replaceAll(fx.url, '<url>').replaceAll(scratch, '<tmp>');
+  const label = `${tty ? 'pty' : 'pipe'}: switchboard ${asRun}`;
   const stopAfterMs = fixture.longRunning ? 6000 : undefined;
   const stdin = fixture.stdin === undefined ? undefined : fill(fixture.stdin);
   const timers = fixture.during ? [setTimeout(fixture.during, 2000), setTimeout(fixture.during, 3500)] : [];
@@ -273,7 +294,10 @@ async function runOne(words: string[], args: string[], format: string, fixture: 
         try {
           docs = [JSON.parse(r.stdout)];
         } catch {
-          docs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+          docs = r.stdout
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as unknown);
         }
         const mangled = docs.flatMap(strings).filter((s) => /[\u001b\u009b\u202e]/.test(s) && !s.includes(ESCAPE_CORPUS) && !s.includes(ID_CORPUS));
         if (mangled.length) problems.push(`${label}: the JSON changed the service's text: ${JSON.stringify(mangled[0]).slice(0, 120)}`);
@@ -344,7 +368,12 @@ test('every command, every format: no raw sequence from the service reaches the 
   const withText = [...shown.values()].reduce((n, t) => n + t.shown, 0);
   console.log(
     `${runs} runs of ${shown.size} commands; ${withText} printed the service's text (escaped); none printed ` +
-      `it: ${[...shown].filter(([, t]) => t.shown === 0).map(([c]) => c).join(', ') || '-'}`,
+      `it: ${
+        [...shown]
+          .filter(([, t]) => t.shown === 0)
+          .map(([c]) => c)
+          .join(', ') || '-'
+      }`,
   );
   assert.ok(withText > runs / 2, 'most runs must print the service text, or the test shows nothing');
   assert.deepEqual(problems, []);
@@ -413,7 +442,11 @@ test('every console screen against the hostile service: no raw sequence in any f
   // One route of each kind; a new route fails here until it is added.
   const routes: Record<RouteName, Route[]> = {
     assistants: [{ name: 'assistants' }],
-    assistant: [{ name: 'assistant', id: id(a) }, { name: 'assistant', id: P.AH }, { name: 'assistant', id: P.BAD }],
+    assistant: [
+      { name: 'assistant', id: id(a) },
+      { name: 'assistant', id: P.AH },
+      { name: 'assistant', id: P.BAD },
+    ],
     'assistant-new': [{ name: 'assistant-new' }, { name: 'assistant-new', from: id(a) }],
     'assistant-edit': [{ name: 'assistant-edit', id: id(a) }],
     'assistant-kb': [{ name: 'assistant-kb', id: id(a) }],
@@ -421,23 +454,39 @@ test('every console screen against the hostile service: no raw sequence in any f
     numbers: [{ name: 'numbers' }],
     'number-link': [{ name: 'number-link', id: P.NH }],
     calls: [{ name: 'calls' }],
-    call: [{ name: 'call', id: P.C }, { name: 'call', id: P.CH }],
-    'call-search': [{ name: 'call-search', text: 'refund' }, { name: 'call-search', text: `refund${ESCAPE_CORPUS}` }],
+    call: [
+      { name: 'call', id: P.C },
+      { name: 'call', id: P.CH },
+    ],
+    'call-search': [
+      { name: 'call-search', text: 'refund' },
+      { name: 'call-search', text: `refund${ESCAPE_CORPUS}` },
+    ],
     'call-stats': [{ name: 'call-stats' }],
     'call-filters': [{ name: 'call-filters' }],
     'call-outbound': [{ name: 'call-outbound', assistantId: id(a) }],
     chat: [{ name: 'chat' }, { name: 'chat', sessionId: P.S, assistantId: id(a) }],
     'chat-new': [{ name: 'chat-new' }],
-    'chat-session': [{ name: 'chat-session', sessionId: P.S }, { name: 'chat-session', sessionId: P.BAD }],
+    'chat-session': [
+      { name: 'chat-session', sessionId: P.S },
+      { name: 'chat-session', sessionId: P.BAD },
+    ],
     files: [{ name: 'files' }],
-    file: [{ name: 'file', id: P.F }, { name: 'file', id: P.FH }],
+    file: [
+      { name: 'file', id: P.F },
+      { name: 'file', id: P.FH },
+    ],
     'file-upload': [{ name: 'file-upload' }],
     tests: [{ name: 'tests', path: scratch }],
     'test-result': [{ name: 'test-result', id: P.BAD, scenario: `s${ESCAPE_CORPUS}` }],
     help: [{ name: 'help' }],
     json: [{ name: 'json', title: ESCAPE_CORPUS, value: { name: ESCAPE_CORPUS } }],
   };
-  assert.deepEqual(Object.keys(ROUTES).filter((r) => !(r in routes)), [], 'add these routes to the screens test');
+  assert.deepEqual(
+    Object.keys(ROUTES).filter((r) => !(r in routes)),
+    [],
+    'add these routes to the screens test',
+  );
   const found: string[] = [];
   try {
     for (const route of Object.values(routes).flat()) {

@@ -175,9 +175,9 @@ function mutated(valid: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<unk
   });
 }
 
-const deepJson = fc.tuple(fc.integer({ min: 33, max: 100_000 }), fc.boolean()).map(([depth, arrays]) =>
-  arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth),
-);
+const deepJson = fc
+  .tuple(fc.integer({ min: 33, max: 100_000 }), fc.boolean())
+  .map(([depth, arrays]) => (arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)));
 
 const garbage = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
@@ -233,7 +233,10 @@ const authHeader = (ids: KnownIds) =>
       [['X-API-KEY', ids.apiKey]],
       [['x-api-key', `${ids.apiKey} `]],
       [['authorization', `Bearer ${ids.apiKey}`]],
-      [['x-api-key', ids.apiKey], ['x-api-key', 'second']],
+      [
+        ['x-api-key', ids.apiKey],
+        ['x-api-key', 'second'],
+      ],
     ),
   );
 
@@ -241,57 +244,59 @@ function target(ep: Endpoint, ids: KnownIds, segment: string | undefined, q: str
   return ep.path.replace(/\{(\w+)\}/, (_, part: Part) => segment ?? ids[part]) + q;
 }
 
-const withLength = (headers: [string, string][], body: Buffer, declared = body.length): [string, string][] =>
-  [...headers, ['Content-Length', String(declared)]];
+const withLength = (headers: [string, string][], body: Buffer, declared = body.length): [string, string][] => [
+  ...headers,
+  ['Content-Length', String(declared)],
+];
 
 function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
   const ep = fc.constantFrom(...ENDPOINTS);
   const key: [string, string] = ['x-api-key', ids.apiKey];
 
-  const valid: fc.Arbitrary<FuzzCase> = ep.chain((e): fc.Arbitrary<FuzzCase | null> => {
-    if (e.body === 'multipart') {
-      return fc.tuple(oddFileName, fileContent).map(([name, content]) => {
-        const m = multipart(name, content);
-        return {
-          kind: 'valid upload',
-          valid: true,
-          req: { method: 'POST', target: e.path, headers: withLength([key, ['Content-Type', m.type]], m.body), body: m.body },
-        };
+  const valid: fc.Arbitrary<FuzzCase> = ep
+    .chain((e): fc.Arbitrary<FuzzCase | null> => {
+      if (e.body === 'multipart') {
+        return fc.tuple(oddFileName, fileContent).map(([name, content]) => {
+          const m = multipart(name, content);
+          return {
+            kind: 'valid upload',
+            valid: true,
+            req: { method: 'POST', target: e.path, headers: withLength([key, ['Content-Type', m.type]], m.body), body: m.body },
+          };
+        });
+      }
+      if (e.method === 'DELETE') return fc.constant(null); // deleting seed records would starve later cases
+      const body = validJson(e.path, ids);
+      if (e.body === 'json' && !body) return fc.constant(null);
+      const b = body ?? fc.constant(undefined);
+      return b.map((json) => {
+        const payload = json === undefined ? undefined : Buffer.from(JSON.stringify(json));
+        const headers: [string, string][] = payload ? withLength([key, ['Content-Type', JSON_TYPE]], payload) : [key];
+        return { kind: 'valid', valid: true, req: { method: e.method, target: target(e, ids, undefined, ''), headers, body: payload } };
       });
-    }
-    if (e.method === 'DELETE') return fc.constant(null); // deleting seed records would starve later cases
-    const body = validJson(e.path, ids);
-    if (e.body === 'json' && !body) return fc.constant(null);
-    const b = body ?? fc.constant(undefined);
-    return b.map((json) => {
-      const payload = json === undefined ? undefined : Buffer.from(JSON.stringify(json));
-      const headers: [string, string][] = payload ? withLength([key, ['Content-Type', JSON_TYPE]], payload) : [key];
-      return { kind: 'valid', valid: true, req: { method: e.method, target: target(e, ids, undefined, ''), headers, body: payload } };
-    });
-  }).filter((c): c is FuzzCase => c !== null);
+    })
+    .filter((c): c is FuzzCase => c !== null);
 
   const badBody: fc.Arbitrary<FuzzCase> = fc
     .tuple(
       fc.constantFrom(...ENDPOINTS.filter((e) => e.body === 'json')),
-      fc.oneof(
-        { arbitrary: fc.constant('mutated'), weight: 4 },
-        fc.constantFrom('any JSON', 'deep', 'garbage', 'oversized', 'wrong type'),
-      ),
+      fc.oneof({ arbitrary: fc.constant('mutated'), weight: 4 }, fc.constantFrom('any JSON', 'deep', 'garbage', 'oversized', 'wrong type')),
       fc.nat(),
     )
     .chain(([e, how, _seed]) => {
       const v = validJson(e.path, ids) ?? fc.record({ did: fc.string() });
-      const text: fc.Arbitrary<string> = how === 'mutated'
-        ? mutated(v).map((x) => JSON.stringify(x))
-        : how === 'any JSON'
-          ? jsonish.map((x) => JSON.stringify(x) ?? 'null')
-          : how === 'deep'
-            ? deepJson
-            : how === 'garbage'
-              ? garbage
-              : how === 'oversized'
-                ? oversizedJson
-                : v.map((x) => JSON.stringify(x));
+      const text: fc.Arbitrary<string> =
+        how === 'mutated'
+          ? mutated(v).map((x) => JSON.stringify(x))
+          : how === 'any JSON'
+            ? jsonish.map((x) => JSON.stringify(x) ?? 'null')
+            : how === 'deep'
+              ? deepJson
+              : how === 'garbage'
+                ? garbage
+                : how === 'oversized'
+                  ? oversizedJson
+                  : v.map((x) => JSON.stringify(x));
       const type = how === 'wrong type' ? oddContentType : fc.constant<string | undefined>(JSON_TYPE);
       return fc.tuple(text, type, authHeader(ids)).map(([t, ct, auth]) => {
         const body = Buffer.from(t, 'utf8');
@@ -305,13 +310,13 @@ function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
       });
     });
 
-  const badPath: fc.Arbitrary<FuzzCase> = fc.tuple(fc.constantFrom(...ENDPOINTS.filter((e) => e.path.includes('{'))), oddSegment, authHeader(ids)).map((
-    [e, seg, auth],
-  ) => {
-    const body = e.body === 'json' ? Buffer.from('{"name":"x"}') : undefined;
-    const headers: [string, string][] = body ? withLength([...auth, ['Content-Type', JSON_TYPE]], body) : [...auth];
-    return { kind: 'path segment', valid: false, req: { method: e.method, target: target(e, ids, seg, ''), headers, body } };
-  });
+  const badPath: fc.Arbitrary<FuzzCase> = fc
+    .tuple(fc.constantFrom(...ENDPOINTS.filter((e) => e.path.includes('{'))), oddSegment, authHeader(ids))
+    .map(([e, seg, auth]) => {
+      const body = e.body === 'json' ? Buffer.from('{"name":"x"}') : undefined;
+      const headers: [string, string][] = body ? withLength([...auth, ['Content-Type', JSON_TYPE]], body) : [...auth];
+      return { kind: 'path segment', valid: false, req: { method: e.method, target: target(e, ids, seg, ''), headers, body } };
+    });
 
   const strayPath: fc.Arbitrary<FuzzCase> = fc
     .tuple(
@@ -334,9 +339,11 @@ function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
     )
     .map(([method, path]) => ({ kind: 'stray path or method', valid: false, req: { method, target: path, headers: [key] } }));
 
-  const badQuery: fc.Arbitrary<FuzzCase> = fc.tuple(fc.constantFrom(...ENDPOINTS.filter((e) => e.method === 'GET')), authHeader(ids)).chain(([e, auth]) =>
-    query(e).map((q) => ({ kind: 'query', valid: false, req: { method: 'GET', target: target(e, ids, undefined, q), headers: [...auth] } })),
-  );
+  const badQuery: fc.Arbitrary<FuzzCase> = fc
+    .tuple(fc.constantFrom(...ENDPOINTS.filter((e) => e.method === 'GET')), authHeader(ids))
+    .chain(([e, auth]) =>
+      query(e).map((q) => ({ kind: 'query', valid: false, req: { method: 'GET', target: target(e, ids, undefined, q), headers: [...auth] } })),
+    );
 
   const oddHeaders: fc.Arbitrary<FuzzCase> = fc
     .tuple(
@@ -347,7 +354,10 @@ function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
         [['Expect', '100-continue']],
         [['Content-Length', '-1']],
         [['Content-Length', 'abc']],
-        [['Content-Length', '5'], ['Content-Length', '6']],
+        [
+          ['Content-Length', '5'],
+          ['Content-Length', '6'],
+        ],
         [['Accept', 'text/html']],
         [['X-Forwarded-For', '../../']],
         [['Host', '']],
@@ -363,26 +373,25 @@ function fuzzCase(ids: KnownIds): fc.Arbitrary<FuzzCase> {
       return { kind: 'headers', valid: false, req: { method: e.method, target: target(e, ids, undefined, ''), headers, body } };
     });
 
-  const cut: fc.Arbitrary<FuzzCase> = fc.tuple(
-    fc.constantFrom(...ENDPOINTS.filter((e) => e.body)),
-    fc.integer({ min: 1, max: 4096 }),
-    fc.double({ min: 0, max: 0.99, noNaN: true }),
-  ).map(([e, extra, frac]) => {
-    const m = e.body === 'multipart'
-      ? multipart('cut.txt', Buffer.alloc(3000, 97))
-      : { type: JSON_TYPE, body: Buffer.from(JSON.stringify({ name: 'cut', description: 'y'.repeat(2000) })) };
-    return {
-      kind: 'cut body',
-      valid: false,
-      req: {
-        method: e.method,
-        target: target(e, ids, undefined, ''),
-        headers: withLength([key, ['Content-Type', m.type]], m.body, m.body.length + extra),
-        body: m.body,
-        cutAt: Math.floor(m.body.length * frac),
-      },
-    };
-  });
+  const cut: fc.Arbitrary<FuzzCase> = fc
+    .tuple(fc.constantFrom(...ENDPOINTS.filter((e) => e.body)), fc.integer({ min: 1, max: 4096 }), fc.double({ min: 0, max: 0.99, noNaN: true }))
+    .map(([e, extra, frac]) => {
+      const m =
+        e.body === 'multipart'
+          ? multipart('cut.txt', Buffer.alloc(3000, 97))
+          : { type: JSON_TYPE, body: Buffer.from(JSON.stringify({ name: 'cut', description: 'y'.repeat(2000) })) };
+      return {
+        kind: 'cut body',
+        valid: false,
+        req: {
+          method: e.method,
+          target: target(e, ids, undefined, ''),
+          headers: withLength([key, ['Content-Type', m.type]], m.body, m.body.length + extra),
+          body: m.body,
+          cutAt: Math.floor(m.body.length * frac),
+        },
+      };
+    });
 
   const badUpload: fc.Arbitrary<FuzzCase> = fc
     .tuple(
@@ -466,9 +475,15 @@ const describeReq = (r: RawRequest) =>
   });
 
 /** Generates `cases` requests from `seed` and sends them, `concurrency` at a time. */
-export async function runFuzz(
-  opts: { host: string; port: number; ids: KnownIds; seed: number; cases: number; concurrency?: number; onProgress?: (done: number) => void },
-): Promise<FuzzReport> {
+export async function runFuzz(opts: {
+  host: string;
+  port: number;
+  ids: KnownIds;
+  seed: number;
+  cases: number;
+  concurrency?: number;
+  onProgress?: (done: number) => void;
+}): Promise<FuzzReport> {
   const started = performance.now();
   const report: FuzzReport = { cases: 0, byStatus: {}, byKind: {}, failures: [], ms: 0 };
   // Generated in slices so the cases never all sit in memory at once (oversized bodies are large).

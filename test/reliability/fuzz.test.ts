@@ -23,7 +23,10 @@ test(`${CASES} fuzzed requests (seed ${SEED}) over every endpoint: never a 5xx, 
   console.log(`fuzz: ${report.cases} cases in ${Math.round(report.ms)} ms; by status ${JSON.stringify(report.byStatus)}`);
   assert.equal(report.cases, CASES);
   assert.deepEqual(report.failures, []);
-  assert.ok(Object.keys(report.byStatus).some((s) => s.startsWith('2')), 'valid cases reached the sandbox');
+  assert.ok(
+    Object.keys(report.byStatus).some((s) => s.startsWith('2')),
+    'valid cases reached the sandbox',
+  );
   assert.ok(Object.keys(report.byKind).length >= 10, `many kinds of case: ${Object.keys(report.byKind).join(', ')}`);
   assert.ok(sb.alive(), 'the sandbox process is alive');
   const r = await fetch(`${sb.url}/assistants`, { headers: { 'x-api-key': sb.apiKey } });

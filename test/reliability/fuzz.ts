@@ -16,9 +16,23 @@ try {
   const keyLogged = sb.output().includes(sb.apiKey);
   console.log(`cases run:   ${report.cases}`);
   console.log(`duration:    ${(report.ms / 1000).toFixed(1)} s (${Math.round(report.cases / (report.ms / 1000))} cases/s)`);
-  console.log(`by status:   ${Object.entries(report.byStatus).sort().map(([s, n]) => `${s}: ${n}`).join(', ')}`);
-  console.log(`by kind:     ${Object.entries(report.byKind).sort().map(([s, n]) => `${s}: ${n}`).join(', ')}`);
-  console.log(`5xx answers: ${Object.entries(report.byStatus).filter(([s]) => s.startsWith('5')).reduce((n, [, c]) => n + c, 0)}`);
+  console.log(
+    `by status:   ${Object.entries(report.byStatus)
+      .sort()
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `by kind:     ${Object.entries(report.byKind)
+      .sort()
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `5xx answers: ${Object.entries(report.byStatus)
+      .filter(([s]) => s.startsWith('5'))
+      .reduce((n, [, c]) => n + c, 0)}`,
+  );
   console.log(`failures:    ${report.failures.length}`);
   console.log(`sandbox:     ${alive ? 'alive and answering' : 'DEAD'}; key in its log: ${keyLogged ? 'YES' : 'no'}`);
   for (const f of report.failures.slice(0, 20)) console.log(`  ✗ [${f.kind}] ${f.problem}\n    ${f.req}`);

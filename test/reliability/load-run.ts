@@ -97,11 +97,13 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         switch (i % 10) {
           case 0: {
             const name = `load ${n}.${i}`;
-            const a = (await call('POST', '/assistants', {
-              name,
-              description: 'made by the load test',
-              model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: `You are load assistant ${n}.${i}.` }] },
-            })).assistant;
+            const a = (
+              await call('POST', '/assistants', {
+                name,
+                description: 'made by the load test',
+                model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: `You are load assistant ${n}.${i}.` }] },
+              })
+            ).assistant;
             acked.assistants.set(a.id, name);
             myAssistant = a.id;
             ack();
@@ -124,11 +126,13 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
             break;
           }
           case 3: {
-            const c = (await call('POST', '/calls/outbound', {
-              assistantId: myAssistant,
-              phoneNumberId: seedNumber,
-              customer: { number: `+1415555${String(1000 + ((n * 31 + i) % 9000)).padStart(4, '0')}` },
-            })).call;
+            const c = (
+              await call('POST', '/calls/outbound', {
+                assistantId: myAssistant,
+                phoneNumberId: seedNumber,
+                customer: { number: `+1415555${String(1000 + ((n * 31 + i) % 9000)).padStart(4, '0')}` },
+              })
+            ).call;
             acked.calls.add(c.id);
             ack();
             break;
@@ -181,27 +185,31 @@ export async function verifyAcked(url: string, apiKey: string, acked: Acked): Pr
     return { status: res.statusCode, buf, json: () => JSON.parse(buf.toString('utf8')) };
   };
   const checks: (() => Promise<void>)[] = [];
-  for (const [id, name] of acked.assistants) checks.push(async () => {
-    const r = await get(`/assistants/${id}`);
-    if (r.status !== 200 || r.json().assistant.name !== name) lost.push(`assistant ${id}`);
-  });
-  for (const id of acked.sessions) checks.push(async () => {
-    const r = await get(`/chats/session/${id}`);
-    if (r.status !== 200) return void lost.push(`session ${id}`);
-    const said = (r.json().session.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content);
-    for (const input of acked.chats.get(id) ?? []) {
-      checked++; // each chat is its own acknowledged write
-      if (!said.includes(input)) lost.push(`chat "${input}" in session ${id}`);
-    }
-  });
-  for (const id of acked.calls) checks.push(async () => {
-    const r = await get(`/calls/details?id=${id}`);
-    if (r.status !== 200 || r.json().calls[0]?.id !== id) lost.push(`call ${id}`);
-  });
-  for (const [id, f] of acked.files) checks.push(async () => {
-    const r = await get(`/files/${id}/content`);
-    if (r.status !== 200 || r.buf.length !== f.bytes || sha(r.buf) !== f.sha) lost.push(`file ${id}`);
-  });
+  for (const [id, name] of acked.assistants)
+    checks.push(async () => {
+      const r = await get(`/assistants/${id}`);
+      if (r.status !== 200 || r.json().assistant.name !== name) lost.push(`assistant ${id}`);
+    });
+  for (const id of acked.sessions)
+    checks.push(async () => {
+      const r = await get(`/chats/session/${id}`);
+      if (r.status !== 200) return void lost.push(`session ${id}`);
+      const said = (r.json().session.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content);
+      for (const input of acked.chats.get(id) ?? []) {
+        checked++; // each chat is its own acknowledged write
+        if (!said.includes(input)) lost.push(`chat "${input}" in session ${id}`);
+      }
+    });
+  for (const id of acked.calls)
+    checks.push(async () => {
+      const r = await get(`/calls/details?id=${id}`);
+      if (r.status !== 200 || r.json().calls[0]?.id !== id) lost.push(`call ${id}`);
+    });
+  for (const [id, f] of acked.files)
+    checks.push(async () => {
+      const r = await get(`/files/${id}/content`);
+      if (r.status !== 200 || r.buf.length !== f.bytes || sha(r.buf) !== f.sha) lost.push(`file ${id}`);
+    });
   let next = 0;
   await Promise.all(
     Array.from({ length: 16 }, async () => {

@@ -49,6 +49,9 @@ test('lowerOtherThreads: every thread but the caller and libuv pool at nice 5, a
   for (const t of others) assert.equal(t.nice, 5, `${t.comm} ${t.tid} at nice 5`);
   assert.equal(threads.find((t) => t.tid === self)?.nice, 0, 'the caller keeps its priority');
   for (const t of threads.filter((x) => x.comm === 'libuv-worker')) assert.equal(t.nice, 0, 'the file system pool keeps it too');
-  assert.ok(threads.some((t) => t.comm === 'libuv-worker'), 'the pool was there to be left alone');
+  assert.ok(
+    threads.some((t) => t.comm === 'libuv-worker'),
+    'the pool was there to be left alone',
+  );
   assert.equal(threads.find((t) => t.tid === workerTid)?.nice, 10, 'a thread already lower stays lower');
 });

@@ -36,7 +36,11 @@ test('a config file other users can read is refused by the commands, with the ch
   const path = join(dir, 'config.json');
   writeFileSync(path, JSON.stringify({ current: 'prod', profiles: { prod: { baseUrl: sb.url, apiKey: key } } }));
   chmodSync(path, 0o644);
-  for (const args of [['numbers', 'list'], ['--profile', 'prod', 'assistants', 'list'], ['profiles', 'list']]) {
+  for (const args of [
+    ['numbers', 'list'],
+    ['--profile', 'prod', 'assistants', 'list'],
+    ['profiles', 'list'],
+  ]) {
     const r = await runCli(args, { env: h.env });
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     const lines = r.stderr.split('\n').filter(Boolean);
@@ -58,7 +62,11 @@ test('the embedded sandbox keeps its data private and its generated key nowhere 
     await runCli(['--debug', 'files', 'upload', upload], { env: h.env }),
     await runCli(['--debug', 'assistants', 'get', 'no-such-id'], { env: h.env }),
   ];
-  assert.deepEqual(runs.map((r) => r.code), [0, 0, 1], runs.map((r) => r.stderr).join('\n'));
+  assert.deepEqual(
+    runs.map((r) => r.code),
+    [0, 0, 1],
+    runs.map((r) => r.stderr).join('\n'),
+  );
   const data = join(h.env.XDG_DATA_HOME!, 'switchboard', 'sandbox');
   assert.equal(statSync(data).mode & 0o777, 0o700);
   for (const sub of ['files', 'uploads']) assert.equal(statSync(join(data, sub)).mode & 0o777, 0o700, sub);

@@ -69,7 +69,10 @@ test('a burst of resizes and a 40×12 window: alive, not garbled, still responsi
   screens.push(small);
   const lines = small.split('\n');
   assert.ok(lines[0].startsWith('Switchboard'), `the header is on the first line:\n${small}`);
-  assert.ok(lines.every((l) => [...l].length <= 40), 'nothing drawn past 40 columns');
+  assert.ok(
+    lines.every((l) => [...l].length <= 40),
+    'nothing drawn past 40 columns',
+  );
   // Still responsive at 40×12: go to Calls and back.
   t.keys('3');
   screens.push(await t.waitFor(/Calls/));
@@ -77,8 +80,14 @@ test('a burst of resizes and a 40×12 window: alive, not garbled, still responsi
   screens.push(await t.waitFor(/Assistants/));
   tmux('resize-window', '-t', t.name, '-x', '100', '-y', '30');
   screens.push(await t.waitFor('NAME'));
-  assert.ok(screens.every((s) => !s.includes(sb.apiKey)), 'the key is never on screen');
-  assert.ok(screens.some((s) => s.includes('sk-…')), 'the masked key is shown');
+  assert.ok(
+    screens.every((s) => !s.includes(sb.apiKey)),
+    'the key is never on screen',
+  );
+  assert.ok(
+    screens.some((s) => s.includes('sk-…')),
+    'the masked key is shown',
+  );
   t.keys('C-c');
   const done = await t.waitFor('DONE');
   assert.match(done, /EXIT=0/);

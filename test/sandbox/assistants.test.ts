@@ -237,8 +237,10 @@ describe('assistants', () => {
     // A new name leaves the stored providers alone; sending them back unchanged (an edit form does) is no new choice.
     const renamed = await send(sb, 'PATCH', '/assistants/legacy-providers', { name: 'Legacy 2' });
     assert.equal(renamed.status, 200, renamed.text);
-    const same =
-      await send(sb, 'PATCH', '/assistants/legacy-providers', { voice: { provider: 'vapi', voiceId: 'Paige' }, model: { ...old.model, temperature: 0.4 } });
+    const same = await send(sb, 'PATCH', '/assistants/legacy-providers', {
+      voice: { provider: 'vapi', voiceId: 'Paige' },
+      model: { ...old.model, temperature: 0.4 },
+    });
     assert.equal(same.status, 200, same.text);
     assert.deepEqual(same.body.assistant.voice, { provider: 'vapi', voiceId: 'Paige' });
     assert.equal(same.body.assistant.model.temperature, 0.4);

@@ -96,7 +96,10 @@ describe('the OpenAPI document matches the routes', () => {
       assert.deepEqual(branch.then.properties.model.enum, models, family);
     }
     const voice = doc.components.schemas.AssistantInput.properties.voice;
-    assert.deepEqual(voice.properties.provider.enum, VOICE_PROVIDERS.map((v) => v.value));
+    assert.deepEqual(
+      voice.properties.provider.enum,
+      VOICE_PROVIDERS.map((v) => v.value),
+    );
     assert.deepEqual(voice.allOf[0].then.required, ['voiceId', 'model', 'language']);
   });
 

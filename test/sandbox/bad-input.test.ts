@@ -103,8 +103,8 @@ describe('bad input never makes the sandbox fail', () => {
 
   test('odd strings in ids, bodies and query strings', async () => {
     for (const s of ODD) {
-      const enc =
-        /[\uD800-\uDFFF]/.test(s) && !/\p{Extended_Pictographic}/u.test(s) ? '%ED%A0%80%FF' : encodeURIComponent(s); // a lone surrogate goes as invalid UTF-8
+      // A lone surrogate goes as invalid UTF-8.
+      const enc = /[\uD800-\uDFFF]/.test(s) && !/\p{Extended_Pictographic}/u.test(s) ? '%ED%A0%80%FF' : encodeURIComponent(s);
       for (const path of [`/assistants/${enc}`, `/files/${enc}`, `/files/${enc}/content`, `/chats/session/${enc}`, `/calls/details?id=${enc}`]) {
         const r = await send(sb, 'GET', path);
         assert.ok([400, 404, 414].includes(r.status) || (r.status === 200 && path.startsWith('/calls')), `${path.slice(0, 80)} → ${r.status}`);
@@ -139,11 +139,18 @@ describe('bad input never makes the sandbox fail', () => {
   });
 
   test('unknown routes are JSON 404s; unknown methods on known paths JSON 405s', async () => {
-    for (const [m, p] of [['GET', '/nope'], ['GET', '/files/a/b/c']]) {
+    for (const [m, p] of [
+      ['GET', '/nope'],
+      ['GET', '/files/a/b/c'],
+    ]) {
       const r = await expect4xx(m, p);
       assert.equal(r.status, 404);
     }
-    for (const [m, p] of [['DELETE', '/assistants'], ['PUT', `/assistants/${ids.assistant}`], ['POST', '/calls']]) {
+    for (const [m, p] of [
+      ['DELETE', '/assistants'],
+      ['PUT', `/assistants/${ids.assistant}`],
+      ['POST', '/calls'],
+    ]) {
       const r = await expect4xx(m, p);
       assert.equal(r.status, 405);
     }

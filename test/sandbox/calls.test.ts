@@ -14,7 +14,10 @@ describe('call log', () => {
     assert.equal(typeof r.body.message, 'string');
     const calls = r.body.calls;
     assert.ok(calls.length >= 250, `only ${calls.length}`);
-    assert.deepEqual([...calls].sort(byNewest).map((c: any) => c.id), calls.map((c: any) => c.id));
+    assert.deepEqual(
+      [...calls].sort(byNewest).map((c: any) => c.id),
+      calls.map((c: any) => c.id),
+    );
     const oldest = Date.parse(calls.at(-1).createdAt);
     assert.ok(Date.now() - oldest <= 31 * 86_400_000);
     // The list leaves out transcript and messages (GET /calls/details has them).
@@ -38,7 +41,11 @@ describe('call log', () => {
     ]) {
       assert.ok(k in calls[0], `missing ${k}`);
     }
-    for (const k of ['durationSeconds', 'summary', 'recordingUrl']) assert.ok(calls.every((c: any) => !(k in c)), `${k} is not a field of the platform's call`);
+    for (const k of ['durationSeconds', 'summary', 'recordingUrl'])
+      assert.ok(
+        calls.every((c: any) => !(k in c)),
+        `${k} is not a field of the platform's call`,
+      );
     for (const c of calls) {
       assert.equal(c.costBreakdown.total, c.cost);
       const parts = ['transport', 'stt', 'llm', 'tts', 'vapi'].reduce((t, k) => t + c.costBreakdown[k], 0);
@@ -61,16 +68,28 @@ describe('call log', () => {
     const all = (await get(sb, '/calls?limit=1000')).body.calls;
     const a = all[5].assistantId;
     const byA = (await get(sb, `/calls?assistantId=${a}&limit=1000`)).body.calls;
-    assert.deepEqual(byA.map((c: any) => c.id), all.filter((c: any) => c.assistantId === a).map((c: any) => c.id));
+    assert.deepEqual(
+      byA.map((c: any) => c.id),
+      all.filter((c: any) => c.assistantId === a).map((c: any) => c.id),
+    );
     const n = all[3].phoneNumberId;
     const byN = (await get(sb, `/calls?phoneNumberId=${n}&limit=1000`)).body.calls;
-    assert.deepEqual(byN.map((c: any) => c.id), all.filter((c: any) => c.phoneNumberId === n).map((c: any) => c.id));
+    assert.deepEqual(
+      byN.map((c: any) => c.id),
+      all.filter((c: any) => c.phoneNumberId === n).map((c: any) => c.id),
+    );
     const one = (await get(sb, `/calls?id=${all[9].id}`)).body.calls;
-    assert.deepEqual(one.map((c: any) => c.id), [all[9].id]);
+    assert.deepEqual(
+      one.map((c: any) => c.id),
+      [all[9].id],
+    );
     const from = all[40].createdAt;
     const to = all[10].createdAt;
     const range = (await get(sb, `/calls?createdAtGt=${from}&createdAtLt=${to}&limit=1000`)).body.calls;
-    assert.deepEqual(range.map((c: any) => c.id), all.filter((c: any) => c.createdAt >= from && c.createdAt <= to).map((c: any) => c.id));
+    assert.deepEqual(
+      range.map((c: any) => c.id),
+      all.filter((c: any) => c.createdAt >= from && c.createdAt <= to).map((c: any) => c.id),
+    );
     assert.equal(range[0].createdAt, to);
     assert.equal(range.at(-1).createdAt, from);
   });
@@ -79,7 +98,10 @@ describe('call log', () => {
     const all = (await get(sb, '/calls?limit=1000')).body.calls;
     const day = all[20].createdAt.slice(0, 10);
     const r = (await get(sb, `/calls?createdAtGt=${day}&createdAtLt=${day}&limit=1000`)).body.calls;
-    assert.deepEqual(r.map((c: any) => c.id), all.filter((c: any) => c.createdAt.startsWith(day)).map((c: any) => c.id));
+    assert.deepEqual(
+      r.map((c: any) => c.id),
+      all.filter((c: any) => c.createdAt.startsWith(day)).map((c: any) => c.id),
+    );
   });
 
   test('bad dates and unknown parameters are 400s naming them', async () => {
@@ -141,12 +163,18 @@ describe('outbound calls', () => {
       return c.status === 'ended' ? c : undefined;
     });
     // Statuses only ever move forward.
-    assert.deepEqual(seen.map((s) => order.indexOf(s)), [...seen.map((s) => order.indexOf(s))].sort());
+    assert.deepEqual(
+      seen.map((s) => order.indexOf(s)),
+      [...seen.map((s) => order.indexOf(s))].sort(),
+    );
     assert.equal(ended.endedReason, 'customer-ended-call');
     assert.ok(ended.startedAt && ended.endedAt && ended.endedAt > ended.startedAt);
     assert.ok(ended.cost > 0 && ended.costBreakdown.total === ended.cost);
     // The greeting is the assistant's first message (role bot, text in `message`), with the customer's name filled in.
-    assert.deepEqual(ended.messages.map((m: any) => m.role), ['bot', 'user', 'bot', 'user', 'bot']);
+    assert.deepEqual(
+      ended.messages.map((m: any) => m.role),
+      ['bot', 'user', 'bot', 'user', 'bot'],
+    );
     assert.match(ended.messages[0].message, /^Hi Ada, thanks for calling/);
     assert.ok(ended.messages.every((m: any) => !('content' in m) && typeof m.time === 'number' && typeof m.secondsFromStart === 'number'));
     assert.equal(ended.messages[0].time, Date.parse(ended.startedAt));
@@ -247,7 +275,10 @@ describe('bulk seeding', () => {
       const page = (await get(sb, '/calls?limit=1000')).body.calls;
       assert.equal(page.length, 1000);
       assert.ok(before < 1000);
-      assert.deepEqual([...page].sort(byNewest).map((c: any) => c.id), page.map((c: any) => c.id));
+      assert.deepEqual(
+        [...page].sort(byNewest).map((c: any) => c.id),
+        page.map((c: any) => c.id),
+      );
       // Walk the whole log by createdAtLt, as the client's pager does.
       const seen = new Set<string>();
       let cursor: string | undefined;

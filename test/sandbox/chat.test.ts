@@ -78,8 +78,11 @@ describe('sessions and chat', () => {
 
   test('variable values fill the first message and the prompt, and hold for the session', async () => {
     const s = (await post(sb, '/sessions', { assistantId })).body.session;
-    const hello =
-      await post(sb, '/chats', { sessionId: s.id, input: 'Hello!', assistantOverrides: { variableValues: { guest: 'Ada', restaurant: 'Trattoria Uno' } } });
+    const hello = await post(sb, '/chats', {
+      sessionId: s.id,
+      input: 'Hello!',
+      assistantOverrides: { variableValues: { guest: 'Ada', restaurant: 'Trattoria Uno' } },
+    });
     assert.equal(hello.body.chat.output[0].content, 'Ciao Ada! Welcome to Trattoria Uno.');
     assert.deepEqual(hello.body.chat.assistantOverrides.variableValues, { guest: 'Ada', restaurant: 'Trattoria Uno' });
     const who = await post(sb, '/chats', { sessionId: s.id, input: 'Who are you?' });

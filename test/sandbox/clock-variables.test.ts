@@ -10,10 +10,12 @@ const sb = sandboxForFile({ seed: false });
 let assistantId: string;
 before(async () => {
   await sb.started;
-  assistantId = (await post(sb, '/assistants', {
-    name: 'Clock',
-    firstMessage: 'It is {{now}} ({{date}}, {{time}}, {{day}} {{month}} {{year}}); {{other}} stays.',
-  })).body.assistant.id;
+  assistantId = (
+    await post(sb, '/assistants', {
+      name: 'Clock',
+      firstMessage: 'It is {{now}} ({{date}}, {{time}}, {{day}} {{month}} {{year}}); {{other}} stays.',
+    })
+  ).body.assistant.id;
 });
 
 test('{{now}} and the other clock variables are filled from the clock (UTC) unless the chat gives them; they are not kept in the session', async () => {
@@ -28,7 +30,7 @@ test('{{now}} and the other clock variables are filled from the clock (UTC) unle
   assert.ok(at >= t0 - 1000 && at <= Date.now() + 1000, `${m[1]} is not now`);
   const v = clockVariables(new Date(at));
   assert.deepEqual(m.slice(2), [v.date, v.time, v.day, v.month, v.year]);
-  assert.deepEqual(chat.assistantOverrides.variableValues, {}, 'clock values are not recorded as the chat\'s variables');
+  assert.deepEqual(chat.assistantOverrides.variableValues, {}, "clock values are not recorded as the chat's variables");
 
   const given = (await post(sb, '/chats', { sessionId: session.id, input: 'Hello', assistantOverrides: { variableValues: { now: 'noon' } } })).body.chat;
   assert.match(given.output[0].content, /^It is noon \(/);

@@ -30,8 +30,10 @@ describe('CORS is off by default', () => {
     const r = await checkedFetch(sb.url, `/assistants`, { headers: { 'x-api-key': sb.apiKey, origin: 'http://localhost:5173' } });
     assert.equal(r.headers.get('access-control-allow-origin'), null);
     // A preflight is CORS, not an operation of the document: plain fetch.
-    const pre =
-      await fetch(`${sb.url}/assistants`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+    const pre = await fetch(`${sb.url}/assistants`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+    });
     assert.equal(pre.headers.get('access-control-allow-origin'), null);
   });
 });

@@ -109,7 +109,10 @@ describe('the document and the server agree', () => {
       assert.equal(none.status, 200, path);
       assert.deepEqual(none.body.calls, []);
       const one = await get(sb, `${path}?id=${ids.call}`);
-      assert.deepEqual(one.body.calls.map((c: any) => c.id), [ids.call]);
+      assert.deepEqual(
+        one.body.calls.map((c: any) => c.id),
+        [ids.call],
+      );
     }
   });
 

@@ -44,7 +44,10 @@ test('every acknowledged write survives kill -9', async () => {
     const number = (await get(again, '/phone-numbers')).body.phoneNumbers.find((n: any) => n.id === linked.id);
     assert.equal(number.assistantId, created.id);
     const s = (await get(again, `/chats/session/${session.id}`)).body.session;
-    assert.deepEqual(s.messages.slice(-2).map((m: any) => m.content), ['How do I return an item?', chat.output[0].content]);
+    assert.deepEqual(
+      s.messages.slice(-2).map((m: any) => m.content),
+      ['How do I return an item?', chat.output[0].content],
+    );
     assert.equal((await get(again, `/calls/details?id=${call.id}`)).body.calls.length, 1);
     const f = (await get(again, `/files/${file.id}`)).body.file;
     assert.equal(f.name, 'durable.txt');

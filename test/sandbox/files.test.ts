@@ -74,10 +74,15 @@ describe('files', () => {
       assert.equal(r.body.file.name, expected, JSON.stringify(raw));
     }
     // A raw header, so the client cannot escape the control characters first.
-    const raw =
-      await send(sb, 'POST', '/files', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a\u0001b\u0000c\u007f.txt"\r\n\r\nabc\r\n--xyz--\r\n', {
-      'content-type': 'multipart/form-data; boundary=xyz',
-    });
+    const raw = await send(
+      sb,
+      'POST',
+      '/files',
+      '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a\u0001b\u0000c\u007f.txt"\r\n\r\nabc\r\n--xyz--\r\n',
+      {
+        'content-type': 'multipart/form-data; boundary=xyz',
+      },
+    );
     assert.equal(raw.status, 201, raw.text);
     assert.equal(raw.body.file.name, 'abc.txt');
     assert.ok(!existsSync(join(sb.dataDir, '..', 'passwd')));
@@ -107,7 +112,10 @@ describe('files', () => {
   test('a refused upload leaves no record and no bytes: two file parts, or a file and too many fields', async () => {
     const before = (await get(sb, '/files?limit=100')).body.pagination.total;
     // Extracted text (<id>.txt) of earlier uploads may still land meanwhile; count the bytes files.
-    const stored = () => readdirSync(join(sb.dataDir, 'files')).filter((f) => !f.endsWith('.txt')).sort();
+    const stored = () =>
+      readdirSync(join(sb.dataDir, 'files'))
+        .filter((f) => !f.endsWith('.txt'))
+        .sort();
     const filesBefore = stored();
     const two = new FormData();
     two.append('file', new Blob(['first']), 'a.txt');
@@ -128,8 +136,12 @@ describe('files', () => {
   test('every client reads the 413 of a body far over the limit (no ECONNRESET, no stall)', async () => {
     const attempt = async (path: string, body: BodyInit, headers: Record<string, string> = {}) => {
       try {
-        const r =
-          await checkedFetch(sb.url, path, { method: 'POST', headers: { 'x-api-key': sb.apiKey, ...headers }, body, signal: AbortSignal.timeout(10_000) });
+        const r = await checkedFetch(sb.url, path, {
+          method: 'POST',
+          headers: { 'x-api-key': sb.apiKey, ...headers },
+          body,
+          signal: AbortSignal.timeout(10_000),
+        });
         await r.arrayBuffer();
         return r.status;
       } catch (err) {
@@ -203,7 +215,13 @@ describe('file paging', () => {
   });
 
   test('bad page or limit is a 400 naming it', async () => {
-    for (const [q, name] of [['page=0', 'page'], ['page=x', 'page'], ['limit=101', 'limit'], ['limit=0', 'limit'], ['limit=-3', 'limit']]) {
+    for (const [q, name] of [
+      ['page=0', 'page'],
+      ['page=x', 'page'],
+      ['limit=101', 'limit'],
+      ['limit=0', 'limit'],
+      ['limit=-3', 'limit'],
+    ]) {
       const r = await get(sb, `/files?${q}`);
       assert.equal(r.status, 400, q);
       assert.match(r.body.message, new RegExp(`^${name} must be`));

@@ -63,13 +63,7 @@ export async function checkedFetch(base: string, path: string, init: RequestInit
   return res;
 }
 
-export async function send(
-  sb: RunningSandbox,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<Answer> {
+export async function send(sb: RunningSandbox, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   const init: RequestInit = { method, headers: { 'x-api-key': sb.apiKey, ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' || body instanceof FormData || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body);

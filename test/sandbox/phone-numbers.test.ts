@@ -29,7 +29,7 @@ describe('phone numbers and inbound calls', () => {
     const free = (await get(sb, '/phone-numbers')).body.phoneNumbers.find((n: any) => n.assistantId === null);
     const r = await post(sb, '/phone-numbers/inbound/setup', { assistantId: assistant.id, phoneNumberId: free.id });
     assert.equal(r.status, 200);
-    assert.equal(r.body.message, 'Inbound agent configured successfully', 'the reference\'s words');
+    assert.equal(r.body.message, 'Inbound agent configured successfully', "the reference's words");
     assert.equal(r.body.phoneNumber.assistantId, assistant.id);
     const again = (await get(sb, '/phone-numbers')).body.phoneNumbers.find((n: any) => n.id === free.id);
     assert.equal(again.assistantId, assistant.id);

@@ -18,8 +18,11 @@ function downgradeToSchema4(dataDir: string): void {
   try {
     transaction(db, () => {
       for (const r of db.prepare('SELECT id, messages FROM conversations').all() as { id: string; messages: string }[]) {
-        const old = (JSON.parse(r.messages) as { role: string; message: string }[]).map(({ role, message, ...rest }) =>
-          ({ role: role === 'bot' ? 'assistant' : role, content: message, ...rest }));
+        const old = (JSON.parse(r.messages) as { role: string; message: string }[]).map(({ role, message, ...rest }) => ({
+          role: role === 'bot' ? 'assistant' : role,
+          content: message,
+          ...rest,
+        }));
         db.prepare('UPDATE conversations SET messages = ? WHERE id = ?').run(JSON.stringify(old), r.id);
       }
       for (const r of db.prepare('SELECT id, body FROM phone_numbers').all() as { id: string; body: string }[]) {
@@ -70,7 +73,10 @@ async function dataDirWithCalls(prefix: string) {
   }
 }
 
-for (const [schema, downgrade] of [[3, downgradeToSchema3], [4, downgradeToSchema4]] as const) {
+for (const [schema, downgrade] of [
+  [3, downgradeToSchema3],
+  [4, downgradeToSchema4],
+] as const) {
   test(`a schema-${schema} data dir opens with its calls, their conversations included, in today's shapes`, async () => {
     const before = await dataDirWithCalls(`switchboard-schema${schema}-`);
     try {

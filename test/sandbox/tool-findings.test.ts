@@ -61,8 +61,12 @@ describe("the tools' findings", () => {
       assert.equal(chat.status, 201, chat.text);
       isServerSet(chat.body.chat, 'POST /chats');
 
-      const call =
-        await send(sb, 'POST', '/calls/outbound', { assistantId: ids.assistant, phoneNumberId: ids.number, customer: { number: '+14155550199' }, ...junk });
+      const call = await send(sb, 'POST', '/calls/outbound', {
+        assistantId: ids.assistant,
+        phoneNumberId: ids.number,
+        customer: { number: '+14155550199' },
+        ...junk,
+      });
       assert.equal(call.status, 201, call.text);
       isServerSet(call.body.call, 'POST /calls/outbound');
       const listed = (await get(sb, `/calls/details?id=${call.body.call.id}`)).body.calls;
@@ -170,7 +174,10 @@ describe("the tools' findings", () => {
       assert.deepEqual(new Set(r.headers.get('allow')?.split(', ')), new Set(allowed.split(', ')), `${method} ${path}`);
       assert.match(r.body.message, new RegExp(`does not take ${method}`));
     }
-    for (const [method, path] of [['GET', '/nope'], ['DELETE', '/assistants/a/b']]) {
+    for (const [method, path] of [
+      ['GET', '/nope'],
+      ['DELETE', '/assistants/a/b'],
+    ]) {
       const r = await send(sb, method, path);
       assert.equal(r.status, 404, `${method} ${path}`);
       assert.equal(r.headers.get('allow'), null);
@@ -178,8 +185,22 @@ describe("the tools' findings", () => {
   });
 
   describe('date filters take real dates only, exactly as the document’s pattern says', () => {
-    const impossible = ['2026-02-30', '2025-02-29', '1900-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '2026-01-32',
-      '2026-11-01T24:00', '2026-11-01T25:00:00Z', '2026-11-01T23:60', '2026-11-01T23:59:60Z', '2026-11-01T09:30:00+24:00', '2026-11-01T09:30:00-01:60'];
+    const impossible = [
+      '2026-02-30',
+      '2025-02-29',
+      '1900-02-29',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-01-00',
+      '2026-01-32',
+      '2026-11-01T24:00',
+      '2026-11-01T25:00:00Z',
+      '2026-11-01T23:60',
+      '2026-11-01T23:59:60Z',
+      '2026-11-01T09:30:00+24:00',
+      '2026-11-01T09:30:00-01:60',
+    ];
     const real = [
       '2024-02-29',
       '2000-02-29',
@@ -238,7 +259,10 @@ describe("the tools' findings", () => {
         responseBody: { message: 'Assistant updated successfully', assistant: (await get(sb, `/assistants/${ids.assistant}`)).body.assistant },
         responseText: '',
       });
-      assert.ok(problems.some((p) => p.includes('the document calls this request invalid')), `${JSON.stringify(body)}: ${problems.join('; ')}`);
+      assert.ok(
+        problems.some((p) => p.includes('the document calls this request invalid')),
+        `${JSON.stringify(body)}: ${problems.join('; ')}`,
+      );
     }
   });
 
@@ -257,7 +281,11 @@ describe("the tools' findings", () => {
   });
 
   test("the spec's 500s are documented where the spec lists them", () => {
-    for (const [path, method] of [['/phone-numbers/inbound/setup', 'post'], ['/phone-numbers', 'get'], ['/calls/details', 'get']]) {
+    for (const [path, method] of [
+      ['/phone-numbers/inbound/setup', 'post'],
+      ['/phone-numbers', 'get'],
+      ['/calls/details', 'get'],
+    ]) {
       const r = doc.paths[path][method].responses['500'];
       assert.ok(r, `${method} ${path}`);
       assert.equal(r.content['application/json'].schema.$ref, '#/components/schemas/Error');

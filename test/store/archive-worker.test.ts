@@ -60,14 +60,19 @@ describe("the console's archive sync in a worker thread", () => {
   /** A console's store on the call log, its sync in a worker with `target` (the sandbox's by default). */
   function consoleStore(cacheDir: string, target: Partial<SyncWorkerTarget> = {}): ConsoleStore {
     const started = { n: 0 };
-    const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, { routes: ROUTES,
-      initialRoute: { name: 'calls' },
-      pollMs: 3_600_000,
-      syncWorker: async () => {
-        started.n++;
-        return { baseUrl: sb.url, apiKey: sb.apiKey, ...target };
+    const store = createConsoleStore(
+      api,
+      { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir },
+      {
+        routes: ROUTES,
+        initialRoute: { name: 'calls' },
+        pollMs: 3_600_000,
+        syncWorker: async () => {
+          started.n++;
+          return { baseUrl: sb.url, apiKey: sb.apiKey, ...target };
+        },
       },
-    });
+    );
     store.getState().actions.resize(100, 30);
     stores.push(store);
     workers.set(store, started);
@@ -190,7 +195,12 @@ describe("the console's archive sync in a worker thread", () => {
     total += ids.length;
     return ids;
   }
-  const newest = (store: ConsoleStore, n: number) => store.getState().callLog.calls.slice(0, n).map((c) => c.id).sort();
+  const newest = (store: ConsoleStore, n: number) =>
+    store
+      .getState()
+      .callLog.calls.slice(0, n)
+      .map((c) => c.id)
+      .sort();
 
   test('a refresh while the first back-fill runs brings the calls placed meanwhile between two pages, not when the back-fill ends', async () => {
     // Pages of history answered 250 ms late: the back-fill of 12,000 calls takes 3 s at least.
@@ -280,7 +290,11 @@ describe("the console's archive sync in a worker thread", () => {
         unsubscribe();
       }
       assert.ok(seen.length >= 3, `the rows followed the pages (${seen.join(', ')})`);
-      assert.deepEqual(seen, seen.map(() => 'right after a key'), 'each re-read came in the gap right after a key');
+      assert.deepEqual(
+        seen,
+        seen.map(() => 'right after a key'),
+        'each re-read came in the gap right after a key',
+      );
       await synced(store);
     } finally {
       await proxy.close();

@@ -48,7 +48,10 @@ async function sameAsService(store: ConsoleStore, api: Api): Promise<void> {
   assert.equal(log.length, service.length, 'as many calls as the service has');
   assert.deepEqual(new Set(log.map((c) => c.id)), new Set(service), 'the same calls, none missing, none twice');
   assert.equal(new Set(log.map((c) => c.id)).size, log.length, 'no call twice');
-  assert.ok(log.every((c, i) => i === 0 || Date.parse(log[i - 1].createdAt) >= Date.parse(c.createdAt)), 'newest first');
+  assert.ok(
+    log.every((c, i) => i === 0 || Date.parse(log[i - 1].createdAt) >= Date.parse(c.createdAt)),
+    'newest first',
+  );
 }
 
 /** Seeds `n` calls the service creates after the newest call the store has archived (a sync reads new calls from there on). */

@@ -17,7 +17,6 @@ import { parseVariables } from '../../src/ui/screens/chat/VariablesEditor.js';
 import { turnLines, windowTurns } from '../../src/ui/screens/chat/transcript.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
 
-
 describe('chat slice against the sandbox', () => {
   const sb = sandboxForFile();
   let api: ReturnType<typeof createClient>;
@@ -253,7 +252,10 @@ describe('chat slice: a send that ends without an answer reconciles with the ser
       assert.equal(await sending, false);
       const conv = c.store.getState().chat.conversations[c.id];
       assert.equal(conv.draft, '', 'the message left the input: the service has it');
-      assert.deepEqual(conv.turns.slice(-2).map((t) => t.role), ['user', 'assistant']);
+      assert.deepEqual(
+        conv.turns.slice(-2).map((t) => t.role),
+        ['user', 'assistant'],
+      );
       assert.equal(conv.turns.at(-2)!.content, text);
       assert.match(c.store.getState().flash!.text, /Cancelled, but the service already had your message; its reply is shown/);
       await faulty.setMode('healthy');

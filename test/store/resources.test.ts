@@ -8,7 +8,6 @@ import { until } from '../support/wait.js';
 import { createConsoleStore } from '../../src/store/index.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
 
-
 test('a list that comes back unchanged is the same object; a changed one is new and holds the change', async () => {
   // Each load answers with new objects, as a request does: the store must see the rows are the same.
   const api = createMemoryApi();

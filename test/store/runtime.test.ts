@@ -35,7 +35,11 @@ test('two stores hold their own runtime: a scan, a flash and a dispose in one le
       const seed = openArchive(path, { service: name });
       seed.put(calls);
       seed.close();
-      const store = createConsoleStore(downApi(), { kind: 'remote', profile: name, baseUrl: `http://${name}`, archive: { path, service: name } }, { routes: ROUTES });
+      const store = createConsoleStore(
+        downApi(),
+        { kind: 'remote', profile: name, baseUrl: `http://${name}`, archive: { path, service: name } },
+        { routes: ROUTES },
+      );
       stores.push(store);
       return store;
     };
@@ -49,8 +53,14 @@ test('two stores hold their own runtime: a scan, a flash and a dispose in one le
     a.getState().actions.filterCalls('bob');
     assert.equal(scanText(a), 'bob');
     assert.equal(scanText(b), undefined, "a's scan is not b's");
-    assert.deepEqual(a.getState().callLog.calls.map((c) => c.id), ['a2']);
-    assert.deepEqual(b.getState().callLog.calls.map((c) => c.id), ['b1']);
+    assert.deepEqual(
+      a.getState().callLog.calls.map((c) => c.id),
+      ['a2'],
+    );
+    assert.deepEqual(
+      b.getState().callLog.calls.map((c) => c.id),
+      ['b1'],
+    );
 
     b.getState().actions.filterCalls('ada');
     assert.equal(scanText(b), 'ada');
@@ -72,7 +82,10 @@ test('two stores hold their own runtime: a scan, a flash and a dispose in one le
     assert.equal(scanText(b), 'ada');
     // b still reads its archive (a's dispose closed only a's connections).
     b.getState().actions.filterCalls('');
-    assert.deepEqual(b.getState().callLog.calls.map((c) => c.id), ['b1']);
+    assert.deepEqual(
+      b.getState().callLog.calls.map((c) => c.id),
+      ['b1'],
+    );
   } finally {
     for (const s of stores) s.getState().actions.dispose();
     rmSync(dir, { recursive: true, force: true });

@@ -39,13 +39,13 @@ after(async () => {
 
 const posts = () => server.requests.filter((r) => r.method === 'POST').length;
 
-test('number link answered 200 text/plain: done, with the service\'s words', async () => {
+test("number link answered 200 text/plain: done, with the service's words", async () => {
   write = (res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('Inbound agent configured successfully');
   assert.equal(await store.getState().actions.linkNumber('p1', 'a1'), true);
-  assert.deepEqual(
-    store.getState().flash && { kind: store.getState().flash!.kind, text: store.getState().flash!.text },
-    { kind: 'info', text: 'Inbound agent configured successfully' },
-  );
+  assert.deepEqual(store.getState().flash && { kind: store.getState().flash!.kind, text: store.getState().flash!.text }, {
+    kind: 'info',
+    text: 'Inbound agent configured successfully',
+  });
 });
 
 test('an edit answered { message, data } is saved; one answered in text/plain is saved and re-read', async () => {

@@ -124,9 +124,9 @@ export async function startFaultyServer(opts: {
         return;
       }
       case 'wrong-shape':
-        res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ hello: 'world', assistants: 'not a list', phoneNumbers: 7, files: null, calls: {} }),
-        );
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ hello: 'world', assistants: 'not a list', phoneNumbers: 7, files: null, calls: {} }));
         return;
     }
   }
@@ -134,9 +134,9 @@ export async function startFaultyServer(opts: {
   /** `hold`: the upstream's answer is read and dropped; the client gets none. */
   function forward(req: IncomingMessage, res: ServerResponse, hold = false) {
     if (!opts.upstream) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ assistants: [], phoneNumbers: [], calls: [], files: [], pagination: { total: 0, page: 1, limit: 20, totalPages: 0 } }),
-      );
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ assistants: [], phoneNumbers: [], calls: [], files: [], pagination: { total: 0, page: 1, limit: 20, totalPages: 0 } }));
       return;
     }
     const up = new URL(opts.upstream);

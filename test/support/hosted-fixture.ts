@@ -190,9 +190,10 @@ function seedAssistants(): Json[] {
     name,
     status: i !== 3,
     description: `${name} assistant`,
-    voice: i % 2 === 0
-      ? { provider: '11labs', voiceId: 'burt', speed: 1 }
-      : { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en', speed: 1 },
+    voice:
+      i % 2 === 0
+        ? { provider: '11labs', voiceId: 'burt', speed: 1 }
+        : { provider: 'sarvam', voiceId: 'anushka', model: 'bulbul:v2', language: 'en', speed: 1 },
     transcriber: { provider: 'deepgram', model: 'nova-3', language: 'en' },
     model: {
       provider: 'openai',
@@ -442,7 +443,7 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
       case 'html': {
         const page =
           `<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>${status} ${reason}</title></head>\n<body>\n<h1>${reason}</h1>\n` +
-            `<p>${escapeHtml(message)}</p>\n</body>\n</html>\n`;
+          `<p>${escapeHtml(message)}</p>\n</body>\n</html>\n`;
         res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(page) });
         return res.end(page);
       }

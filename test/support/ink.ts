@@ -61,7 +61,7 @@ export async function renderApp(tree: ReactElement) {
     },
     /** Waits until the frame contains `text` (bounded against a hang, not by a clock: see wait.ts). */
     async waitFor(text: string | RegExp): Promise<string> {
-      for (const end = Date.now() + GUARD_MS; Date.now() < end; ) {
+      for (const end = Date.now() + GUARD_MS; Date.now() < end;) {
         const f = app.lastFrame() ?? '';
         if (typeof text === 'string' ? f.includes(text) : text.test(f)) return f;
         await new Promise((r) => setTimeout(r, 10));

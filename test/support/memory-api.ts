@@ -263,7 +263,8 @@ export function createMemoryApi(opts: MemoryApiOptions = {}): MemoryApi {
       op('listAssistants', 'GET', '/assistants', ro?.signal, () => records.assistants.map((a) => AssistantSchema.parse(assistantRecord(a)))),
     getAssistant: (id, ro) =>
       op('getAssistant', 'GET', `/assistants/${id}`, ro?.signal, () =>
-        AssistantSchema.parse(assistantRecord(assistantOr404('GET', `/assistants/${encodeURIComponent(id)}`, id)))),
+        AssistantSchema.parse(assistantRecord(assistantOr404('GET', `/assistants/${encodeURIComponent(id)}`, id))),
+      ),
     createAssistant: (input, ro) =>
       op('createAssistant', 'POST', '/assistants', ro?.signal, () => {
         if (typeof input.name !== 'string' || !input.name.trim()) throw fail(400, 'POST', '/assistants', 'name is required');

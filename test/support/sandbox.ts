@@ -61,8 +61,8 @@ export function sandboxForFile(opts: Partial<SandboxOptions> = {}, { skip }: { s
   const target = (): RunningSandbox => {
     if (!running) {
       throw new Error(
-        'the sandbox of sandboxForFile() is used outside the tests of its file (before its `before` or after its `after`;'
-          + ' a top-level `before` awaits `sb.started` first)',
+        'the sandbox of sandboxForFile() is used outside the tests of its file (before its `before` or after its `after`;' +
+          ' a top-level `before` awaits `sb.started` first)',
       );
     }
     return running;

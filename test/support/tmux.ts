@@ -34,9 +34,14 @@ export interface TmuxSession {
   kill(): void;
 }
 
-export function startTmux(
-  opts: { name: string; command: string; env: Record<string, string | undefined>; cwd: string; width?: number; height?: number },
-): TmuxSession {
+export function startTmux(opts: {
+  name: string;
+  command: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  width?: number;
+  height?: number;
+}): TmuxSession {
   // `env -u CI`: Ink treats any set CI as non-interactive.
   const assigns = Object.entries(opts.env)
     .filter(([, v]) => v !== undefined)
@@ -56,7 +61,7 @@ export function startTmux(
     async waitFor(text) {
       let last = '';
       // Until it shows (bounded against a hang, not by a clock: see wait.ts).
-      for (const end = Date.now() + GUARD_MS; Date.now() < end; ) {
+      for (const end = Date.now() + GUARD_MS; Date.now() < end;) {
         last = s.screen();
         if (typeof text === 'string' ? last.includes(text) : text.test(last)) return last;
         await new Promise((r) => setTimeout(r, 100));
@@ -86,7 +91,7 @@ export function startTmux(
       return status;
     },
     async waitForExit() {
-      for (const end = Date.now() + GUARD_MS; Date.now() < end; ) {
+      for (const end = Date.now() + GUARD_MS; Date.now() < end;) {
         const st = s.exitStatus();
         if (st !== null) return st;
         await new Promise((r) => setTimeout(r, 100));

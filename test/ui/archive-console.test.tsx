@@ -117,7 +117,10 @@ describe('the console on the call archive', () => {
       // A word from the transcript of an old call (one far below the first screen).
       const call = await api.getCall(service.at(-3)!.id);
       // Late in the transcript, so the call's page must scroll to show it.
-      const word = (call.transcript ?? '').split(/\W+/).filter((w) => w.length >= 7 && /^[a-z]+$/i.test(w)).at(-1)!;
+      const word = (call.transcript ?? '')
+        .split(/\W+/)
+        .filter((w) => w.length >= 7 && /^[a-z]+$/i.test(w))
+        .at(-1)!;
       assert.ok(word, `a word to search for in: ${call.transcript}`);
       const matching = service.length; // an upper bound; the archive counts exactly
       await c.press('s');
@@ -128,7 +131,10 @@ describe('the console on the call archive', () => {
       const frame = c.frame();
       const res = c.store.getState().searches[word];
       assert.ok(res.total > 0 && res.total <= matching);
-      assert.ok(res.hits.every((h) => h.parts.some((p) => p.hit && p.text.toLowerCase().includes(word.toLowerCase()))), 'every snippet holds the match');
+      assert.ok(
+        res.hits.every((h) => h.parts.some((p) => p.hit && p.text.toLowerCase().includes(word.toLowerCase()))),
+        'every snippet holds the match',
+      );
       // The match is drawn highlighted (inverse) in the snippet line.
       assert.match(frame, new RegExp(`\\x1b\\[7m(?:\\x1b\\[[0-9;]*m)*${word}`, 'i'));
       await c.press(KEYS.enter);
@@ -157,7 +163,7 @@ describe('the console on the call archive', () => {
     }
   });
 
-  test('the stats view: calls, minutes and cost per day and per assistant equal the sums over the service\'s calls', async () => {
+  test("the stats view: calls, minutes and cost per day and per assistant equal the sums over the service's calls", async () => {
     const c = await callLog();
     try {
       await c.press('S');
@@ -175,7 +181,11 @@ describe('the console on the call archive', () => {
       assert.equal(stats.total.calls, all.calls);
       assert.ok(Math.abs(stats.total.cost - all.cost) < 1e-6, `${stats.total.cost} vs ${all.cost}`);
       assert.ok(Math.abs(stats.total.minutes - all.minutes) < 0.01, `${stats.total.minutes} vs ${all.minutes}`);
-      assert.equal(stats.byDay.reduce((n, d) => n + d.calls, 0), all.calls, 'the days sum to the total');
+      assert.equal(
+        stats.byDay.reduce((n, d) => n + d.calls, 0),
+        all.calls,
+        'the days sum to the total',
+      );
       for (const a of stats.byAssistant) {
         const mine = sum(service.filter((x) => (x.assistantId ?? '') === a.key));
         assert.equal(a.calls, mine.calls, `calls of ${a.key}`);

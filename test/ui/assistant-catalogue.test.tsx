@@ -34,17 +34,20 @@ test('a free choice keeps a typed value; a listed one that the new provider does
     "openai's model does not stay under azure",
   );
   // While the provider is being typed (even empty), its models are those of what is typed.
-  assert.deepEqual(
-    normalize(PROVIDER_AND_MODEL, { provider: '', model: 'gpt-4o' }, { provider: 'azure', model: 'gpt-4o-cluster' }, 'provider'),
-    { provider: '', model: 'gpt-4o' },
-  );
+  assert.deepEqual(normalize(PROVIDER_AND_MODEL, { provider: '', model: 'gpt-4o' }, { provider: 'azure', model: 'gpt-4o-cluster' }, 'provider'), {
+    provider: '',
+    model: 'gpt-4o',
+  });
   const typed = { provider: 'openai', model: 'my-finetune' };
   assert.deepEqual(normalize(PROVIDER_AND_MODEL, { ...typed, provider: 'azure' }, typed), { provider: 'azure', model: 'my-finetune' }, 'a typed model stays');
   // A strict choice is as before: only its options.
   const strict: Field[] = [{ kind: 'select', key: 'k', label: 'K', options: () => [{ value: 'a' }] }];
   assert.deepEqual(normalize(strict, { k: 'zzz' }), { k: 'a' });
   const shown = choicesOf(PROVIDER_AND_MODEL[0] as Field & { kind: 'select' }, { provider: 'groq' });
-  assert.deepEqual(shown.map((o) => o.label ?? o.value), ['openai', 'azure', 'groq (typed)', 'type another…']);
+  assert.deepEqual(
+    shown.map((o) => o.label ?? o.value),
+    ['openai', 'azure', 'groq (typed)', 'type another…'],
+  );
   assert.equal(shown.at(-1)!.value, TYPE_ANOTHER);
 });
 
@@ -58,24 +61,23 @@ test('the create form offers providers and models as free choices', () => {
 test("a service's 400 goes to the field it names, in its words", () => {
   const err = (message: string | string[]) => new ApiError(400, message, 'POST', '/assistants', 'http://x');
   assert.deepEqual(fieldErrorsOf(err('model.provider must be one of openai, azure')), { modelProvider: 'model.provider must be one of openai, azure' });
-  assert.deepEqual(
-    fieldErrorsOf(err('model.model must be one of gpt-4o for provider openai')),
-    { model: 'model.model must be one of gpt-4o for provider openai' },
-  );
-  assert.deepEqual(
-    fieldErrorsOf(err(['voice.voiceId should not be empty', 'name must be a string'])),
-    { voiceId: 'voice.voiceId should not be empty', name: 'name must be a string' },
-  );
+  assert.deepEqual(fieldErrorsOf(err('model.model must be one of gpt-4o for provider openai')), {
+    model: 'model.model must be one of gpt-4o for provider openai',
+  });
+  assert.deepEqual(fieldErrorsOf(err(['voice.voiceId should not be empty', 'name must be a string'])), {
+    voiceId: 'voice.voiceId should not be empty',
+    name: 'name must be a string',
+  });
   assert.equal(fieldErrorsOf(err('something else went wrong')), null);
   assert.equal(fieldErrorsOf(new ApiError(500, 'model.provider broke', 'POST', '/assistants', 'http://x')), null, 'only a 400 names a bad field');
   assert.equal(fieldErrorsOf(new Error('model.provider')), null);
 });
 
 test("Sarvam's details are asked for in their fields, other providers need none", () => {
-  assert.deepEqual(
-    Object.keys(voiceProblems({ voiceProvider: 'sarvam', voiceId: '', voiceModel: 'bulbul:v2', voiceLanguage: '' })!),
-    ['voiceId', 'voiceLanguage'],
-  );
+  assert.deepEqual(Object.keys(voiceProblems({ voiceProvider: 'sarvam', voiceId: '', voiceModel: 'bulbul:v2', voiceLanguage: '' })!), [
+    'voiceId',
+    'voiceLanguage',
+  ]);
   assert.equal(voiceProblems({ voiceProvider: 'elevenlabs', voiceId: '' }), null);
   assert.equal(voiceProblems({ voiceProvider: 'some-new-provider' }), null, 'an unknown provider is for the service to judge');
 });

@@ -42,7 +42,11 @@ test('console and commands: an assistant named with bidi controls and separators
       await c.close();
     }
   }
-  for (const args of [['assistants', 'list'], ['assistants', 'get', id], ['assistants', 'get', id, '-o', 'json']]) {
+  for (const args of [
+    ['assistants', 'list'],
+    ['assistants', 'get', id],
+    ['assistants', 'get', id, '-o', 'json'],
+  ]) {
     const r = await runCli(args, { env: on.env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, args.includes('json') ? /\\u202e/ : /<U\+202E>/, `${args.join(' ')} shows the mark`);

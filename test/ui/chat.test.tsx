@@ -97,11 +97,13 @@ describe('Chat screen', () => {
 
   test('c on an assistant opens a new chat with it; a variable set with Ctrl-V is substituted in the reply and remembered', async () => {
     const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-    const made = (await api.createAssistant({
-      name: 'Greeter',
-      firstMessage: 'Welcome back, {{customerName}}!',
-      firstMessageMode: 'assistant-waits-for-user',
-    })).record!;
+    const made = (
+      await api.createAssistant({
+        name: 'Greeter',
+        firstMessage: 'Welcome back, {{customerName}}!',
+        firstMessageMode: 'assistant-waits-for-user',
+      })
+    ).record!;
     await api.close();
     const c = await openChat(sb.url, sb.apiKey);
     try {

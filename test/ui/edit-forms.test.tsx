@@ -139,7 +139,10 @@ test('changedFields: unchanged values send nothing; a nested change keeps the ke
       provider: 'openai',
       model: 'gpt-4o',
       temperature: 0.7,
-      messages: [{ role: 'system', content: 'Be kind' }, { role: 'assistant', content: 'Hi' }],
+      messages: [
+        { role: 'system', content: 'Be kind' },
+        { role: 'assistant', content: 'Hi' },
+      ],
       knowledgeBase: { fileIds: ['f1'] },
     },
     voice: { provider: 'vapi', voiceId: 'Elliot', extra: 1 } as Assistant['voice'],
@@ -154,7 +157,10 @@ test('changedFields: unchanged values send nothing; a nested change keeps the ke
     temperature: 0.7,
     emotionRecognitionEnabled: false,
     knowledgeBase: { fileIds: ['f1'] },
-    messages: [{ role: 'system', content: 'Be brief' }, { role: 'assistant', content: 'Hi' }],
+    messages: [
+      { role: 'system', content: 'Be brief' },
+      { role: 'assistant', content: 'Hi' },
+    ],
   });
   const voice = changedFields(a, v, { ...v, voiceId: 'Paige' }) as Record<string, unknown>;
   assert.deepEqual(voice, { voice: { provider: 'vapi', voiceId: 'Paige', extra: 1 } });

@@ -93,7 +93,10 @@ describe('Files screen and the shell', () => {
       await c.type(`calls ${first.id}`);
       await c.press(KEYS.enter);
       await c.waitFor(`call ${first.id}`);
-      assert.deepEqual(c.store.getState().stack.map((r) => r.name), ['calls', 'call']);
+      assert.deepEqual(
+        c.store.getState().stack.map((r) => r.name),
+        ['calls', 'call'],
+      );
     } finally {
       await c.close();
     }

@@ -67,10 +67,17 @@ for (const route of [{ name: 'assistants' }, { name: 'numbers' }, { name: 'files
   test(`the early frame shows the cached ${route.name} rows, as the app draws them, marked cached`, async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
     const savedAt = Date.now() - 3 * 60_000;
-    await writeCachedList(cacheDir, 'sandbox', 'sandbox:starting…', 'assistants', [
-      { id: 'a-1', name: 'Cached Concierge', status: true, model: { provider: 'openai', model: 'gpt-4o' } },
-      { id: 'a-2', name: 'Cached Booker' },
-    ], savedAt);
+    await writeCachedList(
+      cacheDir,
+      'sandbox',
+      'sandbox:starting…',
+      'assistants',
+      [
+        { id: 'a-1', name: 'Cached Concierge', status: true, model: { provider: 'openai', model: 'gpt-4o' } },
+        { id: 'a-2', name: 'Cached Booker' },
+      ],
+      savedAt,
+    );
     await writeCachedList(
       cacheDir,
       'sandbox',
@@ -96,7 +103,10 @@ for (const route of [{ name: 'assistants' }, { name: 'numbers' }, { name: 'files
       const early = rowsOf(chromeFrame(target, route, columns, rows, false));
       const expected = { assistants: 'Cached Concierge', numbers: '+14155550123', files: 'cached-faq.md' }[route.name as 'assistants'];
       const body = [...early.entries()].filter(([row]) => row >= 3 && row < rows);
-      assert.ok(body.some(([, text]) => text.includes(expected)), `the early frame shows ${expected}:\n${[...early.values()].join('\n')}`);
+      assert.ok(
+        body.some(([, text]) => text.includes(expected)),
+        `the early frame shows ${expected}:\n${[...early.values()].join('\n')}`,
+      );
       assert.match(early.get(3)!, /cached from 3 min ago · refreshing…/);
       for (const [row, text] of body) assert.equal(text.trimEnd(), ink[row - 1].trimEnd(), `row ${row} is the app's`);
       if (route.name === 'numbers') assert.match(app.frame(), /Cached Booker/, "the linked assistant's cached name");

@@ -8,7 +8,12 @@ test('form: multi-line text keeps newlines and wraps inside its column; a long v
   await c.type('line one');
   await c.press(KEYS.enter);
   await c.type('line two is a much longer line that has to wrap around the value column');
-  assert.ok(c.frame().split('\n').every((l) => [...l].length <= 60));
+  assert.ok(
+    c
+      .frame()
+      .split('\n')
+      .every((l) => [...l].length <= 60),
+  );
   assert.match(c.frame(), /› Prompt +line one\n +line two/);
   await c.press(KEYS.tab);
   await c.type('x'.repeat(80));

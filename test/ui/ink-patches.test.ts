@@ -60,13 +60,15 @@ after(() => {
   rmSync(published, { recursive: true, force: true });
 });
 
-const filesUnder = (d: string): string[] =>
-  readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? filesUnder(join(d, f)) : [join(d, f)]));
+const filesUnder = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? filesUnder(join(d, f)) : [join(d, f)]));
 
 test('every diff in src/patches is applied to the installed packages: taken out and put back, they give the installed files', () => {
   const pkgs = [...new Set(patchFiles().map((p) => p.pkg))];
   assert.deepEqual(pkgs, ['ink', 'string-width', 'widest-line', 'yoga-layout']);
-  const copy = packagesWith(pkgs, patchFiles().map((p) => p.name));
+  const copy = packagesWith(
+    pkgs,
+    patchFiles().map((p) => p.name),
+  );
   try {
     for (const pkg of pkgs) {
       for (const file of filesUnder(join(root, 'node_modules', pkg))) {
@@ -173,8 +175,10 @@ test('plain rows (no styles, first column) come out as Ink draws them, whatever 
 });
 
 test('a table frame: moving the selection redraws the same rows as Ink does', () => {
-  const rows = Array.from({ length: 30 }, (_, i) =>
-    `2026-11-${String(1 + (i % 28)).padStart(2, '0')}  inbound   ended  Riley — Northwind  +1415555${String(i).padStart(4, '0')}`);
+  const rows = Array.from(
+    { length: 30 },
+    (_, i) => `2026-11-${String(1 + (i % 28)).padStart(2, '0')}  inbound   ended  Riley — Northwind  +1415555${String(i).padStart(4, '0')}`,
+  );
   for (let cursor = 0; cursor < 30; cursor += 3) {
     const f: Frame = {
       width: 80,
@@ -182,8 +186,9 @@ test('a table frame: moving the selection redraws the same rows as Ink does', ()
       ops: [
         { kind: 'write', x: 0, y: 0, text: '\x1b[44m\x1b[37mSwitchboard │ sandbox\x1b[39m\x1b[49m', t: 0 },
         { kind: 'clip', clip: { x1: 0, x2: 80, y1: 1, y2: 11 } },
-        ...rows.slice(cursor, cursor + 10).map((r, i) =>
-          ({ kind: 'write' as const, x: 0, y: 1 + i, text: i === 1 ? `\x1b[7m${r.padEnd(80)}\x1b[27m` : r, t: 0 })),
+        ...rows
+          .slice(cursor, cursor + 10)
+          .map((r, i) => ({ kind: 'write' as const, x: 0, y: 1 + i, text: i === 1 ? `\x1b[7m${r.padEnd(80)}\x1b[27m` : r, t: 0 })),
         { kind: 'unclip' },
       ],
     };

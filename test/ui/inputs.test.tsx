@@ -202,7 +202,10 @@ describe('inputs in the console', () => {
       assert.equal(c.store.getState().stack.at(-1)!.name, 'assistant-new', 'q typed, did not quit or leave');
       await c.press(KEYS.ctrlS);
       await c.waitFor('Created assistant Rioleyx');
-      assert.ok(c.store.getState().assistants.data!.some((a) => a.name === 'Rioleyx'), 'created under the edited name');
+      assert.ok(
+        c.store.getState().assistants.data!.some((a) => a.name === 'Rioleyx'),
+        'created under the edited name',
+      );
     } finally {
       await c.close();
     }

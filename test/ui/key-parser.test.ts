@@ -134,7 +134,25 @@ test('every key has the whole Key shape, as Ink gives it', () => {
   const [e] = createKeyParser().push('j');
   assert.ok(e && 'key' in e);
   assert.deepEqual(Object.keys(e.key).sort(), [
-    'backspace', 'capsLock', 'ctrl', 'delete', 'downArrow', 'end', 'escape', 'home', 'hyper', 'leftArrow', 'meta', 'numLock',
-    'pageDown', 'pageUp', 'return', 'rightArrow', 'shift', 'super', 'tab', 'upArrow',
+    'backspace',
+    'capsLock',
+    'ctrl',
+    'delete',
+    'downArrow',
+    'end',
+    'escape',
+    'home',
+    'hyper',
+    'leftArrow',
+    'meta',
+    'numLock',
+    'pageDown',
+    'pageUp',
+    'return',
+    'rightArrow',
+    'shift',
+    'super',
+    'tab',
+    'upArrow',
   ]);
 });

@@ -149,18 +149,27 @@ describe('the chat draft', () => {
       c.stdin.write('x'.repeat(columns + 40));
       await tick();
       await c.type('END');
-      let row = c.frame().split('\n').find((l) => l.startsWith('/'))!;
+      let row = c
+        .frame()
+        .split('\n')
+        .find((l) => l.startsWith('/'))!;
       assert.match(row, /^\/….*xEND ?$/, row);
       assert.ok(cellWidth(row) <= columns, `${cellWidth(row)} cells in ${columns}`);
       await c.press(HOME);
-      row = c.frame().split('\n').find((l) => l.startsWith('/'))!;
+      row = c
+        .frame()
+        .split('\n')
+        .find((l) => l.startsWith('/'))!;
       assert.match(row, /^\/ x+$/, row);
       await c.press(KEYS.escape);
       await new Promise((r) => setTimeout(r, 60));
       await c.press(':');
       c.stdin.write('calls ' + 'y'.repeat(columns));
       await tick();
-      row = c.frame().split('\n').find((l) => l.startsWith(':'))!;
+      row = c
+        .frame()
+        .split('\n')
+        .find((l) => l.startsWith(':'))!;
       assert.ok(cellWidth(row) <= columns && /y ?\s*$/.test(row), row);
     } finally {
       await c.close();
@@ -201,7 +210,10 @@ describe('the chat draft', () => {
       await tick();
       assert.equal(draft(), '');
       const turns = c.store.getState().chat.conversations[id].turns;
-      assert.ok(turns.some((t) => t.role === 'user' && t.content.startsWith('Hello there\nsecond\nthird line\nrow 4')), 'sent with its lines');
+      assert.ok(
+        turns.some((t) => t.role === 'user' && t.content.startsWith('Hello there\nsecond\nthird line\nrow 4')),
+        'sent with its lines',
+      );
     } finally {
       await c.close();
     }

@@ -14,9 +14,12 @@ before(async () => {
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   try {
     const prompt = 'p'.repeat(100_000);
-    id = (await api.createAssistant(
-      { name: 'Long prompt', model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: prompt }] } } as never,
-    )).record!.id;
+    id = (
+      await api.createAssistant({
+        name: 'Long prompt',
+        model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: prompt }] },
+      } as never)
+    ).record!.id;
   } finally {
     await api.close();
   }

@@ -39,7 +39,10 @@ describe('Numbers and Calls screens', () => {
       await c.waitFor('calls/day');
       const calls = c.store.getState().callLog.calls;
       assert.ok(calls.length > 0);
-      assert.ok(calls.every((x, i) => i === 0 || calls[i - 1].createdAt >= x.createdAt), 'newest first');
+      assert.ok(
+        calls.every((x, i) => i === 0 || calls[i - 1].createdAt >= x.createdAt),
+        'newest first',
+      );
       assert.equal(viewCall(calls[0]).summary, undefined, 'the log keeps no summary');
       await c.press(KEYS.enter);
       await c.waitFor('Transcript');

@@ -24,9 +24,22 @@ const cols: Column<string>[] = [
 ];
 
 test('columns drop by priority when narrow and the growing one takes the spare width', () => {
-  assert.deepEqual(layoutColumns(cols, 80).map((c) => [c.col.header, c.width]), [['A', 56], ['B', 10], ['C', 10]]);
-  assert.deepEqual(layoutColumns(cols, 25).map((c) => c.col.header), ['A', 'C']);
-  assert.deepEqual(layoutColumns(cols, 12).map((c) => c.col.header), ['A']);
+  assert.deepEqual(
+    layoutColumns(cols, 80).map((c) => [c.col.header, c.width]),
+    [
+      ['A', 56],
+      ['B', 10],
+      ['C', 10],
+    ],
+  );
+  assert.deepEqual(
+    layoutColumns(cols, 25).map((c) => c.col.header),
+    ['A', 'C'],
+  );
+  assert.deepEqual(
+    layoutColumns(cols, 12).map((c) => c.col.header),
+    ['A'],
+  );
 });
 
 test('truncation uses an ellipsis and wrapping never exceeds the width', () => {
@@ -37,9 +50,19 @@ test('truncation uses an ellipsis and wrapping never exceeds the width', () => {
 
 test('the calls-per-day chart: days in the gap count zero, the busiest day is a full column', () => {
   const g = (key: string, calls: number) => ({ key, calls, minutes: 0, cost: 0 });
-  assert.deepEqual(everyDay([g('2026-11-03', 1), g('2026-11-01', 2)]).map((d) => [d.key, d.calls]), [['2026-11-01', 2], ['2026-11-02', 0], ['2026-11-03', 1]]);
+  assert.deepEqual(
+    everyDay([g('2026-11-03', 1), g('2026-11-01', 2)]).map((d) => [d.key, d.calls]),
+    [
+      ['2026-11-01', 2],
+      ['2026-11-02', 0],
+      ['2026-11-03', 1],
+    ],
+  );
   // Across a month end, and a group without a readable day is left off rather than breaking the chart.
-  assert.deepEqual(everyDay([g('2026-10-31', 1), g('', 5), g('2026-11-01', 1)]).map((d) => d.key), ['2026-10-31', '2026-11-01']);
+  assert.deepEqual(
+    everyDay([g('2026-10-31', 1), g('', 5), g('2026-11-01', 1)]).map((d) => d.key),
+    ['2026-10-31', '2026-11-01'],
+  );
   const rows = chartRows([2, 0, 1]);
   assert.equal(rows.length, 3);
   assert.equal(rows.map((r) => r[0]).join(''), '███');
@@ -54,9 +77,19 @@ test('the stats bars: in eighths of a cell, any value above zero shows, the larg
 });
 
 test('search snippets: each part escaped on its own, cut in terminal cells; a highlight cannot be forged', () => {
-  const parts = fitSnippet([{ text: 'say \x1b[31mred ', hit: false }, { text: '退款', hit: true }, { text: ' please and more text', hit: false }], 30);
+  const parts = fitSnippet(
+    [
+      { text: 'say \x1b[31mred ', hit: false },
+      { text: '退款', hit: true },
+      { text: ' please and more text', hit: false },
+    ],
+    30,
+  );
   assert.doesNotMatch(parts.map((p) => p.text).join(''), /\x1b/);
-  assert.deepEqual(parts.filter((p) => p.hit).map((p) => p.text), ['退款']);
+  assert.deepEqual(
+    parts.filter((p) => p.hit).map((p) => p.text),
+    ['退款'],
+  );
   assert.ok(parts.reduce((w, p) => w + [...p.text].reduce((n, ch) => n + (/[\u4e00-\u9fff]/.test(ch) ? 2 : 1), 0), 0) <= 30);
   assert.deepEqual(markPieces('A refund, Refunds', ['refund']), [
     { text: 'A ', hit: false },
@@ -86,29 +119,30 @@ test('the call filter form names the bad field and turns days into an inclusive 
 });
 
 test('the keymap: one table decides dispatch, footer and help; j/k are off where not bound', () => {
-  const key = (over: Partial<Key> = {}) => ({
-    upArrow: false,
-    downArrow: false,
-    leftArrow: false,
-    rightArrow: false,
-    pageDown: false,
-    pageUp: false,
-    home: false,
-    end: false,
-    return: false,
-    escape: false,
-    ctrl: false,
-    shift: false,
-    tab: false,
-    backspace: false,
-    delete: false,
-    meta: false,
-    super: false,
-    hyper: false,
-    capsLock: false,
-    numLock: false,
-    ...over,
-  }) as Key;
+  const key = (over: Partial<Key> = {}) =>
+    ({
+      upArrow: false,
+      downArrow: false,
+      leftArrow: false,
+      rightArrow: false,
+      pageDown: false,
+      pageUp: false,
+      home: false,
+      end: false,
+      return: false,
+      escape: false,
+      ctrl: false,
+      shift: false,
+      tab: false,
+      backspace: false,
+      delete: false,
+      meta: false,
+      super: false,
+      hyper: false,
+      capsLock: false,
+      numLock: false,
+      ...over,
+    }) as Key;
   assert.equal(commandFor('j', key(), ['list']), Command.Down);
   assert.equal(commandFor('', key({ downArrow: true }), ['list']), Command.Down);
   assert.equal(commandFor('j', key(), ['form']), undefined);
@@ -123,7 +157,13 @@ test("one Column for both surfaces: a command's columns lay out in the console, 
     { header: 'id', value: (r) => r.id },
     { header: 'count', value: (r) => r.n, tone: () => 'green' },
   ];
-  assert.deepEqual(layoutColumns(commandCols, 80).map((c) => [c.col.header, c.width]), [['id', 2], ['count', 5]]);
+  assert.deepEqual(
+    layoutColumns(commandCols, 80).map((c) => [c.col.header, c.width]),
+    [
+      ['id', 2],
+      ['count', 5],
+    ],
+  );
 });
 
 test('palette: any prefix naming one command, aliases, an id after calls/assistants/files opens that record', () => {
@@ -137,7 +177,11 @@ test('palette: any prefix naming one command, aliases, an id after calls/assista
 });
 
 test('the footer fits the width dropping the lowest-priority hints first; ? help and : command always stay', () => {
-  for (const contexts of [['assistants', 'list', 'global'], ['calls', 'list', 'global'], ['assistant', 'detail', 'global']] as const) {
+  for (const contexts of [
+    ['assistants', 'list', 'global'],
+    ['calls', 'list', 'global'],
+    ['assistant', 'detail', 'global'],
+  ] as const) {
     const wide = footerLine(routeFooter(contexts), 400);
     for (const width of [200, 100, 80, 60, 40, 30]) {
       const line = footerLine(routeFooter(contexts), width);
@@ -174,6 +218,9 @@ test('the list filter: typing on narrows the last result, Backspace and other ro
   }
   // The rows of another list never come from the last one's result.
   const other = rows.slice(0, 10);
-  assert.deepEqual(filterRows(other, cols, 'caller 1'), plain('caller 1').filter((r) => other.includes(r)));
+  assert.deepEqual(
+    filterRows(other, cols, 'caller 1'),
+    plain('caller 1').filter((r) => other.includes(r)),
+  );
   assert.deepEqual(filterRows(other, cols, 'caller 12'), []);
 });

@@ -63,6 +63,10 @@ test("the palette opens each route's command by its name, any prefix naming it a
     if (alone) assert.equal((parsePalette(`:${alone}${arg}`) as { route: Route }).route.name, c.route, `:${alone} names :${c.name} alone`);
   }
   const words = commands.flatMap((c) => [c.name, ...c.aliases]);
-  assert.deepEqual(words.filter((w, i) => words.indexOf(w) !== i), [], 'no two commands share a name or alias');
+  assert.deepEqual(
+    words.filter((w, i) => words.indexOf(w) !== i),
+    [],
+    'no two commands share a name or alias',
+  );
   assert.deepEqual(parsePalette(':quit'), { quit: true });
 });

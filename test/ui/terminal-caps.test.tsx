@@ -77,10 +77,21 @@ test('NO_COLOR: no colour anywhere (header included), the selected row marked by
         assert.ok(!hasColour(c.frames.join('')), `${initialRoute.name}: colour codes on screen:\n${JSON.stringify(frame.slice(0, 300))}`);
         assert.match(plain(frame), /^› \S/m, `${initialRoute.name}: the selected row is marked:\n${plain(frame)}`);
         // The marker follows the cursor.
-        const before = plain(frame).split('\n').findIndex((l) => l.startsWith('› '));
+        const before = plain(frame)
+          .split('\n')
+          .findIndex((l) => l.startsWith('› '));
         await c.press('j');
-        await until(() => plain(c.frame()).split('\n').findIndex((l) => l.startsWith('› ')) === before + 1, `${initialRoute.name}: the marker one row down`);
-        const after = plain(c.frame()).split('\n').findIndex((l) => l.startsWith('› '));
+        await until(
+          () =>
+            plain(c.frame())
+              .split('\n')
+              .findIndex((l) => l.startsWith('› ')) ===
+            before + 1,
+          `${initialRoute.name}: the marker one row down`,
+        );
+        const after = plain(c.frame())
+          .split('\n')
+          .findIndex((l) => l.startsWith('› '));
         assert.equal(after, before + 1, `${initialRoute.name}: the marker moved with j`);
       } finally {
         await c.close();
@@ -156,7 +167,11 @@ test('small windows: at 40×10 every screen, the delete dialog and a long flash 
   const c = await openConsole(sb, { initialRoute: { name: 'files' } });
   try {
     await c.waitFor('SIZE');
-    for (const [columns, rows] of [[40, 10], [50, 12], [80, 14]]) {
+    for (const [columns, rows] of [
+      [40, 10],
+      [50, 12],
+      [80, 14],
+    ]) {
       c.store.getState().actions.resize(columns, rows);
       await settle();
       await c.press('d');
@@ -235,7 +250,14 @@ test('an assistant detail scrolls to its last line (the hang-up prompt), keeps t
     await c.waitFor('"analysisPlan"');
     const frame = plain(c.frame());
     assert.ok(frame.replace(/\n\s*/g, ' ').includes('THE-END-OF-THE-PROMPT'), `the whole prompt is in the raw JSON, wrapped:\n${frame}`);
-    assert.doesNotMatch(frame.split('\n').filter((l) => l.includes('word word')).join('\n'), /…/, 'no line of the prompt is cut with …');
+    assert.doesNotMatch(
+      frame
+        .split('\n')
+        .filter((l) => l.includes('word word'))
+        .join('\n'),
+      /…/,
+      'no line of the prompt is cut with …',
+    );
     await c.press(KEYS.escape);
   } finally {
     await c.close();
@@ -257,7 +279,10 @@ test('numbers link picker: the assistant linked now is marked; linking an inacti
     const linked = frame.split('\n').filter((l) => l.includes('linked now'));
     assert.equal(linked.length, 1, `one assistant is marked as linked now:\n${frame}`);
     assert.ok(linked[0].includes(ids.active), linked[0]);
-    assert.match(frame.split('\n').find((l) => l.includes('Sleepy'))!, /inactive/);
+    assert.match(
+      frame.split('\n').find((l) => l.includes('Sleepy'))!,
+      /inactive/,
+    );
     await c.type('Sleepy');
     await c.press(KEYS.enter);
     await c.waitFor('Link an inactive assistant?');
@@ -293,10 +318,11 @@ test('an error state of any length: a few lines ending in …, the whole message
   const url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
   const api = createClient({ baseUrl: url, apiKey: 'sk-long-error-test-0000' });
   const logged: string[] = [];
-  const store = createConsoleStore(api, { kind: 'remote', profile: 'long', baseUrl: url }, { routes: ROUTES,
-    initialRoute: { name: 'files' },
-    debugLog: (line) => (logged.push(line), '~/.local/state/switchboard/debug.log'),
-  });
+  const store = createConsoleStore(
+    api,
+    { kind: 'remote', profile: 'long', baseUrl: url },
+    { routes: ROUTES, initialRoute: { name: 'files' }, debugLog: (line) => (logged.push(line), '~/.local/state/switchboard/debug.log') },
+  );
   const app = await renderApp(createElement(App, { store }));
   try {
     await app.waitFor('full text in');
@@ -307,7 +333,10 @@ test('an error state of any length: a few lines ending in …, the whole message
     assert.equal(lines[first + 3], 'full text in ~/.local/state/switchboard/debug.log');
     assert.ok(lines.length <= 24, 'the frame fits the window');
     assertFrame(app.frame(), 24, 'a long error state');
-    assert.ok(logged.some((l) => l.includes('THE END')), 'the whole message is in the debug log');
+    assert.ok(
+      logged.some((l) => l.includes('THE END')),
+      'the whole message is in the debug log',
+    );
   } finally {
     app.unmount();
     store.getState().actions.dispose();

@@ -40,15 +40,29 @@ test('text buffer: deletes a glyph, a word, to the start and to the end of the l
 test('text buffer: rows wrap at word breaks in cells; the cursor has a row and a cell column', () => {
   const text = 'the quick brown fox';
   const rows = wrapRows(text, 10);
-  assert.deepEqual(rows.map((r) => text.slice(r.start, r.end)), ['the quick ', 'brown fox']);
+  assert.deepEqual(
+    rows.map((r) => text.slice(r.start, r.end)),
+    ['the quick ', 'brown fox'],
+  );
   // Wide glyphs count two cells and are never split.
   const wide = '日本語のテキスト';
-  assert.deepEqual(wrapRows(wide, 5).map((r) => [wide.slice(r.start, r.end), r.width]), [['日本', 4], ['語の', 4], ['テキ', 4], ['スト', 4]]);
+  assert.deepEqual(
+    wrapRows(wide, 5).map((r) => [wide.slice(r.start, r.end), r.width]),
+    [
+      ['日本', 4],
+      ['語の', 4],
+      ['テキ', 4],
+      ['スト', 4],
+    ],
+  );
   assert.deepEqual(cursorAt(wide, wrapRows(wide, 5), 3), { row: 1, col: 2 });
   // Blank lines are rows; a cursor at a wrap point is at the start of the next row.
   const lines = 'a\n\nbcd efg';
   const lr = wrapRows(lines, 4);
-  assert.deepEqual(lr.map((r) => lines.slice(r.start, r.end)), ['a', '', 'bcd ', 'efg']);
+  assert.deepEqual(
+    lr.map((r) => lines.slice(r.start, r.end)),
+    ['a', '', 'bcd ', 'efg'],
+  );
   assert.deepEqual(cursorAt(lines, lr, 7), { row: 3, col: 0 });
   assert.equal(verticalMove(lines, lr, 8, -1), 4);
   assert.equal(verticalMove(lines, lr, 0, -1), null);

@@ -33,9 +33,13 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sb-untrusted-'));
   const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   try {
-    const a = (await api.createAssistant(
-      { name: HOSTILE, firstMessage: HOSTILE, model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: HOSTILE }] } } as never,
-    )).record!;
+    const a = (
+      await api.createAssistant({
+        name: HOSTILE,
+        firstMessage: HOSTILE,
+        model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: HOSTILE }] },
+      } as never)
+    ).record!;
     ids.assistant = a.id;
     const path = join(dir, 'kb\u001b]52;c;eA==\u0007\u009b.txt');
     writeFileSync(path, 'hello');
@@ -130,7 +134,8 @@ test('chat: "Loading …" and "… is answering…" show session and assistant n
     if (req.method === 'GET' && req.url === '/assistants') return json({ assistants: [{ id: 'a1', name: NAME }] });
     if (req.method === 'GET' && req.url?.startsWith('/chats/session/')) {
       void sessionHeld.then(() =>
-        json({ message: 'ok', session: { id: 's1', name: NAME, assistantId: 'a1', status: 'active', messages: [{ role: 'assistant', content: 'Hi.' }] } }));
+        json({ message: 'ok', session: { id: 's1', name: NAME, assistantId: 'a1', status: 'active', messages: [{ role: 'assistant', content: 'Hi.' }] } }),
+      );
       return;
     }
     if (req.method === 'POST' && req.url === '/chats') return void sawChat(); // never answers

@@ -106,9 +106,10 @@ function withoutNulls(body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) {
     if (v === null) continue;
-    out[k] = TYPED_OBJECTS.includes(k) && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as object).filter(([, x]) => x !== null))
-      : v;
+    out[k] =
+      TYPED_OBJECTS.includes(k) && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v as object).filter(([, x]) => x !== null))
+        : v;
   }
   return out;
 }

@@ -21,9 +21,7 @@ const CreateSession = z.strictObject({ name: text(200).optional(), assistantId: 
 const SendChat = z.strictObject({
   sessionId: idText(200),
   input: requiredText(10_000),
-  assistantOverrides: z
-    .looseObject({ variableValues: z.record(z.string(), z.unknown()).optional() })
-    .optional(),
+  assistantOverrides: z.looseObject({ variableValues: z.record(z.string(), z.unknown()).optional() }).optional(),
 });
 
 export const sessionRecord = (s: SessionRow) => ({

@@ -46,7 +46,10 @@ export function ChoiceList<V>(props: {
   const shown = rotates ? Math.min(props.limit!, choices.length) : choices.length;
   const last = shown - 1;
   const start = (): Cursor => {
-    const i = Math.max(0, choices.findIndex((c) => c.value === props.initial));
+    const i = Math.max(
+      0,
+      choices.findIndex((c) => c.value === props.initial),
+    );
     return { rotation: i > last ? last - i : 0, row: Math.min(i, last) };
   };
   // Keys can come faster than a render (a burst in one read): each move builds on the last.

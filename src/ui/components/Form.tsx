@@ -232,7 +232,12 @@ export function Form(props: {
     const v = values[f.key];
     // One entry per terminal row (a taller element is followed by nulls for its other rows).
     const lines: (ReactElement | null)[] = [];
-    if (f.group) lines.push(<Text key={`${f.key}-g`} bold color="cyan">{f.group}</Text>);
+    if (f.group)
+      lines.push(
+        <Text key={`${f.key}-g`} bold color="cyan">
+          {f.group}
+        </Text>,
+      );
     let valueEl: ReactElement;
     // Rows the value takes (a focused multi-line value is taller).
     let tall = 1;
@@ -345,11 +350,29 @@ export function Form(props: {
     lines.push(...after);
     if (focused && choices?.key === f.key) {
       const shownChoices = wrapText(choices.list.join('  '), valueWidth).slice(0, 3);
-      shownChoices.forEach((l, n) => lines.push(<Text key={`${f.key}-c${n}`} color="cyan">{' '.repeat(labelWidth + 2)}{l}</Text>));
+      shownChoices.forEach((l, n) =>
+        lines.push(
+          <Text key={`${f.key}-c${n}`} color="cyan">
+            {' '.repeat(labelWidth + 2)}
+            {l}
+          </Text>,
+        ),
+      );
     }
     if (focused && (f.kind === 'text' || f.kind === 'number') && f.hint && v)
-      lines.push(<Text key={`${f.key}-h`} dimColor>{' '.repeat(labelWidth + 2)}{truncate(f.hint, valueWidth)}</Text>);
-    if (err) lines.push(<Text key={`${f.key}-e`} color="red">{' '.repeat(labelWidth + 2)}{truncate(err, valueWidth)}</Text>);
+      lines.push(
+        <Text key={`${f.key}-h`} dimColor>
+          {' '.repeat(labelWidth + 2)}
+          {truncate(f.hint, valueWidth)}
+        </Text>,
+      );
+    if (err)
+      lines.push(
+        <Text key={`${f.key}-e`} color="red">
+          {' '.repeat(labelWidth + 2)}
+          {truncate(err, valueWidth)}
+        </Text>,
+      );
     return lines;
   });
   blocks.push([

@@ -116,7 +116,13 @@ export function Palette() {
     { priority: Priority.Overlay, modal: true },
   );
   const word = line.trim();
-  const hint = word && !line.includes(' ') ? tabMatches(word).filter((c) => c.name !== word).map((c) => c.name).join(' ') : '';
+  const hint =
+    word && !line.includes(' ')
+      ? tabMatches(word)
+          .filter((c) => c.name !== word)
+          .map((c) => c.name)
+          .join(' ')
+      : '';
   return (
     <Text>
       <Text color="yellow">:</Text>
@@ -145,7 +151,7 @@ export function FilterBar({ value, editing }: { value: string; editing: boolean 
     <Text>
       <Text color="yellow">/</Text>
       <TextInput value={value} onChange={actions.setFilter} focus={editing} width={Math.max(10, columns - 2)} />
-      {!editing ? <Text dimColor>  (/ edit, Esc in filter clears)</Text> : null}
+      {!editing ? <Text dimColor> (/ edit, Esc in filter clears)</Text> : null}
     </Text>
   );
 }

@@ -30,7 +30,12 @@ export function Picker(props: {
 }) {
   const [filter, setFilter] = useState('');
   const [selected, setSelected] = useState(() => new Set(props.initialSelected ?? []));
-  const [cursor, setCursor] = useState(() => Math.max(0, props.items.findIndex((i) => i.id === props.initialId)));
+  const [cursor, setCursor] = useState(() =>
+    Math.max(
+      0,
+      props.items.findIndex((i) => i.id === props.initialId),
+    ),
+  );
   const [scroll, setScroll] = useState(0);
   const q = filter.toLowerCase();
   const items = props.items.filter((i) => !q || i.label.toLowerCase().includes(q) || i.id.toLowerCase().includes(q) || i.detail?.toLowerCase().includes(q));

@@ -32,9 +32,15 @@ const LINES_KEPT = 1000;
  * only moves the cursor formats no cells, and scrolling by one formats one row. Screens that
  * build their columns on each render simply start a fresh cache each time.
  */
-export function Table<T extends object>(
-  props: { columns: Column<T>[]; rows: T[]; cursor: number; scroll: number; height: number; width: number; rowKey: (row: T) => string },
-) {
+export function Table<T extends object>(props: {
+  columns: Column<T>[];
+  rows: T[];
+  cursor: number;
+  scroll: number;
+  height: number;
+  width: number;
+  rowKey: (row: T) => string;
+}) {
   const { rows, cursor, height } = props;
   const marker = !capabilities().color;
   const width = props.width - (marker ? MARKER_WIDTH : 0);

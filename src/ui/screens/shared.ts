@@ -55,11 +55,11 @@ function indexFor<T extends object>(rows: T[], columns: Column<T>[]): FilterInde
   if (old?.rows === rows) return old;
   const grew =
     old &&
-      old.rows.length <= rows.length &&
-      old.parts.length === old.rows.length &&
-      old.rows.length > 0 &&
-      old.rows[0] === rows[0] &&
-      old.rows[old.rows.length - 1] === rows[old.rows.length - 1];
+    old.rows.length <= rows.length &&
+    old.parts.length === old.rows.length &&
+    old.rows.length > 0 &&
+    old.rows[0] === rows[0] &&
+    old.rows[old.rows.length - 1] === rows[old.rows.length - 1];
   const idx: FilterIndex = { rows, parts: grew ? old.parts.slice() : [] };
   indexes.set(columns, idx);
   return idx;

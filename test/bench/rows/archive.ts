@@ -17,8 +17,10 @@ export async function archiveRows(ctx: BenchContext): Promise<Figure[]> {
   const home = tempHome('archive');
   try {
     ctx.log(`row 12: seeding ${n.toLocaleString('en-US')} calls…`);
-    const seeded =
-      await run(process.execPath, [ctx.cli, 'sandbox', '--data-dir', home.sandboxDir, 'seed', '--calls', String(n)], { env: home.env, timeoutMs: 1_800_000 });
+    const seeded = await run(process.execPath, [ctx.cli, 'sandbox', '--data-dir', home.sandboxDir, 'seed', '--calls', String(n)], {
+      env: home.env,
+      timeoutMs: 1_800_000,
+    });
     if (seeded.code !== 0) throw new Error(`sandbox seed failed: ${firstErrorLine(seeded.stderr || seeded.stdout)}`);
     const sb = await startSandbox(ctx, home.sandboxDir);
     try {
@@ -34,7 +36,7 @@ export async function archiveRows(ctx: BenchContext): Promise<Figure[]> {
       const full = await must(['archive', 'sync', '-o', 'json'], 3_600_000);
       const synced = JSON.parse(full.stdout) as { added: number; ms: number; held: number };
       const archivePath = join(home.env.XDG_CACHE_HOME!, 'switchboard', 'archive', 'env.db');
-      const bytes = ['', '-wal'].reduce((s, x) => s + (statSafe(archivePath + x)), 0);
+      const bytes = ['', '-wal'].reduce((s, x) => s + statSafe(archivePath + x), 0);
 
       const runs = ctx.quick ? 3 : 7;
       const idle: number[] = [];
@@ -60,7 +62,7 @@ export async function archiveRows(ctx: BenchContext): Promise<Figure[]> {
 
       const size =
         `${synced.held.toLocaleString('en-US')} calls from \`switchboard sandbox seed --calls ${n}\` (+ the demo log), sandbox in its own process; ` +
-          `archive ${(bytes / 2 ** 30).toFixed(2)} GiB`;
+        `archive ${(bytes / 2 ** 30).toFixed(2)} GiB`;
       const nodeStart = summarize(bare).median;
       return [
         {

@@ -76,10 +76,14 @@ async function pageToEnd(pty: PtySession, budgetMs: number, log: (m: string) => 
     const before = count.loaded;
     try {
       // Wait for the log to grow (or to say it is complete), as the terminal shows it.
-      await pty.waitForScreen(() => {
-        const c = shown();
-        return c !== undefined && (c.loaded > before || !c.more);
-      }, 30_000, 'older calls after G');
+      await pty.waitForScreen(
+        () => {
+          const c = shown();
+          return c !== undefined && (c.loaded > before || !c.more);
+        },
+        30_000,
+        'older calls after G',
+      );
     } catch (err) {
       log(`row 4: paging stopped: ${err instanceof Error ? err.message : String(err)}`);
       break;
@@ -170,11 +174,11 @@ export async function callLogRows(ctx: BenchContext): Promise<Figure[]> {
     const endS = summarize(end.samples);
     const reached =
       `${paged.loaded.toLocaleString('en-US')} calls ` +
-        `loaded${paged.done ? ' (the whole log)' : ` of ${BIG_CALLS.toLocaleString('en-US')}+ when the ${budget / 1000} s budget ran out`}`;
+      `loaded${paged.done ? ' (the whole log)' : ` of ${BIG_CALLS.toLocaleString('en-US')}+ when the ${budget / 1000} s budget ran out`}`;
     const timeouts = top.timeouts + end.timeouts;
     const keyNote =
       `keys paced ≥ ${KEY_GAP_MS} ms apart (key repeat), latency = key written → first frame redrawing the selected ` +
-        `row; ${timeouts ? `${timeouts} keys drew no frame within ${FRAME_TIMEOUT_MS} ms (scored as ${FRAME_TIMEOUT_MS})` : 'every key drew a frame'}`;
+      `row; ${timeouts ? `${timeouts} keys drew no frame within ${FRAME_TIMEOUT_MS} ms (scored as ${FRAME_TIMEOUT_MS})` : 'every key drew a frame'}`;
     const figures: Figure[] = [
       { row: 4, name: 'keypress → frame, top of the log (j/k), median', unit: 'ms', ...fromSummary(topS), target: atMost(8, 'ms'), note: keyNote },
       {

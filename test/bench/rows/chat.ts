@@ -52,7 +52,7 @@ export async function chatRows(ctx: BenchContext): Promise<Figure[]> {
         ratio: cmdS.median / nodeS.median,
         note:
           `spawn → reply printed, process start included; bare node ${nodeS.median.toFixed(0)} ms in the same runs; the console chat screen is not measured ` +
-            `(no target; command path first)`,
+          `(no target; command path first)`,
       },
       { row: 8, name: 'chat round trip, POST /chats alone (HTTP)', unit: 'ms', ...fromSummary(httpS) },
     ];

@@ -26,8 +26,10 @@ async function homeFor(ctx: BenchContext): Promise<{ home: Home; calls: number }
   if (!n || n === BIG_CALLS) return { home: await homeWithManyCalls(ctx), calls: BIG_CALLS };
   const home = tempHome('console-archive');
   ctx.log(`row 15: seeding ${n.toLocaleString('en-US')} calls…`);
-  const r =
-    await run(process.execPath, [ctx.cli, 'sandbox', '--data-dir', home.sandboxDir, 'seed', '--calls', String(n)], { env: home.env, timeoutMs: 1_800_000 });
+  const r = await run(process.execPath, [ctx.cli, 'sandbox', '--data-dir', home.sandboxDir, 'seed', '--calls', String(n)], {
+    env: home.env,
+    timeoutMs: 1_800_000,
+  });
   if (r.code !== 0) throw new Error(`sandbox seed failed: ${firstErrorLine(r.stderr || r.stdout)}`);
   return { home, calls: n };
 }
@@ -73,7 +75,7 @@ export async function consoleArchiveRows(ctx: BenchContext): Promise<Figure[]> {
       target: atMost(8, 'ms'),
       note:
         `the console's first sync of ${calls.toLocaleString('en-US')} calls running in the background ` +
-          `(${during.stillSyncing ? 'still running after the last key' : 'it ended before the last key'}); ${during.timeouts} keys drew no frame in 2 s`,
+        `(${during.stillSyncing ? 'still running after the last key' : 'it ended before the last key'}); ${during.timeouts} keys drew no frame in 2 s`,
     },
     {
       row: 15,
@@ -129,7 +131,7 @@ export async function consoleArchiveRows(ctx: BenchContext): Promise<Figure[]> {
     target: atMost(50, 'ms'),
     note:
       `\`switchboard calls\` (the console opened on the call log); ${calls.toLocaleString('en-US')} calls archived; its first frame itself ` +
-        `at ${summarize(firsts).median.toFixed(0)} ms (median)`,
+      `at ${summarize(firsts).median.toFixed(0)} ms (median)`,
   });
   figures.push({
     row: 15,
@@ -138,7 +140,7 @@ export async function consoleArchiveRows(ctx: BenchContext): Promise<Figure[]> {
     ...fromSummary(summarize(typed)),
     note:
       `bare \`switchboard\` (opens on Assistants) with 3 typed at once: the key waits until the app takes keys; Ink's first frame ` +
-        `at ${summarize(inks).median.toFixed(0)} ms (median)`,
+      `at ${summarize(inks).median.toFixed(0)} ms (median)`,
   });
 
   // 4. Resident memory with the whole log archived, after moving through all of it and filtering.
@@ -157,16 +159,16 @@ export async function consoleArchiveRows(ctx: BenchContext): Promise<Figure[]> {
   figures.push(
     rss
       ? {
-        row: 15,
-        name: `console RSS, ${calls.toLocaleString('en-US')} calls archived`,
-        unit: 'MB',
-        value: rss.rss / 2 ** 20,
-        runs: 1,
-        target: atMost(200, 'MB'),
-        note:
-          `VmRSS of the console process (peak ${(rss.hwm / 2 ** 20).toFixed(0)} MB) after G, g, PgDn and a / filter; the embedded sandbox is its child, not ` +
-            `counted${calls < 1_000_000 ? '; 1,000,000: SWITCHBOARD_BENCH_CONSOLE_CALLS=1000000' : ''}`,
-      }
+          row: 15,
+          name: `console RSS, ${calls.toLocaleString('en-US')} calls archived`,
+          unit: 'MB',
+          value: rss.rss / 2 ** 20,
+          runs: 1,
+          target: atMost(200, 'MB'),
+          note:
+            `VmRSS of the console process (peak ${(rss.hwm / 2 ** 20).toFixed(0)} MB) after G, g, PgDn and a / filter; ` +
+            `the embedded sandbox is its child, not counted${calls < 1_000_000 ? '; 1,000,000: SWITCHBOARD_BENCH_CONSOLE_CALLS=1000000' : ''}`,
+        }
       : { row: 15, name: 'console RSS with the log archived', unit: 'MB', na: 'the console process was gone', target: atMost(200, 'MB') },
   );
   return figures;

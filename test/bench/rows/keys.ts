@@ -98,7 +98,7 @@ export async function burstRow(ctx: BenchContext): Promise<Figure[]> {
     });
   }
   const note =
-    `${applied} of ${runs} bursts put the highlight where 50 single j put it (every key applied)${reference ? '' : '; the reference call could not be read'}`;
+    `${applied} of ${runs} bursts put the highlight where 50 single j put it (every key applied)` + (reference ? '' : '; the reference call could not be read');
   return [
     {
       row: 9,

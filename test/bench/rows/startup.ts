@@ -110,7 +110,7 @@ export async function startupRows(ctx: BenchContext): Promise<Figure[]> {
   const detail = { ptyPathMs: pathS, bareNodeOnPtyMs: nodeS };
   const note =
     `pty via util-linux script (${COLS}×${ROWS}, TERM=xterm-256color, CI unset); bare node on the same pty ${nodeS.median.toFixed(0)} ms, pty path ` +
-      `alone ${pathS.median.toFixed(1)} ms (taken off both sides of the ratio)`;
+    `alone ${pathS.median.toFixed(1)} ms (taken off both sides of the ratio)`;
   return [
     { row: 2, name: 'console first frame (pty)', unit: 'ms', ...fromSummary(frameS), ratio: ratio(frameS), target: atMostRatio(3.5), note, detail },
     {
@@ -120,8 +120,8 @@ export async function startupRows(ctx: BenchContext): Promise<Figure[]> {
       ...fromSummary(helloS),
       ratio: ratio(helloS),
       note:
-        'render(<Text>hello</Text>) bundled like the console: what Ink, React and yoga alone cost before any frame; against row 3\'s 5× it leaves almost ' +
-          'nothing for a sandbox, a client and a request',
+        "render(<Text>hello</Text>) bundled like the console: what Ink, React and yoga alone cost before any frame; against row 3's 5× it leaves almost " +
+        'nothing for a sandbox, a client and a request',
     },
     {
       row: 2,
@@ -130,8 +130,8 @@ export async function startupRows(ctx: BenchContext): Promise<Figure[]> {
       ...fromSummary(appS),
       ratio: ratio(appS),
       note:
-        'the first frame above is drawn before React and Ink load (chrome, and a list\'s cached rows); this one is Ink\'s first (a synchronized update), the ' +
-          'app itself taking keys',
+        "the first frame above is drawn before React and Ink load (chrome, and a list's cached rows); this one is Ink's first (a synchronized update), the " +
+        'app itself taking keys',
     },
     { row: 3, name: 'Assistants rows on screen (embedded sandbox)', unit: 'ms', ...fromSummary(rowsS), ratio: ratio(rowsS), target: atMostRatio(5), detail },
   ];

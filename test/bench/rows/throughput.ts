@@ -42,8 +42,8 @@ export async function throughputRow(ctx: BenchContext): Promise<Figure[]> {
     const failures = r.requests - r.ok + r.errors;
     const note =
       `${CONNECTIONS} connections, ${r.seconds.toFixed(1)} s after 1 s warm-up, ${r.ok.toLocaleString('en-US')} × ` +
-        `200${failures ? `, ${failures} failed (${JSON.stringify(r.statuses)}, ${r.errors} errors)` : ''}; sandbox = \`switchboard sandbox\` on the ` +
-        `100,000-call data dir`;
+      `200${failures ? `, ${failures} failed (${JSON.stringify(r.statuses)}, ${r.errors} errors)` : ''}; sandbox = \`switchboard sandbox\` on the ` +
+      `100,000-call data dir`;
     return [
       {
         row: 6,

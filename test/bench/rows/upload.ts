@@ -102,7 +102,7 @@ export async function uploadRow(ctx: BenchContext): Promise<Figure[]> {
     }
     const note =
       `sparse 200 MiB file; client = \`switchboard files upload\`, added = its peak RSS minus the same command's peak for a 1 KiB file; sandbox = peak RSS ` +
-        `during upload + processing minus RSS before; median upload ${summarize(seconds).median.toFixed(1)} s`;
+      `during upload + processing minus RSS before; median upload ${summarize(seconds).median.toFixed(1)} s`;
     return [
       { row: 7, name: '200 MiB upload, RSS added to the sandbox', unit: 'MB', ...fromSummary(summarize(sandbox)), target: atMost(64, 'MB'), note },
       { row: 7, name: '200 MiB upload, RSS added to the client', unit: 'MB', ...fromSummary(summarize(client)), target: atMost(64, 'MB') },

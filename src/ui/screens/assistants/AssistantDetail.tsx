@@ -52,10 +52,10 @@ function activityLines(
   const act = activity?.data;
   const calls = act
     ? field(
-      'calls',
-      `${grouped(act.calls)} · ${act.minutes.toFixed(1)} min · ${money(act.cost)} · ` +
-        `last ${act.lastCall ? `${dateTime(act.lastCall.createdAt)} ${act.lastCall.status ?? ''}`.trim() : 'none'} (C: its calls)`,
-    )
+        'calls',
+        `${grouped(act.calls)} · ${act.minutes.toFixed(1)} min · ${money(act.cost)} · ` +
+          `last ${act.lastCall ? `${dateTime(act.lastCall.createdAt)} ${act.lastCall.status ?? ''}`.trim() : 'none'} (C: its calls)`,
+      )
     : activity?.status === 'error'
       ? field('calls', `could not read the call archive: ${activity.error ?? 'unknown error'}`)
       : field('calls', 'reading the call archive…', true);

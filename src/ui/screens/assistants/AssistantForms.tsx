@@ -34,7 +34,14 @@ export const CREATE_FIELDS: Field[] = [
   { kind: 'toggle', key: 'emotionRecognitionEnabled', label: 'Emotion recognition' },
   { kind: 'text', key: 'systemPrompt', label: 'System prompt', multiline: true, hint: 'Enter for a new line; Tab moves on' },
   { kind: 'select', free: true, key: 'voiceProvider', label: 'Voice provider', options: () => opts(VOICE_PROVIDERS.map((p) => p.value)), group: 'Voice' },
-  { kind: 'text', key: 'voiceId', label: 'Voice id', hint: `required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails).map((p) => p.value).join(', ')}` },
+  {
+    kind: 'text',
+    key: 'voiceId',
+    label: 'Voice id',
+    hint: `required for ${VOICE_PROVIDERS.filter((p) => p.needsDetails)
+      .map((p) => p.value)
+      .join(', ')}`,
+  },
   {
     kind: 'select',
     free: true,
@@ -114,8 +121,9 @@ function assistantInputFrom(v: FormValues): AssistantInput {
 export function voiceProblems(v: FormValues): Record<string, string> | null {
   const voice = VOICE_PROVIDERS.find((p) => p.value === v.voiceProvider);
   if (!voice?.needsDetails) return null;
-  const missing = Object.entries({ voiceId: 'a voice id', voiceModel: 'a voice model', voiceLanguage: 'a language' }).filter(([k]) =>
-    !String(v[k] ?? '').trim());
+  const missing = Object.entries({ voiceId: 'a voice id', voiceModel: 'a voice model', voiceLanguage: 'a language' }).filter(
+    ([k]) => !String(v[k] ?? '').trim(),
+  );
   return missing.length ? Object.fromEntries(missing.map(([k, what]) => [k, `voice provider ${voice.value} needs ${what}`])) : null;
 }
 

@@ -13,7 +13,7 @@ import { wrapText } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
 
 const colorOf = (line: string): string | undefined =>
-  (line.startsWith('@@') ? 'cyan' : line.startsWith('-') ? 'red' : line.startsWith('+') ? 'green' : undefined);
+  line.startsWith('@@') ? 'cyan' : line.startsWith('-') ? 'red' : line.startsWith('+') ? 'green' : undefined;
 
 /** One change line, wrapped to the width (a prompt line can be long), each part in the line's colour; diff lines indented. */
 const wrapped = (line: string, indent: string, width: number): Line[] => {

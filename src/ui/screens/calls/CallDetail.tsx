@@ -73,7 +73,8 @@ export function callLines(
     for (const t of turns) {
       const who = speakerWord(t.role);
       wrapText(t.text, Math.max(10, width - 12)).forEach((w, i) =>
-        lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && t.role === 'user' ? 'yellow' : undefined }));
+        lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && t.role === 'user' ? 'yellow' : undefined }),
+      );
     }
   } else if (c.transcript) {
     for (const w of wrapText(c.transcript, width - 2)) lines.push({ text: `  ${w}` });
@@ -99,11 +100,11 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
   const pending = rec?.data ? undefined : rec?.status === 'error' ? `could not load the whole call: ${rec.error}` : 'loading…';
   const plain = c
     ? callLines(
-      c,
-      { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
-      width,
-      pending,
-    )
+        c,
+        { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
+        width,
+        pending,
+      )
     : [];
   // Opened from a search: the match highlighted and, once the whole record is in, scrolled into view (once).
   const words = useMemo(() => (route.match ? searchedWords(route.match) : []), [route.match]);

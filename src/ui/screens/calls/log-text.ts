@@ -78,8 +78,10 @@ export function syncWords(sync: { running: boolean; lastAt?: number; error?: str
 
 /** The status line after its live mark: filters, how many calls (+ while the history is still coming), how fresh. */
 export function callStatusText(o: { filters: string; total: number; complete: boolean; filtering: boolean; sync: string }): string {
-  return `  ${o.filters ? 'filters: ' + o.filters : 'no filters (f)'} ` +
-    ` ${count(o.total, 'call')}${o.complete || o.filtering ? '' : '+'}${o.filtering ? ' · filtering…' : ''}  ${o.sync}`;
+  return (
+    `  ${o.filters ? 'filters: ' + o.filters : 'no filters (f)'} ` +
+    ` ${count(o.total, 'call')}${o.complete || o.filtering ? '' : '+'}${o.filtering ? ' · filtering…' : ''}  ${o.sync}`
+  );
 }
 
 export const LIVE_MARK = { live: '● live', paused: '❚❚ paused' } as const;

@@ -212,20 +212,24 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
           [Command.Variables]: props.onVariables,
           [Command.SaveAsTest]: () => void actions.saveChatAsScenario(id),
           // Off until something was said; ↓ only while walking back.
-          [Command.RecallEarlier]: said.length > 0 && (() => {
-            const at = recall ? Math.max(0, recall.at - 1) : said.length - 1;
-            setRecall({ at, stash: recall?.stash ?? draft });
-            actions.setDraft(id, said[at]);
-          }),
-          [Command.RecallLater]: recall && (() => {
-            if (recall.at + 1 >= said.length) {
-              actions.setDraft(id, recall.stash);
-              setRecall(null);
-            } else {
-              setRecall({ ...recall, at: recall.at + 1 });
-              actions.setDraft(id, said[recall.at + 1]);
-            }
-          }),
+          [Command.RecallEarlier]:
+            said.length > 0 &&
+            (() => {
+              const at = recall ? Math.max(0, recall.at - 1) : said.length - 1;
+              setRecall({ at, stash: recall?.stash ?? draft });
+              actions.setDraft(id, said[at]);
+            }),
+          [Command.RecallLater]:
+            recall &&
+            (() => {
+              if (recall.at + 1 >= said.length) {
+                actions.setDraft(id, recall.stash);
+                setRecall(null);
+              } else {
+                setRecall({ ...recall, at: recall.at + 1 });
+                actions.setDraft(id, said[recall.at + 1]);
+              }
+            }),
         },
     { priority: Priority.Screen, active: props.active, modal: sending },
   );

@@ -20,7 +20,11 @@ import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 /** Newest first by when the session was created (entries without a date by when they were remembered). */
 function newestFirst(sessions: RememberedSession[]): RememberedSession[] {
   // ISO 8601 times: their order as text is their order in time.
-  return [...sessions].sort((a, b) => { const x = a.createdAt ?? a.updatedAt; const y = b.createdAt ?? b.updatedAt; return x < y ? 1 : x > y ? -1 : 0; });
+  return [...sessions].sort((a, b) => {
+    const x = a.createdAt ?? a.updatedAt;
+    const y = b.createdAt ?? b.updatedAt;
+    return x < y ? 1 : x > y ? -1 : 0;
+  });
 }
 
 function sessionColumns(assistantName: (id?: string) => string): Column<RememberedSession>[] {

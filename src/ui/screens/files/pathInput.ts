@@ -4,7 +4,6 @@ import { uploadProblem } from '../../../api/upload-check.js';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
-
 export function expandHome(p: string): string {
   return p === '~' ? homedir() : p.startsWith('~/') ? join(homedir(), p.slice(2)) : p;
 }

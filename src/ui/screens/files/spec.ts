@@ -23,8 +23,7 @@ export const FILES = {
       void a.loadAssistants(lookup);
       void a.loadFile(r.id);
     },
-    poll: (r, s) =>
-      (s.records[`file:${r.id}`]?.data as KbFile | undefined)?.status === 'processing' ? () => s.actions.loadFile(r.id, { quiet: true }) : null,
+    poll: (r, s) => ((s.records[`file:${r.id}`]?.data as KbFile | undefined)?.status === 'processing' ? () => s.actions.loadFile(r.id, { quiet: true }) : null),
     retried: true,
     freshness: (r, s) => freshnessOfResource(s.records[`file:${r.id}`]),
   },

@@ -37,12 +37,13 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
   const actions = useActions();
   const rows = filterRows(t.results, COLUMNS, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
-  const summary = t.status === 'running'
-    ? null
-    : t.report
-      ? `${t.report.counts.passed} passed · ${t.report.counts.failed} failed${t.report.counts.flaky ? ` · ${t.report.counts.flaky} flaky` : ''} ` +
-        `· ${(t.report.durationMs / 1000).toFixed(1)} s`
-      : '';
+  const summary =
+    t.status === 'running'
+      ? null
+      : t.report
+        ? `${t.report.counts.passed} passed · ${t.report.counts.failed} failed${t.report.counts.flaky ? ` · ${t.report.counts.flaky} flaky` : ''} ` +
+          `· ${(t.report.durationMs / 1000).toFixed(1)} s`
+        : '';
   const bodyHeight = Math.max(2, height - 1 - (t.status === 'error' ? Math.min(t.errors.length, height - 4) + 1 : 0));
   useListKeys({
     count: rows.length,
@@ -110,7 +111,7 @@ function resultLines(r: ScenarioResult, width: number): Line[] {
     {
       text:
         `${MARK[r.status]} · ${r.scenario.file} · ` +
-          `assistant ${r.scenario.assistant}${r.runs.length > 1 ? ` · ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} runs passed` : ''}`,
+        `assistant ${r.scenario.assistant}${r.runs.length > 1 ? ` · ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} runs passed` : ''}`,
       color: TONE[r.status] === 'dim' ? undefined : TONE[r.status],
       dim: r.status === 'skipped',
     },
@@ -121,10 +122,16 @@ function resultLines(r: ScenarioResult, width: number): Line[] {
   const indent = (text: string, color?: string, dim?: boolean) => wrapText(text, Math.max(10, width - 4)).map((l) => ({ text: `    ${l}`, color, dim }));
   r.scenario.turns.forEach((turn, i) => {
     const got = run?.turns[i];
-    lines.push({ text: '' }, {
-      text: `Turn ${i + 1}${got?.latencyMs !== undefined ? ` · ${Math.round(got.latencyMs)} ms` : ''}${got?.cost !== undefined ? ` · ${money(got.cost)}` : ''}`,
-      bold: true,
-    });
+    lines.push(
+      { text: '' },
+      {
+        text:
+          `Turn ${i + 1}` +
+          (got?.latencyMs !== undefined ? ` · ${Math.round(got.latencyMs)} ms` : '') +
+          (got?.cost !== undefined ? ` · ${money(got.cost)}` : ''),
+        bold: true,
+      },
+    );
     lines.push({ text: '  You', color: 'cyan' }, ...indent(turn.user));
     const expected = expectations(turn.expect);
     if (expected.length) {

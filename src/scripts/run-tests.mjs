@@ -55,8 +55,11 @@ function run(name, command, argv, opts = {}) {
 }
 
 const bin = (name) => join('node_modules', '.bin', name);
-/** What `npm run format` formats (package.json), and what the check holds to it. */
-const PRETTIER_FILES = ['--ignore-path', '.gitignore', '--ignore-path', 'src/scripts/prettierignore', 'src/**/*.{ts,tsx,mjs,cts}', 'test/**/*.{ts,tsx,mjs}'];
+/**
+ * What `npm run format` formats (package.json), and what the check holds to it. test/generated/ is
+ * left as openapi-typescript writes it: a test compares it with a fresh generation.
+ */
+const PRETTIER_FILES = ['src/**/*.{ts,tsx,mjs,cts}', 'test/**/*.{ts,tsx,mjs}', '!test/generated/**'];
 const checking = checks
   ? [
       run('tsc', process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '--noEmit']),

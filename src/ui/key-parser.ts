@@ -119,7 +119,8 @@ const FIELDS: Record<string, keyof Key> = {
   tab: 'tab',
 };
 
-function keyWith(flags: Partial<Key>): Key {
+/** A Key with only `flags` set: every other field false. */
+export function keyWith(flags: Partial<Key> = {}): Key {
   return {
     upArrow: false,
     downArrow: false,

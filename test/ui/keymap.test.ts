@@ -7,29 +7,9 @@ import { join } from 'node:path';
 import type { Key } from 'ink';
 import { Command, HELP_SECTIONS, KEYMAP, commandFor, type Binding, type KeyContext, type KeyDescriptor } from '../../src/ui/keymap.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
+import { keyWith } from '../../src/ui/key-parser.js';
 
-const NO_KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-} as Key;
+const NO_KEY: Key = keyWith();
 
 /** The keypress (as Ink reports it) that a descriptor stands for. */
 function press(d: KeyDescriptor): { input: string; key: Key; name: string } {

@@ -11,7 +11,7 @@ import { completePalette, parsePalette } from '../../src/ui/components/Palette.j
 import { truncate, wrapText } from '../../src/format/display.js';
 import { callFiltersFromForm, EMPTY_CALL_FILTERS } from '../../src/store/calls.js';
 import { Command, commandFor, bindingsFor } from '../../src/ui/keymap.js';
-import type { Key } from 'ink';
+import { keyWith } from '../../src/ui/key-parser.js';
 import { footerLine, routeFooter } from '../../src/ui/chrome-text.js';
 import { filterRows } from '../../src/ui/screens/shared.js';
 import { helpLines } from '../../src/ui/screens/help/Help.js';
@@ -119,30 +119,7 @@ test('the call filter form names the bad field and turns days into an inclusive 
 });
 
 test('the keymap: one table decides dispatch, footer and help; j/k are off where not bound', () => {
-  const key = (over: Partial<Key> = {}) =>
-    ({
-      upArrow: false,
-      downArrow: false,
-      leftArrow: false,
-      rightArrow: false,
-      pageDown: false,
-      pageUp: false,
-      home: false,
-      end: false,
-      return: false,
-      escape: false,
-      ctrl: false,
-      shift: false,
-      tab: false,
-      backspace: false,
-      delete: false,
-      meta: false,
-      super: false,
-      hyper: false,
-      capsLock: false,
-      numLock: false,
-      ...over,
-    }) as Key;
+  const key = keyWith;
   assert.equal(commandFor('j', key(), ['list']), Command.Down);
   assert.equal(commandFor('', key({ downArrow: true }), ['list']), Command.Down);
   assert.equal(commandFor('j', key(), ['form']), undefined);

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { kbFileIds, linkOfNumber } from '../../../api/records.js';
 import type { Assistant, KbFile, PhoneNumber } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
-import { useEditText } from '../../hooks/useEditText.js';
+import { useAssistantBindings } from './assistant-bindings.js';
 import type { AssistantActivity } from '../../../store/archive.js';
 import type { Resource } from '../../../store/types.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
@@ -141,8 +141,6 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
   const activity = useConsole((s) => s.assistantActivity[route.id]);
   const view = useTopView();
   const actions = useActions();
-  const editText = useEditText();
-  const editAsCode = (id: string) => (editText ? void actions.editAssistantAsCode(id, editText) : actions.flash('No terminal to run an editor on', 'error'));
   const a = (rec?.data as Assistant | undefined) ?? listed;
   // Laid out once per record, files and width: a j/k only scrolls (a prompt may be 100,000 characters).
   const fields = useMemo(() => (a ? assistantLines(a, files ?? [], width) : []), [a, files, width]);
@@ -153,18 +151,14 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
   );
   // Off until the assistant is in.
   const on = (fn: (id: string) => void) => a && (() => fn(a.id));
+  const assistant = useAssistantBindings(on);
   useDetailKeys({
     lines: lines.length,
     height,
     loading: !a && rec?.status === 'loading',
     bindings: {
       [Command.Refresh]: () => void actions.loadAssistant(route.id),
-      [Command.Edit]: on((id) => actions.push({ name: 'assistant-edit', id })),
-      [Command.EditAsCode]: on(editAsCode),
-      [Command.Clone]: on((from) => actions.push({ name: 'assistant-new', from })),
-      [Command.KnowledgeBase]: on((id) => actions.push({ name: 'assistant-kb', id })),
-      [Command.Chat]: on((assistantId) => actions.push({ name: 'chat', assistantId })),
-      [Command.Outbound]: on((assistantId) => actions.push({ name: 'call-outbound', assistantId })),
+      ...assistant,
       [Command.AssistantCalls]: on(actions.showAssistantCalls),
       [Command.RawJson]: a && (() => actions.push({ name: 'json', title: `assistant ${a.name ?? a.id}`, value: a })),
     },

@@ -1,7 +1,7 @@
 // Assistants: table of name, status, model, voice, updated.
 import { Box, Text } from 'ink';
 import { useActions, useConsole } from '../../../store/index.js';
-import { useEditText } from '../../hooks/useEditText.js';
+import { useAssistantBindings } from './assistant-bindings.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
@@ -15,12 +15,11 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
   const res = useConsole((s) => s.assistants);
   const view = useTopView();
   const actions = useActions();
-  const editText = useEditText();
-  const editAsCode = (id: string) => (editText ? void actions.editAssistantAsCode(id, editText) : actions.flash('No terminal to run an editor on', 'error'));
   const rows = filterRows(res.data ?? [], ASSISTANT_COLUMNS, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   // A row's commands do nothing without a row, but stay bound: the footer keeps its keys as rows come and go (the frame before Ink has none yet).
   const on = (fn: (id: string) => void) => () => void (selected && fn(selected.id));
+  const assistant = useAssistantBindings(on);
   useListKeys({
     count: rows.length,
     height: height - 1,
@@ -29,12 +28,7 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
       [Command.Refresh]: () => void actions.loadAssistants({ force: true }),
       [Command.New]: () => actions.push({ name: 'assistant-new' }),
       [Command.Open]: on((id) => actions.push({ name: 'assistant', id })),
-      [Command.Edit]: on((id) => actions.push({ name: 'assistant-edit', id })),
-      [Command.EditAsCode]: on(editAsCode),
-      [Command.Clone]: on((from) => actions.push({ name: 'assistant-new', from })),
-      [Command.KnowledgeBase]: on((id) => actions.push({ name: 'assistant-kb', id })),
-      [Command.Chat]: on((assistantId) => actions.push({ name: 'chat', assistantId })),
-      [Command.Outbound]: on((assistantId) => actions.push({ name: 'call-outbound', assistantId })),
+      ...assistant,
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `assistant ${selected.name ?? selected.id}`, value: selected })),
     },
   });

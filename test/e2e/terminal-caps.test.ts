@@ -100,7 +100,8 @@ describe('the console on the terminals people have', { skip }, () => {
     t.resize(40, 10);
     await t.waitFor(/^Files$/m);
     t.keys('d');
-    const dialog = await t.waitFor('cancel');
+    // The footer takes the dialog's keys one frame after the dialog appears (its bindings register as it mounts).
+    const dialog = await t.waitFor(/cancel[\s\S]*y yes · n no/);
     const lines = dialog.split('\n');
     assert.match(lines[0], /^Switchboard │/, `the header stays on top with the dialog open:\n${dialog}`);
     assert.match(lines[1], /^Files$/);

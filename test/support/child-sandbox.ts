@@ -1,9 +1,10 @@
 // Starts test/support/sandbox-child.ts as a child process and hands back its URL, its
 // output so far, and ways to stop it politely or kill it outright.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { removeTree } from './cli.js';
 import { generateApiKey, type RunningSandbox } from '../../src/sandbox/server.js';
 
 const SCRIPT = join(import.meta.dirname, 'sandbox-child.ts');
@@ -101,5 +102,5 @@ export async function startChildSandbox(opts: ChildOptions = {}): Promise<ChildS
 
 /** Removes the temp dir made for a child's data dir (its parent). */
 export function removeDataDir(dataDir: string): void {
-  rmSync(resolve(dataDir, '..'), { recursive: true, force: true });
+  removeTree(resolve(dataDir, '..'));
 }

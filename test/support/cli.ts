@@ -35,10 +35,18 @@ export function homeEnv(dir: string): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * Removes a test's temp tree. A console or sandbox that was just killed may still be writing its
+ * last file in there, which makes one pass fail with ENOTEMPTY: rmSync retries those.
+ */
+export function removeTree(dir: string): void {
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+}
+
 /** A throwaway home for one test (or one suite that shares profiles). */
 export function tempHome(): CliHome {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-home-'));
-  return { dir, env: homeEnv(dir), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, env: homeEnv(dir), cleanup: () => removeTree(dir) };
 }
 
 export interface RunOptions {

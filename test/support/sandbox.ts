@@ -1,10 +1,10 @@
 // A real sandbox for tests: fresh temp data dir (removed on close), random loopback port,
 // generated key, seeded unless `seed: false`.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { tempHome, type CliHome } from './cli.js';
+import { removeTree, tempHome, type CliHome } from './cli.js';
 import { generateApiKey, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { createClient } from '../../src/api/client.js';
 
@@ -19,11 +19,11 @@ export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Prom
       ...sb,
       close: async () => {
         await sb.close();
-        if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
+        if (ownsDir) removeTree(dataDir);
       },
     };
   } catch (err) {
-    if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
+    if (ownsDir) removeTree(dataDir);
     throw err;
   }
 }
@@ -128,7 +128,7 @@ export async function startRestartableSandbox(opts: Partial<SandboxOptions> = {}
   try {
     running = await startTestSandbox({ ...opts, dataDir });
   } catch (err) {
-    rmSync(dataDir, { recursive: true, force: true });
+    removeTree(dataDir);
     throw err;
   }
   let url = running.url;
@@ -151,7 +151,7 @@ export async function startRestartableSandbox(opts: Partial<SandboxOptions> = {}
     },
     close: async () => {
       await stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      removeTree(dataDir);
     },
   };
 }

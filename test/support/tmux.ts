@@ -1,9 +1,10 @@
 // Drives a real terminal: a detached tmux session, keys in with send-keys, the screen out with
 // capture-pane. Waits poll the screen a bounded number of times; no timed assertions.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { removeTree } from './cli.js';
 import { GUARD_MS } from './wait.js';
 
 export function hasTmux(): boolean {
@@ -100,7 +101,7 @@ export function startTmux(opts: {
     },
     kill() {
       spawnSync('tmux', ['kill-session', '-t', opts.name]);
-      rmSync(dirname(statusFile), { recursive: true, force: true });
+      removeTree(dirname(statusFile));
     },
   };
   return s;

@@ -36,8 +36,22 @@ export async function tick(): Promise<void> {
   await new Promise((r) => setTimeout(r, 0));
 }
 
+/** The height ink-testing-library's stdout reports (the console's own default when a terminal says none). */
+const ROWS = 24;
+
+/**
+ * ink-testing-library's stdout has columns but no rows. Ink then asks terminal-size on every
+ * commit, which, with the test's own stdout a pipe, spawns `tput` twice each time: most of a UI
+ * test's time went there. Its stdout class is not exported, so the rows go on its prototype.
+ */
+function giveRows(stdout: object) {
+  const proto = Object.getPrototypeOf(stdout) as object;
+  if (!Object.hasOwn(proto, 'rows')) Object.defineProperty(proto, 'rows', { get: () => ROWS, configurable: true });
+}
+
 export async function renderApp(tree: ReactElement) {
   const app = render(tree);
+  giveRows(app.stdout);
   await tick();
   return {
     ...app,

@@ -3,7 +3,7 @@
 // Extra args pass through: substrings that pick test files (run-tests.mjs test/ui).
 // --checks: tsc, ESLint, knip and a prettier check run beside the tests, not before them (`npm test`): the suite
 // spends much of its time waiting on child processes and timers, and the checks fill those gaps.
-// ESLint keeps a cache in node_modules/.cache, so a second run lints only what changed.
+// tsc, ESLint and prettier keep caches in node_modules/.cache, so a second run checks only what changed.
 // --concurrency N (or SWITCHBOARD_TEST_CONCURRENCY): test files at once, 2 by default.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,7 +62,13 @@ const bin = (name) => join('node_modules', '.bin', name);
 const PRETTIER_FILES = ['src/**/*.{ts,tsx,mjs,cts}', 'test/**/*.{ts,tsx,mjs}', '!test/generated/**'];
 const checking = checks
   ? [
-      run('tsc', process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '--noEmit']),
+      run('tsc', process.execPath, [
+        join('node_modules', 'typescript', 'bin', 'tsc'),
+        '--noEmit',
+        '--incremental',
+        '--tsBuildInfoFile',
+        'node_modules/.cache/tsc/tsbuildinfo',
+      ]),
       run('eslint', bin('eslint'), [
         '--config',
         'src/scripts/eslint.config.mjs',
@@ -75,7 +81,15 @@ const checking = checks
         'test',
       ]),
       run('knip', bin('knip'), ['--config', 'src/scripts/knip.jsonc']),
-      run('prettier', bin('prettier'), ['--check', '--log-level', 'warn', ...PRETTIER_FILES]),
+      run('prettier', bin('prettier'), [
+        '--check',
+        '--log-level',
+        'warn',
+        '--cache',
+        '--cache-location',
+        'node_modules/.cache/prettier/cache.json',
+        ...PRETTIER_FILES,
+      ]),
     ]
   : [];
 

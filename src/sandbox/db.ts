@@ -89,7 +89,12 @@ export interface CallQuery {
   limit: number;
 }
 
-const SCHEMA_VERSION = 5;
+// A session's messages one row each: a turn appends two rows, so its cost does not grow with the
+// session (a JSON array in the session's row was read and written whole on every turn).
+const SESSION_MESSAGES = `CREATE TABLE session_messages (
+  session_id TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;`;
+
+const SCHEMA_VERSION = 6;
 
 const SCHEMA = `
 CREATE TABLE assistants (
@@ -115,7 +120,8 @@ CREATE TABLE files (
 CREATE INDEX files_by_created ON files(created_at DESC, id DESC);
 CREATE TABLE sessions (
   id TEXT PRIMARY KEY, name TEXT NOT NULL, assistant_id TEXT NOT NULL, status TEXT NOT NULL,
-  messages TEXT NOT NULL, variable_values TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+  variable_values TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+${SESSION_MESSAGES}
 CREATE TABLE chats (
   id TEXT PRIMARY KEY, session_id TEXT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL);
 CREATE INDEX chats_by_session ON chats(session_id, created_at);
@@ -153,9 +159,10 @@ export function openDatabase(dataDir: string, onCreate?: (db: Db) => void): { db
         onCreate?.(db);
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
         created = true;
-      } else if (version === 3 || version === 4) {
+      } else if (version >= 3 && version < SCHEMA_VERSION) {
         if (version === 3) moveConversationsOut(db);
-        toPlatformShapes(db);
+        if (version <= 4) toPlatformShapes(db);
+        moveSessionMessagesOut(db);
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       } else if (version !== SCHEMA_VERSION) {
         throw new Error(
@@ -218,6 +225,14 @@ function toPlatformShapes(db: Db): void {
   }
 }
 
+/** Schema 5 → 6: a session's messages move from a JSON array in its row to a row each, in order. */
+function moveSessionMessagesOut(db: Db): void {
+  db.exec(SESSION_MESSAGES);
+  db.exec(`INSERT INTO session_messages (session_id, seq, body)
+    SELECT s.id, m.key, m.value FROM sessions s, json_each(s.messages) m`);
+  db.exec('ALTER TABLE sessions DROP COLUMN messages');
+}
+
 /** Typed access to the records; one prepared statement per query. */
 export class SandboxStore {
   private readonly s;
@@ -254,10 +269,13 @@ export class SandboxStore {
       fileDelete: db.prepare('DELETE FROM files WHERE id = ?'),
       sessionGet: db.prepare('SELECT * FROM sessions WHERE id = ?'),
       sessionInsert: db.prepare(
-        `INSERT INTO sessions (id, name, assistant_id, status, messages, variable_values, created_at, updated_at)
-         VALUES (@id, @name, @assistantId, @status, @messages, @variableValues, @createdAt, @updatedAt)`,
+        `INSERT INTO sessions (id, name, assistant_id, status, variable_values, created_at, updated_at)
+         VALUES (@id, @name, @assistantId, @status, @variableValues, @createdAt, @updatedAt)`,
       ),
-      sessionUpdate: db.prepare('UPDATE sessions SET messages = ?, variable_values = ?, updated_at = ? WHERE id = ?'),
+      sessionUpdate: db.prepare('UPDATE sessions SET variable_values = ?, updated_at = ? WHERE id = ?'),
+      sessionMessages: db.prepare('SELECT body FROM session_messages WHERE session_id = ? ORDER BY seq'),
+      sessionNextSeq: db.prepare('SELECT coalesce(max(seq) + 1, 0) AS seq FROM session_messages WHERE session_id = ?'),
+      sessionMessageInsert: db.prepare('INSERT INTO session_messages (session_id, seq, body) VALUES (?, ?, ?)'),
       chatInsert: db.prepare('INSERT INTO chats (id, session_id, body, created_at) VALUES (?, ?, ?, ?)'),
     };
   }
@@ -412,19 +430,36 @@ export class SandboxStore {
   }
 
   // --- sessions and chats
+  /** The session with its messages. */
   getSession(id: string): SessionRow | undefined {
+    const head = this.getSessionHead(id);
+    if (!head) return undefined;
+    const messages = (this.s.sessionMessages.all(id) as { body: string }[]).map((m) => JSON.parse(m.body) as ChatMessage);
+    return { ...head, messages };
+  }
+  /** The session without its messages: what a turn needs, whatever the session's length. */
+  getSessionHead(id: string): Omit<SessionRow, 'messages'> | undefined {
     const r = this.s.sessionGet.get(id) as Record<string, string> | undefined;
-    return r && toSession(r);
+    return r && toSessionHead(r);
   }
   insertSession(s: SessionRow): void {
-    this.s.sessionInsert.run({ ...s, messages: json(s.messages), variableValues: json(s.variableValues) });
+    transaction(this.db, () => {
+      const { messages, ...head } = s;
+      this.s.sessionInsert.run({ ...head, variableValues: json(s.variableValues) });
+      this.appendMessages(s.id, messages);
+    });
   }
-  /** Stores the chat and the session's new messages together. */
-  recordChat(session: SessionRow, chat: { id: string; createdAt: string } & Record<string, unknown>): void {
+  /** Stores the chat, the session's new messages after the ones it has, and its new variables together. */
+  recordChat(session: Omit<SessionRow, 'messages'>, added: ChatMessage[], chat: { id: string; createdAt: string } & Record<string, unknown>): void {
     transaction(this.db, () => {
       this.s.chatInsert.run(chat.id, session.id, json(chat), chat.createdAt);
-      this.s.sessionUpdate.run(json(session.messages), json(session.variableValues), session.updatedAt, session.id);
+      this.s.sessionUpdate.run(json(session.variableValues), session.updatedAt, session.id);
+      this.appendMessages(session.id, added);
     });
+  }
+  private appendMessages(sessionId: string, messages: ChatMessage[]): void {
+    let seq = (this.s.sessionNextSeq.get(sessionId) as { seq: number }).seq;
+    for (const m of messages) this.s.sessionMessageInsert.run(sessionId, seq++, json(m));
   }
 }
 
@@ -484,12 +519,11 @@ const toFile = (r: Record<string, unknown>): FileRow => ({
   updatedAt: r.updated_at as string,
 });
 
-const toSession = (r: Record<string, string>): SessionRow => ({
+const toSessionHead = (r: Record<string, string>): Omit<SessionRow, 'messages'> => ({
   id: r.id,
   name: r.name,
   assistantId: r.assistant_id,
   status: r.status,
-  messages: JSON.parse(r.messages),
   variableValues: JSON.parse(r.variable_values),
   createdAt: r.created_at,
   updatedAt: r.updated_at,

@@ -27,6 +27,7 @@ import { sessionIndexRows } from './rows/session-index.js';
 import { scenarioRows } from './rows/scenarios.js';
 import { burstRow, filterRow, longPromptRow } from './rows/keys.js';
 import { consoleArchiveRows } from './rows/console-archive.js';
+import { chatLoadRows } from './rows/chat-load.js';
 
 /** Inside the repo, so the bundle resolves assets/ exactly as dist/ does
  *  (SWITCHBOARD_BENCH_BUILD: another dir under the repo, for two benches at once). */
@@ -69,6 +70,11 @@ const GROUPS: RowGroup[] = [
       15: { name: 'the console on the archive: keys while syncing, call-log rows at start, RSS', target: '≤ 25 ms p99; ≤ first frame + 50 ms; ≤ 200 MB' },
     },
     run: consoleArchiveRows,
+  },
+  {
+    rows: [16],
+    titles: { 16: { name: 'sandbox POST /chats, 20 clients: a 5,000-message session against a new one', target: '≥ 80%' } },
+    run: chatLoadRows,
   },
 ];
 

@@ -9,11 +9,28 @@ import { openSqlite, transaction } from '../../src/sandbox/sqlite.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { eventually, get, post } from './http.js';
 
+/** Turns a current data dir back into what schema 5 wrote: a session's messages a JSON array in its row. */
+function downgradeToSchema5(dataDir: string): void {
+  const db = openSqlite(join(dataDir, 'sandbox.db'));
+  try {
+    transaction(db, () => {
+      db.exec(`ALTER TABLE sessions ADD COLUMN messages TEXT NOT NULL DEFAULT '[]';
+        UPDATE sessions SET messages = (SELECT json_group_array(json(m.body)) FROM
+          (SELECT body FROM session_messages WHERE session_id = sessions.id ORDER BY seq) m);
+        DROP TABLE session_messages;`);
+      db.exec('PRAGMA user_version = 5');
+    });
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * Turns a current data dir back into what schema 4 wrote: call messages `{ role: 'assistant' | 'user',
  * content }`, a phone number's organization named `service`.
  */
 function downgradeToSchema4(dataDir: string): void {
+  downgradeToSchema5(dataDir);
   const db = openSqlite(join(dataDir, 'sandbox.db'));
   try {
     transaction(db, () => {
@@ -54,7 +71,7 @@ function downgradeToSchema3(dataDir: string): void {
 }
 
 // Its own data dirs, not startRestartableSandbox(): the test rewrites the schema between starts.
-/** A data dir with a finished call to Ada; its calls, numbers and files as served, then closed. */
+/** A data dir with a finished call to Ada and a chat session of two turns; its calls, numbers, files and session as served, then closed. */
 async function dataDirWithCalls(prefix: string) {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const first = await startTestSandbox({ dataDir, callPace: 1 });
@@ -67,7 +84,15 @@ async function dataDirWithCalls(prefix: string) {
       const all = (await get(first, '/calls/details?limit=1000')).body.calls;
       return all.every((c: any) => c.endedAt) ? all : undefined;
     });
-    return { dataDir, calls, numbers: (await get(first, '/phone-numbers')).body.phoneNumbers, files: (await get(first, '/files?limit=100')).body.files };
+    const session = (await post(first, '/sessions', { assistantId: assistant.id })).body.session;
+    for (const input of ['What are your opening hours?', 'And on Sunday?']) await post(first, '/chats', { sessionId: session.id, input });
+    return {
+      dataDir,
+      calls,
+      numbers: (await get(first, '/phone-numbers')).body.phoneNumbers,
+      files: (await get(first, '/files?limit=100')).body.files,
+      session: (await get(first, `/chats/session/${session.id}`)).body.session,
+    };
   } finally {
     await first.close();
   }
@@ -76,8 +101,9 @@ async function dataDirWithCalls(prefix: string) {
 for (const [schema, downgrade] of [
   [3, downgradeToSchema3],
   [4, downgradeToSchema4],
+  [5, downgradeToSchema5],
 ] as const) {
-  test(`a schema-${schema} data dir opens with its calls, their conversations included, in today's shapes`, async () => {
+  test(`a schema-${schema} data dir opens with its calls, their conversations and its chat sessions included, in today's shapes`, async () => {
     const before = await dataDirWithCalls(`switchboard-schema${schema}-`);
     try {
       downgrade(before.dataDir);
@@ -94,6 +120,18 @@ for (const [schema, downgrade] of [
         // Less their URLs, which name the port.
         const unlocated = (files: any[]) => files.map(({ url: _u, parsedTextUrl: _p, ...f }) => f);
         assert.deepEqual(unlocated((await get(again, '/files?limit=100')).body.files), unlocated(before.files));
+        // The session's messages in their order, and the next turn goes after them.
+        const n = before.session.messages.length;
+        assert.deepEqual(
+          before.session.messages.slice(-4).map((m: any) => m.role),
+          ['user', 'assistant', 'user', 'assistant'],
+        );
+        assert.deepEqual((await get(again, `/chats/session/${before.session.id}`)).body.session, before.session);
+        await post(again, '/chats', { sessionId: before.session.id, input: 'Thanks' });
+        const next = (await get(again, `/chats/session/${before.session.id}`)).body.session.messages;
+        assert.deepEqual(next.slice(0, n), before.session.messages);
+        assert.deepEqual(next[n], { role: 'user', content: 'Thanks' });
+        assert.equal(next.length, n + 2);
       } finally {
         await again.close();
       }

@@ -63,7 +63,7 @@ export function chatRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.post('/chats', async (request, reply) => {
     const body = parseBody(SendChat, request.body);
-    const session = ctx.store.getSession(body.sessionId);
+    const session = ctx.store.getSessionHead(body.sessionId);
     if (!session) throw notFound(`no chat session with id ${body.sessionId}`);
     const assistant = getAssistantOr404(ctx, session.assistantId);
     // Variable values given once hold for the rest of the session; later ones override.
@@ -86,13 +86,11 @@ export function chatRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       updatedAt: now,
       assistantOverrides: { variableValues },
     };
-    const next: SessionRow = {
-      ...session,
-      messages: [...session.messages, { role: 'user', content: body.input }, { role: 'assistant', content: output }],
-      variableValues,
-      updatedAt: now,
-    };
-    ctx.store.recordChat(next, chat);
+    const added = [
+      { role: 'user', content: body.input },
+      { role: 'assistant', content: output },
+    ];
+    ctx.store.recordChat({ ...session, variableValues, updatedAt: now }, added, chat);
     return reply.code(201).send({ message: 'Chat message sent successfully', chat });
   });
 }

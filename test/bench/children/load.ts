@@ -1,12 +1,17 @@
-// The load generator for the throughput row, in its own process: N keep-alive connections
+// The load generator for the throughput rows, in its own process: N keep-alive connections
 // (one undici Pool), one request in flight per connection, for a fixed duration after a warm-up.
-// Prints one JSON line: { requests, ok, errors, seconds, rps, p50, p99, statuses, all }.
-// argv: <url> <apiKey> <path> <connections> <warmupMs> <durationMs>
+// Prints one JSON line: { requests, ok, errors, seconds, rps, p50, p99, statuses, all }; ok counts 2xx.
+// argv: <url> <apiKey> <path> <connections> <warmupMs> <durationMs> [<JSON body to POST>]
 import { Pool } from 'undici';
 
-const [url, apiKey, path, connections, warmupMs, durationMs] = process.argv.slice(2);
+const [url, apiKey, path, connections, warmupMs, durationMs, body] = process.argv.slice(2);
 const pool = new Pool(url, { connections: Number(connections), pipelining: 1 });
-const headers = { 'x-api-key': apiKey, accept: 'application/json' };
+const method = body === undefined ? 'GET' : 'POST';
+const headers: Record<string, string> = {
+  'x-api-key': apiKey,
+  accept: 'application/json',
+  ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+};
 
 let measuring = false;
 let stop = false;
@@ -19,7 +24,7 @@ async function worker(): Promise<void> {
   while (!stop) {
     const t0 = performance.now();
     try {
-      const res = await pool.request({ path, method: 'GET', headers });
+      const res = await pool.request({ path, method, headers, body });
       await res.body.arrayBuffer(); // read the whole page, as a client does
       all++;
       if (measuring) {
@@ -45,5 +50,5 @@ await pool.close();
 
 latencies.sort((a, b) => a - b);
 const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))] ?? NaN;
-const ok = statuses['200'] ?? 0;
+const ok = Object.entries(statuses).reduce((n, [code, count]) => (code.startsWith('2') ? n + count : n), 0);
 process.stdout.write(`${JSON.stringify({ requests: latencies.length, ok, errors, seconds, rps: ok / seconds, p50: at(50), p99: at(99), statuses, all })}\n`);

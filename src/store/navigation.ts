@@ -1,5 +1,5 @@
 // Navigation: a stack of routes (k9s style). Pushing pauses the view below; Esc pops;
-// `-` swaps back to the stack as it was before the last jump. View state is kept per route key.
+// `-` swaps back to the stack as it was before the last push or jump (k9s's previous view). View state is kept per route key.
 import type { Route, SliceCreator } from './types.js';
 import { routeKey } from './types.js';
 
@@ -19,7 +19,7 @@ export const EMPTY_VIEW: ViewState = Object.freeze({ cursor: 0, scroll: 0, filte
 
 export interface NavigationState {
   stack: Route[];
-  /** The stack before the last top-level jump, for `-`. */
+  /** The stack before the last push or top-level jump, for `-`. */
   previousStack: Route[] | null;
   views: Record<string, ViewState>;
 }
@@ -74,7 +74,7 @@ export const createNavigationSlice: SliceCreator<NavigationState, NavigationActi
       push(route) {
         const s = get();
         if (sameRoute(topRoute(s), route)) return;
-        set({ stack: [...s.stack, route] });
+        set({ stack: [...s.stack, route], previousStack: s.stack });
       },
       back() {
         const s = get();

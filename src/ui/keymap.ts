@@ -45,6 +45,8 @@ export enum Command {
   Stats = 'stats',
   OpenAssistant = 'openAssistant',
   AssistantCalls = 'assistantCalls',
+  AssistantNumbers = 'assistantNumbers',
+  FileAssistants = 'fileAssistants',
   ChartMetric = 'chartMetric',
   Upload = 'upload',
   Delete = 'delete',
@@ -107,6 +109,7 @@ export type KeyContext =
   | 'assistants'
   | 'assistant'
   | 'numbers'
+  | 'number'
   | 'calls'
   | 'call'
   | 'search'
@@ -187,13 +190,15 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.KnowledgeBase]: { keys: [{ char: 'k', ctrl: true }, { char: 'K' }], contexts: ['assistants', 'assistant'], hint: 'KB files', footer: Footer.Normal },
   [Command.Chat]: { keys: [{ char: 'c' }], contexts: ['assistants', 'assistant'], hint: 'chat', footer: Footer.Normal },
   [Command.Outbound]: { keys: [{ char: 'o' }], contexts: ['assistants', 'assistant', 'calls'], hint: 'call out', footer: Footer.Normal },
-  [Command.Link]: { keys: [{ char: 'l' }], contexts: ['numbers'], hint: 'link assistant', footer: Footer.Normal },
+  [Command.Link]: { keys: [{ char: 'l' }], contexts: ['numbers', 'number'], hint: 'link assistant', footer: Footer.Normal },
   [Command.CallFilters]: { keys: [{ char: 'f' }], contexts: ['calls'], hint: 'filters', footer: Footer.Normal },
   [Command.ToggleLive]: { keys: [{ char: 'L' }], contexts: ['calls'], hint: 'live on/off', footer: Footer.Normal },
   [Command.Search]: { keys: [{ char: 's' }], contexts: ['calls', 'search'], hint: 'search transcripts (:search text)', footer: Footer.Normal },
   [Command.Stats]: { keys: [{ char: 'S' }], contexts: ['calls'], hint: 'stats', footer: Footer.Normal },
-  [Command.OpenAssistant]: { keys: [{ char: 'a' }], contexts: ['calls', 'call', 'search'], hint: 'its assistant', footer: Footer.Normal },
-  [Command.AssistantCalls]: { keys: [{ char: 'C' }], contexts: ['assistant'], hint: 'its calls', footer: Footer.Normal },
+  [Command.OpenAssistant]: { keys: [{ char: 'a' }], contexts: ['calls', 'call', 'search', 'numbers', 'number'], hint: 'its assistant', footer: Footer.Normal },
+  [Command.AssistantCalls]: { keys: [{ char: 'C' }], contexts: ['assistants', 'assistant', 'numbers', 'number'], hint: 'its calls', footer: Footer.Normal },
+  [Command.AssistantNumbers]: { keys: [{ char: 'N' }], contexts: ['assistants', 'assistant'], hint: 'its numbers', footer: Footer.Normal },
+  [Command.FileAssistants]: { keys: [{ char: 'a' }], contexts: ['files', 'file'], hint: 'assistants using it', footer: Footer.Normal },
   [Command.ChartMetric]: { keys: [{ char: 'm' }, { key: 'tab' }], contexts: ['stats'], hint: 'chart calls/minutes/cost', footer: Footer.Normal },
   [Command.Upload]: { keys: [{ char: 'u' }], contexts: ['files'], hint: 'upload', footer: Footer.Normal },
   [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file'], hint: 'delete', footer: Footer.Normal },
@@ -378,7 +383,7 @@ export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Everywhere', contexts: ['global'] },
   { title: 'Lists and details', contexts: ['list', 'detail', 'scroll', 'help'] },
   { title: 'Assistants', contexts: ['assistants', 'assistant'] },
-  { title: 'Numbers', contexts: ['numbers'] },
+  { title: 'Numbers', contexts: ['numbers', 'number'] },
   { title: 'Calls', contexts: ['calls', 'call', 'search', 'stats'] },
   { title: 'Files', contexts: ['files', 'file'] },
   { title: 'Chat', contexts: ['sessions', 'chat'] },

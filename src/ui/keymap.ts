@@ -32,6 +32,7 @@ export enum Command {
   Refresh = 'refresh',
   Retry = 'retry',
   RawJson = 'rawJson',
+  Pager = 'pager',
   New = 'new',
   Edit = 'edit',
   EditAsCode = 'editAsCode',
@@ -112,6 +113,8 @@ export type KeyContext =
   | 'number'
   | 'calls'
   | 'call'
+  // A record's raw JSON (`y`)
+  | 'json'
   | 'search'
   | 'stats'
   | 'files'
@@ -184,6 +187,7 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Refresh]: { keys: [{ char: 'r' }], contexts: ['list', 'detail'], hint: 'refresh', footer: Footer.Low },
   [Command.Retry]: { keys: [{ char: 'r' }], contexts: ['chat'], hint: 'load the session again', footer: Footer.High },
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
+  [Command.Pager]: { keys: [{ char: 'v' }], contexts: ['call', 'json'], hint: 'view in $PAGER', footer: Footer.Low },
   [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions'], hint: 'new', footer: Footer.Normal },
   [Command.Edit]: { keys: [{ char: 'e' }], contexts: ['assistants', 'assistant'], hint: 'edit', footer: Footer.Normal },
   [Command.EditAsCode]: { keys: [{ char: 'E' }], contexts: ['assistants', 'assistant'], hint: 'edit as YAML in $EDITOR', footer: Footer.Normal },
@@ -381,7 +385,7 @@ export function bindingsFor(
 /** Help lists these in this order, one section each. */
 export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Everywhere', contexts: ['global'] },
-  { title: 'Lists and details', contexts: ['list', 'detail', 'scroll', 'help'] },
+  { title: 'Lists and details', contexts: ['list', 'detail', 'scroll', 'help', 'json'] },
   { title: 'Assistants', contexts: ['assistants', 'assistant'] },
   { title: 'Numbers', contexts: ['numbers', 'number'] },
   { title: 'Calls', contexts: ['calls', 'call', 'search', 'stats'] },

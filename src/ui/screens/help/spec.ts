@@ -10,7 +10,7 @@ export const HELP = {
   },
   json: {
     title: (r) => `JSON ${r.title}`,
-    contexts: ['scroll', 'global'],
+    contexts: ['json', 'scroll', 'global'],
     component: () => import('./Help.js').then((m) => m.JsonView),
   },
 } satisfies RouteSpecs<'help' | 'json'>;

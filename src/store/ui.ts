@@ -20,6 +20,8 @@ export interface ConfirmDialog {
   title: string;
   message: string;
   confirmLabel: string;
+  /** The cursor starts on cancel: for what cannot be undone, Enter alone does nothing. */
+  cancelFirst?: boolean;
   onConfirm: () => void | Promise<void>;
   /** Run on n, Esc or cancel. */
   onDecline?: () => void;

@@ -26,6 +26,8 @@ export interface NavigationState {
 
 export interface NavigationActions {
   push(route: Route): void;
+  /** Opens `route` on top; in place of the top route when that is one of its kind (a new search from the results). */
+  pushOrReplace(route: Route): void;
   /** Pops the top route; the bottom route stays. */
   back(): void;
   /** Jump to a top-level screen: the stack becomes just this route. */
@@ -75,6 +77,12 @@ export const createNavigationSlice: SliceCreator<NavigationState, NavigationActi
         const s = get();
         if (sameRoute(topRoute(s), route)) return;
         set({ stack: [...s.stack, route], previousStack: s.stack });
+      },
+      pushOrReplace(route) {
+        const s = get();
+        if (topRoute(s).name !== route.name) return get().actions.push(route);
+        if (sameRoute(topRoute(s), route)) return;
+        set({ stack: [...s.stack.slice(0, -1), route], previousStack: s.stack });
       },
       back() {
         const s = get();

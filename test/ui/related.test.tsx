@@ -111,3 +111,31 @@ describe('related records', () => {
     }
   });
 });
+
+describe('breadcrumbs', () => {
+  const sb = createMemoryApi();
+
+  test('a new search from the results replaces them, and a quoted phrase is quoted once', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+    try {
+      await c.waitFor('calls/day');
+      await c.press(':');
+      await c.type('search refund');
+      await c.press(KEYS.enter);
+      await c.waitFor('Calls › search "refund"');
+      await c.press(':');
+      await c.type('search "return window"');
+      await c.press(KEYS.enter);
+      const frame = await c.waitFor('Calls › search "return window"');
+      assert.ok(!frame.includes('""'), frame);
+      assert.deepEqual(
+        c.store.getState().stack.map((r) => r.name),
+        ['calls', 'call-search'],
+      );
+      await c.press(KEYS.escape);
+      await until(() => c.store.getState().stack.length === 1, 'one Esc back to the call log');
+    } finally {
+      await c.close();
+    }
+  });
+});

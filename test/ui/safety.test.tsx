@@ -67,3 +67,41 @@ describe('confirmations', () => {
     }
   });
 });
+
+describe('knowledge-base picker', () => {
+  const sb = createMemoryApi();
+
+  test('j moves (as help says) and Enter saves exactly the marked set; a filter is typed after /, and its Enter saves nothing', async () => {
+    const a = (await sb.listAssistants()).find((x) => kbFileIds(x).length === 1)!;
+    const [marked] = kbFileIds(a);
+    const saved = async () => new Set(kbFileIds(await sb.getAssistant(a.id)));
+    const c = await openConsole(sb, { initialRoute: { name: 'assistant-kb', id: a.id } });
+    try {
+      await c.waitFor('Knowledge-base files of');
+      const files = c.store.getState().files.data!.files;
+      const second = files[1]!;
+      const third = files.find((f) => f.id !== marked && f.id !== second.id)!;
+      const flashed = () => /now uses \d knowledge-base files?/.test(c.store.getState().flash?.text ?? '');
+      // j to the second file, Space marks (or unmarks) it, Enter saves.
+      await c.press('j', ' ', KEYS.enter);
+      await until(flashed, 'saved');
+      const want = new Set([marked, second.id]);
+      if (second.id === marked) want.delete(marked);
+      assert.deepEqual(await saved(), want);
+      // The third by its name, through the filter: the filter's Enter ends it and saves nothing.
+      c.store.getState().actions.clearFlash();
+      c.store.getState().actions.push({ name: 'assistant-kb', id: a.id });
+      await c.waitFor('j/k move');
+      await c.press('/');
+      await c.type(third.name!.slice(0, 6));
+      await c.press(KEYS.enter);
+      await c.waitFor('j/k move');
+      assert.equal(c.store.getState().flash, null, 'not saved by the filter');
+      await c.press(' ', KEYS.enter);
+      await until(flashed, 'saved again');
+      assert.deepEqual(await saved(), new Set([...want, third.id]));
+    } finally {
+      await c.close();
+    }
+  });
+});

@@ -30,7 +30,8 @@ export type Route =
   | { name: 'tests'; path?: string }
   | { name: 'test-result'; id: string; scenario: string }
   | { name: 'help' }
-  | { name: 'json'; title: string; value: unknown };
+  | { name: 'json'; title: string; value: unknown }
+  | { name: 'message'; text: string };
 
 export type RouteName = Route['name'];
 

@@ -86,6 +86,7 @@ function Shell() {
   const columns = useConsole((s) => s.columns);
   const rows = useConsole((s) => s.rows);
   const flashShown = useConsole((s) => s.flash);
+  const lastFlash = useConsole((s) => s.lastFlash);
   const screen = ROUTES[route.name];
 
   useEffect(() => {
@@ -107,6 +108,10 @@ function Shell() {
     // Esc clears a filter first, then goes back.
     [Command.Back]: () => (filter ? actions.setFilter('') : actions.back()),
     [Command.PreviousView]: actions.previousView,
+    [Command.LastMessage]: () => {
+      if (lastFlash) actions.push({ name: 'message', text: lastFlash.text });
+      else actions.flash('No message yet');
+    },
     [Command.Help]: () => actions.push({ name: 'help' }),
     [Command.Palette]: () => actions.setMode('command'),
     [Command.Filter]: () => actions.setMode('filter'),

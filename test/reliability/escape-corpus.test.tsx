@@ -482,6 +482,7 @@ test('every console screen against the hostile service: no raw sequence in any f
     'test-result': [{ name: 'test-result', id: P.BAD, scenario: `s${ESCAPE_CORPUS}` }],
     help: [{ name: 'help' }],
     json: [{ name: 'json', title: ESCAPE_CORPUS, value: { name: ESCAPE_CORPUS } }],
+    message: [{ name: 'message', text: ESCAPE_CORPUS }],
   };
   assert.deepEqual(
     Object.keys(ROUTES).filter((r) => !(r in routes)),

@@ -44,3 +44,27 @@ describe('busy marks', () => {
     }
   });
 });
+
+describe('long messages', () => {
+  const sb = createMemoryApi();
+
+  test('a cut message says ! opens it whole, and ! does so after it has gone', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'assistants' } });
+    try {
+      await c.waitFor('NAME');
+      c.store.getState().actions.resize(60, 24);
+      const path = `/home/someone/projects/${'deep/'.repeat(12)}riley.test.yaml`;
+      const text = `Saved as a test; run it: switchboard test ${path} (or :test)`;
+      c.store.getState().actions.flash(text);
+      const frame = await c.waitFor('(! shows it whole)');
+      assert.match(frame, /Saved as a test; run it: switchboard test/);
+      c.store.getState().actions.clearFlash();
+      await c.press('!');
+      await until(() => c.store.getState().stack.at(-1)!.name === 'message', 'the message view');
+      const whole = await c.waitFor('riley.test.yaml');
+      assert.ok(whole.replace(/\n/g, '').includes('(or :test)'), whole);
+    } finally {
+      await c.close();
+    }
+  });
+});

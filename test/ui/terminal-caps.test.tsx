@@ -207,7 +207,7 @@ test('a flash of any length: cut to two lines ending in …, the whole text in t
     const at = lines.findIndex((l) => l.startsWith('Could not save'));
     assert.ok(at > 0, c.frame());
     assert.match(lines[at], /…$/, 'the first line ends in …');
-    assert.equal(lines[at + 1], 'full text in ~/.local/state/switchboard/debug.log');
+    assert.equal(lines[at + 1], '! shows it whole · full text in ~/.local/state/switchboard/debug.log');
     assert.ok(lines.length <= 24, 'the frame still fits');
     assert.equal(logged.length, 1);
     assert.ok(logged[0].includes(text), 'the debug log has the whole text');

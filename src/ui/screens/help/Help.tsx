@@ -67,3 +67,10 @@ export function JsonView({ route, width, height }: ScreenProps<Extract<Route, { 
   useDetailKeys({ lines: lines.length, height, bindings: { [Command.Pager]: () => page(() => `${jsonText(route.value, 2)}\n`) } });
   return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
 }
+
+export function MessageView({ route, width, height }: ScreenProps<Extract<Route, { name: 'message' }>>) {
+  const view = useTopView();
+  const lines: Line[] = useMemo(() => wrapText(route.text, width).map((text) => ({ text })), [route.text, width]);
+  useDetailKeys({ lines: lines.length, height });
+  return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
+}

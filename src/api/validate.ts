@@ -2,7 +2,8 @@
 // wrong before anything is sent.
 
 /** What to tell someone whose number is not E.164. */
-export const E164_HINT = 'use international format: a + and the country code, then the number, digits only (like +14155550123)';
+// The example first: it is what a cut line must keep.
+export const E164_HINT = 'like +14155550123: a + and the country code, then the number, digits only';
 
 /** E.164: a '+', a country code not starting with 0, at most 15 digits in all. */
 export function isE164(number: string): boolean {

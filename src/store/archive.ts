@@ -126,7 +126,8 @@ export interface ArchiveActions {
   /** Full-text search over the archive (words, "phrases", prefix*), newest first. */
   searchCalls(text: string): void;
   /** The call log filtered to one assistant. */
-  showAssistantCalls(id: string): void;
+  /** The call log filtered to one assistant's or one number's calls, on top of the view it was asked from (Esc or `-` come back). */
+  showRelatedCalls(of: { assistantId: string } | { phoneNumberId: string }): void;
 }
 
 type Full = ArchiveState & {
@@ -134,7 +135,7 @@ type Full = ArchiveState & {
   actions: ArchiveActions &
     UiActions & {
       applyCallFilters(form: import('./calls.js').CallFilterForm): string | null;
-      goTo(route: import('./types.js').Route): void;
+      push(route: import('./types.js').Route): void;
       rereadCalls(): void;
     };
 };
@@ -343,10 +344,10 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
           set((s) => ({ searches: { ...s.searches, [text]: { status: 'error', hits: [], total: 0, error: failure(err).message } } }));
         }
       },
-      showAssistantCalls(id) {
-        const error = get().actions.applyCallFilters({ ...get().callLog.form, assistantId: id, id: '' });
+      showRelatedCalls(of) {
+        const error = get().actions.applyCallFilters({ ...get().callLog.form, assistantId: '', phoneNumberId: '', id: '', ...of });
         if (error) get().actions.flash(error, 'error');
-        else get().actions.goTo({ name: 'calls' });
+        else get().actions.push({ name: 'calls' });
       },
     },
   };

@@ -1,5 +1,5 @@
 // Navigation: a stack of routes (k9s style). Pushing pauses the view below; Esc pops;
-// `-` swaps back to the stack as it was before the last jump. View state is kept per route key.
+// `-` swaps back to the stack as it was before the last push or jump (k9s's previous view). View state is kept per route key.
 import type { Route, SliceCreator } from './types.js';
 import { routeKey } from './types.js';
 
@@ -19,13 +19,15 @@ export const EMPTY_VIEW: ViewState = Object.freeze({ cursor: 0, scroll: 0, filte
 
 export interface NavigationState {
   stack: Route[];
-  /** The stack before the last top-level jump, for `-`. */
+  /** The stack before the last push or top-level jump, for `-`. */
   previousStack: Route[] | null;
   views: Record<string, ViewState>;
 }
 
 export interface NavigationActions {
   push(route: Route): void;
+  /** Opens `route` on top; in place of the top route when that is one of its kind (a new search from the results). */
+  pushOrReplace(route: Route): void;
   /** Pops the top route; the bottom route stays. */
   back(): void;
   /** Jump to a top-level screen: the stack becomes just this route. */
@@ -74,7 +76,13 @@ export const createNavigationSlice: SliceCreator<NavigationState, NavigationActi
       push(route) {
         const s = get();
         if (sameRoute(topRoute(s), route)) return;
-        set({ stack: [...s.stack, route] });
+        set({ stack: [...s.stack, route], previousStack: s.stack });
+      },
+      pushOrReplace(route) {
+        const s = get();
+        if (topRoute(s).name !== route.name) return get().actions.push(route);
+        if (sameRoute(topRoute(s), route)) return;
+        set({ stack: [...s.stack.slice(0, -1), route], previousStack: s.stack });
       },
       back() {
         const s = get();

@@ -2,7 +2,7 @@
 // code as `switchboard test`) and keeps the report for the results view; a chat conversation
 // can be saved as a scenario file in the tests directory. The scenario code loads on first use.
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { failure } from '../api/errors.js';
 import type { ScenarioResult, TestReport } from '../scenarios/run.js';
 import type { ScenarioFile } from '../scenarios/scenario.js';
@@ -111,7 +111,9 @@ export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (s
             variables: c.variables,
             messages: c.turns,
           });
-          get().actions.flash(`Saved as ${path}; run it with switchboard test ${path} or :test`);
+          // The command first: a flash cut at the terminal's width must still say how to run it.
+          const shown = relative(process.cwd(), path);
+          get().actions.flash(`Saved as a test; run it: switchboard test ${shown.startsWith('..') ? path : shown} (or :test)`);
           return path;
         } catch (err) {
           get().actions.flash(`Could not save the chat as a test: ${failure(err).message}`, 'error');

@@ -6,13 +6,14 @@ import { failure } from '../api/errors.js';
 
 /** Where the console is: one entry of the navigation stack. */
 export type Route =
-  | { name: 'assistants' }
+  | { name: 'assistants'; /** Only those whose knowledge base holds this file. */ usingFile?: string }
   | { name: 'assistant'; id: string }
   | { name: 'assistant-new'; /** Duplicate: pre-filled from this assistant. */ from?: string }
   | { name: 'assistant-edit'; id: string }
   | { name: 'assistant-kb'; id: string }
   | { name: 'assistant-yaml'; id: string }
-  | { name: 'numbers' }
+  | { name: 'numbers'; /** Only those linked to this assistant. */ assistantId?: string }
+  | { name: 'number'; id: string }
   | { name: 'number-link'; id: string }
   | { name: 'calls' }
   | { name: 'call'; id: string; match?: string }
@@ -29,7 +30,8 @@ export type Route =
   | { name: 'tests'; path?: string }
   | { name: 'test-result'; id: string; scenario: string }
   | { name: 'help' }
-  | { name: 'json'; title: string; value: unknown };
+  | { name: 'json'; title: string; value: unknown }
+  | { name: 'message'; text: string };
 
 export type RouteName = Route['name'];
 
@@ -38,7 +40,7 @@ export function routeKey(r: Route): string {
   if (r.name === 'json') return `json:${r.title}`;
   if (r.name === 'tests') return r.path ? `tests:${r.path}` : 'tests';
   if (r.name === 'call-search') return `call-search:${r.text}`;
-  const id = 'id' in r ? r.id : 'sessionId' in r ? r.sessionId : 'assistantId' in r ? r.assistantId : undefined;
+  const id = 'id' in r ? r.id : 'sessionId' in r ? r.sessionId : 'assistantId' in r ? r.assistantId : 'usingFile' in r ? r.usingFile : undefined;
   return id ? `${r.name}:${id}` : r.name;
 }
 

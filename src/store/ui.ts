@@ -20,6 +20,8 @@ export interface ConfirmDialog {
   title: string;
   message: string;
   confirmLabel: string;
+  /** The cursor starts on cancel: for what cannot be undone, Enter alone does nothing. */
+  cancelFirst?: boolean;
   onConfirm: () => void | Promise<void>;
   /** Run on n, Esc or cancel. */
   onDecline?: () => void;
@@ -30,6 +32,8 @@ export interface UiState {
   /** The api's transport's state (src/api/connection-state.ts), mirrored for the header. */
   connectionState: ConnectionState;
   flash: Flash | null;
+  /** The last flash, kept after it goes: `!` opens it whole. */
+  lastFlash: Flash | null;
   dialog: ConfirmDialog | null;
   columns: number;
   rows: number;
@@ -57,7 +61,17 @@ const FLASH_MS = 5000;
 export const createUiSlice: SliceCreator<UiState, UiActions, UiState & { actions: UiActions }> = (set, get, deps) => {
   const held = deps.runtime.flash;
   return {
-    state: { mode: 'normal', connectionState: deps.api.connectionState, flash: null, dialog: null, columns: 80, rows: 24, quitting: false, paletteSeed: '' },
+    state: {
+      mode: 'normal',
+      connectionState: deps.api.connectionState,
+      flash: null,
+      lastFlash: null,
+      dialog: null,
+      columns: 80,
+      rows: 24,
+      quitting: false,
+      paletteSeed: '',
+    },
     actions: {
       setMode(mode) {
         if (get().mode !== mode) set(mode === 'command' ? { mode, paletteSeed: '' } : { mode });
@@ -71,7 +85,8 @@ export const createUiSlice: SliceCreator<UiState, UiActions, UiState & { actions
         // debug log, and the flash says where.
         const long = text.includes('\n') || cellWidth(escapeLine(text)) > get().columns;
         const logged = long ? deps.debugLog?.(`${kind === 'error' ? 'error' : 'flash'}: ${text}`) : undefined;
-        set({ flash: { id, kind, text, ...(logged ? { logged } : {}) } });
+        const shown = { id, kind, text, ...(logged ? { logged } : {}) };
+        set({ flash: shown, lastFlash: shown });
         if (held.timer) clearTimeout(held.timer);
         held.timer = setTimeout(() => {
           held.timer = undefined;

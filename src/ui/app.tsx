@@ -13,8 +13,8 @@ import { truncate } from '../format/display.js';
 import { FilterBar, Palette } from './components/Palette.js';
 import { ConfirmDialog, dialogHeight } from './components/ConfirmDialog.js';
 import { ROUTES, loadScreens } from './screens/routes.js';
-import { EditorContext } from './hooks/useEditText.js';
-import { editInEditor } from './external-editor.js';
+import { EditorContext, PagerContext, type ShowText } from './hooks/useEditText.js';
+import { editInEditor, showInPager } from './external-editor.js';
 import type { EditText } from '../store/index.js';
 import type { Terminal } from './terminal.js';
 
@@ -32,7 +32,7 @@ const SCREENS = await loadScreens();
 
 /**
  * `stop` (the console's terminal, run.tsx) gives the terminal back and resolves once the console is in the foreground again;
- * `handOver` gives it to another program (the editor of `E`) and takes it back.
+ * `handOver` gives it to another program (the editor of `E`, the pager of `v`) and takes it back.
  */
 export function App({ store, stop, handOver }: { store: ConsoleStore; stop?: () => Promise<void>; handOver?: Terminal['handOver'] }) {
   const { suspendTerminal } = useApp();
@@ -50,19 +50,25 @@ export function App({ store, stop, handOver }: { store: ConsoleStore; stop?: () 
       }),
     [handOver, suspendTerminal],
   );
+  const page = useMemo<ShowText | undefined>(
+    () => handOver && ((text) => suspendTerminal(() => handOver(() => showInPager(text)))),
+    [handOver, suspendTerminal],
+  );
   return (
     <StoreProvider store={store}>
       <EditorContext.Provider value={edit}>
-        <KeypressProvider
-          onForceQuit={store.getState().actions.quit}
-          onSuspend={suspend}
-          onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}
-          onKeyDrawn={store.getState().actions.keyHandled}
-        >
-          <BindingsProvider>
-            <Shell />
-          </BindingsProvider>
-        </KeypressProvider>
+        <PagerContext.Provider value={page}>
+          <KeypressProvider
+            onForceQuit={store.getState().actions.quit}
+            onSuspend={suspend}
+            onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}
+            onKeyDrawn={store.getState().actions.keyHandled}
+          >
+            <BindingsProvider>
+              <Shell />
+            </BindingsProvider>
+          </KeypressProvider>
+        </PagerContext.Provider>
       </EditorContext.Provider>
     </StoreProvider>
   );
@@ -80,6 +86,7 @@ function Shell() {
   const columns = useConsole((s) => s.columns);
   const rows = useConsole((s) => s.rows);
   const flashShown = useConsole((s) => s.flash);
+  const lastFlash = useConsole((s) => s.lastFlash);
   const screen = ROUTES[route.name];
 
   useEffect(() => {
@@ -101,6 +108,10 @@ function Shell() {
     // Esc clears a filter first, then goes back.
     [Command.Back]: () => (filter ? actions.setFilter('') : actions.back()),
     [Command.PreviousView]: actions.previousView,
+    [Command.LastMessage]: () => {
+      if (lastFlash) actions.push({ name: 'message', text: lastFlash.text });
+      else actions.flash('No message yet');
+    },
     [Command.Help]: () => actions.push({ name: 'help' }),
     [Command.Palette]: () => actions.setMode('command'),
     [Command.Filter]: () => actions.setMode('filter'),

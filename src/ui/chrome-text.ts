@@ -55,14 +55,16 @@ export function footerLine(commands: readonly Command[], width: number): string 
 }
 
 /**
- * The flash's lines: one when it fits; a longer one is cut to two, the second ending in …, and
- * when the whole text went to the debug log (store/ui.ts) the second line says where instead.
+ * The flash's lines: one when it fits; a longer one is cut to two, the second ending in … and how
+ * to open it whole (`!`), and when the whole text went to the debug log (store/ui.ts) the second line says where too.
  */
 export function flashLines(flash: Flash | null, width: number): string[] {
   if (!flash) return [' '];
   if (!flash.text.includes('\n') && cellWidth(escapeLine(flash.text)) <= width) return [escapeLine(flash.text)];
   const lines = wrapText(flash.text, width);
   const more = (line: string) => `${truncateCells(line, width - 1).replace(/…$/, '')}…`;
-  if (flash.logged) return [more(lines[0] ?? ''), truncate(`full text in ${flash.logged}`, width)];
-  return lines.length <= 2 ? lines : [lines[0], more(lines[1])];
+  // A cut message says how to read it whole (`!`, the keymap's LastMessage).
+  if (flash.logged) return [more(lines[0] ?? ''), truncate(`! shows it whole · full text in ${flash.logged}`, width)];
+  const whole = ' (! shows it whole)';
+  return lines.length <= 2 ? lines : [lines[0], `${truncateCells(lines[1], Math.max(1, width - cellWidth(whole) - 1)).replace(/…$/, '')}…${whole}`];
 }

@@ -1,7 +1,8 @@
 // Runs the user's editor on a text (the console's `E`: an assistant as YAML) and returns what
 // they saved. $VISUAL, then $EDITOR, then vi, as git and kubectl do; the command may carry
 // arguments (`code --wait`), so a shell runs it with the file as its last argument. The caller
-// (app.tsx) has handed the terminal over first: this only spawns and waits.
+// (app.tsx) has handed the terminal over first: this only spawns and waits. The pager (`v`) is run
+// the same way, $PAGER (else `less -R`, as git does) reading the text on its stdin.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,4 +37,20 @@ export async function editInEditor(text: string, fileName: string, env: NodeJS.P
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const FALLBACK_PAGER = 'less -R';
+
+/** Shows `text` (already escaped: the caller's service text) in $PAGER; resolves when the pager exits. */
+export async function showInPager(text: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const command = env.PAGER?.trim() || FALLBACK_PAGER;
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', `exec ${command}`], { stdio: ['pipe', 'inherit', 'inherit'], env });
+    child.on('error', reject);
+    child.on('exit', (c, signal) => resolve(signal ? null : c));
+    // A pager quit before reading it all closes the pipe: that is the user's choice, not an error.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(text);
+  });
+  if (code !== 0 && code !== null) throw new EditorFailed(`the pager (${command}) exited with code ${code}`);
 }

@@ -13,6 +13,7 @@ export enum Command {
   Suspend = 'suspend',
   Back = 'back',
   PreviousView = 'previousView',
+  LastMessage = 'lastMessage',
   GoAssistants = 'goAssistants',
   GoNumbers = 'goNumbers',
   GoCalls = 'goCalls',
@@ -32,6 +33,7 @@ export enum Command {
   Refresh = 'refresh',
   Retry = 'retry',
   RawJson = 'rawJson',
+  Pager = 'pager',
   New = 'new',
   Edit = 'edit',
   EditAsCode = 'editAsCode',
@@ -45,6 +47,8 @@ export enum Command {
   Stats = 'stats',
   OpenAssistant = 'openAssistant',
   AssistantCalls = 'assistantCalls',
+  AssistantNumbers = 'assistantNumbers',
+  FileAssistants = 'fileAssistants',
   ChartMetric = 'chartMetric',
   Upload = 'upload',
   Delete = 'delete',
@@ -107,8 +111,11 @@ export type KeyContext =
   | 'assistants'
   | 'assistant'
   | 'numbers'
+  | 'number'
   | 'calls'
   | 'call'
+  // A record's raw JSON (`y`)
+  | 'json'
   | 'search'
   | 'stats'
   | 'files'
@@ -162,13 +169,14 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Quit]: { keys: [{ char: 'q' }], contexts: ['global'], hint: 'quit', footer: Footer.Low },
   [Command.Back]: { keys: [{ key: 'escape' }], contexts: ['global'], hint: 'back', footer: Footer.High },
   [Command.PreviousView]: { keys: [{ char: '-' }], contexts: ['global'], hint: 'previous view' },
+  [Command.LastMessage]: { keys: [{ char: '!' }], contexts: ['global'], hint: 'the last message, whole' },
   [Command.GoAssistants]: { keys: [{ char: '1' }], contexts: ['global'], hint: 'assistants' },
   [Command.GoNumbers]: { keys: [{ char: '2' }], contexts: ['global'], hint: 'numbers' },
   [Command.GoCalls]: { keys: [{ char: '3' }], contexts: ['global'], hint: 'calls' },
   [Command.GoChat]: { keys: [{ char: '4' }], contexts: ['global'], hint: 'chat' },
   [Command.GoFiles]: { keys: [{ char: '5' }], contexts: ['global'], hint: 'files' },
   [Command.Palette]: { keys: [{ char: ':' }], contexts: ['global'], hint: 'command', footer: Footer.Always },
-  [Command.Filter]: { keys: [{ char: '/' }], contexts: ['list', 'help'], hint: 'filter', footer: Footer.Normal },
+  [Command.Filter]: { keys: [{ char: '/' }], contexts: ['list', 'help', 'picker'], hint: 'filter', footer: Footer.Normal },
   [Command.Help]: { keys: [{ char: '?' }], contexts: ['global'], hint: 'help', footer: Footer.Always },
   [Command.Up]: { keys: [{ char: 'k' }, { key: 'upArrow' }], contexts: ['list', 'detail', 'scroll'], hint: 'up' },
   [Command.Down]: { keys: [{ char: 'j' }, { key: 'downArrow' }], contexts: ['list', 'detail', 'scroll'], hint: 'down' },
@@ -181,19 +189,22 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Refresh]: { keys: [{ char: 'r' }], contexts: ['list', 'detail'], hint: 'refresh', footer: Footer.Low },
   [Command.Retry]: { keys: [{ char: 'r' }], contexts: ['chat'], hint: 'load the session again', footer: Footer.High },
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
+  [Command.Pager]: { keys: [{ char: 'v' }], contexts: ['call', 'json'], hint: 'view in $PAGER', footer: Footer.Low },
   [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions'], hint: 'new', footer: Footer.Normal },
   [Command.Edit]: { keys: [{ char: 'e' }], contexts: ['assistants', 'assistant'], hint: 'edit', footer: Footer.Normal },
   [Command.EditAsCode]: { keys: [{ char: 'E' }], contexts: ['assistants', 'assistant'], hint: 'edit as YAML in $EDITOR', footer: Footer.Normal },
   [Command.KnowledgeBase]: { keys: [{ char: 'k', ctrl: true }, { char: 'K' }], contexts: ['assistants', 'assistant'], hint: 'KB files', footer: Footer.Normal },
   [Command.Chat]: { keys: [{ char: 'c' }], contexts: ['assistants', 'assistant'], hint: 'chat', footer: Footer.Normal },
   [Command.Outbound]: { keys: [{ char: 'o' }], contexts: ['assistants', 'assistant', 'calls'], hint: 'call out', footer: Footer.Normal },
-  [Command.Link]: { keys: [{ char: 'l' }], contexts: ['numbers'], hint: 'link assistant', footer: Footer.Normal },
+  [Command.Link]: { keys: [{ char: 'l' }], contexts: ['numbers', 'number'], hint: 'link assistant', footer: Footer.Normal },
   [Command.CallFilters]: { keys: [{ char: 'f' }], contexts: ['calls'], hint: 'filters', footer: Footer.Normal },
   [Command.ToggleLive]: { keys: [{ char: 'L' }], contexts: ['calls'], hint: 'live on/off', footer: Footer.Normal },
   [Command.Search]: { keys: [{ char: 's' }], contexts: ['calls', 'search'], hint: 'search transcripts (:search text)', footer: Footer.Normal },
   [Command.Stats]: { keys: [{ char: 'S' }], contexts: ['calls'], hint: 'stats', footer: Footer.Normal },
-  [Command.OpenAssistant]: { keys: [{ char: 'a' }], contexts: ['calls', 'call', 'search'], hint: 'its assistant', footer: Footer.Normal },
-  [Command.AssistantCalls]: { keys: [{ char: 'C' }], contexts: ['assistant'], hint: 'its calls', footer: Footer.Normal },
+  [Command.OpenAssistant]: { keys: [{ char: 'a' }], contexts: ['calls', 'call', 'search', 'numbers', 'number'], hint: 'its assistant', footer: Footer.Normal },
+  [Command.AssistantCalls]: { keys: [{ char: 'C' }], contexts: ['assistants', 'assistant', 'numbers', 'number'], hint: 'its calls', footer: Footer.Normal },
+  [Command.AssistantNumbers]: { keys: [{ char: 'N' }], contexts: ['assistants', 'assistant'], hint: 'its numbers', footer: Footer.Normal },
+  [Command.FileAssistants]: { keys: [{ char: 'a' }], contexts: ['files', 'file'], hint: 'assistants using it', footer: Footer.Normal },
   [Command.ChartMetric]: { keys: [{ char: 'm' }, { key: 'tab' }], contexts: ['stats'], hint: 'chart calls/minutes/cost', footer: Footer.Normal },
   [Command.Upload]: { keys: [{ char: 'u' }], contexts: ['files'], hint: 'upload', footer: Footer.Normal },
   [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file'], hint: 'delete', footer: Footer.Normal },
@@ -222,8 +233,8 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Toggle]: { keys: [{ key: 'rightArrow' }, { char: ' ' }], contexts: ['form', 'picker'], hint: 'next option / toggle', footer: Footer.Normal },
   [Command.Submit]: { keys: [{ char: 's', ctrl: true }], contexts: ['form', 'picker'], hint: 'save', footer: Footer.High },
   [Command.FieldEnter]: { keys: [{ key: 'return' }], contexts: ['form'], hint: 'next field (a choice: its options; the last row: save)' },
-  [Command.PreviousItem]: { keys: [{ key: 'upArrow' }], contexts: ['picker'], hint: 'previous item' },
-  [Command.NextItem]: { keys: [{ key: 'downArrow' }], contexts: ['picker'], hint: 'next item' },
+  [Command.PreviousItem]: { keys: [{ char: 'k' }, { key: 'upArrow' }], contexts: ['picker'], hint: 'previous item (k types while filtering)' },
+  [Command.NextItem]: { keys: [{ char: 'j' }, { key: 'downArrow' }], contexts: ['picker'], hint: 'next item (j types while filtering)' },
   [Command.PreviousChoice]: { keys: [{ char: 'k' }, { key: 'upArrow' }], contexts: ['dialog'], hint: 'previous choice' },
   [Command.NextChoice]: { keys: [{ char: 'j' }, { key: 'downArrow' }], contexts: ['dialog'], hint: 'next choice' },
   [Command.Choose]: { keys: [{ key: 'return' }], contexts: ['picker', 'dialog'], hint: 'choose', footer: Footer.High },
@@ -376,9 +387,9 @@ export function bindingsFor(
 /** Help lists these in this order, one section each. */
 export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Everywhere', contexts: ['global'] },
-  { title: 'Lists and details', contexts: ['list', 'detail', 'scroll', 'help'] },
+  { title: 'Lists and details', contexts: ['list', 'detail', 'scroll', 'help', 'json'] },
   { title: 'Assistants', contexts: ['assistants', 'assistant'] },
-  { title: 'Numbers', contexts: ['numbers'] },
+  { title: 'Numbers', contexts: ['numbers', 'number'] },
   { title: 'Calls', contexts: ['calls', 'call', 'search', 'stats'] },
   { title: 'Files', contexts: ['files', 'file'] },
   { title: 'Chat', contexts: ['sessions', 'chat'] },

@@ -74,6 +74,9 @@ test('the console in a real terminal: every screen, a call, a new assistant, a l
   t.type('E2E');
   await t.waitFor('filter: E2E');
   t.keys('Enter');
+  // The first number sends its calls to a seeded assistant: moving them is asked first.
+  await t.waitFor('Change where inbound calls go?');
+  t.keys('y');
   await t.waitFor(/\+\d+ .*E2E Bot/);
 
   // Calls: the log with its chart, one call's transcript.

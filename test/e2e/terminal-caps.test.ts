@@ -72,7 +72,7 @@ describe('the console on the terminals people have', { skip }, () => {
     t.keys('d');
     const dialog = await t.waitFor('Delete file');
     assert.match(dialog, /^\+-{20,}\+$/m, 'the dialog has an ASCII border');
-    assert.match(dialog, /^\| > delete +\|$/m, 'and an ASCII selection mark');
+    assert.match(dialog, /^\| > cancel +\|$/m, 'and an ASCII selection mark (a delete starts on cancel)');
     assert.deepEqual(
       [...dialog].filter((c) => c.charCodeAt(0) > 0x7e),
       [],

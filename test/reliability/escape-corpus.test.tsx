@@ -441,7 +441,7 @@ test('every console screen against the hostile service: no raw sequence in any f
   const a = fx.assistants[0];
   // One route of each kind; a new route fails here until it is added.
   const routes: Record<RouteName, Route[]> = {
-    assistants: [{ name: 'assistants' }],
+    assistants: [{ name: 'assistants' }, { name: 'assistants', usingFile: P.BAD }],
     assistant: [
       { name: 'assistant', id: id(a) },
       { name: 'assistant', id: P.AH },
@@ -451,7 +451,8 @@ test('every console screen against the hostile service: no raw sequence in any f
     'assistant-edit': [{ name: 'assistant-edit', id: id(a) }],
     'assistant-kb': [{ name: 'assistant-kb', id: id(a) }],
     'assistant-yaml': [{ name: 'assistant-yaml', id: id(a) }],
-    numbers: [{ name: 'numbers' }],
+    numbers: [{ name: 'numbers' }, { name: 'numbers', assistantId: id(a) }],
+    number: [{ name: 'number', id: P.NH }],
     'number-link': [{ name: 'number-link', id: P.NH }],
     calls: [{ name: 'calls' }],
     call: [
@@ -481,6 +482,7 @@ test('every console screen against the hostile service: no raw sequence in any f
     'test-result': [{ name: 'test-result', id: P.BAD, scenario: `s${ESCAPE_CORPUS}` }],
     help: [{ name: 'help' }],
     json: [{ name: 'json', title: ESCAPE_CORPUS, value: { name: ESCAPE_CORPUS } }],
+    message: [{ name: 'message', text: ESCAPE_CORPUS }],
   };
   assert.deepEqual(
     Object.keys(ROUTES).filter((r) => !(r in routes)),

@@ -173,6 +173,8 @@ describe('the console against the hosted-service fixture', () => {
       await c.press(KEYS.tab, KEYS.tab);
       await c.type('+14155550142');
       await c.press(KEYS.ctrlS);
+      await c.waitFor('Place this call?');
+      await c.press('y');
       await until(() => fx.requestsTo('/calls/outbound', 'POST').length === 1, 'the POST');
       await new Promise((r) => setTimeout(r, 300));
       // A second Ctrl-S, as a person would press it seeing no success: at most a confirmation.

@@ -261,9 +261,7 @@ describe('inputs in the console', () => {
       const exists = () => c.store.getState().files.data!.files.some((x) => x.id === f.id);
       await c.press('d');
       await c.waitFor(`Delete "${f.name}"`);
-      assert.match(c.frame(), /❯ delete/);
-      await c.press(KEYS.down);
-      await c.waitFor(/❯ cancel/);
+      assert.match(c.frame(), /❯ cancel/, 'a delete starts on cancel');
       await c.press(KEYS.enter);
       await tick();
       assert.equal(c.store.getState().dialog, null);
@@ -280,6 +278,8 @@ describe('inputs in the console', () => {
       await c.press('q', 'j', 'k');
       assert.equal(c.store.getState().views['files']?.cursor ?? 0, cursor, 'j/k moved the dialog, not the list under it');
       assert.equal(c.store.getState().quitting, false);
+      await c.press(KEYS.up);
+      await c.waitFor(/❯ delete/);
       await c.press(KEYS.enter);
       await c.waitFor(/deleted/i);
       assert.ok(!exists());

@@ -24,6 +24,11 @@ describe('Numbers and Calls screens', () => {
       const target = c.store.getState().assistants.data!.find((a) => a.id !== n.assistantId)!;
       await c.type(target.name!.slice(0, 8));
       await c.press(KEYS.enter);
+      if (n.assistantId) {
+        // A linked number: moving its calls to another assistant is asked first.
+        await c.waitFor('Change where inbound calls go?');
+        await c.press('y');
+      }
       await c.waitFor('DID');
       const linked = c.store.getState().numbers.data!.find((x) => x.id === n.id)!;
       assert.equal(linked.assistantId, target.id);
@@ -95,6 +100,8 @@ describe('Numbers and Calls screens', () => {
       for (let i = 0; i < 8; i++) await c.press(KEYS.backspace);
       await c.type('+14155550199');
       await c.press(KEYS.ctrlS);
+      await c.waitFor('Place this call?');
+      await c.press('y');
       await c.waitFor('Calling +14155550199');
       const route = c.store.getState().stack.at(-1)!;
       assert.equal(route.name, 'call');

@@ -207,7 +207,7 @@ test('a flash of any length: cut to two lines ending in …, the whole text in t
     const at = lines.findIndex((l) => l.startsWith('Could not save'));
     assert.ok(at > 0, c.frame());
     assert.match(lines[at], /…$/, 'the first line ends in …');
-    assert.equal(lines[at + 1], 'full text in ~/.local/state/switchboard/debug.log');
+    assert.equal(lines[at + 1], '! shows it whole · full text in ~/.local/state/switchboard/debug.log');
     assert.ok(lines.length <= 24, 'the frame still fits');
     assert.equal(logged.length, 1);
     assert.ok(logged[0].includes(text), 'the debug log has the whole text');
@@ -285,8 +285,9 @@ test('numbers link picker: the assistant linked now is marked; linking an inacti
     );
     await c.type('Sleepy');
     await c.press(KEYS.enter);
-    await c.waitFor('Link an inactive assistant?');
-    assert.match(plain(c.frame()), /Sleepy Inactive is inactive and answers no calls/);
+    // Linked now: the re-link question, which says the new one is inactive.
+    await c.waitFor('Change where inbound calls go?');
+    assert.match(c.store.getState().dialog!.message, /they reach Sleepy Inactive, which is inactive and answers no calls/);
     await c.press('n');
     await settle();
     const check = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
@@ -294,7 +295,7 @@ test('numbers link picker: the assistant linked now is marked; linking an inacti
     await check.close();
     assert.equal(still?.assistantId, ids.active, 'declined: the link is unchanged');
     await c.press(KEYS.enter);
-    await c.waitFor('Link an inactive assistant?');
+    await c.waitFor('Change where inbound calls go?');
     await c.press('y');
     await c.waitFor(/DID[\s\S]*Sleepy Inactive/);
   } finally {

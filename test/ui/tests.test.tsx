@@ -57,8 +57,8 @@ describe('conversation tests in the console', () => {
       await c.press(CTRL_T);
       await c.waitFor('Saved as');
       const flash = c.store.getState().flash?.text ?? '';
-      assert.ok(flash.startsWith(`Saved as ${join(dir, 'tests')}/riley-northwind-support-`), flash);
-      assert.match(flash, /\.test\.yaml; run it with switchboard test /);
+      assert.ok(flash.startsWith(`Saved as a test; run it: switchboard test ${join(dir, 'tests')}/riley-northwind-support-`), flash);
+      assert.match(flash, /\.test\.yaml \(or :test\)$/);
 
       const files = readdirSync(join(dir, 'tests')).sort();
       assert.equal(files.length, 2, files.join(', '));

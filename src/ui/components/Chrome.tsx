@@ -6,6 +6,7 @@ import { cellWidth } from '../../format/cells.js';
 import { escapeLine } from '../../format/escape.js';
 import type { KeyContext } from '../keymap.js';
 import { useLiveCommands } from '../hooks/bindings.js';
+import { useLasting } from '../hooks/useLasting.js';
 import { CONNECTION_MARK, flashLines, footerLine, headerLeft, routeFooter } from '../chrome-text.js';
 import { truncate } from '../../format/display.js';
 import { freshnessOf, titleOf } from '../screens/routes.js';
@@ -14,7 +15,10 @@ export function Header({ width }: { width: number }) {
   const target = useConsole((s) => s.target);
   const connection = useConsole((s) => s.connectionState);
   const crumbs = useConsoleShallow((s) => s.stack.map(titleOf));
-  const fresh = useConsoleShallow((s) => freshnessOf(topRoute(s), s));
+  const now = useConsoleShallow((s) => freshnessOf(topRoute(s), s));
+  // A refresh that ends at once (the live call log's, every few seconds) leaves the mark off.
+  const slow = useLasting(now.state === 'refreshing');
+  const fresh: Freshness = now.state === 'refreshing' && !slow ? { state: 'fresh' } : now;
   const conn = CONNECTION_MARK[connection];
   const trail = truncate(crumbs.join(' › '), width);
   const mark = freshnessText(fresh);

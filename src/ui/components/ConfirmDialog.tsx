@@ -45,6 +45,7 @@ export function ConfirmDialog({ width, height }: { width: number; height: number
           { label: dialog.confirmLabel, value: true },
           { label: 'cancel', value: false },
         ]}
+        initial={!dialog.cancelFirst}
         width={boxWidth(width) - 4}
         onChoose={answer}
         onCancel={() => answer(false)}

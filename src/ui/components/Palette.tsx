@@ -103,7 +103,7 @@ export function Palette() {
     const r = parsePalette(line);
     if ('quit' in r) actions.quit();
     else if ('error' in r) actions.flash(r.error, 'error');
-    else if (r.onTop) actions.push(r.route);
+    else if (r.onTop) actions.pushOrReplace(r.route);
     else {
       actions.goTo(r.route);
       if (r.then) actions.push(r.then);

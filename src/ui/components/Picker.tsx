@@ -1,10 +1,12 @@
-// A scrolling pick list (single or multi choice) with type-to-filter. Arrows move (j/k are text
-// for the filter here), Enter chooses, Space toggles in multi mode, Ctrl-S saves, Esc cancels.
+// A scrolling pick list (single or multi choice) with a filter. j/k and the arrows move, as in the
+// lists; `/` or any other letter starts the filter, where every printable key is text until Enter
+// or Esc ends it (the arrows still move). Enter chooses (in multi mode it saves the marked set, but
+// while filtering it only ends the filter), Space toggles in multi mode, Ctrl-S saves, Esc cancels.
 import { useState } from 'react';
-import { Box, Text } from 'ink';
+import { Box, Text, type Key } from 'ink';
 import { Priority } from '../hooks/keypress.js';
 import { useBindings } from '../hooks/bindings.js';
-import { Command } from '../keymap.js';
+import { Command, typedText } from '../keymap.js';
 import { scrollFor } from '../../store/navigation.js';
 import { escapeLine } from '../../format/escape.js';
 import { truncate } from '../../format/display.js';
@@ -29,6 +31,7 @@ export function Picker(props: {
   onCancel: () => void;
 }) {
   const [filter, setFilter] = useState('');
+  const [filtering, setFiltering] = useState(false);
   const [selected, setSelected] = useState(() => new Set(props.initialSelected ?? []));
   const [cursor, setCursor] = useState(() =>
     Math.max(
@@ -49,47 +52,60 @@ export function Picker(props: {
 
   const item = items[cur];
   const dropLast = () => setFilter((f) => f.slice(0, -1));
-  // Modal; the printable keys (j and k too) type the filter.
+  const type = (text: string) => {
+    setFiltering(true);
+    setFilter((f) => f + text);
+    move(0);
+  };
+  // While filtering, a key that is also a command here (j, k, /, Space) is the text it types.
+  const orType = (run: () => void) => (input: string, key: Key) => {
+    const text = filtering ? typedText(input, key) : '';
+    if (text) type(text);
+    else run();
+  };
+  // Modal; the printable keys no command takes type the filter.
   useBindings(
     ['picker'],
     {
-      [Command.Cancel]: props.onCancel,
-      [Command.PreviousItem]: () => move(cur - 1),
-      [Command.NextItem]: () => move(cur + 1),
+      [Command.Cancel]: filtering ? () => (setFiltering(false), setFilter(''), move(0)) : props.onCancel,
+      [Command.Filter]: orType(() => setFiltering(true)),
+      [Command.PreviousItem]: orType(() => move(cur - 1)),
+      [Command.NextItem]: orType(() => move(cur + 1)),
       [Command.PageUp]: () => move(cur - bodyHeight),
       [Command.PageDown]: () => move(cur + bodyHeight),
       [Command.Submit]: props.multi && (() => props.onChoose([...selected])),
       [Command.Toggle]:
         props.multi &&
-        item &&
-        (() => {
+        orType(() => {
+          if (!item) return;
           const next = new Set(selected);
           if (next.has(item.id)) next.delete(item.id);
           else next.add(item.id);
           setSelected(next);
         }),
-      [Command.Choose]: props.multi ? () => props.onChoose([...selected]) : item && (() => props.onChoose([item.id])),
+      // Multi: Enter saves exactly the marked set; while filtering it only ends the filter, so a mark is never skipped unseen.
+      [Command.Choose]: props.multi ? () => (filtering ? setFiltering(false) : props.onChoose([...selected])) : item && (() => props.onChoose([item.id])),
       [Command.DeleteBefore]: dropLast,
       [Command.DeleteAt]: dropLast,
     },
     {
       priority: Priority.Overlay,
       modal: true,
-      onText: (text) => {
-        setFilter((f) => f + text);
-        move(0);
-      },
+      onText: type,
     },
   );
 
   const marker = !capabilities().color;
+  const chooseWords = props.multi ? `Space toggle · Enter/Ctrl-S save (${selected.size} marked)` : 'Enter choose';
   const top = Math.min(scroll, Math.max(0, items.length - bodyHeight));
   const visibleTop = cur < top ? cur : cur >= top + bodyHeight ? cur - bodyHeight + 1 : top;
   return (
     <Box flexDirection="column" width={props.width} height={props.height}>
       <Text bold>{escapeLine(props.title)}</Text>
       <Text dimColor>
-        {filter ? `filter: ${filter}` : 'type to filter'} · {props.multi ? 'Space toggle · Enter/Ctrl-S save' : 'Enter choose'} · Esc cancel
+        {filtering
+          ? `filter: ${filter}▏ · Enter ${props.multi ? 'done' : 'choose'} · Esc clear`
+          : `${filter ? `filter: ${filter} · ` : ''}j/k move · / filter · ${chooseWords} · Esc cancel`}
       </Text>
       {items.length === 0 ? <Text dimColor>Nothing matches.</Text> : null}
       {items.slice(visibleTop, visibleTop + bodyHeight).map((it, i) => {

@@ -45,6 +45,7 @@ export function ErrorState({ what, message, hint: given, logged }: { what: strin
   );
 }
 
+/** `text` may name service records (an assistant, a file id): escaped here. */
 export function Empty({ text }: { text: string }) {
-  return <Text dimColor>{text}</Text>;
+  return <Text dimColor>{escapeLine(text)}</Text>;
 }

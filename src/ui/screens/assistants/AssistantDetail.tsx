@@ -159,7 +159,6 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
     bindings: {
       [Command.Refresh]: () => void actions.loadAssistant(route.id),
       ...assistant,
-      [Command.AssistantCalls]: on(actions.showAssistantCalls),
       [Command.RawJson]: a && (() => actions.push({ name: 'json', title: `assistant ${a.name ?? a.id}`, value: a })),
     },
   });

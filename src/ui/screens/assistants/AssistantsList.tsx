@@ -1,5 +1,7 @@
-// Assistants: table of name, status, model, voice, updated.
+// Assistants: table of name, status, model, voice, updated. Opened from a file (`a`), only those whose knowledge base holds it.
+import { useMemo } from 'react';
 import { Box, Text } from 'ink';
+import { kbFileIds } from '../../../api/records.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { useAssistantBindings } from './assistant-bindings.js';
 import { Table } from '../../components/Table.js';
@@ -11,11 +13,13 @@ import { truncate } from '../../../format/display.js';
 import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
 import { ASSISTANT_COLUMNS, countLine } from '../lists.js';
 
-export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistants' }>) {
+export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'assistants'; usingFile?: string }>) {
   const res = useConsole((s) => s.assistants);
   const view = useTopView();
   const actions = useActions();
-  const rows = filterRows(res.data ?? [], ASSISTANT_COLUMNS, view.filter);
+  const file = route.usingFile;
+  const users = useMemo(() => (file ? (res.data ?? []).filter((a) => kbFileIds(a).includes(file)) : (res.data ?? [])), [res.data, file]);
+  const rows = filterRows(users, ASSISTANT_COLUMNS, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   // A row's commands do nothing without a row, but stay bound: the footer keeps its keys as rows come and go (the frame before Ink has none yet).
   const on = (fn: (id: string) => void) => () => void (selected && fn(selected.id));
@@ -37,10 +41,12 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {truncate(countLine(res, 'assistant'), width)}
+        {truncate(file ? `${countLine({ ...res, data: users }, 'assistant')} using ${file}` : countLine(res, 'assistant'), width)}
       </Text>
       {rows.length === 0 ? (
-        <Empty text={view.filter ? `No assistant matches "${view.filter}".` : 'No assistants yet. Press n to create one.'} />
+        <Empty
+          text={view.filter ? `No assistant matches "${view.filter}".` : file ? `No assistant uses ${file}.` : 'No assistants yet. Press n to create one.'}
+        />
       ) : (
         <Table columns={ASSISTANT_COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(a) => a.id} />
       )}

@@ -1,4 +1,4 @@
-// The commands on one assistant that its row in the list and its own page both offer. Each screen
+// The commands on one assistant that its row in the list and its own page both offer (its related records among them). Each screen
 // says, through `on`, how a command reaches the assistant's id and whether it is on without one.
 import { useActions } from '../../../store/index.js';
 import type { Bindings } from '../../hooks/bindings.js';
@@ -18,5 +18,7 @@ export function useAssistantBindings(on: On): Bindings {
     [Command.KnowledgeBase]: on((id) => actions.push({ name: 'assistant-kb', id })),
     [Command.Chat]: on((assistantId) => actions.push({ name: 'chat', assistantId })),
     [Command.Outbound]: on((assistantId) => actions.push({ name: 'call-outbound', assistantId })),
+    [Command.AssistantCalls]: on((assistantId) => actions.showRelatedCalls({ assistantId })),
+    [Command.AssistantNumbers]: on((assistantId) => actions.push({ name: 'numbers', assistantId })),
   };
 }

@@ -4,7 +4,7 @@ import type { RouteSpecs } from '../route-spec.js';
 
 export const ASSISTANTS = {
   assistants: {
-    title: () => 'Assistants',
+    title: (r) => (r.usingFile ? `assistants using ${r.usingFile}` : 'Assistants'),
     contexts: ['assistants', 'list', 'global'],
     component: () => import('./AssistantsList.js').then((m) => m.AssistantsList),
     enter: (_r, a) => void a.loadAssistants({ force: true }),

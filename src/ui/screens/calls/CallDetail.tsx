@@ -9,6 +9,8 @@ import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
+import { usePager } from '../../hooks/useEditText.js';
+import { escapeLine } from '../../../format/escape.js';
 import { Command } from '../../keymap.js';
 import { dateTime, duration, money, show, wrapText } from '../../../format/display.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
@@ -36,6 +38,9 @@ function markMatches(lines: Line[], words: string[]): { lines: Line[]; first: nu
  * `pending` says why the summary and transcript are missing while only the log's row is known
  * (the log keeps neither): still loading, or the whole record could not be loaded.
  */
+/** Wide enough that the pager, not this page, decides where a line of the transcript wraps. */
+const PAGER_WIDTH = 400;
+
 export function callLines(
   call: Call,
   names: { assistant: string; number: string },
@@ -93,25 +98,19 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
   const logged = useConsole((s) => s.callLog.calls);
   const listed = useMemo(() => logged.find((c) => c.id === route.id), [logged, route.id]);
   const numbers = useConsole((s) => s.numbers.data);
+  const page = usePager();
   const assistantName = useAssistantName();
   const view = useTopView();
   const actions = useActions();
   const c = (rec?.data as Call | undefined) ?? listed;
   const pending = rec?.data ? undefined : rec?.status === 'error' ? `could not load the whole call: ${rec.error}` : 'loading…';
-  const plain = c
-    ? callLines(
-        c,
-        { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
-        width,
-        pending,
-      )
-    : [];
+  const names = { assistant: assistantName(c?.assistantId), number: numbers?.find((n) => n.id === c?.phoneNumberId)?.did ?? c?.phoneNumberId ?? '—' };
+  const plain = c ? callLines(c, names, width, pending) : [];
   // Opened from a search: the match highlighted and, once the whole record is in, scrolled into view (once).
   const words = useMemo(() => (route.match ? searchedWords(route.match) : []), [route.match]);
   let { lines, first } = markMatches(plain, words);
   // The search matched the transcript's text; the dialogue may word it differently: show that text.
   if (words.length && c && viewCall(c).transcript && !pending && !lines.slice(lines.findIndex((l) => l.bold && l.text === 'Transcript')).some((l) => l.marks)) {
-    const names = { assistant: assistantName(c.assistantId), number: numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' };
     ({ lines, first } = markMatches(callLines(c, names, width, pending, { transcriptText: true }), words));
   }
   const scrolled = useRef(false);
@@ -129,6 +128,16 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
       [Command.Refresh]: () => void actions.loadCall(route.id),
       [Command.RawJson]: c && (() => actions.push({ name: 'json', title: `call ${c.id}`, value: c })),
       [Command.OpenAssistant]: c && (() => openAssistantOf(c, actions)),
+      // The page as shown (fields, summary, transcript), unwrapped for the pager's own width; each line escaped on its way out.
+      [Command.Pager]:
+        c &&
+        (() =>
+          page(
+            () =>
+              `${callLines(c, names, PAGER_WIDTH, pending)
+                .map((l) => escapeLine(l.text))
+                .join('\n')}\n`,
+          )),
     },
   });
   if (!c && rec?.status === 'error') return <ErrorState what="the call" message={rec.error} hint={rec.hint} logged={rec.logged} />;

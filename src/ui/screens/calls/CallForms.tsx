@@ -1,5 +1,6 @@
-// The call-log filter form and the outbound call form.
+// The call-log filter form and the outbound call form (its From number one linked to the assistant; sent after a yes naming who calls whom).
 import { isE164, E164_HINT } from '../../../api/validate.js';
+import { linkOfNumber } from '../../../api/records.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { Form, type Field } from '../../components/Form.js';
 import { Loading } from '../../components/Status.js';
@@ -55,12 +56,22 @@ export function CallOutbound({ route, width, height }: ScreenProps<{ name: 'call
   const actions = useActions();
   const assistants = useConsole((s) => s.assistants.data);
   const numbers = useConsole((s) => s.numbers.data);
+  const links = useConsole((s) => s.numberLinks);
   // What the last request returned when it may have placed a call: another is sent only after a yes.
   const lastAttempt = useConsole((s) => s.outboundAttempt);
   if (!assistants || !numbers) return <Loading what="assistants and numbers" />;
+  const linkedTo = (assistantId: unknown) => numbers.filter((n) => linkOfNumber(n, links)?.assistantId === assistantId);
+  // The numbers linked to the chosen assistant first: a customer who calls back reaches the same assistant.
+  const fromOptions = (assistantId: unknown) => {
+    const mine = linkedTo(assistantId);
+    const label = (n: (typeof numbers)[number]) => `${n.did ?? n.id}${mine.includes(n) ? ' (linked to it)' : ''}`;
+    return [...mine, ...numbers.filter((n) => !mine.includes(n))].map((n) => ({ value: n.id, label: label(n) }));
+  };
+  const assistantName = (id: string) => assistants.find((a) => a.id === id)?.name ?? id;
+  const did = (id: string) => numbers.find((n) => n.id === id)?.did ?? id;
   const fields: Field[] = [
     { kind: 'select', key: 'assistantId', label: 'Assistant', options: () => assistants.map((a) => ({ value: a.id, label: a.name ?? a.id })) },
-    { kind: 'select', key: 'phoneNumberId', label: 'From number', options: () => numbers.map((n) => ({ value: n.id, label: n.did ?? n.id })) },
+    { kind: 'select', key: 'phoneNumberId', label: 'From number', options: (v) => fromOptions(v.assistantId) },
     {
       kind: 'text',
       key: 'number',
@@ -75,7 +86,7 @@ export function CallOutbound({ route, width, height }: ScreenProps<{ name: 'call
     <Form
       title="Place an outbound call"
       fields={fields}
-      initial={{ assistantId: route.assistantId ?? '', phoneNumberId: '', number: '', name: '' }}
+      initial={{ assistantId: route.assistantId ?? '', phoneNumberId: linkedTo(route.assistantId)[0]?.id ?? '', number: '', name: '' }}
       submitLabel="Call"
       width={width}
       height={height}
@@ -95,10 +106,14 @@ export function CallOutbound({ route, width, height }: ScreenProps<{ name: 'call
           // Without a record the call's id is unknown: the live log is where it shows.
           if (placed.record) actions.push({ name: 'call', id: placed.record.id });
         };
-        if (!lastAttempt) return send(false);
+        const who = `${assistantName(input.assistantId)} will call ${input.customer.number}${name ? ` (${name})` : ''} from ${did(input.phoneNumberId)}.`;
+        if (!lastAttempt) {
+          actions.confirm({ title: 'Place this call?', message: who, confirmLabel: 'call', onConfirm: () => send(false) });
+          return;
+        }
         actions.confirm({
           title: 'Place another call?',
-          message: `Your last call request ${lastAttempt}. It may have placed a call: look in the call log before calling again.`,
+          message: `${who} Your last call request ${lastAttempt}. It may have placed a call: look in the call log before calling again.`,
           confirmLabel: `call ${input.customer.number} again`,
           onConfirm: () => send(true),
         });

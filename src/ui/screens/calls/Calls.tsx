@@ -9,6 +9,7 @@ import { useActions, useConsole, useConsoleShallow } from '../../../store/index.
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useLasting } from '../../hooks/useLasting.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
@@ -36,6 +37,8 @@ const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: { day: 
 export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const log = useConsoleShallow((s) => ({ ...s.callLog }));
   const sync = useConsoleShallow((s) => ({ ...s.archiveSync }));
+  // The live refresh's sync takes a moment every few seconds: "syncing…" only for one that lasts.
+  const slowSync = useLasting(sync.running);
   const numbers = useConsole((s) => s.numbers.data);
   const assistantName = useAssistantName();
   const view = useTopView();
@@ -78,7 +81,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const status = (
     <Text dimColor wrap="truncate">
       {log.live ? <Text color="green">{LIVE_MARK.live}</Text> : <Text color="yellow">{LIVE_MARK.paused}</Text>}
-      {callStatusText({ filters, total: log.total, complete: sync.complete, filtering: log.filtering, sync: syncWords(sync, now) })}
+      {callStatusText({ filters, total: log.total, complete: sync.complete, filtering: log.filtering, sync: syncWords({ ...sync, running: slowSync }, now) })}
       {log.error ? <Text color="red">{`  ${escapeLine(log.error)}`}</Text> : ''}
     </Text>
   );

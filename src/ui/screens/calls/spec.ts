@@ -45,7 +45,8 @@ export const CALLS = {
   },
   // The list of matches: Enter opens a call with the match in view. 's' searches again.
   'call-search': {
-    title: (r) => `search "${r.text}"`,
+    // Quoted once: a search for "a phrase" brings its own quotes.
+    title: (r) => (r.text.includes('"') ? `search ${r.text}` : `search "${r.text}"`),
     contexts: ['search', 'list', 'global'],
     component: () => import('./CallSearch.js').then((m) => m.CallSearch),
     enter(r, a) {

@@ -22,15 +22,20 @@ import { knownUploadLimit } from '../../../api/upload-check.js';
 
 function useDeleteFile() {
   const actions = useActions();
-  return (f: KbFile, after?: () => void) =>
+  const assistants = useConsole((s) => s.assistants.data);
+  return (f: KbFile, after?: () => void) => {
+    const users = assistants?.filter((a) => kbFileIds(a).includes(f.id)).map((a) => a.name ?? a.id);
+    const losers = !users ? 'Assistants using it lose it' : users.length ? `${users.join(', ')} lose it` : 'No assistant uses it';
     actions.confirm({
       title: 'Delete file',
-      message: `Delete "${f.name ?? f.id}" (${humanBytes(f.bytes)})? Assistants using it lose it from their knowledge base.`,
+      message: `Delete "${f.name ?? f.id}" (${humanBytes(f.bytes)})? ${losers}${users?.length === 0 ? '.' : ' from their knowledge base.'}`,
       confirmLabel: 'delete',
+      cancelFirst: true,
       onConfirm: async () => {
         if ((await actions.deleteFile(f.id)) && after) after();
       },
     });
+  };
 }
 
 export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
@@ -56,6 +61,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
       [Command.Bottom]: loadMore,
       [Command.Open]: () => void (selected && actions.push({ name: 'file', id: selected.id })),
       [Command.Delete]: () => void (selected && askDelete(selected)),
+      [Command.FileAssistants]: () => void (selected && actions.push({ name: 'assistants', usingFile: selected.id })),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `file ${selected.name ?? selected.id}`, value: selected })),
     },
   });
@@ -107,6 +113,7 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
     bindings: {
       [Command.Refresh]: () => void actions.loadFile(route.id),
       [Command.Delete]: f && (() => askDelete(f, actions.back)),
+      [Command.FileAssistants]: () => actions.push({ name: 'assistants', usingFile: route.id }),
       [Command.RawJson]: f && (() => actions.push({ name: 'json', title: `file ${f.name ?? f.id}`, value: f })),
     },
   });

@@ -8,7 +8,10 @@ export const FILES = {
     title: () => 'Files',
     contexts: ['files', 'list', 'global'],
     component: () => import('./Files.js').then((m) => m.Files),
-    enter: (_r, a) => void a.loadFiles({ force: true }),
+    enter(_r, a) {
+      void a.loadFiles({ force: true });
+      void a.loadAssistants(lookup); // the delete dialog names the assistants that lose the file
+    },
     // A file being processed moves to done (or failed) without `r`.
     poll: (_r, s) => (s.files.data?.files.some((f) => f.status === 'processing') ? () => s.actions.loadFiles({ force: true, quiet: true }) : null),
     retried: true,

@@ -5,10 +5,12 @@ import { useMemo } from 'react';
 import type { Route } from '../../../store/index.js';
 import { useConsole } from '../../../store/index.js';
 import { wrapText } from '../../../format/display.js';
+import { jsonText } from '../../../format/escape.js';
+import { usePager } from '../../hooks/useEditText.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
-import { HELP_SECTIONS, KEYMAP, bindingsFor } from '../../keymap.js';
+import { Command, HELP_SECTIONS, KEYMAP, bindingsFor } from '../../keymap.js';
 import { ROUTES, titleOf } from '../routes.js';
 import type { ScreenProps } from '../shared.js';
 
@@ -60,6 +62,15 @@ export function JsonView({ route, width, height }: ScreenProps<Extract<Route, { 
     () => [{ text: route.title, bold: true }, ...wrapText(JSON.stringify(route.value, null, 2) ?? 'undefined', width).map((text) => ({ text }))],
     [route.title, route.value, width],
   );
+  const page = usePager();
+  // The pager gets the JSON as `-o json` prints it: exact, and nothing in it a terminal would act on.
+  useDetailKeys({ lines: lines.length, height, bindings: { [Command.Pager]: () => page(() => `${jsonText(route.value, 2)}\n`) } });
+  return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
+}
+
+export function MessageView({ route, width, height }: ScreenProps<Extract<Route, { name: 'message' }>>) {
+  const view = useTopView();
+  const lines: Line[] = useMemo(() => wrapText(route.text, width).map((text) => ({ text })), [route.text, width]);
   useDetailKeys({ lines: lines.length, height });
   return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
 }

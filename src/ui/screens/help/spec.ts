@@ -1,4 +1,4 @@
-// `?` help and `y` raw JSON: text views any screen opens.
+// `?` help, `y` raw JSON and `!` the last message: text views any screen opens.
 import type { RouteSpecs } from '../route-spec.js';
 
 export const HELP = {
@@ -10,7 +10,13 @@ export const HELP = {
   },
   json: {
     title: (r) => `JSON ${r.title}`,
-    contexts: ['scroll', 'global'],
+    contexts: ['json', 'scroll', 'global'],
     component: () => import('./Help.js').then((m) => m.JsonView),
   },
-} satisfies RouteSpecs<'help' | 'json'>;
+  // `!`: the last flash, whole (the flash line cuts a long one at the width).
+  message: {
+    title: () => 'message',
+    contexts: ['scroll', 'global'],
+    component: () => import('./Help.js').then((m) => m.MessageView),
+  },
+} satisfies RouteSpecs<'help' | 'json' | 'message'>;

@@ -1,53 +1,106 @@
-// Numbers: table of DID, provider, SIP domain, status, linked assistant; `l` links an assistant.
+// Numbers: table of DID, provider, SIP domain, status, linked assistant; Enter opens a number,
+// `l` links an assistant, `a` opens the linked one, `C` its calls. Opened from an assistant (`N`), only its numbers.
 import { useMemo } from 'react';
 import { Box, Text } from 'ink';
-import { useActions, useConsole } from '../../../store/index.js';
+import type { PhoneNumber } from '../../../api/schemas.js';
+import { useActions, useConsole, type ConsoleActions } from '../../../store/index.js';
 import { Table } from '../../components/Table.js';
 import { Picker } from '../../components/Picker.js';
+import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
-import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { filterRows, firstLoad, useAssistantName, type ScreenProps } from '../shared.js';
-import { truncate } from '../../../format/display.js';
+import { dateTime, show, truncate, wrapText } from '../../../format/display.js';
 import { countLine, numberColumns } from '../lists.js';
-import { linkOfNumber } from '../../../api/records.js';
+import { linkOfNumber, linkWords } from '../../../api/records.js';
 
-export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
+/** The keys one number's row and its page share: its linked assistant, its calls, linking. */
+function numberBindings(n: PhoneNumber | undefined, links: Readonly<Record<string, string>>, actions: ConsoleActions) {
+  const did = n?.did ?? n?.id;
+  return {
+    [Command.Link]: () => void (n && actions.push({ name: 'number-link', id: n.id })),
+    [Command.OpenAssistant]: () => {
+      if (!n) return;
+      const link = linkOfNumber(n, links);
+      if (link) actions.push({ name: 'assistant', id: link.assistantId });
+      else actions.flash(`${did} has no assistant: l links one`, 'error');
+    },
+    [Command.AssistantCalls]: () => void (n && actions.showRelatedCalls({ phoneNumberId: n.id })),
+    [Command.RawJson]: () => void (n && actions.push({ name: 'json', title: `number ${did}`, value: n })),
+  };
+}
+
+export function Numbers({ route, width, height }: ScreenProps<{ name: 'numbers'; assistantId?: string }>) {
   const res = useConsole((s) => s.numbers);
   const view = useTopView();
   const actions = useActions();
   const links = useConsole((s) => s.numberLinks);
   const assistantName = useAssistantName();
   const columns = useMemo(() => numberColumns(assistantName, links), [assistantName, links]);
-  const rows = filterRows(res.data ?? [], columns, view.filter);
+  const of = route.assistantId;
+  const mine = useMemo(() => (of ? (res.data ?? []).filter((n) => linkOfNumber(n, links)?.assistantId === of) : (res.data ?? [])), [res.data, links, of]);
+  const rows = filterRows(mine, columns, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
-  const link = () => void (selected && actions.push({ name: 'number-link', id: selected.id }));
   useListKeys({
     count: rows.length,
     height: height - 1,
     loading: firstLoad(res),
     bindings: {
       [Command.Refresh]: () => void actions.loadNumbers({ force: true }),
-      [Command.Link]: link,
-      [Command.Open]: link,
-      [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `number ${selected.did ?? selected.id}`, value: selected })),
+      [Command.Open]: () => void (selected && actions.push({ name: 'number', id: selected.id })),
+      ...numberBindings(selected, links, actions),
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="phone numbers" />;
   if (res.status === 'error' && !res.data) return <ErrorState what="phone numbers" message={res.error} hint={res.hint} logged={res.logged} />;
+  const empty = view.filter
+    ? `No number matches "${view.filter}".`
+    : of
+      ? `No number sends its calls to ${assistantName(of)}. 2, then l links one.`
+      : 'No phone numbers on this account.';
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {truncate(countLine(res, 'number'), width)}
+        {truncate(of ? `${countLine({ ...res, data: mine }, 'number')} linked to ${assistantName(of)}` : countLine(res, 'number'), width)}
       </Text>
       {rows.length === 0 ? (
-        <Empty text={view.filter ? `No number matches "${view.filter}".` : 'No phone numbers on this account.'} />
+        <Empty text={empty} />
       ) : (
         <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(n) => n.id} />
       )}
     </Box>
   );
+}
+
+/** One number: every field the service sent, its linked assistant first. */
+export function NumberDetail({ route, width, height }: ScreenProps<{ name: 'number'; id: string }>) {
+  const res = useConsole((s) => s.numbers);
+  const n = res.data?.find((x) => x.id === route.id);
+  const links = useConsole((s) => s.numberLinks);
+  const assistantName = useAssistantName();
+  const view = useTopView();
+  const actions = useActions();
+  const lines: Line[] = [];
+  if (n) {
+    lines.push({ text: n.did ?? n.id, bold: true });
+    lines.push({ text: `${'assistant'.padEnd(20)}  ${linkWords(linkOfNumber(n, links), assistantName)}` });
+    for (const [k, v] of Object.entries(n)) {
+      const value = k.endsWith('At') && typeof v === 'string' ? dateTime(v) : show(v);
+      wrapText(value, Math.max(10, width - 22)).forEach((w, i) => lines.push({ text: `${(i ? '' : k).padEnd(20)}  ${w}` }));
+    }
+  }
+  useDetailKeys({
+    lines: lines.length,
+    height,
+    loading: firstLoad(res),
+    bindings: { [Command.Refresh]: () => void actions.loadNumbers({ force: true }), ...numberBindings(n, links, actions) },
+  });
+  if (!n && res.status === 'error') return <ErrorState what="phone numbers" message={res.error} hint={res.hint} logged={res.logged} />;
+  if (!n && res.status !== 'ready') return <Loading what="the number" />;
+  if (!n) return <Empty text={`No phone number ${route.id} on this account.`} />;
+  return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
 }
 
 export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number-link'; id: string }>) {
@@ -83,6 +136,19 @@ export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number
       onCancel={actions.back}
       onChoose={([assistantId]) => {
         const a = assistants.data?.find((x) => x.id === assistantId);
+        if (assistantId === linkedNow) return actions.back();
+        const name = (id: string) => assistants.data?.find((x) => x.id === id)?.name ?? id;
+        // Re-linking moves the number's inbound calls to another assistant: ask first, naming both.
+        if (linkedNow) {
+          const inactive = a?.status === false ? ', which is inactive and answers no calls' : '';
+          actions.confirm({
+            title: 'Change where inbound calls go?',
+            message: `Calls to ${did} now reach ${name(linkedNow)}; after this they reach ${name(assistantId)}${inactive}.`,
+            confirmLabel: 'change the link',
+            onConfirm: () => link(assistantId),
+          });
+          return;
+        }
         // An inactive assistant answers no calls: linking one leaves the number silent, so ask first.
         if (a?.status === false) {
           actions.confirm({

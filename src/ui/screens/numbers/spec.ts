@@ -1,10 +1,10 @@
-// The numbers' routes: the list, and linking a number to an assistant.
+// The numbers' routes: the list (all, or one assistant's), one number, and linking a number to an assistant.
 import { freshnessOfResource, lookup } from '../../../store/routes.js';
 import type { RouteSpecs } from '../route-spec.js';
 
 export const NUMBERS = {
   numbers: {
-    title: () => 'Numbers',
+    title: (r) => (r.assistantId ? `numbers of ${r.assistantId}` : 'Numbers'),
     contexts: ['numbers', 'list', 'global'],
     component: () => import('./Numbers.js').then((m) => m.Numbers),
     enter(_r, a) {
@@ -15,6 +15,17 @@ export const NUMBERS = {
     freshness: (_r, s) => freshnessOfResource(s.numbers),
     palette: { name: 'numbers', aliases: ['n'], open: () => [{ name: 'numbers' }] },
   },
+  number: {
+    title: (r) => `number ${r.id}`,
+    contexts: ['number', 'detail', 'global'],
+    component: () => import('./Numbers.js').then((m) => m.NumberDetail),
+    enter(_r, a) {
+      void a.loadAssistants(lookup);
+      void a.loadNumbers({ force: true });
+    },
+    retried: true,
+    freshness: (_r, s) => freshnessOfResource(s.numbers),
+  },
   'number-link': {
     title: () => 'link assistant',
     contexts: ['picker'],
@@ -23,4 +34,4 @@ export const NUMBERS = {
     retried: true,
     freshness: (_r, s) => freshnessOfResource(s.assistants),
   },
-} satisfies RouteSpecs<'numbers' | 'number-link'>;
+} satisfies RouteSpecs<'numbers' | 'number' | 'number-link'>;

@@ -1,0 +1,70 @@
+// The live call log refreshes every few seconds: its "syncing…" and the header's "⟳ refreshing…"
+// show only for a refresh that lasts, never as a blink on each quick one.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { until } from '../support/wait.js';
+import { openConsole } from './support.js';
+import { createMemoryApi } from '../support/memory-api.js';
+
+describe('busy marks', () => {
+  const sb = createMemoryApi();
+
+  test('quick live refreshes draw no busy mark; a slow one does', async () => {
+    let slow = false;
+    const c = await openConsole(sb, {
+      initialRoute: { name: 'calls' },
+      pollMs: 100,
+      // The service, slowed on demand: each call-log page answers late.
+      wrapApi: (api) =>
+        new Proxy(api, {
+          get: (t, p) =>
+            p === 'listCalls' || p === 'callDetails'
+              ? async (...args: Parameters<typeof api.listCalls>) => {
+                  if (slow) await new Promise((r) => setTimeout(r, 1500));
+                  return p === 'listCalls' ? api.listCalls(...args) : api.callDetails(...args);
+                }
+              : Reflect.get(t, p, t),
+        }),
+    });
+    try {
+      await c.waitFor('calls/day');
+      await until(() => c.store.getState().archiveSync.complete && !c.store.getState().archiveSync.running, 'the first sync');
+      const from = c.frames.length;
+      // Several live syncs, each quick.
+      let syncs = 0;
+      const unsubscribe = c.store.subscribe((s, prev) => void (prev.archiveSync.running && !s.archiveSync.running && syncs++));
+      await until(() => syncs >= 5, 'five live syncs');
+      unsubscribe();
+      const drawn = c.frames.slice(from).join('\n');
+      assert.ok(!drawn.includes('syncing…') && !drawn.includes('refreshing…'), `a quick refresh blinked a busy mark:\n${drawn.slice(-2000)}`);
+      slow = true;
+      await c.waitFor('syncing…');
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe('long messages', () => {
+  const sb = createMemoryApi();
+
+  test('a cut message says ! opens it whole, and ! does so after it has gone', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'assistants' } });
+    try {
+      await c.waitFor('NAME');
+      c.store.getState().actions.resize(60, 24);
+      const path = `/home/someone/projects/${'deep/'.repeat(12)}riley.test.yaml`;
+      const text = `Saved as a test; run it: switchboard test ${path} (or :test)`;
+      c.store.getState().actions.flash(text);
+      const frame = await c.waitFor('(! shows it whole)');
+      assert.match(frame, /Saved as a test; run it: switchboard test/);
+      c.store.getState().actions.clearFlash();
+      await c.press('!');
+      await until(() => c.store.getState().stack.at(-1)!.name === 'message', 'the message view');
+      const whole = await c.waitFor('riley.test.yaml');
+      assert.ok(whole.replace(/\n/g, '').includes('(or :test)'), whole);
+    } finally {
+      await c.close();
+    }
+  });
+});

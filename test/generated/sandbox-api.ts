@@ -708,6 +708,8 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+            /** @description sandbox only: the {{variables}} the reply uses that have no value (left as written, as a hosted service does); absent when none */
+            missingVariables?: string[];
         };
         File: {
             readonly id: string;
@@ -1037,8 +1039,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
-                        message: "Chat message sent successfully";
+                        /** @description "Chat message sent successfully", then, when the reply uses a variable with no value, which ones ("; {{company}} has no value …") */
+                        message: string;
                         chat: components["schemas"]["Chat"];
                     };
                 };

@@ -2,7 +2,9 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call, CallFilters } from '../api/schemas.js';
-import { callCost, callDuration, viewCall } from '../api/records.js';
+import { callCost, callDuration, speakerWord, viewCall } from '../api/records.js';
+import { wrapText } from '../format/display.js';
+import { phoneNumberIdOf } from './numbers.js';
 import { endDate, startDate, e164, nonEmpty, positiveIntUpTo } from './input.js';
 import { MAX_CALL_PAGE } from '../api/pager.js';
 import { cellWidth, padCells } from '../format/cells.js';
@@ -90,8 +92,25 @@ export async function listCalls(api: VoiceAgentApi, out: OutputTarget, flags: Li
 
 export async function showCall(api: VoiceAgentApi, out: OutputTarget, id: string): Promise<void> {
   const call = await api.getCall(id);
-  if (out.format === 'table') out.write(toFieldList(callFieldsToShow(call), out.tty, out.color));
-  else printRecord(out, call, CALL_COLUMNS);
+  if (out.format !== 'table') return printRecord(out, call, CALL_COLUMNS);
+  const shown = callFieldsToShow(call);
+  const talk = dialogue(call, out.tty ? out.width : undefined);
+  // The conversation reads as a dialogue below the fields, not as the messages' JSON.
+  if (talk.length) {
+    delete shown.messages;
+    delete shown.transcript;
+  }
+  out.write(toFieldList(shown, out.tty, out.color));
+  if (talk.length) out.write(`\n${paint(out.color, 'bold', 'transcript')}\n${talk.join('\n')}\n`);
+}
+
+/** A call's turns, "Speaker: words" a turn (wrapped under itself to `width` on a terminal); its transcript's lines when it has no turns. */
+function dialogue(call: Call, width: number | undefined): string[] {
+  const v = viewCall(call);
+  const turns = v.turns.filter((t) => t.text !== '' && t.role !== 'system').map((t) => `${speakerWord(t.role)}: ${t.text}`);
+  const lines = turns.length ? turns : (v.transcript?.split('\n').filter((l) => l.trim()) ?? []);
+  if (!width) return lines.map((l) => `  ${escapeLine(l)}`);
+  return lines.flatMap((l) => wrapText(l, Math.max(20, width - 4)).map((w, i) => (i === 0 ? `  ${w}` : `    ${w}`)));
 }
 
 /**
@@ -117,9 +136,10 @@ interface OutboundFlags {
 
 async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundFlags, warn: (line: string) => void = writeErr): Promise<void> {
   const since = new Date(Date.now() - 60_000).toISOString();
+  const phoneNumberId = await phoneNumberIdOf(api, flags.number);
   const placed = await api.placeOutboundCall({
     assistantId: flags.assistant,
-    phoneNumberId: flags.number,
+    phoneNumberId,
     customer: flags.name === undefined ? { number: flags.to } : { number: flags.to, name: flags.name },
   });
   if (placed.record) printRecord(out, placed.record, CALL_COLUMNS);
@@ -127,7 +147,7 @@ async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundF
   noteUnread(
     'the service accepted the call',
     placed,
-    `the call's id is unknown; to find it: switchboard calls list --assistant ${flags.assistant} --number ${flags.number} --after ${since}`,
+    `the call's id is unknown; to find it: switchboard calls list --assistant ${flags.assistant} --number ${phoneNumberId} --after ${since}`,
     warn,
   );
 }
@@ -258,10 +278,14 @@ export function callsCommand(): Command {
     .command('outbound')
     .description('place an outbound call from one of your numbers')
     .requiredOption('--assistant <id>', 'assistant that talks on the call', nonEmpty)
-    .requiredOption('--number <phoneNumberId>', 'phone number id to call from', nonEmpty)
+    .requiredOption('--number <number>', 'phone number to call from: its id, or its DID (+12125550142)', nonEmpty)
     .requiredOption('--to <E.164>', 'customer number in E.164 form, like +14155550123', e164)
     .option('--name <customer name>', 'customer name')
-    .addHelpText('after', '\nExamples:\n  $ switchboard calls outbound --assistant asst_123 --number pn_456 --to +14155550123 --name "Ada"')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard calls outbound --assistant asst_123 --number pn_456 --to +14155550123 --name "Ada"\n' +
+        '  $ switchboard calls outbound --assistant asst_123 --number +12125550142 --to +14155550123',
+    )
     .action(action('place the call', async (o: OutboundFlags, c: Command) => withApi(c, ({ api, out }) => placeCall(api, out, o))));
 
   filterOptions(cmd.command('watch').description('print new calls and status changes as they happen, until Ctrl-C'))

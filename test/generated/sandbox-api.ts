@@ -287,7 +287,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate an inbound call (sandbox only)
-         * @description Rings a DID; the linked assistant answers.
+         * @description Rings a DID; the linked assistant answers. Without a DID: the next number with an assistant linked, in turn.
          */
         post: operations["ringSandboxNumber"];
         delete?: never;
@@ -2110,8 +2110,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description like +14155550100, or a phone number id */
-                    did: string;
+                    /** @description like +14155550100, or a phone number id; default: the next linked number */
+                    did?: string;
                     /** @description set by the server: ignored if sent, whatever its value */
                     readonly id?: unknown;
                     /** @description set by the server: ignored if sent, whatever its value */

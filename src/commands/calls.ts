@@ -7,10 +7,10 @@ import { wrapText } from '../format/display.js';
 import { phoneNumberIdOf } from './numbers.js';
 import { endDate, startDate, e164, nonEmpty, positiveIntUpTo } from './input.js';
 import { MAX_CALL_PAGE } from '../api/pager.js';
-import { cellWidth, padCells } from '../format/cells.js';
+import { cellWidth, padCells, truncateCells } from '../format/cells.js';
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
-import { listWriter, paint, printList, printRecord, statusTone, toFieldList, type OutputTarget } from './output.js';
+import { listWriter, paint, printList, printRecord, SHORT_ID_CELLS, statusTone, toFieldList, type OutputTarget } from './output.js';
 import { action, globalsOf, rejectStrayWords, withApi, writeErr } from './runtime.js';
 import { noteUnread } from './written.js';
 import { openConsole } from './console.js';
@@ -186,7 +186,7 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
     if (!first && changed.length > 0) {
       if (out.format === 'json') out.write(changed.map((c) => jsonText(c) + '\n').join(''));
       else if (out.format === 'ids') out.write(changed.map((c) => escapeLine(c.id) + '\n').join(''));
-      else if (out.format === 'table' && out.tty) out.write(changed.map((c) => watchLine(c, out.color) + '\n').join(''));
+      else if (out.format === 'table' && out.tty) out.write(changed.map((c) => watchLine(c, out) + '\n').join(''));
       else rows.add(changed);
     }
     if (first && out.tty && out.format === 'table') process.stderr.write('watching the call log; Ctrl-C to stop\n');
@@ -195,19 +195,33 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
   }
 }
 
-/** One event on a terminal, in fixed-width columns so lines from different polls line up. */
-function watchLine(c: Call, color: boolean): string {
+/**
+ * One event on a terminal, in fixed-width columns so lines from different polls line up, cut to
+ * the terminal's width in cells (the id short unless --wide, as in a table), so no line wraps.
+ */
+function watchLine(c: Call, out: OutputTarget): string {
   const time = new Date().toTimeString().slice(0, 8);
   // Service text, escaped and padded in terminal cells (a cell is never cut: only padded up to its width).
   const cell = (s: string, width: number) => {
     const t = escapeLine(s);
     return padCells(t, Math.max(width, cellWidth(t)));
   };
-  const status = paint(color, statusTone(c.status) ?? 'dim', cell(c.status ?? '', 11));
+  const id = out.wide ? escapeLine(c.id) : truncateCells(escapeLine(c.id), SHORT_ID_CELLS);
+  const status = cell(c.status ?? '', 11);
   const type = cell(c.type === 'inboundPhoneCall' ? 'inbound' : c.type === 'outboundPhoneCall' ? 'outbound' : (c.type ?? ''), 8);
-  const who = cell([c.customer?.number, c.customer?.name].filter(Boolean).join(' '), 28);
+  const head = `${time}  ${id}  ${status}  ${type}`;
+  const whoText = escapeLine([c.customer?.number, c.customer?.name].filter(Boolean).join(' '));
   const ended = c.status === 'ended' ? escapeLine(`${Math.round(callDuration(c) ?? 0)}s ${c.endedReason ?? ''}`) : '';
-  return `${paint(color, 'dim', time)}  ${escapeLine(c.id)}  ${status}  ${type}  ${who}  ${ended}`.trimEnd();
+  let tail = `${cell(whoText, 28)}  ${ended}`.trimEnd();
+  const room = out.width ? out.width - cellWidth(head) - 2 : Infinity;
+  // Too narrow even for the fixed columns: the plain line, cut.
+  if (room < 1) return truncateCells(`${head}  ${tail}`.trimEnd(), out.width!);
+  if (cellWidth(tail) > room) {
+    // How the call ended says more than who it was with: the customer gives way first.
+    const whoRoom = ended ? room - cellWidth(ended) - 2 : room;
+    tail = whoRoom >= 6 ? `${ended ? padCells(whoText, whoRoom) : truncateCells(whoText, whoRoom)}  ${ended}`.trimEnd() : truncateCells(ended || whoText, room);
+  }
+  return `${paint(out.color, 'dim', time)}  ${id}  ${paint(out.color, statusTone(c.status) ?? 'dim', status)}  ${type}  ${tail}`.trimEnd();
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

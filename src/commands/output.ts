@@ -21,7 +21,7 @@ export interface OutputTarget {
 }
 
 /** Ids on a terminal, unless --wide: as many cells as the console shows ("ea54c06b-f9…"). */
-const SHORT_ID_CELLS = 12;
+export const SHORT_ID_CELLS = 12;
 
 const ANSI: Record<Tone | 'bold', [number, number]> = {
   bold: [1, 22],

@@ -10,7 +10,18 @@ import { MAX_CALL_PAGE } from '../api/pager.js';
 import { cellWidth, padCells, truncateCells } from '../format/cells.js';
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
-import { listWriter, paint, printList, printRecord, SHORT_ID_CELLS, statusTone, toFieldList, type OutputTarget } from './output.js';
+import {
+  listNamesFor,
+  listWriter,
+  paint,
+  printList,
+  printRecord,
+  SHORT_ID_CELLS,
+  statusTone,
+  toFieldList,
+  type ListNames,
+  type OutputTarget,
+} from './output.js';
 import { action, globalsOf, rejectStrayWords, withApi, writeErr } from './runtime.js';
 import { noteUnread } from './written.js';
 import { openConsole } from './console.js';
@@ -28,6 +39,18 @@ const CALL_COLUMNS: Column<Call>[] = [
   { header: 'cost', value: (c) => callCost(c), priority: 8, align: 'right' },
   { header: 'ended reason', value: (c) => c.endedReason, priority: 9, grow: true, width: 12 },
 ];
+
+/** The columns with assistant and number names where the list cache knows them (on a terminal). */
+function namedCallColumns(names: ListNames | undefined): Column<Call>[] {
+  if (!names) return CALL_COLUMNS;
+  return CALL_COLUMNS.map((col) =>
+    col.header === 'assistant'
+      ? { ...col, value: (c: Call) => names.assistant(c.assistantId) ?? c.assistantId }
+      : col.header === 'number'
+        ? { ...col, value: (c: Call) => names.number(c.phoneNumberId) ?? c.phoneNumberId }
+        : col,
+  );
+}
 
 export interface ListFlags {
   assistant?: string;
@@ -57,7 +80,14 @@ function callFilters(flags: ListFlags): CallFilters {
  * inside the dates asked for, or a clear failure; what the user should know about that goes to
  * stderr once.
  */
-export async function listCalls(api: VoiceAgentApi, out: OutputTarget, flags: ListFlags, note: (line: string) => void = writeErr): Promise<void> {
+export async function listCalls(
+  api: VoiceAgentApi,
+  out: OutputTarget,
+  flags: ListFlags,
+  note: (line: string) => void = writeErr,
+  names?: ListNames,
+): Promise<void> {
+  const CALL_COLUMNS = namedCallColumns(names);
   const filters = { ...callFilters(flags), limit: undefined };
   const { walkCallLog, DEFAULT_CALL_PAGE, MAX_CALL_PAGE, PagingError } = await import('../api/pager.js');
   // Where the service cannot be paged further, the calls read are right: shown, then the failure.
@@ -279,7 +309,11 @@ export function callsCommand(): Command {
       '\nExamples:\n  $ switchboard calls list --after 24h\n  $ switchboard calls list --assistant asst_123 --after 2026-11-01 --before 2026-11-02 -o csv > ' +
         'day.csv\n  $ switchboard calls list --all -o ids | wc -l',
     )
-    .action(action('list calls', async (o: ListFlags, c: Command) => withApi(c, ({ api, out }) => listCalls(api, out, o))));
+    .action(
+      action('list calls', async (o: ListFlags, c: Command) =>
+        withApi(c, async ({ api, out, target }) => listCalls(api, out, o, writeErr, await listNamesFor(out, target))),
+      ),
+    );
 
   cmd
     .command('get')

@@ -307,6 +307,9 @@ export class ApiOnceConnected implements VoiceAgentApi {
   linkNumber(...a: Args<'linkNumber'>) {
     return this.#ready.then((api) => api.linkNumber(...a));
   }
+  ringSandbox(...a: Args<'ringSandbox'>) {
+    return this.#ready.then((api) => api.ringSandbox(...a));
+  }
   listFiles(...a: Args<'listFiles'>) {
     return this.#ready.then((api) => api.listFiles(...a));
   }

@@ -262,6 +262,12 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
       return { message: message(a), ...(phoneNumber ? { phoneNumber } : {}) };
     },
 
+    async ringSandbox(did, ro) {
+      const a = await writeOnce('POST', '/sandbox/ring', ro, did === undefined ? {} : { did }, () => 'the call log shows whether the call rang');
+      const found = await written(a, 'call', CallSchema);
+      return { message: message(a), ...(found.record ? { call: found.record } : {}) };
+    },
+
     async listFiles(query, ro) {
       const path = (limit: number | undefined) => {
         const params = new URLSearchParams();

@@ -135,5 +135,8 @@ export interface VoiceAgentApi {
   uploadFile(path: string, opts?: UploadOptions): Promise<Written<KbFile>>;
   deleteFile(id: string, opts?: RequestOptions): Promise<{ message: string }>;
 
+  /** The sandbox's own POST /sandbox/ring (not a hosted endpoint): an inbound call to `did`, or to the next linked number. */
+  ringSandbox(did?: string, opts?: RequestOptions): Promise<{ message: string; call?: Call }>;
+
   close(): Promise<void>;
 }

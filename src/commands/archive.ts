@@ -9,7 +9,8 @@ import { callCost, callDuration, viewCall } from '../api/records.js';
 import { cellText, type Column } from '../format/column.js';
 import { escapeLine, jsonText, safeJson } from '../format/escape.js';
 import { endDate, nonEmpty, positiveIntUpTo, startDate } from './input.js';
-import { csvField, printList, toCsv, toFieldList, toTable, type OutputTarget } from './output.js';
+import { csvField, listNamesFor, printList, toCsv, toFieldList, toTable, type ListNames, type OutputTarget } from './output.js';
+import type { Target } from '../target.js';
 import { CommandFailed, UsageError, action, addSecret, globalsOf, outputFor, withApi, writeErr, type Globals } from './runtime.js';
 import { confirm } from './files.js';
 import { grouped } from '../format/words.js';
@@ -25,6 +26,7 @@ interface ArchiveFlags {
 interface Opened {
   archive: CallArchive;
   out: OutputTarget;
+  target: Target;
 }
 
 /**
@@ -41,7 +43,7 @@ async function withArchive<T>(cmd: Command, offline: boolean, fn: (o: Opened) =>
     addSecret(target.apiKey);
     const archive = reads ? openArchiveToRead(target) : openArchiveFor(target);
     try {
-      return await fn({ archive, out: outputFor(globals) });
+      return await fn({ archive, out: outputFor(globals), target });
     } finally {
       archive.close();
     }
@@ -54,7 +56,7 @@ async function withArchive<T>(cmd: Command, offline: boolean, fn: (o: Opened) =>
       } catch (err) {
         throw new CommandFailed('sync the call archive first (--offline reads what it holds without syncing)', err);
       }
-      return await fn({ archive, out });
+      return await fn({ archive, out, target });
     } finally {
       archive.close();
     }
@@ -152,7 +154,7 @@ function statsColumns(by: StatsBy): Column<StatsRow & { id: string; label?: stri
   ];
 }
 
-function printStats(out: OutputTarget, stats: Stats): void {
+function printStats(out: OutputTarget, stats: Stats, names?: ListNames): void {
   if (out.format === 'json') {
     // One object per group: the group key (named after --by), calls, minutes, cost, average duration.
     const rows = stats.groups.map((g) => ({
@@ -166,7 +168,9 @@ function printStats(out: OutputTarget, stats: Stats): void {
     return;
   }
   if (out.format === 'ids') throw new UsageError('calls stats prints table, json or csv (-o ids lists records, and stats has none)');
-  const rows = [...stats.groups.map((g) => ({ ...g, id: g.key ?? '' })), { ...stats.total, id: 'total', label: 'total' }];
+  // On a terminal, an assistant or number is shown by the name the list cache knows it by.
+  const named = stats.by === 'assistant' ? names?.assistant : stats.by === 'number' ? names?.number : undefined;
+  const rows = [...stats.groups.map((g) => ({ ...g, id: g.key ?? '', label: named?.(g.key) })), { ...stats.total, id: 'total', label: 'total' }];
   const columns = statsColumns(stats.by);
   if (out.format === 'csv') out.write(toCsv(rows, columns, out.tty));
   else out.write(toTable(rows, columns, out.tty, out.color));
@@ -420,7 +424,9 @@ export function addArchiveCommands(calls: Command): void {
       action('compute call stats', async (o: ArchiveFlags & { by: StatsBy }, c: Command) => {
         const g: Globals = globalsOf(c);
         if (g.output === 'ids') throw new UsageError('calls stats prints table, json or csv (-o ids lists records, and stats has none)');
-        await withArchive(c, o.offline === true, ({ archive, out }) => printStats(out, archive.stats(o.by, queryOf(o))));
+        await withArchive(c, o.offline === true, async ({ archive, out, target }) =>
+          printStats(out, archive.stats(o.by, queryOf(o)), await listNamesFor(out, target)),
+        );
       }),
     );
 

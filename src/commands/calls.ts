@@ -2,13 +2,26 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call, CallFilters } from '../api/schemas.js';
-import { callCost, callDuration, viewCall } from '../api/records.js';
+import { callCost, callDuration, speakerWord, viewCall } from '../api/records.js';
+import { wrapText } from '../format/display.js';
+import { phoneNumberIdOf } from './numbers.js';
 import { endDate, startDate, e164, nonEmpty, positiveIntUpTo } from './input.js';
 import { MAX_CALL_PAGE } from '../api/pager.js';
-import { cellWidth, padCells } from '../format/cells.js';
+import { cellWidth, padCells, truncateCells } from '../format/cells.js';
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
-import { listWriter, paint, printList, printRecord, statusTone, toFieldList, type OutputTarget } from './output.js';
+import {
+  listNamesFor,
+  listWriter,
+  paint,
+  printList,
+  printRecord,
+  SHORT_ID_CELLS,
+  statusTone,
+  toFieldList,
+  type ListNames,
+  type OutputTarget,
+} from './output.js';
 import { action, globalsOf, rejectStrayWords, withApi, writeErr } from './runtime.js';
 import { noteUnread } from './written.js';
 import { openConsole } from './console.js';
@@ -26,6 +39,18 @@ const CALL_COLUMNS: Column<Call>[] = [
   { header: 'cost', value: (c) => callCost(c), priority: 8, align: 'right' },
   { header: 'ended reason', value: (c) => c.endedReason, priority: 9, grow: true, width: 12 },
 ];
+
+/** The columns with assistant and number names where the list cache knows them (on a terminal). */
+function namedCallColumns(names: ListNames | undefined): Column<Call>[] {
+  if (!names) return CALL_COLUMNS;
+  return CALL_COLUMNS.map((col) =>
+    col.header === 'assistant'
+      ? { ...col, value: (c: Call) => names.assistant(c.assistantId) ?? c.assistantId }
+      : col.header === 'number'
+        ? { ...col, value: (c: Call) => names.number(c.phoneNumberId) ?? c.phoneNumberId }
+        : col,
+  );
+}
 
 export interface ListFlags {
   assistant?: string;
@@ -55,7 +80,14 @@ function callFilters(flags: ListFlags): CallFilters {
  * inside the dates asked for, or a clear failure; what the user should know about that goes to
  * stderr once.
  */
-export async function listCalls(api: VoiceAgentApi, out: OutputTarget, flags: ListFlags, note: (line: string) => void = writeErr): Promise<void> {
+export async function listCalls(
+  api: VoiceAgentApi,
+  out: OutputTarget,
+  flags: ListFlags,
+  note: (line: string) => void = writeErr,
+  names?: ListNames,
+): Promise<void> {
+  const CALL_COLUMNS = namedCallColumns(names);
   const filters = { ...callFilters(flags), limit: undefined };
   const { walkCallLog, DEFAULT_CALL_PAGE, MAX_CALL_PAGE, PagingError } = await import('../api/pager.js');
   // Where the service cannot be paged further, the calls read are right: shown, then the failure.
@@ -90,8 +122,25 @@ export async function listCalls(api: VoiceAgentApi, out: OutputTarget, flags: Li
 
 export async function showCall(api: VoiceAgentApi, out: OutputTarget, id: string): Promise<void> {
   const call = await api.getCall(id);
-  if (out.format === 'table') out.write(toFieldList(callFieldsToShow(call), out.tty, out.color));
-  else printRecord(out, call, CALL_COLUMNS);
+  if (out.format !== 'table') return printRecord(out, call, CALL_COLUMNS);
+  const shown = callFieldsToShow(call);
+  const talk = dialogue(call, out.tty ? out.width : undefined);
+  // The conversation reads as a dialogue below the fields, not as the messages' JSON.
+  if (talk.length) {
+    delete shown.messages;
+    delete shown.transcript;
+  }
+  out.write(toFieldList(shown, out.tty, out.color));
+  if (talk.length) out.write(`\n${paint(out.color, 'bold', 'transcript')}\n${talk.join('\n')}\n`);
+}
+
+/** A call's turns, "Speaker: words" a turn (wrapped under itself to `width` on a terminal); its transcript's lines when it has no turns. */
+function dialogue(call: Call, width: number | undefined): string[] {
+  const v = viewCall(call);
+  const turns = v.turns.filter((t) => t.text !== '' && t.role !== 'system').map((t) => `${speakerWord(t.role)}: ${t.text}`);
+  const lines = turns.length ? turns : (v.transcript?.split('\n').filter((l) => l.trim()) ?? []);
+  if (!width) return lines.map((l) => `  ${escapeLine(l)}`);
+  return lines.flatMap((l) => wrapText(l, Math.max(20, width - 4)).map((w, i) => (i === 0 ? `  ${w}` : `    ${w}`)));
 }
 
 /**
@@ -117,9 +166,10 @@ interface OutboundFlags {
 
 async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundFlags, warn: (line: string) => void = writeErr): Promise<void> {
   const since = new Date(Date.now() - 60_000).toISOString();
+  const phoneNumberId = await phoneNumberIdOf(api, flags.number);
   const placed = await api.placeOutboundCall({
     assistantId: flags.assistant,
-    phoneNumberId: flags.number,
+    phoneNumberId,
     customer: flags.name === undefined ? { number: flags.to } : { number: flags.to, name: flags.name },
   });
   if (placed.record) printRecord(out, placed.record, CALL_COLUMNS);
@@ -127,7 +177,7 @@ async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundF
   noteUnread(
     'the service accepted the call',
     placed,
-    `the call's id is unknown; to find it: switchboard calls list --assistant ${flags.assistant} --number ${flags.number} --after ${since}`,
+    `the call's id is unknown; to find it: switchboard calls list --assistant ${flags.assistant} --number ${phoneNumberId} --after ${since}`,
     warn,
   );
 }
@@ -166,7 +216,7 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
     if (!first && changed.length > 0) {
       if (out.format === 'json') out.write(changed.map((c) => jsonText(c) + '\n').join(''));
       else if (out.format === 'ids') out.write(changed.map((c) => escapeLine(c.id) + '\n').join(''));
-      else if (out.format === 'table' && out.tty) out.write(changed.map((c) => watchLine(c, out.color) + '\n').join(''));
+      else if (out.format === 'table' && out.tty) out.write(changed.map((c) => watchLine(c, out) + '\n').join(''));
       else rows.add(changed);
     }
     if (first && out.tty && out.format === 'table') process.stderr.write('watching the call log; Ctrl-C to stop\n');
@@ -175,19 +225,33 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
   }
 }
 
-/** One event on a terminal, in fixed-width columns so lines from different polls line up. */
-function watchLine(c: Call, color: boolean): string {
+/**
+ * One event on a terminal, in fixed-width columns so lines from different polls line up, cut to
+ * the terminal's width in cells (the id short unless --wide, as in a table), so no line wraps.
+ */
+function watchLine(c: Call, out: OutputTarget): string {
   const time = new Date().toTimeString().slice(0, 8);
   // Service text, escaped and padded in terminal cells (a cell is never cut: only padded up to its width).
   const cell = (s: string, width: number) => {
     const t = escapeLine(s);
     return padCells(t, Math.max(width, cellWidth(t)));
   };
-  const status = paint(color, statusTone(c.status) ?? 'dim', cell(c.status ?? '', 11));
+  const id = out.wide ? escapeLine(c.id) : truncateCells(escapeLine(c.id), SHORT_ID_CELLS);
+  const status = cell(c.status ?? '', 11);
   const type = cell(c.type === 'inboundPhoneCall' ? 'inbound' : c.type === 'outboundPhoneCall' ? 'outbound' : (c.type ?? ''), 8);
-  const who = cell([c.customer?.number, c.customer?.name].filter(Boolean).join(' '), 28);
+  const head = `${time}  ${id}  ${status}  ${type}`;
+  const whoText = escapeLine([c.customer?.number, c.customer?.name].filter(Boolean).join(' '));
   const ended = c.status === 'ended' ? escapeLine(`${Math.round(callDuration(c) ?? 0)}s ${c.endedReason ?? ''}`) : '';
-  return `${paint(color, 'dim', time)}  ${escapeLine(c.id)}  ${status}  ${type}  ${who}  ${ended}`.trimEnd();
+  let tail = `${cell(whoText, 28)}  ${ended}`.trimEnd();
+  const room = out.width ? out.width - cellWidth(head) - 2 : Infinity;
+  // Too narrow even for the fixed columns: the plain line, cut.
+  if (room < 1) return truncateCells(`${head}  ${tail}`.trimEnd(), out.width!);
+  if (cellWidth(tail) > room) {
+    // How the call ended says more than who it was with: the customer gives way first.
+    const whoRoom = ended ? room - cellWidth(ended) - 2 : room;
+    tail = whoRoom >= 6 ? `${ended ? padCells(whoText, whoRoom) : truncateCells(whoText, whoRoom)}  ${ended}`.trimEnd() : truncateCells(ended || whoText, room);
+  }
+  return `${paint(out.color, 'dim', time)}  ${id}  ${paint(out.color, statusTone(c.status) ?? 'dim', status)}  ${type}  ${tail}`.trimEnd();
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -245,7 +309,11 @@ export function callsCommand(): Command {
       '\nExamples:\n  $ switchboard calls list --after 24h\n  $ switchboard calls list --assistant asst_123 --after 2026-11-01 --before 2026-11-02 -o csv > ' +
         'day.csv\n  $ switchboard calls list --all -o ids | wc -l',
     )
-    .action(action('list calls', async (o: ListFlags, c: Command) => withApi(c, ({ api, out }) => listCalls(api, out, o))));
+    .action(
+      action('list calls', async (o: ListFlags, c: Command) =>
+        withApi(c, async ({ api, out, target }) => listCalls(api, out, o, writeErr, await listNamesFor(out, target))),
+      ),
+    );
 
   cmd
     .command('get')
@@ -258,10 +326,14 @@ export function callsCommand(): Command {
     .command('outbound')
     .description('place an outbound call from one of your numbers')
     .requiredOption('--assistant <id>', 'assistant that talks on the call', nonEmpty)
-    .requiredOption('--number <phoneNumberId>', 'phone number id to call from', nonEmpty)
+    .requiredOption('--number <number>', 'phone number to call from: its id, or its DID (+12125550142)', nonEmpty)
     .requiredOption('--to <E.164>', 'customer number in E.164 form, like +14155550123', e164)
     .option('--name <customer name>', 'customer name')
-    .addHelpText('after', '\nExamples:\n  $ switchboard calls outbound --assistant asst_123 --number pn_456 --to +14155550123 --name "Ada"')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard calls outbound --assistant asst_123 --number pn_456 --to +14155550123 --name "Ada"\n' +
+        '  $ switchboard calls outbound --assistant asst_123 --number +12125550142 --to +14155550123',
+    )
     .action(action('place the call', async (o: OutboundFlags, c: Command) => withApi(c, ({ api, out }) => placeCall(api, out, o))));
 
   filterOptions(cmd.command('watch').description('print new calls and status changes as they happen, until Ctrl-C'))

@@ -38,7 +38,7 @@ export async function listNumbers(api: VoiceAgentApi, out: OutputTarget, target?
 }
 
 /** The id of a number given by id or by DID (`+12125550142`, as `sandbox ring` takes it). */
-async function phoneNumberIdOf(api: VoiceAgentApi, idOrDid: string): Promise<string> {
+export async function phoneNumberIdOf(api: VoiceAgentApi, idOrDid: string): Promise<string> {
   if (!isE164(idOrDid)) return idOrDid;
   const found = (await api.listPhoneNumbers()).find((n) => n.did === idOrDid);
   if (!found)

@@ -1,5 +1,7 @@
 // How commands print records: one set of column definitions per resource, rendered as an
 // aligned table (TTY), a plain tab-separated table (pipes), JSON, CSV or bare ids.
+import { serviceOf } from '../config/config.js';
+
 export const FORMATS = ['table', 'json', 'csv', 'ids'] as const;
 export type Format = (typeof FORMATS)[number];
 
@@ -21,7 +23,7 @@ export interface OutputTarget {
 }
 
 /** Ids on a terminal, unless --wide: as many cells as the console shows ("ea54c06b-f9…"). */
-const SHORT_ID_CELLS = 12;
+export const SHORT_ID_CELLS = 12;
 
 const ANSI: Record<Tone | 'bold', [number, number]> = {
   bold: [1, 22],
@@ -244,4 +246,32 @@ export function statusTone(status: unknown): Tone | undefined {
     default:
       return undefined;
   }
+}
+
+/** Names for ids, from the lists the console last saw (src/archive/lists.ts); an id not in them stays an id. */
+export interface ListNames {
+  assistant(id: string | null | undefined): string | undefined;
+  number(id: string | null | undefined): string | undefined;
+}
+
+/**
+ * The assistant and number names of the console's list cache for `target`, for people on a
+ * terminal: undefined in a pipe or with another format (scripts keep ids), or with no cache.
+ */
+export async function listNamesFor(out: OutputTarget, target: Parameters<typeof serviceOf>[0] & { profile: string }): Promise<ListNames | undefined> {
+  if (out.format !== 'table' || !out.tty || out.wide) return undefined;
+  const { readCachedList } = await import('../archive/lists.js');
+  const { cacheDir } = await import('../config/paths.js');
+  const read = (name: 'assistants' | 'numbers') =>
+    readCachedList<{ id?: string; name?: string | null; did?: string | null }[]>(cacheDir(process.env), target.profile, serviceOf(target), name)?.rows;
+  const assistants = read('assistants');
+  const numbers = read('numbers');
+  if (!assistants && !numbers) return undefined;
+  const index = (
+    rows: { id?: string; name?: string | null; did?: string | null }[] | undefined,
+    label: (r: { name?: string | null; did?: string | null }) => string | null | undefined,
+  ) => new Map((Array.isArray(rows) ? rows : []).flatMap((r) => (r.id && label(r) ? [[r.id, label(r)!] as const] : [])));
+  const a = index(assistants, (r) => r.name);
+  const n = index(numbers, (r) => r.name || r.did);
+  return { assistant: (id) => (id ? a.get(id) : undefined), number: (id) => (id ? n.get(id) : undefined) };
 }

@@ -2,12 +2,13 @@
 // switchboard sandbox ring <did>          simulate an inbound call on a linked number
 // switchboard sandbox seed --calls N      bulk-insert past calls (large data dirs for the benchmark)
 // The sandbox (fastify, sqlite) is imported only inside these actions.
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 // A few lines with no dependency: --help and flag parsing never load the sandbox itself.
 import { checkCorsOrigin } from '../sandbox/cors.js';
-import { nonEmpty, positiveInt } from './input.js';
+import { nonEmpty, positiveInt, positiveIntUpTo } from './input.js';
+import { MAX_RING_EVERY, RING_EVERY_VAR } from '../sandbox/child.js';
 import { type Column } from '../format/column.js';
 import { printRecord } from './output.js';
 import { action, globalsOf, outputFor, rejectStrayWords, setExitCode, UsageError } from './runtime.js';
@@ -21,6 +22,7 @@ interface SandboxFlags {
   maxUploadMb?: number;
   cors?: string;
   logFile?: string;
+  ringEvery?: number;
 }
 
 /** --log-file: a file this process can append to (made 0600 if new), as an absolute path. */
@@ -134,13 +136,19 @@ export function sandboxCommand(): Command {
     .option('--max-upload-mb <n>', 'largest upload accepted, in MB (default 25)', positiveInt)
     .option('--log-file <path>', 'write errors (with their details) to this file; default: stderr. A 500 names where to look', logFile)
     .option('--cors <origin>', 'let a browser app on this origin (like http://localhost:5173, or * for any) call the sandbox (default: off)', corsOrigin)
+    .addOption(
+      new Option('--ring-every <seconds>', 'demo traffic: an inbound call every so many seconds to the numbers with an assistant linked, in turn')
+        .argParser(positiveIntUpTo(MAX_RING_EVERY))
+        .env(RING_EVERY_VAR),
+    )
     .allowExcessArguments(true)
     .addHelpText(
       'after',
       '\nThe key: --api-key-file, else SWITCHBOARD_SANDBOX_KEY, else one is generated and printed once.\n\nExamples:\n' +
         '  $ switchboard sandbox --port 4010 --api-key-file ~/.sandbox-key\n  $ SWITCHBOARD_SANDBOX_KEY=k switchboard sandbox --port 4010\n' +
         '  $ curl -H "x-api-key: k" http://127.0.0.1:4010/assistants\n  $ switchboard sandbox ring +14155550100\n' +
-        '  $ switchboard sandbox seed --calls 100000 --data-dir /tmp/big',
+        '  $ switchboard sandbox seed --calls 100000 --data-dir /tmp/big\n  $ switchboard sandbox --ring-every 10        an inbound call every 10 s\n' +
+        "  $ SWITCHBOARD_SANDBOX_RING_EVERY=10 switchboard   the same, in the console's own sandbox",
     )
     .action(
       action('run the sandbox', async (o: SandboxFlags, c: Command) => {
@@ -154,6 +162,7 @@ export function sandboxCommand(): Command {
           maxUploadBytes: o.maxUploadMb === undefined ? undefined : o.maxUploadMb * 1024 * 1024,
           cors: o.cors,
           logFile: o.logFile,
+          ringEverySeconds: o.ringEvery,
         });
         setExitCode(code);
       }),

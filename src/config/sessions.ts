@@ -33,10 +33,14 @@ const RememberedSessionSchema = z.looseObject({
   /** The sum of the costs of the turns sent from this machine (the service keeps no total). */
   totalCost: z.number().optional(),
   variableValues: z.record(z.string(), z.unknown()).optional(),
+  /** When each turn was said and what it cost, by position: the service's messages carry neither. */
+  turnStamps: z.array(z.looseObject({ role: z.string().optional(), chars: z.number(), at: z.string().optional(), cost: z.number().optional() })).optional(),
   /** The service the session lives on (config's serviceOf); entries written before this have none and are always listed. */
   service: z.string().optional(),
 });
 export type RememberedSession = z.infer<typeof RememberedSessionSchema>;
+
+export type TurnStamp = NonNullable<RememberedSession['turnStamps']>[number];
 
 const SessionsFileSchema = z.looseObject({ sessions: z.array(RememberedSessionSchema) });
 
@@ -53,6 +57,8 @@ export interface SessionInput {
   messages?: readonly unknown[] | null;
   /** the service the session lives on (config's serviceOf) */
   service?: string;
+  /** each turn's time and cost as this machine saw them; given, they replace the stored ones */
+  turnStamps?: TurnStamp[];
 }
 
 /**
@@ -235,6 +241,7 @@ function summarize(s: SessionInput): Partial<RememberedSession> & { id: string }
   if (s.createdAt != null) out.createdAt = s.createdAt;
   if (s.variableValues) out.variableValues = s.variableValues;
   if (s.service) out.service = s.service;
+  if (s.turnStamps) out.turnStamps = s.turnStamps;
   if (s.messages) {
     out.messageCount = s.messages.length;
     const last = s.messages.length ? messageText(s.messages.at(-1)) : '';

@@ -44,6 +44,11 @@ export function clockVariables(at: Date): Record<string, string> {
   };
 }
 
+/** The {{variables}} still written out in `text`: those no value was given for, in order, once each. */
+export function unsetVariables(text: string): string[] {
+  return [...new Set([...text.matchAll(VARIABLE)].map((m) => m[1]))];
+}
+
 /** The persona of an assistant record, with variables applied to its prompt and first message. */
 export function personaOf(assistant: Record<string, unknown>, values: Record<string, unknown> = {}): Persona {
   const model = (assistant.model ?? {}) as { messages?: unknown };
@@ -178,6 +183,19 @@ function introduction(p: Persona): string {
   return role && /^you('re| are)\b/i.test(role) ? speakAsSelf(role) : `I'm ${p.name}.`;
 }
 
+const SAY = String.raw`(?:say|tell (?:them|him|her|the caller|the customer|the user)|answer|reply|respond|explain)`;
+const INSTRUCTED = new RegExp(String.raw`^(?:if|when(?:ever)?)\b[^,]*,\s*(?:then\s+)?${SAY}(?:\s+(?:with|that))?[:\s]+(.+)$`, 'is');
+
+/** What a conditional instruction of the prompt tells the assistant to say, as said: quotes dropped, first letter up. */
+function instructedAnswer(sentence: string): string | undefined {
+  const said = INSTRUCTED.exec(sentence.trim())?.[1]?.trim();
+  if (!said) return undefined;
+  const bare = said.replace(/^["“'](.*)["”'][.!?]?$/s, '$1').trim();
+  if (!bare) return undefined;
+  const spoken = bare.charAt(0).toUpperCase() + bare.slice(1);
+  return /[.!?]$/.test(spoken) ? spoken : `${spoken}.`;
+}
+
 /** The assistant's answer to `input`. */
 export function composeReply(p: Persona, docs: KnowledgeDoc[], input: string): string {
   const question = input.trim();
@@ -194,6 +212,9 @@ export function composeReply(p: Persona, docs: KnowledgeDoc[], input: string): s
     return `Here's what I found in ${where}: "${hit.text}"`;
   }
   if (hit) {
+    // "If the caller asks about pricing, say X": the answer is X, not the instruction.
+    const answer = instructedAnswer(hit.text);
+    if (answer) return answer;
     const intro = introduction(p);
     const said = speakAsSelf(hit.text);
     return said === intro ? intro : `${intro} ${said}`;

@@ -22,6 +22,9 @@ type FromChild = { ready: { url: string; apiKey: string } } | { error: string } 
 /** A restart's wishes, sent over the channel (the key never goes through argv or the environment). */
 type ToChild = { start: { apiKey: string; port: number } };
 const AWAIT_VAR = 'SWITCHBOARD_SANDBOX_CHILD_AWAIT';
+/** Demo traffic for the console's sandbox, as `switchboard sandbox --ring-every` gives it to a standalone one. */
+export const RING_EVERY_VAR = 'SWITCHBOARD_SANDBOX_RING_EVERY';
+export const MAX_RING_EVERY = 24 * 60 * 60;
 
 export interface SandboxChild {
   url: string;
@@ -156,16 +159,23 @@ export async function runSandboxChild(): Promise<void> {
   // The console decides when the sandbox stops; a Ctrl-C meant for the terminal is not for us.
   process.on('SIGINT', () => undefined);
   if (!dataDir) return refuse('the embedded sandbox was started without a data dir');
+  const every = process.env[RING_EVERY_VAR]?.trim();
+  const ringEverySeconds = every ? Number(every) : undefined;
+  if (ringEverySeconds !== undefined && !(Number.isInteger(ringEverySeconds) && ringEverySeconds >= 1 && ringEverySeconds <= MAX_RING_EVERY)) {
+    return refuse(
+      `${RING_EVERY_VAR} must be whole seconds from 1 to ${MAX_RING_EVERY} (an inbound call every so many seconds); it is ${JSON.stringify(every)}`,
+    );
+  }
   const { startSandbox, generateApiKey } = await import('./server.js');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   const apiKey = wish?.apiKey ?? generateApiKey();
   try {
-    sandbox = await startSandbox({ dataDir, apiKey, host: '127.0.0.1', port: wish?.port ?? 0, seed: true });
+    sandbox = await startSandbox({ dataDir, apiKey, host: '127.0.0.1', port: wish?.port ?? 0, seed: true, ringEverySeconds });
   } catch (err) {
     // The old port was taken meanwhile: any port (the console then points its client there).
     if (!wish || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') return refuse(err instanceof Error ? err.message : String(err));
     try {
-      sandbox = await startSandbox({ dataDir, apiKey, host: '127.0.0.1', port: 0, seed: true });
+      sandbox = await startSandbox({ dataDir, apiKey, host: '127.0.0.1', port: 0, seed: true, ringEverySeconds });
     } catch (again) {
       return refuse(again instanceof Error ? again.message : String(again));
     }

@@ -9,4 +9,6 @@ export interface SandboxContext {
   maxUploadBytes: number;
   /** Milliseconds per simulated second of a call (1000 = real time; tests speed it up). */
   callPace: number;
+  /** Rings made without a DID so far: the next one goes to the next linked number. */
+  rings: number;
 }

@@ -254,6 +254,11 @@ const schemas: Record<string, Schema> = {
       createdAt: serverSetDate,
       updatedAt: serverSetDate,
       assistantOverrides: obj({ variableValues: { type: 'object', additionalProperties: true, description: 'values in force for this session so far' } }),
+      missingVariables: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'sandbox only: the {{variables}} the reply uses that have no value (left as written, as a hosted service does); absent when none',
+      },
     },
     ['id', 'externalChatId', 'sessionId', 'input', 'output', 'assistantId', 'status', 'cost', 'createdAt', 'updatedAt', 'assistantOverrides'],
   ),
@@ -485,7 +490,19 @@ const paths = {
           ['sessionId', 'input'],
         ),
       ),
-      success: [201, ok('the exchange', obj({ message: said('Chat message sent successfully'), chat: ref('Chat') }, ['message', 'chat']))],
+      success: [
+        201,
+        ok(
+          'the exchange',
+          obj(
+            {
+              message: str('"Chat message sent successfully", then, when the reply uses a variable with no value, which ones ("; {{company}} has no value …")'),
+              chat: ref('Chat'),
+            },
+            ['message', 'chat'],
+          ),
+        ),
+      ],
       extraErrors: [404],
     }),
   },
@@ -669,8 +686,8 @@ const paths = {
       operationId: 'ringSandboxNumber',
       tag: 'Sandbox',
       summary: 'Simulate an inbound call (sandbox only)',
-      description: 'Rings a DID; the linked assistant answers.',
-      requestBody: body(strictBody({ did: idStr('like +14155550100, or a phone number id') }, ['did'])),
+      description: 'Rings a DID; the linked assistant answers. Without a DID: the next number with an assistant linked, in turn.',
+      requestBody: body(strictBody({ did: idStr('like +14155550100, or a phone number id; default: the next linked number') }, [])),
       success: [201, ok('the inbound call', obj({ message: str(), call: ref('Call') }, ['message', 'call']))],
       extraErrors: [404, 409],
     }),

@@ -62,6 +62,21 @@ function ringNumber(store: SandboxStore, dataDir: string, didOrId: string, opts:
 /** The admin route's ring, with the running sandbox's pace. */
 export const ringInSandbox = (ctx: SandboxContext, did: string) => ringNumber(ctx.store, ctx.dataDir, did, { pace: ctx.callPace });
 
+/**
+ * Rings the numbers that have an assistant linked, one after another (by DID), so a stream of
+ * rings spreads over them. 409 when no number has one.
+ */
+export function ringNextLinked(ctx: SandboxContext): { call: Record<string, unknown>; to: string } {
+  const linked = ctx.store
+    .listPhoneNumbers()
+    .filter((n) => n.assistantId)
+    .sort((a, b) => (a.did < b.did ? -1 : a.did > b.did ? 1 : 0));
+  if (linked.length === 0)
+    throw conflict('no number of this sandbox has an assistant linked for inbound calls; link one first (POST /phone-numbers/inbound/setup)');
+  const number = linked[ctx.rings++ % linked.length];
+  return { call: ringInSandbox(ctx, number.did), to: number.did };
+}
+
 /** For `switchboard sandbox ring <did> [--data-dir D]`: rings on a data dir without a server. */
 export function ringViaDataDir(dataDir: string, did: string, opts: RingOptions = {}): Record<string, unknown> {
   if (!existsSync(dataPaths(dataDir).db)) {

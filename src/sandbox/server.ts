@@ -19,6 +19,7 @@ import { chatRoutes } from './routes/chats.js';
 import { fileRoutes } from './routes/files.js';
 import { phoneNumberRoutes } from './routes/phone-numbers.js';
 import { adminRoutes } from './routes/admin.js';
+import { ringNextLinked } from './ring.js';
 import { SANDBOX_MAX_UPLOAD_BYTES } from '../api/upload-check.js';
 
 export { generateApiKey } from './auth.js';
@@ -47,6 +48,8 @@ export interface SandboxOptions {
    * Without one (the embedded sandbox) the 500 says there is no log and how to get one.
    */
   errorLog?: string;
+  /** Seconds between simulated inbound calls to the linked numbers, in turn (demo traffic); off by default. */
+  ringEverySeconds?: number;
 }
 
 export interface RunningSandbox {
@@ -68,6 +71,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     baseUrl: () => url,
     maxUploadBytes,
     callPace: opts.callPace ?? 1000,
+    rings: 0,
   };
   let app: FastifyInstance | undefined;
   try {
@@ -86,13 +90,14 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     throw explainListenError(err, opts);
   }
   const server = app;
+  const ringing = opts.ringEverySeconds ? ringAtRate(ctx, opts.ringEverySeconds) : undefined;
   let closing: Promise<void> | undefined;
   return {
     url,
     apiKey: opts.apiKey,
     dataDir: opts.dataDir,
     close: () =>
-      (closing ??= server.close().then(() => {
+      (closing ??= (clearInterval(ringing), server.close()).then(() => {
         db.close();
       })),
   };
@@ -133,6 +138,19 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
     adminRoutes(scope, ctx);
   });
   return app;
+}
+
+/** Demo traffic: an inbound call every `seconds` to the linked numbers in turn; a ring that cannot be made (none linked) is skipped. */
+function ringAtRate(ctx: SandboxContext, seconds: number): ReturnType<typeof setInterval> {
+  const timer = setInterval(() => {
+    try {
+      ringNextLinked(ctx);
+    } catch {
+      // Nothing linked yet: the next tick tries again, once a number is linked.
+    }
+  }, seconds * 1000);
+  timer.unref();
+  return timer;
 }
 
 /** Request lines (logger) go to stdout; with an error log, errors go to its file or stderr. */

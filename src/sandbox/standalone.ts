@@ -14,6 +14,8 @@ export interface StandaloneOptions {
   cors?: string;
   /** Where errors are logged; stderr when not given (a 500 names the one that is used). */
   logFile?: string;
+  /** Seconds between simulated inbound calls (demo traffic); off when not given. */
+  ringEverySeconds?: number;
 }
 
 /** ${XDG_DATA_HOME:-~/.local/share}/switchboard/sandbox */
@@ -38,6 +40,7 @@ export async function runStandaloneSandbox(opts: StandaloneOptions, out: NodeJS.
     logger: opts.logger,
     cors: opts.cors,
     errorLog: opts.logFile ?? '-',
+    ringEverySeconds: opts.ringEverySeconds,
   });
   out.write(
     [
@@ -46,6 +49,7 @@ export async function runStandaloneSandbox(opts: StandaloneOptions, out: NodeJS.
       `  data dir: ${dataDir}`,
       `  API docs: ${sb.url}/openapi.json`,
       `  log:      ${opts.logFile ? `${opts.logFile} (errors)` : 'errors on stderr (--log-file PATH to keep them in a file)'}`,
+      ...(opts.ringEverySeconds ? [`  calls:    an inbound call every ${opts.ringEverySeconds}s to the linked numbers, in turn`] : []),
       ...(opts.cors ? [`  CORS:     browser calls allowed from ${opts.cors === '*' ? 'any origin' : opts.cors}`] : []),
       `  try:      curl -H 'x-api-key: ${generated ? apiKey : '<your key>'}' ${sb.url}/assistants`,
       'Press Ctrl-C to stop.',

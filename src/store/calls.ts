@@ -85,6 +85,8 @@ export interface CallLogActions {
    * asks first). A 2xx is a success even without a call in its answer (`record` absent).
    */
   placeCall(input: OutboundCallInput, opts?: { again?: boolean }): Promise<Written<Call> | null>;
+  /** `:ring [did]`: the embedded or standalone sandbox simulates an inbound call (to the next linked number without a DID); elsewhere, refused. */
+  ringSandbox(did?: string): Promise<void>;
 }
 
 /** Turns the typed filter form into API filters, or says which field is wrong. */
@@ -416,6 +418,21 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         }
         flash(`Calling ${input.customer.number} (${call.status ?? 'queued'})`);
         return placed;
+      },
+      async ringSandbox(did) {
+        const { flash } = get().actions;
+        if (deps.target.kind !== 'sandbox') {
+          flash(`:ring is sandbox-only (it simulates an inbound call); this console is on ${deps.target.baseUrl}: dial the number instead`, 'error');
+          return;
+        }
+        try {
+          const rang = await api.ringSandbox(did);
+          if (rang.call && deps.archive.get().put([rang.call], { wait: false })) get().actions.rereadCalls();
+          flash(rang.message || 'Ringing');
+          void get().actions.refreshCalls();
+        } catch (err) {
+          flash(`Could not ring${did ? ` ${did}` : ''}: ${failure(err).message}`, 'error');
+        }
       },
     },
   };

@@ -7,7 +7,16 @@ import { ApiError, InputError, failure } from '../api/errors.js';
 import { unreadNote } from '../api/envelope.js';
 import { messageRole, messageText } from '../api/records.js';
 import { replyMessages } from '../api/reply.js';
-import { applyPatch, listSessions, onService, SessionIndexWriter, type RememberedSession, type SessionInput, type SessionPatch } from '../config/sessions.js';
+import {
+  applyPatch,
+  listSessions,
+  onService,
+  SessionIndexWriter,
+  type RememberedSession,
+  type SessionInput,
+  type SessionPatch,
+  type TurnStamp,
+} from '../config/sessions.js';
 import { serviceKey } from './cached.js';
 import type { Resource, Route, SliceCreator } from './types.js';
 import { routeKey } from './types.js';
@@ -48,6 +57,8 @@ interface Conversation {
    * again first asks the service whether it already has it, so a resend is never a silent duplicate.
    */
   unsettled?: { input: string; before: number };
+  /** The times and costs the index kept for this session's turns (from an earlier run). */
+  stamps?: TurnStamp[];
 }
 
 export interface ChatState {
@@ -113,15 +124,30 @@ function timeOf(m: Message): string | undefined {
   return typeof t === 'string' ? t : undefined;
 }
 
-/** The service's messages, keeping the time and cost this console saw for the turns it already had. */
-export function mergeTurns(known: Turn[], messages: readonly Message[] | null | undefined): Turn[] {
+/**
+ * The service's messages, keeping the time and cost this console saw for the turns it already had,
+ * or, for a session from an earlier run, those the index kept (`stamps`, matched by role and length).
+ */
+export function mergeTurns(known: Turn[], messages: readonly Message[] | null | undefined, stamps: readonly TurnStamp[] = []): Turn[] {
   return (messages ?? []).map((m, i) => {
     const k = known[i];
     const role = messageRole(m);
     const content = messageText(m);
-    const same = k && k.role === role && k.content === content;
-    return { ...(role !== undefined ? { role } : {}), content, ...(same ? { at: k.at, cost: k.cost } : {}), ...(timeOf(m) ? { at: timeOf(m) } : {}) };
+    const stamp = stamps[i];
+    const seen = k && k.role === role && k.content === content ? k : stamp && stamp.role === role && stamp.chars === content.length ? stamp : undefined;
+    const kept = seen ? { ...(seen.at ? { at: seen.at } : {}), ...(seen.cost != null ? { cost: seen.cost } : {}) } : {};
+    return { ...(role !== undefined ? { role } : {}), content, ...kept, ...(timeOf(m) ? { at: timeOf(m) } : {}) };
   });
+}
+
+/** What the index keeps of each turn: its time and cost, and its role and length to know it again. */
+function stampsOf(turns: readonly Turn[]): TurnStamp[] {
+  return turns.map((t) => ({
+    ...(t.role !== undefined ? { role: t.role } : {}),
+    chars: t.content.length,
+    ...(t.at ? { at: t.at } : {}),
+    ...(t.cost != null ? { cost: t.cost } : {}),
+  }));
 }
 
 /** The session total of the turn costs known here. */
@@ -140,6 +166,7 @@ const blank = (id: string, remembered?: RememberedSession): Conversation => ({
   variables: variablesFrom(remembered?.variableValues),
   sending: null,
   sendError: null,
+  stamps: remembered?.turnStamps,
 });
 
 export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set, get, { api, target, disposers, runtime }) => {
@@ -212,7 +239,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
     versions.set(id, (versions.get(id) ?? 0) + 1);
     const had = landedIn(session.messages, sent.input, sent.before);
     patch(id, (c) => ({
-      turns: mergeTurns(c.turns, session.messages),
+      turns: mergeTurns(c.turns, session.messages, c.stamps),
       // Not there yet may still mean on its way: a resend of the same text checks again.
       unsettled: had ? undefined : sent,
       ...(had && c.draft === sent.input ? { draft: '' } : {}),
@@ -231,6 +258,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
     assistantId: s.assistantId ?? c.assistantId,
     createdAt: s.createdAt ?? c.createdAt,
     messages: s.messages,
+    turnStamps: stampsOf(c.turns),
   });
 
   return {
@@ -293,7 +321,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
             name: session.name ?? c.name,
             assistantId: session.assistantId ?? c.assistantId,
             createdAt: session.createdAt ?? c.createdAt,
-            turns: mergeTurns(c.turns, session.messages),
+            turns: mergeTurns(c.turns, session.messages, c.stamps),
           }));
           remember({ mode: 'update', session: sessionInput(session, conv(id)!) });
         } catch (err) {
@@ -354,6 +382,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
               assistantId: after.assistantId ?? chat.assistantId,
               createdAt: after.createdAt,
               messages: after.turns,
+              turnStamps: stampsOf(after.turns),
               variableValues: after.variables,
             },
             ...(chat.cost != null ? { addCost: chat.cost } : {}),

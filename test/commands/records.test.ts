@@ -84,7 +84,8 @@ test("calls get for people shows the duration, summary and words the record hold
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /duration\s+84s/);
   assert.match(r.stdout, /summary\s+The caller moved a cleaning appointment to Thursday\./);
-  assert.match(r.stdout, /Caller: I would like to move my appointment to Thursday\./);
+  assert.match(r.stdout, /\ntranscript\n {2}Assistant: .+\n {2}Caller: I would like to move my appointment to Thursday\./);
+  assert.doesNotMatch(r.stdout, /"message":/, 'the turns as a dialogue, not as JSON');
   const list = await runCli(['calls', 'list', '-o', 'csv'], { env });
   assert.equal(list.code, 0, list.stderr);
   const [head, row] = list.stdout.trim().split('\n');

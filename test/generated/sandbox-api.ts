@@ -287,7 +287,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate an inbound call (sandbox only)
-         * @description Rings a DID; the linked assistant answers.
+         * @description Rings a DID; the linked assistant answers. Without a DID: the next number with an assistant linked, in turn.
          */
         post: operations["ringSandboxNumber"];
         delete?: never;
@@ -708,6 +708,8 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+            /** @description sandbox only: the {{variables}} the reply uses that have no value (left as written, as a hosted service does); absent when none */
+            missingVariables?: string[];
         };
         File: {
             readonly id: string;
@@ -1037,8 +1039,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @constant */
-                        message: "Chat message sent successfully";
+                        /** @description "Chat message sent successfully", then, when the reply uses a variable with no value, which ones ("; {{company}} has no value …") */
+                        message: string;
                         chat: components["schemas"]["Chat"];
                     };
                 };
@@ -2108,8 +2110,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description like +14155550100, or a phone number id */
-                    did: string;
+                    /** @description like +14155550100, or a phone number id; default: the next linked number */
+                    did?: string;
                     /** @description set by the server: ignored if sent, whatever its value */
                     readonly id?: unknown;
                     /** @description set by the server: ignored if sent, whatever its value */

@@ -89,6 +89,17 @@ describe('sessions and chat', () => {
     assert.match(who.body.chat.output[0].content, /^I'm Luigi, the host at Trattoria Uno\./);
   });
 
+  test('a variable with no value stays as written, and the answer names it', async () => {
+    const s = (await post(sb, '/sessions', { assistantId })).body.session;
+    const r = await post(sb, '/chats', { sessionId: s.id, input: 'Hello!', assistantOverrides: { variableValues: { guest: 'Ada' } } });
+    assert.equal(r.body.chat.output[0].content, 'Ciao Ada! Welcome to {{restaurant}}.');
+    assert.deepEqual(r.body.chat.missingVariables, ['restaurant']);
+    assert.equal(r.body.message, 'Chat message sent successfully; {{restaurant}} has no value (give it in assistantOverrides.variableValues)');
+    const given = await post(sb, '/chats', { sessionId: s.id, input: 'Hello!', assistantOverrides: { variableValues: { restaurant: 'Uno' } } });
+    assert.equal(given.body.chat.missingVariables, undefined);
+    assert.equal(given.body.message, 'Chat message sent successfully');
+  });
+
   test('the same input gets the same reply', async () => {
     const a = (await post(sb, '/sessions', { assistantId })).body.session;
     const b = (await post(sb, '/sessions', { assistantId })).body.session;
@@ -124,6 +135,25 @@ describe('sessions and chat', () => {
 describe('the reply engine', () => {
   test('substitute leaves unknown variables as written', () => {
     assert.equal(substitute('Hi {{ name }}, {{other}}', { name: 'Bo' }), 'Hi Bo, {{other}}');
+  });
+
+  test("a question an instruction of the prompt covers gets the instruction's answer, not the instruction", () => {
+    const p = personaOf({
+      name: 'Zed',
+      model: {
+        messages: [
+          {
+            role: 'system',
+            content:
+              'You are Zed, a sales assistant for Zephyr bikes. If the caller asks about pricing, say the Zephyr costs 42 dollars. ' +
+              'When someone asks about returns, tell them "Returns are free within 30 days".',
+          },
+        ],
+      },
+    });
+    assert.equal(composeReply(p, [], 'What about pricing?'), 'The Zephyr costs 42 dollars.');
+    assert.equal(composeReply(p, [], 'Can I make returns?'), 'Returns are free within 30 days.');
+    assert.equal(composeReply(p, [], 'What about pricing?'), composeReply(p, [], 'What about pricing?'));
   });
 
   test('an unmatched question says so and points at the knowledge base', () => {

@@ -88,6 +88,29 @@ describe('chat slice against the sandbox', () => {
     assert.equal(listSessions('work', dir)[0].messageCount, after.length, 'the index is refreshed from the service');
   });
 
+  test('after a restart, a session reopened shows the times and costs the index kept; the index is re-stamped', async () => {
+    fresh();
+    const a = (await api.listAssistants())[0];
+    const id = (await store.getState().actions.startChat(a.id))!;
+    store.getState().actions.setDraft(id, 'What is your return window?');
+    await store.getState().actions.sendMessage(id);
+    const seen = store.getState().chat.conversations[id].turns;
+    store.getState().actions.dispose(); // the console quits: its index writes are flushed
+    await api.sendChat({ sessionId: id, input: 'sent from elsewhere' });
+    store = createConsoleStore(api, { kind: 'sandbox', profile: 'work', baseUrl: sb.url, dataDir: dir }, { routes: ROUTES });
+    await store.getState().actions.openSession(id);
+    const turns = store.getState().chat.conversations[id].turns;
+    assert.equal(turns.length, seen.length + 2);
+    assert.deepEqual(
+      turns.slice(0, seen.length).map((t) => [t.role, t.at, t.cost]),
+      seen.map((t) => [t.role, t.at, t.cost]),
+    );
+    assert.ok(seen.at(-1)!.cost! > 0 && seen.at(-1)!.at);
+    assert.equal(turns.at(-2)!.at, undefined, 'a turn sent elsewhere has no time here');
+    await store.getState().actions.flushSessionIndex();
+    assert.equal(listSessions('work', dir)[0].turnStamps?.length, turns.length);
+  });
+
   test('an unknown session id is an error naming it; a broken index is an error, not a crash', async () => {
     fresh();
     await store.getState().actions.openSession('nope');
@@ -179,7 +202,7 @@ describe('chat helpers', () => {
       { role: 'user', content: 'new', createdAt: '2026-11-21T11:00:00Z' },
     ]);
     assert.deepEqual(merged, [
-      { role: 'user', content: 'hi', at: '2026-11-21T10:00:00Z', cost: undefined },
+      { role: 'user', content: 'hi', at: '2026-11-21T10:00:00Z' },
       { role: 'assistant', content: 'changed' },
       { role: 'user', content: 'new', at: '2026-11-21T11:00:00Z' },
     ]);

@@ -285,6 +285,11 @@ export function createMemoryApi(opts: MemoryApiOptions = {}): MemoryApi {
         return { record: reportNotApplied(stored, patch), message: 'Assistant updated successfully' };
       }),
 
+    // Calls are not simulated here: ringing is the real sandbox's (test/support/sandbox.ts).
+    ringSandbox: (_did, ro) =>
+      op('ringSandbox', 'POST', '/sandbox/ring', ro?.signal, () => {
+        throw fail(404, 'POST', '/sandbox/ring', 'the in-memory api rings no numbers');
+      }),
     listPhoneNumbers: (ro) =>
       op('listPhoneNumbers', 'GET', '/phone-numbers', ro?.signal, () => records.numbers.map((n) => PhoneNumberSchema.parse(phoneNumberRecord(n)))),
     linkNumber: (input, ro) =>

@@ -8,7 +8,7 @@ import { sandboxForFile } from '../support/sandbox.js';
 import { renderApp } from '../support/ink.js';
 import { runCli, tempHome, type CliHome } from '../support/cli.js';
 import { createClient } from '../../src/api/client.js';
-import { createConsoleStore, type Route } from '../../src/store/index.js';
+import { createConsoleStore, topRoute, type Route } from '../../src/store/index.js';
 import { totalCost } from '../../src/store/chat.js';
 import { money } from '../../src/format/display.js';
 import { App } from '../../src/ui/app.js';
@@ -77,5 +77,51 @@ test('after a restart the conversation shows its total, including turns sent wit
     assert.match(list, new RegExp(`\\b${count}\\b`));
   } finally {
     await again.close();
+  }
+});
+
+test("after a restart each turn's heading shows its time and cost again", async () => {
+  const first = await console();
+  let id: string;
+  let cost: number;
+  try {
+    const assistant = (await createClient({ baseUrl: sb.url, apiKey: sb.apiKey }).listAssistants())[0];
+    id = (await first.store.getState().actions.startChat(assistant.id))!;
+    first.store.getState().actions.setDraft(id, 'When are you open?');
+    assert.equal(await first.store.getState().actions.sendMessage(id), true);
+    cost = first.store.getState().chat.conversations[id].turns.at(-1)!.cost!;
+  } finally {
+    await first.close();
+  }
+  const again = await console({ name: 'chat', sessionId: id });
+  try {
+    const frame = await again.waitFor('When are you open?');
+    assert.match(frame, /You · \d\d:\d\d/, frame);
+    assert.ok(new RegExp(` · \\d\\d:\\d\\d · ${money(cost).replace(/[$.]/g, '\\$&')}`).test(frame), frame);
+  } finally {
+    await again.close();
+  }
+});
+
+test('a reply that left a {{variable}} unset: the chat says which, and the key that sets it', async () => {
+  const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+  const { record } = await client.createAssistant({
+    name: 'Vee',
+    firstMessage: 'Welcome to {{company}}, {{name}}!',
+    firstMessageMode: 'assistant-waits-for-user',
+  });
+  await client.close();
+  const app = await console({ name: 'chat', assistantId: record!.id }); // as `switchboard chat --assistant`
+  try {
+    await app.waitFor('Say something to start.');
+    const id = (topRoute(app.store.getState()) as { sessionId: string }).sessionId;
+    app.store.getState().actions.setVariables(id, { name: 'Ada' });
+    app.store.getState().actions.setDraft(id, 'Hello!');
+    assert.equal(await app.store.getState().actions.sendMessage(id), true);
+    const frame = await app.waitFor('no value');
+    assert.match(frame, /Welcome to \{\{company\}\}, Ada!/);
+    assert.match(frame, /\{\{company\}\} has no value in this chat · Ctrl-V sets variables/);
+  } finally {
+    await app.close();
   }
 });

@@ -8,7 +8,7 @@ import type { SandboxContext } from '../context.js';
 import type { SessionRow } from '../db.js';
 import { notFound } from '../errors.js';
 import { loadKnowledge } from '../files.js';
-import { chatCost, clockVariables, composeReply, personaOf } from '../chat.js';
+import { chatCost, clockVariables, composeReply, personaOf, unsetVariables } from '../chat.js';
 import { idText, parseBody, requiredText, text } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
@@ -71,6 +71,8 @@ export function chatRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const at = new Date();
     const persona = personaOf(assistant.body, { ...clockVariables(at), ...variableValues });
     const output = composeReply(persona, loadKnowledge(ctx.store, ctx.dataDir, assistant.body), body.input);
+    // A hosted service leaves an unset {{variable}} as written; the sandbox also says which.
+    const missing = unsetVariables(output);
     const now = at.toISOString();
     const id = randomUUID();
     const chat = {
@@ -85,12 +87,15 @@ export function chatRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       createdAt: now,
       updatedAt: now,
       assistantOverrides: { variableValues },
+      ...(missing.length ? { missingVariables: missing } : {}),
     };
     const added = [
       { role: 'user', content: body.input },
       { role: 'assistant', content: output },
     ];
     ctx.store.recordChat({ ...session, variableValues, updatedAt: now }, added, chat);
-    return reply.code(201).send({ message: 'Chat message sent successfully', chat });
+    const unset = missing.map((v) => `{{${v}}}`).join(', ');
+    const note = missing.length ? `; ${unset} ${missing.length === 1 ? 'has' : 'have'} no value (give it in assistantOverrides.variableValues)` : '';
+    return reply.code(201).send({ message: `Chat message sent successfully${note}`, chat });
   });
 }

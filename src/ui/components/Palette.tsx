@@ -1,11 +1,11 @@
 // The `:` command palette: the commands the route specs declare (:assistants :numbers :calls
 // :search <text> :stats :chat :files :test [path] :help, each in its screen folder's spec.ts) and
-// :q, each by any prefix that names one command or by its alias (:a, :c …), most with an optional
+// :ring [did] and :q, each by any prefix that names one command or by its alias (:a, :c …), most with an optional
 // id (`:calls <id>` opens that call); Tab completes, and pressed again cycles through the commands
 // that match.
 import { useRef, useState } from 'react';
 import { Text } from 'ink';
-import { useActions, useConsole, type Route, type RouteName } from '../../store/index.js';
+import { useActions, useConsole, type ConsoleActions, type Route, type RouteName } from '../../store/index.js';
 import { Priority } from '../hooks/keypress.js';
 import { useBindings } from '../hooks/bindings.js';
 import { Command } from '../keymap.js';
@@ -14,13 +14,17 @@ import { ROUTES } from '../screens/routes.js';
 import type { PaletteCommand as RoutePaletteCommand } from '../screens/route-spec.js';
 
 interface PaletteCommand extends Omit<RoutePaletteCommand<RouteName>, 'open'> {
-  /** What the command opens; none: it quits. */
+  /** What the command opens; none: it runs `act`, or quits. */
   open?: (arg: string | undefined) => [Route, Route?];
+  /** A command that does something rather than open a screen. */
+  act?: (actions: ConsoleActions, arg: string | undefined) => void;
 }
 
-/** The palette's commands, in the order Tab offers them: each route's own (its spec's `palette`), then :quit. */
+/** The palette's commands, in the order Tab offers them: each route's own (its spec's `palette`), then :ring and :quit. */
 const PALETTE: PaletteCommand[] = [
   ...Object.values(ROUTES).flatMap((spec): PaletteCommand[] => (spec.palette ? [spec.palette as RoutePaletteCommand<RouteName>] : [])),
+  // Demo traffic without a second terminal: the call log shows the call arrive.
+  { name: 'ring', aliases: [], arg: '[did]', act: (actions, did) => void actions.ringSandbox(did) },
   { name: 'quit', aliases: ['q'] },
 ];
 
@@ -43,7 +47,9 @@ function tabMatches(word: string): PaletteCommand[] {
  * What a palette line means: the routes to open (a list, then maybe one of its records; `onTop`:
  * on top of the stack rather than in its place), quit, or an error. Exported for tests.
  */
-export function parsePalette(line: string): { route: Route; then?: Route; onTop?: true } | { quit: true } | { error: string } {
+export function parsePalette(
+  line: string,
+): { route: Route; then?: Route; onTop?: true } | { act: (actions: ConsoleActions) => void } | { quit: true } | { error: string } {
   const [word = '', arg] = line.trim().replace(/^:/, '').split(/\s+/);
   const hits = word ? paletteMatches(word) : [];
   if (hits.length !== 1) {
@@ -51,6 +57,8 @@ export function parsePalette(line: string): { route: Route; then?: Route; onTop?
     return { error: hits.length ? `:${word} could be ${hits.map((c) => ':' + c.name).join(' or ')}` : `Unknown command :${word} (try ${all})` };
   }
   const cmd = hits[0];
+  const act = cmd.act;
+  if (act) return { act: (actions) => act(actions, arg) };
   if (!cmd.open) return { quit: true };
   if (arg && !cmd.arg) return { error: `:${cmd.name} takes no argument` };
   const rest = line.trim().replace(/^:/, '').slice(word.length).trim();
@@ -102,6 +110,7 @@ export function Palette() {
     actions.setMode('normal');
     const r = parsePalette(line);
     if ('quit' in r) actions.quit();
+    else if ('act' in r) r.act(actions);
     else if ('error' in r) actions.flash(r.error, 'error');
     else if (r.onTop) actions.pushOrReplace(r.route);
     else {

@@ -18,7 +18,7 @@ import { Command, KEYMAP, describeKey, type KeyContext } from '../../keymap.js';
 import { money, truncate, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 import type { ScreenProps } from '../shared.js';
-import { turnLines, windowTurns } from './transcript.js';
+import { turnLines, unsetVariables, windowTurns } from './transcript.js';
 import { VariablesEditor } from './VariablesEditor.js';
 
 /** The draft box grows to this many rows, then scrolls. */
@@ -84,6 +84,8 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
   const transcriptHeight = Math.max(1, height - 1 - statusLines - meta.draftLines);
   const counts = turns.map((t) => turnLines(t, assistantName, width).length);
   const win = windowTurns(counts, transcriptHeight, scroll);
+  const unset = unsetVariables(turns);
+  const varsKey = describeKey(KEYMAP[Command.Variables].keys[0]);
 
   return (
     <Box flexDirection="column" width={width} height={height}>
@@ -121,6 +123,13 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
             Not sent: {meta.sendError}
           </Text>
         </Box>
+      ) : unset.length && scroll === 0 ? (
+        <Text color="yellow" wrap="truncate">
+          {truncate(
+            `${unset.map((v) => `{{${v}}}`).join(', ')} ${unset.length === 1 ? 'has' : 'have'} no value in this chat · ${varsKey} sets variables`,
+            width,
+          )}
+        </Text>
       ) : (
         <Text dimColor wrap="truncate">
           {scroll > 0 && win.maxScroll > 0

@@ -29,6 +29,15 @@ function speakerOf(role: string | undefined, assistantName: string): string {
   return role ?? '—';
 }
 
+/**
+ * The {{variables}} the latest reply left as written: the service had no value for them (a hosted
+ * service says nothing; the sandbox names them too).
+ */
+export function unsetVariables(turns: readonly Turn[]): string[] {
+  const reply = [...turns].reverse().find((t) => t.role === 'assistant');
+  return [...new Set([...(reply?.content ?? '').matchAll(/\{\{\s*([\w.-]+)\s*\}\}/g)].map((m) => m[1]))];
+}
+
 const cache = new WeakMap<Turn, Map<string, TurnLine[]>>();
 
 /** The lines of one turn (heading, wrapped text, a blank line after), cached per turn, speaker and width. */

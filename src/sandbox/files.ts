@@ -124,6 +124,16 @@ export async function saveUpload(ctx: SandboxContext, stream: Readable & { trunc
 }
 
 /**
+ * A PDF's text, page after page, as the hosted service makes a PDF in a knowledge base usable.
+ * The PDF reader (pdf.js, through unpdf) loads only when a PDF arrives: it is most of a megabyte.
+ */
+async function pdfText(bytes: Buffer): Promise<string> {
+  const { extractText, getDocumentProxy } = await import('unpdf');
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: false });
+  return text.map((page) => page.trim()).join('\n\n');
+}
+
+/**
  * Extracts a file's text and marks it done (or failed); runs after the upload was answered.
  * Never rejects: if the sandbox closes meanwhile, the file stays `processing` and the next
  * start finishes it.
@@ -132,8 +142,12 @@ export async function extractText(ctx: SandboxContext, file: FileRow): Promise<v
   let status: FileRow['status'] = 'done';
   let parsed: number | null = null;
   try {
-    if (TEXT_TYPES.has(file.mimetype)) {
-      const text = (await readFile(contentPath(ctx.dataDir, file.id), 'utf8')).replace(/^\uFEFF/, '');
+    const text = TEXT_TYPES.has(file.mimetype)
+      ? (await readFile(contentPath(ctx.dataDir, file.id), 'utf8')).replace(/^\uFEFF/, '')
+      : file.mimetype === 'application/pdf'
+        ? await pdfText(await readFile(contentPath(ctx.dataDir, file.id)))
+        : undefined;
+    if (text !== undefined) {
       await writeFile(textPath(ctx.dataDir, file.id), text, { mode: 0o600 });
       parsed = Buffer.byteLength(text);
     }

@@ -5,6 +5,33 @@ import { join } from 'node:path';
 import { startRestartableSandbox, type RunningSandbox, sandboxForFile } from '../support/sandbox.js';
 import { checkedFetch, eventually, get, isErrorBody, post, send, upload } from './http.js';
 
+/** A PDF of one page per line of text (Helvetica), with its cross-reference table: what a PDF writer makes. */
+function tinyPdf(pages: string[]): Buffer {
+  const fonts = 3 + pages.length * 2;
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${pages.map((_, i) => `${3 + i * 2} 0 R`).join(' ')}] /Count ${pages.length} >>`,
+    ...pages.flatMap((line, i) => {
+      const stream = `BT /F1 12 Tf 72 720 Td (${line.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`;
+      return [
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${4 + i * 2} 0 R /Resources << /Font << /F1 ${fonts} 0 R >> >> >>`,
+        `<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`,
+      ];
+    }),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(Buffer.byteLength(out));
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out);
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
 const done = (sb: RunningSandbox, id: string) =>
   eventually(async () => {
     const f = (await get(sb, `/files/${id}`)).body.file;
@@ -40,6 +67,21 @@ describe('files', () => {
     // On disk by id, never by name.
     assert.ok(existsSync(join(sb.dataDir, 'files', f.id)));
     assert.ok(!readdirSync(join(sb.dataDir, 'files')).includes('notes.md'));
+  });
+
+  test("a PDF's text is extracted page by page, and an assistant answers from it; a broken PDF is failed", async () => {
+    const f = (await upload(sb, 'pricing.pdf', tinyPdf(['If the caller asks about pricing, say the Zephyr costs 42 dollars.', 'Open 9 to 5.']))).body.file;
+    assert.equal(f.mimetype, 'application/pdf');
+    const finished = await done(sb, f.id);
+    assert.equal(finished.status, 'done');
+    const text = await send(sb, 'GET', new URL(finished.parsedTextUrl).pathname + new URL(finished.parsedTextUrl).search);
+    assert.equal(text.text, 'If the caller asks about pricing, say the Zephyr costs 42 dollars.\n\nOpen 9 to 5.');
+    const a = (await post(sb, '/assistants', { name: 'P', model: { provider: 'openai', model: 'gpt-4o', knowledgeBase: { fileIds: [f.id] } } })).body.assistant;
+    const session = (await post(sb, '/sessions', { assistantId: a.id })).body.session;
+    const reply = (await post(sb, '/chats', { sessionId: session.id, input: 'How much is the Zephyr?' })).body.chat.output[0].content;
+    assert.match(reply, /42 dollars/);
+    const broken = (await upload(sb, 'broken.pdf', '%PDF-1.4 not really')).body.file;
+    assert.equal((await done(sb, broken.id)).status, 'failed');
   });
 
   test('csv and json are extracted; other types are done without text', async () => {

@@ -50,6 +50,8 @@ export enum Command {
   Delete = 'delete',
   Clone = 'clone',
   OpenSessionId = 'openSessionId',
+  CopyId = 'copyId',
+  CopyNumber = 'copyNumber',
   // In a chat conversation (the input line has the printable keys)
   Send = 'send',
   RecallEarlier = 'recallEarlier',
@@ -199,6 +201,13 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file'], hint: 'delete', footer: Footer.Normal },
   [Command.Clone]: { keys: [{ char: 'D' }], contexts: ['assistants', 'assistant'], hint: 'duplicate (new, pre-filled)' },
   [Command.OpenSessionId]: { keys: [{ char: 'o' }], contexts: ['sessions'], hint: 'open a session id', footer: Footer.Normal },
+  [Command.CopyId]: {
+    keys: [{ char: 'Y' }],
+    contexts: ['assistants', 'assistant', 'numbers', 'calls', 'call', 'search', 'files', 'file', 'sessions'],
+    hint: 'copy the id',
+    footer: Footer.Low,
+  },
+  [Command.CopyNumber]: { keys: [{ char: '#' }], contexts: ['numbers', 'calls', 'call'], hint: 'copy the DID / customer number' },
   [Command.Send]: { keys: [{ key: 'return' }], contexts: ['chat'], hint: 'send', footer: Footer.High },
   [Command.RecallEarlier]: { keys: [{ key: 'upArrow' }], contexts: ['chat'], hint: 'earlier input', footer: Footer.Low },
   [Command.RecallLater]: { keys: [{ key: 'downArrow' }], contexts: ['chat'], hint: 'later input' },

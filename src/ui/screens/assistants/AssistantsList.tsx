@@ -5,6 +5,7 @@ import { useAssistantBindings } from './assistant-bindings.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { truncate } from '../../../format/display.js';
@@ -20,6 +21,7 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
   // A row's commands do nothing without a row, but stay bound: the footer keeps its keys as rows come and go (the frame before Ink has none yet).
   const on = (fn: (id: string) => void) => () => void (selected && fn(selected.id));
   const assistant = useAssistantBindings(on);
+  const copy = useCopy();
   useListKeys({
     count: rows.length,
     height: height - 1,
@@ -29,6 +31,7 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
       [Command.New]: () => actions.push({ name: 'assistant-new' }),
       [Command.Open]: on((id) => actions.push({ name: 'assistant', id })),
       ...assistant,
+      [Command.CopyId]: copy('id', selected?.id),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `assistant ${selected.name ?? selected.id}`, value: selected })),
     },
   });

@@ -8,6 +8,7 @@ import type { SnippetPart } from '../../../store/archive.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime, duration, money, truncate } from '../../../format/display.js';
@@ -68,6 +69,7 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
   const assistantName = useAssistantName();
   const view = useTopView();
   const actions = useActions();
+  const copy = useCopy();
   const hits = res?.hits ?? [];
   const listHeight = Math.max(2, height - 1);
   // Two lines a hit; the keys' window is in hits (useListKeys takes a table's height, header included).
@@ -82,6 +84,7 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
       [Command.Open]: () => void (selected && actions.push({ name: 'call', id: selected.call.id, match: route.text })),
       [Command.OpenAssistant]: () => void (selected && openAssistantOf(selected.call, actions)),
       [Command.RawJson]: () => void (selected && actions.showCallJson(selected.call.id)),
+      [Command.CopyId]: copy('id', selected?.call.id),
     },
   });
   if (!res) return <Loading what="the search" />;

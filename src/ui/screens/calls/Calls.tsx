@@ -9,6 +9,7 @@ import { useActions, useConsole, useConsoleShallow } from '../../../store/index.
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
@@ -55,6 +56,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const cursor = Math.min(view.cursor, Math.max(0, log.total - 1));
   const selected = log.calls[cursor - log.from];
   const empty = log.total === 0;
+  const copy = useCopy();
 
   useListKeys({
     count: log.total,
@@ -71,6 +73,8 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
       [Command.Open]: () => void (selected && actions.push({ name: 'call', id: selected.id })),
       [Command.RawJson]: () => void (selected && actions.showCallJson(selected.id)),
       [Command.OpenAssistant]: () => void (selected && openAssistantOf(selected, actions)),
+      [Command.CopyId]: copy('id', selected?.id),
+      [Command.CopyNumber]: copy('customer number', selected?.customer?.number),
     },
   });
 

@@ -10,6 +10,7 @@ import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { TextInput } from '../../components/TextInput.js';
 import { Priority } from '../../hooks/keypress.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useBindings } from '../../hooks/bindings.js';
 import { useListKeys, useRouteContexts } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
@@ -72,6 +73,7 @@ function SessionList({ width, height }: { width: number; height: number }) {
   const assistants = useConsole((s) => s.assistants.data);
   const view = useTopView();
   const actions = useActions();
+  const copy = useCopy();
   const [asking, setAsking] = useState<string | null>(null);
   const columns = sessionColumns((id) => (id ? (assistants?.find((a) => a.id === id)?.name ?? id) : '—'));
   const rows = filterRows(newestFirst(index.data ?? []), columns, view.filter);
@@ -89,6 +91,7 @@ function SessionList({ width, height }: { width: number; height: number }) {
       [Command.OpenSessionId]: () => setAsking(''),
       [Command.Open]: () => void (selected && actions.push({ name: 'chat-session', sessionId: selected.id })),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `session ${selected.name ?? selected.id}`, value: selected })),
+      [Command.CopyId]: copy('id', selected?.id),
     },
   });
   useBindings(

@@ -10,6 +10,7 @@ import { Form } from '../../components/Form.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { Spinner } from '../../components/Spinner.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
@@ -37,6 +38,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   const res = useConsole((s) => s.files);
   const view = useTopView();
   const actions = useActions();
+  const copy = useCopy();
   const askDelete = useDeleteFile();
   const rows = filterRows(res.data?.files ?? [], FILE_COLUMNS, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
@@ -57,6 +59,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
       [Command.Open]: () => void (selected && actions.push({ name: 'file', id: selected.id })),
       [Command.Delete]: () => void (selected && askDelete(selected)),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `file ${selected.name ?? selected.id}`, value: selected })),
+      [Command.CopyId]: copy('id', selected?.id),
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="files" />;
@@ -82,6 +85,7 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
   const assistants = useConsole((s) => s.assistants.data);
   const view = useTopView();
   const actions = useActions();
+  const copy = useCopy();
   const askDelete = useDeleteFile();
   const f = (rec?.data as KbFile | undefined) ?? listed;
   const lines: Line[] = [];
@@ -108,6 +112,7 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
       [Command.Refresh]: () => void actions.loadFile(route.id),
       [Command.Delete]: f && (() => askDelete(f, actions.back)),
       [Command.RawJson]: f && (() => actions.push({ name: 'json', title: `file ${f.name ?? f.id}`, value: f })),
+      [Command.CopyId]: f && copy('id', f.id),
     },
   });
   if (!f && rec?.status === 'error') return <ErrorState what="the file" message={rec.error} hint={rec.hint} logged={rec.logged} />;

@@ -6,6 +6,7 @@ import { Table } from '../../components/Table.js';
 import { Picker } from '../../components/Picker.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { filterRows, firstLoad, useAssistantName, type ScreenProps } from '../shared.js';
@@ -22,6 +23,7 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
   const columns = useMemo(() => numberColumns(assistantName, links), [assistantName, links]);
   const rows = filterRows(res.data ?? [], columns, view.filter);
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
+  const copy = useCopy();
   const link = () => void (selected && actions.push({ name: 'number-link', id: selected.id }));
   useListKeys({
     count: rows.length,
@@ -31,6 +33,8 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
       [Command.Refresh]: () => void actions.loadNumbers({ force: true }),
       [Command.Link]: link,
       [Command.Open]: link,
+      [Command.CopyId]: copy('id', selected?.id),
+      [Command.CopyNumber]: copy('DID', selected?.did),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `number ${selected.did ?? selected.id}`, value: selected })),
     },
   });

@@ -18,11 +18,11 @@ import { CONNECTION_MARK, footerLine, headerLeft, routeFooter } from './chrome-t
 import { truncate } from '../format/display.js';
 import { ROUTES, titleOf } from './screens/routes.js';
 import { cachedRowsFor, consoleCacheDir } from '../store/cached.js';
-import { headerLine, rowLine, tableBodyHeight } from '../format/table-text.js';
+import { fitColumns, headerLine, rowLine, tableBodyHeight } from '../format/table-text.js';
 import { ASSISTANT_COLUMNS, FILE_COLUMNS, countLine, filesLine, nameIn, numberColumns } from './screens/lists.js';
 import { CHART_ROWS, LIVE_MARK, callColumns, callStatusText, chartText, syncWords } from './screens/calls/log-text.js';
 import type { CallLogPeek } from '../archive/index.js';
-import { layoutColumns, type Column } from '../format/column.js';
+import type { Column } from '../format/column.js';
 import { takeTerminal, type Terminal } from './terminal.js';
 
 export interface ConsoleOptions {
@@ -124,20 +124,23 @@ function cachedBody(
     const log = target.callLog;
     const assistants = target.cacheDir ? cachedRowsFor({ ...target, cacheDir: target.cacheDir }, 'assistants')?.rows : undefined;
     const numbers = target.cacheDir ? cachedRowsFor({ ...target, cacheDir: target.cacheDir }, 'numbers')?.rows : undefined;
-    const cols = layoutColumns(callColumns(nameIn(assistants), numbers), width);
+    const cols = fitColumns(callColumns(nameIn(assistants), numbers), log.calls, width);
     const chart = chartText(log.perDay, width);
     // The console syncs as soon as it is up: the words it will say.
     const sync = syncWords({ running: true, lastAt: log.lastAt, complete: log.complete }, now);
     return {
       above: { chart: chart.rows.map((r) => truncate(r, width)), legend: chart.legend },
-      status: truncate(`${LIVE_MARK.live}${callStatusText({ filters: '', total: log.total, complete: log.complete, filtering: false, sync })}`, width),
+      status: truncate(
+        `${LIVE_MARK.live}${callStatusText({ filters: '', total: log.total, cursor: 0, complete: log.complete, filtering: false, sync })}`,
+        width,
+      ),
       header: headerLine(cols),
       rows: log.calls.slice(0, tableBodyHeight(Math.max(3, bodyHeight - CHART_ROWS - 2))).map((c) => rowLine(cols, c)),
     };
   }
   if (!target.cacheDir) return undefined;
   const table = <T>(status: string, columns: Column<T>[], list: T[]) => {
-    const cols = layoutColumns(columns, width);
+    const cols = fitColumns(columns, list, width);
     return { status: truncate(status, width), header: headerLine(cols), rows: list.slice(0, tableBodyHeight(bodyHeight - 1)).map((r) => rowLine(cols, r)) };
   };
   const cached = { ...target, cacheDir: target.cacheDir };
@@ -146,13 +149,14 @@ function cachedBody(
   const res = <T>(hit: { rows: T; savedAt: number }) => ({ status: 'idle' as const, data: hit.rows, fetchedAt: hit.savedAt, cached: true });
   if (route.name === 'assistants') {
     const hit = read('assistants');
-    if (hit?.rows.length) return table(countLine(res(hit), 'assistant', now), ASSISTANT_COLUMNS, hit.rows);
+    if (hit?.rows.length) return table(countLine(res(hit), 'assistant', { cursor: 0, shown: hit.rows.length }, now), ASSISTANT_COLUMNS, hit.rows);
   } else if (route.name === 'numbers') {
     const hit = read('numbers');
-    if (hit?.rows.length) return table(countLine(res(hit), 'number', now), numberColumns(nameIn(read('assistants')?.rows)), hit.rows);
+    if (hit?.rows.length)
+      return table(countLine(res(hit), 'number', { cursor: 0, shown: hit.rows.length }, now), numberColumns(nameIn(read('assistants')?.rows)), hit.rows);
   } else if (route.name === 'files') {
     const hit = read('files');
-    if (hit?.rows.files.length) return table(filesLine(res(hit), now), FILE_COLUMNS, hit.rows.files);
+    if (hit?.rows.files.length) return table(filesLine(res(hit), { cursor: 0, shown: hit.rows.files.length }, now), FILE_COLUMNS, hit.rows.files);
   }
   return undefined;
 }

@@ -481,6 +481,7 @@ test('every console screen against the hostile service: no raw sequence in any f
     'test-result': [{ name: 'test-result', id: P.BAD, scenario: `s${ESCAPE_CORPUS}` }],
     help: [{ name: 'help' }],
     json: [{ name: 'json', title: ESCAPE_CORPUS, value: { name: ESCAPE_CORPUS } }],
+    pick: [{ name: 'pick', title: ESCAPE_CORPUS, items: [{ id: id(a), label: ESCAPE_CORPUS, detail: ESCAPE_CORPUS }], open: 'assistant' }],
   };
   assert.deepEqual(
     Object.keys(ROUTES).filter((r) => !(r in routes)),

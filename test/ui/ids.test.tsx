@@ -3,9 +3,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openConsole } from './support.js';
+import { KEYS } from '../support/ink.js';
+import { topRoute } from '../../src/store/index.js';
 import { createMemoryApi } from '../support/memory-api.js';
 import { until } from '../support/wait.js';
 import { copyable } from '../../src/ui/terminal.js';
+import { cellWidth } from '../../src/format/cells.js';
+import { fitColumns, rowLine, type Layout } from '../../src/format/table-text.js';
+import { ASSISTANT_COLUMNS, numberColumns } from '../../src/ui/screens/lists.js';
+import { callColumns } from '../../src/ui/screens/calls/log-text.js';
 
 describe('ids you can copy', () => {
   const sb = createMemoryApi();
@@ -48,5 +54,175 @@ describe('ids you can copy', () => {
   test('what may be copied: ids, DIDs, phone numbers; nothing with control bytes or spaces', () => {
     for (const ok of ['01a21299-5b1c-4c3e-9d7e-2f1a0b3c4d5e', '+14155550123', 'sip:agent@example.com']) assert.ok(copyable(ok), ok);
     for (const bad of ['', 'a\x1bb', 'a\x07', 'a b', 'a\nb', '\u009b', 'x'.repeat(300)]) assert.ok(!copyable(bad), JSON.stringify(bad));
+  });
+});
+
+describe('columns by content and priority', () => {
+  const sb = createMemoryApi();
+  const cells = <T,>(cols: Layout<T>) => Object.fromEntries(cols.map((c) => [c.col.header, c.width]));
+
+  test('assistants: at 200 columns the whole id shows and no column pads past its widest cell; at 80 names keep their length', async () => {
+    const rows = await sb.listAssistants();
+    const longest = Math.max(...rows.map((a) => cellWidth(a.name ?? '')));
+    const wide = fitColumns(ASSISTANT_COLUMNS, rows, 200);
+    assert.equal(cells(wide).ID, rows[0].id.length, JSON.stringify(cells(wide)));
+    assert.equal(cells(wide).NAME, Math.max(4, longest));
+    assert.ok(rowLine(wide, rows[0]).includes(rows[0].id));
+    const narrow = fitColumns(ASSISTANT_COLUMNS, rows, 80);
+    assert.ok(cells(narrow).NAME >= Math.min(longest, 24), JSON.stringify(cells(narrow)));
+    const voices = Math.max(5, ...rows.map((a) => cellWidth(a.voice?.provider ?? '—')));
+    assert.ok((cells(narrow).VOICE ?? 0) <= voices, 'VOICE is as wide as its widest cell, not more');
+    const mid = fitColumns(ASSISTANT_COLUMNS, rows, 120);
+    assert.equal(cells(mid).NAME, Math.max(4, longest), 'the id gives way before the name');
+  });
+
+  test('numbers: a SIP DOMAIN the same on every row is left out; the call log shows short ids when there is room', async () => {
+    const numbers = await sb.listPhoneNumbers();
+    for (const n of numbers) n.domain = 'sip.example.com';
+    const cols = fitColumns(
+      numberColumns(() => 'x'),
+      numbers,
+      120,
+    ).map((c) => c.col.header);
+    assert.ok(!cols.includes('SIP DOMAIN'), cols.join(' '));
+    assert.ok(cols.includes('DID'));
+    const calls = await sb.listCalls({ limit: 50 });
+    const wide = fitColumns(
+      callColumns(() => 'Support', numbers),
+      calls,
+      200,
+    );
+    assert.ok(
+      wide.some((c) => c.col.header === 'ID'),
+      wide.map((c) => c.col.header).join(' '),
+    );
+    const mid = fitColumns(
+      callColumns(() => 'Support', numbers),
+      calls,
+      130,
+    );
+    const id = mid.find((c) => c.col.header === 'ID');
+    if (id && id.width < calls[0].id.length)
+      assert.ok(rowLine(mid, calls[0]).includes(calls[0].id.slice(0, id.width)), 'a short id is the start of the id, no ellipsis');
+  });
+});
+
+describe('where am I: position and counts with a filter', () => {
+  const sb = createMemoryApi();
+
+  test('assistants: the count says what the filter leaves, and the cursor row shows as n/total', async () => {
+    const all = (await sb.listAssistants()).length;
+    const c = await openConsole(sb, { initialRoute: { name: 'assistants' } });
+    try {
+      await c.waitFor(`${all} assistants · 1/${all}`);
+      await c.press('j', 'j');
+      await c.waitFor(`${all} assistants · 3/${all}`);
+      await c.press('/');
+      await c.type('riley');
+      const f = await c.waitFor(new RegExp(`1 of ${all} assistants match · 1/1`));
+      assert.ok(!f.includes(`${all} assistants ·`), f);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('files: a filter that leaves none says 0 of the loaded match, not "5 of 5 files" alone', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'files' } });
+    try {
+      await c.waitFor('SIZE');
+      await c.press('/');
+      await c.type('zzz-nothing');
+      const f = await c.waitFor('No file matches');
+      assert.match(f, /0 of \d+ loaded match · \d+ of \d+ files/);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('the call log shows the cursor row of all the calls', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+    try {
+      await c.waitFor('calls/day');
+      const total = () => c.store.getState().callLog.total;
+      await c.waitFor(/ · 1\/[\d,]+/);
+      await c.press('j');
+      await c.waitFor(new RegExp(` · 2/${total().toLocaleString('en-US')}`));
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe('the palette takes what the screen shows', () => {
+  const sb = createMemoryApi();
+
+  test(':calls <the short id the list shows> opens that call; a short id two calls share opens a pick list', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+    try {
+      await c.waitFor('calls/day');
+      const calls = c.store.getState().callLog.calls;
+      const short = (id: string) => id.slice(0, 8);
+      const one = calls.find((x) => calls.filter((y) => short(y.id) === short(x.id)).length === 1)!;
+      await c.press(':');
+      await c.type(`calls ${short(one.id)}`);
+      await c.press(KEYS.enter);
+      await until(() => topRoute(c.store.getState()).name === 'call', 'the call opened');
+      assert.deepEqual(topRoute(c.store.getState()), { name: 'call', id: one.id });
+      assert.equal(c.store.getState().flash?.kind === 'error', false, JSON.stringify(c.store.getState().flash));
+      await c.press(KEYS.escape);
+      await until(() => topRoute(c.store.getState()).name === 'calls', 'back on the log');
+      // Two calls whose ids start alike: the shortest start they share.
+      const [a, b] = [calls[0], calls[1]];
+      let n = 0;
+      while (a.id[n] === b.id[n]) n++;
+      await c.press(':');
+      await c.type(`c ${a.id.slice(0, n)}`);
+      await c.press(KEYS.enter);
+      await c.waitFor(/\d+ calls match/);
+      assert.equal(topRoute(c.store.getState()).name, 'pick');
+      await c.press(KEYS.enter);
+      await until(() => topRoute(c.store.getState()).name === 'call', 'the picked call opened');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test(':a <a name with spaces> opens that assistant; an ambiguous start picks; a name nobody has says so', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'assistants' } });
+    try {
+      await c.waitFor('NAME');
+      const all = c.store.getState().assistants.data!;
+      const target = all[1];
+      await c.press(':');
+      await c.type(`a ${target.name!.toLowerCase()}`);
+      await c.press(KEYS.enter);
+      await until(() => topRoute(c.store.getState()).name === 'assistant', 'the assistant opened');
+      assert.deepEqual(topRoute(c.store.getState()), { name: 'assistant', id: target.id });
+      await c.press(':');
+      await c.type(`assistants ${target.id.slice(0, 6)}`);
+      await c.press(KEYS.enter);
+      await until(() => c.store.getState().stack.length >= 2 && topRoute(c.store.getState()).name === 'assistant', 'opened by its short id');
+      // Two names with the same start.
+      sb.records.assistants.push({ ...sb.records.assistants[0], id: 'walk-1', body: { ...sb.records.assistants[0].body, name: 'Walk Tester v1' } });
+      sb.records.assistants.push({ ...sb.records.assistants[0], id: 'walk-2', body: { ...sb.records.assistants[0].body, name: 'Walk Tester v2' } });
+      await c.press('1', 'r');
+      await until(() => c.store.getState().assistants.data?.length === all.length + 2, 'the new assistants listed');
+      await c.press(':');
+      await c.type('a Walk Tester v2');
+      await c.press(KEYS.enter);
+      await until(() => topRoute(c.store.getState()).name === 'assistant', 'Walk Tester v2 opened');
+      assert.deepEqual(topRoute(c.store.getState()), { name: 'assistant', id: 'walk-2' });
+      await c.press('1', ':');
+      await c.type('a walk');
+      await c.press(KEYS.enter);
+      await c.waitFor('2 assistants match "walk"');
+      await c.waitFor('Walk Tester v1');
+      await c.press(KEYS.escape, ':');
+      await c.type('a Nobody Here');
+      await c.press(KEYS.enter);
+      await c.waitFor('No assistant has the id or name "Nobody Here"');
+    } finally {
+      await c.close();
+    }
   });
 });

@@ -1,11 +1,12 @@
 // The `:` command palette: the commands the route specs declare (:assistants :numbers :calls
 // :search <text> :stats :chat :files :test [path] :help, each in its screen folder's spec.ts) and
 // :q, each by any prefix that names one command or by its alias (:a, :c …), most with an optional
-// id (`:calls <id>` opens that call); Tab completes, and pressed again cycles through the commands
-// that match.
+// id (`:calls <id>` opens that call: a whole id, the short id a list shows, or a name, with a pick
+// list when it names several); Tab completes, and pressed again cycles through the commands that match.
+import type { ConsoleState } from '../../store/index.js';
 import { useRef, useState } from 'react';
 import { Text } from 'ink';
-import { useActions, useConsole, type Route, type RouteName } from '../../store/index.js';
+import { useActions, useConsole, useReadState, type Route, type RouteName } from '../../store/index.js';
 import { Priority } from '../hooks/keypress.js';
 import { useBindings } from '../hooks/bindings.js';
 import { Command } from '../keymap.js';
@@ -43,7 +44,7 @@ function tabMatches(word: string): PaletteCommand[] {
  * What a palette line means: the routes to open (a list, then maybe one of its records; `onTop`:
  * on top of the stack rather than in its place), quit, or an error. Exported for tests.
  */
-export function parsePalette(line: string): { route: Route; then?: Route; onTop?: true } | { quit: true } | { error: string } {
+export function parsePalette(line: string, state?: ConsoleState): { route: Route; then?: Route; onTop?: true } | { quit: true } | { error: string } {
   const [word = '', arg] = line.trim().replace(/^:/, '').split(/\s+/);
   const hits = word ? paletteMatches(word) : [];
   if (hits.length !== 1) {
@@ -55,7 +56,16 @@ export function parsePalette(line: string): { route: Route; then?: Route; onTop?
   if (arg && !cmd.arg) return { error: `:${cmd.name} takes no argument` };
   const rest = line.trim().replace(/^:/, '').slice(word.length).trim();
   if (cmd.required && !(cmd.rest ? rest : arg)) return { error: cmd.required };
-  const [route, then] = cmd.open(cmd.rest ? rest || undefined : arg);
+  let given = cmd.rest ? rest || undefined : arg;
+  const found = given && state ? cmd.find?.(given, state) : undefined;
+  if (found && found.items.length > 1) {
+    const title = `${found.items.length} ${found.what}s match ${JSON.stringify(given)}`;
+    return { route: cmd.open(undefined)[0], then: { name: 'pick', title, items: found.items, open: found.open } };
+  }
+  if (found && found.items.length === 1) given = found.items[0].id;
+  // The whole list is held and nothing in it matches: say so, rather than ask the service for an id that is a name.
+  else if (found?.complete) return { error: `No ${found.what} has the id or name ${JSON.stringify(given)} (:${cmd.name} <id, its start, or a name>)` };
+  const [route, then] = cmd.open(given);
   return { route, ...(then ? { then } : {}), ...(cmd.onTop ? { onTop: true as const } : {}) };
 }
 
@@ -77,6 +87,7 @@ export function Palette() {
   // Tab again on what Tab last wrote cycles through the commands the typed word matched.
   const cycling = useRef<{ typed: string; at: number; wrote: string } | null>(null);
   const actions = useActions();
+  const readState = useReadState();
   const tab = () => {
     const c = cycling.current;
     if (c && c.wrote === line) {
@@ -100,7 +111,7 @@ export function Palette() {
   };
   const run = () => {
     actions.setMode('normal');
-    const r = parsePalette(line);
+    const r = parsePalette(line, readState());
     if ('quit' in r) actions.quit();
     else if ('error' in r) actions.flash(r.error, 'error');
     else if (r.onTop) actions.push(r.route);

@@ -4,7 +4,7 @@
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { layoutColumns, type Column } from '../../format/column.js';
-import { headerLine, rowLine, tableBodyHeight } from '../../format/table-text.js';
+import { fitColumns, headerLine, rowLine, tableBodyHeight } from '../../format/table-text.js';
 import { capabilities } from '../capabilities.js';
 
 export { layoutColumns, tableBodyHeight };
@@ -44,9 +44,13 @@ export function Table<T extends object>(props: {
   const { rows, cursor, height } = props;
   const marker = !capabilities().color;
   const width = props.width - (marker ? MARKER_WIDTH : 0);
-  // Lines of the rows drawn lately, valid while the columns and width stay: scrolling through a
+  // Widths by content: measured again when the rows change (a filter, a sync), not on a cursor move.
+  const cols = useMemo(() => fitColumns(props.columns, rows, width), [props.columns, rows, width]);
+  const shape = cols.map((c) => `${c.col.header}:${c.width}`).join(' ');
+  // Lines of the rows drawn lately, valid while the columns and their widths stay: scrolling through a
   // 100,000-call log keeps no line for every row it passed.
-  const { cols, lines } = useMemo(() => ({ cols: layoutColumns(props.columns, width), lines: new Map<T, string>() }), [props.columns, width]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `shape` stands for `cols`: a new layout of the same widths keeps the lines
+  const lines = useMemo(() => new Map<T, string>(), [props.columns, shape]);
   const bodyHeight = tableBodyHeight(height);
   // The stored scroll keeps the cursor in view; clamp again in case the window shrank.
   let scroll = Math.min(props.scroll, Math.max(0, rows.length - bodyHeight));

@@ -40,7 +40,7 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {truncate(countLine(res, 'assistant'), width)}
+        {truncate(countLine(res, 'assistant', { cursor: view.cursor, shown: rows.length }), width)}
       </Text>
       {rows.length === 0 ? (
         <Empty text={view.filter ? `No assistant matches "${view.filter}".` : 'No assistants yet. Press n to create one.'} />

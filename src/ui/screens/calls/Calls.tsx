@@ -82,7 +82,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const status = (
     <Text dimColor wrap="truncate">
       {log.live ? <Text color="green">{LIVE_MARK.live}</Text> : <Text color="yellow">{LIVE_MARK.paused}</Text>}
-      {callStatusText({ filters, total: log.total, complete: sync.complete, filtering: log.filtering, sync: syncWords(sync, now) })}
+      {callStatusText({ filters, total: log.total, cursor, complete: sync.complete, filtering: log.filtering, sync: syncWords(sync, now) })}
       {log.error ? <Text color="red">{`  ${escapeLine(log.error)}`}</Text> : ''}
     </Text>
   );

@@ -7,7 +7,7 @@ import type { StatGroup } from '../../../store/archive.js';
 import type { CallFilterForm } from '../../../store/calls.js';
 import { ago } from '../../../store/cached.js';
 import type { Column } from '../../../format/column.js';
-import { count } from '../../../format/words.js';
+import { count, grouped } from '../../../format/words.js';
 import { dateTime, duration, money, truncate } from '../../../format/display.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
@@ -77,10 +77,11 @@ export function syncWords(sync: { running: boolean; lastAt?: number; error?: str
 }
 
 /** The status line after its live mark: filters, how many calls (+ while the history is still coming), how fresh. */
-export function callStatusText(o: { filters: string; total: number; complete: boolean; filtering: boolean; sync: string }): string {
+export function callStatusText(o: { filters: string; total: number; cursor: number; complete: boolean; filtering: boolean; sync: string }): string {
+  const place = o.total > 0 ? ` · ${Math.min(o.cursor, o.total - 1) + 1}/${grouped(o.total)}` : '';
   return (
     `  ${o.filters ? 'filters: ' + o.filters : 'no filters (f)'} ` +
-    ` ${count(o.total, 'call')}${o.complete || o.filtering ? '' : '+'}${o.filtering ? ' · filtering…' : ''}  ${o.sync}`
+    ` ${count(o.total, 'call')}${o.complete || o.filtering ? '' : '+'}${place}${o.filtering ? ' · filtering…' : ''}  ${o.sync}`
   );
 }
 
@@ -90,13 +91,14 @@ export const LIVE_MARK = { live: '● live', paused: '❚❚ paused' } as const;
 export function callColumns(assistantName: (id: string | null | undefined) => string, numbers: PhoneNumber[] | undefined): Column<Call>[] {
   return [
     { header: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt) },
-    { header: 'TYPE', width: 8, priority: 5, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
+    { header: 'ID', width: 8, priority: 5, grow: true, id: true, value: (c) => c.id },
+    { header: 'TYPE', width: 8, priority: 6, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
     { header: 'STATUS', width: 11, priority: 1, value: (c) => c.status ?? '—' },
     { header: 'ASSISTANT', width: 12, priority: 2, grow: true, value: (c) => assistantName(c.assistantId) },
-    { header: 'NUMBER', width: 13, priority: 6, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
+    { header: 'NUMBER', width: 13, priority: 7, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
     { header: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
-    { header: 'NAME', width: 10, priority: 7, grow: true, value: (c) => c.customer?.name ?? '' },
+    { header: 'NAME', width: 10, priority: 8, grow: true, hideWhenSame: true, value: (c) => c.customer?.name ?? '' },
     { header: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(callDuration(c)) },
-    { header: 'COST', width: 7, priority: 8, align: 'right', value: (c) => money(callCost(c)) },
+    { header: 'COST', width: 7, priority: 9, align: 'right', value: (c) => money(callCost(c)) },
   ];
 }

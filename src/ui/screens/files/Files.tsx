@@ -67,7 +67,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {truncate(filesLine(res), width)}
+        {truncate(filesLine(res, { cursor: view.cursor, shown: rows.length }), width)}
         {res.status === 'error' && !res.cached ? <Text color="red">{`  ${escapeLine(res.error ?? '')}`}</Text> : ''}
       </Text>
       {rows.length === 0 ? (

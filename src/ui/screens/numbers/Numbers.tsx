@@ -43,7 +43,7 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {truncate(countLine(res, 'number'), width)}
+        {truncate(countLine(res, 'number', { cursor: view.cursor, shown: rows.length }), width)}
       </Text>
       {rows.length === 0 ? (
         <Empty text={view.filter ? `No number matches "${view.filter}".` : 'No phone numbers on this account.'} />

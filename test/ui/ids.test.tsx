@@ -11,7 +11,9 @@ import { copyable } from '../../src/ui/terminal.js';
 import { cellWidth } from '../../src/format/cells.js';
 import { fitColumns, rowLine, type Layout } from '../../src/format/table-text.js';
 import { ASSISTANT_COLUMNS, numberColumns } from '../../src/ui/screens/lists.js';
-import { callColumns } from '../../src/ui/screens/calls/log-text.js';
+import { callColor, callColumns } from '../../src/ui/screens/calls/log-text.js';
+import { asciiText } from '../../src/ui/capabilities.js';
+import type { Call } from '../../src/api/schemas.js';
 
 describe('ids you can copy', () => {
   const sb = createMemoryApi();
@@ -224,5 +226,32 @@ describe('the palette takes what the screen shows', () => {
     } finally {
       await c.close();
     }
+  });
+});
+
+describe('status at a glance', () => {
+  const call = (status: string, endedReason?: string) => ({ id: 'c1', status, endedReason }) as Call;
+
+  test('call rows are coloured by state: waiting yellow, live green, ended plain, failed red', () => {
+    assert.deepEqual(
+      ['queued', 'ringing', 'in-progress', 'ended'].map((s) => callColor(call(s))),
+      ['yellow', 'yellow', 'green', undefined],
+    );
+    assert.equal(callColor(call('ended', 'customer-did-not-answer')), 'red');
+    assert.equal(callColor(call('ended', 'customer-busy')), 'red');
+    assert.equal(callColor(call('ended', 'customer-ended-call')), undefined);
+  });
+
+  test('without colour the STATUS cell starts with the state glyph (ASCII through the glyph table)', () => {
+    const status = (color: boolean, c: Call) =>
+      callColumns(() => 'a', [], color)
+        .find((x) => x.header === 'STATUS')!
+        .value(c);
+    assert.equal(status(true, call('ringing')), 'ringing');
+    assert.deepEqual(
+      [call('queued'), call('in-progress'), call('ended'), call('ended', 'customer-busy')].map((c) => status(false, c)),
+      ['○ queued', '● in-progress', '✓ ended', '✗ ended'],
+    );
+    assert.equal(asciiText(String(status(false, call('ended', 'customer-busy')))), 'x ended');
   });
 });

@@ -13,7 +13,7 @@ import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
-import { CHART_ROWS, LIVE_MARK, callColumns, callFilterWords, callStatusText, chartText, syncWords } from './log-text.js';
+import { CHART_ROWS, LIVE_MARK, callColor, callColumns, callFilterWords, callStatusText, chartText, syncWords } from './log-text.js';
 
 const callKey = (c: Call) => c.id;
 
@@ -106,6 +106,8 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
           height={tableHeight}
           width={width}
           rowKey={callKey}
+          colorOf={callColor}
+          fitToView
         />
       )}
     </Box>

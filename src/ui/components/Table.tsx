@@ -50,9 +50,8 @@ export function Table<T extends object>(props: {
   const width = props.width - (marker ? MARKER_WIDTH : 0);
   const bodyHeight = tableBodyHeight(height);
   // The stored scroll keeps the cursor in view; clamp again in case the window shrank.
-  let scroll = Math.min(props.scroll, Math.max(0, rows.length - bodyHeight));
-  if (cursor >= scroll + bodyHeight) scroll = cursor - bodyHeight + 1;
-  if (cursor < scroll) scroll = cursor;
+  const stored = Math.min(props.scroll, Math.max(0, rows.length - bodyHeight));
+  const scroll = cursor >= stored + bodyHeight ? cursor - bodyHeight + 1 : Math.min(stored, cursor);
   const visible = rows.slice(scroll, scroll + bodyHeight);
   // Widths by content: measured again when the rows change (a filter, a sync) or, fitted to the view, when it scrolls; not on a cursor move.
   const fitView = props.fitToView ? scroll : -1;

@@ -28,6 +28,8 @@ export interface Column<T> {
   id?: boolean;
   /** The console leaves the column out when every row holds the same value. */
   hideWhenSame?: boolean;
+  /** What the console sorts the column by, when not its text (a size in bytes, a duration in seconds). */
+  sortBy?: (record: T) => number | string | null | undefined;
 }
 
 /** A cell as text: empty for nothing; service text escaped (escapeText), so it may still hold line breaks. */

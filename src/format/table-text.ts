@@ -52,3 +52,32 @@ export function fitColumns<T>(columns: readonly Column<T>[], rows: readonly T[],
 export function tableBodyHeight(height: number): number {
   return Math.max(1, height - 1);
 }
+
+/** A list's order by a column's header (the console's sort key). */
+interface Order {
+  column: string;
+  desc: boolean;
+}
+
+/** The columns with the sorted one's header marked ▲ (ascending) or ▼, so the header shows the order. */
+export function markSorted<T>(columns: Column<T>[], order: Order | undefined): Column<T>[] {
+  if (!order) return columns;
+  return columns.map((c) => (c.header === order.column ? { ...c, header: `${c.header} ${order.desc ? '▼' : '▲'}` } : c));
+}
+
+/** The rows in that order (stable; empty cells last either way); the same array when there is none. */
+export function sortRows<T>(rows: T[], columns: readonly Column<T>[], order: Order | undefined): T[] {
+  const col = order && columns.find((c) => c.header === order.column);
+  if (!order || !col) return rows;
+  const key = (r: T) => {
+    const v = col.sortBy ? col.sortBy(r) : col.value(r);
+    return typeof v === 'number' ? v : v === null || v === undefined || v === '' || v === '—' ? null : String(v).toLowerCase();
+  };
+  const keyed = rows.map((r, i) => ({ r, i, k: key(r) }));
+  const sign = order.desc ? -1 : 1;
+  keyed.sort((a, b) => {
+    if (a.k === null || b.k === null) return a.k === b.k ? a.i - b.i : a.k === null ? 1 : -1;
+    return a.k < b.k ? -sign : a.k > b.k ? sign : a.i - b.i;
+  });
+  return keyed.map((x) => x.r);
+}

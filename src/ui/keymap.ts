@@ -52,6 +52,7 @@ export enum Command {
   OpenSessionId = 'openSessionId',
   CopyId = 'copyId',
   CopyNumber = 'copyNumber',
+  Sort = 'sort',
   // In a chat conversation (the input line has the printable keys)
   Send = 'send',
   RecallEarlier = 'recallEarlier',
@@ -208,6 +209,12 @@ export const KEYMAP: Record<Command, Binding> = {
     footer: Footer.Low,
   },
   [Command.CopyNumber]: { keys: [{ char: '#' }], contexts: ['numbers', 'calls', 'call'], hint: 'copy the DID / customer number' },
+  [Command.Sort]: {
+    keys: [{ char: 'O' }],
+    contexts: ['assistants', 'numbers', 'files', 'sessions'],
+    hint: 'sort: next column / direction',
+    footer: Footer.Low,
+  },
   [Command.Send]: { keys: [{ key: 'return' }], contexts: ['chat'], hint: 'send', footer: Footer.High },
   [Command.RecallEarlier]: { keys: [{ key: 'upArrow' }], contexts: ['chat'], hint: 'earlier input', footer: Footer.Low },
   [Command.RecallLater]: { keys: [{ key: 'downArrow' }], contexts: ['chat'], hint: 'later input' },

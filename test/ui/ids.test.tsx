@@ -9,11 +9,12 @@ import { createMemoryApi } from '../support/memory-api.js';
 import { until } from '../support/wait.js';
 import { copyable } from '../../src/ui/terminal.js';
 import { cellWidth } from '../../src/format/cells.js';
-import { fitColumns, rowLine, type Layout } from '../../src/format/table-text.js';
-import { ASSISTANT_COLUMNS, numberColumns } from '../../src/ui/screens/lists.js';
+import { fitColumns, rowLine, sortRows, type Layout } from '../../src/format/table-text.js';
+import { nextSort } from '../../src/store/navigation.js';
+import { ASSISTANT_COLUMNS, FILE_COLUMNS, numberColumns } from '../../src/ui/screens/lists.js';
 import { callColor, callColumns } from '../../src/ui/screens/calls/log-text.js';
 import { asciiText } from '../../src/ui/capabilities.js';
-import type { Call } from '../../src/api/schemas.js';
+import type { Call, KbFile } from '../../src/api/schemas.js';
 
 describe('ids you can copy', () => {
   const sb = createMemoryApi();
@@ -253,5 +254,45 @@ describe('status at a glance', () => {
       ['○ queued', '● in-progress', '✓ ended', '✗ ended'],
     );
     assert.equal(asciiText(String(status(false, call('ended', 'customer-busy')))), 'x ended');
+  });
+});
+
+describe('sort', () => {
+  const sb = createMemoryApi();
+
+  test('O cycles the sort column and direction; the header shows it; the cursor row is the sorted one', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'assistants' } });
+    try {
+      await c.waitFor('NAME');
+      const names = c.store.getState().assistants.data!.map((a) => a.name!);
+      const asc = [...names].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
+      const order = (frame: string) =>
+        names
+          .map((n) => [n, frame.indexOf(n.slice(0, 12))] as const)
+          .sort((a, b) => a[1] - b[1])
+          .map(([n]) => n);
+      await c.press('O');
+      assert.deepEqual(order(await c.waitFor('NAME ▲')), asc);
+      await c.press('O');
+      assert.deepEqual(order(await c.waitFor('NAME ▼')), [...asc].reverse());
+      await c.press('O');
+      await c.waitFor('STATUS ▲');
+      assert.ok(!c.frame().includes('NAME ▼'));
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('files sort by size in bytes, not by the text "1.2 KB"', () => {
+    const files = [
+      { id: 'a', bytes: 900 },
+      { id: 'b', bytes: 12_000 },
+      { id: 'c', bytes: 2_000 },
+    ] as KbFile[];
+    assert.deepEqual(
+      sortRows(files, FILE_COLUMNS, { column: 'SIZE', desc: false }).map((f) => f.id),
+      ['a', 'c', 'b'],
+    );
+    assert.equal(nextSort({ column: 'ID', desc: true }, ['NAME', 'ID']), undefined, 'after the last column, the order rows came in');
   });
 });

@@ -37,7 +37,7 @@ export function nameIn(assistants: Assistant[] | undefined) {
 
 export const FILE_COLUMNS: Column<KbFile>[] = [
   { header: 'NAME', width: 20, priority: 1, grow: true, value: (f) => f.name ?? f.id },
-  { header: 'SIZE', width: 9, priority: 2, align: 'right', value: (f) => humanBytes(f.bytes) },
+  { header: 'SIZE', width: 9, priority: 2, align: 'right', value: (f) => humanBytes(f.bytes), sortBy: (f) => f.bytes },
   { header: 'TYPE', width: 16, priority: 4, value: (f) => f.mimetype ?? '—' },
   { header: 'STATUS', width: 10, priority: 3, value: (f) => f.status ?? '—' },
   { header: 'CREATED', width: 16, priority: 5, value: (f) => dateTime(f.createdAt) },

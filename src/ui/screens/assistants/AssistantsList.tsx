@@ -9,14 +9,15 @@ import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { truncate } from '../../../format/display.js';
-import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, useSortedList, type ScreenProps } from '../shared.js';
 import { ASSISTANT_COLUMNS, countLine } from '../lists.js';
 
 export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistants' }>) {
   const res = useConsole((s) => s.assistants);
   const view = useTopView();
   const actions = useActions();
-  const rows = filterRows(res.data ?? [], ASSISTANT_COLUMNS, view.filter);
+  const list = useSortedList(filterRows(res.data ?? [], ASSISTANT_COLUMNS, view.filter), ASSISTANT_COLUMNS, view.sort);
+  const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   // A row's commands do nothing without a row, but stay bound: the footer keeps its keys as rows come and go (the frame before Ink has none yet).
   const on = (fn: (id: string) => void) => () => void (selected && fn(selected.id));
@@ -31,6 +32,7 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
       [Command.New]: () => actions.push({ name: 'assistant-new' }),
       [Command.Open]: on((id) => actions.push({ name: 'assistant', id })),
       ...assistant,
+      ...list.bindings,
       [Command.CopyId]: copy('id', selected?.id),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `assistant ${selected.name ?? selected.id}`, value: selected })),
     },
@@ -45,7 +47,7 @@ export function AssistantsList({ width, height }: ScreenProps<{ name: 'assistant
       {rows.length === 0 ? (
         <Empty text={view.filter ? `No assistant matches "${view.filter}".` : 'No assistants yet. Press n to create one.'} />
       ) : (
-        <Table columns={ASSISTANT_COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(a) => a.id} />
+        <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(a) => a.id} />
       )}
     </Box>
   );

@@ -16,7 +16,7 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime, humanBytes, show, truncate, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
-import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, useSortedList, type ScreenProps } from '../shared.js';
 import { FILE_COLUMNS, filesLine } from '../lists.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
 import { knownUploadLimit } from '../../../api/upload-check.js';
@@ -40,7 +40,8 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   const actions = useActions();
   const copy = useCopy();
   const askDelete = useDeleteFile();
-  const rows = filterRows(res.data?.files ?? [], FILE_COLUMNS, view.filter);
+  const list = useSortedList(filterRows(res.data?.files ?? [], FILE_COLUMNS, view.filter), FILE_COLUMNS, view.sort);
+  const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const more = res.data ? moreFiles(res.data) : false;
   const tableHeight = Math.max(3, height - 1);
@@ -53,6 +54,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
     bindings: {
       [Command.Refresh]: () => void actions.loadFiles({ force: true }),
       [Command.Upload]: () => actions.push({ name: 'file-upload' }),
+      ...list.bindings,
       [Command.Down]: loadMore,
       [Command.PageDown]: loadMore,
       [Command.Bottom]: loadMore,
@@ -73,7 +75,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
       {rows.length === 0 ? (
         <Empty text={view.filter ? `No file matches "${view.filter}".` : 'No files yet. Press u to upload one.'} />
       ) : (
-        <Table columns={FILE_COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={tableHeight} width={width} rowKey={(f) => f.id} />
+        <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={tableHeight} width={width} rowKey={(f) => f.id} />
       )}
     </Box>
   );

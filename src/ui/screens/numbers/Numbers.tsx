@@ -9,7 +9,7 @@ import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { filterRows, firstLoad, useAssistantName, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, useAssistantName, useSortedList, type ScreenProps } from '../shared.js';
 import { truncate } from '../../../format/display.js';
 import { countLine, numberColumns } from '../lists.js';
 import { linkOfNumber } from '../../../api/records.js';
@@ -21,7 +21,8 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
   const links = useConsole((s) => s.numberLinks);
   const assistantName = useAssistantName();
   const columns = useMemo(() => numberColumns(assistantName, links), [assistantName, links]);
-  const rows = filterRows(res.data ?? [], columns, view.filter);
+  const list = useSortedList(filterRows(res.data ?? [], columns, view.filter), columns, view.sort);
+  const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const copy = useCopy();
   const link = () => void (selected && actions.push({ name: 'number-link', id: selected.id }));
@@ -32,6 +33,7 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
     bindings: {
       [Command.Refresh]: () => void actions.loadNumbers({ force: true }),
       [Command.Link]: link,
+      ...list.bindings,
       [Command.Open]: link,
       [Command.CopyId]: copy('id', selected?.id),
       [Command.CopyNumber]: copy('DID', selected?.did),
@@ -48,7 +50,7 @@ export function Numbers({ width, height }: ScreenProps<{ name: 'numbers' }>) {
       {rows.length === 0 ? (
         <Empty text={view.filter ? `No number matches "${view.filter}".` : 'No phone numbers on this account.'} />
       ) : (
-        <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(n) => n.id} />
+        <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(n) => n.id} />
       )}
     </Box>
   );

@@ -296,3 +296,26 @@ describe('sort', () => {
     assert.equal(nextSort({ column: 'ID', desc: true }, ['NAME', 'ID']), undefined, 'after the last column, the order rows came in');
   });
 });
+
+describe('the palette shows its candidates as you type', () => {
+  const sb = createMemoryApi();
+
+  test('the records an argument names so far show beside the line, narrowing as it is typed', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'assistants' } });
+    try {
+      await c.waitFor('NAME');
+      const names = c.store.getState().assistants.data!.map((a) => a.name!);
+      await c.press(':');
+      await c.type('a ');
+      await c.waitFor('<id or name>');
+      await c.type(names[2][0]);
+      const paletteLine = (f: string) => f.split('\n').find((l) => l.startsWith(':')) ?? '';
+      await until(() => paletteLine(c.frame()).includes(names[2]), `${names[2]} beside the line`);
+      assert.ok(!paletteLine(c.frame()).includes(names.find((n) => n[0] !== names[2][0])!), 'only the names that start so');
+      await c.type('zzz');
+      await c.waitFor('no assistant matches');
+    } finally {
+      await c.close();
+    }
+  });
+});

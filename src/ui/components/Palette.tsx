@@ -11,6 +11,7 @@ import { Priority } from '../hooks/keypress.js';
 import { useBindings } from '../hooks/bindings.js';
 import { Command } from '../keymap.js';
 import { TextInput } from './TextInput.js';
+import { escapeLine } from '../../format/escape.js';
 import { ROUTES } from '../screens/routes.js';
 import type { PaletteCommand as RoutePaletteCommand } from '../screens/route-spec.js';
 
@@ -67,6 +68,21 @@ export function parsePalette(line: string, state?: ConsoleState): { route: Route
   else if (found?.complete) return { error: `No ${found.what} has the id or name ${JSON.stringify(given)} (:${cmd.name} <id, its start, or a name>)` };
   const [route, then] = cmd.open(given);
   return { route, ...(then ? { then } : {}), ...(cmd.onTop ? { onTop: true as const } : {}) };
+}
+
+/** While an argument is typed: the records it names so far (names, else ids), or what the argument is. */
+export function argumentHint(line: string, state: ConsoleState): string {
+  const [word = '', ...rest] = line.trim().replace(/^:/, '').split(/\s+/);
+  const hits = word ? paletteMatches(word) : [];
+  const cmd = hits.length === 1 ? hits[0] : undefined;
+  if (!cmd?.arg) return '';
+  const arg = rest.join(' ');
+  if (!arg) return `<${cmd.arg}>`;
+  const found = cmd.find?.(arg, state);
+  if (!found) return '';
+  if (!found.items.length) return `no ${found.what} matches`;
+  const shown = found.items.slice(0, 5).map((i) => escapeLine(i.label === i.id ? i.id.slice(0, 8) : i.label));
+  return shown.join(' · ') + (found.items.length > shown.length ? ` (+${found.items.length - shown.length})` : '');
 }
 
 /** Completes the first word to the single command it could mean, or to the longest common prefix. */
@@ -133,7 +149,7 @@ export function Palette() {
           .filter((c) => c.name !== word)
           .map((c) => c.name)
           .join(' ')
-      : '';
+      : argumentHint(line, readState());
   return (
     <Text>
       <Text color="yellow">:</Text>

@@ -14,6 +14,7 @@ import { nextSort } from '../../src/store/navigation.js';
 import { ASSISTANT_COLUMNS, FILE_COLUMNS, numberColumns } from '../../src/ui/screens/lists.js';
 import { callColor, callColumns } from '../../src/ui/screens/calls/log-text.js';
 import { asciiText } from '../../src/ui/capabilities.js';
+import { statsLines } from '../../src/ui/screens/calls/CallStats.js';
 import type { Call, KbFile } from '../../src/api/schemas.js';
 
 describe('ids you can copy', () => {
@@ -317,5 +318,33 @@ describe('the palette shows its candidates as you type', () => {
     } finally {
       await c.close();
     }
+  });
+});
+
+describe('stats in columns', () => {
+  test('per-assistant figures sit under their headers and costs line up on the decimal point', () => {
+    const g = (key: string, calls: number, minutes: number, cost: number) => ({ key, calls, minutes, cost });
+    const stats = {
+      byDay: [g('2026-11-26', 3, 12.5, 12.5), g('2026-11-27', 1, 0.5, 0.475)],
+      byAssistant: [g('a1', 3, 12.5, 12.5), g('a2', 1, 0.5, 0.475)],
+      total: g('', 4, 13, 12.975),
+    };
+    const lines = statsLines(stats, 'calls', 100, (id) => `Assistant ${id}`, 'all calls').map((l) => l.text);
+    const head = lines.find((l) => l.startsWith('ASSISTANT'))!;
+    const rows = lines.filter((l) => l.startsWith('Assistant a'));
+    assert.equal(rows.length, 2);
+    const end = (line: string, word: string) => line.indexOf(word) + word.length;
+    for (const r of rows) {
+      const [calls, minutes] = r
+        .slice(head.indexOf('CALLS') - 4)
+        .trim()
+        .split(/\s+/);
+      assert.equal(end(r, ` ${calls} `) - 1, end(head, 'CALLS'), `calls under CALLS:\n${head}\n${r}`);
+      assert.equal(end(r, ` ${minutes} `) - 1, end(head, 'MINUTES'), `minutes under MINUTES:\n${head}\n${r}`);
+    }
+    const points = rows.map((r) => r.lastIndexOf('.'));
+    assert.equal(points[0], points[1], `costs on one decimal point:\n${rows.join('\n')}`);
+    const days = lines.filter((l) => /^2026-11-2\d/.test(l)).map((l) => l.lastIndexOf('.'));
+    assert.equal(days[0], days[1], 'and in the per-day lines');
   });
 });

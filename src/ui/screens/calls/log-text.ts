@@ -9,7 +9,7 @@ import { ago } from '../../../store/cached.js';
 import type { Column } from '../../../format/column.js';
 import { count, grouped } from '../../../format/words.js';
 import { capabilities } from '../../capabilities.js';
-import { dateTime, duration, money, truncate } from '../../../format/display.js';
+import { dateTime, duration, moneyColumn, truncate } from '../../../format/display.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
 export const CHART_ROWS = 3;
@@ -134,6 +134,6 @@ export function callColumns(
     { header: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
     { header: 'NAME', width: 10, priority: 8, grow: true, hideWhenSame: true, value: (c) => c.customer?.name ?? '' },
     { header: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(callDuration(c)) },
-    { header: 'COST', width: 7, priority: 9, align: 'right', value: (c) => money(callCost(c)) },
+    { header: 'COST', width: 7, priority: 9, align: 'right', value: (c) => moneyColumn(callCost(c)) },
   ];
 }

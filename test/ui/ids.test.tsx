@@ -348,3 +348,28 @@ describe('stats in columns', () => {
     assert.equal(days[0], days[1], 'and in the per-day lines');
   });
 });
+
+describe('search results in columns', () => {
+  const sb = createMemoryApi();
+
+  test("each hit's call is a row in the call log's columns, under a header", async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+    try {
+      await c.waitFor('calls/day');
+      await c.press(':');
+      await c.type('search you');
+      await c.press(KEYS.enter);
+      const frame = await c.waitFor(/calls? mentions? you/);
+      const lines = frame.split('\n');
+      const head = lines.findIndex((l) => /^CREATED\s+/.test(l));
+      assert.ok(head > 0, `a header line:\n${frame}`);
+      const hit = c.store.getState().searches.you.hits[0].call;
+      const row = lines[head + 1];
+      assert.ok(row.includes(hit.customer!.number!), row);
+      assert.equal(row.indexOf(hit.customer!.number!), lines[head].indexOf('CUSTOMER'), `the customer under CUSTOMER:\n${lines[head]}\n${row}`);
+      assert.match(frame, / · 1\/\d+/);
+    } finally {
+      await c.close();
+    }
+  });
+});

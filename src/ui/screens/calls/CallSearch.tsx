@@ -75,14 +75,15 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
   const hits = res?.hits ?? [];
   // The hits' calls in the call log's columns, fitted to these calls; a header line above them.
   const columns = useMemo(() => callColumns(assistantName, numbers), [assistantName, numbers]);
+  const found = res?.hits;
   const cols = useMemo(
     () =>
       fitColumns(
         columns,
-        hits.map((h) => h.call),
+        (found ?? []).map((h) => h.call),
         width,
       ),
-    [columns, hits, width],
+    [columns, found, width],
   );
   const listHeight = Math.max(2, height - 2);
   // Two lines a hit; the keys' window is in hits (useListKeys takes a table's height, header included).
@@ -110,8 +111,9 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
         {truncate(
-          `${res.total} call${res.total === 1 ? '' : 's'} mention ${route.text}${more}${hits.length ? ` · ${placeWords({ cursor: view.cursor, shown: hits.length })}` : ''}` +
-            ' · Enter opens the call at the match · s searches again',
+          [`${res.total} call${res.total === 1 ? '' : 's'} mention ${route.text}${more}`, placeWords({ cursor: view.cursor, shown: hits.length })]
+            .filter(Boolean)
+            .join(' · ') + ' · Enter opens the call at the match · s searches again',
           width,
         )}
       </Text>

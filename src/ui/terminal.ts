@@ -47,7 +47,7 @@ export function copyable(text: string): boolean {
 }
 
 /** The OSC 52 sequence that sets the clipboard ('c') to `text`. */
-export function clipboardSequence(text: string): string {
+function clipboardSequence(text: string): string {
   return `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;
 }
 

@@ -71,7 +71,7 @@ export function parsePalette(line: string, state?: ConsoleState): { route: Route
 }
 
 /** While an argument is typed: the records it names so far (names, else ids), or what the argument is. */
-export function argumentHint(line: string, state: ConsoleState): string {
+function argumentHint(line: string, state: ConsoleState): string {
   const [word = '', ...rest] = line.trim().replace(/^:/, '').split(/\s+/);
   const hits = word ? paletteMatches(word) : [];
   const cmd = hits.length === 1 ? hits[0] : undefined;

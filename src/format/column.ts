@@ -26,6 +26,10 @@ export interface Column<T> {
   align?: 'left' | 'right';
   /** A service-made id: the commands' terminal tables show it short, as the console does (unless --wide). */
   id?: boolean;
+  /** The console leaves the column out when every row holds the same value. */
+  hideWhenSame?: boolean;
+  /** What the console sorts the column by, when not its text (a size in bytes, a duration in seconds). */
+  sortBy?: (record: T) => number | string | null | undefined;
 }
 
 /** A cell as text: empty for nothing; service text escaped (escapeText), so it may still hold line breaks. */
@@ -47,7 +51,13 @@ export const COLUMN_GAP = 2;
  * a column other than a grower is as wide as its widest cell, a grower may shrink to its declared
  * width and takes the spare up to its widest cell.
  */
-export function layoutColumns<T>(columns: readonly Column<T>[], width: number, natural?: readonly number[]): { col: Column<T>; width: number }[] {
+export function layoutColumns<T>(
+  columns: readonly Column<T>[],
+  width: number,
+  natural?: readonly number[],
+  /** With `natural`: the spare goes to the growers in turn by priority (the console), not in equal shares. */
+  fill: 'equal' | 'priority' = 'equal',
+): { col: Column<T>; width: number }[] {
   const declared = (c: Column<T>) => c.width ?? cellWidth(c.header);
   const at = new Map(columns.map((c, i) => [c, i]));
   const least = (c: Column<T>) => {
@@ -73,8 +83,16 @@ export function layoutColumns<T>(columns: readonly Column<T>[], width: number, n
       return { col: c, width: Math.min(least(c) + (c.grow ? share : 0), Math.max(1, width)) };
     });
   }
-  // Water-filling: each grower takes an equal share of what is left, up to its widest cell.
   const extra = new Map<Column<T>, number>();
+  if (fill === 'priority') {
+    for (const c of [...growers].sort((a, b) => (a.priority ?? 1) - (b.priority ?? 1))) {
+      const give = Math.min(spare, natural[at.get(c)!] - least(c));
+      extra.set(c, give);
+      spare -= give;
+    }
+  }
+  // Water-filling: each grower takes an equal share of what is left, up to its widest cell.
+
   let open = growers.filter((c) => natural[at.get(c)!] > least(c));
   while (spare > 0 && open.length) {
     const share = Math.max(1, Math.floor(spare / open.length));

@@ -42,6 +42,12 @@ export function money(cost: number | null | undefined): string {
   return cost == null ? '—' : `$${cost.toFixed(cost < 1 ? 3 : 2)}`;
 }
 
+/** money() for a right-aligned column: two decimals get a trailing space, so the points line up under three. */
+export function moneyColumn(cost: number | null | undefined): string {
+  const text = money(cost);
+  return cost != null && cost >= 1 ? `${text} ` : text;
+}
+
 /** "YYYY-MM-DD HH:MM" in local time; the raw value when it isn't a date. */
 export function dateTime(iso: string | null | undefined): string {
   if (!iso) return '—';

@@ -2,8 +2,10 @@
 // padded and cut in terminal cells. The console's <Table> (src/ui/components/Table.tsx) draws
 // these lines with Ink; the frame drawn before Ink has loaded (src/ui/start.ts) draws the same
 // lines for the cached rows, so the hand-over shows no jump.
-import { cellText, COLUMN_GAP, type layoutColumns } from './column.js';
+import { cellText, COLUMN_GAP, layoutColumns, type Column } from './column.js';
 import { pad } from './display.js';
+import { cellWidth } from './cells.js';
+import { escapeLine } from './escape.js';
 
 export type Layout<T> = ReturnType<typeof layoutColumns<T>>;
 
@@ -13,11 +15,69 @@ export function headerLine<T>(cols: Layout<T>): string {
   return line(cols.map(({ col, width: w }) => pad(col.header, w, col.align)));
 }
 
+/** A console cell: an id too long for its column is cut to its first characters, no ellipsis, as git shows a short hash (the palette takes it). */
+function cell<T>(col: Column<T>, row: T, w: number): string {
+  const text = cellText(col.value(row));
+  return col.id && text.length > w && /^[\x21-\x7e]*$/.test(text) ? text.slice(0, w) : pad(text, w, col.align);
+}
+
 export function rowLine<T>(cols: Layout<T>, row: T): string {
-  return line(cols.map(({ col, width: w }) => pad(cellText(col.value(row)), w, col.align)));
+  return line(cols.map(({ col, width: w }) => cell(col, row, w)));
+}
+
+/** Rows measured for a layout: enough for what a screen shows and its neighbours, without measuring a long list on every change. */
+const MEASURED_ROWS = 500;
+
+/**
+ * The console's layout for these rows (the <Table> and the frame before Ink both use it): each
+ * column as wide as its widest cell, growers shrinking first, and a `hideWhenSame` column left
+ * out when every row holds the same value (it says nothing about any one row).
+ */
+export function fitColumns<T>(columns: readonly Column<T>[], rows: readonly T[], width: number): Layout<T> {
+  const sample = rows.length > MEASURED_ROWS ? rows.slice(0, MEASURED_ROWS) : rows;
+  if (sample.length === 0) return layoutColumns(columns, width);
+  const texts = (c: Column<T>) => sample.map((r) => escapeLine(cellText(c.value(r))));
+  const shown: Column<T>[] = [];
+  const natural: number[] = [];
+  for (const c of columns) {
+    const t = texts(c);
+    if (c.hideWhenSame && t.length > 1 && t.every((x) => x === t[0])) continue;
+    shown.push(c);
+    natural.push(t.reduce((m, x) => Math.max(m, cellWidth(x)), cellWidth(c.header)));
+  }
+  return layoutColumns(shown, width, natural, 'priority');
 }
 
 /** Rows of a table of `height` lines left for its body (the header takes one). */
 export function tableBodyHeight(height: number): number {
   return Math.max(1, height - 1);
+}
+
+/** A list's order by a column's header (the console's sort key). */
+interface Order {
+  column: string;
+  desc: boolean;
+}
+
+/** The columns with the sorted one's header marked ▲ (ascending) or ▼, so the header shows the order. */
+export function markSorted<T>(columns: Column<T>[], order: Order | undefined): Column<T>[] {
+  if (!order) return columns;
+  return columns.map((c) => (c.header === order.column ? { ...c, header: `${c.header} ${order.desc ? '▼' : '▲'}` } : c));
+}
+
+/** The rows in that order (stable; empty cells last either way); the same array when there is none. */
+export function sortRows<T>(rows: T[], columns: readonly Column<T>[], order: Order | undefined): T[] {
+  const col = order && columns.find((c) => c.header === order.column);
+  if (!order || !col) return rows;
+  const key = (r: T) => {
+    const v = col.sortBy ? col.sortBy(r) : col.value(r);
+    return typeof v === 'number' ? v : v === null || v === undefined || v === '' || v === '—' ? null : String(v).toLowerCase();
+  };
+  const keyed = rows.map((r, i) => ({ r, i, k: key(r) }));
+  const sign = order.desc ? -1 : 1;
+  keyed.sort((a, b) => {
+    if (a.k === null || b.k === null) return a.k === b.k ? a.i - b.i : a.k === null ? 1 : -1;
+    return a.k < b.k ? -sign : a.k > b.k ? sign : a.i - b.i;
+  });
+  return keyed.map((x) => x.r);
 }

@@ -193,6 +193,11 @@ export function useActions(): ConsoleActions {
   return useStore(useConsoleStore(), (s) => s.actions);
 }
 
+/** Reads the state once, when an action needs it (no re-render as it changes). */
+export function useReadState(): () => ConsoleState {
+  return useConsoleStore().getState;
+}
+
 /** The actions, or null outside a console (a component rendered on its own, as in a test). */
 export function useOptionalActions(): ConsoleActions | null {
   return useContext(StoreContext)?.getState().actions ?? null;

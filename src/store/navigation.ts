@@ -13,6 +13,22 @@ export interface ViewState {
    * calls above): the screen finds that row again rather than keeping the row number.
    */
   key?: string;
+  /** The list's order, by a column's header; none: the order the rows came in. */
+  sort?: ListSort;
+}
+
+export interface ListSort {
+  column: string;
+  desc: boolean;
+}
+
+/** The next order the sort key gives: each column ascending, then descending, then the next column; after the last, none. */
+export function nextSort(sort: ListSort | undefined, columns: readonly string[]): ListSort | undefined {
+  if (!columns.length) return undefined;
+  if (!sort) return { column: columns[0], desc: false };
+  if (!sort.desc) return { column: sort.column, desc: true };
+  const at = columns.indexOf(sort.column);
+  return at >= 0 && at + 1 < columns.length ? { column: columns[at + 1], desc: false } : undefined;
 }
 
 export const EMPTY_VIEW: ViewState = Object.freeze({ cursor: 0, scroll: 0, filter: '' });
@@ -39,6 +55,8 @@ export interface NavigationActions {
   /** Writes back where a list found its cursor row after its rows changed (the call log's reads). */
   syncView(routeKey: string, patch: Pick<ViewState, 'cursor' | 'scroll' | 'key'>): void;
   setFilter(text: string): void;
+  /** The top list's next order (nextSort) over these columns' headers; the cursor goes to the top. */
+  cycleSort(columns: readonly string[]): void;
   /** Scroll a non-list view (detail) by delta lines, bounded by maxScroll. */
   scrollBy(delta: number, maxScroll: number): void;
 }
@@ -111,6 +129,9 @@ export const createNavigationSlice: SliceCreator<NavigationState, NavigationActi
       },
       syncView(key, patch) {
         set((s) => ({ views: { ...s.views, [key]: { ...viewOf(s, key), ...patch } } }));
+      },
+      cycleSort(columns) {
+        updateView((v) => ({ sort: nextSort(v.sort, columns), cursor: 0, scroll: 0, key: undefined }));
       },
       setFilter(text) {
         updateView(() => ({ filter: text, cursor: 0, scroll: 0, key: undefined }));

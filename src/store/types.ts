@@ -31,13 +31,15 @@ export type Route =
   | { name: 'test-result'; id: string; scenario: string }
   | { name: 'help' }
   | { name: 'json'; title: string; value: unknown }
-  | { name: 'message'; text: string };
+  | { name: 'message'; text: string }
+  /** The records a palette argument could mean, to pick one and open it as `open`. */
+  | { name: 'pick'; title: string; items: { id: string; label: string; detail?: string }[]; open: 'assistant' | 'call' | 'file' };
 
 export type RouteName = Route['name'];
 
 /** Stable key of a route: view state (cursor, filter, scroll) is remembered per key. */
 export function routeKey(r: Route): string {
-  if (r.name === 'json') return `json:${r.title}`;
+  if (r.name === 'json' || r.name === 'pick') return `${r.name}:${r.title}`;
   if (r.name === 'tests') return r.path ? `tests:${r.path}` : 'tests';
   if (r.name === 'call-search') return `call-search:${r.text}`;
   const id = 'id' in r ? r.id : 'sessionId' in r ? r.sessionId : 'assistantId' in r ? r.assistantId : 'usingFile' in r ? r.usingFile : undefined;

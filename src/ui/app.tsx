@@ -14,6 +14,7 @@ import { FilterBar, Palette } from './components/Palette.js';
 import { ConfirmDialog, dialogHeight } from './components/ConfirmDialog.js';
 import { ROUTES, loadScreens } from './screens/routes.js';
 import { EditorContext, PagerContext, type ShowText } from './hooks/useEditText.js';
+import { CopyContext } from './hooks/useCopy.js';
 import { editInEditor, showInPager } from './external-editor.js';
 import type { EditText } from '../store/index.js';
 import type { Terminal } from './terminal.js';
@@ -32,9 +33,19 @@ const SCREENS = await loadScreens();
 
 /**
  * `stop` (the console's terminal, run.tsx) gives the terminal back and resolves once the console is in the foreground again;
- * `handOver` gives it to another program (the editor of `E`, the pager of `v`) and takes it back.
+ * `handOver` gives it to another program (the editor of `E`, the pager of `v`) and takes it back; `copy` sets the clipboard (the copy keys).
  */
-export function App({ store, stop, handOver }: { store: ConsoleStore; stop?: () => Promise<void>; handOver?: Terminal['handOver'] }) {
+export function App({
+  store,
+  stop,
+  handOver,
+  copy,
+}: {
+  store: ConsoleStore;
+  stop?: () => Promise<void>;
+  handOver?: Terminal['handOver'];
+  copy?: Terminal['copy'];
+}) {
   const { suspendTerminal } = useApp();
   // Ink clears its frame around `stop` (which pauses the keys' stdin, terminal.ts) and draws the whole frame after it.
   const suspend =
@@ -58,16 +69,18 @@ export function App({ store, stop, handOver }: { store: ConsoleStore; stop?: () 
     <StoreProvider store={store}>
       <EditorContext.Provider value={edit}>
         <PagerContext.Provider value={page}>
-          <KeypressProvider
-            onForceQuit={store.getState().actions.quit}
-            onSuspend={suspend}
-            onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}
-            onKeyDrawn={store.getState().actions.keyHandled}
-          >
-            <BindingsProvider>
-              <Shell />
-            </BindingsProvider>
-          </KeypressProvider>
+          <CopyContext.Provider value={copy}>
+            <KeypressProvider
+              onForceQuit={store.getState().actions.quit}
+              onSuspend={suspend}
+              onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}
+              onKeyDrawn={store.getState().actions.keyHandled}
+            >
+              <BindingsProvider>
+                <Shell />
+              </BindingsProvider>
+            </KeypressProvider>
+          </CopyContext.Provider>
         </PagerContext.Provider>
       </EditorContext.Provider>
     </StoreProvider>

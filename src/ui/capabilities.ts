@@ -68,6 +68,8 @@ const GLYPHS: Readonly<Record<string, string>> = {
   '↵': '/',
   '⏎': '/',
   '↑': '^',
+  '▲': '^',
+  '▼': 'v',
   '↓': 'v',
   '←': '<',
   '→': '>',

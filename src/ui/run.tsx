@@ -71,7 +71,7 @@ export async function runConsole(started: Started): Promise<number> {
   addCrashSecret(resolved.apiKey);
   terminal.reportCrashesTo((line) => store.getState().actions.flash(line, 'error'));
   try {
-    const app = render(<App store={store} stop={terminal.stop} handOver={terminal.handOver} />, {
+    const app = render(<App store={store} stop={terminal.stop} handOver={terminal.handOver} copy={terminal.copy} />, {
       stdout: terminal.output,
       exitOnCtrlC: false,
       patchConsole: true,

@@ -18,11 +18,11 @@ import { CONNECTION_MARK, footerLine, headerLeft, routeFooter } from './chrome-t
 import { truncate } from '../format/display.js';
 import { ROUTES, titleOf } from './screens/routes.js';
 import { cachedRowsFor, consoleCacheDir } from '../store/cached.js';
-import { headerLine, rowLine, tableBodyHeight } from '../format/table-text.js';
+import { fitColumns, headerLine, rowLine, tableBodyHeight } from '../format/table-text.js';
 import { ASSISTANT_COLUMNS, FILE_COLUMNS, countLine, filesLine, nameIn, numberColumns } from './screens/lists.js';
-import { CHART_ROWS, LIVE_MARK, callColumns, callStatusText, chartText, syncWords } from './screens/calls/log-text.js';
+import { CHART_ROWS, LIVE_MARK, callColor, callColumns, callStatusText, chartText, syncWords } from './screens/calls/log-text.js';
 import type { CallLogPeek } from '../archive/index.js';
-import { layoutColumns, type Column } from '../format/column.js';
+import type { Column } from '../format/column.js';
 import { takeTerminal, type Terminal } from './terminal.js';
 
 export interface ConsoleOptions {
@@ -118,26 +118,32 @@ function cachedBody(
   width: number,
   bodyHeight: number,
   now = Date.now(),
-): { above?: { chart: string[]; legend: string }; status: string; header: string; rows: string[] } | undefined {
+): { above?: { chart: string[]; legend: string }; status: string; header: string; rows: string[]; colors?: (string | undefined)[] } | undefined {
   if (route.name === 'calls' && target.callLog?.total) {
     // As the Calls screen lays it out: chart, legend, status line, then the table.
     const log = target.callLog;
     const assistants = target.cacheDir ? cachedRowsFor({ ...target, cacheDir: target.cacheDir }, 'assistants')?.rows : undefined;
     const numbers = target.cacheDir ? cachedRowsFor({ ...target, cacheDir: target.cacheDir }, 'numbers')?.rows : undefined;
-    const cols = layoutColumns(callColumns(nameIn(assistants), numbers), width);
+    // Fitted to the rows in view, as the Calls screen fits its table.
+    const shown = log.calls.slice(0, tableBodyHeight(Math.max(3, bodyHeight - CHART_ROWS - 2)));
+    const cols = fitColumns(callColumns(nameIn(assistants), numbers), shown, width);
     const chart = chartText(log.perDay, width);
     // The console syncs as soon as it is up: the words it will say.
     const sync = syncWords({ running: true, lastAt: log.lastAt, complete: log.complete }, now);
     return {
       above: { chart: chart.rows.map((r) => truncate(r, width)), legend: chart.legend },
-      status: truncate(`${LIVE_MARK.live}${callStatusText({ filters: '', total: log.total, complete: log.complete, filtering: false, sync })}`, width),
+      status: truncate(
+        `${LIVE_MARK.live}${callStatusText({ filters: '', total: log.total, cursor: 0, complete: log.complete, filtering: false, sync })}`,
+        width,
+      ),
       header: headerLine(cols),
-      rows: log.calls.slice(0, tableBodyHeight(Math.max(3, bodyHeight - CHART_ROWS - 2))).map((c) => rowLine(cols, c)),
+      rows: shown.map((c) => rowLine(cols, c)),
+      colors: shown.map(callColor),
     };
   }
   if (!target.cacheDir) return undefined;
   const table = <T>(status: string, columns: Column<T>[], list: T[]) => {
-    const cols = layoutColumns(columns, width);
+    const cols = fitColumns(columns, list, width);
     return { status: truncate(status, width), header: headerLine(cols), rows: list.slice(0, tableBodyHeight(bodyHeight - 1)).map((r) => rowLine(cols, r)) };
   };
   const cached = { ...target, cacheDir: target.cacheDir };
@@ -146,16 +152,19 @@ function cachedBody(
   const res = <T>(hit: { rows: T; savedAt: number }) => ({ status: 'idle' as const, data: hit.rows, fetchedAt: hit.savedAt, cached: true });
   if (route.name === 'assistants') {
     const hit = read('assistants');
-    if (hit?.rows.length) return table(countLine(res(hit), 'assistant', now), ASSISTANT_COLUMNS, hit.rows);
+    if (hit?.rows.length) return table(countLine(res(hit), 'assistant', { cursor: 0, shown: hit.rows.length }, now), ASSISTANT_COLUMNS, hit.rows);
   } else if (route.name === 'numbers') {
     const hit = read('numbers');
-    if (hit?.rows.length) return table(countLine(res(hit), 'number', now), numberColumns(nameIn(read('assistants')?.rows)), hit.rows);
+    if (hit?.rows.length)
+      return table(countLine(res(hit), 'number', { cursor: 0, shown: hit.rows.length }, now), numberColumns(nameIn(read('assistants')?.rows)), hit.rows);
   } else if (route.name === 'files') {
     const hit = read('files');
-    if (hit?.rows.files.length) return table(filesLine(res(hit), now), FILE_COLUMNS, hit.rows.files);
+    if (hit?.rows.files.length) return table(filesLine(res(hit), { cursor: 0, shown: hit.rows.files.length }, now), FILE_COLUMNS, hit.rows.files);
   }
   return undefined;
 }
+
+const SGR_COLORS: Record<string, string> = { yellow: '33', green: '32', red: '31' };
 
 /** What the frame before Ink shows: the target, and the call log's first screen when it opens on it. */
 export type FrameTarget = ConsoleTarget & { callLog?: CallLogPeek };
@@ -169,6 +178,8 @@ export function chromeFrame(target: FrameTarget, route: Route, columns: number, 
     ? `\x1b[37;44m${headerLeft(target, width)}\x1b[33m${conn.mark}\x1b[37m connecting\x1b[0m`
     : `${headerLeft(target, width)}${conn.mark} connecting`;
   const at = (row: number, text: string) => `\x1b[${row};1H${text}`;
+  // A call row's colour, as Ink draws it (the state colours of log-text.ts).
+  const tinted = (c: string | undefined, text: string) => (c && c in SGR_COLORS ? sgr(SGR_COLORS[c], text, '39') : text);
   // Laid out as app.tsx lays it out with no bar, flash or dialog: header 2, body, flash 1, footer 1.
   const body = cachedBody(target, route, width, Math.max(3, rows - 4));
   const top = body?.above ? 3 + body.above.chart.length + 1 : 3;
@@ -179,7 +190,7 @@ export function chromeFrame(target: FrameTarget, route: Route, columns: number, 
     ? aboveText +
       at(top, sgr('2', body.status, '22')) +
       at(top + 1, sgr('1;36', body.header, '22;39')) +
-      body.rows.map((r, i) => at(top + 2 + i, i === 0 ? sgr('7', r, '27') : r)).join('')
+      body.rows.map((r, i) => at(top + 2 + i, tinted(body.colors?.[i], i === 0 ? sgr('7', r, '27') : r))).join('')
     : '';
   return (
     '\x1b[?25l\x1b[2J' +

@@ -34,6 +34,21 @@ export interface Terminal {
    * stop does but without stopping the process, then takes it back exactly as before.
    */
   handOver<T>(run: () => Promise<T>): Promise<T>;
+  /**
+   * Puts `text` on the system clipboard with OSC 52, the one OSC the console writes and only for the
+   * copy keys. Refuses (false) anything but a short id-like text: it comes from the service.
+   */
+  copy(text: string): boolean;
+}
+
+/** Text the copy keys may put on the clipboard: an id, a DID or a phone number, never control bytes. */
+export function copyable(text: string): boolean {
+  return /^[A-Za-z0-9._:+@#-]{1,256}$/.test(text);
+}
+
+/** The OSC 52 sequence that sets the clipboard ('c') to `text`. */
+function clipboardSequence(text: string): string {
+  return `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;
 }
 
 export interface TakeOptions {
@@ -164,6 +179,11 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     restore,
     stop,
     handOver,
+    copy(text) {
+      if (restored || !copyable(text)) return false;
+      stdout.write(clipboardSequence(text));
+      return true;
+    },
   };
 }
 

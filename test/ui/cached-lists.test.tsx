@@ -55,7 +55,7 @@ test('a second start shows the rows the first one got, marked cached, until the 
     assert.match(frame, /cached from \d+ s ago · refreshing…/);
     assert.ok(frame.includes(names[0].slice(0, 12)), `cached rows at the first frame:\n${frame}`);
     connect(client);
-    const fresh = await app.waitFor(/\d+ assistants\s*$/m);
+    const fresh = await app.waitFor(/\d+ assistants · \d+\/\d+\s*$/m);
     assert.doesNotMatch(fresh, /cached/, 'the mark goes once the service has answered');
   } finally {
     app.unmount();

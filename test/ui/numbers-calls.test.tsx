@@ -16,7 +16,7 @@ describe('Numbers and Calls screens', () => {
     const c = await openConsole(sb, { initialRoute: { name: 'numbers' } });
     try {
       await c.waitFor('DID');
-      await c.waitFor('SIP DOMAIN');
+      await c.waitFor('PROVIDER');
       const n = c.store.getState().numbers.data![0];
       assert.ok(c.frame().includes(n.did!));
       await c.press('l');

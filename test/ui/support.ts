@@ -33,6 +33,8 @@ export async function openConsole(
     target?: Partial<ConsoleTarget>;
     cacheDir?: string;
     wrapApi?: (api: VoiceAgentApi) => VoiceAgentApi;
+    /** The terminal's clipboard write (the copy keys); none: the console has no terminal to copy with. */
+    copy?: (text: string) => boolean;
   } = {},
 ) {
   const memory = 'records' in sb ? sb : undefined;
@@ -47,7 +49,7 @@ export async function openConsole(
     { kind: 'sandbox', profile: 'sandbox', baseUrl, cacheDir, ...opts.target },
     { routes: ROUTES, ...opts, syncWorker: memory ? undefined : async () => ({ baseUrl, apiKey }) },
   );
-  const app = await renderApp(createElement(App, { store }));
+  const app = await renderApp(createElement(App, { store, copy: opts.copy }));
   return {
     ...app,
     store,

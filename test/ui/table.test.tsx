@@ -25,8 +25,8 @@ const ITEMS: Item[] = Array.from({ length: 100 }, (_, n) => ({ id: `id${n}`, n, 
 const INVERSE = '\x1b[7m';
 const BODY = 10;
 
-/** A body line as drawn: the N column is 8 wide, then the 2-space gap. */
-const lineFor = (n: number, label = `label ${n}`) => `${`row ${n}`.padEnd(8)}  ${label}`;
+/** A body line as drawn: the N column is as wide as its widest cell ("row 99"), then the 2-space gap. */
+const lineFor = (n: number, label = `label ${n}`) => `${`row ${n}`.padEnd(6)}  ${label}`;
 
 function counted() {
   const count = { cells: 0 };
@@ -54,7 +54,8 @@ test('moving the cursor inside the window formats no cells, and the highlight fo
   const { count, columns } = counted();
   const app = render(table(columns, ITEMS, 0, 0));
   try {
-    assert.equal(count.cells, BODY * 2);
+    // Every row's cells measured once for the widths, then the rows in view formatted.
+    assert.equal(count.cells, ITEMS.length * 2 + BODY * 2);
     for (let cursor = 0; cursor < BODY; cursor++) {
       app.rerender(table(columns, ITEMS, cursor, 0));
       const b = body(app.lastFrame() ?? '');
@@ -62,7 +63,7 @@ test('moving the cursor inside the window formats no cells, and the highlight fo
       assert.match(b.lines[0], /^row 0 /);
       assert.deepEqual(b.selected, [lineFor(cursor)]);
     }
-    assert.equal(count.cells, BODY * 2, 'no cell formatted again while the cursor moved');
+    assert.equal(count.cells, ITEMS.length * 2 + BODY * 2, 'no cell measured or formatted again while the cursor moved');
   } finally {
     app.unmount();
   }

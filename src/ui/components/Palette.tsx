@@ -1,15 +1,17 @@
 // The `:` command palette: the commands the route specs declare (:assistants :numbers :calls
 // :search <text> :stats :chat :files :test [path] :help, each in its screen folder's spec.ts) and
 // :ring [did] and :q, each by any prefix that names one command or by its alias (:a, :c …), most with an optional
-// id (`:calls <id>` opens that call); Tab completes, and pressed again cycles through the commands
-// that match.
+// id (`:calls <id>` opens that call: a whole id, the short id a list shows, or a name, with a pick
+// list when it names several); Tab completes, and pressed again cycles through the commands that match.
+import type { ConsoleState } from '../../store/index.js';
 import { useRef, useState } from 'react';
 import { Text } from 'ink';
-import { useActions, useConsole, type ConsoleActions, type Route, type RouteName } from '../../store/index.js';
+import { useActions, useConsole, useReadState, type ConsoleActions, type Route, type RouteName } from '../../store/index.js';
 import { Priority } from '../hooks/keypress.js';
 import { useBindings } from '../hooks/bindings.js';
 import { Command } from '../keymap.js';
 import { TextInput } from './TextInput.js';
+import { escapeLine } from '../../format/escape.js';
 import { ROUTES } from '../screens/routes.js';
 import type { PaletteCommand as RoutePaletteCommand } from '../screens/route-spec.js';
 
@@ -49,6 +51,7 @@ function tabMatches(word: string): PaletteCommand[] {
  */
 export function parsePalette(
   line: string,
+  state?: ConsoleState,
 ): { route: Route; then?: Route; onTop?: true } | { act: (actions: ConsoleActions) => void } | { quit: true } | { error: string } {
   const [word = '', arg] = line.trim().replace(/^:/, '').split(/\s+/);
   const hits = word ? paletteMatches(word) : [];
@@ -63,8 +66,32 @@ export function parsePalette(
   if (arg && !cmd.arg) return { error: `:${cmd.name} takes no argument` };
   const rest = line.trim().replace(/^:/, '').slice(word.length).trim();
   if (cmd.required && !(cmd.rest ? rest : arg)) return { error: cmd.required };
-  const [route, then] = cmd.open(cmd.rest ? rest || undefined : arg);
+  let given = cmd.rest ? rest || undefined : arg;
+  const found = given && state ? cmd.find?.(given, state) : undefined;
+  if (found && found.items.length > 1) {
+    const title = `${found.items.length} ${found.what}s match ${JSON.stringify(given)}`;
+    return { route: cmd.open(undefined)[0], then: { name: 'pick', title, items: found.items, open: found.open } };
+  }
+  if (found && found.items.length === 1) given = found.items[0].id;
+  // The whole list is held and nothing in it matches: say so, rather than ask the service for an id that is a name.
+  else if (found?.complete) return { error: `No ${found.what} has the id or name ${JSON.stringify(given)} (:${cmd.name} <id, its start, or a name>)` };
+  const [route, then] = cmd.open(given);
   return { route, ...(then ? { then } : {}), ...(cmd.onTop ? { onTop: true as const } : {}) };
+}
+
+/** While an argument is typed: the records it names so far (names, else ids), or what the argument is. */
+function argumentHint(line: string, state: ConsoleState): string {
+  const [word = '', ...rest] = line.trim().replace(/^:/, '').split(/\s+/);
+  const hits = word ? paletteMatches(word) : [];
+  const cmd = hits.length === 1 ? hits[0] : undefined;
+  if (!cmd?.arg) return '';
+  const arg = rest.join(' ');
+  if (!arg) return `<${cmd.arg}>`;
+  const found = cmd.find?.(arg, state);
+  if (!found) return '';
+  if (!found.items.length) return `no ${found.what} matches`;
+  const shown = found.items.slice(0, 5).map((i) => escapeLine(i.label === i.id ? i.id.slice(0, 8) : i.label));
+  return shown.join(' · ') + (found.items.length > shown.length ? ` (+${found.items.length - shown.length})` : '');
 }
 
 /** Completes the first word to the single command it could mean, or to the longest common prefix. */
@@ -85,6 +112,7 @@ export function Palette() {
   // Tab again on what Tab last wrote cycles through the commands the typed word matched.
   const cycling = useRef<{ typed: string; at: number; wrote: string } | null>(null);
   const actions = useActions();
+  const readState = useReadState();
   const tab = () => {
     const c = cycling.current;
     if (c && c.wrote === line) {
@@ -108,7 +136,7 @@ export function Palette() {
   };
   const run = () => {
     actions.setMode('normal');
-    const r = parsePalette(line);
+    const r = parsePalette(line, readState());
     if ('quit' in r) actions.quit();
     else if ('act' in r) r.act(actions);
     else if ('error' in r) actions.flash(r.error, 'error');
@@ -131,7 +159,7 @@ export function Palette() {
           .filter((c) => c.name !== word)
           .map((c) => c.name)
           .join(' ')
-      : '';
+      : argumentHint(line, readState());
   return (
     <Text>
       <Text color="yellow">:</Text>

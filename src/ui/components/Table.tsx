@@ -4,15 +4,15 @@
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { layoutColumns, type Column } from '../../format/column.js';
-import { headerLine, rowLine, tableBodyHeight } from '../../format/table-text.js';
+import { fitColumns, headerLine, rowLine, tableBodyHeight } from '../../format/table-text.js';
 import { capabilities } from '../capabilities.js';
 
 export { layoutColumns, tableBodyHeight };
 
 /** One row's line. Memoized: a cursor move re-renders only the two rows whose highlight changed. */
-const Row = memo(function Row({ text, selected, marker }: { text: string; selected: boolean; marker: boolean }) {
+const Row = memo(function Row({ text, selected, marker, color }: { text: string; selected: boolean; marker: boolean; color?: string }) {
   return (
-    <Text inverse={selected} wrap="truncate">
+    <Text inverse={selected} color={color} wrap="truncate">
       {marker ? markerOf(selected) : ''}
       {text}
     </Text>
@@ -40,19 +40,30 @@ export function Table<T extends object>(props: {
   height: number;
   width: number;
   rowKey: (row: T) => string;
+  /** A row's colour (a call's state), on a colour terminal. */
+  colorOf?: (row: T) => string | undefined;
+  /** Widths from the rows in view, not all the rows given (a window of a long log, which moves as it scrolls). */
+  fitToView?: boolean;
 }) {
   const { rows, cursor, height } = props;
   const marker = !capabilities().color;
   const width = props.width - (marker ? MARKER_WIDTH : 0);
-  // Lines of the rows drawn lately, valid while the columns and width stay: scrolling through a
-  // 100,000-call log keeps no line for every row it passed.
-  const { cols, lines } = useMemo(() => ({ cols: layoutColumns(props.columns, width), lines: new Map<T, string>() }), [props.columns, width]);
   const bodyHeight = tableBodyHeight(height);
   // The stored scroll keeps the cursor in view; clamp again in case the window shrank.
-  let scroll = Math.min(props.scroll, Math.max(0, rows.length - bodyHeight));
-  if (cursor >= scroll + bodyHeight) scroll = cursor - bodyHeight + 1;
-  if (cursor < scroll) scroll = cursor;
+  const stored = Math.min(props.scroll, Math.max(0, rows.length - bodyHeight));
+  const scroll = cursor >= stored + bodyHeight ? cursor - bodyHeight + 1 : Math.min(stored, cursor);
   const visible = rows.slice(scroll, scroll + bodyHeight);
+  // Widths by content: measured again when the rows change (a filter, a sync) or, fitted to the view, when it scrolls; not on a cursor move.
+  const fitView = props.fitToView ? scroll : -1;
+  const cols = useMemo(
+    () => fitColumns(props.columns, fitView >= 0 ? rows.slice(fitView, fitView + bodyHeight) : rows, width),
+    [props.columns, rows, width, fitView, bodyHeight],
+  );
+  const shape = cols.map((c) => `${c.col.header}:${c.width}`).join(' ');
+  // Lines of the rows drawn lately, valid while the columns and their widths stay: scrolling through a
+  // 100,000-call log keeps no line for every row it passed.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `shape` stands for `cols`: a new layout of the same widths keeps the lines
+  const lines = useMemo(() => new Map<T, string>(), [props.columns, shape]);
   const lineOf = (row: T) => {
     let text = lines.get(row);
     if (text === undefined) {
@@ -69,7 +80,7 @@ export function Table<T extends object>(props: {
         {headerLine(cols)}
       </Text>
       {visible.map((row, i) => (
-        <Row key={props.rowKey(row)} text={lineOf(row)} selected={scroll + i === cursor} marker={marker} />
+        <Row key={props.rowKey(row)} text={lineOf(row)} selected={scroll + i === cursor} marker={marker} color={props.colorOf?.(row)} />
       ))}
     </Box>
   );

@@ -7,15 +7,15 @@ import { ago } from '../../store/cached.js';
 import type { Resource } from '../../store/types.js';
 import { FILES_PAGE_SIZE, moreFiles, type FileList } from '../../store/resources.js';
 import { dateTime, humanBytes } from '../../format/display.js';
-import { activeWord, count } from '../../format/words.js';
+import { activeWord, count, grouped } from '../../format/words.js';
 
 export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
   { header: 'NAME', width: 18, priority: 1, grow: true, value: (a) => a.name ?? a.id },
   { header: 'STATUS', width: 8, priority: 2, value: (a) => activeWord(a.status ?? true) },
-  { header: 'MODEL', width: 22, priority: 3, grow: true, value: (a) => [a.model?.provider, a.model?.model].filter(Boolean).join('/') || '—' },
+  { header: 'MODEL', width: 14, priority: 3, grow: true, value: (a) => [a.model?.provider, a.model?.model].filter(Boolean).join('/') || '—' },
   { header: 'VOICE', width: 10, priority: 4, value: (a) => a.voice?.provider ?? '—' },
   { header: 'UPDATED', width: 16, priority: 5, value: (a) => dateTime(a.updatedAt ?? a.createdAt) },
-  { header: 'ID', width: 12, priority: 6, value: (a) => a.id },
+  { header: 'ID', width: 8, priority: 6, grow: true, id: true, value: (a) => a.id },
 ];
 
 /** `links`: the numbers this profile linked itself, shown "(linked here)" where the service's record does not say. */
@@ -23,10 +23,10 @@ export function numberColumns(assistantName: (id: string | null | undefined) => 
   return [
     { header: 'DID', width: 16, priority: 1, value: (n) => n.did ?? n.id },
     { header: 'PROVIDER', width: 10, priority: 3, value: (n) => n.provider ?? '—' },
-    { header: 'SIP DOMAIN', width: 18, priority: 4, grow: true, value: (n) => n.domain ?? '—' },
+    { header: 'SIP DOMAIN', width: 18, priority: 4, grow: true, hideWhenSame: true, value: (n) => n.domain ?? '—' },
     { header: 'STATUS', width: 8, priority: 2, value: (n) => activeWord(n.status ?? true) },
     { header: 'ASSISTANT', width: 16, priority: 1, grow: true, value: (n) => linkWords(linkOfNumber(n, links), assistantName) },
-    { header: 'ID', width: 12, priority: 6, value: (n) => n.id },
+    { header: 'ID', width: 8, priority: 6, grow: true, id: true, value: (n) => n.id },
   ];
 }
 
@@ -37,11 +37,11 @@ export function nameIn(assistants: Assistant[] | undefined) {
 
 export const FILE_COLUMNS: Column<KbFile>[] = [
   { header: 'NAME', width: 20, priority: 1, grow: true, value: (f) => f.name ?? f.id },
-  { header: 'SIZE', width: 9, priority: 2, align: 'right', value: (f) => humanBytes(f.bytes) },
+  { header: 'SIZE', width: 9, priority: 2, align: 'right', value: (f) => humanBytes(f.bytes), sortBy: (f) => f.bytes },
   { header: 'TYPE', width: 16, priority: 4, value: (f) => f.mimetype ?? '—' },
   { header: 'STATUS', width: 10, priority: 3, value: (f) => f.status ?? '—' },
   { header: 'CREATED', width: 16, priority: 5, value: (f) => dateTime(f.createdAt) },
-  { header: 'ID', width: 12, priority: 6, value: (f) => f.id },
+  { header: 'ID', width: 8, priority: 6, grow: true, id: true, value: (f) => f.id },
 ];
 
 /**
@@ -55,20 +55,36 @@ function cachedNote(res: Pick<Resource<unknown>, 'cached' | 'fetchedAt' | 'statu
   return res.status === 'error' ? `cached${when} · could not refresh: ${res.error ?? 'no answer'}` : `cached${when} · refreshing…`;
 }
 
+/** Where a list's cursor is: its row among the rows `shown` (after the filter). */
+export interface ListPlace {
+  cursor: number;
+  shown: number;
+}
+
+/** "12/311": the cursor's row of the rows shown; nothing without rows. */
+export function placeWords(p: ListPlace): string {
+  return p.shown > 0 ? `${Math.min(p.cursor, p.shown - 1) + 1}/${grouped(p.shown)}` : '';
+}
+
+/** How many rows a filter leaves ("2 of 7 assistants match"), or how many there are. */
+function matchWords(shown: number, all: number, noun: string): string {
+  return shown < all ? `${grouped(shown)} of ${count(all, noun)} match` : count(all, noun);
+}
+
 /** The status line above the Assistants and Numbers tables. */
-export function countLine(res: Resource<unknown[]>, noun: string, now = Date.now()): string {
+export function countLine(res: Resource<unknown[]>, noun: string, place: ListPlace, now = Date.now()): string {
   const n = res.data?.length ?? 0;
-  const note = cachedNote(res, now);
-  return `${count(n, noun)}${note ? ` · ${note}` : ''}`;
+  return [matchWords(place.shown, n, noun), placeWords(place), cachedNote(res, now)].filter(Boolean).join(' · ');
 }
 
 /** The status line above the Files table. */
-export function filesLine(res: Resource<FileList>, now = Date.now()): string {
+export function filesLine(res: Resource<FileList>, place: ListPlace, now = Date.now()): string {
   const p = res.data?.pagination;
   const note = cachedNote(res, now);
   const loaded = res.data?.files.length ?? 0;
   const more = res.data && !res.cached ? moreFiles(res.data) : false;
   const pages = (n: number) => Math.max(1, Math.ceil(n / FILES_PAGE_SIZE));
   const paging = p ? `${loaded} of ${count(p.total, 'file')} · page ${pages(loaded)}/${pages(p.total)}${more ? ' · more load as you scroll' : ''}` : '';
-  return [paging, note].filter(Boolean).join(' · ') || ' ';
+  const matched = place.shown < loaded ? `${grouped(place.shown)} of ${grouped(loaded)} loaded match` : '';
+  return [matched, paging, placeWords(place), note].filter(Boolean).join(' · ') || ' ';
 }

@@ -7,6 +7,8 @@ import type { Route, RouteName } from '../../store/types.js';
 import type { RouteBehaviour, RouteOf } from '../../store/routes.js';
 import type { KeyContext } from '../keymap.js';
 import type { ScreenProps } from './shared.js';
+import type { ConsoleState } from '../../store/index.js';
+import type { PickItem } from '../components/Picker.js';
 
 type ScreenComponent<N extends RouteName> = ComponentType<ScreenProps<RouteOf<N>>>;
 
@@ -24,6 +26,11 @@ export interface PaletteCommand<N extends RouteName> {
   open(arg: string | undefined): [RouteOf<N>, Route?];
   /** Opened on top of the stack (like `?`), not in its place (like the digits). */
   onTop?: boolean;
+  /**
+   * The records the argument names among those the console holds (an id, its start, a name); with
+   * one the command opens it, with several a pick list. Undefined: nothing loaded to look in, the argument is taken as an id.
+   */
+  find?(arg: string, s: ConsoleState): { items: PickItem[]; what: string; open: 'assistant' | 'call' | 'file'; complete: boolean } | undefined;
 }
 
 export interface RouteSpec<N extends RouteName> extends RouteBehaviour<N> {

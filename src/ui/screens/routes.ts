@@ -14,6 +14,7 @@ import { CHAT } from './chat/spec.js';
 import { FILES } from './files/spec.js';
 import { TESTS } from './tests/spec.js';
 import { HELP } from './help/spec.js';
+import { PICK } from './pick/spec.js';
 
 /**
  * Every route's spec by name, one screen folder a line; the compiler insists on a spec for each
@@ -27,6 +28,7 @@ export const ROUTES: RouteSpecs<RouteName> & RouteTable = {
   ...FILES,
   ...TESTS,
   ...HELP,
+  ...PICK,
 };
 
 /** The spec of a route, typed for any route. */

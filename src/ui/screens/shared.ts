@@ -2,7 +2,10 @@
 // never from another screen folder (src/scripts/eslint.config.mjs holds that).
 import { useMemo } from 'react';
 import { cellText, type Column } from '../../format/column.js';
-import { useConsole } from '../../store/index.js';
+import { useActions, useConsole } from '../../store/index.js';
+import type { ListSort } from '../../store/navigation.js';
+import { markSorted, sortRows } from '../../format/table-text.js';
+import { Command } from '../keymap.js';
 import { nameIn } from './lists.js';
 
 /** The screen props every route component gets. */
@@ -113,4 +116,15 @@ export function filterRows<T extends object>(rows: T[], columns: Column<T>[], fi
   }
   idx.last = { q, out };
   return out.map((i) => rows[i]);
+}
+
+/**
+ * A list in the order of its sort key (`O`): its rows sorted, its columns with the sorted header
+ * marked, and the key's binding, which cycles through its columns and directions.
+ */
+export function useSortedList<T>(rows: T[], columns: Column<T>[], sort: ListSort | undefined) {
+  const actions = useActions();
+  const sorted = useMemo(() => sortRows(rows, columns, sort), [rows, columns, sort]);
+  const marked = useMemo(() => markSorted(columns, sort), [columns, sort]);
+  return { rows: sorted, columns: marked, bindings: { [Command.Sort]: () => actions.cycleSort(columns.map((c) => c.header)) } };
 }

@@ -9,6 +9,7 @@ import type { AssistantActivity } from '../../../store/archive.js';
 import type { Resource } from '../../../store/types.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { ErrorState, Loading } from '../../components/Status.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
@@ -152,6 +153,7 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
   // Off until the assistant is in.
   const on = (fn: (id: string) => void) => a && (() => fn(a.id));
   const assistant = useAssistantBindings(on);
+  const copy = useCopy();
   useDetailKeys({
     lines: lines.length,
     height,
@@ -159,6 +161,7 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
     bindings: {
       [Command.Refresh]: () => void actions.loadAssistant(route.id),
       ...assistant,
+      [Command.CopyId]: a && copy('id', a.id),
       [Command.RawJson]: a && (() => actions.push({ name: 'json', title: `assistant ${a.name ?? a.id}`, value: a })),
     },
   });

@@ -7,10 +7,11 @@ import { useAssistantBindings } from './assistant-bindings.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { truncate } from '../../../format/display.js';
-import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, useSortedList, type ScreenProps } from '../shared.js';
 import { ASSISTANT_COLUMNS, countLine } from '../lists.js';
 
 export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'assistants'; usingFile?: string }>) {
@@ -19,11 +20,13 @@ export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'as
   const actions = useActions();
   const file = route.usingFile;
   const users = useMemo(() => (file ? (res.data ?? []).filter((a) => kbFileIds(a).includes(file)) : (res.data ?? [])), [res.data, file]);
-  const rows = filterRows(users, ASSISTANT_COLUMNS, view.filter);
+  const list = useSortedList(filterRows(users, ASSISTANT_COLUMNS, view.filter), ASSISTANT_COLUMNS, view.sort);
+  const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   // A row's commands do nothing without a row, but stay bound: the footer keeps its keys as rows come and go (the frame before Ink has none yet).
   const on = (fn: (id: string) => void) => () => void (selected && fn(selected.id));
   const assistant = useAssistantBindings(on);
+  const copy = useCopy();
   useListKeys({
     count: rows.length,
     height: height - 1,
@@ -33,6 +36,8 @@ export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'as
       [Command.New]: () => actions.push({ name: 'assistant-new' }),
       [Command.Open]: on((id) => actions.push({ name: 'assistant', id })),
       ...assistant,
+      ...list.bindings,
+      [Command.CopyId]: copy('id', selected?.id),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `assistant ${selected.name ?? selected.id}`, value: selected })),
     },
   });
@@ -41,14 +46,19 @@ export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'as
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {truncate(file ? `${countLine({ ...res, data: users }, 'assistant')} using ${file}` : countLine(res, 'assistant'), width)}
+        {truncate(
+          file
+            ? `${countLine({ ...res, data: users }, 'assistant', { cursor: view.cursor, shown: rows.length })} using ${file}`
+            : countLine(res, 'assistant', { cursor: view.cursor, shown: rows.length }),
+          width,
+        )}
       </Text>
       {rows.length === 0 ? (
         <Empty
           text={view.filter ? `No assistant matches "${view.filter}".` : file ? `No assistant uses ${file}.` : 'No assistants yet. Press n to create one.'}
         />
       ) : (
-        <Table columns={ASSISTANT_COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(a) => a.id} />
+        <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(a) => a.id} />
       )}
     </Box>
   );

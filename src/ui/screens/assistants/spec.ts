@@ -1,6 +1,7 @@
 // The assistants' routes: the list, one assistant, its forms, its knowledge base and its YAML changes.
 import { freshnessOfResource, lookup } from '../../../store/routes.js';
 import type { RouteSpecs } from '../route-spec.js';
+import { findRecords } from '../find.js';
 
 export const ASSISTANTS = {
   assistants: {
@@ -10,7 +11,15 @@ export const ASSISTANTS = {
     enter: (_r, a) => void a.loadAssistants({ force: true }),
     retried: true,
     freshness: (_r, s) => freshnessOfResource(s.assistants),
-    palette: { name: 'assistants', aliases: ['a'], arg: 'id', open: (id) => [{ name: 'assistants' }, id ? { name: 'assistant', id } : undefined] },
+    palette: {
+      name: 'assistants',
+      aliases: ['a'],
+      arg: 'id or name',
+      rest: true,
+      open: (id) => [{ name: 'assistants' }, id ? { name: 'assistant', id } : undefined],
+      find: (arg, s) =>
+        s.assistants.data && { items: findRecords(arg, s.assistants.data, (a) => a.name), what: 'assistant', open: 'assistant', complete: true },
+    },
   },
   assistant: {
     title: (r) => `assistant ${r.id}`,

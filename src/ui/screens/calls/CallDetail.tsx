@@ -7,6 +7,7 @@ import { useActions, useConsole } from '../../../store/index.js';
 import { searchedWords } from '../../../store/archive.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { ErrorState, Loading } from '../../components/Status.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { usePager } from '../../hooks/useEditText.js';
@@ -120,6 +121,7 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
     const max = Math.max(0, lines.length - height + 1);
     actions.scrollBy(Math.max(0, first - 2) - view.scroll, max);
   }, [first, pending, lines.length, height, actions, view.scroll]);
+  const copy = useCopy();
   useDetailKeys({
     lines: lines.length,
     height,
@@ -138,6 +140,8 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
                 .map((l) => escapeLine(l.text))
                 .join('\n')}\n`,
           )),
+      [Command.CopyId]: c && copy('id', c.id),
+      [Command.CopyNumber]: c && copy('customer number', c.customer?.number),
     },
   });
   if (!c && rec?.status === 'error') return <ErrorState what="the call" message={rec.error} hint={rec.hint} logged={rec.logged} />;

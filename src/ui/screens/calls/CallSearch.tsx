@@ -1,16 +1,19 @@
 // Full-text search over the archive (`s` on the call log, or `:search <text>`): matching calls,
 // newest first, each with a one-line snippet around the match, the match highlighted. Enter opens
 // the call scrolled to the match. Service text is escaped part by part and cut in terminal cells.
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
-import { callCost, callDuration } from '../../../api/records.js';
 import type { SnippetPart } from '../../../store/archive.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { dateTime, duration, money, truncate } from '../../../format/display.js';
+import { truncate } from '../../../format/display.js';
+import { fitColumns, headerLine, rowLine } from '../../../format/table-text.js';
+import { callColumns } from './log-text.js';
+import { placeWords } from '../lists.js';
 import { escapeLine } from '../../../format/escape.js';
 import { cellWidth, truncateCells } from '../../../format/cells.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
@@ -68,8 +71,21 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
   const assistantName = useAssistantName();
   const view = useTopView();
   const actions = useActions();
+  const copy = useCopy();
   const hits = res?.hits ?? [];
-  const listHeight = Math.max(2, height - 1);
+  // The hits' calls in the call log's columns, fitted to these calls; a header line above them.
+  const columns = useMemo(() => callColumns(assistantName, numbers), [assistantName, numbers]);
+  const found = res?.hits;
+  const cols = useMemo(
+    () =>
+      fitColumns(
+        columns,
+        (found ?? []).map((h) => h.call),
+        width,
+      ),
+    [columns, found, width],
+  );
+  const listHeight = Math.max(2, height - 2);
   // Two lines a hit; the keys' window is in hits (useListKeys takes a table's height, header included).
   const perScreen = Math.max(1, Math.floor(listHeight / 2));
   const selected = hits[Math.min(view.cursor, hits.length - 1)];
@@ -82,6 +98,7 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
       [Command.Open]: () => void (selected && actions.push({ name: 'call', id: selected.call.id, match: route.text })),
       [Command.OpenAssistant]: () => void (selected && openAssistantOf(selected.call, actions)),
       [Command.RawJson]: () => void (selected && actions.showCallJson(selected.call.id)),
+      [Command.CopyId]: copy('id', selected?.call.id),
     },
   });
   if (!res) return <Loading what="the search" />;
@@ -93,20 +110,24 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {truncate(`${res.total} call${res.total === 1 ? '' : 's'} mention ${route.text}${more} · Enter opens the call at the match · s searches again`, width)}
+        {truncate(
+          [`${res.total} call${res.total === 1 ? '' : 's'} mention ${route.text}${more}`, placeWords({ cursor: view.cursor, shown: hits.length })]
+            .filter(Boolean)
+            .join(' · ') + ' · Enter opens the call at the match · s searches again',
+          width,
+        )}
       </Text>
+      {hits.length ? (
+        <Text bold color="cyan" wrap="truncate">
+          {headerLine(cols)}
+        </Text>
+      ) : null}
       {hits.length === 0 ? (
         <Empty text={`No archived call mentions ${truncate(route.text, Math.max(10, width - 40))}. Words, "a phrase" and prefix* are understood.`} />
       ) : (
         shown.map((h, i) => {
           const c = h.call;
-          const number = numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—';
-          const head = truncate(
-            `${dateTime(c.createdAt)}  ${assistantName(c.assistantId)}  ${c.customer?.number ?? '—'} ${c.customer?.name ?? ''}  ${number} ` +
-              ` ${c.status ?? '—'}  ${duration(callDuration(c))}  ${money(callCost(c))}`,
-            width,
-          );
-          return <Hit key={c.id} head={head} parts={h.parts} selected={top + i === view.cursor} width={width} />;
+          return <Hit key={c.id} head={truncate(rowLine(cols, c), width)} parts={h.parts} selected={top + i === view.cursor} width={width} />;
         })
       )}
     </Box>

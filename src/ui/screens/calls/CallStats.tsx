@@ -9,7 +9,7 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { money, truncate } from '../../../format/display.js';
+import { moneyColumn, truncate } from '../../../format/display.js';
 import { padCells } from '../../../format/cells.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
 import { callFilterWords, everyDay } from './log-text.js';
@@ -30,10 +30,13 @@ export function bar(value: number, max: number, width: number): string {
 
 const minutes = (g: Pick<StatGroup, 'minutes'>) => `${g.minutes.toFixed(1)} min`;
 const figure = (g: StatGroup, m: Metric) => (m === 'calls' ? g.calls : m === 'minutes' ? g.minutes : g.cost);
-const numbers = (g: StatGroup) => `${grouped(g.calls).padStart(9)} calls ${minutes(g).padStart(12)} ${money(g.cost).padStart(10)}`;
+const numbers = (g: StatGroup) => `${grouped(g.calls).padStart(9)} calls ${minutes(g).padStart(12)} ${moneyColumn(g.cost).padStart(10)}`;
+/** The per-assistant table's figures, each right under its header (ASSISTANT_FIGURES). */
+const figures = (g: StatGroup) => `${grouped(g.calls).padStart(9)}  ${g.minutes.toFixed(1).padStart(10)}  ${moneyColumn(g.cost).padStart(10)}`;
+const ASSISTANT_FIGURES = `${'CALLS'.padStart(9)}  ${'MINUTES'.padStart(10)}  ${'COST'.padStart(10)}`;
 
-/** The view's lines: the chart (one labelled line per day), the total, and the table per assistant. */
-function statsLines(
+/** The view's lines: the chart (one labelled line per day), the total, and the table per assistant. Exported for tests. */
+export function statsLines(
   stats: { byDay: StatGroup[]; byAssistant: StatGroup[]; total: StatGroup },
   metric: Metric,
   width: number,
@@ -56,13 +59,10 @@ function statsLines(
   for (const d of days) lines.push({ text: `${label(d.key)}  ${bar(figure(d, metric), max, barWidth)} ${numbers(d)}`, color: d.calls ? undefined : 'gray' });
   lines.push({ text: `${padCells('total', 14)}  ${''.padEnd(barWidth)} ${numbers(stats.total)}`, bold: true });
   lines.push({ text: '' }, { text: 'Per assistant', bold: true, color: 'cyan' });
-  const nameWidth = Math.max(10, width - numbersWidth - 2);
-  lines.push({
-    text: `${padCells('ASSISTANT', nameWidth)}  ${'CALLS'.padStart(9)} ${''.padEnd(5)} ${'MINUTES'.padStart(12)} ${'COST'.padStart(10)}`,
-    bold: true,
-  });
+  const nameWidth = Math.max(10, width - ASSISTANT_FIGURES.length - 2);
+  lines.push({ text: `${padCells('ASSISTANT', nameWidth)}  ${ASSISTANT_FIGURES}`, bold: true });
   const rows = [...stats.byAssistant].sort((a, b) => b.calls - a.calls || (a.key < b.key ? -1 : 1));
-  for (const g of rows) lines.push({ text: `${padCells(truncate(g.key ? assistantName(g.key) : '(no assistant)', nameWidth), nameWidth)}  ${numbers(g)}` });
+  for (const g of rows) lines.push({ text: `${padCells(truncate(g.key ? assistantName(g.key) : '(no assistant)', nameWidth), nameWidth)}  ${figures(g)}` });
   if (rows.length === 0) lines.push({ text: '  no calls', dim: true });
   return lines;
 }

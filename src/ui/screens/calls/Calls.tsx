@@ -10,10 +10,11 @@ import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useLasting } from '../../hooks/useLasting.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
-import { CHART_ROWS, LIVE_MARK, callColumns, callFilterWords, callStatusText, chartText, syncWords } from './log-text.js';
+import { CHART_ROWS, LIVE_MARK, callColor, callColumns, callFilterWords, callStatusText, chartText, syncWords } from './log-text.js';
 
 const callKey = (c: Call) => c.id;
 
@@ -58,6 +59,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const cursor = Math.min(view.cursor, Math.max(0, log.total - 1));
   const selected = log.calls[cursor - log.from];
   const empty = log.total === 0;
+  const copy = useCopy();
 
   useListKeys({
     count: log.total,
@@ -74,6 +76,8 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
       [Command.Open]: () => void (selected && actions.push({ name: 'call', id: selected.id })),
       [Command.RawJson]: () => void (selected && actions.showCallJson(selected.id)),
       [Command.OpenAssistant]: () => void (selected && openAssistantOf(selected, actions)),
+      [Command.CopyId]: copy('id', selected?.id),
+      [Command.CopyNumber]: copy('customer number', selected?.customer?.number),
     },
   });
 
@@ -81,7 +85,14 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const status = (
     <Text dimColor wrap="truncate">
       {log.live ? <Text color="green">{LIVE_MARK.live}</Text> : <Text color="yellow">{LIVE_MARK.paused}</Text>}
-      {callStatusText({ filters, total: log.total, complete: sync.complete, filtering: log.filtering, sync: syncWords({ ...sync, running: slowSync }, now) })}
+      {callStatusText({
+        filters,
+        total: log.total,
+        cursor,
+        complete: sync.complete,
+        filtering: log.filtering,
+        sync: syncWords({ ...sync, running: slowSync }, now),
+      })}
       {log.error ? <Text color="red">{`  ${escapeLine(log.error)}`}</Text> : ''}
     </Text>
   );
@@ -105,6 +116,8 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
           height={tableHeight}
           width={width}
           rowKey={callKey}
+          colorOf={callColor}
+          fitToView
         />
       )}
     </Box>

@@ -7,8 +7,9 @@ import type { StatGroup } from '../../../store/archive.js';
 import type { CallFilterForm } from '../../../store/calls.js';
 import { ago } from '../../../store/cached.js';
 import type { Column } from '../../../format/column.js';
-import { count } from '../../../format/words.js';
-import { dateTime, duration, money, truncate } from '../../../format/display.js';
+import { count, grouped } from '../../../format/words.js';
+import { capabilities } from '../../capabilities.js';
+import { dateTime, duration, moneyColumn, truncate } from '../../../format/display.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
 export const CHART_ROWS = 3;
@@ -77,26 +78,62 @@ export function syncWords(sync: { running: boolean; lastAt?: number; error?: str
 }
 
 /** The status line after its live mark: filters, how many calls (+ while the history is still coming), how fresh. */
-export function callStatusText(o: { filters: string; total: number; complete: boolean; filtering: boolean; sync: string }): string {
+export function callStatusText(o: { filters: string; total: number; cursor: number; complete: boolean; filtering: boolean; sync: string }): string {
+  const place = o.total > 0 ? ` · ${Math.min(o.cursor, o.total - 1) + 1}/${grouped(o.total)}` : '';
   return (
     `  ${o.filters ? 'filters: ' + o.filters : 'no filters (f)'} ` +
-    ` ${count(o.total, 'call')}${o.complete || o.filtering ? '' : '+'}${o.filtering ? ' · filtering…' : ''}  ${o.sync}`
+    ` ${count(o.total, 'call')}${o.complete || o.filtering ? '' : '+'}${place}${o.filtering ? ' · filtering…' : ''}  ${o.sync}`
   );
 }
 
 export const LIVE_MARK = { live: '● live', paused: '❚❚ paused' } as const;
 
+/** Where a call is, as its row shows it: waiting (queued, ringing), live, ended, or failed (never answered, or an error). */
+type CallState = 'waiting' | 'live' | 'ended' | 'failed';
+
+function callState(c: Pick<Call, 'status' | 'endedReason'>): CallState | undefined {
+  if (c.status === 'queued' || c.status === 'ringing') return 'waiting';
+  if (c.status === 'in-progress') return 'live';
+  if (c.status === 'failed' || (c.status === 'ended' && /did-not-answer|busy|error|fail/i.test(c.endedReason ?? ''))) return 'failed';
+  return c.status === 'ended' ? 'ended' : undefined;
+}
+
+/** Each state's colour, and its glyph where colour is off (ASCII through the glyph table). */
+const CALL_STATE_LOOK: Record<CallState, { color?: 'yellow' | 'green' | 'red'; glyph: string }> = {
+  waiting: { color: 'yellow', glyph: '○' },
+  live: { color: 'green', glyph: '●' },
+  ended: { glyph: '✓' },
+  failed: { color: 'red', glyph: '✗' },
+};
+
+/** A call row's colour by its state. */
+export function callColor(c: Call): 'yellow' | 'green' | 'red' | undefined {
+  const s = callState(c);
+  return s && CALL_STATE_LOOK[s].color;
+}
+
+/** The STATUS cell: without colour, the state's glyph first, so the states still stand apart. */
+function statusCell(c: Call, color: boolean): string {
+  const s = callState(c);
+  return color || !s ? (c.status ?? '—') : `${CALL_STATE_LOOK[s].glyph} ${c.status ?? '—'}`;
+}
+
 /** The call log's columns; names of assistants and numbers come from the lists the console holds. */
-export function callColumns(assistantName: (id: string | null | undefined) => string, numbers: PhoneNumber[] | undefined): Column<Call>[] {
+export function callColumns(
+  assistantName: (id: string | null | undefined) => string,
+  numbers: PhoneNumber[] | undefined,
+  color = capabilities().color,
+): Column<Call>[] {
   return [
     { header: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt) },
-    { header: 'TYPE', width: 8, priority: 5, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
-    { header: 'STATUS', width: 11, priority: 1, value: (c) => c.status ?? '—' },
+    { header: 'ID', width: 8, priority: 5, grow: true, id: true, value: (c) => c.id },
+    { header: 'TYPE', width: 8, priority: 6, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
+    { header: 'STATUS', width: 11, priority: 1, value: (c) => statusCell(c, color) },
     { header: 'ASSISTANT', width: 12, priority: 2, grow: true, value: (c) => assistantName(c.assistantId) },
-    { header: 'NUMBER', width: 13, priority: 6, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
+    { header: 'NUMBER', width: 13, priority: 7, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
     { header: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
-    { header: 'NAME', width: 10, priority: 7, grow: true, value: (c) => c.customer?.name ?? '' },
+    { header: 'NAME', width: 10, priority: 8, grow: true, hideWhenSame: true, value: (c) => c.customer?.name ?? '' },
     { header: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(callDuration(c)) },
-    { header: 'COST', width: 7, priority: 8, align: 'right', value: (c) => money(callCost(c)) },
+    { header: 'COST', width: 7, priority: 9, align: 'right', value: (c) => moneyColumn(callCost(c)) },
   ];
 }

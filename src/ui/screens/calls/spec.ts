@@ -2,6 +2,7 @@
 import type { Call } from '../../../api/schemas.js';
 import { freshnessOfResource, lookup } from '../../../store/routes.js';
 import type { RouteSpecs } from '../route-spec.js';
+import { findRecords } from '../find.js';
 
 export const CALLS = {
   calls: {
@@ -24,7 +25,24 @@ export const CALLS = {
       if (s.callLog.error !== undefined) return { state: 'stale', error: s.callLog.error };
       return { state: 'fresh' };
     },
-    palette: { name: 'calls', aliases: ['c'], arg: 'id', open: (id) => [{ name: 'calls' }, id ? { name: 'call', id } : undefined] },
+    palette: {
+      name: 'calls',
+      aliases: ['c'],
+      arg: 'id',
+      open: (id) => [{ name: 'calls' }, id ? { name: 'call', id } : undefined],
+      // The calls the log holds: a short id from the list opens its call; an id not among them is asked of the service.
+      find: (arg, s) => ({
+        items: findRecords(
+          arg,
+          s.callLog.calls,
+          () => undefined,
+          (c) => [c.createdAt, c.customer?.number].filter(Boolean).join(' · '),
+        ),
+        what: 'call',
+        open: 'call',
+        complete: false,
+      }),
+    },
   },
   call: {
     title: (r) => `call ${r.id}`,

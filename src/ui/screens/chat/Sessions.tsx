@@ -10,12 +10,13 @@ import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { TextInput } from '../../components/TextInput.js';
 import { Priority } from '../../hooks/keypress.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useBindings } from '../../hooks/bindings.js';
 import { useListKeys, useRouteContexts } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime } from '../../../format/display.js';
-import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, useSortedList, type ScreenProps } from '../shared.js';
 
 /** Newest first by when the session was created (entries without a date by when they were remembered). */
 function newestFirst(sessions: RememberedSession[]): RememberedSession[] {
@@ -72,9 +73,11 @@ function SessionList({ width, height }: { width: number; height: number }) {
   const assistants = useConsole((s) => s.assistants.data);
   const view = useTopView();
   const actions = useActions();
+  const copy = useCopy();
   const [asking, setAsking] = useState<string | null>(null);
   const columns = sessionColumns((id) => (id ? (assistants?.find((a) => a.id === id)?.name ?? id) : '—'));
-  const rows = filterRows(newestFirst(index.data ?? []), columns, view.filter);
+  const list = useSortedList(filterRows(newestFirst(index.data ?? []), columns, view.filter), columns, view.sort);
+  const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const bodyHeight = Math.max(2, height - (asking === null ? 0 : 2));
 
@@ -89,6 +92,8 @@ function SessionList({ width, height }: { width: number; height: number }) {
       [Command.OpenSessionId]: () => setAsking(''),
       [Command.Open]: () => void (selected && actions.push({ name: 'chat-session', sessionId: selected.id })),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `session ${selected.name ?? selected.id}`, value: selected })),
+      [Command.CopyId]: copy('id', selected?.id),
+      ...list.bindings,
     },
   });
   useBindings(
@@ -120,7 +125,7 @@ function SessionList({ width, height }: { width: number; height: number }) {
   else if (!index.data) body = <Loading what="sessions" />;
   else if (rows.length === 0)
     body = <Empty text={view.filter ? `No session matches "${view.filter}".` : 'No chats yet. Press n to start one, or o to open a session id.'} />;
-  else body = <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={bodyHeight} width={width} rowKey={(s) => s.id} />;
+  else body = <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={bodyHeight} width={width} rowKey={(s) => s.id} />;
   return (
     <Box flexDirection="column">
       {prompt}

@@ -10,12 +10,13 @@ import { Form } from '../../components/Form.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { Spinner } from '../../components/Spinner.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime, humanBytes, show, truncate, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
-import { filterRows, firstLoad, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, useSortedList, type ScreenProps } from '../shared.js';
 import { FILE_COLUMNS, filesLine } from '../lists.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
 import { knownUploadLimit } from '../../../api/upload-check.js';
@@ -42,8 +43,10 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   const res = useConsole((s) => s.files);
   const view = useTopView();
   const actions = useActions();
+  const copy = useCopy();
   const askDelete = useDeleteFile();
-  const rows = filterRows(res.data?.files ?? [], FILE_COLUMNS, view.filter);
+  const list = useSortedList(filterRows(res.data?.files ?? [], FILE_COLUMNS, view.filter), FILE_COLUMNS, view.sort);
+  const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const more = res.data ? moreFiles(res.data) : false;
   const tableHeight = Math.max(3, height - 1);
@@ -56,6 +59,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
     bindings: {
       [Command.Refresh]: () => void actions.loadFiles({ force: true }),
       [Command.Upload]: () => actions.push({ name: 'file-upload' }),
+      ...list.bindings,
       [Command.Down]: loadMore,
       [Command.PageDown]: loadMore,
       [Command.Bottom]: loadMore,
@@ -63,6 +67,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
       [Command.Delete]: () => void (selected && askDelete(selected)),
       [Command.FileAssistants]: () => void (selected && actions.push({ name: 'assistants', usingFile: selected.id })),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `file ${selected.name ?? selected.id}`, value: selected })),
+      [Command.CopyId]: copy('id', selected?.id),
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="files" />;
@@ -70,13 +75,13 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {truncate(filesLine(res), width)}
+        {truncate(filesLine(res, { cursor: view.cursor, shown: rows.length }), width)}
         {res.status === 'error' && !res.cached ? <Text color="red">{`  ${escapeLine(res.error ?? '')}`}</Text> : ''}
       </Text>
       {rows.length === 0 ? (
         <Empty text={view.filter ? `No file matches "${view.filter}".` : 'No files yet. Press u to upload one.'} />
       ) : (
-        <Table columns={FILE_COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={tableHeight} width={width} rowKey={(f) => f.id} />
+        <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={tableHeight} width={width} rowKey={(f) => f.id} />
       )}
     </Box>
   );
@@ -88,6 +93,7 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
   const assistants = useConsole((s) => s.assistants.data);
   const view = useTopView();
   const actions = useActions();
+  const copy = useCopy();
   const askDelete = useDeleteFile();
   const f = (rec?.data as KbFile | undefined) ?? listed;
   const lines: Line[] = [];
@@ -115,6 +121,7 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
       [Command.Delete]: f && (() => askDelete(f, actions.back)),
       [Command.FileAssistants]: () => actions.push({ name: 'assistants', usingFile: route.id }),
       [Command.RawJson]: f && (() => actions.push({ name: 'json', title: `file ${f.name ?? f.id}`, value: f })),
+      [Command.CopyId]: f && copy('id', f.id),
     },
   });
   if (!f && rec?.status === 'error') return <ErrorState what="the file" message={rec.error} hint={rec.hint} logged={rec.logged} />;

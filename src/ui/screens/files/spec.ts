@@ -2,6 +2,7 @@
 import type { KbFile } from '../../../api/schemas.js';
 import { freshnessOfResource, lookup } from '../../../store/routes.js';
 import type { RouteSpecs } from '../route-spec.js';
+import { findRecords } from '../find.js';
 
 export const FILES = {
   files: {
@@ -16,7 +17,20 @@ export const FILES = {
     poll: (_r, s) => (s.files.data?.files.some((f) => f.status === 'processing') ? () => s.actions.loadFiles({ force: true, quiet: true }) : null),
     retried: true,
     freshness: (_r, s) => freshnessOfResource(s.files),
-    palette: { name: 'files', aliases: ['f'], arg: 'id', open: (id) => [{ name: 'files' }, id ? { name: 'file', id } : undefined] },
+    palette: {
+      name: 'files',
+      aliases: ['f'],
+      arg: 'id or name',
+      rest: true,
+      open: (id) => [{ name: 'files' }, id ? { name: 'file', id } : undefined],
+      find: (arg, s) =>
+        s.files.data && {
+          items: findRecords(arg, s.files.data.files, (f) => f.name),
+          what: 'file',
+          open: 'file',
+          complete: s.files.data.files.length >= (s.files.data.pagination?.total ?? 0),
+        },
+    },
   },
   file: {
     title: (r) => `file ${r.id}`,

@@ -9,9 +9,10 @@ import { Picker } from '../../components/Picker.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
+import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { filterRows, firstLoad, useAssistantName, type ScreenProps } from '../shared.js';
+import { filterRows, firstLoad, useAssistantName, useSortedList, type ScreenProps } from '../shared.js';
 import { dateTime, show, truncate, wrapText } from '../../../format/display.js';
 import { countLine, numberColumns } from '../lists.js';
 import { linkOfNumber, linkWords } from '../../../api/records.js';
@@ -41,8 +42,10 @@ export function Numbers({ route, width, height }: ScreenProps<{ name: 'numbers';
   const columns = useMemo(() => numberColumns(assistantName, links), [assistantName, links]);
   const of = route.assistantId;
   const mine = useMemo(() => (of ? (res.data ?? []).filter((n) => linkOfNumber(n, links)?.assistantId === of) : (res.data ?? [])), [res.data, links, of]);
-  const rows = filterRows(mine, columns, view.filter);
+  const list = useSortedList(filterRows(mine, columns, view.filter), columns, view.sort);
+  const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
+  const copy = useCopy();
   useListKeys({
     count: rows.length,
     height: height - 1,
@@ -51,6 +54,9 @@ export function Numbers({ route, width, height }: ScreenProps<{ name: 'numbers';
       [Command.Refresh]: () => void actions.loadNumbers({ force: true }),
       [Command.Open]: () => void (selected && actions.push({ name: 'number', id: selected.id })),
       ...numberBindings(selected, links, actions),
+      ...list.bindings,
+      [Command.CopyId]: copy('id', selected?.id),
+      [Command.CopyNumber]: copy('DID', selected?.did),
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="phone numbers" />;
@@ -63,12 +69,17 @@ export function Numbers({ route, width, height }: ScreenProps<{ name: 'numbers';
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
-        {truncate(of ? `${countLine({ ...res, data: mine }, 'number')} linked to ${assistantName(of)}` : countLine(res, 'number'), width)}
+        {truncate(
+          of
+            ? `${countLine({ ...res, data: mine }, 'number', { cursor: view.cursor, shown: rows.length })} linked to ${assistantName(of)}`
+            : countLine(res, 'number', { cursor: view.cursor, shown: rows.length }),
+          width,
+        )}
       </Text>
       {rows.length === 0 ? (
         <Empty text={empty} />
       ) : (
-        <Table columns={columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(n) => n.id} />
+        <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(n) => n.id} />
       )}
     </Box>
   );

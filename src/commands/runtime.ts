@@ -26,6 +26,7 @@ export interface Globals {
   color: boolean;
   wide?: boolean;
   readOnly?: boolean;
+  mouse?: boolean;
 }
 
 export function globalsOf(cmd: Command): Globals {

@@ -50,6 +50,12 @@ export function App({ store, stop, handOver }: { store: ConsoleStore; stop?: () 
       }),
     [handOver, suspendTerminal],
   );
+  const readOnly = store.getState().target.readOnly === true;
+  const refuseWrite = useMemo(
+    () =>
+      readOnly ? (hint: string) => store.getState().actions.flash(`Read-only: "${hint}" is a write and was refused; nothing was sent`, 'error') : undefined,
+    [readOnly, store],
+  );
   return (
     <StoreProvider store={store}>
       <EditorContext.Provider value={edit}>
@@ -59,7 +65,7 @@ export function App({ store, stop, handOver }: { store: ConsoleStore; stop?: () 
           onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}
           onKeyDrawn={store.getState().actions.keyHandled}
         >
-          <BindingsProvider>
+          <BindingsProvider refuseWrite={refuseWrite}>
             <Shell />
           </BindingsProvider>
         </KeypressProvider>

@@ -20,15 +20,17 @@ export const CONNECTION_MARK: Record<ConnectionState, { mark: string; color: 'gr
 /** The header's text before the connection mark, truncated to leave room for it. */
 export function headerLeft(target: ConsoleTarget, width: number): string {
   const where = target.kind === 'sandbox' ? `sandbox ${target.baseUrl}` : `${target.baseUrl}${target.maskedKey ? ` (${target.maskedKey})` : ''}`;
-  return truncate(`Switchboard │ ${where} │ profile ${target.profile} │ `, width - 14);
+  return truncate(`Switchboard │ ${target.readOnly ? 'READ-ONLY │ ' : ''}${where} │ profile ${target.profile} │ `, width - 14);
 }
 
 /**
  * What the footer shows on a route before its screen has bound its keys (the frame drawn before
  * Ink, the first commit): every footer key a key reaches in its contexts, as if all were enabled.
  */
-export function routeFooter(contexts: readonly KeyContext[]): Command[] {
-  return bindingsFor(contexts, { reachable: true, footerOnly: true }).map((b) => b.command);
+export function routeFooter(contexts: readonly KeyContext[], readOnly = false): Command[] {
+  return bindingsFor(contexts, { reachable: true, footerOnly: true })
+    .map((b) => b.command)
+    .filter((c) => !(readOnly && KEYMAP[c].write));
 }
 
 /**

@@ -31,6 +31,10 @@ export interface ConsoleOptions {
   color: boolean;
   /** Each request and response line goes to the debug log (the screen is the console's). */
   debug?: boolean;
+  /** --read-only: every write refused (the profile may ask for it too). */
+  readOnly?: boolean;
+  /** --mouse: the wheel scrolls and a click selects. */
+  mouse?: boolean;
   /** Open on this screen instead of Assistants (e.g. `switchboard chat` opens Chat). */
   initialRoute?: { screen: 'assistants' | 'numbers' | 'calls' | 'chat' | 'files'; assistantId?: string; sessionId?: string };
 }
@@ -72,7 +76,7 @@ const HEAP_GROWING_PERCENT = 50;
 
 export async function startConsole(opts: ConsoleOptions): Promise<number> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  const resolved = resolveTarget({ profile: opts.profile });
+  const resolved = resolveTarget({ profile: opts.profile, readOnly: opts.readOnly });
   // Taken before Ink loads: colour and glyphs (capabilities.ts) are decided here, and the first frame is drawn with them.
   const terminal = takeTerminal({ color: opts.color });
   const ui = import('./run.js');
@@ -90,6 +94,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
     ...shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir()),
     service: serviceOf(resolved),
     stateDir: stateDir(),
+    ...(resolved.readOnly ? { readOnly: true } : {}),
   };
   const route = routeFrom(opts.initialRoute);
   const callLog = route.name === 'calls' ? await peekCalls(resolved, terminal.rows) : undefined;
@@ -186,7 +191,7 @@ export function chromeFrame(target: FrameTarget, route: Route, columns: number, 
     at(1, header) +
     at(2, sgr('2', truncate(titleOf(route), width), '22')) +
     bodyText +
-    at(Math.max(5, rows), sgr('2', footerLine(routeFooter(ROUTES[route.name].contexts), width), '22')) +
+    at(Math.max(5, rows), sgr('2', footerLine(routeFooter(ROUTES[route.name].contexts, target.readOnly), width), '22')) +
     '\x1b[H'
   );
 }

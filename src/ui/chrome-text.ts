@@ -3,7 +3,7 @@
 // loaded (start.ts), so the two cannot drift apart.
 import type { ConsoleTarget } from '../store/types.js';
 import type { ConnectionState } from '../api/connection-state.js';
-import { Footer, KEYMAP, bindingsFor, describeKey, type Binding, type Command, type KeyContext } from './keymap.js';
+import { Footer, KEYMAP, bindingsFor, keysOf, type Binding, type Command, type KeyContext } from './keymap.js';
 import { truncate, wrapText } from '../format/display.js';
 import type { Flash } from '../store/ui.js';
 import { cellWidth, truncateCells } from '../format/cells.js';
@@ -38,12 +38,12 @@ export function routeFooter(contexts: readonly KeyContext[], readOnly = false): 
  * the screen's own keys first, in table order: while they don't fit the width, the lowest-priority
  * hint goes (the keymap's `footer` priorities); `? help` and `: command` always stay.
  */
-export function footerLine(commands: readonly Command[], width: number): string {
+export function footerLine(commands: readonly Command[], width: number, contexts: readonly KeyContext[] = []): string {
   const all = (Object.entries(KEYMAP) as [Command, Binding][]).filter(([cmd, b]) => b.footer && commands.includes(cmd));
   const isGlobal = ([, b]: (typeof all)[number]) => b.contexts.includes('global');
   const hints = [...all.filter((h) => !isGlobal(h)), ...all.filter(isGlobal)].map(([, b]) => ({
     footer: b.footer ?? 0,
-    piece: `${b.label ?? b.keys.map(describeKey).join('/')} ${b.hint}`,
+    piece: `${keysOf(b, [...contexts, ...b.contexts])} ${b.hint}`,
   }));
   const SEP = ' · ';
   const widthOf = (hs: typeof hints) => hs.reduce((n, h, i) => n + cellWidth(h.piece) + (i ? SEP.length : 0), 0);

@@ -141,6 +141,8 @@ export interface KeyDescriptor {
 
 export interface Binding {
   keys: KeyDescriptor[];
+  /** The user's keys for some of its contexts (keys.yaml, ui/keys-file.ts), in place of `keys` there. */
+  keysIn?: Partial<Record<KeyContext, KeyDescriptor[]>>;
   /** How help and the footer write the keys, when not each key joined by / (1-9). */
   label?: string;
   contexts: KeyContext[];
@@ -283,6 +285,20 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.LineBreak]: { keys: [{ key: 'return' }], contexts: ['input'], hint: 'new line (a prompt field)' },
 };
 
+/** The keys of a binding in one context: the user's there, else its own. */
+export function keysAt(b: Binding, context: KeyContext | undefined): KeyDescriptor[] {
+  return (context && b.keysIn?.[context]) || b.keys;
+}
+
+/**
+ * Makes `table` the one every reader uses (dispatcher, footer, help): the console calls it once at
+ * start with the table the user's keys file made. Replaced in place, so every importer sees it.
+ */
+export function installKeymap(table: Record<Command, Binding>): void {
+  for (const c of Object.keys(KEYMAP) as Command[]) delete KEYMAP[c];
+  Object.assign(KEYMAP, table);
+}
+
 function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
   if (d.key) return key[d.key] === true && !!d.ctrl === key.ctrl && !!d.alt === key.meta && (d.shift === undefined || d.shift === key.shift);
   if (d.char === undefined) return false;
@@ -300,7 +316,7 @@ function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
 export function commandFor(input: string, key: Key, contexts: readonly KeyContext[]): Command | undefined {
   for (const context of contexts) {
     for (const [cmd, b] of Object.entries(KEYMAP) as [Command, Binding][]) {
-      if (b.contexts.includes(context) && b.keys.some((d) => matchesDescriptor(d, input, key))) return cmd;
+      if (b.contexts.includes(context) && keysAt(b, context).some((d) => matchesDescriptor(d, input, key))) return cmd;
     }
   }
   return undefined;
@@ -352,7 +368,10 @@ export function describeKey(d: KeyDescriptor): string {
   return d.ctrl ? `Ctrl-${base.toUpperCase()}` : d.alt ? `Alt-${base}` : d.shift ? `Shift-${base}` : base;
 }
 
-function keysOf(b: Binding): string {
+/** How a binding's keys are written in a context (the first of `contexts` it lives in): the user's keys when remapped there. */
+export function keysOf(b: Binding, contexts: readonly KeyContext[] = []): string {
+  const context = contexts.find((c) => b.contexts.includes(c));
+  if (context && b.keysIn?.[context]) return b.keysIn[context].map(describeKey).join('/');
   return b.label ?? b.keys.map(describeKey).join('/');
 }
 
@@ -369,16 +388,16 @@ export function bindingsFor(
   opts: { reachable?: boolean; footerOnly?: boolean } = {},
 ): { command: Command; keys: string; hint: string; footer: number }[] {
   const entries = Object.entries(KEYMAP) as [Command, Binding][];
-  const live = new Set<Command>();
+  const live = new Map<Command, KeyContext>();
   const taken = new Set<string>();
   for (const context of contexts) {
     const here = entries.filter(([cmd, b]) => b.contexts.includes(context) && !live.has(cmd));
-    for (const [cmd, b] of here) if (!opts.reachable || !b.keys.every((d) => taken.has(descriptorId(d)))) live.add(cmd);
-    for (const [, b] of here) for (const d of b.keys) taken.add(descriptorId(d));
+    for (const [cmd, b] of here) if (!opts.reachable || !keysAt(b, context).every((d) => taken.has(descriptorId(d)))) live.set(cmd, context);
+    for (const [, b] of here) for (const d of keysAt(b, context)) taken.add(descriptorId(d));
   }
   return entries
     .filter(([cmd, b]) => live.has(cmd) && (!opts.footerOnly || b.footer))
-    .map(([command, b]) => ({ command, keys: keysOf(b), hint: b.hint, footer: b.footer ?? 0 }));
+    .map(([command, b]) => ({ command, keys: keysOf(b, [live.get(command)!]), hint: b.hint, footer: b.footer ?? 0 }));
 }
 
 /** Help lists these in this order, one section each. */

@@ -24,6 +24,8 @@ import { CHART_ROWS, LIVE_MARK, callColumns, callStatusText, chartText, syncWord
 import type { CallLogPeek } from '../archive/index.js';
 import { layoutColumns, type Column } from '../format/column.js';
 import { takeTerminal, type Terminal } from './terminal.js';
+import { installKeymap } from './keymap.js';
+import { loadUserKeymap } from './keys-file.js';
 
 export interface ConsoleOptions {
   profile?: string;
@@ -77,6 +79,8 @@ const HEAP_GROWING_PERCENT = 50;
 export async function startConsole(opts: ConsoleOptions): Promise<number> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const resolved = resolveTarget({ profile: opts.profile, readOnly: opts.readOnly });
+  // The user's keys (a mistake is refused here, before the terminal is taken): the table every reader uses from now on.
+  installKeymap(await loadUserKeymap());
   // Taken before Ink loads: colour and glyphs (capabilities.ts) are decided here, and the first frame is drawn with them.
   const terminal = takeTerminal({ color: opts.color });
   const ui = import('./run.js');
@@ -191,7 +195,7 @@ export function chromeFrame(target: FrameTarget, route: Route, columns: number, 
     at(1, header) +
     at(2, sgr('2', truncate(titleOf(route), width), '22')) +
     bodyText +
-    at(Math.max(5, rows), sgr('2', footerLine(routeFooter(ROUTES[route.name].contexts, target.readOnly), width), '22')) +
+    at(Math.max(5, rows), sgr('2', footerLine(routeFooter(ROUTES[route.name].contexts, target.readOnly), width, ROUTES[route.name].contexts), '22')) +
     '\x1b[H'
   );
 }

@@ -49,7 +49,7 @@ function freshnessText(f: Freshness): string {
 export function Footer({ route, contexts, width }: { route: string; contexts: readonly KeyContext[]; width: number }) {
   const live = useLiveCommands(route);
   const readOnly = useConsole((s) => s.target.readOnly === true);
-  const line = footerLine(live ?? routeFooter(contexts, readOnly), width);
+  const line = footerLine(live ?? routeFooter(contexts, readOnly), width, contexts);
   return (
     <Text wrap="truncate" dimColor>
       {line}

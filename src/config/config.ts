@@ -19,6 +19,8 @@ export const ENV_PROFILE = 'env';
 const ProfileSchema = z.looseObject({ baseUrl: z.string().min(1), apiKey: z.string().min(1), readOnly: z.boolean().optional() });
 const ConfigSchema = z.looseObject({
   current: z.string().optional(),
+  // The console takes clicks and the wheel, as with --mouse.
+  mouse: z.boolean().optional(),
   profiles: z.record(z.string(), ProfileSchema).default({}),
 });
 

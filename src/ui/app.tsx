@@ -4,6 +4,7 @@ import { useEffect, useMemo } from 'react';
 import { Box, Text, useApp, useStdout } from 'ink';
 import { StoreProvider, routeKey, topRoute, useActions, useConsole, viewOf, type ConsoleStore, type Route } from '../store/index.js';
 import { KeypressProvider, Priority } from './hooks/keypress.js';
+import { TableAtProvider } from './hooks/table-at.js';
 import { BindingsProvider, ScreenRouteContext, useBindings, type Bindings } from './hooks/bindings.js';
 import { Command, KEYMAP } from './keymap.js';
 import { FlashLine, Footer, Header } from './components/Chrome.js';
@@ -66,7 +67,9 @@ export function App({ store, stop, handOver }: { store: ConsoleStore; stop?: () 
           onKeyDrawn={store.getState().actions.keyHandled}
         >
           <BindingsProvider refuseWrite={refuseWrite}>
-            <Shell />
+            <TableAtProvider>
+              <Shell />
+            </TableAtProvider>
           </BindingsProvider>
         </KeypressProvider>
       </EditorContext.Provider>

@@ -7,7 +7,7 @@
 // the Ink components use, with a list's cached rows, or, opened on the call log (`switchboard
 // calls`), the archive's newest calls; keys typed meanwhile wait in stdin for the app.
 import { setFlagsFromString } from 'node:v8';
-import { resolveTarget, serviceOf, type Target } from '../config/config.js';
+import { loadConfig, resolveTarget, serviceOf, type Target } from '../config/config.js';
 import { maskKey } from '../config/mask.js';
 import { stateDir } from '../config/paths.js';
 import { debugLogPath, debugLogWriter } from '../crash.js';
@@ -82,7 +82,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   // The user's keys (a mistake is refused here, before the terminal is taken): the table every reader uses from now on.
   installKeymap(await loadUserKeymap());
   // Taken before Ink loads: colour and glyphs (capabilities.ts) are decided here, and the first frame is drawn with them.
-  const terminal = takeTerminal({ color: opts.color });
+  const terminal = takeTerminal({ color: opts.color, mouse: opts.mouse || loadConfig().mouse === true });
   const ui = import('./run.js');
   const debugLog = opts.debug ? debugLogPath() : undefined;
   let rateLimited: ((wait: RateLimitWait) => void) | undefined;

@@ -6,6 +6,7 @@ import { Box, Text } from 'ink';
 import { layoutColumns, type Column } from '../../format/column.js';
 import { headerLine, rowLine, tableBodyHeight } from '../../format/table-text.js';
 import { capabilities } from '../capabilities.js';
+import { useTableAt } from '../hooks/table-at.js';
 
 export { layoutColumns, tableBodyHeight };
 
@@ -53,6 +54,7 @@ export function Table<T extends object>(props: {
   if (cursor >= scroll + bodyHeight) scroll = cursor - bodyHeight + 1;
   if (cursor < scroll) scroll = cursor;
   const visible = rows.slice(scroll, scroll + bodyHeight);
+  const at = useTableAt(scroll, cursor);
   const lineOf = (row: T) => {
     let text = lines.get(row);
     if (text === undefined) {
@@ -63,7 +65,7 @@ export function Table<T extends object>(props: {
     return text;
   };
   return (
-    <Box flexDirection="column" height={height} width={props.width}>
+    <Box ref={at} flexDirection="column" height={height} width={props.width}>
       <Text bold color="cyan">
         {marker ? markerOf(false) : ''}
         {headerLine(cols)}

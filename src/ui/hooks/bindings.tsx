@@ -10,7 +10,7 @@
 import { createContext, useContext, useLayoutEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { Key } from 'ink';
 import { KEYMAP, commandFor, typedText, type Command, type KeyContext } from '../keymap.js';
-import { useKeypress, type PasteHandler } from './keypress.js';
+import { useKeypress, type MouseHandler, type PasteHandler } from './keypress.js';
 
 /** Runs the command; returning false passes the key on (to the handlers below) as if unbound. */
 type BindingHandler = (input: string, key: Key) => boolean | void;
@@ -25,6 +25,7 @@ export interface BindingOptions {
   /** Printable text that no binding here takes (keymap.ts `typedText`): the one input that is not a command. */
   onText?: (text: string) => boolean | void;
   onPaste?: PasteHandler;
+  onMouse?: MouseHandler;
 }
 
 interface Layer {
@@ -129,7 +130,7 @@ export function useBindings(contexts: readonly KeyContext[], bindings: Bindings,
       }
       return modal;
     },
-    { priority: opts.priority, active, onPaste: opts.onPaste },
+    { priority: opts.priority, active, onPaste: opts.onPaste, onMouse: opts.onMouse },
   );
 
   const live = useContext(LiveBindingsContext);

@@ -295,6 +295,7 @@ export function keysAt(b: Binding, context: KeyContext | undefined): KeyDescript
  * start with the table the user's keys file made. Replaced in place, so every importer sees it.
  */
 export function installKeymap(table: Record<Command, Binding>): void {
+  if (table === KEYMAP) return; // emptied first, it would be copied from itself
   for (const c of Object.keys(KEYMAP) as Command[]) delete KEYMAP[c];
   Object.assign(KEYMAP, table);
 }

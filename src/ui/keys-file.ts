@@ -120,11 +120,9 @@ export async function loadUserKeymap(env: Env = process.env): Promise<Record<Com
     throw new ConfigError(`${path} could not be read: ${(err as Error).message}`);
   }
   // The YAML parser loads only when there is a file: the first frame does not wait for it otherwise.
-  const [{ parseDocument }, { valueOf }] = await Promise.all([import('yaml'), import('../yaml.js')]);
+  const { settingsValue } = await import('../yaml.js');
   try {
-    const doc = parseDocument(text);
-    if (doc.errors.length) throw new Error(doc.errors[0].message.split('\n')[0]);
-    return keymapWith(KEYMAP, valueOf(doc));
+    return keymapWith(KEYMAP, settingsValue(text));
   } catch (err) {
     throw new ConfigError(`${path}: ${(err as Error).message}`);
   }

@@ -14,7 +14,7 @@ import { ConfigError } from '../config/files.js';
 import { configDir, type Env } from '../config/paths.js';
 import { Command, KEYMAP, describeKey, keysAt, type Binding, type KeyContext, type KeyDescriptor } from './keymap.js';
 
-export function keysFilePath(env: Env = process.env): string {
+function keysFilePath(env: Env = process.env): string {
   return join(configDir(env), 'keys.yaml');
 }
 

@@ -41,6 +41,8 @@ const QUICK_DEATH_MS = 5000;
 export interface ConnectOptions {
   profile?: string;
   env?: Env;
+  /** Refuse every write (--read-only); a profile may ask for it too. */
+  readOnly?: boolean;
   /** The target when the caller has resolved it already (profile and env are then not read again). */
   resolved?: Target;
   debug?: (line: string) => void;
@@ -75,21 +77,35 @@ function traitsOptions(key: TraitsKey, env: Env = process.env): { traits: Servic
 }
 
 export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
-  const resolved = opts.resolved ?? resolveTarget({ profile: opts.profile, env: opts.env });
+  const resolved = opts.resolved ?? resolveTarget({ profile: opts.profile, env: opts.env, readOnly: opts.readOnly });
   if (resolved.kind === 'sandbox' && opts.sandboxIn === 'child') return connectToChild(resolved, opts);
   // Loaded here, not at the top: the console draws its first frames before connecting.
   await opts.loadClientAfter?.catch(() => undefined);
   const { createClient } = await import('./api/client.js');
   const learned = traitsOptions(traitsKeyOf(resolved), opts.env);
   if (resolved.kind === 'remote') {
-    const api = createClient({ baseUrl: resolved.baseUrl!, apiKey: resolved.apiKey!, debug: opts.debug, onRateLimited: opts.onRateLimited, ...learned });
+    const api = createClient({
+      baseUrl: resolved.baseUrl!,
+      apiKey: resolved.apiKey!,
+      debug: opts.debug,
+      onRateLimited: opts.onRateLimited,
+      readOnly: resolved.readOnly,
+      ...learned,
+    });
     return { api, target: resolved, close: once(() => api.close()) };
   }
   // Loaded only when needed: fastify and sqlite cost startup time a remote target never pays.
   const { startSandbox, generateApiKey } = await import('./sandbox/server.js');
   const sandbox = await startSandbox({ dataDir: resolved.sandboxDataDir!, apiKey: generateApiKey(), host: '127.0.0.1', port: 0, seed: true });
   const target: Target = { ...resolved, baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-  const api = createClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited, ...learned });
+  const api = createClient({
+    baseUrl: sandbox.url,
+    apiKey: sandbox.apiKey,
+    debug: opts.debug,
+    onRateLimited: opts.onRateLimited,
+    readOnly: resolved.readOnly,
+    ...learned,
+  });
   return {
     api,
     target,
@@ -120,7 +136,8 @@ async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<C
   });
   const sandbox = await starting;
   const learned = traitsOptions(traitsKeyOf(resolved), opts.env);
-  const client = (url: string, apiKey: string) => createClient({ baseUrl: url, apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited, ...learned });
+  const client = (url: string, apiKey: string) =>
+    createClient({ baseUrl: url, apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited, readOnly: resolved.readOnly, ...learned });
   let api = client(sandbox.url, sandbox.apiKey);
   let current = sandbox;
   let closed = false;

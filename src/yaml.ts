@@ -1,7 +1,7 @@
 // YAML that people write by hand (scenarios, assistants as code) made into values with a bound:
 // an alias bomb (a few lines whose aliases expand to billions of nodes) is refused, and the
 // refusal names the first alias, so the file's error reads file:line:col like every other.
-import { visit, type Document } from 'yaml';
+import { parseDocument, visit, type Document } from 'yaml';
 
 /** How many alias expansions a hand-written file may use. */
 const MAX_ALIAS_COUNT = 100;
@@ -28,4 +28,11 @@ export function valueOf(doc: Document): unknown {
     });
     throw new AliasBombError(offset);
   }
+}
+
+/** A small hand-written settings file as a value; its first syntax error is thrown as one line. */
+export function settingsValue(text: string): unknown {
+  const doc = parseDocument(text);
+  if (doc.errors.length) throw new Error(doc.errors[0].message.split('\n')[0]);
+  return valueOf(doc);
 }

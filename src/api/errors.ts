@@ -171,6 +171,17 @@ export class InputError extends Error {
 }
 
 /**
+ * A write refused before it was sent: the run is read-only (`--read-only`, or the profile's
+ * `readOnly`). Nothing reached the service.
+ */
+export class ReadOnlyError extends InputError {
+  constructor(readonly what: string) {
+    super(`read-only: ${what} refused, nothing was sent or changed; run without --read-only (and without the profile's readOnly) to make changes`);
+    this.name = 'ReadOnlyError';
+  }
+}
+
+/**
  * An error as plain data, to cross a thread boundary (a worker's postMessage copies an Error's
  * message but not its class or fields) and be rebuilt there as the same kind, so failure() says
  * the same words and the same next step (a refused key: `switchboard login`).

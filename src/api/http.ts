@@ -16,7 +16,7 @@ import { basename, extname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { looksLikeHtml, preview, serviceWords } from './envelope.js';
-import { AbortedError, ApiError, InputError, NetworkError, RequestError, ResponseTooLargeError, TimeoutError, stripQuery } from './errors.js';
+import { AbortedError, ApiError, InputError, NetworkError, ReadOnlyError, RequestError, ResponseTooLargeError, TimeoutError, stripQuery } from './errors.js';
 import { ConnectionStateFeed, stateAfter } from './connection-state.js';
 
 // node:http's status texts from its CommonJS module: an ESM import of node:http makes Node build
@@ -83,6 +83,8 @@ export interface TransportOptions {
   onRateLimited?: (wait: RateLimitWait) => void;
   /** The largest answer read (default: maxResponseBytes()); a larger one ends the request with ResponseTooLargeError. */
   maxResponseBytes?: number;
+  /** Every request but a GET is refused before it is sent (ReadOnlyError): the one gate all the service's writes pass. */
+  readOnly?: boolean;
 }
 
 export interface RateLimitWait {
@@ -199,6 +201,10 @@ export function createTransport(opts: TransportOptions): Transport {
   async function send(req: WireRequest): Promise<WireResponse> {
     const where = { method: req.method, path: req.path, baseUrl };
     if (closed) throw new NetworkError(`the connection to ${baseUrl} was already closed`, undefined, req.method, req.path, baseUrl);
+    if (opts.readOnly && req.method !== 'GET') {
+      debug?.(`${req.method} ${stripQuery(req.path)} refused: read-only`);
+      throw new ReadOnlyError(`${req.method} ${stripQuery(req.path)}`);
+    }
     const mayRetry = RETRY_METHODS.has(req.method);
     let limited = 0;
     for (let attempt = 0; ; attempt++) {

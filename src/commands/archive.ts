@@ -11,7 +11,7 @@ import { escapeLine, jsonText, safeJson } from '../format/escape.js';
 import { endDate, nonEmpty, positiveIntUpTo, startDate } from './input.js';
 import { csvField, listNamesFor, printList, toCsv, toFieldList, toTable, type ListNames, type OutputTarget } from './output.js';
 import type { Target } from '../target.js';
-import { CommandFailed, UsageError, action, addSecret, globalsOf, outputFor, withApi, writeErr, type Globals } from './runtime.js';
+import { CommandFailed, UsageError, action, addSecret, globalsOf, outputFor, refuseWhenReadOnly, withApi, writeErr, type Globals } from './runtime.js';
 import { confirm } from './files.js';
 import { grouped } from '../format/words.js';
 
@@ -333,6 +333,7 @@ async function archiveSync(cmd: Command): Promise<void> {
 }
 
 async function archiveClear(cmd: Command, yes: boolean): Promise<void> {
+  refuseWhenReadOnly(cmd, 'clearing the call archive');
   await withArchive(
     cmd,
     true,

@@ -42,6 +42,13 @@ export async function openConsole(g: Globals, o: OpenConsole): Promise<void> {
   if (process.env.TERM === 'dumb')
     throw new UsageError(`${o.what} cannot run on TERM=dumb (it needs a terminal that moves the cursor); for scripts use ${o.forScripts}`);
   const { startConsole } = await import('../ui/start.js');
-  const code = await startConsole({ profile: g.profile, debug: g.debug, color: colorWanted(g.color, process.env, true), initialRoute: o.initialRoute });
+  const code = await startConsole({
+    profile: g.profile,
+    debug: g.debug,
+    readOnly: g.readOnly,
+    mouse: g.mouse,
+    color: colorWanted(g.color, process.env, true),
+    initialRoute: o.initialRoute,
+  });
   setExitCode(code);
 }

@@ -39,6 +39,8 @@ export function buildProgram(version: string): Command {
     .option('--debug', 'print each request and response line to stderr (the console: to its debug log); never the key')
     .option('--wide', 'tables on a terminal: full ids and every column, however wide (by default they fit the window)')
     .option('--no-color', 'no colour in the output (NO_COLOR and FORCE_COLOR are honoured too)')
+    .option('--read-only', 'refuse every write (to the service, the config and the archive) with one line; a profile can ask for it too')
+    .option('--mouse', 'the console: the wheel scrolls and a click selects (off by default: the terminal keeps its own selection)')
     // No subcommand: the console, with these same global options.
     .allowExcessArguments(true)
     .helpCommand(true) // commander drops its `help` command once the root has an action

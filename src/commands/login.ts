@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import { ApiError } from '../api/errors.js';
 import { maskKey } from '../config/mask.js';
-import { action, addSecret, EXIT, globalsOf, setExitCode, UsageError, writeErr } from './runtime.js';
+import { action, addSecret, EXIT, globalsOf, refuseWhenReadOnly, setExitCode, UsageError, writeErr } from './runtime.js';
 import { readStdin } from './input.js';
 
 /** Reads a key from the terminal without echoing it: raw mode, nothing printed per key. */
@@ -84,6 +84,7 @@ export function loginCommand(): Command {
     )
     .action(
       action('log in', async (o: { baseUrl?: string }, c: Command) => {
+        refuseWhenReadOnly(c, 'saving a profile');
         const g = globalsOf(c);
         const profile = g.profile ?? process.env.SWITCHBOARD_PROFILE ?? 'default';
         const { listProfiles } = await import('../config/config.js');

@@ -4,7 +4,7 @@ import type { ProfileSummary } from '../config/config.js';
 import { nonEmpty } from './input.js';
 import { type Column } from '../format/column.js';
 import { printList } from './output.js';
-import { action, globalsOf, outputFor } from './runtime.js';
+import { action, globalsOf, outputFor, refuseWhenReadOnly, UsageError } from './runtime.js';
 
 /** A saved profile as scripts see it in json too: `id` is the name, the key is masked. */
 type ProfileRow = ProfileSummary & { id: string };
@@ -15,6 +15,7 @@ const PROFILE_COLUMNS: Column<ProfileRow>[] = [
   { header: 'kind', value: (p) => p.kind },
   { header: 'base url', value: (p) => p.baseUrl },
   { header: 'key', value: (p) => p.apiKey },
+  { header: 'read-only', value: (p) => (p.readOnly ? 'yes' : '') },
 ];
 
 async function profileRows(): Promise<ProfileRow[]> {
@@ -42,7 +43,8 @@ export function profilesCommand(): Command {
     .argument('<name>', 'profile name', nonEmpty)
     .addHelpText('after', '\nExamples:\n  $ switchboard profiles use prod')
     .action(
-      action('switch profiles', async (name: string) => {
+      action('switch profiles', async (name: string, _o: object, c: Command) => {
+        refuseWhenReadOnly(c, 'changing the current profile');
         (await config()).setCurrentProfile(name);
         process.stdout.write(`active profile: ${name}\n`);
       }),
@@ -54,11 +56,31 @@ export function profilesCommand(): Command {
     .argument('<name>', 'profile name', nonEmpty)
     .addHelpText('after', '\nExamples:\n  $ switchboard profiles remove staging')
     .action(
-      action('remove the profile', async (name: string) => {
+      action('remove the profile', async (name: string, _o: object, c: Command) => {
+        refuseWhenReadOnly(c, 'removing a profile');
         (await config()).removeProfile(name);
         process.stdout.write(`removed profile ${name}\n`);
       }),
     );
 
+  cmd
+    .command('read-only')
+    .description("set a profile's read-only setting: on refuses every write through it, as --read-only does")
+    .argument('<name>', 'profile name', nonEmpty)
+    .argument('<on|off>', 'on or off', onOff)
+    .addHelpText('after', '\nExamples:\n  $ switchboard profiles read-only prod on')
+    .action(
+      action("change the profile's read-only setting", async (name: string, on: boolean, _o: object, c: Command) => {
+        refuseWhenReadOnly(c, 'changing a profile');
+        (await config()).setProfileReadOnly(name, on);
+        process.stdout.write(`profile ${name}: read-only ${on ? 'on' : 'off'}\n`);
+      }),
+    );
+
   return cmd;
+}
+
+function onOff(value: string): boolean {
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new UsageError(`read-only takes on or off, not ${JSON.stringify(value)}`);
 }

@@ -2,6 +2,7 @@
 // service, and the one place errors become a line on stderr and an exit code.
 import { CommanderError, type Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
+import { ReadOnlyError } from '../api/errors.js';
 import { redactKey } from '../config/mask.js';
 import type { Target } from '../target.js';
 import { escapeLine } from '../format/escape.js';
@@ -24,10 +25,17 @@ export interface Globals {
   debug?: boolean;
   color: boolean;
   wide?: boolean;
+  readOnly?: boolean;
+  mouse?: boolean;
 }
 
 export function globalsOf(cmd: Command): Globals {
   return cmd.optsWithGlobals<Globals>();
+}
+
+/** A local write (the config, the archive) under --read-only is refused as the client refuses the service's. */
+export function refuseWhenReadOnly(cmd: Command, what: string): void {
+  if (globalsOf(cmd).readOnly) throw new ReadOnlyError(what);
 }
 
 /** Keys seen in this run; anything written to stderr is scrubbed of them. */
@@ -76,6 +84,7 @@ export async function withApi<T>(cmd: Command, fn: (ctx: ApiContext) => Promise<
   const conn = await connect({
     profile: globals.profile,
     env: process.env,
+    readOnly: globals.readOnly,
     debug: globals.debug ? (line: string) => writeErr(`debug: ${line}`) : undefined,
   });
   addSecret(conn.target.apiKey);

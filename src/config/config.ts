@@ -15,9 +15,12 @@ export const SANDBOX_PROFILE = 'sandbox';
 /** The target described by SWITCHBOARD_BASE_URL + SWITCHBOARD_API_KEY. */
 export const ENV_PROFILE = 'env';
 
-const ProfileSchema = z.looseObject({ baseUrl: z.string().min(1), apiKey: z.string().min(1) });
+// readOnly: every write refused for this profile, as with --read-only.
+const ProfileSchema = z.looseObject({ baseUrl: z.string().min(1), apiKey: z.string().min(1), readOnly: z.boolean().optional() });
 const ConfigSchema = z.looseObject({
   current: z.string().optional(),
+  // The console takes clicks and the wheel, as with --mouse.
+  mouse: z.boolean().optional(),
   profiles: z.record(z.string(), ProfileSchema).default({}),
 });
 
@@ -34,6 +37,8 @@ export interface Target {
   dataDir: string;
   /** Where the embedded sandbox keeps its records (sandbox targets only). */
   sandboxDataDir?: string;
+  /** Writes are refused (--read-only, or the profile's readOnly): the client sends none. */
+  readOnly?: boolean;
 }
 
 /**
@@ -53,6 +58,7 @@ export interface ProfileSummary {
   apiKey?: string;
   /** The profile used when neither --profile nor the environment chooses one. */
   current: boolean;
+  readOnly?: boolean;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -96,6 +102,16 @@ export function removeProfile(name: string, env: Env = process.env): void {
   });
 }
 
+/** A profile's read-only setting: on, every write through it is refused (as --read-only). */
+export function setProfileReadOnly(name: string, on: boolean, env: Env = process.env): void {
+  updateConfig(env, (config) => {
+    const p = profileOf(config, name);
+    if (!p) throw unknownProfile(name, config, 'to change');
+    if (on) p.readOnly = true;
+    else delete p.readOnly;
+  });
+}
+
 /** Makes `name` the profile used by default ('sandbox' is always available). */
 export function setCurrentProfile(name: string, env: Env = process.env): void {
   updateConfig(env, (config) => {
@@ -116,7 +132,14 @@ export function listProfiles(env: Env = process.env): ProfileSummary[] {
     { name: SANDBOX_PROFILE, kind: 'sandbox', current: current === SANDBOX_PROFILE },
     ...Object.entries(config.profiles)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([name, p]): ProfileSummary => ({ name, kind: 'remote', baseUrl: p.baseUrl, apiKey: maskKey(p.apiKey), current: current === name })),
+      .map(([name, p]): ProfileSummary => ({
+        name,
+        kind: 'remote',
+        baseUrl: p.baseUrl,
+        apiKey: maskKey(p.apiKey),
+        current: current === name,
+        ...(p.readOnly ? { readOnly: true } : {}),
+      })),
   ];
 }
 
@@ -125,7 +148,12 @@ export function listProfiles(env: Env = process.env): ProfileSummary[] {
  * SWITCHBOARD_BASE_URL + SWITCHBOARD_API_KEY (profile 'env'), the config's current profile,
  * and finally the embedded sandbox.
  */
-export function resolveTarget(opts: { profile?: string; env?: Env } = {}): Target {
+export function resolveTarget(opts: { profile?: string; env?: Env; readOnly?: boolean } = {}): Target {
+  const target = resolveProfile(opts);
+  return opts.readOnly ? { ...target, readOnly: true } : target;
+}
+
+function resolveProfile(opts: { profile?: string; env?: Env }): Target {
   const env = opts.env ?? process.env;
   if (opts.profile) return namedTarget(opts.profile, 'given with --profile', env);
   if (env.SWITCHBOARD_PROFILE) return namedTarget(env.SWITCHBOARD_PROFILE, 'named by SWITCHBOARD_PROFILE', env);
@@ -141,7 +169,7 @@ function namedTarget(name: string, why: string, env: Env, config?: Config): Targ
   const cfg = config ?? loadConfig(env);
   const p = profileOf(cfg, name);
   if (!p) throw unknownProfile(name, cfg, `(${why})`);
-  return { kind: 'remote', profile: name, baseUrl: p.baseUrl, apiKey: p.apiKey, dataDir: dataDir(env) };
+  return { kind: 'remote', profile: name, baseUrl: p.baseUrl, apiKey: p.apiKey, dataDir: dataDir(env), ...(p.readOnly ? { readOnly: true } : {}) };
 }
 
 function envTarget(env: Env): Target {

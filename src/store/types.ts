@@ -70,6 +70,8 @@ export interface ConsoleTarget {
   baseUrl: string;
   /** Already masked (sk-…c0de); never the full key. */
   maskedKey?: string;
+  /** Writes are refused (--read-only or the profile's readOnly); the header says so. */
+  readOnly?: boolean;
   /** Where local data lives (remembered chat sessions); the XDG data dir when not given. */
   dataDir?: string;
   /** Where `:test` looks and a chat saved as a test goes; ./tests when not given. */

@@ -4,6 +4,7 @@ import { useEffect, useMemo } from 'react';
 import { Box, Text, useApp, useStdout } from 'ink';
 import { StoreProvider, routeKey, topRoute, useActions, useConsole, viewOf, type ConsoleStore, type Route } from '../store/index.js';
 import { KeypressProvider, Priority } from './hooks/keypress.js';
+import { TableAtProvider } from './hooks/table-at.js';
 import { BindingsProvider, ScreenRouteContext, useBindings, type Bindings } from './hooks/bindings.js';
 import { Command, KEYMAP } from './keymap.js';
 import { FlashLine, Footer, Header } from './components/Chrome.js';
@@ -65,6 +66,12 @@ export function App({
     () => handOver && ((text) => suspendTerminal(() => handOver(() => showInPager(text)))),
     [handOver, suspendTerminal],
   );
+  const readOnly = store.getState().target.readOnly === true;
+  const refuseWrite = useMemo(
+    () =>
+      readOnly ? (hint: string) => store.getState().actions.flash(`Read-only: "${hint}" is a write and was refused; nothing was sent`, 'error') : undefined,
+    [readOnly, store],
+  );
   return (
     <StoreProvider store={store}>
       <EditorContext.Provider value={edit}>
@@ -76,8 +83,10 @@ export function App({
               onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}
               onKeyDrawn={store.getState().actions.keyHandled}
             >
-              <BindingsProvider>
-                <Shell />
+              <BindingsProvider refuseWrite={refuseWrite}>
+                <TableAtProvider>
+                  <Shell />
+                </TableAtProvider>
               </BindingsProvider>
             </KeypressProvider>
           </CopyContext.Provider>

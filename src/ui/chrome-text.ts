@@ -3,7 +3,7 @@
 // loaded (start.ts), so the two cannot drift apart.
 import type { ConsoleTarget } from '../store/types.js';
 import type { ConnectionState } from '../api/connection-state.js';
-import { Footer, KEYMAP, bindingsFor, describeKey, type Binding, type Command, type KeyContext } from './keymap.js';
+import { Footer, KEYMAP, bindingsFor, keysOf, type Binding, type Command, type KeyContext } from './keymap.js';
 import { truncate, wrapText } from '../format/display.js';
 import type { Flash } from '../store/ui.js';
 import { cellWidth, truncateCells } from '../format/cells.js';
@@ -20,15 +20,17 @@ export const CONNECTION_MARK: Record<ConnectionState, { mark: string; color: 'gr
 /** The header's text before the connection mark, truncated to leave room for it. */
 export function headerLeft(target: ConsoleTarget, width: number): string {
   const where = target.kind === 'sandbox' ? `sandbox ${target.baseUrl}` : `${target.baseUrl}${target.maskedKey ? ` (${target.maskedKey})` : ''}`;
-  return truncate(`Switchboard │ ${where} │ profile ${target.profile} │ `, width - 14);
+  return truncate(`Switchboard │ ${target.readOnly ? 'READ-ONLY │ ' : ''}${where} │ profile ${target.profile} │ `, width - 14);
 }
 
 /**
  * What the footer shows on a route before its screen has bound its keys (the frame drawn before
  * Ink, the first commit): every footer key a key reaches in its contexts, as if all were enabled.
  */
-export function routeFooter(contexts: readonly KeyContext[]): Command[] {
-  return bindingsFor(contexts, { reachable: true, footerOnly: true }).map((b) => b.command);
+export function routeFooter(contexts: readonly KeyContext[], readOnly = false): Command[] {
+  return bindingsFor(contexts, { reachable: true, footerOnly: true })
+    .map((b) => b.command)
+    .filter((c) => !(readOnly && KEYMAP[c].write));
 }
 
 /**
@@ -36,12 +38,12 @@ export function routeFooter(contexts: readonly KeyContext[]): Command[] {
  * the screen's own keys first, in table order: while they don't fit the width, the lowest-priority
  * hint goes (the keymap's `footer` priorities); `? help` and `: command` always stay.
  */
-export function footerLine(commands: readonly Command[], width: number): string {
+export function footerLine(commands: readonly Command[], width: number, contexts: readonly KeyContext[] = []): string {
   const all = (Object.entries(KEYMAP) as [Command, Binding][]).filter(([cmd, b]) => b.footer && commands.includes(cmd));
   const isGlobal = ([, b]: (typeof all)[number]) => b.contexts.includes('global');
   const hints = [...all.filter((h) => !isGlobal(h)), ...all.filter(isGlobal)].map(([, b]) => ({
     footer: b.footer ?? 0,
-    piece: `${b.label ?? b.keys.map(describeKey).join('/')} ${b.hint}`,
+    piece: `${keysOf(b, [...contexts, ...b.contexts])} ${b.hint}`,
   }));
   const SEP = ' · ';
   const widthOf = (hs: typeof hints) => hs.reduce((n, h, i) => n + cellWidth(h.piece) + (i ? SEP.length : 0), 0);

@@ -11,7 +11,27 @@
 // would give for it, so the keymap and the components read keys exactly as they did under Ink.
 import type { Key } from 'ink';
 
-export type KeyEvent = { input: string; key: Key } | { paste: string };
+/** A mouse report (SGR 1006, only with --mouse): never a key, so never text in an input. x and y count from 1. */
+export interface MouseEvent {
+  action: 'press' | 'release' | 'wheelUp' | 'wheelDown' | 'move';
+  /** 0 left, 1 middle, 2 right. */
+  button: number;
+  x: number;
+  y: number;
+}
+
+export type KeyEvent = { input: string; key: Key } | { paste: string } | { mouse: MouseEvent };
+
+/** ESC[<b;x;yM (press, wheel, motion) or …m (release), `body` after the ESC; undefined when it is not one. */
+function mouseEvent(body: string): MouseEvent | undefined {
+  const m = /^\[<(\d+);(\d+);(\d+)([Mm])$/.exec(body);
+  if (!m) return undefined;
+  const b = Number(m[1]);
+  const at = { button: b & 3, x: Number(m[2]), y: Number(m[3]) };
+  if (b & 64) return { ...at, action: (b & 1) === 0 ? 'wheelUp' : 'wheelDown' };
+  if (b & 32) return { ...at, action: 'move' };
+  return { ...at, action: m[4] === 'M' ? 'press' : 'release' };
+}
 
 export interface KeyParser {
   /** The keys and pastes complete in what has been read so far, in order. */
@@ -257,8 +277,10 @@ export function createKeyParser(): KeyParser {
             i = 0;
             continue;
           }
-          const key = sequenceKey(body, meta);
-          if (key) events.push(key);
+          const mouse = meta ? undefined : mouseEvent(body);
+          const key = mouse ? undefined : sequenceKey(body, meta);
+          if (mouse) events.push({ mouse });
+          else if (key) events.push(key);
           i = end;
           continue;
         }

@@ -151,6 +151,8 @@ export interface KeyDescriptor {
 
 export interface Binding {
   keys: KeyDescriptor[];
+  /** The user's keys for some of its contexts (keys.yaml, ui/keys-file.ts), in place of `keys` there. */
+  keysIn?: Partial<Record<KeyContext, KeyDescriptor[]>>;
   /** How help and the footer write the keys, when not each key joined by / (1-9). */
   label?: string;
   contexts: KeyContext[];
@@ -161,6 +163,8 @@ export interface Binding {
    * the lowest go first. `Footer.Always` hints (help, command) are kept at any width.
    */
   footer?: number;
+  /** Changes something (the service, or a local file): refused in a read-only console, and left out of its footer. */
+  write?: true;
 }
 
 /** Footer priorities: higher stays longer on a narrow terminal. */
@@ -193,13 +197,19 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Retry]: { keys: [{ char: 'r' }], contexts: ['chat'], hint: 'load the session again', footer: Footer.High },
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
   [Command.Pager]: { keys: [{ char: 'v' }], contexts: ['call', 'json'], hint: 'view in $PAGER', footer: Footer.Low },
-  [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions'], hint: 'new', footer: Footer.Normal },
-  [Command.Edit]: { keys: [{ char: 'e' }], contexts: ['assistants', 'assistant'], hint: 'edit', footer: Footer.Normal },
-  [Command.EditAsCode]: { keys: [{ char: 'E' }], contexts: ['assistants', 'assistant'], hint: 'edit as YAML in $EDITOR', footer: Footer.Normal },
-  [Command.KnowledgeBase]: { keys: [{ char: 'k', ctrl: true }, { char: 'K' }], contexts: ['assistants', 'assistant'], hint: 'KB files', footer: Footer.Normal },
-  [Command.Chat]: { keys: [{ char: 'c' }], contexts: ['assistants', 'assistant'], hint: 'chat', footer: Footer.Normal },
-  [Command.Outbound]: { keys: [{ char: 'o' }], contexts: ['assistants', 'assistant', 'calls'], hint: 'call out', footer: Footer.Normal },
-  [Command.Link]: { keys: [{ char: 'l' }], contexts: ['numbers', 'number'], hint: 'link assistant', footer: Footer.Normal },
+  [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions'], hint: 'new', footer: Footer.Normal, write: true },
+  [Command.Edit]: { keys: [{ char: 'e' }], contexts: ['assistants', 'assistant'], hint: 'edit', footer: Footer.Normal, write: true },
+  [Command.EditAsCode]: { keys: [{ char: 'E' }], contexts: ['assistants', 'assistant'], hint: 'edit as YAML in $EDITOR', footer: Footer.Normal, write: true },
+  [Command.KnowledgeBase]: {
+    keys: [{ char: 'k', ctrl: true }, { char: 'K' }],
+    contexts: ['assistants', 'assistant'],
+    hint: 'KB files',
+    footer: Footer.Normal,
+    write: true,
+  },
+  [Command.Chat]: { keys: [{ char: 'c' }], contexts: ['assistants', 'assistant'], hint: 'chat', footer: Footer.Normal, write: true },
+  [Command.Outbound]: { keys: [{ char: 'o' }], contexts: ['assistants', 'assistant', 'calls'], hint: 'call out', footer: Footer.Normal, write: true },
+  [Command.Link]: { keys: [{ char: 'l' }], contexts: ['numbers', 'number'], hint: 'link assistant', footer: Footer.Normal, write: true },
   [Command.CallFilters]: { keys: [{ char: 'f' }], contexts: ['calls'], hint: 'filters', footer: Footer.Normal },
   [Command.ToggleLive]: { keys: [{ char: 'L' }], contexts: ['calls'], hint: 'live on/off', footer: Footer.Normal },
   [Command.Search]: { keys: [{ char: 's' }], contexts: ['calls', 'search'], hint: 'search transcripts (:search text)', footer: Footer.Normal },
@@ -209,9 +219,9 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.AssistantNumbers]: { keys: [{ char: 'N' }], contexts: ['assistants', 'assistant'], hint: 'its numbers', footer: Footer.Normal },
   [Command.FileAssistants]: { keys: [{ char: 'a' }], contexts: ['files', 'file'], hint: 'assistants using it', footer: Footer.Normal },
   [Command.ChartMetric]: { keys: [{ char: 'm' }, { key: 'tab' }], contexts: ['stats'], hint: 'chart calls/minutes/cost', footer: Footer.Normal },
-  [Command.Upload]: { keys: [{ char: 'u' }], contexts: ['files'], hint: 'upload', footer: Footer.Normal },
-  [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file'], hint: 'delete', footer: Footer.Normal },
-  [Command.Clone]: { keys: [{ char: 'D' }], contexts: ['assistants', 'assistant'], hint: 'duplicate (new, pre-filled)' },
+  [Command.Upload]: { keys: [{ char: 'u' }], contexts: ['files'], hint: 'upload', footer: Footer.Normal, write: true },
+  [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file'], hint: 'delete', footer: Footer.Normal, write: true },
+  [Command.Clone]: { keys: [{ char: 'D' }], contexts: ['assistants', 'assistant'], hint: 'duplicate (new, pre-filled)', write: true },
   [Command.OpenSessionId]: { keys: [{ char: 'o' }], contexts: ['sessions'], hint: 'open a session id', footer: Footer.Normal },
   [Command.CopyId]: {
     keys: [{ char: 'Y' }],
@@ -226,7 +236,7 @@ export const KEYMAP: Record<Command, Binding> = {
     hint: 'sort: next column / direction',
     footer: Footer.Low,
   },
-  [Command.Send]: { keys: [{ key: 'return' }], contexts: ['chat'], hint: 'send', footer: Footer.High },
+  [Command.Send]: { keys: [{ key: 'return' }], contexts: ['chat'], hint: 'send', footer: Footer.High, write: true },
   [Command.RecallEarlier]: { keys: [{ key: 'upArrow' }], contexts: ['chat'], hint: 'earlier input', footer: Footer.Low },
   [Command.RecallLater]: { keys: [{ key: 'downArrow' }], contexts: ['chat'], hint: 'later input' },
   [Command.NewLine]: {
@@ -240,8 +250,8 @@ export const KEYMAP: Record<Command, Binding> = {
   },
   [Command.Variables]: { keys: [{ char: 'v', ctrl: true }], contexts: ['chat'], hint: 'variables', footer: Footer.Normal },
   [Command.LeaveChat]: { keys: [{ key: 'escape' }], contexts: ['chat'], hint: 'cancel send / back (the draft is kept)', footer: Footer.High },
-  [Command.SaveAsTest]: { keys: [{ char: 't', ctrl: true }], contexts: ['chat'], hint: 'save as test', footer: Footer.Low },
-  [Command.ApplyEdit]: { keys: [{ key: 'return' }], contexts: ['review'], hint: 'apply the changes', footer: Footer.High },
+  [Command.SaveAsTest]: { keys: [{ char: 't', ctrl: true }], contexts: ['chat'], hint: 'save as test', footer: Footer.Low, write: true },
+  [Command.ApplyEdit]: { keys: [{ key: 'return' }], contexts: ['review'], hint: 'apply the changes', footer: Footer.High, write: true },
   [Command.DiscardEdit]: { keys: [{ key: 'escape' }], contexts: ['review'], hint: 'discard them', footer: Footer.High },
   [Command.NextField]: { keys: [{ key: 'tab', shift: false }, { key: 'downArrow' }], contexts: ['form'], hint: 'next field', footer: Footer.Normal },
   [Command.PrevField]: { keys: [{ key: 'tab', shift: true }, { key: 'upArrow' }], contexts: ['form'], hint: 'previous field' },
@@ -302,6 +312,21 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.LineBreak]: { keys: [{ key: 'return' }], contexts: ['input'], hint: 'new line (a prompt field)' },
 };
 
+/** The keys of a binding in one context: the user's there, else its own. */
+export function keysAt(b: Binding, context: KeyContext | undefined): KeyDescriptor[] {
+  return (context && b.keysIn?.[context]) || b.keys;
+}
+
+/**
+ * Makes `table` the one every reader uses (dispatcher, footer, help): the console calls it once at
+ * start with the table the user's keys file made. Replaced in place, so every importer sees it.
+ */
+export function installKeymap(table: Record<Command, Binding>): void {
+  if (table === KEYMAP) return; // emptied first, it would be copied from itself
+  for (const c of Object.keys(KEYMAP) as Command[]) delete KEYMAP[c];
+  Object.assign(KEYMAP, table);
+}
+
 function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
   if (d.key) return key[d.key] === true && !!d.ctrl === key.ctrl && !!d.alt === key.meta && (d.shift === undefined || d.shift === key.shift);
   if (d.char === undefined) return false;
@@ -319,7 +344,7 @@ function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
 export function commandFor(input: string, key: Key, contexts: readonly KeyContext[]): Command | undefined {
   for (const context of contexts) {
     for (const [cmd, b] of Object.entries(KEYMAP) as [Command, Binding][]) {
-      if (b.contexts.includes(context) && b.keys.some((d) => matchesDescriptor(d, input, key))) return cmd;
+      if (b.contexts.includes(context) && keysAt(b, context).some((d) => matchesDescriptor(d, input, key))) return cmd;
     }
   }
   return undefined;
@@ -371,7 +396,10 @@ export function describeKey(d: KeyDescriptor): string {
   return d.ctrl ? `Ctrl-${base.toUpperCase()}` : d.alt ? `Alt-${base}` : d.shift ? `Shift-${base}` : base;
 }
 
-function keysOf(b: Binding): string {
+/** How a binding's keys are written in a context (the first of `contexts` it lives in): the user's keys when remapped there. */
+export function keysOf(b: Binding, contexts: readonly KeyContext[] = []): string {
+  const context = contexts.find((c) => b.contexts.includes(c));
+  if (context && b.keysIn?.[context]) return b.keysIn[context].map(describeKey).join('/');
   return b.label ?? b.keys.map(describeKey).join('/');
 }
 
@@ -388,16 +416,16 @@ export function bindingsFor(
   opts: { reachable?: boolean; footerOnly?: boolean } = {},
 ): { command: Command; keys: string; hint: string; footer: number }[] {
   const entries = Object.entries(KEYMAP) as [Command, Binding][];
-  const live = new Set<Command>();
+  const live = new Map<Command, KeyContext>();
   const taken = new Set<string>();
   for (const context of contexts) {
     const here = entries.filter(([cmd, b]) => b.contexts.includes(context) && !live.has(cmd));
-    for (const [cmd, b] of here) if (!opts.reachable || !b.keys.every((d) => taken.has(descriptorId(d)))) live.add(cmd);
-    for (const [, b] of here) for (const d of b.keys) taken.add(descriptorId(d));
+    for (const [cmd, b] of here) if (!opts.reachable || !keysAt(b, context).every((d) => taken.has(descriptorId(d)))) live.set(cmd, context);
+    for (const [, b] of here) for (const d of keysAt(b, context)) taken.add(descriptorId(d));
   }
   return entries
     .filter(([cmd, b]) => live.has(cmd) && (!opts.footerOnly || b.footer))
-    .map(([command, b]) => ({ command, keys: keysOf(b), hint: b.hint, footer: b.footer ?? 0 }));
+    .map(([command, b]) => ({ command, keys: keysOf(b, [live.get(command)!]), hint: b.hint, footer: b.footer ?? 0 }));
 }
 
 /** Help lists these in this order, one section each. */

@@ -7,7 +7,7 @@
 // the Ink components use, with a list's cached rows, or, opened on the call log (`switchboard
 // calls`), the archive's newest calls; keys typed meanwhile wait in stdin for the app.
 import { setFlagsFromString } from 'node:v8';
-import { resolveTarget, serviceOf, type Target } from '../config/config.js';
+import { loadConfig, resolveTarget, serviceOf, type Target } from '../config/config.js';
 import { maskKey } from '../config/mask.js';
 import { stateDir } from '../config/paths.js';
 import { debugLogPath, debugLogWriter } from '../crash.js';
@@ -24,6 +24,8 @@ import { CHART_ROWS, LIVE_MARK, callColor, callColumns, callStatusText, chartTex
 import type { CallLogPeek } from '../archive/index.js';
 import type { Column } from '../format/column.js';
 import { takeTerminal, type Terminal } from './terminal.js';
+import { installKeymap } from './keymap.js';
+import { loadUserKeymap } from './keys-file.js';
 
 export interface ConsoleOptions {
   profile?: string;
@@ -31,6 +33,10 @@ export interface ConsoleOptions {
   color: boolean;
   /** Each request and response line goes to the debug log (the screen is the console's). */
   debug?: boolean;
+  /** --read-only: every write refused (the profile may ask for it too). */
+  readOnly?: boolean;
+  /** --mouse: the wheel scrolls and a click selects. */
+  mouse?: boolean;
   /** Open on this screen instead of Assistants (e.g. `switchboard chat` opens Chat). */
   initialRoute?: { screen: 'assistants' | 'numbers' | 'calls' | 'chat' | 'files'; assistantId?: string; sessionId?: string };
 }
@@ -72,9 +78,11 @@ const HEAP_GROWING_PERCENT = 50;
 
 export async function startConsole(opts: ConsoleOptions): Promise<number> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  const resolved = resolveTarget({ profile: opts.profile });
+  const resolved = resolveTarget({ profile: opts.profile, readOnly: opts.readOnly });
+  // The user's keys (a mistake is refused here, before the terminal is taken): the table every reader uses from now on.
+  installKeymap(await loadUserKeymap());
   // Taken before Ink loads: colour and glyphs (capabilities.ts) are decided here, and the first frame is drawn with them.
-  const terminal = takeTerminal({ color: opts.color });
+  const terminal = takeTerminal({ color: opts.color, mouse: opts.mouse || loadConfig().mouse === true });
   const ui = import('./run.js');
   const debugLog = opts.debug ? debugLogPath() : undefined;
   let rateLimited: ((wait: RateLimitWait) => void) | undefined;
@@ -90,6 +98,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
     ...shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir()),
     service: serviceOf(resolved),
     stateDir: stateDir(),
+    ...(resolved.readOnly ? { readOnly: true } : {}),
   };
   const route = routeFrom(opts.initialRoute);
   const callLog = route.name === 'calls' ? await peekCalls(resolved, terminal.rows) : undefined;
@@ -197,7 +206,7 @@ export function chromeFrame(target: FrameTarget, route: Route, columns: number, 
     at(1, header) +
     at(2, sgr('2', truncate(titleOf(route), width), '22')) +
     bodyText +
-    at(Math.max(5, rows), sgr('2', footerLine(routeFooter(ROUTES[route.name].contexts), width), '22')) +
+    at(Math.max(5, rows), sgr('2', footerLine(routeFooter(ROUTES[route.name].contexts, target.readOnly), width, ROUTES[route.name].contexts), '22')) +
     '\x1b[H'
   );
 }

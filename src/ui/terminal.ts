@@ -54,6 +54,8 @@ function clipboardSequence(text: string): string {
 export interface TakeOptions {
   /** Colour wanted by the flags and environment (`--no-color`, NO_COLOR, FORCE_COLOR). */
   color: boolean;
+  /** --mouse: clicks and the wheel come to the console (SGR 1006); otherwise the terminal keeps its own selection. */
+  mouse?: boolean;
 }
 
 // Not Ink's alternateScreen option: Ink enters the alternate screen in render(), after React and
@@ -67,6 +69,10 @@ const LEAVE_ALT = '\x1b[?25h\x1b[?1049l'; // show the cursor, leave the alternat
 const PASTE_ON = '\x1b[?2004h';
 const PASTE_OFF = '\x1b[?2004l';
 const QUIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+// Mouse reports (button presses and the wheel, 1000) in SGR form (1006: ESC[<b;x;yM, any column),
+// only with --mouse; off on every way out like the paste brackets, or the shell would get them.
+const MOUSE_ON = '\x1b[?1000h\x1b[?1006h';
+const MOUSE_OFF = '\x1b[?1006l\x1b[?1000l';
 
 export function takeTerminal(opts: TakeOptions): Terminal {
   const stdin = process.stdin;
@@ -78,6 +84,8 @@ export function takeTerminal(opts: TakeOptions): Terminal {
   setCapabilities({ color, unicode });
   // Not UTF-8: every write (the first frame, then Ink's) in ASCII through the one glyph table.
   const out = unicode ? (text: string) => stdout.write(text) : (text: string) => stdout.write(asciiText(text));
+  const on = ENTER_ALT + PASTE_ON + (opts.mouse ? MOUSE_ON : '');
+  const off = (opts.mouse ? MOUSE_OFF : '') + PASTE_OFF + LEAVE_ALT;
 
   let restored = false;
   let quitHandler: (() => void) | undefined;
@@ -93,7 +101,7 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     } catch {
       /* stdin already closed */
     }
-    stdout.write(PASTE_OFF + LEAVE_ALT);
+    stdout.write(off);
   };
   // Cooked mode on the main screen, and back: around a stop (Ctrl-Z) and a hand-over (an editor).
   // The console's key reader (ui/hooks/keypress.tsx) keeps its listener on stdin; paused, the
@@ -105,10 +113,10 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     } catch {
       /* stdin already closed */
     }
-    stdout.write(PASTE_OFF + LEAVE_ALT);
+    stdout.write(off);
   };
   const enter = () => {
-    stdout.write(ENTER_ALT + PASTE_ON);
+    stdout.write(on);
     if (stdin.isTTY) stdin.setRawMode(true);
     stdin.resume();
   };
@@ -145,7 +153,7 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     restore();
     process.exit(0);
   }
-  stdout.write(ENTER_ALT + PASTE_ON);
+  stdout.write(on);
   // Raw now, so keys typed before the app is up are neither echoed nor lost (they wait in stdin).
   if (stdin.isTTY) stdin.setRawMode(true);
   process.on('exit', restore);

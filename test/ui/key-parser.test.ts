@@ -5,11 +5,12 @@ import assert from 'node:assert/strict';
 import { createKeyParser, type KeyEvent } from '../../src/ui/key-parser.js';
 
 /** A key as `input` plus its true flags (`'j'`, `'|upArrow'`, `'b|meta'`), or a paste as `{ paste }`. */
-type Shown = string | { paste: string };
+type Shown = string | { paste: string } | { mouse: string };
 
 function show(events: KeyEvent[]): Shown[] {
   return events.map((e) => {
     if ('paste' in e) return { paste: e.paste };
+    if ('mouse' in e) return { mouse: `${e.mouse.action} ${e.mouse.button} ${e.mouse.x},${e.mouse.y}` };
     const flags = Object.entries(e.key)
       .filter(([, v]) => v === true)
       .map(([k]) => k);
@@ -25,6 +26,9 @@ function parse(...reads: string[]): Shown[] {
 }
 
 const TABLE: [name: string, bytes: string, keys: Shown[]][] = [
+  ['an SGR click is one mouse event, never keys', 'a\x1b[<0;12;5Mb', ['a', { mouse: 'press 0 12,5' }, 'b']],
+  ['its release', '\x1b[<0;12;5m', [{ mouse: 'release 0 12,5' }]],
+  ['the wheel', '\x1b[<64;3;4M\x1b[<65;3;4M', [{ mouse: 'wheelUp 0 3,4' }, { mouse: 'wheelDown 1 3,4' }]],
   ['a letter', 'j', ['j']],
   ['a capital is shifted', 'G', ['G|shift']],
   ['a run of plain characters is that many keys', 'jjjj', ['j', 'j', 'j', 'j']],
@@ -74,6 +78,10 @@ const TABLE: [name: string, bytes: string, keys: Shown[]][] = [
 for (const [name, bytes, keys] of TABLE) {
   test(`${name}: ${JSON.stringify(bytes)}`, () => assert.deepEqual(parse(bytes), keys));
 }
+
+test('a mouse report split across reads is one event', () => {
+  assert.deepEqual(parse('\x1b[<0;1', ';2M'), [{ mouse: 'press 0 1,2' }]);
+});
 
 test('a sequence split across reads is one key', () => {
   assert.deepEqual(parse('\x1b', '[A'), ['|upArrow']);

@@ -52,7 +52,8 @@ function freshnessText(f: Freshness): string {
 /** The keys bound and enabled in front; until the screen of `route` (its routeKey) has bound its keys, its route's (`contexts`). */
 export function Footer({ route, contexts, width }: { route: string; contexts: readonly KeyContext[]; width: number }) {
   const live = useLiveCommands(route);
-  const line = footerLine(live ?? routeFooter(contexts), width);
+  const readOnly = useConsole((s) => s.target.readOnly === true);
+  const line = footerLine(live ?? routeFooter(contexts, readOnly), width, contexts);
   return (
     <Text wrap="truncate" dimColor>
       {line}

@@ -6,6 +6,7 @@ import { Box, Text } from 'ink';
 import { layoutColumns, type Column } from '../../format/column.js';
 import { fitColumns, headerLine, rowLine, tableBodyHeight } from '../../format/table-text.js';
 import { capabilities } from '../capabilities.js';
+import { useTableAt } from '../hooks/table-at.js';
 
 export { layoutColumns, tableBodyHeight };
 
@@ -64,6 +65,7 @@ export function Table<T extends object>(props: {
   // 100,000-call log keeps no line for every row it passed.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `shape` stands for `cols`: a new layout of the same widths keeps the lines
   const lines = useMemo(() => new Map<T, string>(), [props.columns, shape]);
+  const at = useTableAt(scroll, cursor);
   const lineOf = (row: T) => {
     let text = lines.get(row);
     if (text === undefined) {
@@ -74,7 +76,7 @@ export function Table<T extends object>(props: {
     return text;
   };
   return (
-    <Box flexDirection="column" height={height} width={props.width}>
+    <Box ref={at} flexDirection="column" height={height} width={props.width}>
       <Text bold color="cyan">
         {marker ? markerOf(false) : ''}
         {headerLine(cols)}

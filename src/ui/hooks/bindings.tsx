@@ -10,7 +10,7 @@
 import { createContext, useContext, useLayoutEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { Key } from 'ink';
 import { KEYMAP, commandFor, typedText, type Command, type KeyContext } from '../keymap.js';
-import { useKeypress, type PasteHandler } from './keypress.js';
+import { useKeypress, type MouseHandler, type PasteHandler } from './keypress.js';
 
 /** Runs the command; returning false passes the key on (to the handlers below) as if unbound. */
 type BindingHandler = (input: string, key: Key) => boolean | void;
@@ -25,6 +25,7 @@ export interface BindingOptions {
   /** Printable text that no binding here takes (keymap.ts `typedText`): the one input that is not a command. */
   onText?: (text: string) => boolean | void;
   onPaste?: PasteHandler;
+  onMouse?: MouseHandler;
 }
 
 interface Layer {
@@ -78,10 +79,18 @@ class LiveBindings {
 
 const LiveBindingsContext = createContext<LiveBindings | null>(null);
 
-export function BindingsProvider({ children }: { children: ReactNode }) {
+/** In a read-only console: says why a write command's key did nothing (the keymap's `write` bindings). */
+type RefuseWrite = (hint: string) => void;
+const RefuseWriteContext = createContext<RefuseWrite | null>(null);
+
+export function BindingsProvider({ children, refuseWrite }: { children: ReactNode; refuseWrite?: RefuseWrite }) {
   const live = useRef<LiveBindings>(null);
   live.current ??= new LiveBindings();
-  return <LiveBindingsContext.Provider value={live.current}>{children}</LiveBindingsContext.Provider>;
+  return (
+    <LiveBindingsContext.Provider value={live.current}>
+      <RefuseWriteContext.Provider value={refuseWrite ?? null}>{children}</RefuseWriteContext.Provider>
+    </LiveBindingsContext.Provider>
+  );
 }
 
 /**
@@ -104,10 +113,16 @@ export function useLiveCommands(route: string): readonly Command[] | null {
 export function useBindings(contexts: readonly KeyContext[], bindings: Bindings, opts: BindingOptions) {
   const active = opts.active ?? true;
   const modal = opts.modal ?? false;
+  const refuseWrite = useContext(RefuseWriteContext);
   useKeypress(
     (input, key) => {
       const cmd = commandFor(input, key, contexts);
       const run = cmd && bindings[cmd];
+      // Read-only: a write's key is refused here, the one place every key passes, before its handler opens anything.
+      if (run && refuseWrite && KEYMAP[cmd].write) {
+        refuseWrite(KEYMAP[cmd].hint);
+        return true;
+      }
       if (run && run(input, key) !== false) return true;
       if (!run && opts.onText) {
         const text = typedText(input, key);
@@ -115,12 +130,14 @@ export function useBindings(contexts: readonly KeyContext[], bindings: Bindings,
       }
       return modal;
     },
-    { priority: opts.priority, active, onPaste: opts.onPaste },
+    { priority: opts.priority, active, onPaste: opts.onPaste, onMouse: opts.onMouse },
   );
 
   const live = useContext(LiveBindingsContext);
   const route = useContext(ScreenRouteContext);
-  const commands = (Object.keys(bindings) as Command[]).filter((c) => bindings[c] && KEYMAP[c].contexts.some((x) => contexts.includes(x)));
+  const commands = (Object.keys(bindings) as Command[]).filter(
+    (c) => bindings[c] && KEYMAP[c].contexts.some((x) => contexts.includes(x)) && !(refuseWrite && KEYMAP[c].write),
+  );
   const id = useRef<{ seq: number } | null>(null);
   const shape = `${active}|${modal}|${commands.join()}`;
   useLayoutEffect(() => {

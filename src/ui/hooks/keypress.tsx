@@ -9,7 +9,7 @@ import { useStdin, type Key } from 'ink';
 import { StringDecoder } from 'node:string_decoder';
 import { unstable_IdlePriority, unstable_scheduleCallback } from 'scheduler';
 import { Command, commandFor } from '../keymap.js';
-import { createKeyParser, type KeyEvent } from '../key-parser.js';
+import { createKeyParser, type KeyEvent, type MouseEvent } from '../key-parser.js';
 
 /** Keys wait for a loading screen at most this long (then they go on to it as it is). */
 const HOLD_MAX_MS = 5000;
@@ -29,12 +29,15 @@ export const Priority = {
 export type KeyHandler = (input: string, key: Key) => boolean | void;
 /** Takes pasted text whole; return true when taken. */
 export type PasteHandler = (text: string) => boolean | void;
+/** A click or the wheel (--mouse); return true when taken. */
+export type MouseHandler = (e: MouseEvent) => boolean | void;
 
 interface Registration {
   priority: number;
   seq: number;
   handler: { current: KeyHandler };
   paste: { current: PasteHandler | undefined };
+  mouse?: { current: MouseHandler | undefined };
   /** Read at dispatch time: a render that turns a handler off takes effect before the next key. */
   active: { current: boolean };
 }
@@ -121,6 +124,10 @@ class Dispatcher implements Registry {
           if (this.paste(e.paste)) await afterRender();
           continue;
         }
+        if ('mouse' in e) {
+          if (this.mouse(e.mouse)) await afterRender();
+          continue;
+        }
         const outcome = this.key(e);
         if (outcome === 'taken') await afterRender();
         // Drawn: background work may use the gap before the next key.
@@ -146,6 +153,16 @@ class Dispatcher implements Registry {
     // Snapshot: a handler may register or unregister others (opening a dialog) while we iterate.
     for (const r of [...this.regs]) if (r.active.current && r.handler.current(input, key) === true) return 'taken';
     return 'not taken';
+  }
+
+  /** To the screen in front only: a dialog, form or focused input above it takes no clicks, and lets none through. */
+  private mouse(e: MouseEvent): boolean {
+    for (const r of [...this.regs]) {
+      if (!r.active.current) continue;
+      if (r.mouse?.current && r.mouse.current(e) === true) return true;
+      if (r.priority > Priority.Screen) return false;
+    }
+    return false;
   }
 
   private paste(text: string): boolean {
@@ -207,18 +224,20 @@ export function KeypressProvider({
 let seq = 0;
 
 /** Subscribe to keys while `active`; return true from the handler to consume the key. `onPaste` takes pasted text. */
-export function useKeypress(handler: KeyHandler, opts: { priority: number; active?: boolean; onPaste?: PasteHandler }) {
+export function useKeypress(handler: KeyHandler, opts: { priority: number; active?: boolean; onPaste?: PasteHandler; onMouse?: MouseHandler }) {
   const registry = useContext(KeypressContext);
   if (!registry) throw new Error('useKeypress must be used inside <KeypressProvider>');
   const ref = useRef(handler);
   ref.current = handler;
   const paste = useRef(opts.onPaste);
   paste.current = opts.onPaste;
+  const mouse = useRef(opts.onMouse);
+  mouse.current = opts.onMouse;
   const active = useRef(opts.active ?? true);
   active.current = opts.active ?? true;
   // Later registrations at equal priority win: the innermost, newest component is on top.
   // A layout effect: registered at commit, so the very next key already reaches a new screen.
-  useLayoutEffect(() => registry.add({ priority: opts.priority, seq: ++seq, handler: ref, paste, active }), [registry, opts.priority]);
+  useLayoutEffect(() => registry.add({ priority: opts.priority, seq: ++seq, handler: ref, paste, mouse, active }), [registry, opts.priority]);
 }
 
 /** While `holding` (a screen loading its first rows), keys wait and then go in order. */

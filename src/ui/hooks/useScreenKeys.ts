@@ -7,6 +7,8 @@ import { ROUTES } from '../screens/routes.js';
 import { Priority, useHoldKeys } from './keypress.js';
 import { useBindings, type Bindings } from './bindings.js';
 import { tableBodyHeight } from '../components/Table.js';
+import { useClickedRow } from './table-at.js';
+import type { MouseEvent } from '../key-parser.js';
 
 /** The key contexts of the route in view, most specific first. */
 export function useRouteContexts(): readonly KeyContext[] {
@@ -44,8 +46,24 @@ export function useListKeys(opts: {
     [Command.PageUp]: () => actions.moveCursor(-rows, opts.count, rows),
     [Command.PageDown]: () => actions.moveCursor(rows, opts.count, rows),
   };
-  useBindings(useRouteContexts(), withMoves(moves, opts.bindings), { priority: Priority.Screen, active: opts.active });
+  const clicked = useClickedRow();
+  // --mouse: the wheel moves the cursor, a click puts it on the row clicked.
+  const onMouse = (e: MouseEvent) => {
+    if (e.action === 'wheelUp' || e.action === 'wheelDown') {
+      actions.moveCursor(e.action === 'wheelUp' ? -WHEEL_ROWS : WHEEL_ROWS, opts.count, rows);
+      return true;
+    }
+    if (e.action !== 'press' || e.button !== 0) return false;
+    const delta = clicked(e.y);
+    if (delta === undefined) return false;
+    actions.moveCursor(delta, opts.count, rows);
+    return true;
+  };
+  useBindings(useRouteContexts(), withMoves(moves, opts.bindings), { priority: Priority.Screen, active: opts.active, onMouse });
 }
+
+/** Rows one notch of the wheel moves. */
+const WHEEL_ROWS = 3;
 
 /** For scrolled details: `lines` lines in `height` rows. */
 export function useDetailKeys(opts: { lines: number; height: number; loading?: boolean; bindings?: Bindings }) {
@@ -62,5 +80,10 @@ export function useDetailKeys(opts: { lines: number; height: number; loading?: b
     [Command.Top]: by(-max - 1),
     [Command.Bottom]: by(max),
   };
-  useBindings(useRouteContexts(), withMoves(moves, opts.bindings ?? {}), { priority: Priority.Screen });
+  const onMouse = (e: MouseEvent) => {
+    if (e.action !== 'wheelUp' && e.action !== 'wheelDown') return false;
+    actions.scrollBy(e.action === 'wheelUp' ? -WHEEL_ROWS : WHEEL_ROWS, max);
+    return true;
+  };
+  useBindings(useRouteContexts(), withMoves(moves, opts.bindings ?? {}), { priority: Priority.Screen, onMouse });
 }

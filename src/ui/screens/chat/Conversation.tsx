@@ -14,7 +14,7 @@ import { ErrorState, Loading } from '../../components/Status.js';
 import { Priority } from '../../hooks/keypress.js';
 import { useBindings } from '../../hooks/bindings.js';
 import { useTopView } from '../../hooks/useTopView.js';
-import { Command, KEYMAP, describeKey, type KeyContext } from '../../keymap.js';
+import { Command, KEYMAP, describeKey, keysAt, type KeyContext } from '../../keymap.js';
 import { money, truncate, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 import type { ScreenProps } from '../shared.js';
@@ -74,7 +74,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
     meta.name === `Chat with ${assistantName}` ? '' : meta.name, // the service's default name says nothing new
     count(turns.length, 'message'),
     total !== undefined ? `total ${money(total)}` : '',
-    vars.length ? `vars ${vars.map(([k, v]) => `${k}=${v}`).join(' ')}` : `${describeKey(KEYMAP[Command.Variables].keys[0])} variables`,
+    vars.length ? `vars ${vars.map(([k, v]) => `${k}=${v}`).join(' ')}` : `${describeKey(keysAt(KEYMAP[Command.Variables], 'chat')[0])} variables`,
   ]
     .filter(Boolean)
     .join(' · ');

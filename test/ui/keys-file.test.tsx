@@ -1,0 +1,101 @@
+// The user's keys file: it makes a new table that the dispatcher, the footer and help read, and a
+// mistake in it is one line naming what was wrong.
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, KEYMAP, bindingsFor, commandFor, installKeymap, type Binding } from '../../src/ui/keymap.js';
+import { keymapWith, loadUserKeymap, parseKey } from '../../src/ui/keys-file.js';
+import { footerLine } from '../../src/ui/chrome-text.js';
+import { keyWith } from '../../src/ui/key-parser.js';
+import { ConfigError } from '../../src/config/files.js';
+import { openConsole } from './support.js';
+import { createMemoryApi } from '../support/memory-api.js';
+
+const DEFAULT = { ...KEYMAP } as Record<Command, Binding>;
+const plain = keyWith();
+
+describe('keymapWith', () => {
+  test('a command remapped in one context answers its new key there, and keeps its own keys elsewhere', () => {
+    const t = keymapWith(DEFAULT, { list: { refresh: ['R', 'ctrl-r'] } });
+    installKeymap(t);
+    try {
+      assert.equal(commandFor('R', plain, ['assistants', 'list', 'global']), Command.Refresh);
+      assert.equal(commandFor('r', keyWith({ ctrl: true }), ['assistants', 'list', 'global']), Command.Refresh);
+      assert.equal(commandFor('r', plain, ['assistants', 'list', 'global']), undefined, 'r no longer refreshes a list');
+      assert.equal(commandFor('r', plain, ['assistant', 'detail', 'global']), Command.Refresh, 'a detail keeps r');
+      const help = bindingsFor(['assistants', 'list', 'global'], { reachable: true }).find((b) => b.command === Command.Refresh);
+      assert.equal(help?.keys, 'R/Ctrl-R');
+      assert.match(footerLine([Command.Refresh], 200, ['assistants', 'list', 'global']), /R\/Ctrl-R refresh/);
+    } finally {
+      installKeymap(DEFAULT);
+    }
+  });
+
+  test('mistakes are one line naming them', () => {
+    const line = (raw: unknown) => {
+      try {
+        keymapWith(DEFAULT, raw);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return 'accepted';
+    };
+    assert.match(line({ lists: { refresh: 'R' } }), /^"lists" is not a key context; known: global, /);
+    assert.match(line({ list: { refrsh: 'R' } }), /^list: "refrsh" is not a command; in list: .*refresh/);
+    assert.match(line({ calls: { upload: 'x' } }), /^calls: "upload" has no key in calls/);
+    assert.match(line({ list: { refresh: 'j' } }), /^j is bound twice in list: down and refresh; give one of them another key$/);
+    assert.match(line({ list: { refresh: 'ctrl-1' } }), /^list\.refresh: "ctrl-1": ctrl- goes with a letter$/);
+    assert.match(line({ list: { refresh: 'ab' } }), /^list\.refresh: "ab" is not a key/);
+    assert.match(line({ global: { forceQuit: 'x' } }), /^global: forceQuit stays on Ctrl-C$/);
+    for (const l of [line({ lists: {} }), line({ list: { refresh: 'j' } })]) assert.doesNotMatch(l, /\n/);
+  });
+
+  test('keys as written', () => {
+    assert.deepEqual(parseKey('Q'), { char: 'Q' });
+    assert.deepEqual(parseKey('-'), { char: '-' });
+    assert.deepEqual(parseKey('space'), { char: ' ' });
+    assert.deepEqual(parseKey('ctrl-R'), { ctrl: true, char: 'r' });
+    assert.deepEqual(parseKey('shift-tab'), { shift: true, key: 'tab' });
+    assert.deepEqual(parseKey('alt-enter'), { alt: true, key: 'return' });
+  });
+});
+
+describe('the keys file', () => {
+  const home = mkdtempSync(join(tmpdir(), 'switchboard-keys-'));
+  const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
+  after(() => rmSync(home, { recursive: true, force: true }));
+
+  test('none: the default table; a mistake: a ConfigError naming the file', async () => {
+    assert.equal(await loadUserKeymap(env), KEYMAP);
+    mkdirSync(join(home, 'config', 'switchboard'), { recursive: true });
+    writeFileSync(join(home, 'config', 'switchboard', 'keys.yaml'), 'list:\n  refresh: j\n');
+    await assert.rejects(loadUserKeymap(env), (err: Error) => err instanceof ConfigError && /keys\.yaml: j is bound twice in list/.test(err.message));
+    writeFileSync(join(home, 'config', 'switchboard', 'keys.yaml'), 'list: [\n');
+    await assert.rejects(loadUserKeymap(env), (err: Error) => err instanceof ConfigError && /keys\.yaml: /.test(err.message));
+  });
+
+  test("in the console: the file's key runs the command, the footer and help show it", async () => {
+    writeFileSync(join(home, 'config', 'switchboard', 'keys.yaml'), 'assistants:\n  new: N\nglobal:\n  help: F1x\n'.replace('F1x', 'H'));
+    installKeymap(await loadUserKeymap(env));
+    const api = createMemoryApi();
+    const c = await openConsole(api, { initialRoute: { name: 'assistants' } });
+    try {
+      await c.waitFor('Assistants');
+      await c.waitFor('N new');
+      assert.match(c.frame(), /H help/);
+      await c.press('n');
+      assert.equal(c.store.getState().stack.length, 1, 'n is no longer new');
+      await c.press('H');
+      await c.waitFor(/N\s+new/);
+      await c.press('\u001b');
+      await new Promise((r) => setTimeout(r, 50));
+      await c.press('N');
+      assert.equal(c.store.getState().stack.at(-1)?.name, 'assistant-new');
+    } finally {
+      await c.close();
+      installKeymap(DEFAULT);
+    }
+  });
+});

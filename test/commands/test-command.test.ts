@@ -358,7 +358,7 @@ describe('switchboard test', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, readFileSync('assets/scenario.schema.json', 'utf8'), 'stale: run switchboard test --schema > assets/scenario.schema.json');
     const schema = JSON.parse(r.stdout) as { anyOf: { properties: Record<string, unknown>; additionalProperties: boolean; required: string[] }[] };
-    assert.deepEqual(schema.anyOf[0].required.sort(), ['assistant', 'turns']);
+    assert.deepEqual(schema.anyOf[0].required.sort(), ['assistant']);
     assert.equal(schema.anyOf[0].additionalProperties, false);
   });
 });

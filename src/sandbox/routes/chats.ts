@@ -9,6 +9,7 @@ import type { SessionRow } from '../db.js';
 import { notFound } from '../errors.js';
 import { loadKnowledge } from '../files.js';
 import { chatCost, clockVariables, composeReply, personaOf } from '../chat.js';
+import { helperReply } from '../evals.js';
 import { idText, parseBody, requiredText, text } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
@@ -70,7 +71,9 @@ export function chatRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const variableValues = { ...session.variableValues, ...(body.assistantOverrides?.variableValues ?? {}) };
     const at = new Date();
     const persona = personaOf(assistant.body, { ...clockVariables(at), ...variableValues });
-    const output = composeReply(persona, loadKnowledge(ctx.store, ctx.dataDir, assistant.body), body.input);
+    const output =
+      helperReply(persona.systemPrompt, session.messages, body.input) ??
+      composeReply(persona, loadKnowledge(ctx.store, ctx.dataDir, assistant.body), body.input);
     const now = at.toISOString();
     const id = randomUUID();
     const chat = {

@@ -3,7 +3,7 @@
 // the assistant list can tell they are Switchboard's. A simulated conversation bridges two chat
 // sessions; a judge gets the transcript and a rubric in a new session and answers a JSON verdict.
 //
-//   helperName(kind, prompt)      "switchboard caller · 1a2b3c4d" / "switchboard judge · …"
+//   isHelperName(name)            "switchboard caller · 1a2b3c4d" / "switchboard judge · …": ours
 //   HelperAssistants              looks up and creates helpers; lists the ones it created
 //   callerPrompt(persona)         the caller's system prompt
 //   judgeInput(rubric, turns)     what a judge is sent
@@ -15,14 +15,14 @@ import type { Assistant, AssistantInput } from '../api/schemas.js';
 export type HelperKind = 'caller' | 'judge';
 
 /** Every helper's name starts so; `switchboard test --cleanup` lists the assistants named so. */
-export const HELPER_PREFIX = 'switchboard ';
+const HELPER_PREFIX = 'switchboard ';
 const HELPER_NAME = /^switchboard (caller|judge) · [0-9a-f]{8}$/;
 
 export function isHelperName(name: string | null | undefined): name is string {
   return typeof name === 'string' && HELPER_NAME.test(name);
 }
 
-export function helperName(kind: HelperKind, prompt: string): string {
+function helperName(kind: HelperKind, prompt: string): string {
   return `${HELPER_PREFIX}${kind} · ${createHash('sha256').update(prompt).digest('hex').slice(0, 8)}`;
 }
 

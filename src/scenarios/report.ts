@@ -34,7 +34,7 @@ function samplesLine(r: ScenarioResult, needed?: number): string {
 }
 
 /** A judge's outcome in one line: `judge "rubric": 0.40 < 0.7: reason`. */
-export function judgeLine(j: JudgeResult): string {
+function judgeLine(j: JudgeResult): string {
   const what = `judge ${JSON.stringify(clip(j.rubric))}`;
   if (j.error) return `${what}: judge error: ${j.error}`;
   return `${what}: ${j.score!.toFixed(2)} ${j.passed ? '≥' : '<'} ${j.threshold}${j.reason ? `: ${j.reason}` : ''}`;

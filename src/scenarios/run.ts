@@ -14,7 +14,7 @@ import type { Regression } from './baseline.js';
 import { callerPrompt, HelperAssistants, JUDGE_AGAIN, JUDGE_PROMPT, judgeInput, parseVerdict, percentile, type Line } from './evals.js';
 
 /** A judge's passing score when the rubric names none. */
-export const DEFAULT_THRESHOLD = 0.7;
+const DEFAULT_THRESHOLD = 0.7;
 
 export interface TurnResult {
   user: string;

@@ -71,7 +71,6 @@ const ScenarioListSchema = z.strictObject({
 });
 
 export type Expect = z.infer<typeof ExpectSchema>;
-export type Simulate = z.infer<typeof SimulateSchema>;
 export type Judge = z.infer<typeof JudgeSchema>;
 type ScenarioInput = z.infer<typeof ScenarioSchema>;
 

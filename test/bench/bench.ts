@@ -25,6 +25,7 @@ import { chatRows } from './rows/chat.js';
 import { archiveRows } from './rows/archive.js';
 import { sessionIndexRows } from './rows/session-index.js';
 import { scenarioRows } from './rows/scenarios.js';
+import { simulationRows } from './rows/simulations.js';
 import { burstRow, filterRow, longPromptRow } from './rows/keys.js';
 import { consoleArchiveRows } from './rows/console-archive.js';
 
@@ -69,6 +70,11 @@ const GROUPS: RowGroup[] = [
       15: { name: 'the console on the archive: keys while syncing, call-log rows at start, RSS', target: '≤ 25 ms p99; ≤ first frame + 50 ms; ≤ 200 MB' },
     },
     run: consoleArchiveRows,
+  },
+  {
+    rows: [16],
+    titles: { 16: { name: '`switchboard test`, 20 scenarios × 4 simulated turns × 3 samples', target: '≤ 10,000 ms' } },
+    run: simulationRows,
   },
 ];
 

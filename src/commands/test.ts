@@ -142,7 +142,7 @@ export function testCommand(): Command {
         const { runScenarios, reportPassed, selectScenarios, planOf } = await import('../scenarios/run.js');
         const order = selectScenarios(parsed, grep);
         // A bad baseline is found before anything is sent.
-        const { parseBaseline, compareWithBaseline } = await import('../scenarios/baseline.js');
+        const { parseBaseline, compareWithBaseline, estimateCost } = await import('../scenarios/baseline.js');
         const baseline = o.baseline === undefined ? undefined : parseBaseline(o.baseline, readSmallTextFile(o.baseline, 'a JSON report'));
         if (o.failOnRegression && !baseline) throw new UsageError('--fail-on-regression needs --baseline <report.json>.');
         if (order.length === 0) throw new UsageError(`no scenario name matches --grep ${o.grep} (in ${files.length} file${files.length === 1 ? '' : 's'}).`);
@@ -160,10 +160,14 @@ export function testCommand(): Command {
         const report = await withApi(c, ({ api, target }) => {
           if (target.kind !== 'sandbox') {
             const plan = planOf(order, samples);
+            const estimate = baseline && estimateCost(baseline, order, samples);
             writeErr(
               `switchboard test: ${order.length} scenario${order.length === 1 ? '' : 's'} × ${samples} sample${samples === 1 ? '' : 's'}: ` +
                 `${plan.sessions} chat sessions, up to ${plan.chats} chats on ${target.profile}; ` +
-                `the cost is as the service reports it per chat${o.maxCost === undefined ? '' : ` (--max-cost ${o.maxCost} stops the run)`}`,
+                (estimate === undefined
+                  ? 'the cost is as the service reports it per chat (--baseline gives an estimate)'
+                  : `about ${estimate} by the baseline's cost per sample`) +
+                (o.maxCost === undefined ? '' : `; --max-cost ${o.maxCost} stops the run`),
             );
           }
           return runScenarios(api, parsed, {

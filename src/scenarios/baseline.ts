@@ -16,6 +16,7 @@ const BaselineSchema = z.looseObject({
       status: z.string().optional(),
       scores: z.record(z.string(), z.number()).optional(),
       latency: z.array(z.looseObject({ p95: z.number().nullish() })).optional(),
+      runs: z.array(z.looseObject({ cost: z.number().optional() })).optional(),
     }),
   ),
 });
@@ -66,6 +67,20 @@ export function compareWithBaseline(report: TestReport, baseline: Baseline, tole
     });
   }
   return out;
+}
+
+/**
+ * What `samples` samples of each scenario would cost at the baseline's mean cost per sample;
+ * undefined when the baseline holds no cost for some of them.
+ */
+export function estimateCost(baseline: Baseline, scenarios: readonly { name: string; file: string }[], samples: number): number | undefined {
+  let total = 0;
+  for (const s of scenarios) {
+    const costs = (baseline.scenarios.find((b) => b.name === s.name && b.file === s.file)?.runs ?? []).flatMap((r) => (r.cost === undefined ? [] : [r.cost]));
+    if (costs.length === 0) return undefined;
+    total += (costs.reduce((a, b) => a + b, 0) / costs.length) * samples;
+  }
+  return Math.round(total * 1e4) / 1e4;
 }
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;

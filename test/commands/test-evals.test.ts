@@ -326,6 +326,12 @@ describe('switchboard test against the hosted fixture: judges that answer prose,
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /stopped: --max-cost 0\.004: spent 0\.0042/);
     assert.equal(fx.chats.length, 2, 'each chat costs 0.0021: two reach the limit');
-    assert.match(r.stderr, /4 scenarios × 1 sample: 4 chat sessions, up to 8 chats .*--max-cost 0\.004 stops the run/);
+    assert.match(r.stderr, /4 scenarios × 1 sample: 4 chat sessions, up to 8 chats .*; --max-cost 0\.004 stops the run/);
+
+    // With a baseline that holds costs, the line before the run estimates this run's cost from it.
+    const base = join(dir, 'cost-base.json');
+    assert.equal((await cli([f, '-o', 'json', '--out', base], env)).code, 0);
+    const estimated = await cli([f, '--samples', '2', '--baseline', base], env);
+    assert.match(estimated.stderr, /8 chat sessions, up to 16 chats on .*; about 0\.0336 by the baseline's cost per sample/);
   });
 });

@@ -48,7 +48,8 @@ export function failureLine(r: ScenarioResult, needed?: number): string {
   const mixed = r.runs.length > 1 && r.runs.some((x) => x.passed);
   const flaky = r.status === 'flaky' || (mixed && r.status === 'failed') ? `${r.status === 'flaky' ? 'flaky: ' : ''}${samplesLine(r, needed)}; ` : '';
   if (!run) return flaky;
-  if (run.error) return `${flaky}${/^not (started|finished|judged)/.test(run.error) ? run.error : `could not start a session: ${run.error}`}`;
+  if (run.error)
+    return `${flaky}${/^(not (started|finished|judged)|the simulated caller)/.test(run.error) ? run.error : `could not start a session: ${run.error}`}`;
   const f = failingTurn(run);
   if (!f) {
     const j = run.judges?.find((x) => !x.passed);

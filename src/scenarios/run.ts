@@ -277,7 +277,7 @@ async function runOnce(ctx: RunContext, s: Scenario, assistantId: string, stored
     if (!(err instanceof BudgetSpent)) throw err;
     return done({ sessionId, error: `not finished: --max-cost ${ctx.maxCost} was spent` });
   }
-  if (typeof ended === 'string' && ended.startsWith('caller: ')) return done({ sessionId, error: ended });
+  if (ended?.startsWith('caller: ')) return done({ sessionId, error: ended.slice('caller: '.length) });
   const complete = turns.length >= scripted.length && turns.every((t) => !t.error && t.failures.length === 0);
   let judges: JudgeResult[] | undefined;
   if (s.judge) {
@@ -324,7 +324,7 @@ async function simulate(
     let line: string;
     try {
       const r = await caller.send(heard);
-      if (!r.chat) return `caller: ${r.unread}; the simulated caller's line could not be read`;
+      if (!r.chat) return `caller: the simulated caller's line could not be read: ${r.unread}`;
       line = replyText(r.chat).trim();
     } catch (err) {
       if (err instanceof BudgetSpent) throw err;

@@ -316,6 +316,17 @@ describe('switchboard test against the hosted fixture: judges that answer prose,
     assert.match(text.stdout, /judge "greets the caller": 0\.80 < 0\.9: greets \\x1b\]52;c;SGk=\\x07 warmly/);
   });
 
+  test("a caller the service refuses to create fails the scenario with the service's words; nothing is judged", async () => {
+    const { fx, env } = await onFixture();
+    fx.faults.push({ method: 'POST', path: '/assistants', status: 400, message: 'model.provider is not allowed' });
+    const f = file('refused/front.test.yaml', `name: Front desk\nassistant: Front Desk\nsimulate:\n  persona: Ask about opening hours.\n  maxTurns: 2\n`);
+    const r = await cli([f], env);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /^✗ Front desk/m);
+    assert.match(r.stdout, /\n {4}the simulated caller could not be started: .*model\.provider is not allowed/);
+    assert.equal(fx.chats.length, 0);
+  });
+
   test('--max-cost stops starting chats once spent; the rest is reported, and the exit is 1', async () => {
     const { fx, env } = await onFixture();
     const f = file(

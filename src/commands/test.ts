@@ -11,7 +11,14 @@ interface TestOptions {
   schema?: boolean;
   out?: string;
   grep?: string;
-  repeat: number;
+  repeat?: number;
+  samples?: number;
+  passRate?: number;
+  maxCost?: number;
+  baseline?: string;
+  tolerance: number;
+  failOnRegression?: boolean;
+  cleanup?: boolean;
   concurrency: number;
   bail?: boolean;
   updateSnapshots?: boolean;
@@ -25,12 +32,35 @@ function regex(value: string): RegExp {
   }
 }
 
+/** A share from 0 to 1, or a percentage ("80%"). */
+function fraction(value: string): number {
+  const pctForm = /^\s*([\d.]+)\s*%\s*$/.exec(value);
+  const n = pctForm ? Number(pctForm[1]) / 100 : Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new InvalidArgumentError('It must be a number from 0 to 1, or a percentage like 80%.');
+  return n;
+}
+
+function amount(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new InvalidArgumentError('It must be an amount of zero or more, as the service reports cost (like 0.50).');
+  return n;
+}
+
 export function testCommand(): Command {
   return new Command('test')
     .description('run conversation tests: YAML scenario files (*.test.yaml) against an assistant, each in a new chat session')
     .argument('[paths...]', 'scenario files or directories to search for *.test.yaml / *.test.yml (default: ./tests)')
     .option('--grep <regex>', 'run only the scenarios whose name matches (case-insensitive)')
-    .option('--repeat <n>', 'run each scenario n times; one that passes only sometimes is reported as flaky', positiveIntUpTo(1000), 1)
+    .option('--samples <n>', 'run each scenario n times; with --pass-rate, it passes when that share of its samples pass', positiveIntUpTo(1000))
+    .option('--pass-rate <p>', 'the share of samples that must pass, 0..1 or a percentage (default: all; a mixed result is flaky)', fraction)
+    .option('--repeat <n>', 'the same as --samples', positiveIntUpTo(1000))
+    .option('--baseline <report.json>', 'compare with an earlier -o json report and list regressions (pass rate, judge scores, latency)')
+    .option('--tolerance <x>', 'how far a mean judge score may drop below the baseline before it is a regression', fraction, 0.1)
+    .option('--fail-on-regression', 'exit 1 when --baseline finds a regression')
+    .option('--max-cost <amount>', "stop starting chats once the run's chats cost this much (as the service reports cost)", amount)
+    .option('--cleanup', 'list the caller and judge assistants switchboard test created on the target, and remove them where the service can')
     .option('--concurrency <n>', 'scenarios run at once', positiveInt, 4)
     .option('--bail', 'stop starting scenarios after the first failure')
     .option('--update-snapshots', "store each turn's reply beside the file (<name>.snap.yaml) for `expect: { snapshot: true }`")
@@ -40,14 +70,15 @@ export function testCommand(): Command {
       'after',
       [
         '',
-        'Output: -o text (default), json, junit or tap. Exit codes: 0 all passed, 1 a scenario failed or was',
-        'flaky, 2 an invalid file or usage (nothing is sent), 4 the API key was refused.',
+        'Output: -o text (default), json, junit, tap or github. Exit codes: 0 all passed, 1 a scenario failed or was',
+        'flaky (or --fail-on-regression found one), 2 an invalid file or usage (nothing is sent), 4 the API key was refused.',
         '',
         'Examples:',
         '  $ switchboard test                                  every *.test.yaml under ./tests',
         '  $ switchboard test tests/returns.test.yaml --grep "return window"',
         '  $ switchboard test -o junit --out results.xml       for CI',
-        '  $ switchboard test --repeat 10                       find flaky scenarios',
+        '  $ switchboard test --samples 10 --pass-rate 0.8     measure a flaky scenario',
+        '  $ switchboard test -o json --out base.json && switchboard test --baseline base.json --fail-on-regression',
         '  $ switchboard test --update-snapshots',
         '  $ switchboard test --schema > scenario.schema.json',
       ].join('\n'),
@@ -64,6 +95,28 @@ export function testCommand(): Command {
           process.stdout.write(jsonText(scenarioJsonSchema(), 2) + '\n');
           return;
         }
+        if (o.cleanup) {
+          if (paths.length) throw new UsageError('--cleanup takes no paths.');
+          await withApi(c, async ({ api, out }) => {
+            const { isHelperName } = await import('../scenarios/evals.js');
+            const { escapeLine } = await import('../format/escape.js');
+            const helpers = (await api.listAssistants()).filter((a) => isHelperName(a.name));
+            if (helpers.length === 0) {
+              out.write('no caller or judge assistants of switchboard test on this target\n');
+              return;
+            }
+            for (const a of helpers) out.write(`${escapeLine(a.id)}  ${escapeLine(a.name ?? '')}\n`);
+            // The API has no DELETE /assistants: say so rather than pretend.
+            writeErr(
+              `switchboard: the service's API cannot delete assistants (it has no DELETE /assistants); ` +
+                `remove these ${helpers.length} in its dashboard. They are reused by later runs meanwhile.`,
+            );
+          });
+          return;
+        }
+        if (o.samples !== undefined && o.repeat !== undefined && o.samples !== o.repeat)
+          throw new UsageError(`--samples ${o.samples} and --repeat ${o.repeat}: they are the same option; give one.`);
+        const samples = o.samples ?? o.repeat ?? 1;
         const grep = o.grep === undefined ? undefined : regex(o.grep);
         const { writeFileSync } = await import('node:fs');
         const { readSmallTextFile } = await import('../config/files.js');
@@ -86,8 +139,12 @@ export function testCommand(): Command {
           setExitCode(EXIT.usage);
           return;
         }
-        const { runScenarios, reportPassed, selectScenarios } = await import('../scenarios/run.js');
+        const { runScenarios, reportPassed, selectScenarios, planOf } = await import('../scenarios/run.js');
         const order = selectScenarios(parsed, grep);
+        // A bad baseline is found before anything is sent.
+        const { parseBaseline, compareWithBaseline, estimateCost } = await import('../scenarios/baseline.js');
+        const baseline = o.baseline === undefined ? undefined : parseBaseline(o.baseline, readSmallTextFile(o.baseline, 'a JSON report'));
+        if (o.failOnRegression && !baseline) throw new UsageError('--fail-on-regression needs --baseline <report.json>.');
         if (order.length === 0) throw new UsageError(`no scenario name matches --grep ${o.grep} (in ${files.length} file${files.length === 1 ? '' : 's'}).`);
         const { renderReport, scenarioText, summaryText } = await import('../scenarios/report.js');
         const out = outputFor(globals);
@@ -98,26 +155,42 @@ export function testCommand(): Command {
         let printed = 0;
         const onResult = (r: ScenarioResult) => {
           done.set(r.scenario, r);
-          for (; printed < order.length && done.has(order[printed]); printed++) out.write(scenarioText(done.get(order[printed])!, colored));
+          for (; printed < order.length && done.has(order[printed]); printed++) out.write(scenarioText(done.get(order[printed])!, colored, o.passRate));
         };
-        const report = await withApi(c, ({ api }) =>
-          runScenarios(api, parsed, {
+        const report = await withApi(c, ({ api, target }) => {
+          if (target.kind !== 'sandbox') {
+            const plan = planOf(order, samples);
+            const estimate = baseline && estimateCost(baseline, order, samples);
+            writeErr(
+              `switchboard test: ${order.length} scenario${order.length === 1 ? '' : 's'} × ${samples} sample${samples === 1 ? '' : 's'}: ` +
+                `${plan.sessions} chat sessions, up to ${plan.chats} chats on ${target.profile}; ` +
+                (estimate === undefined
+                  ? 'the cost is as the service reports it per chat (--baseline gives an estimate)'
+                  : `about ${estimate} by the baseline's cost per sample`) +
+                (o.maxCost === undefined ? '' : `; --max-cost ${o.maxCost} stops the run`),
+            );
+          }
+          return runScenarios(api, parsed, {
             grep,
-            repeat: o.repeat,
+            repeat: samples,
+            passRate: o.passRate,
+            maxCost: o.maxCost,
             concurrency: o.concurrency,
             bail: o.bail,
             updateSnapshots: o.updateSnapshots,
             ...(streaming ? { onResult } : {}),
-          }),
-        );
+          });
+        });
+        if (baseline) report.baseline = { file: o.baseline!, regressions: compareWithBaseline(report, baseline, o.tolerance) };
         if (streaming) {
           // Scenarios --bail left unrun are reported after the run.
-          for (const r of report.results.slice(printed)) out.write(scenarioText(r, colored));
+          for (const r of report.results.slice(printed)) out.write(scenarioText(r, colored, o.passRate));
           out.write(summaryText(report, colored));
         }
         if (o.out) writeFileSync(o.out, renderReport(report, format as TestFormat));
         else if (!streaming) out.write(renderReport(report, format as TestFormat, colored));
-        setExitCode(reportPassed(report) ? EXIT.ok : EXIT.failed);
+        const regressed = o.failOnRegression && (report.baseline?.regressions.length ?? 0) > 0;
+        setExitCode(reportPassed(report) && !regressed ? EXIT.ok : EXIT.failed);
       }),
     );
 }

@@ -34,13 +34,36 @@ const TurnSchema = z.strictObject({
 
 const VariableValue = z.union([z.string(), z.number(), z.boolean()]);
 
+const SimulateSchema = z
+  .strictObject({
+    persona: z.string().min(1).describe("the simulated caller's system prompt: who they are and what they want"),
+    maxTurns: z.number().int().min(1).max(100).describe('the most caller lines to send to the assistant under test'),
+    stopWhen: z
+      .string()
+      .min(1)
+      .superRefine(checkRegex)
+      .optional()
+      .describe('a phrase or JavaScript regular expression (flag i): the conversation ends when either side says it'),
+  })
+  .describe('a simulated caller (itself an assistant on the target) talks to the assistant under test, after any scripted turns');
+
+const JudgeSchema = z
+  .strictObject({
+    rubric: z.string().min(1).describe('what a good conversation does; a judge assistant scores the transcript against it from 0 to 1'),
+    threshold: z.number().min(0).max(1).optional().describe('the lowest passing score (default 0.7)'),
+  })
+  .describe('a rubric judged by a judge assistant on the target');
+
 const ScenarioSchema = z
   .strictObject({
     name: z.string().min(1).optional().describe('default: the file name'),
     assistant: z.string().min(1).describe('an assistant id, or its exact name'),
     variables: z.record(z.string(), VariableValue).optional().describe('sent as assistantOverrides.variableValues on every turn'),
-    turns: z.array(TurnSchema).min(1),
+    turns: z.array(TurnSchema).min(1).optional(),
+    simulate: SimulateSchema.optional(),
+    judge: z.array(JudgeSchema).min(1).optional().describe('rubrics the whole transcript is judged against'),
   })
+  .refine((s) => s.turns !== undefined || s.simulate !== undefined, { message: 'a scenario needs `turns`, `simulate` or both' })
   .describe('one conversation with an assistant, run in a new chat session');
 
 const ScenarioListSchema = z.strictObject({
@@ -48,6 +71,7 @@ const ScenarioListSchema = z.strictObject({
 });
 
 export type Expect = z.infer<typeof ExpectSchema>;
+export type Judge = z.infer<typeof JudgeSchema>;
 type ScenarioInput = z.infer<typeof ScenarioSchema>;
 
 /** Where something is in a file, 1-based. */
@@ -184,7 +208,7 @@ export function parseScenarioFile(file: string, text: string): ScenarioFile {
     let node = issue.code === 'unrecognized_keys' ? keyAt(doc, issue.path, issue.keys[0]) : undefined;
     node ??= nodeAt(doc, issue.path);
     const at = node?.range ? pos(node.range[0]) : { line: 1, col: 1 };
-    if (value === null || value === undefined) throw new ScenarioError(file, at, 'the file is empty: a scenario needs `assistant` and `turns`');
+    if (value === null || value === undefined) throw new ScenarioError(file, at, 'the file is empty: a scenario needs `assistant` and `turns` or `simulate`');
     throw new ScenarioError(file, at, describeIssue(issue));
   }
   const inputs: ScenarioInput[] = isList ? (result.data as z.infer<typeof ScenarioListSchema>).scenarios : [result.data as ScenarioInput];

@@ -25,6 +25,7 @@ import { chatRows } from './rows/chat.js';
 import { archiveRows } from './rows/archive.js';
 import { sessionIndexRows } from './rows/session-index.js';
 import { scenarioRows } from './rows/scenarios.js';
+import { simulationRows } from './rows/simulations.js';
 import { burstRow, filterRow, longPromptRow } from './rows/keys.js';
 import { consoleArchiveRows } from './rows/console-archive.js';
 import { chatLoadRows } from './rows/chat-load.js';
@@ -75,6 +76,11 @@ const GROUPS: RowGroup[] = [
     rows: [16],
     titles: { 16: { name: 'sandbox POST /chats, 20 clients: a 5,000-message session against a new one', target: '≥ 80%' } },
     run: chatLoadRows,
+  },
+  {
+    rows: [17],
+    titles: { 17: { name: '`switchboard test`, 20 scenarios × 4 simulated turns × 3 samples', target: '≤ 10,000 ms' } },
+    run: simulationRows,
   },
 ];
 

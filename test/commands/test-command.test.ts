@@ -180,7 +180,7 @@ describe('switchboard test', () => {
         /regex\.test\.yaml:5:16: .*matches: not a valid regular expression/,
       ],
       ['yaml.test.yaml', `assistant: x\nturns: [\n`, /yaml\.test\.yaml:\d+:\d+: invalid YAML/],
-      ['noturns.test.yaml', `assistant: x\n`, /noturns\.test\.yaml:1:1: turns: missing/],
+      ['noturns.test.yaml', `assistant: x\n`, /noturns\.test\.yaml:1:1: a scenario needs `turns`, `simulate` or both/],
       // An alias bomb: nine lines that expand to a billion nodes.
       [
         'bomb.test.yaml',
@@ -269,13 +269,13 @@ describe('switchboard test', () => {
     assert.equal(clock.status, 'flaky');
     assert.equal(clock.runs.length, 20);
     assert.deepEqual(clock.variedTurns, [1]);
-    assert.match(clock.failure!, /^flaky: passed \d+ of 20 runs; turn 1: matches/);
+    assert.match(clock.failure!, /^flaky: passed \d+ of 20 samples \(\d+%\); turn 1: matches/);
     assert.equal(steady.status, 'passed');
     assert.deepEqual(steady.variedTurns, []);
 
     const text = await cli([f, '--repeat', '20', '--grep', 'even']);
     assert.match(text.stdout, /^~ even millisecond/m);
-    assert.match(text.stdout, /flaky: passed \d+ of 20 runs/);
+    assert.match(text.stdout, /flaky: passed \d+ of 20 samples \(\d+%\)/);
     assert.match(text.stdout, /the reply to turn 1 was not the same in every run/);
   });
 
@@ -358,7 +358,7 @@ describe('switchboard test', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, readFileSync('assets/scenario.schema.json', 'utf8'), 'stale: run switchboard test --schema > assets/scenario.schema.json');
     const schema = JSON.parse(r.stdout) as { anyOf: { properties: Record<string, unknown>; additionalProperties: boolean; required: string[] }[] };
-    assert.deepEqual(schema.anyOf[0].required.sort(), ['assistant', 'turns']);
+    assert.deepEqual(schema.anyOf[0].required.sort(), ['assistant']);
     assert.equal(schema.anyOf[0].additionalProperties, false);
   });
 });

@@ -48,6 +48,12 @@ export interface FixtureVariant {
    * corpus (ID_CORPUS), so ids are shown hostile too.
    */
   hostile: boolean;
+  /**
+   * What the chat answers instead of its echo, given the session's assistant's system prompt, the
+   * input and how many inputs the session had before (a language model that answers differently).
+   * Undefined from it: the echo.
+   */
+  chatReply?: (systemPrompt: string, input: string, before: number) => string | undefined;
 }
 
 const DEFAULT_VARIANT: FixtureVariant = {
@@ -629,7 +635,10 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
       const session = state.sessions.find((s) => s.id === b.sessionId);
       if (!session) return sendError(res, 404, 'Session not found');
       const now = new Date().toISOString();
-      const reply = `You said: ${b.input}. Our team will follow up today.`;
+      const owner = state.assistants.find((x) => x.id === session.assistantId);
+      const prompt = ((owner?.model as Json | undefined)?.messages as Json[] | undefined)?.find((x) => x.role === 'system')?.content;
+      const before = (session.messages as Json[]).filter((x) => x.role === 'user').length;
+      const reply = variant.chatReply?.(typeof prompt === 'string' ? prompt : '', b.input, before) ?? `You said: ${b.input}. Our team will follow up today.`;
       (session.messages as Json[]).push({ role: 'user', content: b.input }, { role: 'assistant', content: reply });
       session.updatedAt = now;
       const chat: Json = {

@@ -109,6 +109,33 @@ describe('conversation tests in the console', () => {
     }
   });
 
+  test(':test shows a simulated conversation as a transcript, and each judge with its score and reason', async () => {
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    const d = join(dir, 'simulated');
+    mkdirSync(d, { recursive: true });
+    writeFileSync(
+      join(d, 'sim.test.yaml'),
+      'name: Dana returns\nassistant: Riley — Northwind support\nsimulate:\n  persona: Ask how long you have to return an item.\n  maxTurns: 1\n' +
+        'judge:\n  - rubric: quotes "30 days"\n',
+    );
+    const c = await open();
+    try {
+      await c.waitFor('NAME');
+      await c.press(':');
+      await c.type(`test ${d}`);
+      await c.press(KEYS.enter);
+      await c.waitFor(/✓ passed.*Dana returns/);
+      await c.press(KEYS.enter);
+      const detail = await c.waitFor('Judge ✓');
+      assert.match(detail, /Caller \(simulated\)\n\s+I'd like to know how long you have to return an item\./);
+      assert.match(detail, /Reply\n\s+Here's what I found in returns-policy\.md/);
+      assert.match(detail, /Ended: maxTurns \(1\) reached/);
+      assert.match(detail, /Judge ✓ quotes "30 days"\n\s+score 1\.00 \(threshold 0\.7\): the assistant's replies contain 1 of 1/);
+    } finally {
+      await c.close();
+    }
+  });
+
   test(':test with no tests directory says how to make one', async () => {
     const c = await openConsole(sb, { target: { dataDir: join(dir, 'data'), testsDir: join(dir, 'none') } });
     try {

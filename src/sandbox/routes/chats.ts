@@ -9,6 +9,7 @@ import type { SessionRow } from '../db.js';
 import { notFound } from '../errors.js';
 import { loadKnowledge } from '../files.js';
 import { chatCost, clockVariables, composeReply, personaOf, unsetVariables } from '../chat.js';
+import { helperReply } from '../evals.js';
 import { idText, parseBody, requiredText, text } from '../validate.js';
 import { getAssistantOr404 } from './assistants.js';
 
@@ -70,7 +71,10 @@ export function chatRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const variableValues = { ...session.variableValues, ...(body.assistantOverrides?.variableValues ?? {}) };
     const at = new Date();
     const persona = personaOf(assistant.body, { ...clockVariables(at), ...variableValues });
-    const output = composeReply(persona, loadKnowledge(ctx.store, ctx.dataDir, assistant.body), body.input);
+    // A caller's or judge's reply reads the session's messages; any other turn never reads them.
+    const output =
+      helperReply(persona.systemPrompt, () => ctx.store.getSession(session.id)?.messages ?? [], body.input) ??
+      composeReply(persona, loadKnowledge(ctx.store, ctx.dataDir, assistant.body), body.input);
     // A hosted service leaves an unset {{variable}} as written; the sandbox also says which.
     const missing = unsetVariables(output);
     const now = at.toISOString();

@@ -22,7 +22,7 @@ const TONE = { passed: 'green', failed: 'red', flaky: 'yellow', skipped: 'dim' }
 const COLUMNS: Column<ScenarioResult>[] = [
   { header: 'RESULT', width: 9, value: (r) => MARK[r.status], tone: (r) => TONE[r.status] },
   { header: 'SCENARIO', width: 20, grow: true, value: (r) => r.scenario.name },
-  { header: 'TURNS', width: 5, priority: 3, align: 'right', value: (r) => String(r.scenario.turns.length) },
+  { header: 'TURNS', width: 5, priority: 3, align: 'right', value: (r) => String(shownRun(r)?.turns.length ?? r.scenario.turns?.length ?? 0) },
   { header: 'TIME', width: 7, priority: 4, align: 'right', value: (r) => (shownRun(r) ? `${Math.round(shownRun(r)!.durationMs)} ms` : '—') },
   { header: 'WHY', width: 20, priority: 2, grow: true, value: (r) => (r.status === 'passed' ? '' : failureLine(r)) },
   { header: 'FILE', width: 16, priority: 5, value: (r) => r.scenario.file },
@@ -120,8 +120,12 @@ function resultLines(r: ScenarioResult, width: number): Line[] {
     lines.push({ text: `The reply to turn ${r.variedTurns.map((i) => i + 1).join(', ')} was not the same in every run.`, color: 'yellow' });
   if (run?.error) lines.push({ text: `Could not start a session: ${run.error}`, color: 'red' });
   const indent = (text: string, color?: string, dim?: boolean) => wrapText(text, Math.max(10, width - 4)).map((l) => ({ text: `    ${l}`, color, dim }));
-  r.scenario.turns.forEach((turn, i) => {
+  const scripted = r.scenario.turns ?? [];
+  // A simulated conversation goes on after the scripted turns: its lines are the caller's.
+  const shown = [...scripted, ...(run?.turns.slice(scripted.length) ?? [])];
+  shown.forEach((turn, i) => {
     const got = run?.turns[i];
+    const simulated = i >= scripted.length;
     lines.push(
       { text: '' },
       {
@@ -132,7 +136,7 @@ function resultLines(r: ScenarioResult, width: number): Line[] {
         bold: true,
       },
     );
-    lines.push({ text: '  You', color: 'cyan' }, ...indent(turn.user));
+    lines.push({ text: simulated ? '  Caller (simulated)' : '  You', color: 'cyan' }, ...indent(turn.user));
     const expected = expectations(turn.expect);
     if (expected.length) {
       lines.push({ text: '  Expect', dim: true });
@@ -146,6 +150,18 @@ function resultLines(r: ScenarioResult, width: number): Line[] {
     else if (got?.reply !== undefined) lines.push({ text: '  Reply', color: 'green' }, ...indent(got.reply));
     else lines.push({ text: '  (not sent)', dim: true });
   });
+  if (run?.ended) lines.push({ text: '' }, { text: `Ended: ${run.ended}`, dim: true });
+  for (const j of run?.judges ?? []) {
+    const verdict = j.error ?? `score ${j.score!.toFixed(2)} (threshold ${j.threshold})${j.reason ? `: ${j.reason}` : ''}`;
+    lines.push({ text: '' }, { text: `Judge ${j.passed ? '✓' : '✗'} ${j.rubric}`, bold: true, color: j.passed ? 'green' : 'red' }, ...indent(verdict));
+  }
+  if (r.runs.length > 1) {
+    lines.push({ text: '' }, { text: `Samples: ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} passed`, bold: true });
+    r.runs.forEach((x, i) => {
+      const scores = (x.judges ?? []).map((j) => (j.score === undefined ? 'judge error' : j.score.toFixed(2))).join(', ');
+      lines.push(...indent(`${i + 1}. ${x.passed ? '✓' : '✗'}${scores ? ` scores ${scores}` : ''}`, x.passed ? 'green' : 'red'));
+    });
+  }
   return lines;
 }
 

@@ -196,6 +196,7 @@ const FIXTURES: Record<string, Fixture> = {
   'profiles list': { args: [[]] },
   'profiles use': { args: [['{BAD}']], formats: ['table'] },
   'profiles remove': { args: [['{BAD}']], formats: ['table'] },
+  'profiles read-only': { args: [['{BAD}', 'on']], formats: ['table'] },
   whoami: { args: [[]] },
   doctor: { args: [[]], formats: ['table', 'json', 'csv'] },
   test: { args: [['{SCEN}'], ['{SCEN}', '--out', '{DIR}/report']], formats: ['text', 'json', 'junit', 'tap'] },

@@ -76,9 +76,17 @@ describe('phone numbers and inbound calls', () => {
     assert.equal(unknown.status, 404);
     assert.match(unknown.body.message, /no phone number \+19995550000/);
     assert.ok(numbers.every((n: any) => unknown.body.message.includes(n.did)));
-    const missing = await post(sb, '/sandbox/ring', {});
-    assert.equal(missing.status, 400);
-    assert.match(missing.body.message, /^did is required/);
+    const empty = await post(sb, '/sandbox/ring', { did: '' });
+    assert.equal(empty.status, 400);
+    assert.match(empty.body.message, /^did /);
+    // No DID: the next number with an assistant linked rings (the console's `:ring`).
+    const next = await post(sb, '/sandbox/ring', {});
+    assert.equal(next.status, 201);
+    const linked = numbers.filter((n: any) => n.assistantId).map((n: any) => n.did);
+    assert.ok(
+      linked.some((did: string) => next.body.message.endsWith(`to ${did} is ringing`)),
+      next.body.message,
+    );
     const noKey = await send(sb, 'POST', '/sandbox/ring', { did: numbers[0].did }, { 'x-api-key': 'wrong' });
     assert.equal(noKey.status, 401);
   });

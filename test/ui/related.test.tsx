@@ -86,7 +86,7 @@ describe('related records', () => {
     const after = assistants.find((a) => a.id !== n.assistantId && a.status !== false)!;
     const c = await openConsole(sb, { initialRoute: { name: 'numbers' } });
     try {
-      await c.waitFor('SIP DOMAIN');
+      await c.waitFor('PROVIDER');
       const row = c.store.getState().numbers.data!.findIndex((x) => x.id === n.id);
       for (let i = 0; i < row; i++) await c.press('j');
       await c.press(KEYS.enter);

@@ -70,7 +70,7 @@ function mismatch(screen: string, cursor: number, rows: number): string | undefi
   if (!dimHints(lines[rows - 1])) return 'no dimmed key hints on the last row';
   const left = leftovers(screen);
   if (left) return left;
-  const head = lines.findIndex((l) => /CREATED +TYPE +STATUS/.test(plain(l)));
+  const head = lines.findIndex((l) => /CREATED +(?:ID +)?TYPE +STATUS/.test(plain(l)));
   if (head !== 7) return `the table header is on row ${head}, not 7`;
   const body = lines.slice(head + 1, head + 1 + bodyRows(rows));
   const marked = body.flatMap((l, i) => (INVERSE.test(l) ? [i] : []));

@@ -11,7 +11,7 @@ const Ring = z.strictObject({ did: idText(40).optional() });
 
 export function adminRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/sandbox/ring', async (request, reply) => {
-    const { did } = parseBody(Ring, request.body ?? {});
+    const { did } = parseBody(Ring, request.body);
     const { call, to } = did === undefined ? ringNextLinked(ctx) : { call: ringInSandbox(ctx, did), to: did };
     const from = (call.customer as { number: string }).number;
     return reply.code(201).send({ message: `Inbound call from ${from} to ${to} is ringing`, call });

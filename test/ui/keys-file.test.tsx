@@ -77,21 +77,21 @@ describe('the keys file', () => {
   });
 
   test("in the console: the file's key runs the command, the footer and help show it", async () => {
-    writeFileSync(join(home, 'config', 'switchboard', 'keys.yaml'), 'assistants:\n  new: N\nglobal:\n  help: F1x\n'.replace('F1x', 'H'));
+    writeFileSync(join(home, 'config', 'switchboard', 'keys.yaml'), 'assistants:\n  new: I\nglobal:\n  help: F1x\n'.replace('F1x', 'H'));
     installKeymap(await loadUserKeymap(env));
     const api = createMemoryApi();
     const c = await openConsole(api, { initialRoute: { name: 'assistants' } });
     try {
       await c.waitFor('Assistants');
-      await c.waitFor('N new');
+      await c.waitFor('I new');
       assert.match(c.frame(), /H help/);
       await c.press('n');
       assert.equal(c.store.getState().stack.length, 1, 'n is no longer new');
       await c.press('H');
-      await c.waitFor(/N\s+new/);
+      await c.waitFor(/I\s+new/);
       await c.press('\u001b');
       await new Promise((r) => setTimeout(r, 50));
-      await c.press('N');
+      await c.press('I');
       assert.equal(c.store.getState().stack.at(-1)?.name, 'assistant-new');
     } finally {
       await c.close();

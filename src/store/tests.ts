@@ -15,6 +15,8 @@ export interface TestsState {
   tests: {
     /** What was asked to run (a file or directory); undefined is the tests directory. */
     path?: string;
+    /** Samples per scenario (`:test … --samples N`); one when undefined. */
+    samples?: number;
     status: 'idle' | 'running' | 'done' | 'error';
     /** Why nothing could run: invalid files (one line each, file:line:column), or the service's error. */
     errors: string[];
@@ -29,8 +31,8 @@ export interface TestsState {
 }
 
 export interface TestsActions {
-  /** Finds, checks and runs the scenarios under `path` (default: the tests directory). */
-  runTests(path?: string): Promise<void>;
+  /** Finds, checks and runs the scenarios under `path` (default: the tests directory), `samples` times each. */
+  runTests(path?: string, samples?: number): Promise<void>;
   /** Saves the conversation as `<tests dir>/<name>.test.yaml` plus its snapshots; flashes where. */
   saveChatAsScenario(sessionId: string): Promise<string | null>;
 }
@@ -47,13 +49,13 @@ export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (s
   return {
     state: { tests: { status: 'idle', errors: [], results: [], total: 0, run: 0 } },
     actions: {
-      async runTests(path) {
+      async runTests(path, samples) {
         const run = get().tests.run + 1;
         const mine = () => get().tests.run === run;
         // The run under way stops starting more scenarios.
         runtime.testRun?.abort();
         const controller = (runtime.testRun = new AbortController());
-        update({ path, status: 'running', errors: [], results: [], report: undefined, total: 0, run });
+        update({ path, samples, status: 'running', errors: [], results: [], report: undefined, total: 0, run });
         try {
           const { readFile } = await import('node:fs/promises');
           const { findScenarioFiles } = await import('../scenarios/files.js');
@@ -80,6 +82,7 @@ export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (s
           if (!mine()) return;
           update({ total: selectScenarios(parsed).length });
           const report = await runScenarios(api, parsed, {
+            repeat: samples,
             concurrency: 4,
             signal: controller.signal,
             onResult: (r) => mine() && set((s) => ({ tests: { ...s.tests, results: [...s.tests.results, r] } })),

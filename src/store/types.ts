@@ -27,7 +27,7 @@ export type Route =
   | { name: 'files' }
   | { name: 'file'; id: string }
   | { name: 'file-upload' }
-  | { name: 'tests'; path?: string }
+  | { name: 'tests'; path?: string; samples?: number }
   | { name: 'test-result'; id: string; scenario: string }
   | { name: 'help' }
   | { name: 'json'; title: string; value: unknown }
@@ -40,7 +40,7 @@ export type RouteName = Route['name'];
 /** Stable key of a route: view state (cursor, filter, scroll) is remembered per key. */
 export function routeKey(r: Route): string {
   if (r.name === 'json' || r.name === 'pick') return `${r.name}:${r.title}`;
-  if (r.name === 'tests') return r.path ? `tests:${r.path}` : 'tests';
+  if (r.name === 'tests') return `${r.path ? `tests:${r.path}` : 'tests'}${r.samples ? `×${r.samples}` : ''}`;
   if (r.name === 'call-search') return `call-search:${r.text}`;
   const id = 'id' in r ? r.id : 'sessionId' in r ? r.sessionId : 'assistantId' in r ? r.assistantId : 'usingFile' in r ? r.usingFile : undefined;
   return id ? `${r.name}:${id}` : r.name;

@@ -199,7 +199,7 @@ const FIXTURES: Record<string, Fixture> = {
   'profiles read-only': { args: [['{BAD}', 'on']], formats: ['table'] },
   whoami: { args: [[]] },
   doctor: { args: [[]], formats: ['table', 'json', 'csv'] },
-  test: { args: [['{SCEN}'], ['{SCEN}', '--out', '{DIR}/report']], formats: ['text', 'json', 'junit', 'tap'] },
+  test: { args: [['{SCEN}'], ['{SCEN}', '--out', '{DIR}/report']], formats: ['text', 'json', 'junit', 'tap', 'github'] },
   completion: { skip: 'prints a fixed shell script' },
 };
 

@@ -33,6 +33,8 @@ describe('conversation tests in the console', () => {
   test(':test [path] in the palette (a path may hold spaces; Tab completes with a space)', () => {
     assert.deepEqual(parsePalette(':test'), { route: { name: 'tests' } });
     assert.deepEqual(parsePalette(':test my tests/a.test.yaml'), { route: { name: 'tests', path: 'my tests/a.test.yaml' } });
+    assert.deepEqual(parsePalette(':test my tests --samples 3'), { route: { name: 'tests', path: 'my tests', samples: 3 } });
+    assert.deepEqual(parsePalette(':test --samples=5'), { route: { name: 'tests', samples: 5 } });
     assert.equal(completePalette('te'), 'test ');
   });
 
@@ -131,6 +133,14 @@ describe('conversation tests in the console', () => {
       assert.match(detail, /Reply\n\s+Here's what I found in returns-policy\.md/);
       assert.match(detail, /Ended: maxTurns \(1\) reached/);
       assert.match(detail, /Judge ✓ quotes "30 days"\n\s+score 1\.00 \(threshold 0\.7\): the assistant's replies contain 1 of 1/);
+      // With samples, each sample and its scores.
+      await c.press(KEYS.escape, ':');
+      await c.type(`test ${d} --samples 2`);
+      await c.press(KEYS.enter);
+      await c.waitFor(/✓ passed.*Dana returns/);
+      await c.press(KEYS.enter);
+      const sampled = await c.waitFor('Samples: 2 of 2 passed');
+      assert.match(sampled, /1\. ✓ scores 1\.00\n\s+2\. ✓ scores 1\.00/);
     } finally {
       await c.close();
     }

@@ -49,7 +49,7 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
     count: rows.length,
     height: bodyHeight,
     bindings: {
-      [Command.RunTestsAgain]: () => void actions.runTests(route.path),
+      [Command.RunTestsAgain]: () => void actions.runTests(route.path, route.samples),
       [Command.Open]: () => void (selected && actions.push({ name: 'test-result', id: resultId(selected), scenario: selected.scenario.name })),
     },
   });
@@ -168,6 +168,7 @@ function resultLines(r: ScenarioResult, width: number): Line[] {
 export function TestResultDetail({ route, width, height }: ScreenProps<Extract<Route, { name: 'test-result' }>>) {
   const result = useConsole((s) => s.tests.results.find((r) => resultId(r) === route.id));
   const path = useConsole((s) => s.tests.path);
+  const samples = useConsole((s) => s.tests.samples);
   const view = useTopView();
   const actions = useActions();
   const lines = result ? resultLines(result, width) : [{ text: 'Not in the latest run (it is running again, or the file changed). Esc goes back.', dim: true }];
@@ -175,7 +176,7 @@ export function TestResultDetail({ route, width, height }: ScreenProps<Extract<R
     lines: lines.length,
     height,
     // The result shows again once its scenario has run.
-    bindings: { [Command.RunTestsAgain]: () => void actions.runTests(path) },
+    bindings: { [Command.RunTestsAgain]: () => void actions.runTests(path, samples) },
   });
   return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
 }

@@ -3,10 +3,9 @@
 // :ring [did] and :q, each by any prefix that names one command or by its alias (:a, :c …), most with an optional
 // id (`:calls <id>` opens that call: a whole id, the short id a list shows, or a name, with a pick
 // list when it names several); Tab completes, and pressed again cycles through the commands that match.
-import type { ConsoleState } from '../../store/index.js';
 import { useRef, useState } from 'react';
 import { Text } from 'ink';
-import { useActions, useConsole, useReadState, type ConsoleActions, type Route, type RouteName } from '../../store/index.js';
+import { useActions, useConsole, useReadState, type ConsoleActions, type ConsoleState, type Route, type RouteName } from '../../store/index.js';
 import { Priority } from '../hooks/keypress.js';
 import { useBindings } from '../hooks/bindings.js';
 import { Command } from '../keymap.js';

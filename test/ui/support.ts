@@ -1,9 +1,10 @@
 // Shared setup for console component tests: a real sandbox and the real client, or the in-memory
 // api (test/support/memory-api.ts); a fresh store.
 import { createElement } from 'react';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeTree } from '../support/cli.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
@@ -62,7 +63,7 @@ export async function openConsole(
       // A sync's worker stops within its grace after dispose (src/archive/worker.ts); until then it
       // may still write the archive's files, and the dir could not be removed.
       for (let waited = 0; store.getState().archiveSync.running && waited < 2000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-      if (!opts.cacheDir) rmSync(cacheDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+      if (!opts.cacheDir) removeTree(cacheDir);
     },
   };
 }

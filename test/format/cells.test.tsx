@@ -73,20 +73,30 @@ test('console table: later columns line up on rows with CJK, Korean, emoji-ZWJ a
   }
 });
 
-test('wrapping is linear: 100,000 characters with no space wrap in under 100 ms (CJK: 500 ms on a loaded machine)', () => {
-  const word = 'x'.repeat(100_000);
-  wrapText(word.slice(0, 1000), 80); // warm up
-  let t = performance.now();
-  const lines = wrapText(word, 80);
-  const plain = performance.now() - t;
-  assert.equal(lines.length, 1250);
-  t = performance.now();
-  const wide = wrapText('受'.repeat(100_000), 80);
-  const cjk = performance.now() - t;
-  assert.equal(wide.length, 2500);
-  // Quadratic wrapping took seconds on the ASCII word; CJK is measured glyph by glyph. The bounds
-  // sit far above a linear wrap's time, even on a busy machine, and far below a quadratic one's.
-  assert.ok(plain < 100 && cjk < 500, `wrapping took ${plain.toFixed(1)} ms (ASCII) and ${cjk.toFixed(1)} ms (CJK)`);
+test('wrapping is linear: sixteen times the text takes about sixteen times as long, not 256', () => {
+  // The ratio of two sizes in one run says linear or quadratic whatever the machine's speed; CPU time,
+  // not wall time, so that a busy machine's waits do not count. The two sizes take turns, and each
+  // keeps its best of five runs.
+  const time = (text: string, lines: number): number => {
+    const before = process.cpuUsage();
+    assert.equal(wrapText(text, 80).length, lines);
+    const spent = process.cpuUsage(before);
+    return (spent.user + spent.system) / 1000;
+  };
+  // ASCII takes a fast path, so it gets more text to take a measurable time.
+  for (const [glyph, perLine, size] of [
+    ['x', 80, 400_000],
+    ['受', 40, 6_250],
+  ] as const) {
+    const [small, large] = [glyph.repeat(size), glyph.repeat(16 * size)];
+    let [bestSmall, bestLarge] = [Infinity, Infinity];
+    for (let i = 0; i < 5; i++) {
+      bestSmall = Math.min(bestSmall, time(small, Math.ceil(size / perLine)));
+      bestLarge = Math.min(bestLarge, time(large, Math.ceil((16 * size) / perLine)));
+    }
+    // Quadratic wrapping takes 256 times as long; linear, 16.
+    assert.ok(bestLarge < 64 * bestSmall, `${glyph}: ${16 * size} characters took ${bestLarge.toFixed(1)} ms, ${size} took ${bestSmall.toFixed(1)} ms`);
+  }
 });
 
 // The fast path measures and cuts NARROW text by UTF-16 units: each of its characters must be

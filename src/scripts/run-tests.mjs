@@ -1,5 +1,6 @@
-// Runs every test/**/*.test.ts(x) with Node's built-in runner through tsx. Each file also runs
-// alone the same way (`node --import tsx --test FILE`): Ink is patched where it is installed.
+// Runs every test/**/*.test.ts(x) with Node's built-in runner, bundled first (test-build.mjs: the
+// same code, without tsx resolving and transforming each module in each test process). Each file
+// also runs alone from the source (`node --import tsx --test FILE`), and --tsx runs them all that way.
 // Extra args pass through: substrings that pick test files (run-tests.mjs test/ui).
 // --checks: tsc, ESLint, knip and a prettier check run beside the tests, not before them (`npm test`): the suite
 // spends much of its time waiting on child processes and timers, and the checks fill those gaps.
@@ -8,6 +9,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
+import { buildTests } from './test-build.mjs';
 
 function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -19,13 +21,14 @@ function walk(dir) {
 
 const args = process.argv.slice(2);
 const checks = args.includes('--checks');
+const fromSource = args.includes('--tsx');
 const at = args.indexOf('--concurrency');
 const concurrency = Number(at >= 0 ? args[at + 1] : (process.env.SWITCHBOARD_TEST_CONCURRENCY ?? 2));
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   console.error('--concurrency needs a whole number of test files at once, like --concurrency 2');
   process.exit(2);
 }
-const filters = args.filter((a, i) => a !== '--checks' && a !== '--concurrency' && !(at >= 0 && i === at + 1));
+const filters = args.filter((a, i) => !['--checks', '--tsx', '--concurrency'].includes(a) && !(at >= 0 && i === at + 1));
 const files = walk('test')
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
@@ -94,7 +97,10 @@ const checking = checks
   : [];
 
 console.log(`# tests on Node ${process.version}, ${concurrency} files at once${checks ? ', with tsc, ESLint, knip and prettier beside them' : ''}`);
-const tests = await run('tests', process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], { inherit: true });
+const runner = fromSource
+  ? ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files]
+  : ['--enable-source-maps', '--test', `--test-concurrency=${concurrency}`, ...(await buildTests(process.cwd(), files, join('dist', 'test')))];
+const tests = await run('tests', process.execPath, runner, { inherit: true });
 const failedChecks = (await Promise.all(checking)).filter((s) => s !== 0).length;
 if (failedChecks > 0) console.log(`# ${failedChecks} check${failedChecks === 1 ? '' : 's'} failed (above)`);
 process.exit(tests !== 0 ? tests : failedChecks > 0 ? 1 : 0);

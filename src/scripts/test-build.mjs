@@ -1,0 +1,73 @@
+// Bundles the test files for `npm test` (run-tests.mjs): each test file becomes one ESM module in
+// dist/test/ with the source it imports, split into shared chunks; packages stay in node_modules
+// (Ink patched there), so the code under test is the code tsx would load, read once per process
+// instead of a few hundred modules resolved and transformed one by one.
+// Every module keeps its own source location as import.meta.url/dirname/filename: tests and the
+// sandbox find fixtures, assets/ and source files from there exactly as they do under tsx.
+// A test file still runs alone from the source: `node --import tsx --test FILE`.
+import { build, transform } from 'esbuild';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * The archive's worker thread runs a file of its own, which a worker cannot load through tsx here:
+ * it is an entry of this build where the dist bundle keeps it (chunks/sync-worker.mjs), and
+ * src/archive/worker.ts is given a location in chunks/ so that it finds it.
+ */
+const WORKER_ENTRY = 'src/archive/sync-worker.ts';
+const WORKER_FINDER = 'src/archive/worker.ts';
+
+/** test/ui/x.test.tsx → ui/x.test */
+const outName = (file) => file.replace(/^test\//, '').replace(/\.tsx?$/, '');
+
+/** Builds `files` (test file paths relative to `root`) into `outdir`; resolves to the built paths, in the same order. */
+export async function buildTests(root, files, outdir) {
+  rmSync(outdir, { recursive: true, force: true });
+  const tsconfigRaw = readFileSync(resolve(root, 'tsconfig.json'), 'utf8');
+  const finder = resolve(root, WORKER_FINDER);
+  const sourceMeta = {
+    name: 'source-meta',
+    setup(b) {
+      b.onLoad({ filter: /\.(ts|tsx)$/ }, async (args) => {
+        if (args.path.includes('/node_modules/')) return undefined;
+        const file = args.path === finder ? resolve(outdir, 'chunks', 'worker.mjs') : args.path;
+        // define works on the syntax tree: the same words inside a string (code a test hands a child) stay.
+        const { code } = await transform(readFileSync(args.path, 'utf8'), {
+          loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts',
+          sourcefile: args.path,
+          sourcemap: 'inline',
+          jsx: 'automatic',
+          format: 'esm',
+          target: 'node22',
+          supported: { 'regexp-set-notation': true },
+          tsconfigRaw,
+          define: {
+            'import.meta.url': JSON.stringify(pathToFileURL(file).href),
+            'import.meta.dirname': JSON.stringify(dirname(file)),
+            'import.meta.filename': JSON.stringify(file),
+          },
+        });
+        return { contents: code, loader: 'js' };
+      });
+    },
+  };
+  await build({
+    entryPoints: [...files.map((f) => ({ in: resolve(root, f), out: outName(f) })), { in: resolve(root, WORKER_ENTRY), out: 'chunks/sync-worker' }],
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    supported: { 'regexp-set-notation': true },
+    packages: 'external',
+    jsx: 'automatic',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    plugins: [sourceMeta],
+  });
+  return files.map((f) => resolve(outdir, `${outName(f)}.mjs`));
+}

@@ -220,6 +220,6 @@ export function useDialogOpen(): boolean {
 export { topRoute, viewOf } from './navigation.js';
 export { routeKey } from './types.js';
 export type { Route, RouteName, ConsoleTarget, SyncWorkerTarget } from './types.js';
-export type { NewProfile, ProfileRow, ProfileSwitch } from './profiles.js';
+export type { ProfileRow, ProfileSwitch } from './profiles.js';
 export type { EditText } from './ascode.js';
 export { archiveLocation } from './archive.js';

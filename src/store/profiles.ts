@@ -23,14 +23,14 @@ export interface ProfileSwitch {
 /** A profile as the list shows it: the key masked, `live` the one this console talks to. */
 export type ProfileRow = Omit<ProfileSummary, 'current'> & { live: boolean; isDefault: boolean };
 
-export interface NewProfile {
+interface NewProfile {
   name: string;
   baseUrl: string;
   apiKey: string;
 }
 
 /** Why a new profile was not saved, and the field to fix when one is to blame. */
-export interface ProfileRefusal {
+interface ProfileRefusal {
   error: string;
   field?: keyof NewProfile;
 }

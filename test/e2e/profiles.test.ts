@@ -1,6 +1,6 @@
 // In a real terminal (the built binary in tmux): `:profiles` adds a profile, its key typed masked
 // (never on the screen), and Enter switches the console to it live: the header and the next list
-// come from the other service.
+// come from the other service; then to the embedded sandbox, which it starts for it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -66,6 +66,13 @@ describe('profiles in a terminal', { skip }, () => {
     t.keys('j', 'j', 'Enter');
     const switched = await t.waitFor(/profile other │ ● online[\s\S]*Only on the other service/);
     assert.ok(!switched.includes(other.apiKey), `the key is on the screen:\n${switched}`);
+    // And to the embedded sandbox, started as the console's child for it (its first row).
+    t.type(':profiles');
+    t.keys('Enter');
+    await t.waitFor(/\*\s+other/);
+    t.keys('g', 'Enter');
+    await t.waitFor(/sandbox http:\/\/127\.0\.0\.1:\d+ │ profile sandbox │ ● online/);
+    await t.waitFor(/NAME\s+STATUS/);
     t.keys('q');
     assert.equal(await t.waitForExit(), 0);
   });

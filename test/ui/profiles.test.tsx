@@ -113,6 +113,27 @@ describe('profiles in the console', () => {
     }
   });
 
+  test('d removes a profile after asking; the one in use and the built-in sandbox are not removed', async () => {
+    saveProfile('zz-doomed', { baseUrl: beta.url, apiKey: beta.apiKey }, home.env);
+    const c = await open();
+    try {
+      await profilesOpened(c);
+      // sorted by name: zz-doomed last
+      await c.press('G', 'd');
+      await c.waitFor('Remove profile "zz-doomed"');
+      await c.press('y');
+      await c.waitFor('Profile zz-doomed removed');
+      assert.ok(!('zz-doomed' in loadConfig(home.env).profiles));
+      await c.press('g', 'j', 'd');
+      assert.match(c.store.getState().flash?.text ?? '', /alpha is the profile in use; switch to another one first/);
+      await c.press('g', 'd');
+      assert.equal(c.store.getState().dialog, null, 'the sandbox is not offered for removal');
+      assert.ok(listProfiles(home.env).some((p) => p.name === 'alpha'));
+    } finally {
+      await c.close();
+    }
+  });
+
   test('a read-only profile brings its setting: the header says so and a write key is refused; switching back lifts it', async () => {
     const c = await open();
     try {

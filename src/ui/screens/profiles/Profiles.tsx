@@ -48,13 +48,16 @@ export function Profiles({ width, height }: ScreenProps<{ name: 'profiles' }>) {
         selected &&
         !builtIn(selected) &&
         (() =>
-          actions.confirm({
-            title: 'Remove profile',
-            message: `Remove profile "${selected.name}" (${selected.baseUrl ?? ''}) and its key from the config? The service keeps everything.`,
-            confirmLabel: 'remove',
-            cancelFirst: true,
-            onConfirm: () => actions.deleteProfile(selected.name),
-          })),
+          // The one in use is refused at once (the store says why), not after asking.
+          selected.live
+            ? actions.deleteProfile(selected.name)
+            : actions.confirm({
+                title: 'Remove profile',
+                message: `Remove profile "${selected.name}" (${escapeLine(selected.baseUrl ?? '')}) and its key from the config? The service keeps everything.`,
+                confirmLabel: 'remove',
+                cancelFirst: true,
+                onConfirm: () => actions.deleteProfile(selected.name),
+              })),
     },
   });
   if (res.status === 'idle') return <Loading what="profiles" />;

@@ -37,7 +37,7 @@ export function MaskedInput(props: { value: string; onChange: (v: string) => voi
     priority: Priority.TextInput,
     active: focus,
     onText: (text) => change(insertText(atEnd(), text).text),
-    // A pasted key loses the line breaks and spaces around it.
+    // A pasted key loses its whitespace (the line break copied with it).
     onPaste: (text) => (change(insertText(atEnd(), text.replace(/\s+/g, '')).text), true),
   });
   // A key longer than the box shows its last bullets (ink-text-input would wrap it).
@@ -47,8 +47,10 @@ export function MaskedInput(props: { value: string; onChange: (v: string) => voi
   return (
     <Text>
       {value.length > room ? '…' : ''}
-      <InkTextInput value={shown} mask={MASK} focus={false} showCursor={false} placeholder={focus ? '' : props.placeholder} onChange={noop} />
+      <InkTextInput value={shown} mask={MASK} focus={false} showCursor={false} onChange={noop} />
       {focus ? <Text inverse> </Text> : ''}
+      {/* Ours, not its placeholder: that one is coloured by chalk, beside the console's own colour choice (capabilities.ts). */}
+      {!focus && !value && props.placeholder ? <Text dimColor>{props.placeholder}</Text> : ''}
     </Text>
   );
 }

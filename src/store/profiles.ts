@@ -75,12 +75,13 @@ export const createProfilesSlice: SliceCreator<ProfilesState, ProfilesActions, N
         let checked: { baseUrl: string; apiKey: string };
         try {
           checked = checkProfile(p.name, p);
+          // Said before the request; the save checks again under the config's lock.
+          if (listProfiles(env).some((x) => x.name === p.name))
+            return { error: `there is a profile named "${p.name}" already; choose another name`, field: 'name' };
         } catch (err) {
           const error = failure(err).message;
           return { error, field: error.startsWith('the base URL') ? 'baseUrl' : error.startsWith('the API key') ? 'apiKey' : 'name' };
         }
-        if (listProfiles(env).some((x) => x.name === p.name))
-          return { error: `there is a profile named "${p.name}" already; choose another name`, field: 'name' };
         try {
           await checkKey(checked.baseUrl, checked.apiKey);
         } catch (err) {

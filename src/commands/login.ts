@@ -2,7 +2,7 @@
 // terminal, read from stdin when piped), checks it with one request, and saves it only if the
 // service accepts it.
 import { Command } from 'commander';
-import { ApiError } from '../api/errors.js';
+import { checkKey, keyRefused } from '../api/key-check.js';
 import { maskKey } from '../config/mask.js';
 import { action, addSecret, EXIT, globalsOf, refuseWhenReadOnly, setExitCode, UsageError, writeErr } from './runtime.js';
 import { readStdin } from './input.js';
@@ -48,13 +48,7 @@ interface LoginInput {
 
 /** Verifies the key with one request, then saves the profile. Throws ApiError 401/403 when refused. */
 async function login(input: LoginInput): Promise<void> {
-  const { createClient } = await import('../api/client.js');
-  const api = createClient({ baseUrl: input.baseUrl, apiKey: input.apiKey, debug: input.debug, retries: 0 });
-  try {
-    await api.listPhoneNumbers();
-  } finally {
-    await api.close();
-  }
+  await checkKey(input.baseUrl, input.apiKey, input.debug);
   const { saveProfile } = await import('../config/config.js');
   // The first profile saved becomes the default; after that, switching is `profiles use`.
   saveProfile(input.profile, { baseUrl: input.baseUrl, apiKey: input.apiKey }, process.env, { becomeCurrent: 'if-none' });
@@ -98,7 +92,7 @@ export function loginCommand(): Command {
         try {
           await login({ profile, baseUrl, apiKey, debug: g.debug ? (line) => writeErr(`debug: ${line}`) : undefined });
         } catch (err) {
-          if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+          if (keyRefused(err)) {
             writeErr(`switchboard: ${baseUrl} refused the key (${err.status}); nothing was saved. Check the key and try again.`);
             setExitCode(EXIT.auth);
             return;

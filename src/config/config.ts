@@ -82,16 +82,23 @@ export function saveProfile(
   name: string,
   profile: { baseUrl: string; apiKey: string },
   env: Env = process.env,
-  opts: { becomeCurrent?: 'if-none' } = {},
+  opts: { becomeCurrent?: 'if-none'; /** Refuse a name already saved (the console's add), decided under the lock. */ onlyNew?: boolean } = {},
 ): void {
+  const checked = checkProfile(name, profile);
+  updateConfig(env, (config) => {
+    if (opts.onlyNew && profileOf(config, name)) throw new ConfigError(`there is a profile named "${name}" already; choose another name`);
+    config.profiles[name] = checked;
+    if (opts.becomeCurrent === 'if-none' && config.current === undefined) config.current = name;
+  });
+}
+
+/** A profile as it would be saved (URL without its trailing slashes, key trimmed), or a ConfigError naming what is wrong. */
+export function checkProfile(name: string, profile: { baseUrl: string; apiKey: string }): { baseUrl: string; apiKey: string } {
   checkProfileName(name);
   checkBaseUrl(profile.baseUrl, 'the base URL');
   const apiKey = profile.apiKey.trim();
   if (!apiKey || /\s/.test(apiKey)) throw new ConfigError('the API key must be non-empty and contain no spaces');
-  updateConfig(env, (config) => {
-    config.profiles[name] = { baseUrl: profile.baseUrl.replace(/\/+$/, ''), apiKey };
-    if (opts.becomeCurrent === 'if-none' && config.current === undefined) config.current = name;
-  });
+  return { baseUrl: profile.baseUrl.replace(/\/+$/, ''), apiKey };
 }
 
 export function removeProfile(name: string, env: Env = process.env): void {

@@ -16,6 +16,7 @@ import { createCallLogSlice, LIVE_REFRESH_MS, type CallLogActions, type CallLogS
 import { createChatSlice, type ChatActions, type ChatState } from './chat.js';
 import { createAsCodeSlice, type AsCodeActions, type AsCodeState } from './ascode.js';
 import { createTestsSlice, type TestsActions, type TestsState } from './tests.js';
+import { createProfilesSlice, type ProfileSwitch, type ProfilesActions, type ProfilesState } from './profiles.js';
 import { archiveOpener, createArchiveSlice, type ArchiveActions, type ArchiveState } from './archive.js';
 import { KeyGaps } from './key-gaps.js';
 import { createRuntime, releaseRuntime, type StoreRuntime } from './runtime.js';
@@ -28,7 +29,8 @@ export type ConsoleActions = NavigationActions &
   ArchiveActions &
   ChatActions &
   AsCodeActions &
-  TestsActions & {
+  TestsActions &
+  ProfilesActions & {
     /** Stops timers (flash, polling), the sync and the scan (releaseRuntime); call when the console closes. */
     dispose(): void;
     /** Told by the keypress dispatcher after each key it drew: the store's background work goes in the gap after it (key-gaps.ts). */
@@ -42,7 +44,8 @@ export type ConsoleState = NavigationState &
   ArchiveState &
   ChatState &
   AsCodeState &
-  TestsState & {
+  TestsState &
+  ProfilesState & {
     target: ConsoleTarget;
     actions: ConsoleActions;
   };
@@ -60,6 +63,7 @@ export function createConsoleStore(
     initialRoute?: Route;
     debugLog?: Deps['debugLog'];
     syncWorker?: Deps['syncWorker'];
+    profiles?: ProfileSwitch;
   },
 ): ConsoleStore {
   const of = (route: Route) => behaviourOf(opts.routes, route);
@@ -79,6 +83,7 @@ export function createConsoleStore(
     disposers,
     onDispose: (fn) => void disposers.push(fn),
     runtime,
+    profiles: opts.profiles,
   };
   let disposed = false;
   const store = createStore<ConsoleState>()((set, get) => {
@@ -100,6 +105,7 @@ export function createConsoleStore(
       createChatSlice,
       createAsCodeSlice,
       createTestsSlice,
+      createProfilesSlice,
     ] as const;
     const parts = SLICES.map((make) => (make as (s: unknown, g: unknown, d: Deps) => { state: object; actions: object })(set, get, deps));
 
@@ -214,5 +220,6 @@ export function useDialogOpen(): boolean {
 export { topRoute, viewOf } from './navigation.js';
 export { routeKey } from './types.js';
 export type { Route, RouteName, ConsoleTarget, SyncWorkerTarget } from './types.js';
+export type { ProfileRow, ProfileSwitch } from './profiles.js';
 export type { EditText } from './ascode.js';
 export { archiveLocation } from './archive.js';

@@ -29,6 +29,8 @@ export type Route =
   | { name: 'file-upload' }
   | { name: 'tests'; path?: string; samples?: number }
   | { name: 'test-result'; id: string; scenario: string }
+  | { name: 'profiles' }
+  | { name: 'profile-new' }
   | { name: 'help' }
   | { name: 'json'; title: string; value: unknown }
   | { name: 'message'; text: string }
@@ -129,6 +131,8 @@ export interface Deps {
   onDispose(fn: () => void): void;
   /** What the actions keep between calls that nothing draws (runtime.ts); released by actions.dispose(). */
   runtime: import('./runtime.js').StoreRuntime;
+  /** The config's profiles and the console's switch between them; without it (a store on an api alone) the console cannot switch. */
+  profiles?: import('./profiles.js').ProfileSwitch;
 }
 
 /** A slice gives its initial state and its actions; actions are merged into one stable object. */

@@ -1,6 +1,6 @@
 // The app shell: header, the screen on top of the stack, filter/palette line, flash, footer.
 // Global keys (screens 1-5, :, /, ?, Esc, -, q) live here at the lowest priority.
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { Box, Text, useApp, useStdout } from 'ink';
 import { StoreProvider, routeKey, topRoute, useActions, useConsole, viewOf, type ConsoleStore, type Route } from '../store/index.js';
 import { KeypressProvider, Priority } from './hooks/keypress.js';
@@ -19,6 +19,7 @@ import { CopyContext } from './hooks/useCopy.js';
 import { editInEditor, showInPager } from './external-editor.js';
 import type { EditText } from '../store/index.js';
 import type { Terminal } from './terminal.js';
+import type { LiveConsole } from './live-console.js';
 
 const JUMPS: [Command, Route][] = [
   [Command.GoAssistants, { name: 'assistants' }],
@@ -32,21 +33,28 @@ const JUMPS: [Command, Route][] = [
 // from the same specs), and this module is ready once they are loaded, before the first render.
 const SCREENS = await loadScreens();
 
+type AppProps = { stop?: () => Promise<void>; handOver?: Terminal['handOver']; copy?: Terminal['copy'] };
+
+/** The app on the store of the profile the console is on: a switch (live-console.ts) shows the new one's. */
+export function LiveApp({ live, ...props }: AppProps & { live: LiveConsole }) {
+  const store = useSyncExternalStore(live.subscribe, () => live.store);
+  return <App store={store} {...props} />;
+}
+
+// Each store gets its own bindings and screens (remounted by key); the key dispatcher, and the keys queued in it, stay.
+const storeIds = new WeakMap<ConsoleStore, number>();
+let stores = 0;
+function storeId(store: ConsoleStore): number {
+  let id = storeIds.get(store);
+  if (id === undefined) storeIds.set(store, (id = ++stores));
+  return id;
+}
+
 /**
  * `stop` (the console's terminal, run.tsx) gives the terminal back and resolves once the console is in the foreground again;
  * `handOver` gives it to another program (the editor of `E`, the pager of `v`) and takes it back; `copy` sets the clipboard (the copy keys).
  */
-export function App({
-  store,
-  stop,
-  handOver,
-  copy,
-}: {
-  store: ConsoleStore;
-  stop?: () => Promise<void>;
-  handOver?: Terminal['handOver'];
-  copy?: Terminal['copy'];
-}) {
+export function App({ store, stop, handOver, copy }: AppProps & { store: ConsoleStore }) {
   const { suspendTerminal } = useApp();
   // Ink clears its frame around `stop` (which pauses the keys' stdin, terminal.ts) and draws the whole frame after it.
   const suspend =
@@ -83,7 +91,7 @@ export function App({
               onUnwantedPaste={() => store.getState().actions.flash('Nothing was pasted: a paste goes into a text input (/ filter, : command, a form field)')}
               onKeyDrawn={store.getState().actions.keyHandled}
             >
-              <BindingsProvider refuseWrite={refuseWrite}>
+              <BindingsProvider key={storeId(store)} refuseWrite={refuseWrite}>
                 <TableAtProvider>
                   <Shell />
                 </TableAtProvider>

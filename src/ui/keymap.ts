@@ -57,6 +57,7 @@ export enum Command {
   CopyId = 'copyId',
   CopyNumber = 'copyNumber',
   Sort = 'sort',
+  UseProfile = 'useProfile',
   // In a chat conversation (the input line has the printable keys)
   Send = 'send',
   RecallEarlier = 'recallEarlier',
@@ -127,6 +128,8 @@ export type KeyContext =
   | 'chat'
   | 'review'
   | 'tests'
+  // The saved profiles (`:profiles`)
+  | 'profiles'
   | 'form'
   | 'picker'
   | 'dialog'
@@ -197,7 +200,7 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Retry]: { keys: [{ char: 'r' }], contexts: ['chat'], hint: 'load the session again', footer: Footer.High },
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
   [Command.Pager]: { keys: [{ char: 'v' }], contexts: ['call', 'json'], hint: 'view in $PAGER', footer: Footer.Low },
-  [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions'], hint: 'new', footer: Footer.Normal, write: true },
+  [Command.New]: { keys: [{ char: 'n' }], contexts: ['assistants', 'sessions', 'profiles'], hint: 'new', footer: Footer.Normal, write: true },
   [Command.Edit]: { keys: [{ char: 'e' }], contexts: ['assistants', 'assistant'], hint: 'edit', footer: Footer.Normal, write: true },
   [Command.EditAsCode]: { keys: [{ char: 'E' }], contexts: ['assistants', 'assistant'], hint: 'edit as YAML in $EDITOR', footer: Footer.Normal, write: true },
   [Command.KnowledgeBase]: {
@@ -220,7 +223,7 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.FileAssistants]: { keys: [{ char: 'a' }], contexts: ['files', 'file'], hint: 'assistants using it', footer: Footer.Normal },
   [Command.ChartMetric]: { keys: [{ char: 'm' }, { key: 'tab' }], contexts: ['stats'], hint: 'chart calls/minutes/cost', footer: Footer.Normal },
   [Command.Upload]: { keys: [{ char: 'u' }], contexts: ['files'], hint: 'upload', footer: Footer.Normal, write: true },
-  [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file'], hint: 'delete', footer: Footer.Normal, write: true },
+  [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file', 'profiles'], hint: 'delete', footer: Footer.Normal, write: true },
   [Command.Clone]: { keys: [{ char: 'D' }], contexts: ['assistants', 'assistant'], hint: 'duplicate (new, pre-filled)', write: true },
   [Command.OpenSessionId]: { keys: [{ char: 'o' }], contexts: ['sessions'], hint: 'open a session id', footer: Footer.Normal },
   [Command.CopyId]: {
@@ -236,6 +239,7 @@ export const KEYMAP: Record<Command, Binding> = {
     hint: 'sort: next column / direction',
     footer: Footer.Low,
   },
+  [Command.UseProfile]: { keys: [{ key: 'return' }], contexts: ['profiles'], hint: 'switch the console to it', footer: Footer.High },
   [Command.Send]: { keys: [{ key: 'return' }], contexts: ['chat'], hint: 'send', footer: Footer.High, write: true },
   [Command.RecallEarlier]: { keys: [{ key: 'upArrow' }], contexts: ['chat'], hint: 'earlier input', footer: Footer.Low },
   [Command.RecallLater]: { keys: [{ key: 'downArrow' }], contexts: ['chat'], hint: 'later input' },
@@ -439,6 +443,7 @@ export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
   { title: 'Chat', contexts: ['sessions', 'chat'] },
   { title: 'Reviewing a YAML edit', contexts: ['review'] },
   { title: 'Tests', contexts: ['tests'] },
+  { title: 'Profiles', contexts: ['profiles'] },
   { title: 'Forms, pickers, dialogs', contexts: ['form', 'picker', 'dialog', 'palette', 'prompt'] },
   { title: 'Text inputs', contexts: ['input'] },
 ];

@@ -1,14 +1,17 @@
 // Runs the console once start.ts has taken the terminal and started connecting: render the app,
 // let the screens' first loads wait for the connection, and give the terminal back however we leave.
+// A switch of profile (`:profiles`) connects to the other target and gives the app a store made
+// for it (live-console.ts); the terminal, the key dispatcher and this process stay.
 import { render } from 'ink';
 import { addCrashSecret, debugLogWriter, shortPath } from '../crash.js';
 import type { RateLimitWait } from '../api/http.js';
-import { archiveLocation, createConsoleStore, type SyncWorkerTarget } from '../store/index.js';
-import { ApiOnceConnected, traitsKeyOf } from '../target.js';
+import { archiveLocation, createConsoleStore, type ConsoleTarget, type ProfileSwitch, type Route, type SyncWorkerTarget } from '../store/index.js';
+import { ApiOnceConnected, connect, traitsKeyOf, type Connection, type Target } from '../target.js';
 import { lowerOtherThreads } from '../priority.js';
-import { App } from './app.js';
+import { LiveApp } from './app.js';
+import { LiveConsole, type OpenedConsole } from './live-console.js';
 import { ROUTES } from './screens/routes.js';
-import { shownTarget, type Started } from './start.js';
+import { consoleTarget, shownTarget, type Started } from './start.js';
 
 export async function runConsole(started: Started): Promise<number> {
   const { resolved, connecting, terminal } = started;
@@ -20,58 +23,81 @@ export async function runConsole(started: Started): Promise<number> {
     const path = writeDebug(line);
     return path && shortPath(path);
   };
-  const rateLimited = (w: RateLimitWait) => store.getState().actions.flash(`rate limited, retrying in ${Math.max(1, Math.ceil(w.waitMs / 1000))}s`);
-  // The archive's sync runs in a worker thread with a client of its own for the same service
-  // (the current address of a restarted sandbox); its requests are logged and its 429 waits said
-  // like the console's own.
-  const syncWorker = async (): Promise<SyncWorkerTarget> => {
-    const c = await connecting;
-    return {
-      baseUrl: c.api.baseUrl,
-      apiKey: c.target.apiKey ?? '',
-      traits: traitsKeyOf(c.target),
-      debug: started.debugLog ? (line) => void writeDebug(line) : undefined,
-      onRateLimited: rateLimited,
-    };
-  };
-  // The call archive of this profile: the call log opens from it before the service answers.
-  const store = createConsoleStore(
-    new ApiOnceConnected(connecting),
-    { ...started.target, archive: archiveLocation(resolved) },
-    { routes: ROUTES, initialRoute: started.route, debugLog, syncWorker },
-  );
-  if (started.debugLog) store.getState().actions.flash(`--debug: each request is logged to ${started.debugLog}`);
+  const flash: (text: string, kind?: 'info' | 'error') => void = (text, kind) => live.store.getState().actions.flash(text, kind);
+  const rateLimited = (w: RateLimitWait) => flash(`rate limited, retrying in ${Math.max(1, Math.ceil(w.waitMs / 1000))}s`);
   let failed: { err: unknown } | undefined;
-  const conn = connecting.then(
-    (c) => {
-      addCrashSecret(c.target.apiKey);
-      // Keeps the cache dir and the archive's location (the list caches, the call archive).
-      store.setState((s) => ({ target: { ...s.target, ...shownTarget(c.target.kind, c.target.profile, c.api.baseUrl, c.target.apiKey) } }));
-      // The embedded sandbox's supervisor (src/target.ts) says what happened to it, and where it is now.
-      c.onSandbox?.((e) => {
-        const { flash } = store.getState().actions;
-        if (e.kind === 'stopped') return flash(`The embedded sandbox stopped (${e.why}); restarting it on the same data dir…`, 'error');
-        if (e.kind === 'restart-failed')
-          return flash(`Could not restart the embedded sandbox: ${e.why}; trying again in ${Math.max(1, Math.ceil(e.retryInMs / 1000))}s`, 'error');
-        store.setState((s) => ({ target: { ...s.target, ...shownTarget(c.target.kind, c.target.profile, e.url, c.target.apiKey) } }));
-        flash(`The embedded sandbox is back (restarted in ${(e.ms / 1000).toFixed(1)}s)`);
-      });
-      return c;
-    },
-    (err: unknown) => {
-      failed = { err }; // said after the terminal is back, as before the console started
-      store.getState().actions.quit();
-      return undefined;
-    },
-  );
 
-  terminal.onQuitSignal(() => store.getState().actions.quit());
+  /** The store of one target, over its connection (made before it connects, for the first target). */
+  const openOn = (connecting: Promise<Connection>, resolved: Target, target: ConsoleTarget, route: Route, profiles: ProfileSwitch): OpenedConsole => {
+    // The archive's sync runs in a worker thread with a client of its own for the same service
+    // (the current address of a restarted sandbox); its requests are logged and its 429 waits said
+    // like the console's own.
+    const syncWorker = async (): Promise<SyncWorkerTarget> => {
+      const c = await connecting;
+      return {
+        baseUrl: c.api.baseUrl,
+        apiKey: c.target.apiKey ?? '',
+        traits: traitsKeyOf(c.target),
+        debug: started.debugLog ? (line) => void writeDebug(line) : undefined,
+        onRateLimited: rateLimited,
+      };
+    };
+    // The call archive of this profile: the call log opens from it before the service answers.
+    const store = createConsoleStore(
+      new ApiOnceConnected(connecting),
+      { ...target, archive: archiveLocation(resolved) },
+      { routes: ROUTES, initialRoute: route, debugLog, syncWorker, profiles },
+    );
+    const conn = connecting.then(
+      (c) => {
+        addCrashSecret(c.target.apiKey);
+        // Keeps the cache dir and the archive's location (the list caches, the call archive).
+        store.setState((s) => ({ target: { ...s.target, ...shownTarget(c.target.kind, c.target.profile, c.api.baseUrl, c.target.apiKey) } }));
+        // The embedded sandbox's supervisor (src/target.ts) says what happened to it, and where it is now.
+        c.onSandbox?.((e) => {
+          const { flash } = store.getState().actions;
+          if (e.kind === 'stopped') return flash(`The embedded sandbox stopped (${e.why}); restarting it on the same data dir…`, 'error');
+          if (e.kind === 'restart-failed')
+            return flash(`Could not restart the embedded sandbox: ${e.why}; trying again in ${Math.max(1, Math.ceil(e.retryInMs / 1000))}s`, 'error');
+          store.setState((s) => ({ target: { ...s.target, ...shownTarget(c.target.kind, c.target.profile, e.url, c.target.apiKey) } }));
+          flash(`The embedded sandbox is back (restarted in ${(e.ms / 1000).toFixed(1)}s)`);
+        });
+        return c;
+      },
+      (err: unknown) => {
+        failed = { err }; // said after the terminal is back, as before the console started
+        store.getState().actions.quit();
+        return undefined;
+      },
+    );
+    return { store, disconnect: async () => void (await (await conn)?.close()) };
+  };
+
+  const live = new LiveConsole(
+    {
+      readOnly: started.readOnly,
+      // Connected before its store is shown: a profile that cannot be reached leaves the console where it was.
+      async open(resolved, profiles) {
+        const c = await connect({
+          resolved,
+          sandboxIn: 'child',
+          debug: started.debugLog ? (line) => void writeDebug(line) : undefined,
+          onRateLimited: rateLimited,
+        });
+        return openOn(Promise.resolve(c), resolved, consoleTarget(resolved, c.api.baseUrl), { name: 'assistants' }, profiles);
+      },
+    },
+    (profiles) => openOn(connecting, resolved, started.target, started.route, profiles),
+  );
+  if (started.debugLog) flash(`--debug: each request is logged to ${started.debugLog}`);
+
+  terminal.onQuitSignal(() => live.store.getState().actions.quit());
   started.onRateLimited(rateLimited);
   // An unhandled rejection becomes a flash (details in the debug log, see src/crash.ts); an uncaught exception ends the console.
   addCrashSecret(resolved.apiKey);
-  terminal.reportCrashesTo((line) => store.getState().actions.flash(line, 'error'));
+  terminal.reportCrashesTo((line) => flash(line, 'error'));
   try {
-    const app = render(<App store={store} stop={terminal.stop} handOver={terminal.handOver} copy={terminal.copy} />, {
+    const app = render(<LiveApp live={live} stop={terminal.stop} handOver={terminal.handOver} copy={terminal.copy} />, {
       stdout: terminal.output,
       exitOnCtrlC: false,
       patchConsole: true,
@@ -81,10 +107,7 @@ export async function runConsole(started: Started): Promise<number> {
     await app.waitUntilExit();
   } finally {
     // The session index's last changes, written under its lock (milliseconds; a hung service does not delay it).
-    await store.getState().actions.flushSessionIndex();
-    store.getState().actions.dispose();
-    terminal.restore();
-    await (await conn)?.close();
+    await live.close(() => terminal.restore());
   }
   if (failed) throw failed.err;
   return 0;

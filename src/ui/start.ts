@@ -51,6 +51,8 @@ export interface Started {
   terminal: Terminal;
   /** Where --debug writes, when it was given. */
   debugLog?: string;
+  /** --read-only was given: a profile switched to is read-only too. */
+  readOnly?: boolean;
   /** Who is told of each wait on a 429 from now on (the connection starts before the app is up). */
   onRateLimited(listener: (wait: RateLimitWait) => void): void;
 }
@@ -64,6 +66,16 @@ function routeFrom(r: ConsoleOptions['initialRoute']): Route {
 
 export function shownTarget(kind: Target['kind'], profile: string, baseUrl: string, apiKey?: string, cacheDir?: string): ConsoleTarget {
   return { kind, profile, baseUrl, maskedKey: apiKey ? maskKey(apiKey) : undefined, ...(cacheDir ? { cacheDir } : {}) };
+}
+
+/** What the header shows of a resolved target, and where the console keeps what it holds for it (caches, state); `baseUrl` once connected. */
+export function consoleTarget(resolved: Target, baseUrl = resolved.baseUrl): ConsoleTarget {
+  return {
+    ...shownTarget(resolved.kind, resolved.profile, baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir()),
+    service: serviceOf(resolved),
+    stateDir: stateDir(),
+    ...(resolved.readOnly ? { readOnly: true } : {}),
+  };
 }
 
 /**
@@ -94,12 +106,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
     onRateLimited: (w) => rateLimited?.(w),
   });
   connecting.catch(() => undefined); // handled in run.tsx, which may attach a little later
-  const target = {
-    ...shownTarget(resolved.kind, resolved.profile, resolved.baseUrl ?? 'starting…', resolved.apiKey, consoleCacheDir()),
-    service: serviceOf(resolved),
-    stateDir: stateDir(),
-    ...(resolved.readOnly ? { readOnly: true } : {}),
-  };
+  const target = consoleTarget(resolved);
   const route = routeFrom(opts.initialRoute);
   const callLog = route.name === 'calls' ? await peekCalls(resolved, terminal.rows) : undefined;
   terminal.write(chromeFrame({ ...target, callLog }, route, terminal.columns, terminal.rows, terminal.color));
@@ -107,7 +114,16 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
     terminal.restore(); // so the line that says why is printed on the main screen, where it stays
     throw err;
   });
-  return run.runConsole({ resolved, connecting, target, route, terminal, debugLog, onRateLimited: (l) => void (rateLimited = l) });
+  return run.runConsole({
+    resolved,
+    connecting,
+    target,
+    route,
+    terminal,
+    debugLog,
+    readOnly: opts.readOnly,
+    onRateLimited: (l) => void (rateLimited = l),
+  });
 }
 
 /** The call log's first screen from the archive, when the console opens on it (node:sqlite and the archive load only then). */

@@ -485,6 +485,8 @@ test('every console screen against the hostile service: no raw sequence in any f
     json: [{ name: 'json', title: ESCAPE_CORPUS, value: { name: ESCAPE_CORPUS } }],
     message: [{ name: 'message', text: ESCAPE_CORPUS }],
     pick: [{ name: 'pick', title: ESCAPE_CORPUS, items: [{ id: id(a), label: ESCAPE_CORPUS, detail: ESCAPE_CORPUS }], open: 'assistant' }],
+    profiles: [{ name: 'profiles' }],
+    'profile-new': [{ name: 'profile-new' }],
   };
   assert.deepEqual(
     Object.keys(ROUTES).filter((r) => !(r in routes)),

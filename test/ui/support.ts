@@ -8,8 +8,13 @@ import { removeTree } from '../support/cli.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
-import { createConsoleStore, type ConsoleStore, type ConsoleTarget, type Route } from '../../src/store/index.js';
-import { App } from '../../src/ui/app.js';
+import { createConsoleStore, type ConsoleStore, type ConsoleTarget, type ProfileSwitch, type Route } from '../../src/store/index.js';
+import { App, LiveApp } from '../../src/ui/app.js';
+import { LiveConsole } from '../../src/ui/live-console.js';
+import { connect } from '../../src/target.js';
+import { serviceOf } from '../../src/config/config.js';
+import { maskKey } from '../../src/config/mask.js';
+import type { Env } from '../../src/config/paths.js';
 import { Form, type Field } from '../../src/ui/components/Form.js';
 import { KeypressProvider } from '../../src/ui/hooks/keypress.js';
 import { renderApp } from '../support/ink.js';
@@ -36,6 +41,11 @@ export async function openConsole(
     wrapApi?: (api: VoiceAgentApi) => VoiceAgentApi;
     /** The terminal's clipboard write (the copy keys); none: the console has no terminal to copy with. */
     copy?: (text: string) => boolean;
+    /**
+     * The console switches between the profiles of the config `env` points at (ui/live-console.ts):
+     * each switch connects to the profile (target.ts) and makes a store for it like this one.
+     */
+    profiles?: { env: Env };
   } = {},
 ) {
   const memory = 'records' in sb ? sb : undefined;
@@ -45,24 +55,57 @@ export async function openConsole(
   // `wrapApi`: the console sees a service that answers some requests otherwise (the store's api).
   const api = opts.wrapApi ? opts.wrapApi(client) : client;
   const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), 'switchboard-cache-'));
-  const store: ConsoleStore = createConsoleStore(
-    api,
-    { kind: 'sandbox', profile: 'sandbox', baseUrl, cacheDir, ...opts.target },
-    { routes: ROUTES, ...opts, syncWorker: memory ? undefined : async () => ({ baseUrl, apiKey }) },
-  );
-  const app = await renderApp(createElement(App, { store, copy: opts.copy }));
+  const stores: ConsoleStore[] = [];
+  const make = (api: VoiceAgentApi, target: ConsoleTarget, syncTo: { baseUrl: string; apiKey: string } | undefined, profiles?: ProfileSwitch, home?: Route) => {
+    const initialRoute = home ?? opts.initialRoute;
+    const store = createConsoleStore(api, target, { routes: ROUTES, ...opts, initialRoute, profiles, syncWorker: syncTo && (async () => syncTo) });
+    stores.push(store);
+    return store;
+  };
+  const first = (profiles?: ProfileSwitch) =>
+    make(api, { kind: 'sandbox', profile: 'sandbox', baseUrl, cacheDir, ...opts.target }, memory ? undefined : { baseUrl, apiKey }, profiles);
+  const live = opts.profiles
+    ? new LiveConsole(
+        {
+          env: opts.profiles.env,
+          async open(resolved, profiles) {
+            const c = await connect({ resolved, env: opts.profiles?.env });
+            const target: ConsoleTarget = {
+              kind: resolved.kind,
+              profile: resolved.profile,
+              baseUrl: c.api.baseUrl,
+              maskedKey: maskKey(c.target.apiKey ?? ''),
+              cacheDir,
+              service: serviceOf(resolved),
+              ...(resolved.readOnly ? { readOnly: true } : {}),
+            };
+            const store = make(c.api, target, { baseUrl: c.api.baseUrl, apiKey: c.target.apiKey ?? '' }, profiles, { name: 'assistants' });
+            return { store, disconnect: c.close };
+          },
+        },
+        (profiles) => ({ store: first(profiles), disconnect: async () => (memory ? undefined : api.close()) }),
+      )
+    : undefined;
+  const store = live?.store ?? first();
+  const app = await renderApp(live ? createElement(LiveApp, { live, copy: opts.copy }) : createElement(App, { store, copy: opts.copy }));
   return {
     ...app,
-    store,
+    /** The store of the profile the console is on (a switch replaces it). */
+    get store(): ConsoleStore {
+      return live?.store ?? store;
+    },
     api,
     cacheDir,
     async close() {
       app.unmount();
-      store.getState().actions.dispose();
-      if (!memory) await api.close();
+      if (live) await live.close();
+      else {
+        store.getState().actions.dispose();
+        if (!memory) await api.close();
+      }
       // A sync's worker stops within its grace after dispose (src/archive/worker.ts); until then it
       // may still write the archive's files, and the dir could not be removed.
-      for (let waited = 0; store.getState().archiveSync.running && waited < 2000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      for (const s of stores) for (let waited = 0; s.getState().archiveSync.running && waited < 2000; waited += 20) await new Promise((r) => setTimeout(r, 20));
       if (!opts.cacheDir) removeTree(cacheDir);
     },
   };

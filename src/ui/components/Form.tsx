@@ -11,6 +11,7 @@ import { useDialogOpen, useOptionalActions } from '../../store/index.js';
 import { Command } from '../keymap.js';
 import { TextInput, inputRows } from './TextInput.js';
 import { TextArea } from './TextArea.js';
+import { MaskedInput } from './MaskedInput.js';
 import { ChoiceList } from './ChoiceList.js';
 import { truncate, wrapText } from '../../format/display.js';
 import { cellWidth } from '../../format/cells.js';
@@ -39,7 +40,15 @@ interface Base {
   group?: string;
 }
 export type Field =
-  | (Base & { kind: 'text'; required?: boolean; multiline?: boolean; validate?: (v: string) => string | null; complete?: (v: string) => Completion | null })
+  | (Base & {
+      kind: 'text';
+      required?: boolean;
+      multiline?: boolean;
+      /** A secret (an API key): drawn masked, never shown (components/MaskedInput.tsx). */
+      mask?: boolean;
+      validate?: (v: string) => string | null;
+      complete?: (v: string) => Completion | null;
+    })
   | (Base & { kind: 'number'; integer?: boolean; min?: number; max?: number; required?: boolean })
   /** free: the options are suggestions; any typed value is kept (the list ends with "type another…"). */
   | (Base & { kind: 'select'; options: (values: FormValues) => Option[]; free?: boolean })
@@ -256,7 +265,9 @@ export function Form(props: {
           }
         : undefined;
       // A multi-line value is a box of up to five rows while focused (it scrolls around the cursor), its first line otherwise.
-      if (f.kind === 'text' && f.multiline) {
+      if (f.kind === 'text' && f.mask) {
+        valueEl = <MaskedInput value={s} width={valueWidth} onChange={(nv) => set(f.key, nv)} focus={focused} placeholder={f.hint} />;
+      } else if (f.kind === 'text' && f.multiline) {
         // Service text is edited as shown: escaped (a value left alone is saved unchanged).
         const shown = escapeText(s);
         let display: string | undefined;

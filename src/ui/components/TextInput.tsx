@@ -8,6 +8,7 @@
 // Own-made rather than ink-text-input, which the stack names: that one counts UTF-16 code units
 // (its cursor splits an emoji and its scrolling can't count cells), edits one line only, has no
 // word or kill keys, and keeps its cursor where no one else can set it (src/README.md, Text inputs).
+// It draws only the masked API key (MaskedInput.tsx).
 import { useReducer, useRef } from 'react';
 import { Box, Text } from 'ink';
 import { Priority } from '../hooks/keypress.js';

@@ -15,6 +15,7 @@ import { FILES } from './files/spec.js';
 import { TESTS } from './tests/spec.js';
 import { HELP } from './help/spec.js';
 import { PICK } from './pick/spec.js';
+import { PROFILES } from './profiles/spec.js';
 
 /**
  * Every route's spec by name, one screen folder a line; the compiler insists on a spec for each
@@ -29,6 +30,7 @@ export const ROUTES: RouteSpecs<RouteName> & RouteTable = {
   ...TESTS,
   ...HELP,
   ...PICK,
+  ...PROFILES,
 };
 
 /** The spec of a route, typed for any route. */

@@ -1,0 +1,18 @@
+// The profiles' routes (`:profiles`, `:ctx`, after k9s's contexts): the saved profiles, Enter
+// switches the console to one live; `n` adds one after its key is checked.
+import type { RouteSpecs } from '../route-spec.js';
+
+export const PROFILES = {
+  profiles: {
+    title: () => 'Profiles',
+    contexts: ['profiles', 'list', 'global'],
+    component: () => import('./Profiles.js').then((m) => m.Profiles),
+    enter: (_r, a) => a.loadProfiles(),
+    palette: { name: 'profiles', aliases: ['ctx'], open: () => [{ name: 'profiles' }], onTop: true },
+  },
+  'profile-new': {
+    title: () => 'add profile',
+    contexts: ['form'],
+    component: () => import('./Profiles.js').then((m) => m.ProfileNew),
+  },
+} satisfies RouteSpecs<'profiles' | 'profile-new'>;

@@ -7,7 +7,7 @@
 // races a concurrent `npm test` rebuilding dist/); the dir must sit inside the repo so the
 // assets/ resolve from it (the bundle reads seed data and knowledge-base samples from ../assets).
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { esmBundleOptions } from './esm-bundle.mjs';
@@ -16,7 +16,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 const at = process.argv.indexOf('--outdir');
 const outdir = at >= 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) : resolve(root, 'dist');
-rmSync(outdir, { recursive: true, force: true });
+// All but test/: npm test's bundles of the test files (test-build.mjs), which a rebuild while they run must not take away.
+for (const entry of existsSync(outdir) ? readdirSync(outdir) : []) if (entry !== 'test') rmSync(resolve(outdir, entry), { recursive: true, force: true });
 
 const version = JSON.stringify(pkg.version);
 // engines.node is ">=X.Y.Z": the entry refuses an older Node with one line naming X.Y.Z.

@@ -24,3 +24,18 @@ test('form: multi-line text keeps newlines and wraps inside its column; a long v
   assert.deepEqual(c.submitted(), { p: 'line one\nline two is a much longer line that has to wrap around the value column', n: 'x'.repeat(80) });
   c.unmount();
 });
+
+test('form: keys typed while it saves wait, and go on once the save has answered', async () => {
+  let answer!: () => void;
+  const c = await renderForm([{ kind: 'text', key: 'n', label: 'Name' }], { onSubmit: () => new Promise<void>((r) => (answer = r)) });
+  await c.type('ab');
+  await c.press(KEYS.ctrlS);
+  assert.deepEqual(c.submitted(), { n: 'ab' });
+  await c.type('cd');
+  assert.match(c.frame(), /Name +ab\b/, `nothing is typed into the form while it saves:\n${c.frame()}`);
+  answer();
+  await c.waitFor(/Name +abcd/);
+  await c.press(KEYS.ctrlS);
+  assert.deepEqual(c.submitted(), { n: 'abcd' });
+  c.unmount();
+});

@@ -114,7 +114,8 @@ export async function openConsole(
 export { startTestSandbox };
 
 /** A bare Form inside the key dispatcher (no app, no sandbox); `submitted()` is what its last Ctrl-S sent. */
-export async function renderForm(fields: Field[], opts: { height?: number } = {}) {
+/** A Form alone; `onSubmit` (say, a save that has not answered yet) runs after the values are kept for `submitted()`. */
+export async function renderForm(fields: Field[], opts: { height?: number; onSubmit?: () => Promise<void> } = {}) {
   let got: Record<string, unknown> | undefined;
   const initial = Object.fromEntries(fields.map((f) => [f.key, '']));
   const form = createElement(Form, {
@@ -124,7 +125,10 @@ export async function renderForm(fields: Field[], opts: { height?: number } = {}
     submitLabel: 'Go',
     initial,
     onCancel: () => {},
-    onSubmit: (v: Record<string, unknown>) => void (got = v),
+    onSubmit: (v: Record<string, unknown>) => {
+      got = v;
+      return opts.onSubmit?.();
+    },
     fields,
   });
   const app = await renderApp(createElement(KeypressProvider, { onForceQuit: () => {}, children: form }));

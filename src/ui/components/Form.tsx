@@ -5,7 +5,7 @@
 // the last row saves, Esc cancels (asking first when something changed).
 import { useState, type ReactElement } from 'react';
 import { Box, Text } from 'ink';
-import { Priority } from '../hooks/keypress.js';
+import { Priority, useHoldKeys } from '../hooks/keypress.js';
 import { useBindings } from '../hooks/bindings.js';
 import { useDialogOpen, useOptionalActions } from '../../store/index.js';
 import { Command } from '../keymap.js';
@@ -205,7 +205,10 @@ export function Form(props: {
   };
 
   const typingHere = typing !== null && typing.key === current?.key;
-  // While saving, every key waits (modal, nothing bound); while a dialog asks, the keys are its.
+  // While saving, every key waits and then goes on in order (to the form if the save failed, else to
+  // the screen it leaves for): typed into the form, it would change values already sent.
+  useHoldKeys(busy);
+  // While a dialog asks, the keys are its.
   useBindings(
     ['form'],
     busy

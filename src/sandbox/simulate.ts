@@ -89,16 +89,29 @@ export class CallScript {
     return a;
   }
 
-  /** Greeting, question, grounded answer, goodbye; in the platform's shape (the assistant is `bot`). */
-  conversation(question: string, customerName: string | undefined): CallMessage[] {
-    return [
-      { role: 'bot', message: this.greeting(customerName) },
-      { role: 'user', message: question },
-      { role: 'bot', message: this.answer(question) },
-      { role: 'user', message: "Great, that's all I needed. Thanks!" },
-      { role: 'bot', message: "You're welcome. Have a great day, goodbye!" },
-    ];
+  /**
+   * Greeting, question, grounded answer, goodbye; in the platform's shape (the assistant is `bot`).
+   * One frozen array per question and name, shared by every call that has it: the store then
+   * serialises and hashes each conversation once (SandboxStore.insertCalls), not once per call.
+   */
+  conversation(question: string, customerName: string | undefined): readonly CallMessage[] {
+    const key = `${customerName ?? ''}\u0000${question}`;
+    let c = this.conversations.get(key);
+    if (c === undefined) {
+      c = Object.freeze(
+        [
+          { role: 'bot', message: this.greeting(customerName) },
+          { role: 'user', message: question },
+          { role: 'bot', message: this.answer(question) },
+          { role: 'user', message: "Great, that's all I needed. Thanks!" },
+          { role: 'bot', message: "You're welcome. Have a great day, goodbye!" },
+        ].map((m) => Object.freeze(m)),
+      );
+      this.conversations.set(key, c);
+    }
+    return c;
   }
+  private readonly conversations = new Map<string, readonly CallMessage[]>();
 }
 
 /** The platform's transcript: one line a message, "AI: …" for the assistant, "User: …" for the caller. */

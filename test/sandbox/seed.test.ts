@@ -1,7 +1,8 @@
 // `switchboard sandbox seed --calls N` (src/sandbox/seed.ts seedCalls): calls planned in creation
 // order a chunk at a time, each conversation stored once. What is seeded must stay as varied as
 // a real log, the same for the same count and moment (ids aside), complete across chunk
-// boundaries, and every call's conversation must be there, even after a batch rolled back.
+// boundaries, and every call's conversation must be there, even after a batch rolled back. And
+// the times a seeded call is read with (simulate.ts iso) are exactly what Date#toISOString writes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxStore, type Db } from '../../src/sandbox/db.js';
 import { openSeeded, seedCalls } from '../../src/sandbox/seed.js';
-import { CallScript, planCall } from '../../src/sandbox/simulate.js';
+import { CallScript, iso, planCall } from '../../src/sandbox/simulate.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
@@ -122,4 +123,13 @@ test('a batch that rolls back leaves no call pointing at a conversation it took 
     assert.notEqual(row.messages, null);
     assert.equal((JSON.parse(row.messages!) as unknown[]).length, 5);
   });
+});
+
+test('call times read exactly as Date#toISOString writes them, whatever the minute before', () => {
+  const times = [0, -1, 59_999, 60_000, NOW, NOW + 999, NOW + 59_001, -62_135_596_800_000, 253_402_300_799_999, 253_402_300_800_000, -62_135_596_800_001];
+  for (let i = 0; i < 2000; i++) times.push(Math.floor(NOW - 40 * DAY + ((i * 7_919_993) % (80 * DAY))), NOW + i * 37);
+  times.push(1.5, NaN, Infinity);
+  for (const t of [...times, ...times.reverse()])
+    if (Number.isFinite(t)) assert.equal(iso(t), new Date(t).toISOString(), String(t));
+    else assert.throws(() => iso(t), RangeError);
 });

@@ -317,7 +317,7 @@ export class SandboxStore {
   insertCall(c: CallRow): void {
     this.insertCalls([c]);
   }
-  /** Inserts calls in one transaction (one for a placed call; many when seeding or benchmarking). */
+  /** Inserts calls in one transaction (one for a placed call; a seed chunk when seeding). */
   insertCalls(calls: Iterable<CallRow>): number {
     let n = 0;
     try {

@@ -93,6 +93,7 @@ export async function fetchCallsBefore(api: VoiceAgentApi, filters: CallFilters,
     // Strict or not known: each bound is widened by 1 ms, so a strict service returns what an inclusive one would.
     const sent = dates === 'none' ? {} : sentBounds(dates, afterText, after, beforeText, before);
     const dated = sent.after !== undefined || sent.before !== undefined;
+    const widenedBefore = sent.before !== undefined && sent.before !== beforeText;
     // Without filters the newest page is all there is: as large a one as the service gives.
     const asked = dates === 'none' ? cap() : limit;
     let page: Call[];
@@ -191,6 +192,9 @@ export async function fetchCallsBefore(api: VoiceAgentApi, filters: CallFilters,
     }
 
     if (novel === 0 && full && beforeText !== undefined) {
+      // The millisecond the widened bound let in filled the page, and the bound is now known to be
+      // inclusive: asked again without it, the cursor's instant has room (stepping back would skip its rest).
+      if (widenedBefore && dates.inclusive) continue;
       if (limit < cap()) limit = Math.min(cap(), limit * 2);
       // The ids seen stay: a bound widened by 1 ms brings that instant back once more.
       else beforeText = iso(Date.parse(beforeText) - 1);

@@ -189,7 +189,7 @@ export function sandboxCommand(): Command {
 
   cmd
     .command('seed')
-    .description('insert N past calls into the sandbox data dir in one go (creates and seeds a new dir first)')
+    .description('insert N past calls into the sandbox data dir, committed 20,000 at a time (creates and seeds a new dir first)')
     .requiredOption('--calls <n>', 'how many calls to add', positiveInt)
     .addHelpText('after', '\nExamples:\n  $ switchboard sandbox seed --calls 100000\n  $ switchboard sandbox --data-dir /tmp/big seed --calls 100000')
     .action(

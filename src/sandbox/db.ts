@@ -53,7 +53,7 @@ export interface CallRow {
   cost: number;
   summary: string;
   /** the whole conversation; the transcript is derived from it when read */
-  messages: CallMessage[];
+  messages: readonly CallMessage[];
 }
 
 export interface FileRow {
@@ -248,11 +248,10 @@ export class SandboxStore {
       numberList: db.prepare('SELECT * FROM phone_numbers ORDER BY created_at, id'),
       numberInsert: db.prepare('INSERT INTO phone_numbers (id, did, body, assistant_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
       numberLink: db.prepare('UPDATE phone_numbers SET assistant_id = ?, updated_at = ? WHERE id = ?'),
+      // Positional: binding by name costs an object and a lookup per column, on every seeded call.
       callInsert: db.prepare(
         `INSERT INTO calls (id, type, assistant_id, phone_number_id, customer, created_at, ringing_at, answered_at,
-           ended_at, ended_reason, cost, summary, conversation_id)
-         VALUES (@id, @type, @assistantId, @phoneNumberId, @customer, @createdAt, @ringingAt, @answeredAt,
-           @endedAt, @endedReason, @cost, @summary, @conversationId)`,
+           ended_at, ended_reason, cost, summary, conversation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       conversationInsert: db.prepare('INSERT OR IGNORE INTO conversations (id, messages) VALUES (?, ?)'),
       conversationGet: db.prepare('SELECT messages FROM conversations WHERE id = ?'),
@@ -318,21 +317,49 @@ export class SandboxStore {
   insertCall(c: CallRow): void {
     this.insertCalls([c]);
   }
-  /** Inserts calls in one transaction (one for a placed call; many when seeding or benchmarking). */
+  /** Inserts calls in one transaction (one for a placed call; a seed chunk when seeding). */
   insertCalls(calls: Iterable<CallRow>): number {
     let n = 0;
-    transaction(this.db, () => {
-      for (const { messages, customer, ...call } of calls) {
-        const said = json(messages);
-        const conversationId = conversationKey(said);
-        this.s.conversationInsert.run(conversationId, said);
-        this.s.callInsert.run({ ...call, customer: json(customer), conversationId });
-        n++;
-      }
-    });
+    try {
+      transaction(this.db, () => {
+        for (const c of calls) {
+          this.s.callInsert.run(
+            c.id,
+            c.type,
+            c.assistantId,
+            c.phoneNumberId,
+            json(c.customer),
+            c.createdAt,
+            c.ringingAt,
+            c.answeredAt,
+            c.endedAt,
+            c.endedReason,
+            c.cost,
+            c.summary,
+            this.conversationIdOf(c.messages),
+          );
+          n++;
+        }
+      });
+    } catch (err) {
+      this.storedConversations = new WeakMap(); // rolled back: the rows it remembers may be gone
+      throw err;
+    }
     this.callWrites++;
     return n;
   }
+  /** Stores a conversation (once per content) and gives its id; a frozen one (a seed's, shared by many calls) is hashed once. */
+  private conversationIdOf(messages: readonly CallMessage[]): string {
+    const frozen = Object.isFrozen(messages);
+    let id = frozen ? this.storedConversations.get(messages) : undefined;
+    if (id !== undefined) return id;
+    const said = json(messages);
+    id = conversationKey(said);
+    this.s.conversationInsert.run(id, said);
+    if (frozen) this.storedConversations.set(messages, id);
+    return id;
+  }
+  private storedConversations = new WeakMap<readonly CallMessage[], string>();
   private callWrites = 0;
   /**
    * Changes whenever the calls may have changed: a write through this store, or a commit by

@@ -1,6 +1,6 @@
 // Demo data for a new data dir, from assets/: assistants across providers, phone numbers (most
 // linked), knowledge-base files attached to assistants, and a month of past calls.
-// seedCalls also serves the benchmark: it inserts N calls in one transaction.
+// seedCalls also serves the benchmark: it inserts N calls, a chunk per transaction.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -157,9 +157,15 @@ function pickReason(r: number): EndedReason {
   return ENDED_REASONS[0];
 }
 
+/** Calls planned and written per transaction: memory stays flat at any count, and each commit is a few MB. */
+const SEED_CHUNK = 20_000;
+
 /**
  * Inserts `count` finished calls spread over the `days` before `now`, across the store's
- * assistants and numbers (inbound ones only on linked numbers), in one transaction.
+ * assistants and numbers (inbound ones only on linked numbers), a transaction per SEED_CHUNK.
+ * They are made in creation order, so the indexes grow at their ends and nothing is sorted: the
+ * draws that place them in time are the order statistics of `count` uniform draws, taken from
+ * the largest down (the largest of k is U^(1/k); the rest are uniform below it).
  */
 function insertSyntheticCalls(store: SeedTarget, count: number, now = Date.now(), days = 30): number {
   const assistants = store.listAssistants();
@@ -168,38 +174,42 @@ function insertSyntheticCalls(store: SeedTarget, count: number, now = Date.now()
   const scripts = new Map(assistants.map((a) => [a.id, new CallScript(a.body, store.knowledge(a.body))]));
   const byId = new Map(assistants.map((a) => [a.id, a]));
   const linked = numbers.filter((n) => n.assistantId && byId.has(n.assistantId));
+  const names = FIRST.flatMap((f) => LAST.map((l) => `${f} ${l}`));
   const rand = mulberry32(count * 7919 + store.countFiles());
-  const calls: CallRow[] = [];
-  {
-    for (let i = 0; i < count; i++) {
-      const inbound = linked.length > 0 && rand() < 0.55;
-      const number = inbound ? linked[Math.floor(rand() * linked.length)] : numbers[Math.floor(rand() * numbers.length)];
-      const assistant = inbound ? byId.get(number.assistantId!)! : assistants[Math.floor(rand() * assistants.length)];
-      const name = `${FIRST[Math.floor(rand() * FIRST.length)]} ${LAST[Math.floor(rand() * LAST.length)]}`;
-      // Call volume leans towards recent days and office hours.
-      const ago = Math.floor(Math.pow(rand(), 1.3) * days * DAY);
-      calls.push(
-        planCall({
-          type: inbound ? 'inboundPhoneCall' : 'outboundPhoneCall',
-          assistantId: assistant.id,
-          phoneNumberId: number.id,
-          script: scripts.get(assistant.id)!,
-          customer: { number: `+1${Math.floor(2_000_000_000 + rand() * 7_999_999_999)}`, name: rand() < 0.85 ? name : undefined },
-          createdAt: now - ago - 15 * 60_000,
-          pace: 1000,
-          endedReason: pickReason(rand()),
-          talkSeconds: 20 + Math.floor(rand() * 580),
-        }),
-      );
+  let added = 0;
+  let u = 1;
+  let chunk: CallRow[] = [];
+  for (let left = count; left > 0; left--) {
+    u *= Math.pow(1 - rand(), 1 / left); // 1 − rand() is never 0, which would pin every later call to the oldest moment
+    const inbound = linked.length > 0 && rand() < 0.55;
+    const number = inbound ? linked[Math.floor(rand() * linked.length)] : numbers[Math.floor(rand() * numbers.length)];
+    const assistant = inbound ? byId.get(number.assistantId!)! : assistants[Math.floor(rand() * assistants.length)];
+    const name = names[Math.floor(rand() * names.length)];
+    // Call volume leans towards recent days.
+    const ago = Math.floor(Math.pow(u, 1.3) * days * DAY);
+    chunk.push(
+      planCall({
+        type: inbound ? 'inboundPhoneCall' : 'outboundPhoneCall',
+        assistantId: assistant.id,
+        phoneNumberId: number.id,
+        script: scripts.get(assistant.id)!,
+        customer: { number: `+1${Math.floor(2_000_000_000 + rand() * 7_999_999_999)}`, name: rand() < 0.85 ? name : undefined },
+        createdAt: now - ago - 15 * 60_000,
+        pace: 1000,
+        endedReason: pickReason(rand()),
+        talkSeconds: 20 + Math.floor(rand() * 580),
+      }),
+    );
+    if (chunk.length === SEED_CHUNK || left === 1) {
+      added += store.insertCalls(chunk);
+      chunk = [];
     }
   }
-  // In creation order, so the indexes grow at their ends.
-  calls.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
-  return store.insertCalls(calls);
+  return added;
 }
 
 /**
- * Inserts `count` synthetic past calls (one transaction) into a data dir or an open database.
+ * Inserts `count` synthetic past calls (a transaction per SEED_CHUNK) into a data dir or an open database.
  * `now` and `days` place them: created in the `days` before `now`, less 15 minutes (each ends
  * by then), as the seed's are; the default is the month before now.
  */

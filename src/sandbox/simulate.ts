@@ -89,16 +89,29 @@ export class CallScript {
     return a;
   }
 
-  /** Greeting, question, grounded answer, goodbye; in the platform's shape (the assistant is `bot`). */
-  conversation(question: string, customerName: string | undefined): CallMessage[] {
-    return [
-      { role: 'bot', message: this.greeting(customerName) },
-      { role: 'user', message: question },
-      { role: 'bot', message: this.answer(question) },
-      { role: 'user', message: "Great, that's all I needed. Thanks!" },
-      { role: 'bot', message: "You're welcome. Have a great day, goodbye!" },
-    ];
+  /**
+   * Greeting, question, grounded answer, goodbye; in the platform's shape (the assistant is `bot`).
+   * One frozen array per question and name, shared by every call that has it: the store then
+   * serialises and hashes each conversation once (SandboxStore.insertCalls), not once per call.
+   */
+  conversation(question: string, customerName: string | undefined): readonly CallMessage[] {
+    const key = `${customerName ?? ''}\u0000${question}`;
+    let c = this.conversations.get(key);
+    if (c === undefined) {
+      c = Object.freeze(
+        [
+          { role: 'bot', message: this.greeting(customerName) },
+          { role: 'user', message: question },
+          { role: 'bot', message: this.answer(question) },
+          { role: 'user', message: "Great, that's all I needed. Thanks!" },
+          { role: 'bot', message: "You're welcome. Have a great day, goodbye!" },
+        ].map((m) => Object.freeze(m)),
+      );
+      this.conversations.set(key, c);
+    }
+    return c;
   }
+  private readonly conversations = new Map<string, readonly CallMessage[]>();
 }
 
 /** The platform's transcript: one line a message, "AI: …" for the assistant, "User: …" for the caller. */
@@ -160,7 +173,27 @@ export function planCall(p: PlanInput): CallRow {
   };
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/** Dates 0001–9999 (where toISOString's form is fixed-width), in whole milliseconds. */
+const FIXED_ISO = { min: -62_135_596_800_000, max: 253_402_300_799_999 };
+let isoMinute = NaN;
+let isoPrefix = '';
+
+/**
+ * new Date(ms).toISOString(), with the text up to the minute made once a minute: a page of a
+ * full sync formats four times a call, and a call's times share their minute with its neighbours'.
+ */
+export function iso(ms: number): string {
+  if (!Number.isInteger(ms) || ms < FIXED_ISO.min || ms > FIXED_ISO.max) return new Date(ms).toISOString();
+  const minute = Math.floor(ms / 60_000);
+  if (minute !== isoMinute) {
+    isoMinute = minute;
+    isoPrefix = new Date(minute * 60_000).toISOString().slice(0, 17);
+  }
+  const rest = ms - minute * 60_000;
+  const sec = Math.floor(rest / 1000);
+  const milli = rest - sec * 1000;
+  return `${isoPrefix}${sec < 10 ? '0' : ''}${sec}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+}
 const cents4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
 /**

@@ -266,7 +266,7 @@ describe('call progress across a restart', () => {
 });
 
 describe('bulk seeding', () => {
-  test('seedCalls adds N finished calls in one go, served newest first like any others', async () => {
+  test('seedCalls adds N finished calls, served newest first like any others', async () => {
     const { seedCalls } = await import('../../src/sandbox/seed.js');
     const sb = await startTestSandbox();
     try {

@@ -6,6 +6,7 @@
 // (8 bytes a match), and a window of them is read back by rowid.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { ROW_COLUMNS, toArchived, whereOf, type ArchivedCall, type CallQuery, type Row } from './query.js';
+import { byKey } from './schema.js';
 
 /** What the filter looks for, besides the call log's own filters (a CallQuery). */
 export interface FilterText {
@@ -101,6 +102,6 @@ export function callsByRowid(db: DatabaseSync, rowids: readonly number[]): Archi
 
 /** The rowid of a call, or undefined when the archive does not hold it. */
 export function rowidOf(db: DatabaseSync, id: string): number | undefined {
-  const r = db.prepare('SELECT rowid FROM calls WHERE id = ?').get(id) as { rowid: number } | undefined;
+  const r = db.prepare(`SELECT rowid FROM calls WHERE ${byKey('id')}`).get(id, id) as { rowid: number } | undefined;
   return r?.rowid;
 }

@@ -3,7 +3,7 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { Call } from '../api/schemas.js';
 import { searchTerms } from './fts.js';
-import { BUCKET_MS, DIM, SLOTS, callsHeld } from './schema.js';
+import { BUCKET_MS, DIM, SLOTS, blocksOf, byKey, callsHeld } from './schema.js';
 
 /** Which calls: every field optional; all given must hold. */
 export interface CallQuery {
@@ -134,9 +134,14 @@ export function whereOf(q: CallQuery, withText = true): Where {
     parts.push(`c.${col} = ?`);
     params.push(v);
   };
-  eq('id', q.id);
-  eq('assistant_id', q.assistantId);
-  eq('phone_number_id', q.phoneNumberId);
+  const key = (col: string, v: string | undefined) => {
+    if (v === undefined) return;
+    parts.push(byKey(`c.${col}`));
+    params.push(v, v);
+  };
+  key('id', q.id);
+  key('assistant_id', q.assistantId);
+  key('phone_number_id', q.phoneNumberId);
   eq('status', q.status);
   eq('type', q.type);
   eq('ended_reason', q.endedReason);
@@ -269,9 +274,9 @@ export class ArchiveReader {
 
   /** One call's full record as the service sent it. */
   get(id: string): Call | undefined {
-    const row = this.db.prepare('SELECT r.json AS json FROM calls c JOIN records r ON r.rowid = c.record WHERE c.id = ?').get(id) as
-      { json: string } | undefined;
-    return row ? (JSON.parse(row.json) as Call) : undefined;
+    const row = this.db.prepare(`SELECT record FROM calls WHERE ${byKey('id')}`).get(id, id) as { record: number } | undefined;
+    const json = row && blocksOf(this.db).record(row.record);
+    return json === undefined ? undefined : (JSON.parse(json) as Call);
   }
 
   /**
@@ -368,17 +373,18 @@ export class ArchiveReader {
     const w = whereOf(q);
     if (w.empty) return;
     const and = w.sql ? `${w.sql} AND` : 'WHERE';
-    const first = this.db.prepare(
-      `SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record ${w.sql} ORDER BY c.rowid DESC LIMIT ?`,
-    );
-    const next = this.db.prepare(
-      `SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record ${and} c.rowid < ? ORDER BY c.rowid DESC LIMIT ?`,
-    );
-    let rows = first.all(...w.params, batch) as { rowid: number; json: string }[];
+    const first = this.db.prepare(`SELECT c.rowid AS rowid, c.record AS record FROM calls c ${w.sql} ORDER BY c.rowid DESC LIMIT ?`);
+    const next = this.db.prepare(`SELECT c.rowid AS rowid, c.record AS record FROM calls c ${and} c.rowid < ? ORDER BY c.rowid DESC LIMIT ?`);
+    // Newest first walks a page's block from its last line down, so each block is read once.
+    const blocks = blocksOf(this.db);
+    let rows = first.all(...w.params, batch) as { rowid: number; record: number }[];
     while (rows.length > 0) {
-      for (const r of rows) yield r.json;
+      for (const r of rows) {
+        const json = blocks.record(r.record);
+        if (json !== undefined) yield json;
+      }
       if (rows.length < batch) return;
-      rows = next.all(...w.params, rows[rows.length - 1].rowid, batch) as { rowid: number; json: string }[];
+      rows = next.all(...w.params, rows[rows.length - 1].rowid, batch) as { rowid: number; record: number }[];
     }
   }
 

@@ -27,7 +27,8 @@ function likePattern(text: string): string {
 
 const MATCH = `(c.customer_number LIKE :p ESCAPE '\\' OR c.customer_name LIKE :p ESCAPE '\\' OR c.status LIKE :p ESCAPE '\\'
   OR c.type LIKE :p ESCAPE '\\' OR c.id LIKE :p ESCAPE '\\'
-  OR c.assistant_id IN (SELECT value FROM json_each(:a)) OR c.phone_number_id IN (SELECT value FROM json_each(:n)))`;
+  OR c.assistant IN (SELECT n.rowid FROM names n JOIN json_each(:a) j ON n.value = j.value)
+  OR c.number IN (SELECT n.rowid FROM names n JOIN json_each(:n) j ON n.value = j.value))`;
 
 /** The query's conditions over `calls AS c` with named parameters (`:w0`, `:w1`, …), to sit beside the scan's own. */
 function namedWhere(q: CallQuery): { sql: string; params: Record<string, SQLInputValue> } {

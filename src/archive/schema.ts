@@ -49,18 +49,25 @@ CREATE VIEW call_text AS
   FROM calls c JOIN records r ON r.rowid = c.record;`;
 
 /**
- * A lookup by a text id (the call's, its assistant's, its number's) through an index on its last
- * 8 characters: a fraction of the index the whole id makes, and as selective for the ids a
- * service makes (random or counted at the end). Bind the id twice.
+ * A lookup by a call's id through an index on its last 8 characters: a fraction of the index the
+ * whole id makes, and as selective for the ids a service makes (random or counted at the end).
+ * Bind the id twice.
  */
 export const byKey = (col: string): string => `substr(${col}, -8) = substr(?, -8) AND ${col} = ?`;
 
+/** The assistant or number id a calls column (`assistant`, `number`) holds the number of. */
+export const nameOf = (col: string): string => `(SELECT value FROM names WHERE rowid = ${col})`;
+/** `col` holds the number of this id (bound once); matches nothing for an id never written. */
+export const nameIs = (col: string): string => `${col} = (SELECT rowid FROM names WHERE value = ?)`;
+
+// Assistant and number ids are numbered in `names`: a call's row and its two indexes hold a small
+// integer instead of a UUID each.
 const CALLS_TABLE = `
 CREATE TABLE calls (
   rowid INTEGER PRIMARY KEY,
   id TEXT NOT NULL,
   created_at INTEGER NOT NULL,
-  assistant_id TEXT, phone_number_id TEXT, type TEXT, status TEXT, ended_reason TEXT,
+  assistant INTEGER, number INTEGER, type TEXT, status TEXT, ended_reason TEXT,
   cost REAL, duration REAL, customer_number TEXT, customer_name TEXT,
   ended INTEGER NOT NULL,
   record INTEGER NOT NULL);`;
@@ -68,12 +75,15 @@ CREATE TABLE calls (
 /** The indexes the queries use: a call by id, the log of one assistant or number (newest first: every index ends in the rowid), the unfinished. */
 const CALLS_INDEXES = `
 CREATE INDEX calls_by_id ON calls(substr(id, -8));
-CREATE INDEX calls_by_assistant ON calls(substr(assistant_id, -8));
-CREATE INDEX calls_by_number ON calls(substr(phone_number_id, -8));
+CREATE INDEX calls_by_assistant ON calls(assistant);
+CREATE INDEX calls_by_number ON calls(number);
 CREATE INDEX calls_unfinished ON calls(created_at) WHERE ended = 0;`;
+
+const NAMES_TABLE = `CREATE TABLE names (rowid INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE);`;
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+${NAMES_TABLE}
 ${CALLS_TABLE}
 ${CALLS_INDEXES}
 -- The records as the service sent them (blocks.ts), apart from the narrow rows above so scans
@@ -400,8 +410,13 @@ function compressRecords(db: DatabaseSync): void {
   db.exec('DROP TABLE records');
   // The calls table again, for its smaller indexes (a UNIQUE constraint's index cannot be dropped).
   db.exec('ALTER TABLE calls RENAME TO calls_3');
+  db.exec(NAMES_TABLE);
   db.exec(CALLS_TABLE);
-  db.exec('INSERT INTO calls SELECT * FROM calls_3 ORDER BY rowid');
+  db.exec(`INSERT OR IGNORE INTO names (value) SELECT assistant_id FROM calls_3 WHERE assistant_id IS NOT NULL
+    UNION SELECT phone_number_id FROM calls_3 WHERE phone_number_id IS NOT NULL`);
+  db.exec(`INSERT INTO calls SELECT rowid, id, created_at, (SELECT rowid FROM names WHERE value = assistant_id),
+    (SELECT rowid FROM names WHERE value = phone_number_id), type, status, ended_reason, cost, duration, customer_number, customer_name, ended, record
+    FROM calls_3 ORDER BY rowid`);
   db.exec('DROP TABLE calls_3');
   db.exec(CALLS_INDEXES);
   db.exec(CALL_TEXT_VIEW);

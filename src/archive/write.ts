@@ -3,7 +3,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Call } from '../api/schemas.js';
 import { viewCall } from '../api/records.js';
-import { BUCKET_MS, DIM, SLOTS, blocksOf, byKey } from './schema.js';
+import { BUCKET_MS, DIM, SLOTS, blocksOf, byKey, nameOf } from './schema.js';
 import { BLOCK_RECORDS, BLOCK_SLOTS, refOf } from './blocks.js';
 import type { Row } from './query.js';
 
@@ -45,23 +45,26 @@ export class CallWriter {
   /** The millisecond (× SLOTS) and rowid of the last insert of this write. */
   private slotBase = -1;
   private slotLast = -1;
+  private readonly names = new Map<string, number>();
 
   constructor(private readonly db: DatabaseSync) {
     this.s = {
       old: db.prepare(
-        'SELECT rowid, record, assistant_id, phone_number_id, type, status, ended_reason, cost, duration, created_at, customer_name, customer_number FROM ' +
-          `calls WHERE ${byKey('id')}`,
+        `SELECT rowid, record, ${nameOf('assistant')} AS assistant_id, ${nameOf('number')} AS phone_number_id, type, status, ended_reason, cost, duration, ` +
+          `created_at, customer_name, customer_number FROM calls WHERE ${byKey('id')}`,
       ),
       lastSlot: db.prepare('SELECT max(rowid) AS r FROM calls WHERE rowid BETWEEN ? AND ?'),
       insert: db.prepare(
-        `INSERT INTO calls (rowid, id, created_at, assistant_id, phone_number_id, type, status, ended_reason, cost, duration,
+        `INSERT INTO calls (rowid, id, created_at, assistant, number, type, status, ended_reason, cost, duration,
            customer_number, customer_name, ended, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       update: db.prepare(
-        `UPDATE calls SET assistant_id = ?, phone_number_id = ?, type = ?, status = ?, ended_reason = ?, cost = ?, duration = ?,
+        `UPDATE calls SET assistant = ?, number = ?, type = ?, status = ?, ended_reason = ?, cost = ?, duration = ?,
            customer_number = ?, customer_name = ?, ended = ?, record = ? WHERE rowid = ?`,
       ),
       deleteCall: db.prepare('DELETE FROM calls WHERE rowid = ?'),
+      addName: db.prepare('INSERT OR IGNORE INTO names (value) VALUES (?)'),
+      name: db.prepare('SELECT rowid FROM names WHERE value = ?'),
       ftsInsert: db.prepare('INSERT INTO call_fts (rowid, transcript, summary, customer_name, customer_number) VALUES (?, ?, ?, ?, ?)'),
       ftsDelete: db.prepare(`INSERT INTO call_fts (call_fts, rowid, transcript, summary, customer_name, customer_number) VALUES ('delete', ?, ?, ?, ?, ?)`),
       rollup: db.prepare(
@@ -166,8 +169,8 @@ export class CallWriter {
         if (old.created_at === createdAt) {
           rowid = old.rowid;
           this.s.update.run(
-            row.assistant,
-            row.number,
+            this.nameNumber(row.assistant),
+            this.nameNumber(row.number),
             row.type,
             row.status,
             row.reason,
@@ -225,8 +228,8 @@ export class CallWriter {
       rowid,
       id,
       createdAt,
-      r.assistant,
-      r.number,
+      this.nameNumber(r.assistant),
+      this.nameNumber(r.number),
       r.type,
       r.status,
       r.reason,
@@ -238,6 +241,18 @@ export class CallWriter {
       record,
     );
     return rowid;
+  }
+
+  /** The number of an assistant or number id in `names` (added when new); names are never removed, so they are kept. */
+  private nameNumber(value: string | null): number | null {
+    if (value === null) return null;
+    let n = this.names.get(value);
+    if (n === undefined) {
+      this.s.addName.run(value);
+      n = (this.s.name.get(value) as { rowid: number }).rowid;
+      this.names.set(value, n);
+    }
+    return n;
   }
 
   /**

@@ -1,5 +1,5 @@
 // An archive as version 3 of its schema left it (each record as JSON text in a `records` table,
-// calls indexed by their whole ids), made from one this version wrote: for the tests of the
+// calls indexed by their whole ids, assistant and number ids in their rows), made from one this version wrote: for the tests of the
 // migrations (test/archive/records.test.ts, test/archive/blocks.test.ts).
 import { openArchive } from '../../src/archive/index.js';
 import { openSqlite } from '../../src/sqlite.js';
@@ -18,11 +18,13 @@ export function downgradeToVersion3(path: string): void {
         rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL,
         assistant_id TEXT, phone_number_id TEXT, type TEXT, status TEXT, ended_reason TEXT,
         cost REAL, duration REAL, customer_number TEXT, customer_name TEXT, ended INTEGER NOT NULL, record INTEGER NOT NULL);
-      INSERT INTO calls SELECT * FROM calls_4;
+      INSERT INTO calls SELECT rowid, id, created_at, (SELECT value FROM names WHERE rowid = assistant), (SELECT value FROM names WHERE rowid = number),
+        type, status, ended_reason, cost, duration, customer_number, customer_name, ended, record FROM calls_4;
       DROP VIEW call_text;
       DROP TABLE calls_4;
       DROP TABLE blocks;
       DROP TABLE dicts;
+      DROP TABLE names;
       CREATE INDEX calls_by_assistant ON calls(assistant_id);
       CREATE INDEX calls_by_number ON calls(phone_number_id);
       CREATE INDEX calls_unfinished ON calls(created_at) WHERE ended = 0;

@@ -33,7 +33,7 @@ export const refOf = (first: number, i: number): number => (first + Math.floor(i
  * A raw-content dictionary (zstd matches against it as if it preceded every block): records
  * spread over the sample, the last ones nearest the data (cheapest to refer to).
  */
-export function makeDictionary(records: readonly string[]): Buffer {
+function makeDictionary(records: readonly string[]): Buffer {
   const picked: string[] = [];
   let bytes = 0;
   const step = Math.max(1, Math.floor(records.length / 256));

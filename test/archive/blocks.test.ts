@@ -212,3 +212,25 @@ test('a version 3 archive (records as JSON text) is compressed on open: records,
     }
   });
 });
+
+test('ids that end alike (the index holds their last 8 characters) are told apart by every lookup', () => {
+  withDir((path) => {
+    const archive = openArchive(path);
+    try {
+      const a = call(1, { id: 'first-0000000001' });
+      const b = call(2, { id: 'other-0000000001' });
+      archive.put([a, b]);
+      archive.put([{ ...b, cost: 5 }]);
+      assert.equal(archive.get(a.id)?.cost, a.cost);
+      assert.equal(archive.get(b.id)?.cost, 5);
+      assert.deepEqual(
+        archive.window({ id: a.id }, { limit: 5 }).map((r) => r.call.id),
+        [a.id],
+      );
+      assert.equal(archive.positionOf(b.id), archive.window({ id: b.id }, { limit: 1 })[0].position);
+      assert.equal(archive.count(), 2);
+    } finally {
+      archive.close();
+    }
+  });
+});

@@ -50,7 +50,9 @@ export class RecordBlocks {
   private readonly dicts = new Map<number, Buffer>();
   private readonly s: Record<string, StatementSync>;
   private lastRowid = -1;
-  private lastLines: string[] = [];
+  /** The block read last, and where each of its lines starts (a snippet or `get` decodes one line, not all). */
+  private last = Buffer.alloc(0);
+  private lastStarts: number[] = [];
 
   constructor(db: DatabaseSync) {
     this.s = {
@@ -75,26 +77,32 @@ export class RecordBlocks {
     return d;
   }
 
-  /** The lines of block `rowid`, or undefined when there is no such block. */
-  lines(rowid: number): string[] | undefined {
-    if (rowid === this.lastRowid) return this.lastLines;
+  /** Reads block `rowid` into `last`; false when there is no such block. */
+  private read(rowid: number): boolean {
+    if (rowid === this.lastRowid) return true;
     const row = this.s.block.get(rowid) as { dict: number; data: Uint8Array } | undefined;
-    if (!row) return undefined;
+    if (!row) return false;
     const opts = row.dict === 0 ? {} : { dictionary: this.dictionary(row.dict) };
-    this.lastLines = zstdDecompressSync(row.data, opts).toString('utf8').split('\n');
+    this.last = zstdDecompressSync(row.data, opts);
+    this.lastStarts = [0];
+    for (let at = this.last.indexOf(10); at >= 0; at = this.last.indexOf(10, at + 1)) this.lastStarts.push(at + 1);
     this.lastRowid = rowid;
-    return this.lastLines;
+    return true;
   }
 
   /** One record's JSON text, as stored. */
   record(ref: number): string | undefined {
-    return this.lines(Math.floor(ref / BLOCK_SLOTS))?.[ref % BLOCK_SLOTS];
+    const line = ref % BLOCK_SLOTS;
+    if (!this.read(Math.floor(ref / BLOCK_SLOTS)) || line >= this.lastStarts.length) return undefined;
+    const end = line + 1 < this.lastStarts.length ? this.lastStarts[line + 1] - 1 : this.last.length;
+    return this.last.toString('utf8', this.lastStarts[line], end);
   }
 
-  /** Forgets the block it read last (another connection may have written since). */
-  forget(): void {
+  /** Forgets the block it read last. */
+  private forget(): void {
     this.lastRowid = -1;
-    this.lastLines = [];
+    this.last = Buffer.alloc(0);
+    this.lastStarts = [];
   }
 
   /** The rowid the next block will get. Inside the writer's transaction. */

@@ -6,6 +6,7 @@
 // (8 bytes a match), and a window of them is read back by rowid.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { ROW_COLUMNS, toArchived, whereOf, type ArchivedCall, type CallQuery, type Row } from './query.js';
+import { byKey } from './schema.js';
 
 /** What the filter looks for, besides the call log's own filters (a CallQuery). */
 export interface FilterText {
@@ -26,7 +27,8 @@ function likePattern(text: string): string {
 
 const MATCH = `(c.customer_number LIKE :p ESCAPE '\\' OR c.customer_name LIKE :p ESCAPE '\\' OR c.status LIKE :p ESCAPE '\\'
   OR c.type LIKE :p ESCAPE '\\' OR c.id LIKE :p ESCAPE '\\'
-  OR c.assistant_id IN (SELECT value FROM json_each(:a)) OR c.phone_number_id IN (SELECT value FROM json_each(:n)))`;
+  OR c.assistant IN (SELECT n.rowid FROM names n JOIN json_each(:a) j ON n.value = j.value)
+  OR c.number IN (SELECT n.rowid FROM names n JOIN json_each(:n) j ON n.value = j.value))`;
 
 /** The query's conditions over `calls AS c` with named parameters (`:w0`, `:w1`, …), to sit beside the scan's own. */
 function namedWhere(q: CallQuery): { sql: string; params: Record<string, SQLInputValue> } {
@@ -101,6 +103,6 @@ export function callsByRowid(db: DatabaseSync, rowids: readonly number[]): Archi
 
 /** The rowid of a call, or undefined when the archive does not hold it. */
 export function rowidOf(db: DatabaseSync, id: string): number | undefined {
-  const r = db.prepare('SELECT rowid FROM calls WHERE id = ?').get(id) as { rowid: number } | undefined;
+  const r = db.prepare(`SELECT rowid FROM calls WHERE ${byKey('id')}`).get(id, id) as { rowid: number } | undefined;
   return r?.rowid;
 }

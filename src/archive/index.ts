@@ -4,7 +4,8 @@
 //         (dir 0700, file 0600, WAL). `archivePath(profile, env)`; `openArchiveFor(target, env)`
 //         opens the one for a connected target. It is a cache: opened for another service than
 //         the one it was filled from (another base URL or sandbox data dir), it empties itself.
-// WHAT    Every call as the service returned it (full record, unknown fields kept) plus
+// WHAT    Every call as the service returned it (full record, unknown fields kept; compressed in
+//         blocks against a dictionary of the archive's own records: blocks.ts) plus
 //         indexed columns (created time, assistant, number, status, type, cost, duration,
 //         ended reason, customer) and an FTS5 index over transcript, summary and customer
 //         name/number. Stats read a quarter-hour rollup, so they cost the same at any size.

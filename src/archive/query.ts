@@ -3,7 +3,7 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { Call } from '../api/schemas.js';
 import { searchTerms } from './fts.js';
-import { BUCKET_MS, DIM, SLOTS, callsHeld } from './schema.js';
+import { BUCKET_MS, DIM, SLOTS, blocksOf, byKey, callsHeld, nameIs, nameOf } from './schema.js';
 
 /** Which calls: every field optional; all given must hold. */
 export interface CallQuery {
@@ -69,8 +69,9 @@ const HIT_CLOSE = '\uE001';
 
 /** The list fields of a call (what a row of the log shows), read as `Row`. */
 export const ROW_COLUMNS =
-  'c.rowid AS rowid, c.id AS id, c.created_at AS created_at, c.assistant_id AS assistant_id, c.phone_number_id AS phone_number_id, c.type AS type, c.status ' +
-  'AS status, c.ended_reason AS ended_reason, c.cost AS cost, c.duration AS duration, c.customer_number AS customer_number, c.customer_name AS customer_name';
+  `c.rowid AS rowid, c.id AS id, c.created_at AS created_at, ${nameOf('c.assistant')} AS assistant_id, ${nameOf('c.number')} AS phone_number_id, ` +
+  'c.type AS type, c.status AS status, c.ended_reason AS ended_reason, c.cost AS cost, c.duration AS duration, c.customer_number AS customer_number, ' +
+  'c.customer_name AS customer_name';
 
 export interface Row {
   rowid: number;
@@ -134,9 +135,19 @@ export function whereOf(q: CallQuery, withText = true): Where {
     parts.push(`c.${col} = ?`);
     params.push(v);
   };
-  eq('id', q.id);
-  eq('assistant_id', q.assistantId);
-  eq('phone_number_id', q.phoneNumberId);
+  const key = (col: string, v: string | undefined) => {
+    if (v === undefined) return;
+    parts.push(byKey(`c.${col}`));
+    params.push(v, v);
+  };
+  const named = (col: string, v: string | undefined) => {
+    if (v === undefined) return;
+    parts.push(nameIs(`c.${col}`));
+    params.push(v);
+  };
+  key('id', q.id);
+  named('assistant', q.assistantId);
+  named('number', q.phoneNumberId);
   eq('status', q.status);
   eq('type', q.type);
   eq('ended_reason', q.endedReason);
@@ -269,9 +280,9 @@ export class ArchiveReader {
 
   /** One call's full record as the service sent it. */
   get(id: string): Call | undefined {
-    const row = this.db.prepare('SELECT r.json AS json FROM calls c JOIN records r ON r.rowid = c.record WHERE c.id = ?').get(id) as
-      { json: string } | undefined;
-    return row ? (JSON.parse(row.json) as Call) : undefined;
+    const row = this.db.prepare(`SELECT record FROM calls WHERE ${byKey('id')}`).get(id, id) as { record: number } | undefined;
+    const json = row && blocksOf(this.db).record(row.record);
+    return json === undefined ? undefined : (JSON.parse(json) as Call);
   }
 
   /**
@@ -313,11 +324,14 @@ export class ArchiveReader {
         a.cost += cost;
       } else acc.set(key, { calls, seconds, cost });
     };
-    const col = by === 'day' ? null : { assistant: 'assistant_id', number: 'phone_number_id', status: 'status', endedReason: 'ended_reason', type: 'type' }[by];
+    const col =
+      by === 'day'
+        ? null
+        : { assistant: nameOf('c.assistant'), number: nameOf('c.number'), status: 'c.status', endedReason: 'c.ended_reason', type: 'c.type' }[by];
     const scan = (query: CallQuery) => {
       const w = whereOf(query);
       if (w.empty) return;
-      const group = col === null ? `c.created_at / ${BUCKET_MS}` : `c.${col}`;
+      const group = col ?? `c.created_at / ${BUCKET_MS}`;
       const rows = this.db
         .prepare(`SELECT ${group} AS g, count(*) AS n, total(c.duration) AS s, total(c.cost) AS k FROM calls c ${w.sql} GROUP BY g`)
         .all(...w.params) as { g: string | number | null; n: number; s: number; k: number }[];
@@ -368,17 +382,18 @@ export class ArchiveReader {
     const w = whereOf(q);
     if (w.empty) return;
     const and = w.sql ? `${w.sql} AND` : 'WHERE';
-    const first = this.db.prepare(
-      `SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record ${w.sql} ORDER BY c.rowid DESC LIMIT ?`,
-    );
-    const next = this.db.prepare(
-      `SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record ${and} c.rowid < ? ORDER BY c.rowid DESC LIMIT ?`,
-    );
-    let rows = first.all(...w.params, batch) as { rowid: number; json: string }[];
+    const first = this.db.prepare(`SELECT c.rowid AS rowid, c.record AS record FROM calls c ${w.sql} ORDER BY c.rowid DESC LIMIT ?`);
+    const next = this.db.prepare(`SELECT c.rowid AS rowid, c.record AS record FROM calls c ${and} c.rowid < ? ORDER BY c.rowid DESC LIMIT ?`);
+    // Newest first walks a page's block from its last line down, so each block is read once.
+    const blocks = blocksOf(this.db);
+    let rows = first.all(...w.params, batch) as { rowid: number; record: number }[];
     while (rows.length > 0) {
-      for (const r of rows) yield r.json;
+      for (const r of rows) {
+        const json = blocks.record(r.record);
+        if (json !== undefined) yield json;
+      }
       if (rows.length < batch) return;
-      rows = next.all(...w.params, rows[rows.length - 1].rowid, batch) as { rowid: number; json: string }[];
+      rows = next.all(...w.params, rows[rows.length - 1].rowid, batch) as { rowid: number; record: number }[];
     }
   }
 

@@ -8,12 +8,15 @@ import { pathToFileURL } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
 import { viewCall } from '../api/records.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
+import { BLOCK_RECORDS, BLOCK_TABLES, RecordBlocks, refOf } from './blocks.js';
 
 /**
- * 3: the indexed text, duration and cost are the call's view (src/api/records.ts), read from the
- * record by SQL functions this module registers; a version 2 archive is re-derived on open.
+ * 4: the records are compressed in blocks (blocks.ts); a version 3 archive's records are
+ * compressed on open (compressRecords), a version 2 one re-derived first. 3: the indexed text,
+ * duration and cost are the call's view (src/api/records.ts), read from the record by SQL
+ * functions this module registers.
  */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 /** How long a write waits for another writer (a sync's transaction in another process or thread). */
 export const BUSY_TIMEOUT_MS = 10_000;
 
@@ -34,27 +37,59 @@ export const DIM = { all: 0, assistant: 1, number: 2, status: 3, endedReason: 4,
 const CALL_TEXT_VIEW = `
 -- The text is the record's view (registerRecordFunctions), never stored twice.
 CREATE VIEW call_text AS
+  SELECT c.rowid AS rowid, call_transcript(c.record) AS transcript, call_summary(c.record) AS summary,
+         c.customer_name AS customer_name, c.customer_number AS customer_number
+  FROM calls c;`;
+
+/** The text view of a version 3 archive (records as JSON text), which rederive keeps until compressRecords. */
+const CALL_TEXT_VIEW_3 = `
+CREATE VIEW call_text AS
   SELECT c.rowid AS rowid, call_transcript(r.json) AS transcript, call_summary(r.json) AS summary,
          c.customer_name AS customer_name, c.customer_number AS customer_number
   FROM calls c JOIN records r ON r.rowid = c.record;`;
 
-const SCHEMA = `
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+/**
+ * A lookup by a call's id through an index on its last 8 characters: a fraction of the index the
+ * whole id makes, and as selective for the ids a service makes (random or counted at the end).
+ * Bind the id twice.
+ */
+export const byKey = (col: string): string => `substr(${col}, -8) = substr(?, -8) AND ${col} = ?`;
+
+/** The assistant or number id a calls column (`assistant`, `number`) holds the number of. */
+export const nameOf = (col: string): string => `(SELECT value FROM names WHERE rowid = ${col})`;
+/** `col` holds the number of this id (bound once); matches nothing for an id never written. */
+export const nameIs = (col: string): string => `${col} = (SELECT rowid FROM names WHERE value = ?)`;
+
+// Assistant and number ids are numbered in `names`: a call's row and its two indexes hold a small
+// integer instead of a UUID each.
+const CALLS_TABLE = `
 CREATE TABLE calls (
   rowid INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
+  id TEXT NOT NULL,
   created_at INTEGER NOT NULL,
-  assistant_id TEXT, phone_number_id TEXT, type TEXT, status TEXT, ended_reason TEXT,
+  assistant INTEGER, number INTEGER, type TEXT, status TEXT, ended_reason TEXT,
   cost REAL, duration REAL, customer_number TEXT, customer_name TEXT,
   ended INTEGER NOT NULL,
-  record INTEGER NOT NULL);
-CREATE INDEX calls_by_assistant ON calls(assistant_id);
-CREATE INDEX calls_by_number ON calls(phone_number_id);
-CREATE INDEX calls_unfinished ON calls(created_at) WHERE ended = 0;
--- The records as the service sent them, apart from the narrow rows above so scans stay small;
--- numbered in arrival order, so they are always appended (a b-tree filled from the front, as
--- a newest-first walk would, keeps its pages half empty).
-CREATE TABLE records (rowid INTEGER PRIMARY KEY, json TEXT NOT NULL);
+  record INTEGER NOT NULL);`;
+
+/** The indexes the queries use: a call by id, the log of one assistant or number (newest first: every index ends in the rowid), the unfinished. */
+const CALLS_INDEXES = `
+CREATE INDEX calls_by_id ON calls(substr(id, -8));
+CREATE INDEX calls_by_assistant ON calls(assistant);
+CREATE INDEX calls_by_number ON calls(number);
+CREATE INDEX calls_unfinished ON calls(created_at) WHERE ended = 0;`;
+
+const NAMES_TABLE = `CREATE TABLE names (rowid INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE);`;
+
+const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+${NAMES_TABLE}
+${CALLS_TABLE}
+${CALLS_INDEXES}
+-- The records as the service sent them (blocks.ts), apart from the narrow rows above so scans
+-- stay small; numbered in arrival order, so they are always appended (a b-tree filled from the
+-- front, as a newest-first walk would, keeps its pages half empty).
+${BLOCK_TABLES}
 ${CALL_TEXT_VIEW}
 -- External content: the text is read from the records when a snippet is made, never stored twice.
 CREATE VIRTUAL TABLE call_fts USING fts5(transcript, summary, customer_name, customer_number,
@@ -68,17 +103,28 @@ CREATE TABLE lease (name TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT 
 CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);
 `;
 
+const blocksByDb = new WeakMap<DatabaseSync, RecordBlocks>();
+
+/** The connection's reader and writer of record blocks (made on first use: the tables may not exist before). */
+export function blocksOf(db: DatabaseSync): RecordBlocks {
+  let b = blocksByDb.get(db);
+  if (!b) blocksByDb.set(db, (b = new RecordBlocks(db)));
+  return b;
+}
+
 /**
  * The SQL functions the archive's text view calls: a call's transcript and summary as its view
- * (src/api/records.ts) gives them. Every connection that reads call_text (FTS snippets, the
- * writer's deletes) registers them; the writer indexes the same view, so the two always agree.
+ * (src/api/records.ts) gives them, from its record (a ref into the blocks, or a version 3
+ * archive's JSON text). Every connection that reads call_text (FTS snippets) registers them;
+ * the writer indexes the same view, so the two always agree.
  */
 function registerRecordFunctions(db: DatabaseSync): void {
   // A row's transcript and summary are asked for one after the other (the text view, a
   // snippet): the record is parsed once for both.
   let lastJson: string | undefined;
   let lastView: ReturnType<typeof viewCall> | undefined;
-  const view = (json: unknown) => {
+  const view = (record: unknown) => {
+    const json = typeof record === 'number' || typeof record === 'bigint' ? blocksOf(db).record(Number(record)) : record;
     if (typeof json !== 'string') return undefined;
     if (json === lastJson) return lastView;
     let v;
@@ -91,14 +137,16 @@ function registerRecordFunctions(db: DatabaseSync): void {
     lastView = v;
     return v;
   };
-  db.function('call_transcript', { deterministic: true }, (json) => view(json)?.transcript ?? null);
-  db.function('call_summary', { deterministic: true }, (json) => view(json)?.summary ?? null);
+  // Not deterministic: a ref's record is read from the blocks.
+  db.function('call_transcript', (record) => view(record)?.transcript ?? null);
+  db.function('call_summary', (record) => view(record)?.summary ?? null);
 }
 
 const FTS_AUTOMERGE = 16;
 const PAGE_SIZE = 16_384;
 
-const DATA_TABLES = ['calls', 'records', 'rollup'];
+// The dictionaries too: they are made of records.
+const DATA_TABLES = ['calls', 'blocks', 'dicts', 'rollup'];
 
 /**
  * Calls the archive holds, from the rollup (a row a quarter hour, kept in the same transaction as
@@ -146,10 +194,13 @@ function openWritable(path: string, service: string | undefined): DatabaseSync {
     // Already made for this service (the usual case): read, so opening never waits for a writer
     // (another process's or thread's sync in the middle of a transaction).
     if (pragmaValue(db, 'user_version') === SCHEMA_VERSION && (service === undefined || serviceIs() === service)) return db;
+    let compressed = false;
     transaction(db, () => {
       const version = pragmaValue(db, 'user_version') as number;
-      if (version === 2) {
-        rederive(db);
+      if (version === 2 || version === 3) {
+        if (version === 2) rederive(db);
+        compressRecords(db);
+        compressed = true;
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       } else if (version !== SCHEMA_VERSION) {
         if (version !== 0) dropAll(db);
@@ -167,6 +218,8 @@ function openWritable(path: string, service: string | undefined): DatabaseSync {
         if (was !== service) db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('service', ?)`).run(service);
       }
     });
+    // The JSON text's pages are free now: give them back (not while another connection reads; then they are reused).
+    if (compressed) vacuumIfAlone(db);
   } catch (err) {
     db.close();
     throw err;
@@ -283,7 +336,7 @@ function rederive(db: DatabaseSync): void {
   const ftsInsert = db.prepare('INSERT INTO call_fts (rowid, transcript, summary, customer_name, customer_number) VALUES (?, ?, ?, ?, ?)');
   const ftsDelete = db.prepare(`INSERT INTO call_fts (call_fts, rowid, transcript, summary, customer_name, customer_number) VALUES ('delete', ?, ?, ?, ?, ?)`);
   db.exec('DROP VIEW IF EXISTS call_text');
-  db.exec(CALL_TEXT_VIEW);
+  db.exec(CALL_TEXT_VIEW_3);
   let moved = false;
   for (const rowid of rowids) {
     const r = read.get(rowid) as {
@@ -324,6 +377,56 @@ function rederive(db: DatabaseSync): void {
   for (const [dim, key] of dims) {
     db.exec(`INSERT INTO rollup (dim, bucket, key, calls, seconds, cost)
       SELECT ${dim}, created_at / ${BUCKET_MS}, ${key}, count(*), total(duration), total(cost) FROM calls GROUP BY 2, 3`);
+  }
+}
+
+/**
+ * A version 3 archive's records (JSON text, one row each) compressed into blocks, in creation
+ * order (neighbours alike compress best), each call's `record` pointed at its block and line.
+ * Positions, the full-text index (its text is the same) and the rollup are left as they are.
+ * Run inside the opening transaction, so it happens once, whoever opens the file first.
+ */
+function compressRecords(db: DatabaseSync): void {
+  db.exec(BLOCK_TABLES);
+  const blocks = blocksOf(db);
+  const chunk = BLOCK_RECORDS * 32;
+  const next = db.prepare(
+    'SELECT c.rowid AS rowid, r.json AS json FROM calls c JOIN records r ON r.rowid = c.record WHERE c.rowid > ? ORDER BY c.rowid LIMIT ?',
+  );
+  const point = db.prepare('UPDATE calls SET record = ? WHERE rowid = ?');
+  let after = -1;
+  for (;;) {
+    const rows = next.all(after, chunk) as { rowid: number; json: string }[];
+    if (rows.length === 0) break;
+    const first = blocks.nextBlock();
+    blocks.write(
+      first,
+      rows.map((r) => r.json),
+    );
+    rows.forEach((r, i) => point.run(refOf(first, i), r.rowid));
+    after = rows[rows.length - 1].rowid;
+  }
+  db.exec('DROP VIEW IF EXISTS call_text');
+  db.exec('DROP TABLE records');
+  // The calls table again, for its smaller indexes (a UNIQUE constraint's index cannot be dropped).
+  db.exec('ALTER TABLE calls RENAME TO calls_3');
+  db.exec(NAMES_TABLE);
+  db.exec(CALLS_TABLE);
+  db.exec(`INSERT OR IGNORE INTO names (value) SELECT assistant_id FROM calls_3 WHERE assistant_id IS NOT NULL
+    UNION SELECT phone_number_id FROM calls_3 WHERE phone_number_id IS NOT NULL`);
+  db.exec(`INSERT INTO calls SELECT rowid, id, created_at, (SELECT rowid FROM names WHERE value = assistant_id),
+    (SELECT rowid FROM names WHERE value = phone_number_id), type, status, ended_reason, cost, duration, customer_number, customer_name, ended, record
+    FROM calls_3 ORDER BY rowid`);
+  db.exec('DROP TABLE calls_3');
+  db.exec(CALLS_INDEXES);
+  db.exec(CALL_TEXT_VIEW);
+}
+
+function vacuumIfAlone(db: DatabaseSync): void {
+  try {
+    db.exec('VACUUM');
+  } catch {
+    // another connection reads: the free pages are reused by the next writes instead
   }
 }
 

@@ -1,9 +1,10 @@
-// Writing calls into the archive: the narrow row, the record, the full-text index and the
-// quarter-hour rollup, kept in step in the caller's transaction.
+// Writing calls into the archive: the narrow row, the record (compressed in blocks: blocks.ts),
+// the full-text index and the quarter-hour rollup, kept in step in the caller's transaction.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Call } from '../api/schemas.js';
 import { viewCall } from '../api/records.js';
-import { BUCKET_MS, DIM, SLOTS } from './schema.js';
+import { BUCKET_MS, DIM, SLOTS, blocksOf, byKey, nameOf } from './schema.js';
+import { BLOCK_RECORDS, BLOCK_SLOTS, refOf } from './blocks.js';
 import type { Row } from './query.js';
 
 export interface WriteCounts {
@@ -28,33 +29,42 @@ export function callEnded(c: Call): boolean {
   return c.status === 'ended' || (typeof c.endedAt === 'string' && c.endedAt !== '');
 }
 
+/** The text a call's record gave the full-text index (its view's), to take it out again. */
+function textOf(json: string | undefined): { transcript: string | null; summary: string | null } {
+  let v;
+  try {
+    v = json === undefined ? undefined : viewCall(JSON.parse(json) as Call);
+  } catch {
+    v = undefined;
+  }
+  return { transcript: v?.transcript ?? null, summary: v?.summary ?? null };
+}
+
 export class CallWriter {
   private readonly s: Record<string, StatementSync>;
   /** The millisecond (× SLOTS) and rowid of the last insert of this write. */
   private slotBase = -1;
   private slotLast = -1;
+  private readonly names = new Map<string, number>();
 
   constructor(private readonly db: DatabaseSync) {
     this.s = {
       old: db.prepare(
-        'SELECT rowid, record, assistant_id, phone_number_id, type, status, ended_reason, cost, duration, created_at, customer_name, customer_number FROM ' +
-          'calls WHERE id = ?',
+        `SELECT rowid, record, ${nameOf('assistant')} AS assistant_id, ${nameOf('number')} AS phone_number_id, type, status, ended_reason, cost, duration, ` +
+          `created_at, customer_name, customer_number FROM calls WHERE ${byKey('id')}`,
       ),
-      oldJson: db.prepare('SELECT json FROM records WHERE rowid = ?'),
-      oldText: db.prepare('SELECT transcript, summary FROM call_text WHERE rowid = ?'),
       lastSlot: db.prepare('SELECT max(rowid) AS r FROM calls WHERE rowid BETWEEN ? AND ?'),
       insert: db.prepare(
-        `INSERT INTO calls (rowid, id, created_at, assistant_id, phone_number_id, type, status, ended_reason, cost, duration,
+        `INSERT INTO calls (rowid, id, created_at, assistant, number, type, status, ended_reason, cost, duration,
            customer_number, customer_name, ended, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       update: db.prepare(
-        `UPDATE calls SET assistant_id = ?, phone_number_id = ?, type = ?, status = ?, ended_reason = ?, cost = ?, duration = ?,
-           customer_number = ?, customer_name = ?, ended = ? WHERE rowid = ?`,
+        `UPDATE calls SET assistant = ?, number = ?, type = ?, status = ?, ended_reason = ?, cost = ?, duration = ?,
+           customer_number = ?, customer_name = ?, ended = ?, record = ? WHERE rowid = ?`,
       ),
       deleteCall: db.prepare('DELETE FROM calls WHERE rowid = ?'),
-      insertRecord: db.prepare('INSERT INTO records (json) VALUES (?)'),
-      updateRecord: db.prepare('UPDATE records SET json = ? WHERE rowid = ?'),
-      deleteRecord: db.prepare('DELETE FROM records WHERE rowid = ?'),
+      addName: db.prepare('INSERT OR IGNORE INTO names (value) VALUES (?)'),
+      name: db.prepare('SELECT rowid FROM names WHERE value = ?'),
       ftsInsert: db.prepare('INSERT INTO call_fts (rowid, transcript, summary, customer_name, customer_number) VALUES (?, ?, ?, ?, ?)'),
       ftsDelete: db.prepare(`INSERT INTO call_fts (call_fts, rowid, transcript, summary, customer_name, customer_number) VALUES ('delete', ?, ?, ?, ?, ?)`),
       rollup: db.prepare(
@@ -68,6 +78,17 @@ export class CallWriter {
   /** Adds or replaces `calls` (by id). Run inside a transaction. */
   write(calls: readonly Call[]): WriteCounts {
     const counts: WriteCounts = { added: 0, updated: 0, unchanged: 0 };
+    // This write's records, compressed at the end into blocks from `first` on; a ref into them
+    // (the same id twice in one write) reads and releases the text in hand.
+    const blocks = blocksOf(this.db);
+    const first = blocks.nextBlock();
+    const pending: string[] = [];
+    const pendingAt = (ref: number) => (Math.floor(ref / BLOCK_SLOTS) - first) * BLOCK_RECORDS + (ref % BLOCK_SLOTS);
+    const records = {
+      get: (ref: number) => (ref >= first * BLOCK_SLOTS ? pending[pendingAt(ref)] : blocks.record(ref)),
+      release: (ref: number) => (ref >= first * BLOCK_SLOTS ? (pending[pendingAt(ref)] = '') : blocks.release(ref)),
+      add: (json: string) => refOf(first, pending.push(json) - 1),
+    };
     // Rollup changes per dimension, quarter hour and value, applied once per write.
     const delta = Object.values(DIM).map(() => new Map<number, Map<string, [number, number, number]>>());
     const bump = (dim: number, bucket: number, key: string | null, sign: number, seconds: number, cost: number) => {
@@ -106,8 +127,9 @@ export class CallWriter {
       // Stored as JSON.stringify wrote it: every reader parses it, and the export escapes it where it meets a terminal.
       const json = JSON.stringify(call);
       const createdAt = Math.max(0, at);
-      const old = this.s.old.get(call.id) as OldRow | undefined;
-      if (old && (this.s.oldJson.get(old.record) as { json: string } | undefined)?.json === json) {
+      const old = this.s.old.get(call.id, call.id) as OldRow | undefined;
+      const oldJson = old ? records.get(old.record) : undefined;
+      if (old && oldJson === json) {
         counts.unchanged++;
         continue;
       }
@@ -130,8 +152,9 @@ export class CallWriter {
       const summary = v.summary ?? null;
       let rowid: number;
       if (old) {
-        const text = this.s.oldText.get(old.rowid) as { transcript: string | null; summary: string | null } | undefined;
-        this.s.ftsDelete.run(old.rowid, text?.transcript ?? null, text?.summary ?? null, old.customer_name, old.customer_number);
+        const text = textOf(oldJson);
+        this.s.ftsDelete.run(old.rowid, text.transcript, text.summary, old.customer_name, old.customer_number);
+        records.release(old.record);
         add(-1, old.created_at, {
           assistant: old.assistant_id,
           number: old.phone_number_id,
@@ -146,8 +169,8 @@ export class CallWriter {
         if (old.created_at === createdAt) {
           rowid = old.rowid;
           this.s.update.run(
-            row.assistant,
-            row.number,
+            this.nameNumber(row.assistant),
+            this.nameNumber(row.number),
             row.type,
             row.status,
             row.reason,
@@ -156,17 +179,16 @@ export class CallWriter {
             row.customerNumber,
             row.customerName,
             row.ended,
+            records.add(json),
             rowid,
           );
-          this.s.updateRecord.run(json, old.record);
         } else {
           this.s.deleteCall.run(old.rowid);
-          this.s.deleteRecord.run(old.record);
-          rowid = this.insert(call.id, createdAt, row, json);
+          rowid = this.insert(call.id, createdAt, row, records.add(json));
         }
       } else {
         counts.added++;
-        rowid = this.insert(call.id, createdAt, row, json);
+        rowid = this.insert(call.id, createdAt, row, records.add(json));
       }
       this.s.ftsInsert.run(rowid, transcript, summary, row.customerName, row.customerNumber);
       add(1, createdAt, { ...row, seconds: row.seconds ?? 0, cost: row.cost ?? 0 });
@@ -180,6 +202,7 @@ export class CallWriter {
         }
       }
     });
+    blocks.write(first, pending);
     return counts;
   }
 
@@ -198,16 +221,15 @@ export class CallWriter {
       customerName: string | null;
       ended: number;
     },
-    json: string,
+    record: number,
   ): number {
     const rowid = this.nextRowid(createdAt);
-    const record = Number(this.s.insertRecord.run(json).lastInsertRowid);
     this.s.insert.run(
       rowid,
       id,
       createdAt,
-      r.assistant,
-      r.number,
+      this.nameNumber(r.assistant),
+      this.nameNumber(r.number),
       r.type,
       r.status,
       r.reason,
@@ -219,6 +241,18 @@ export class CallWriter {
       record,
     );
     return rowid;
+  }
+
+  /** The number of an assistant or number id in `names` (added when new); names are never removed, so they are kept. */
+  private nameNumber(value: string | null): number | null {
+    if (value === null) return null;
+    let n = this.names.get(value);
+    if (n === undefined) {
+      this.s.addName.run(value);
+      n = (this.s.name.get(value) as { rowid: number }).rowid;
+      this.names.set(value, n);
+    }
+    return n;
   }
 
   /**
@@ -243,10 +277,11 @@ export class CallWriter {
 
   /** Removes one call (the service no longer has it). Run inside a transaction. */
   remove(id: string): boolean {
-    const old = this.s.old.get(id) as OldRow | undefined;
+    const old = this.s.old.get(id, id) as OldRow | undefined;
     if (!old) return false;
-    const text = this.s.oldText.get(old.rowid) as { transcript: string | null; summary: string | null } | undefined;
-    this.s.ftsDelete.run(old.rowid, text?.transcript ?? null, text?.summary ?? null, old.customer_name, old.customer_number);
+    const blocks = blocksOf(this.db);
+    const text = textOf(blocks.record(old.record));
+    this.s.ftsDelete.run(old.rowid, text.transcript, text.summary, old.customer_name, old.customer_number);
     const bucket = Math.floor(old.created_at / BUCKET_MS);
     const keys: [number, string | null][] = [
       [DIM.all, ''],
@@ -261,7 +296,7 @@ export class CallWriter {
       this.s.rollupSweep.run(dim, bucket, key ?? '');
     }
     this.s.deleteCall.run(old.rowid);
-    this.s.deleteRecord.run(old.record);
+    blocks.release(old.record);
     return true;
   }
 }

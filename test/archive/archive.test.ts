@@ -134,8 +134,8 @@ describe('the archive API', () => {
         const a = all[0].call;
         assert.equal(archive.count(), counted(''));
         assert.equal(archive.count({ text: ' ' }), counted(''));
-        assert.equal(archive.count({ assistantId: a.assistantId! }), counted('WHERE assistant_id = ?', a.assistantId!));
-        assert.equal(archive.count({ phoneNumberId: a.phoneNumberId! }), counted('WHERE phone_number_id = ?', a.phoneNumberId!));
+        assert.equal(archive.count({ assistantId: a.assistantId! }), counted('WHERE assistant = (SELECT rowid FROM names WHERE value = ?)', a.assistantId!));
+        assert.equal(archive.count({ phoneNumberId: a.phoneNumberId! }), counted('WHERE number = (SELECT rowid FROM names WHERE value = ?)', a.phoneNumberId!));
         assert.equal(archive.count({ status: 'ended' }), counted("WHERE status = 'ended'"));
         assert.equal(archive.count({ assistantId: 'no-such-assistant' }), 0);
         // dates: whole quarter hours from the rollup, the ends from the calls
@@ -150,7 +150,10 @@ describe('the archive API', () => {
           const where = bounds.filter(Boolean).join(' AND ');
           assert.equal(archive.count({ after, before }), counted(`WHERE ${where}`), `after ${after} before ${before}`);
         }
-        assert.equal(archive.count({ assistantId: a.assistantId!, status: 'ended' }), counted("WHERE assistant_id = ? AND status = 'ended'", a.assistantId!));
+        assert.equal(
+          archive.count({ assistantId: a.assistantId!, status: 'ended' }),
+          counted("WHERE assistant = (SELECT rowid FROM names WHERE value = ?) AND status = 'ended'", a.assistantId!),
+        );
       };
       check();
       // A call that moves to another assistant and status, and one written again unchanged.

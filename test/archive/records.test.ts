@@ -11,6 +11,7 @@ import type { Call } from '../../src/api/schemas.js';
 import { openArchive } from '../../src/archive/index.js';
 import { openSqlite, pragmaValue } from '../../src/sqlite.js';
 import { vapiCall } from '../support/vapi-records.js';
+import { downgradeToVersion3 } from '../support/archive-v3.js';
 
 const calls = (): Call[] =>
   [
@@ -109,6 +110,7 @@ test('an archive indexed by the version before (no durations, no text from messa
     // A call in our spec's shape, which the version before read as the view does: left as it is.
     archive.put([SPEC_CALL]);
     archive.close();
+    downgradeToVersion3(path);
     // Made as the version before made it: its text view read $.transcript and $.summary only, its
     // duration and cost columns durationSeconds and cost only, and its rollup summed those.
     const db = openSqlite(path);
@@ -158,7 +160,7 @@ test('an archive indexed by the version before (no durations, no text from messa
     }
     const after = openSqlite(path, { readOnly: true });
     try {
-      assert.equal(pragmaValue(after, 'user_version'), 3);
+      assert.equal(pragmaValue(after, 'user_version'), 4);
     } finally {
       after.close();
     }

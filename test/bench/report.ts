@@ -19,7 +19,7 @@ export interface Figure {
   /** min–max of the runs the median came from */
   spread?: [number, number];
   runs?: number;
-  /** value ÷ bare node, measured in the same bench run */
+  /** value ÷ its baseline measured in the same bench run: bare node, unless the target names another */
   ratio?: number;
   target?: Target;
   /** why the figure could not be measured */
@@ -36,6 +36,14 @@ export function fromSummary(s: Summary): Pick<Figure, 'value' | 'spread' | 'runs
 export const atMostRatio = (x: number): Target => ({ text: `≤ ${x}× node`, met: (f) => f.ratio !== undefined && f.ratio <= x });
 export const atMost = (x: number, unit: string): Target => ({ text: `≤ ${fmtNum(x)} ${unit}`, met: (f) => f.value !== undefined && f.value <= x });
 export const atLeast = (x: number, unit: string): Target => ({ text: `≥ ${fmtNum(x)} ${unit}`, met: (f) => f.value !== undefined && f.value >= x });
+/**
+ * A target as a ratio to a baseline measured in the same run (what `met` judges: a slower or busier
+ * machine moves both), with the absolute figure it stands for on the reference machine beside it.
+ */
+export const ratioTo = (op: '≥' | '≤', x: number, baseline: string, absolute: string): Target => ({
+  text: `${op} ${x}× ${baseline} (${absolute})`,
+  met: (f) => f.ratio !== undefined && (op === '≥' ? f.ratio >= x : f.ratio <= x),
+});
 
 export function machine(): Record<string, string> {
   const cpu = cpus();
@@ -69,7 +77,7 @@ function cells(f: Figure): string[] {
 
 /** A Markdown table, as the bench prints it and RESULTS.md keeps it. */
 export function renderTable(figures: Figure[]): string {
-  const head = ['figure', 'median', 'spread (min–max)', 'runs', '× node', 'target', 'met'];
+  const head = ['figure', 'median', 'spread (min–max)', 'runs', '× base', 'target', 'met'];
   const rows = figures.map(cells);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]].length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join(' | ')} |`;

@@ -49,11 +49,12 @@ export interface ConnectOptions {
   /** Told before each wait on a 429 (the console says so; see http.ts). */
   onRateLimited?: (wait: RateLimitWait) => void;
   /**
-   * Where an embedded sandbox runs: in this process (commands: one short request, no second
-   * process to start) or in a child process (the console: it starts in parallel with the UI, and
-   * its memory and request handling stay off the console's heap and event loop).
+   * Where an embedded sandbox runs: in this process; in a child process (the console: it starts in
+   * parallel with the UI, and its memory and request handling stay off the console's heap and event
+   * loop); or 'shared' (commands): one already running on the data dir (the console's, or one an
+   * earlier command left), else a new one that outlives this process by a few idle seconds.
    */
-  sandboxIn?: 'process' | 'child';
+  sandboxIn?: 'process' | 'child' | 'shared';
   /**
    * Load the HTTP client only after this settles (the console passes its UI's loading, so its
    * first frame does not wait for the client's code; the request waits for both anyway).
@@ -79,6 +80,7 @@ function traitsOptions(key: TraitsKey, env: Env = process.env): { traits: Servic
 export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
   const resolved = opts.resolved ?? resolveTarget({ profile: opts.profile, env: opts.env, readOnly: opts.readOnly });
   if (resolved.kind === 'sandbox' && opts.sandboxIn === 'child') return connectToChild(resolved, opts);
+  if (resolved.kind === 'sandbox' && opts.sandboxIn === 'shared') return connectShared(resolved, opts);
   // Loaded here, not at the top: the console draws its first frames before connecting.
   await opts.loadClientAfter?.catch(() => undefined);
   const { createClient } = await import('./api/client.js');
@@ -124,6 +126,40 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
  * still outruns its one client.
  */
 export const SANDBOX_CHILD_NICE = 5;
+
+/**
+ * How long a command's sandbox waits for the next request before it stops: long enough for the
+ * next command of a script or a shell session, short enough that nothing stays up for long.
+ */
+export const SHARED_SANDBOX_IDLE_MS = 3000;
+
+/** A command's sandbox: one found running on the data dir (checked before use), else one started for a few idle seconds. */
+async function connectShared(resolved: Target, opts: ConnectOptions): Promise<Connection> {
+  const dataDir = resolved.sandboxDataDir!;
+  const client = import('./api/client.js');
+  client.catch(() => undefined); // said below, once awaited
+  const { findRunningSandbox } = await import('./sandbox/registry.js');
+  const sandbox = (await findRunningSandbox(dataDir)) ?? (await spawnSandbox({ dataDir, idleMs: SHARED_SANDBOX_IDLE_MS }));
+  const { createClient } = await client;
+  const api = createClient({
+    baseUrl: sandbox.url,
+    apiKey: sandbox.apiKey,
+    debug: opts.debug,
+    onRateLimited: opts.onRateLimited,
+    readOnly: resolved.readOnly,
+    ...traitsOptions(traitsKeyOf(resolved), opts.env),
+  });
+  const started = 'close' in sandbox ? sandbox : undefined;
+  return {
+    api,
+    target: { ...resolved, baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+    // The sandbox stays for the next command; its idle time stops it.
+    close: once(async () => {
+      await api.close();
+      await started?.close();
+    }),
+  };
+}
 
 async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<Connection> {
   // Forked at once, so the child loads fastify and SQLite while this process loads its UI and client.

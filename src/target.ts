@@ -139,7 +139,9 @@ async function connectShared(resolved: Target, opts: ConnectOptions): Promise<Co
   const client = import('./api/client.js');
   client.catch(() => undefined); // said below, once awaited
   const { findRunningSandbox } = await import('./sandbox/registry.js');
-  const sandbox = (await findRunningSandbox(dataDir)) ?? (await spawnSandbox({ dataDir, idleMs: SHARED_SANDBOX_IDLE_MS }));
+  const found = await findRunningSandbox(dataDir);
+  // A sandbox found is used with its registered token; one started here, with its key.
+  const sandbox = found ? { url: found.url, apiKey: found.token } : await spawnSandbox({ dataDir, idleMs: SHARED_SANDBOX_IDLE_MS });
   const { createClient } = await client;
   const api = createClient({
     baseUrl: sandbox.url,

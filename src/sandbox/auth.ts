@@ -22,14 +22,18 @@ export function generateApiKey(): string {
   return `sk-sandbox-${randomBytes(20).toString('hex')}`;
 }
 
-/** `instance`: a registered sandbox's nonce, sent back to any request with the key (src/sandbox/registry.ts). */
-export function installAuth(app: FastifyInstance, apiKey: string, instance?: string): void {
+/**
+ * `registered`: a registered sandbox's token, accepted as a key too, and its nonce, sent back to
+ * any request with the key or the token (src/sandbox/registry.ts).
+ */
+export function installAuth(app: FastifyInstance, apiKey: string, registered?: { token: string; instance: string }): void {
   const expected = digest(apiKey);
+  const token = registered ? digest(registered.token) : undefined;
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0];
     const given = request.headers['x-api-key'];
-    const matches = keyMatches(expected, given);
-    if (matches && instance) reply.header(INSTANCE_HEADER, instance);
+    const matches = keyMatches(expected, given) || (token !== undefined && keyMatches(token, given));
+    if (matches && registered) reply.header(INSTANCE_HEADER, registered.instance);
     if ((request.method === 'GET' || request.method === 'HEAD') && PUBLIC_PATHS.has(path)) return;
     if (given === undefined) return sendError(reply.header('www-authenticate', WWW_AUTHENTICATE), 401, 'missing x-api-key header');
     if (!matches) return sendError(reply.header('www-authenticate', WWW_AUTHENTICATE), 401, 'invalid API key in x-api-key header');

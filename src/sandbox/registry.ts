@@ -2,17 +2,19 @@
 // console's, or the one an earlier command left running for a few idle seconds) instead of starting
 // fastify and SQLite in its own process for one request.
 //
-// Each registered sandbox writes <dataDir>/running/<pid>-<port>.json (0600 in a 0700 dir: it holds
-// the key) with its URL, key and a random instance nonce, and removes it when it stops. A reader
-// uses a file only if its pid is alive and the server on its port answers with the same nonce (a
-// port can be taken by another program once a sandbox has gone); a file whose pid is dead is
-// removed, as its owner can no longer write it. Nothing else is ever swept.
+// Each registered sandbox writes <dataDir>/running/<pid>-<port>.json (0600 in a 0700 dir) with its
+// URL, a token it accepts as x-api-key beside its own key (which stays in memory, never on disk),
+// and an instance nonce it sends back, and removes the file when it stops. A reader uses a file
+// only if its pid is alive and the server on its port, asked with the token, answers with the
+// nonce (a port can be taken by another program once a sandbox has gone: it learns a dead token,
+// never the nonce); a file whose pid is dead is removed, as its owner can no longer write it.
+// Nothing else is ever swept.
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFile } from '../config/files.js';
 
-/** Sent by a registered sandbox on every answer to a request with its key: its instance nonce. */
+/** Sent by a registered sandbox on every answer to a request with its key or token: its instance nonce. */
 export const INSTANCE_HEADER = 'x-sandbox-instance';
 
 /** How long the check before use may take: a sandbox that is up answers within milliseconds. */
@@ -21,14 +23,16 @@ const CHECK_TIMEOUT_MS = 2000;
 export interface RunningSandbox {
   pid: number;
   url: string;
-  apiKey: string;
+  /** Accepted as x-api-key while this sandbox runs. */
+  token: string;
   instance: string;
 }
 
 const runningDir = (dataDir: string) => join(dataDir, 'running');
 const FILE_NAME = /^\d+-\d+\.json$/;
 
-export function newInstanceNonce(): string {
+/** A registration's token or nonce. */
+export function newSecret(): string {
   return randomBytes(16).toString('hex');
 }
 
@@ -69,7 +73,7 @@ function readEntry(path: string): RunningSandbox | undefined {
       Number.isInteger(e.pid) &&
       typeof e.url === 'string' &&
       /^http:\/\/127\.0\.0\.1:\d+$/.test(e.url) &&
-      typeof e.apiKey === 'string' &&
+      typeof e.token === 'string' &&
       typeof e.instance === 'string' &&
       e.instance.length >= 16;
     return ok ? (e as RunningSandbox) : undefined;
@@ -87,14 +91,14 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** One HEAD request with the key: the server must name the registered instance. */
+/** One HEAD request with the token: the server must name the registered instance. */
 function answersAs(entry: RunningSandbox): Promise<boolean> {
   // Not an ESM import: node:http's ESM facade loads Node's bundled undici (src/README.md, Start).
   const http = process.getBuiltinModule('node:http');
   return new Promise((done) => {
     const req = http.request(
       `${entry.url}/openapi.json`,
-      { method: 'HEAD', agent: false, timeout: CHECK_TIMEOUT_MS, headers: { 'x-api-key': entry.apiKey } },
+      { method: 'HEAD', agent: false, timeout: CHECK_TIMEOUT_MS, headers: { 'x-api-key': entry.token } },
       (res) => {
         res.resume();
         done(res.statusCode === 200 && res.headers[INSTANCE_HEADER] === entry.instance);

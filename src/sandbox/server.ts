@@ -20,7 +20,7 @@ import { fileRoutes } from './routes/files.js';
 import { phoneNumberRoutes } from './routes/phone-numbers.js';
 import { adminRoutes } from './routes/admin.js';
 import { ringNextLinked } from './ring.js';
-import { newInstanceNonce, registerSandbox } from './registry.js';
+import { newSecret, registerSandbox } from './registry.js';
 import { SANDBOX_MAX_UPLOAD_BYTES } from '../api/upload-check.js';
 
 export { generateApiKey } from './auth.js';
@@ -79,20 +79,20 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     rings: 0,
   };
   let app: FastifyInstance | undefined;
-  const instance = opts.register ? newInstanceNonce() : undefined;
+  const registered = opts.register ? { token: newSecret(), instance: newSecret() } : undefined;
   let unregister = () => undefined as void;
   try {
     resumeExtraction(ctx); // before listening, so no upload of this run can be mistaken for debris
     // The logger opens its file later, where a failure could not be caught: fail here instead.
     if (opts.errorLog && opts.errorLog !== '-') closeSync(openSync(opts.errorLog, 'a', 0o600));
-    app = buildApp(ctx, opts, instance);
+    app = buildApp(ctx, opts, registered);
     if (opts.idle) watchIdle(app, opts.idle);
     const host = opts.host ?? '127.0.0.1';
     await app.listen({ host, port: opts.port ?? 0 });
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : opts.port;
     url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-    if (instance) unregister = registerSandbox(opts.dataDir, { url, apiKey: opts.apiKey, instance });
+    if (registered) unregister = registerSandbox(opts.dataDir, { url, ...registered });
   } catch (err) {
     await app?.close().catch(() => undefined);
     db.close();
@@ -141,7 +141,7 @@ function watchIdle(app: FastifyInstance, idle: { ms: number; then: () => void })
   app.addHook('onClose', async () => clearTimeout(timer));
 }
 
-function buildApp(ctx: SandboxContext, opts: SandboxOptions, instance: string | undefined): FastifyInstance {
+function buildApp(ctx: SandboxContext, opts: SandboxOptions, registered: { token: string; instance: string } | undefined): FastifyInstance {
   const app = Fastify({
     // Fastify's default request serializer logs method and url only, never headers (the key).
     logger: loggerOptions(opts),
@@ -157,7 +157,7 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions, instance: string | 
   const documented = openApiDocument('').paths as Record<string, Record<string, unknown>>;
   installErrorHandling(app, ctx.maxUploadBytes, logHint(opts), allowedMethods(documented));
   if (opts.cors) installCors(app, opts.cors); // before the key check: preflights carry no key
-  installAuth(app, opts.apiKey, instance);
+  installAuth(app, opts.apiKey, registered);
   installGzip(app);
   refuseUndocumentedQuery(app, documented as Parameters<typeof refuseUndocumentedQuery>[1]);
   refuseEmptyPathIds(app);

@@ -45,6 +45,7 @@ test('a command leaves its sandbox registered, the next command uses it, and it 
   const first = await ok(['assistants', 'list', '-o', 'ids'], home.env);
   const [file] = entries(home.running);
   assert.ok(file, 'the sandbox the command started is registered');
+  assert.doesNotMatch(readFileSync(join(home.running, file), 'utf8'), /sk-sandbox-/, 'with a token, not its generated key');
   const pid = pidOf(file);
   assert.ok(alive(pid), 'and still running after the command');
   assert.equal(await ok(['assistants', 'list', '-o', 'ids'], home.env), first);
@@ -60,7 +61,7 @@ test('a registration whose pid is dead is removed and ignored', async () => {
   const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
   const stale = join(home.running, `${dead}-1.json`);
   await ok(['numbers', 'list', '-o', 'ids'], home.env); // a sandbox now runs and registers the dir
-  writeFileSync(stale, JSON.stringify({ pid: dead, url: 'http://127.0.0.1:1', apiKey: 'sk-x', instance: 'f'.repeat(32) }), { mode: 0o600 });
+  writeFileSync(stale, JSON.stringify({ pid: dead, url: 'http://127.0.0.1:1', token: 'sk-x', instance: 'f'.repeat(32) }), { mode: 0o600 });
   await ok(['numbers', 'list', '-o', 'ids'], home.env);
   assert.ok(!existsSync(stale), 'the stale file is gone');
   assert.equal(entries(home.running).length, 1, "the live sandbox's file is kept");
@@ -71,7 +72,7 @@ test('a live registration that answers with another nonce, or on a port another 
   await ok(['assistants', 'list', '-o', 'ids'], home.env);
   const [file] = entries(home.running);
   const path = join(home.running, file);
-  const real = JSON.parse(readFileSync(path, 'utf8')) as { pid: number; url: string; apiKey: string; instance: string };
+  const real = JSON.parse(readFileSync(path, 'utf8')) as { pid: number; url: string; token: string; instance: string };
   // The same sandbox, but the file names another instance: a sandbox that is not the one registered.
   writeFileSync(path, JSON.stringify({ ...real, instance: '0'.repeat(32) }), { mode: 0o600 });
   // A program on another port, under a live pid (this test's), that answers 200 to anything.
@@ -79,7 +80,7 @@ test('a live registration that answers with another nonce, or on a port another 
   await new Promise<void>((r) => impostor.listen(0, '127.0.0.1', r));
   const port = (impostor.address() as { port: number }).port;
   const taken = join(home.running, `${process.pid}-${port}.json`);
-  writeFileSync(taken, JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, apiKey: 'sk-x', instance: '1'.repeat(32) }), { mode: 0o600 });
+  writeFileSync(taken, JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, token: 'sk-x', instance: '1'.repeat(32) }), { mode: 0o600 });
   try {
     await ok(['assistants', 'list', '-o', 'ids'], home.env);
     const now = entries(home.running);

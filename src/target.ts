@@ -8,6 +8,7 @@ import { loadTraits, rememberTraits } from './config/traits.js';
 import { ConnectionStateFeed, type ConnectionListener, type ConnectionState } from './api/connection-state.js';
 import { resolveTarget, type Target } from './config/config.js';
 import type { Env } from './config/paths.js';
+import { createConnection, type Socket } from 'node:net';
 // Small (node:child_process only): loaded with this module so the fork needs no extra step.
 import { spawnSandbox, type SandboxChild } from './sandbox/child.js';
 
@@ -128,10 +129,37 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
 export const SANDBOX_CHILD_NICE = 5;
 
 /**
- * How long a command's sandbox waits for the next request before it stops: long enough for the
+ * How long a command's sandbox waits, once no command holds a connection to it, before it stops: long enough for the
  * next command of a script or a shell session, short enough that nothing stays up for long.
  */
 export const SHARED_SANDBOX_IDLE_MS = 3000;
+
+/**
+ * A connection held open to a shared sandbox while this process uses it: an idle sandbox stops only
+ * once no connection is open, so a command that waits (on a confirmation, between `calls watch`
+ * polls) finds it still there. Opened again if the server closes it; never keeps this process up.
+ */
+function holdOpen(url: string): { release(): void } {
+  const { port, hostname } = new URL(url);
+  let released = false;
+  let socket: Socket | undefined;
+  const open = () => {
+    if (released) return;
+    let connected = false;
+    socket = createConnection({ port: Number(port), host: hostname }, () => (connected = true));
+    socket.unref();
+    socket.on('error', () => undefined);
+    // Closed by the server: again at once; refused (the sandbox is gone): the requests will say so.
+    socket.once('close', () => connected && setTimeout(open, 0).unref());
+  };
+  open();
+  return {
+    release: () => {
+      released = true;
+      socket?.destroy();
+    },
+  };
+}
 
 /** A command's sandbox: one found running on the data dir (checked before use), else one started for a few idle seconds. */
 async function connectShared(resolved: Target, opts: ConnectOptions): Promise<Connection> {
@@ -152,11 +180,13 @@ async function connectShared(resolved: Target, opts: ConnectOptions): Promise<Co
     ...traitsOptions(traitsKeyOf(resolved), opts.env),
   });
   const started = 'close' in sandbox ? sandbox : undefined;
+  const lease = holdOpen(sandbox.url);
   return {
     api,
     target: { ...resolved, baseUrl: sandbox.url, apiKey: sandbox.apiKey },
     // The sandbox stays for the next command; its idle time stops it.
     close: once(async () => {
+      lease.release();
       await api.close();
       await started?.close();
     }),

@@ -51,7 +51,7 @@ export interface SpawnOptions {
   nice?: number;
   /**
    * A command's sandbox: detached, it outlives this process and stops by itself after this many ms
-   * with no request; `close()` then only lets go of it.
+   * with no connection open; `close()` then only lets go of it.
    */
   idleMs?: number;
 }

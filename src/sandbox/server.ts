@@ -1,6 +1,7 @@
 // The sandbox: a local Voice Agent Service over real HTTP. The console embeds it (random
 // loopback port, generated key); `switchboard sandbox` runs it standalone.
 import { closeSync, openSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
 import { installAuth } from './auth.js';
@@ -53,7 +54,7 @@ export interface SandboxOptions {
   ringEverySeconds?: number;
   /** Register in the data dir, so commands use this sandbox instead of starting their own (src/sandbox/registry.ts). */
   register?: boolean;
-  /** Called once no request has come or been open for this many ms (a command's sandbox then stops itself). */
+  /** Called once no connection has been open for this many ms (a command's sandbox then stops itself). */
   idle?: { ms: number; then: () => void };
 }
 
@@ -113,29 +114,24 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   };
 }
 
-/** A request open longer than this no longer keeps an idle sandbox up (a client that never finishes). */
-const LONGEST_REQUEST_MS = 60_000;
-
-/** Calls `idle.then` once no request has been open or come in for `idle.ms`. */
+/**
+ * Calls `idle.then` once no connection has been open for `idle.ms`. A client that uses the sandbox
+ * keeps a connection open while it runs (a command waiting on a person, `calls watch` between polls),
+ * and the system closes it when that process ends, however it ends.
+ */
 function watchIdle(app: FastifyInstance, idle: { ms: number; then: () => void }): void {
   let open = 0;
-  let last = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      if (open > 0 && Date.now() - last < LONGEST_REQUEST_MS) return arm();
-      idle.then();
-    }, idle.ms);
+    timer = setTimeout(() => open === 0 && idle.then(), idle.ms);
   };
-  app.addHook('onRequest', async () => {
+  app.server.on('connection', (socket: Socket) => {
     open++;
-    last = Date.now();
-  });
-  app.addHook('onResponse', async () => {
-    open = Math.max(0, open - 1);
-    last = Date.now();
-    arm();
+    clearTimeout(timer);
+    socket.once('close', () => {
+      if (--open === 0) arm();
+    });
   });
   app.addHook('onReady', async () => arm());
   app.addHook('onClose', async () => clearTimeout(timer));

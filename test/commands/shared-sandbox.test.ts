@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { sandboxDataDir } from '../../src/config/paths.js';
 import { spawnSandbox } from '../../src/sandbox/child.js';
 import { SHARED_SANDBOX_IDLE_MS } from '../../src/target.js';
-import { CLI, runCli, tempHome, type CliHome } from '../support/cli.js';
+import { CLI, runCli, startCli, tempHome, type CliHome } from '../support/cli.js';
 import { until } from '../support/wait.js';
 
 const homes: CliHome[] = [];
@@ -53,6 +53,24 @@ test('a command leaves its sandbox registered, the next command uses it, and it 
   // It stops on its own a few idle seconds after the last request (the guard only ends a hang).
   await until(() => !alive(pid), `the sandbox to stop after ${SHARED_SANDBOX_IDLE_MS} ms idle`);
   assert.deepEqual(entries(home.running), [], 'it removed its registration');
+});
+
+test('a command that waits longer than the idle time still has its sandbox (calls watch between polls)', async () => {
+  const home = freshHome();
+  const interval = String(Math.ceil((SHARED_SANDBOX_IDLE_MS * 2) / 1000));
+  const watch = startCli(['--debug', 'calls', 'watch', '--interval', interval], { env: home.env });
+  let err = '';
+  watch.child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  try {
+    // Polls twice the idle time apart: each must find the sandbox the first one started.
+    const answered = () => (err.match(/GET \/calls\S* → 200/g) ?? []).length;
+    await until(() => answered() >= 3 || /could not/.test(err) || watch.child.exitCode !== null, 'three polls answered, or a failure');
+    assert.doesNotMatch(err, /could not/);
+    assert.equal(watch.child.exitCode, null, `the watch is still running: ${err}`);
+  } finally {
+    watch.child.kill('SIGINT');
+  }
+  await watch.result;
 });
 
 test('a registration whose pid is dead is removed and ignored', async () => {

@@ -8,6 +8,7 @@ import { loadTraits, rememberTraits } from './config/traits.js';
 import { ConnectionStateFeed, type ConnectionListener, type ConnectionState } from './api/connection-state.js';
 import { resolveTarget, type Target } from './config/config.js';
 import type { Env } from './config/paths.js';
+import { createConnection, type Socket } from 'node:net';
 // Small (node:child_process only): loaded with this module so the fork needs no extra step.
 import { spawnSandbox, type SandboxChild } from './sandbox/child.js';
 
@@ -49,11 +50,12 @@ export interface ConnectOptions {
   /** Told before each wait on a 429 (the console says so; see http.ts). */
   onRateLimited?: (wait: RateLimitWait) => void;
   /**
-   * Where an embedded sandbox runs: in this process (commands: one short request, no second
-   * process to start) or in a child process (the console: it starts in parallel with the UI, and
-   * its memory and request handling stay off the console's heap and event loop).
+   * Where an embedded sandbox runs: in this process; in a child process (the console: it starts in
+   * parallel with the UI, and its memory and request handling stay off the console's heap and event
+   * loop); or 'shared' (commands): one already running on the data dir (the console's, or one an
+   * earlier command left), else a new one that outlives this process by a few idle seconds.
    */
-  sandboxIn?: 'process' | 'child';
+  sandboxIn?: 'process' | 'child' | 'shared';
   /**
    * Load the HTTP client only after this settles (the console passes its UI's loading, so its
    * first frame does not wait for the client's code; the request waits for both anyway).
@@ -79,6 +81,7 @@ function traitsOptions(key: TraitsKey, env: Env = process.env): { traits: Servic
 export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
   const resolved = opts.resolved ?? resolveTarget({ profile: opts.profile, env: opts.env, readOnly: opts.readOnly });
   if (resolved.kind === 'sandbox' && opts.sandboxIn === 'child') return connectToChild(resolved, opts);
+  if (resolved.kind === 'sandbox' && opts.sandboxIn === 'shared') return connectShared(resolved, opts);
   // Loaded here, not at the top: the console draws its first frames before connecting.
   await opts.loadClientAfter?.catch(() => undefined);
   const { createClient } = await import('./api/client.js');
@@ -124,6 +127,71 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
  * still outruns its one client.
  */
 export const SANDBOX_CHILD_NICE = 5;
+
+/**
+ * How long a command's sandbox waits, once no command holds a connection to it, before it stops: long enough for the
+ * next command of a script or a shell session, short enough that nothing stays up for long.
+ */
+export const SHARED_SANDBOX_IDLE_MS = 3000;
+
+/**
+ * A connection held open to a shared sandbox while this process uses it: an idle sandbox stops only
+ * once no connection is open, so a command that waits (on a confirmation, between `calls watch`
+ * polls) finds it still there. Opened again if the server closes it; never keeps this process up.
+ */
+function holdOpen(url: string): { release(): void } {
+  const { port, hostname } = new URL(url);
+  let released = false;
+  let socket: Socket | undefined;
+  const open = () => {
+    if (released) return;
+    let connected = false;
+    socket = createConnection({ port: Number(port), host: hostname }, () => (connected = true));
+    socket.unref();
+    socket.on('error', () => undefined);
+    // Closed by the server: again at once; refused (the sandbox is gone): the requests will say so.
+    socket.once('close', () => connected && setTimeout(open, 0).unref());
+  };
+  open();
+  return {
+    release: () => {
+      released = true;
+      socket?.destroy();
+    },
+  };
+}
+
+/** A command's sandbox: one found running on the data dir (checked before use), else one started for a few idle seconds. */
+async function connectShared(resolved: Target, opts: ConnectOptions): Promise<Connection> {
+  const dataDir = resolved.sandboxDataDir!;
+  const client = import('./api/client.js');
+  client.catch(() => undefined); // said below, once awaited
+  const { findRunningSandbox } = await import('./sandbox/registry.js');
+  const found = await findRunningSandbox(dataDir);
+  // A sandbox found is used with its registered token; one started here, with its key.
+  const sandbox = found ? { url: found.url, apiKey: found.token } : await spawnSandbox({ dataDir, idleMs: SHARED_SANDBOX_IDLE_MS });
+  const { createClient } = await client;
+  const api = createClient({
+    baseUrl: sandbox.url,
+    apiKey: sandbox.apiKey,
+    debug: opts.debug,
+    onRateLimited: opts.onRateLimited,
+    readOnly: resolved.readOnly,
+    ...traitsOptions(traitsKeyOf(resolved), opts.env),
+  });
+  const started = 'close' in sandbox ? sandbox : undefined;
+  const lease = holdOpen(sandbox.url);
+  return {
+    api,
+    target: { ...resolved, baseUrl: sandbox.url, apiKey: sandbox.apiKey },
+    // The sandbox stays for the next command; its idle time stops it.
+    close: once(async () => {
+      lease.release();
+      await api.close();
+      await started?.close();
+    }),
+  };
+}
 
 async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<Connection> {
   // Forked at once, so the child loads fastify and SQLite while this process loads its UI and client.

@@ -1,118 +1,53 @@
-// The scriptable commands: builds the commander program, runs it, and turns every outcome into
-// one exit code. Stays light: each resource's work (and anything heavy) loads inside its action.
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+// Runs the scriptable commands: builds the commander program, runs it, and turns every outcome
+// into one exit code. Only the command named on the command line is loaded and built (its module,
+// and what it imports); help, completion and a mistyped name build the whole program (program.ts).
+import type { Command } from 'commander';
+import { CommanderError } from 'commander';
 import { failure } from '../api/errors.js';
-import { archiveCommand } from './archive.js';
 import { cellWidth, wrapCells } from '../format/cells.js';
 import { escapeLine } from '../format/escape.js';
-import { assistantsCommand } from './assistants.js';
-import { callsCommand } from './calls.js';
-import { chatCommand } from './chat.js';
-import { completionCommand } from './completion.js';
-import { doctorCommand } from './doctor.js';
-import { filesCommand } from './files.js';
-import { loginCommand } from './login.js';
-import { numbersCommand } from './numbers.js';
-import { FORMATS } from './output.js';
-import { profilesCommand } from './profiles.js';
-import { ROOT_CONSOLE, openConsole } from './console.js';
-import { EXIT, CommandFailed, UsageError, action, globalsOf, rejectStrayWords, takeExitCode, writeErr } from './runtime.js';
-import { sandboxCommand } from './sandbox.js';
-import { sessionsCommand } from './sessions.js';
-import { whoamiCommand } from './whoami.js';
-import { testCommand } from './test.js';
-import { TEST_FORMATS } from '../scenarios/report.js';
+import { applySettings, rootProgram } from './root.js';
+import { EXIT, CommandFailed, takeExitCode, writeErr } from './runtime.js';
 
-export function buildProgram(version: string): Command {
-  const program = new Command('switchboard')
-    .description(
-      'A terminal console, scriptable commands and a local sandbox for the Voice Agent Service.\nRun without arguments on a terminal to open the console.',
-    )
-    .version(version, '-V, --version', 'print the version')
-    .option('--profile <name>', 'use this profile (default: SWITCHBOARD_PROFILE, then the current profile, then the sandbox)')
-    .addOption(
-      new Option(
-        '-o, --output <format>',
-        `output format: ${FORMATS.join(', ')} (default: table); for \`switchboard test\`: ${TEST_FORMATS.join(', ')} (default: text)`,
-      ).argParser(outputFormat),
-    )
-    .option('--debug', 'print each request and response line to stderr (the console: to its debug log); never the key')
-    .option('--wide', 'tables on a terminal: full ids and every column, however wide (by default they fit the window)')
-    .option('--no-color', 'no colour in the output (NO_COLOR and FORCE_COLOR are honoured too)')
-    .option('--read-only', 'refuse every write (to the service, the config and the archive) with one line; a profile can ask for it too')
-    .option('--mouse', 'the console: the wheel scrolls and a click selects (off by default: the terminal keeps its own selection)')
-    // No subcommand: the console, with these same global options.
-    .allowExcessArguments(true)
-    .helpCommand(true) // commander drops its `help` command once the root has an action
-    .action(
-      action('open the console', async (_o: unknown, c: Command) => {
-        rejectStrayWords(c);
-        await openConsole(globalsOf(c), ROOT_CONSOLE);
-      }),
-    )
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ switchboard                                  open the console\n  $ switchboard assistants list\n' +
-        '  $ switchboard calls list --after 24h -o json | jq .\n  $ switchboard login --profile prod --base-url https://api.example.com',
-    );
-  for (const cmd of [
-    assistantsCommand(),
-    numbersCommand(),
-    callsCommand(),
-    archiveCommand(),
-    filesCommand(),
-    sessionsCommand(),
-    chatCommand(),
-    sandboxCommand(),
-    loginCommand(),
-    profilesCommand(),
-    whoamiCommand(),
-    doctorCommand(),
-    testCommand(),
-    completionCommand(),
-  ]) {
-    program.addCommand(cmd);
+/** Each command that can be built alone, by the name it is run with. */
+const ONE_COMMAND: Record<string, () => Promise<Command>> = {
+  assistants: () => import('./assistants.js').then((m) => m.assistantsCommand()),
+  numbers: () => import('./numbers.js').then((m) => m.numbersCommand()),
+  calls: () => import('./calls.js').then((m) => m.callsCommand()),
+  archive: () => import('./archive.js').then((m) => m.archiveCommand()),
+  files: () => import('./files.js').then((m) => m.filesCommand()),
+  sessions: () => import('./sessions.js').then((m) => m.sessionsCommand()),
+  chat: () => import('./chat.js').then((m) => m.chatCommand()),
+  sandbox: () => import('./sandbox.js').then((m) => m.sandboxCommand()),
+  login: () => import('./login.js').then((m) => m.loginCommand()),
+  profiles: () => import('./profiles.js').then((m) => m.profilesCommand()),
+  whoami: () => import('./whoami.js').then((m) => m.whoamiCommand()),
+  doctor: () => import('./doctor.js').then((m) => m.doctorCommand()),
+  test: () => import('./test.js').then((m) => m.testCommand()),
+};
+
+/** The root's options that take a value: the word after one is not a command's name. */
+const VALUE_OPTIONS = new Set(['--profile', '-o', '--output']);
+
+/** The command named on the command line (the first word that is not an option or an option's value). */
+function commandNameOf(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') return undefined;
+    if (!arg.startsWith('-')) return arg;
+    if (VALUE_OPTIONS.has(arg)) i++;
   }
-  // -o is global, but `test` writes other formats than the record commands: checked per command.
-  program.hook('preAction', (_root, actionCommand) => {
-    const format = actionCommand.optsWithGlobals<{ output?: string }>().output;
-    if (format === undefined || actionCommand.name() === 'test') return;
-    if (!(FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`option '-o, --output <format>' argument '${format}' is invalid for this command. Allowed choices are ${FORMATS.join(', ')}.`);
-    }
-  });
+  return undefined;
+}
+
+/** The program with the one command `argv` runs, or the whole program when it needs every command. */
+async function programFor(argv: string[], version: string): Promise<Command> {
+  const name = commandNameOf(argv);
+  const load = name !== undefined && Object.hasOwn(ONE_COMMAND, name) ? ONE_COMMAND[name] : undefined;
+  if (!load) return (await import('./program.js')).buildProgram(version);
+  const program = rootProgram(version).addCommand(await load());
   applySettings(program);
   return program;
-}
-
-// addCommand() does not hand settings down the way command() does, so apply them to the whole tree.
-function applySettings(cmd: Command): void {
-  cmd
-    .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true })
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => process.stdout.write(s),
-      writeErr: (s) => process.stderr.write(s),
-      // One line: "switchboard: unknown command 'asistants' (Did you mean assistants?)". It quotes
-      // the user's own argument, which may hold escape sequences pasted from anywhere.
-      outputError: (s, write) =>
-        write(
-          `${escapeLine(
-            s
-              .replace(/^error: /, 'switchboard: ')
-              .trimEnd()
-              .replace(/\n+/g, ' '),
-          )}\n`,
-        ),
-    });
-  for (const child of cmd.commands) applySettings(child);
-}
-
-/** Any format some command writes; which command may use which is checked before its action. */
-function outputFormat(value: string): string {
-  if ((FORMATS as readonly string[]).includes(value) || (TEST_FORMATS as readonly string[]).includes(value)) return value;
-  throw new InvalidArgumentError(`Allowed choices are ${FORMATS.join(', ')} (switchboard test: ${TEST_FORMATS.join(', ')}).`);
 }
 
 /** Runs one invocation; never throws, never prints a stack trace. */
@@ -123,7 +58,7 @@ export async function runCommands(argv: string[], version: string): Promise<numb
     writeErr(`switchboard: cannot write the output: ${err.message}`);
     process.exit(EXIT.failed);
   });
-  const program = buildProgram(version);
+  const program = await programFor(argv, version);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return takeExitCode();

@@ -85,6 +85,7 @@ export async function withApi<T>(cmd: Command, fn: (ctx: ApiContext) => Promise<
     profile: globals.profile,
     env: process.env,
     readOnly: globals.readOnly,
+    sandboxIn: 'shared',
     debug: globals.debug ? (line: string) => writeErr(`debug: ${line}`) : undefined,
   });
   addSecret(conn.target.apiKey);

@@ -22,6 +22,8 @@ type FromChild = { ready: { url: string; apiKey: string } } | { error: string } 
 /** A restart's wishes, sent over the channel (the key never goes through argv or the environment). */
 type ToChild = { start: { apiKey: string; port: number } };
 const AWAIT_VAR = 'SWITCHBOARD_SANDBOX_CHILD_AWAIT';
+/** A command's sandbox: outlives the command, serves whoever finds it registered, stops after this many idle ms. */
+const IDLE_VAR = 'SWITCHBOARD_SANDBOX_CHILD_IDLE_MS';
 /** Demo traffic for the console's sandbox, as `switchboard sandbox --ring-every` gives it to a standalone one. */
 export const RING_EVERY_VAR = 'SWITCHBOARD_SANDBOX_RING_EVERY';
 export const MAX_RING_EVERY = 24 * 60 * 60;
@@ -47,6 +49,11 @@ export interface SpawnOptions {
   reuse?: { apiKey: string; port: number };
   /** The child's nice value (a lower CPU priority than the console's), where the system allows it. */
   nice?: number;
+  /**
+   * A command's sandbox: detached, it outlives this process and stops by itself after this many ms
+   * with no connection open; `close()` then only lets go of it.
+   */
+  idleMs?: number;
 }
 
 const STDERR_KEPT = 4096;
@@ -54,7 +61,14 @@ const STDERR_KEPT = 4096;
 export function spawnSandbox(opts: SpawnOptions): Promise<SandboxChild> {
   const entry = opts.entry ?? process.argv[1];
   if (!entry) return Promise.reject(new Error('cannot start the embedded sandbox: the program path is unknown'));
-  const env: NodeJS.ProcessEnv = { ...process.env, [CHILD_MARKER]: '1', [DATA_DIR_VAR]: opts.dataDir, ...(opts.reuse ? { [AWAIT_VAR]: '1' } : {}) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    [CHILD_MARKER]: '1',
+    [DATA_DIR_VAR]: opts.dataDir,
+    ...(opts.reuse ? { [AWAIT_VAR]: '1' } : {}),
+    ...(opts.idleMs ? { [IDLE_VAR]: String(opts.idleMs) } : {}),
+  };
+  const lingers = opts.idleMs !== undefined;
   // The sandbox makes no TLS connections, and Node 20 reads and parses this bundle of certificates
   // eagerly at start, which costs CPU where it is set for every process.
   delete env.NODE_EXTRA_CA_CERTS;
@@ -62,9 +76,12 @@ export function spawnSandbox(opts: SpawnOptions): Promise<SandboxChild> {
     env,
     // The same node flags (a loader such as tsx, say), but not a debugger's port the console holds.
     execArgv: opts.execArgv ?? process.execArgv.filter((a) => !a.startsWith('--inspect')),
-    // stdout/stdin are the console's terminal: the child must never draw on it.
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    // stdout/stdin are the console's terminal: the child must never draw on it. A command's
+    // sandbox holds none of the command's pipes, so whoever reads the command's output is not kept waiting.
+    stdio: ['ignore', 'ignore', lingers ? 'ignore' : 'pipe', 'ipc'],
     serialization: 'json',
+    // Its own session: a Ctrl-C or hang-up meant for the command's terminal is not for it.
+    detached: lingers,
   });
   if (opts.nice !== undefined && child.pid !== undefined) {
     try {
@@ -100,7 +117,8 @@ export function spawnSandbox(opts: SpawnOptions): Promise<SandboxChild> {
       child.unref();
       child.channel?.unref();
       (child.stderr as Socket | null)?.unref(); // still drained (into the tail kept above), never waited for
-      resolve({ url: m.ready.url, apiKey: m.ready.apiKey, pid: child.pid ?? -1, close: once(() => stopChild(child, opts.stopTimeoutMs ?? 3000)), exited });
+      const close = lingers ? () => Promise.resolve(child.connected ? child.disconnect() : undefined) : () => stopChild(child, opts.stopTimeoutMs ?? 3000);
+      resolve({ url: m.ready.url, apiKey: m.ready.apiKey, pid: child.pid ?? -1, close: once(close), exited });
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       const last = lastLine();
@@ -146,9 +164,11 @@ export async function runSandboxChild(): Promise<void> {
   };
   const dataDir = process.env[DATA_DIR_VAR];
   const awaits = process.env[AWAIT_VAR] === '1';
+  const idleMs = Number(process.env[IDLE_VAR]) || undefined;
   delete process.env[CHILD_MARKER];
   delete process.env[DATA_DIR_VAR];
   delete process.env[AWAIT_VAR];
+  delete process.env[IDLE_VAR];
   // A restart: the console sends the key and port it had, so its client carries on unchanged.
   const wish = awaits
     ? await new Promise<ToChild['start'] | undefined>((done) => {
@@ -167,26 +187,30 @@ export async function runSandboxChild(): Promise<void> {
     );
   }
   const { startSandbox, generateApiKey } = await import('./server.js');
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-  const apiKey = wish?.apiKey ?? generateApiKey();
-  try {
-    sandbox = await startSandbox({ dataDir, apiKey, host: '127.0.0.1', port: wish?.port ?? 0, seed: true, ringEverySeconds });
-  } catch (err) {
-    // The old port was taken meanwhile: any port (the console then points its client there).
-    if (!wish || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') return refuse(err instanceof Error ? err.message : String(err));
-    try {
-      sandbox = await startSandbox({ dataDir, apiKey, host: '127.0.0.1', port: 0, seed: true, ringEverySeconds });
-    } catch (again) {
-      return refuse(again instanceof Error ? again.message : String(again));
-    }
-  }
+  let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
   const stop = () => {
+    if (!sandbox) return process.exit(0);
     sandbox.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.once('disconnect', stop);
+  const apiKey = wish?.apiKey ?? generateApiKey();
+  // Registered, so commands use this sandbox rather than start their own.
+  const common = { dataDir, apiKey, host: '127.0.0.1', seed: true, ringEverySeconds, register: true, idle: idleMs ? { ms: idleMs, then: stop } : undefined };
+  try {
+    sandbox = await startSandbox({ ...common, port: wish?.port ?? 0 });
+  } catch (err) {
+    // The old port was taken meanwhile: any port (the console then points its client there).
+    if (!wish || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') return refuse(err instanceof Error ? err.message : String(err));
+    try {
+      sandbox = await startSandbox({ ...common, port: 0 });
+    } catch (again) {
+      return refuse(again instanceof Error ? again.message : String(again));
+    }
+  }
+  // A command's sandbox outlives the command that started it: its idle time ends it.
+  if (!idleMs) process.once('disconnect', stop);
   process.once('SIGTERM', stop);
   process.once('SIGHUP', stop);
   await send({ ready: { url: sandbox.url, apiKey: sandbox.apiKey } });

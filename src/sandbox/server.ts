@@ -1,6 +1,7 @@
 // The sandbox: a local Voice Agent Service over real HTTP. The console embeds it (random
 // loopback port, generated key); `switchboard sandbox` runs it standalone.
 import { closeSync, openSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
 import { installAuth } from './auth.js';
@@ -20,6 +21,7 @@ import { fileRoutes } from './routes/files.js';
 import { phoneNumberRoutes } from './routes/phone-numbers.js';
 import { adminRoutes } from './routes/admin.js';
 import { ringNextLinked } from './ring.js';
+import { newSecret, registerSandbox } from './registry.js';
 import { SANDBOX_MAX_UPLOAD_BYTES } from '../api/upload-check.js';
 
 export { generateApiKey } from './auth.js';
@@ -50,6 +52,10 @@ export interface SandboxOptions {
   errorLog?: string;
   /** Seconds between simulated inbound calls to the linked numbers, in turn (demo traffic); off by default. */
   ringEverySeconds?: number;
+  /** Register in the data dir, so commands use this sandbox instead of starting their own (src/sandbox/registry.ts). */
+  register?: boolean;
+  /** Called once no connection has been open for this many ms (a command's sandbox then stops itself). */
+  idle?: { ms: number; then: () => void };
 }
 
 export interface RunningSandbox {
@@ -74,16 +80,20 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     rings: 0,
   };
   let app: FastifyInstance | undefined;
+  const registered = opts.register ? { token: newSecret(), instance: newSecret() } : undefined;
+  let unregister = () => undefined as void;
   try {
     resumeExtraction(ctx); // before listening, so no upload of this run can be mistaken for debris
     // The logger opens its file later, where a failure could not be caught: fail here instead.
     if (opts.errorLog && opts.errorLog !== '-') closeSync(openSync(opts.errorLog, 'a', 0o600));
-    app = buildApp(ctx, opts);
+    app = buildApp(ctx, opts, registered);
+    if (opts.idle) watchIdle(app, opts.idle);
     const host = opts.host ?? '127.0.0.1';
     await app.listen({ host, port: opts.port ?? 0 });
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : opts.port;
     url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    if (registered) unregister = registerSandbox(opts.dataDir, { url, ...registered });
   } catch (err) {
     await app?.close().catch(() => undefined);
     db.close();
@@ -97,13 +107,37 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     apiKey: opts.apiKey,
     dataDir: opts.dataDir,
     close: () =>
-      (closing ??= (clearInterval(ringing), server.close()).then(() => {
+      // Unregistered first, so no command picks a sandbox that is stopping.
+      (closing ??= (unregister(), clearInterval(ringing), server.close()).then(() => {
         db.close();
       })),
   };
 }
 
-function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
+/**
+ * Calls `idle.then` once no connection has been open for `idle.ms`. A client that uses the sandbox
+ * keeps a connection open while it runs (a command waiting on a person, `calls watch` between polls),
+ * and the system closes it when that process ends, however it ends.
+ */
+function watchIdle(app: FastifyInstance, idle: { ms: number; then: () => void }): void {
+  let open = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => open === 0 && idle.then(), idle.ms);
+  };
+  app.server.on('connection', (socket: Socket) => {
+    open++;
+    clearTimeout(timer);
+    socket.once('close', () => {
+      if (--open === 0) arm();
+    });
+  });
+  app.addHook('onReady', async () => arm());
+  app.addHook('onClose', async () => clearTimeout(timer));
+}
+
+function buildApp(ctx: SandboxContext, opts: SandboxOptions, registered: { token: string; instance: string } | undefined): FastifyInstance {
   const app = Fastify({
     // Fastify's default request serializer logs method and url only, never headers (the key).
     logger: loggerOptions(opts),
@@ -119,7 +153,7 @@ function buildApp(ctx: SandboxContext, opts: SandboxOptions): FastifyInstance {
   const documented = openApiDocument('').paths as Record<string, Record<string, unknown>>;
   installErrorHandling(app, ctx.maxUploadBytes, logHint(opts), allowedMethods(documented));
   if (opts.cors) installCors(app, opts.cors); // before the key check: preflights carry no key
-  installAuth(app, opts.apiKey);
+  installAuth(app, opts.apiKey, registered);
   installGzip(app);
   refuseUndocumentedQuery(app, documented as Parameters<typeof refuseUndocumentedQuery>[1]);
   refuseEmptyPathIds(app);

@@ -29,6 +29,7 @@ import { simulationRows } from './rows/simulations.js';
 import { burstRow, filterRow, longPromptRow } from './rows/keys.js';
 import { consoleArchiveRows } from './rows/console-archive.js';
 import { chatLoadRows } from './rows/chat-load.js';
+import { commandRows } from './rows/commands.js';
 
 /** Inside the repo, so the bundle resolves assets/ exactly as dist/ does
  *  (SWITCHBOARD_BENCH_BUILD: another dir under the repo, for two benches at once). */
@@ -85,6 +86,13 @@ const GROUPS: RowGroup[] = [
     rows: [17],
     titles: { 17: { name: '`switchboard test`, 20 scenarios × 4 simulated turns × 3 samples', target: '≤ 10,000 ms' } },
     run: simulationRows,
+  },
+  {
+    rows: [18],
+    titles: {
+      18: { name: 'command start: archive and remote reads; embedded-sandbox commands', target: '≤ 1.5× node (archive, remote); ≤ 2× node (embedded)' },
+    },
+    run: commandRows,
   },
 ];
 

@@ -3,7 +3,7 @@
 // would differ.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildProgram } from '../../src/commands/index.js';
+import { buildProgram } from '../../src/commands/program.js';
 import { DEFAULT_GLOBALS } from '../../src/commands/console.js';
 import { globalsOf, type Globals } from '../../src/commands/runtime.js';
 

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { buildProgram } from '../../src/commands/index.js';
+import { buildProgram } from '../../src/commands/program.js';
 import { runCli, tempHome, type CliHome } from '../support/cli.js';
 
 let home: CliHome;

@@ -13,7 +13,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { buildProgram } from '../../src/commands/index.js';
+import { buildProgram } from '../../src/commands/program.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
 import type { Route, RouteName } from '../../src/store/index.js';
 import { CLI, runCli, startCli, tempHome, type CliHome } from '../support/cli.js';

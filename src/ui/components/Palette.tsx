@@ -13,6 +13,7 @@ import { TextInput } from './TextInput.js';
 import { escapeLine } from '../../format/escape.js';
 import { ROUTES } from '../screens/routes.js';
 import type { PaletteCommand as RoutePaletteCommand } from '../screens/route-spec.js';
+import { theme } from '../theme.js';
 
 interface PaletteCommand extends Omit<RoutePaletteCommand<RouteName>, 'open'> {
   /** What the command opens; none: it runs `act`, or quits. */
@@ -161,7 +162,7 @@ export function Palette() {
       : argumentHint(line, readState());
   return (
     <Text>
-      <Text color="yellow">:</Text>
+      <Text color={theme().warning}>:</Text>
       <TextInput value={line} onChange={setLine} focus width={Math.max(10, columns - 2 - Math.min(hint.length + 1, Math.floor(columns / 2)))} />
       <Text dimColor> {hint}</Text>
     </Text>
@@ -185,7 +186,7 @@ export function FilterBar({ value, editing }: { value: string; editing: boolean 
   );
   return (
     <Text>
-      <Text color="yellow">/</Text>
+      <Text color={theme().warning}>/</Text>
       <TextInput value={value} onChange={actions.setFilter} focus={editing} width={Math.max(10, columns - 2)} />
       {!editing ? <Text dimColor> (/ edit, Esc in filter clears)</Text> : null}
     </Text>

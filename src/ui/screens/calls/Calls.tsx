@@ -15,6 +15,7 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
 import { CHART_ROWS, LIVE_MARK, callColor, callColumns, callFilterWords, callStatusText, chartText, syncWords } from './log-text.js';
+import { theme } from '../../theme.js';
 
 const callKey = (c: Call) => c.id;
 
@@ -24,7 +25,7 @@ const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: { day: 
   return (
     <Box flexDirection="column" height={CHART_ROWS + 1}>
       {chart.rows.map((row, i) => (
-        <Text key={i} color="green" wrap="truncate">
+        <Text key={i} color={theme().good} wrap="truncate">
           {row || ' '}
         </Text>
       ))}
@@ -84,7 +85,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const filters = callFilterWords(log.form, assistantName, numbers);
   const status = (
     <Text dimColor wrap="truncate">
-      {log.live ? <Text color="green">{LIVE_MARK.live}</Text> : <Text color="yellow">{LIVE_MARK.paused}</Text>}
+      {log.live ? <Text color={theme().good}>{LIVE_MARK.live}</Text> : <Text color={theme().warning}>{LIVE_MARK.paused}</Text>}
       {callStatusText({
         filters,
         total: log.total,
@@ -93,7 +94,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
         filtering: log.filtering,
         sync: syncWords({ ...sync, running: slowSync }, now),
       })}
-      {log.error ? <Text color="red">{`  ${escapeLine(log.error)}`}</Text> : ''}
+      {log.error ? <Text color={theme().error}>{`  ${escapeLine(log.error)}`}</Text> : ''}
     </Text>
   );
   if (log.status === 'idle') return <Loading what="the call log" />;

@@ -20,6 +20,7 @@ import { filterRows, firstLoad, useSortedList, type ScreenProps } from '../share
 import { FILE_COLUMNS, filesLine } from '../lists.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
 import { knownUploadLimit } from '../../../api/upload-check.js';
+import { theme } from '../../theme.js';
 
 function useDeleteFile() {
   const actions = useActions();
@@ -76,7 +77,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
         {truncate(filesLine(res, { cursor: view.cursor, shown: rows.length }), width)}
-        {res.status === 'error' && !res.cached ? <Text color="red">{`  ${escapeLine(res.error ?? '')}`}</Text> : ''}
+        {res.status === 'error' && !res.cached ? <Text color={theme().error}>{`  ${escapeLine(res.error ?? '')}`}</Text> : ''}
       </Text>
       {rows.length === 0 ? (
         <Empty text={view.filter ? `No file matches "${view.filter}".` : 'No files yet. Press u to upload one.'} />
@@ -107,7 +108,7 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
       const value = k === 'bytes' ? `${humanBytes(f.bytes)} (${f.bytes} bytes)` : k.endsWith('At') ? dateTime(String(v)) : show(v);
       wrapText(value, Math.max(10, width - 22)).forEach((w, i) => lines.push({ text: `${(i ? '' : k).padEnd(20)}  ${w}` }));
     }
-    lines.push({ text: '' }, { text: 'Used by assistants', bold: true, color: 'cyan' });
+    lines.push({ text: '' }, { text: 'Used by assistants', bold: true, color: theme().accent });
     const users = (assistants ?? []).filter((a) => kbFileIds(a).includes(f.id));
     if (!assistants) lines.push({ text: '  (loading assistants…)', dim: true });
     else if (users.length === 0) lines.push({ text: '  none', dim: true });

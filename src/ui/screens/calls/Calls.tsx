@@ -6,6 +6,8 @@ import type { Call } from '../../../api/schemas.js';
 import { Box, Text } from 'ink';
 import { escapeLine } from '../../../format/escape.js';
 import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
+import { CALL_SORT_COLUMNS } from '../../../store/calls.js';
+import { markSorted } from '../../../format/table-text.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
@@ -54,7 +56,17 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   }, []);
   // Kept until the names they look up change: the table then keeps each row's formatted line, so
   // a keypress formats no cells.
-  const columns = useMemo(() => callColumns(assistantName, numbers), [assistantName, numbers]);
+  // The header shows the archive's order; under a `/` filter the matches stay newest first.
+  const sort = view.filter ? undefined : view.sort;
+  // The sorted column is kept however narrow the window (cost is otherwise the first to go).
+  const columns = useMemo(
+    () =>
+      markSorted(
+        callColumns(assistantName, numbers).map((col) => (col.header === sort?.column ? { ...col, priority: 1 } : col)),
+        sort,
+      ),
+    [assistantName, numbers, sort],
+  );
   const tableHeight = Math.max(3, height - CHART_ROWS - 2);
   // The store holds rows `from`…`from + calls.length - 1` of `total`, around the cursor.
   const cursor = Math.min(view.cursor, Math.max(0, log.total - 1));
@@ -74,6 +86,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
       [Command.Outbound]: () => actions.push({ name: 'call-outbound' }),
       [Command.Search]: () => actions.openPalette('search '),
       [Command.Stats]: () => actions.push({ name: 'call-stats' }),
+      [Command.Sort]: () => actions.cycleSort(CALL_SORT_COLUMNS),
       [Command.Open]: () => void (selected && actions.push({ name: 'call', id: selected.id })),
       [Command.RawJson]: () => void (selected && actions.showCallJson(selected.id)),
       [Command.OpenAssistant]: () => void (selected && openAssistantOf(selected, actions)),

@@ -66,7 +66,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
       [Command.Bottom]: loadMore,
       [Command.Open]: () => void (selected && actions.push({ name: 'file', id: selected.id })),
       [Command.Delete]: () => void (selected && askDelete(selected)),
-      [Command.FileAssistants]: () => void (selected && actions.push({ name: 'assistants', usingFile: selected.id })),
+      [Command.FileAssistants]: () => void (selected && actions.push({ name: 'assistants', usingFile: selected.id, fileName: selected.name ?? undefined })),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `file ${selected.name ?? selected.id}`, value: selected })),
       [Command.CopyId]: copy('id', selected?.id),
     },
@@ -120,7 +120,7 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
     bindings: {
       [Command.Refresh]: () => void actions.loadFile(route.id),
       [Command.Delete]: f && (() => askDelete(f, actions.back)),
-      [Command.FileAssistants]: () => actions.push({ name: 'assistants', usingFile: route.id }),
+      [Command.FileAssistants]: () => actions.push({ name: 'assistants', usingFile: route.id, fileName: f?.name ?? undefined }),
       [Command.RawJson]: f && (() => actions.push({ name: 'json', title: `file ${f.name ?? f.id}`, value: f })),
       [Command.CopyId]: f && copy('id', f.id),
     },

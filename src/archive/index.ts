@@ -22,6 +22,7 @@
 //   archive.count(query)                                  → number
 //   archive.indexOf(query, position, order)               → the row's offset in window(query) in that order
 //   archive.get(id)                                       → Call (full record) | undefined
+//   archive.withIdPrefix(prefix, limit)                   → ArchivedCall[] whose id starts so (a short id), newest first
 //   archive.filterScan(what, query)                       → FilterScan: the console's `/`, walked a slice at a time (filter.ts)
 //   archive.byPositions(positions) / positionOf(id)       → ArchivedCall[] in the order given / a call's position
 //       (these three read on a second, read-only connection: a scan sees each page a sync commits)
@@ -270,6 +271,10 @@ export class CallArchive {
 
   get(id: string): Call | undefined {
     return this.reader.get(id);
+  }
+
+  withIdPrefix(prefix: string, limit = 20): ArchivedCall[] {
+    return this.reader.withIdPrefix(prefix, limit);
   }
 
   /** The console's `/`: a substring filter over the list fields, walked newest first a slice at a time (filter.ts). */

@@ -303,6 +303,15 @@ export class ArchiveReader {
     return (this.db.prepare(sql).get(...w.params, ...before.params, position) as { n: number }).n;
   }
 
+  /** Calls whose id starts with `prefix` (a short id typed in the palette), newest first; the id's unique index finds them. */
+  withIdPrefix(prefix: string, limit: number): ArchivedCall[] {
+    if (!prefix) return [];
+    const rows = this.db
+      .prepare(`SELECT ${ROW_COLUMNS} FROM calls c WHERE c.id >= ? AND c.id < ? ORDER BY c.rowid DESC LIMIT ?`)
+      .all(prefix, `${prefix}\u{10ffff}`, Math.max(0, limit)) as unknown as Row[];
+    return rows.map(toArchived);
+  }
+
   /** One call's full record as the service sent it. */
   get(id: string): Call | undefined {
     const row = this.db.prepare('SELECT r.json AS json FROM calls c JOIN records r ON r.rowid = c.record WHERE c.id = ?').get(id) as

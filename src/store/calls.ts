@@ -95,6 +95,8 @@ export interface CallLogActions {
    * asks first). A 2xx is a success even without a call in its answer (`record` absent).
    */
   placeCall(input: OutboundCallInput, opts?: { again?: boolean }): Promise<Written<Call> | null>;
+  /** Calls the archive holds whose id starts with `prefix` (the palette's short ids); none when it cannot be read. */
+  callsWithIdPrefix(prefix: string): Call[];
   /** `:ring [did]`: the embedded or standalone sandbox simulates an inbound call (to the next linked number without a DID); elsewhere, refused. */
   ringSandbox(did?: string): Promise<void>;
 }
@@ -320,6 +322,16 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
           readChart();
         } catch (err) {
           setLog({ error: failure(err).message });
+        }
+      },
+      callsWithIdPrefix(prefix) {
+        try {
+          return deps.archive
+            .get()
+            .withIdPrefix(prefix.trim(), 20)
+            .map((r) => r.call);
+        } catch {
+          return []; // the service is asked for the id as typed
         }
       },
       windowCalls() {

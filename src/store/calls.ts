@@ -36,7 +36,7 @@ export const CALL_SORT_COLUMNS = ['CREATED', 'STATUS', 'DUR', 'COST'] as const;
 const ORDER_BY: Record<(typeof CALL_SORT_COLUMNS)[number], CallOrder['by']> = { CREATED: 'created', STATUS: 'status', DUR: 'duration', COST: 'cost' };
 
 /** The archive's order for the call log's sort (none: newest first). */
-export function callOrder(sort: ListSort | undefined): CallOrder | undefined {
+function callOrder(sort: ListSort | undefined): CallOrder | undefined {
   const by = sort && ORDER_BY[sort.column as keyof typeof ORDER_BY];
   return by ? { by, desc: sort.desc } : undefined;
 }

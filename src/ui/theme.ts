@@ -32,7 +32,7 @@ export interface Palette {
   headerText: string;
 }
 
-export type ColorName = keyof Palette;
+type ColorName = keyof Palette;
 
 const DARK: Palette = { accent: 'cyan', good: 'green', warning: 'yellow', error: 'red', muted: 'gray', headerBg: 'blue', headerText: 'white' };
 // Yellow and cyan wash out on a light background: darker names in their place.

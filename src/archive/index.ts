@@ -18,11 +18,12 @@
 //       for it and then catch up; `wait: false` returns { busy: true } at once)
 //   await syncInWorker(archive.path, { baseUrl, apiKey }, { onProgress, signal, debug, … }) → SyncResult
 //       the same sync in a worker thread (worker.ts), off the caller's event loop (the console's)
-//   archive.window(query, { offset, limit })              → ArchivedCall[]   newest first
+//   archive.window(query, { offset, limit, order })       → ArchivedCall[]   newest first, or in `order` (created, duration, cost, status)
 //   archive.page(query, position, { limit, direction })   → ArchivedCall[]   keyset paging by `position`
 //   archive.count(query)                                  → number
-//   archive.indexOf(query, position)                      → the row's offset in window(query)
+//   archive.indexOf(query, position, order)               → the row's offset in window(query) in that order
 //   archive.get(id)                                       → Call (full record) | undefined
+//   archive.withIdPrefix(prefix, limit)                   → ArchivedCall[] whose id starts so (a short id), newest first
 //   archive.filterScan(what, query)                       → FilterScan: the console's `/`, walked a slice at a time (filter.ts)
 //   archive.byPositions(positions) / positionOf(id)       → ArchivedCall[] in the order given / a call's position
 //       (these three read on a second, read-only connection: a scan sees each page a sync commits)
@@ -53,7 +54,7 @@ import type { Call } from '../api/schemas.js';
 import { cacheDir, type Env } from '../config/paths.js';
 import { serviceOf, type Target } from '../config/config.js';
 import { transaction } from '../sqlite.js';
-import { ArchiveReader, type ArchivedCall, type CallQuery, type DayCount, type SearchHit, type Stats, type StatsBy } from './query.js';
+import { ArchiveReader, type ArchivedCall, type CallOrder, type CallQuery, type DayCount, type SearchHit, type Stats, type StatsBy } from './query.js';
 import { ArchiveNotWritable, BUSY_TIMEOUT_MS, clearData, openArchiveDb, openArchiveDbReadOnly } from './schema.js';
 import {
   commitOpenBatch,
@@ -70,7 +71,7 @@ import {
 import { CallWriter } from './write.js';
 import { FilterScan, callsByRowid, rowidOf, type FilterText } from './filter.js';
 
-export type { ArchivedCall, CallQuery, DayCount, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
+export type { ArchivedCall, CallOrder, CallQuery, DayCount, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
 export type { LastSync, SyncOptions, SyncProgress, SyncResult } from './sync.js';
 export type { FilterScan, FilterText } from './filter.js';
 export { CatchUps } from './sync.js';
@@ -253,7 +254,7 @@ export class CallArchive {
     }
   }
 
-  window(q: CallQuery, opts: { offset?: number; limit: number }): ArchivedCall[] {
+  window(q: CallQuery, opts: { offset?: number; limit: number; order?: CallOrder }): ArchivedCall[] {
     return this.reader.window(q, opts);
   }
 
@@ -265,12 +266,16 @@ export class CallArchive {
     return this.reader.count(q);
   }
 
-  indexOf(q: CallQuery, position: number): number {
-    return this.reader.indexOf(q, position);
+  indexOf(q: CallQuery, position: number, order?: CallOrder): number {
+    return this.reader.indexOf(q, position, order);
   }
 
   get(id: string): Call | undefined {
     return this.reader.get(id);
+  }
+
+  withIdPrefix(prefix: string, limit = 20): ArchivedCall[] {
+    return this.reader.withIdPrefix(prefix, limit);
   }
 
   /** The console's `/`: a substring filter over the list fields, walked newest first a slice at a time (filter.ts). */

@@ -216,15 +216,45 @@ export interface DayCount {
   count: number;
 }
 
+/** The call log's order: by creation (rowid order; the default, newest first) or by a list column; ties by creation. */
+export interface CallOrder {
+  by: 'created' | 'duration' | 'cost' | 'status';
+  desc: boolean;
+}
+
+const ORDER_COLUMN = { created: 'c.rowid', duration: 'c.duration', cost: 'c.cost', status: 'c.status' } as const;
+
+/**
+ * An order as SQL over calls AS c: its ORDER BY (calls without the value last either way, as the
+ * other lists sort), and the condition that a call comes before the one at `rowid` (holding
+ * `value` in the column), for its index. No index serves a column other than creation: SQLite sorts
+ * the matching rows for each window read.
+ */
+function orderSql(order: CallOrder | undefined): { by: string; column?: string; before(value: SQLInputValue): { sql: string; params: SQLInputValue[] } } {
+  const desc = order?.desc ?? true;
+  const dir = desc ? 'DESC' : 'ASC';
+  const cmp = desc ? '>' : '<';
+  if (!order || order.by === 'created') return { by: `c.rowid ${dir}`, before: () => ({ sql: `c.rowid ${cmp} ?`, params: [] }) };
+  const col = ORDER_COLUMN[order.by];
+  return {
+    by: `(${col} IS NULL), ${col} ${dir}, c.rowid ${dir}`,
+    column: col,
+    before: (value) =>
+      value === null
+        ? { sql: `(${col} IS NOT NULL OR c.rowid ${cmp} ?)`, params: [] }
+        : { sql: `(${col} IS NOT NULL AND (${col} ${cmp} ? OR (${col} = ? AND c.rowid ${cmp} ?)))`, params: [value, value] },
+  };
+}
+
 export class ArchiveReader {
   constructor(private readonly db: DatabaseSync) {}
 
-  /** Calls matching `q`, newest first: `limit` rows from `offset`. */
-  window(q: CallQuery, opts: { offset?: number; limit: number }): ArchivedCall[] {
+  /** Calls matching `q` in `order` (default: newest first): `limit` rows from `offset`. */
+  window(q: CallQuery, opts: { offset?: number; limit: number; order?: CallOrder }): ArchivedCall[] {
     const w = whereOf(q);
     if (w.empty) return [];
     const rows = this.db
-      .prepare(`SELECT ${ROW_COLUMNS} FROM calls c ${w.sql} ORDER BY c.rowid DESC LIMIT ? OFFSET ?`)
+      .prepare(`SELECT ${ROW_COLUMNS} FROM calls c ${w.sql} ORDER BY ${orderSql(opts.order).by} LIMIT ? OFFSET ?`)
       .all(...w.params, Math.max(0, opts.limit), Math.max(0, opts.offset ?? 0)) as unknown as Row[];
     return rows.map(toArchived);
   }
@@ -270,12 +300,27 @@ export class ArchiveReader {
     return n;
   }
 
-  /** How many calls are newer than `position` for `q` (the row's index in `window`). */
-  indexOf(q: CallQuery, position: number): number {
+  /** How many calls come before `position` for `q` in `order` (the row's index in `window`; default: those newer). */
+  indexOf(q: CallQuery, position: number, order?: CallOrder): number {
     const w = whereOf(q);
     if (w.empty) return 0;
-    const sql = `SELECT count(*) AS n FROM calls c ${w.sql}${w.sql ? ' AND' : 'WHERE'} c.rowid > ?`;
-    return (this.db.prepare(sql).get(...w.params, position) as { n: number }).n;
+    const o = orderSql(order);
+    const held = o.column
+      ? (this.db.prepare(`SELECT ${o.column} AS v FROM calls c WHERE c.rowid = ?`).get(position) as { v: SQLInputValue } | undefined)
+      : undefined;
+    if (o.column && !held) return 0;
+    const before = o.before(held?.v ?? null);
+    const sql = `SELECT count(*) AS n FROM calls c ${w.sql}${w.sql ? ' AND' : 'WHERE'} ${before.sql}`;
+    return (this.db.prepare(sql).get(...w.params, ...before.params, position) as { n: number }).n;
+  }
+
+  /** Calls whose id starts with `prefix` (a short id typed in the palette), newest first; the id's unique index finds them. */
+  withIdPrefix(prefix: string, limit: number): ArchivedCall[] {
+    if (!prefix) return [];
+    const rows = this.db
+      .prepare(`SELECT ${ROW_COLUMNS} FROM calls c WHERE c.id >= ? AND c.id < ? ORDER BY c.rowid DESC LIMIT ?`)
+      .all(prefix, `${prefix}\u{10ffff}`, Math.max(0, limit)) as unknown as Row[];
+    return rows.map(toArchived);
   }
 
   /** One call's full record as the service sent it. */

@@ -47,6 +47,7 @@ export async function openConsole(g: Globals, o: OpenConsole): Promise<void> {
     debug: g.debug,
     readOnly: g.readOnly,
     mouse: g.mouse,
+    theme: g.theme,
     color: colorWanted(g.color, process.env, true),
     initialRoute: o.initialRoute,
   });

@@ -8,6 +8,7 @@ export type Format = (typeof FORMATS)[number];
 import { cellWidth, padCells, truncateCells } from '../format/cells.js';
 import { cellText, COLUMN_GAP, layoutColumns, type Cell, type Column, type Tone } from '../format/column.js';
 import { escapeLine, escapeText, jsonText } from '../format/escape.js';
+import { shortId } from '../format/table-text.js';
 
 /** Where and how output goes; built once per invocation from the global options. */
 export interface OutputTarget {
@@ -22,7 +23,7 @@ export interface OutputTarget {
   write: (text: string) => void;
 }
 
-/** Ids on a terminal, unless --wide: as many cells as the console shows ("ea54c06b-f9…"). */
+/** The fewest cells an id shrinks to in a terminal table too narrow for it; a `calls watch` line's id, unless --wide. */
 export const SHORT_ID_CELLS = 12;
 
 const ANSI: Record<Tone | 'bold', [number, number]> = {
@@ -86,12 +87,8 @@ export interface TableLayout {
 
 export function toTable<T>(records: readonly T[], allColumns: readonly Column<T>[], tty: boolean, color: boolean, layout: TableLayout = {}): string {
   const short = tty && !layout.wide;
-  let rows = records.map((r) =>
-    allColumns.map((c) => {
-      const text = oneLine(cellText(c.value(r)));
-      return short && c.id ? truncateCells(text, SHORT_ID_CELLS) : text;
-    }),
-  );
+  // Ids whole (they are for copying): only a terminal too narrow for them cuts one, below.
+  let rows = records.map((r) => allColumns.map((c) => oneLine(cellText(c.value(r)))));
   const allHeaders = allColumns.map((c) => c.header.toUpperCase());
   // On a terminal, columns are padded to line up; in a pipe they are tab-separated.
   // A loop, not Math.max(...rows): spreading a long list of rows overflows the call stack.
@@ -102,12 +99,14 @@ export function toTable<T>(records: readonly T[], allColumns: readonly Column<T>
   if (short && layout.width && total > layout.width) {
     // Too wide for the terminal: the console's layout (src/format/column.ts) drops the columns of
     // lowest priority and shrinks the growing ones, whose cells are cut with an ellipsis.
-    const fitted = layoutColumns(allColumns, layout.width, widths);
-    const keep = fitted.map((f) => allColumns.indexOf(f.col));
-    columns = fitted.map((f) => f.col);
+    // An id gives way before other columns go: it shrinks, down to SHORT_ID_CELLS.
+    const fitting = allColumns.map((c) => (c.id && !c.grow ? { ...c, grow: true, width: c.width ?? SHORT_ID_CELLS } : c));
+    const fitted = layoutColumns(fitting, layout.width, widths);
+    const keep = fitted.map((f) => fitting.indexOf(f.col));
+    columns = keep.map((i) => allColumns[i]);
     headers = keep.map((i) => allHeaders[i]);
     widths = fitted.map((f) => f.width);
-    rows = rows.map((cells) => keep.map((i, k) => truncateCells(cells[i], widths[k])));
+    rows = rows.map((cells) => keep.map((i, k) => (allColumns[i].id && shortId(cells[i], widths[k])) || truncateCells(cells[i], widths[k])));
     headers = headers.map((h, k) => truncateCells(h, widths[k]));
   }
   const last = columns.length - 1;

@@ -25,6 +25,7 @@ export function rootProgram(version: string): Command {
     .option('--wide', 'tables on a terminal: full ids and every column, however wide (by default they fit the window)')
     .option('--no-color', 'no colour in the output (NO_COLOR and FORCE_COLOR are honoured too)')
     .option('--read-only', 'refuse every write (to the service, the config and the archive) with one line; a profile can ask for it too')
+    .option('--theme <theme>', 'the console: light, dark or a theme file (default: "theme" in config.json, else theme.yaml in the config dir, else dark)')
     .option('--mouse', 'the console: the wheel scrolls and a click selects (off by default: the terminal keeps its own selection)')
     // No subcommand: the console, with these same global options.
     .allowExcessArguments(true)

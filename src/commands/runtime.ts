@@ -27,6 +27,7 @@ export interface Globals {
   wide?: boolean;
   readOnly?: boolean;
   mouse?: boolean;
+  theme?: string;
 }
 
 export function globalsOf(cmd: Command): Globals {

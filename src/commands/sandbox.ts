@@ -11,7 +11,7 @@ import { nonEmpty, positiveInt, positiveIntUpTo } from './input.js';
 import { MAX_RING_EVERY, RING_EVERY_VAR } from '../sandbox/child.js';
 import { type Column } from '../format/column.js';
 import { printRecord } from './output.js';
-import { action, globalsOf, outputFor, rejectStrayWords, setExitCode, UsageError } from './runtime.js';
+import { action, globalsOf, outputFor, refuseWhenReadOnly, rejectStrayWords, setExitCode, UsageError } from './runtime.js';
 
 interface SandboxFlags {
   port?: number;
@@ -179,6 +179,7 @@ export function sandboxCommand(): Command {
     )
     .action(
       action('ring the number', async (did: string, _o: object, c: Command) => {
+        refuseWhenReadOnly(c, 'ringing a sandbox number (it writes a call)');
         const flags = c.optsWithGlobals<SandboxFlags>();
         const dataDir = await dataDirOf(flags);
         const { ringViaDataDir } = await import('../sandbox/ring.js');
@@ -194,6 +195,7 @@ export function sandboxCommand(): Command {
     .addHelpText('after', '\nExamples:\n  $ switchboard sandbox seed --calls 100000\n  $ switchboard sandbox --data-dir /tmp/big seed --calls 100000')
     .action(
       action('seed the sandbox', async (o: { calls: number }, c: Command) => {
+        refuseWhenReadOnly(c, 'seeding the sandbox');
         const dataDir = await dataDirOf(c.optsWithGlobals<SandboxFlags>());
         const { openSeeded, seedCalls } = await import('../sandbox/seed.js');
         const { db } = openSeeded(dataDir, true);

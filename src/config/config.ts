@@ -21,6 +21,8 @@ const ConfigSchema = z.looseObject({
   current: z.string().optional(),
   // The console takes clicks and the wheel, as with --mouse.
   mouse: z.boolean().optional(),
+  // The console's colours, as with --theme: light, dark or a theme file's path.
+  theme: z.string().optional(),
   profiles: z.record(z.string(), ProfileSchema).default({}),
 });
 

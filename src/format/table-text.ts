@@ -15,10 +15,18 @@ export function headerLine<T>(cols: Layout<T>): string {
   return line(cols.map(({ col, width: w }) => pad(col.header, w, col.align)));
 }
 
-/** A console cell: an id too long for its column is cut to its first characters, no ellipsis, as git shows a short hash (the palette takes it). */
+/**
+ * An id too long for its column, cut to its first characters with no ellipsis, as git shows a
+ * short hash (the palette takes it); undefined when the text is not such an id or fits. The
+ * console's tables and the commands' terminal tables cut ids alike.
+ */
+export function shortId(text: string, w: number): string | undefined {
+  return text.length > w && /^[\x21-\x7e]*$/.test(text) ? text.slice(0, w) : undefined;
+}
+
 function cell<T>(col: Column<T>, row: T, w: number): string {
   const text = cellText(col.value(row));
-  return col.id && text.length > w && /^[\x21-\x7e]*$/.test(text) ? text.slice(0, w) : pad(text, w, col.align);
+  return (col.id && shortId(text, w)) || pad(text, w, col.align);
 }
 
 export function rowLine<T>(cols: Layout<T>, row: T): string {

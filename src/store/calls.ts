@@ -8,8 +8,8 @@ import type { OutboundCallInput, Written } from '../api/contract.js';
 import { uncertainAfterError, uncertainAfterUnread } from './writes.js';
 import type { Call, CallFilters } from '../api/schemas.js';
 import { parseDateInput } from '../api/dates.js';
-import type { ArchivedCall, FilterText } from '../archive/index.js';
-import { EMPTY_VIEW, scrollFor, type NavigationActions, type NavigationState, type ViewState } from './navigation.js';
+import type { ArchivedCall, CallOrder, FilterText } from '../archive/index.js';
+import { EMPTY_VIEW, scrollFor, type ListSort, type NavigationActions, type NavigationState, type ViewState } from './navigation.js';
 import type { SliceCreator } from './types.js';
 import { failure } from '../api/errors.js';
 import { resourceError } from './types.js';
@@ -30,6 +30,16 @@ export interface CallFilterForm {
 }
 
 export const EMPTY_CALL_FILTERS: CallFilterForm = { assistantId: '', phoneNumberId: '', from: '', to: '', id: '' };
+
+/** The call log's columns its sort key (O) cycles through, each an order the archive reads in. */
+export const CALL_SORT_COLUMNS = ['CREATED', 'STATUS', 'DUR', 'COST'] as const;
+const ORDER_BY: Record<(typeof CALL_SORT_COLUMNS)[number], CallOrder['by']> = { CREATED: 'created', STATUS: 'status', DUR: 'duration', COST: 'cost' };
+
+/** The archive's order for the call log's sort (none: newest first). */
+function callOrder(sort: ListSort | undefined): CallOrder | undefined {
+  const by = sort && ORDER_BY[sort.column as keyof typeof ORDER_BY];
+  return by ? { by, desc: sort.desc } : undefined;
+}
 
 /** Days the call log's chart shows at most. */
 export const CHART_DAYS = 60;
@@ -85,6 +95,8 @@ export interface CallLogActions {
    * asks first). A 2xx is a success even without a call in its answer (`record` absent).
    */
   placeCall(input: OutboundCallInput, opts?: { again?: boolean }): Promise<Written<Call> | null>;
+  /** Calls the archive holds whose id starts with `prefix` (the palette's short ids); none when it cannot be read. */
+  callsWithIdPrefix(prefix: string): Call[];
   /** `:ring [did]`: the embedded or standalone sandbox simulates an inbound call (to the next linked number without a DID); elsewhere, refused. */
   ringSandbox(did?: string): Promise<void>;
 }
@@ -166,9 +178,10 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
       return rows.filter((r) => !f.assistantId || r.call.assistantId === f.assistantId).slice(from, from + count);
     }
     const q = archiveQuery(f);
+    const order = callOrder(view().sort);
     // The far end is read from the end (G on a million calls reads 3 screens, not a million rows).
-    if (from + count >= total && from > total / 2) return archive.page(q, undefined, { limit: total - from, direction: 'newer' });
-    return archive.window(q, { offset: from, limit: count });
+    if (!order && from + count >= total && from > total / 2) return archive.page(q, undefined, { limit: total - from, direction: 'newer' });
+    return archive.window(q, { offset: from, limit: count, order });
   }
 
   function countAll(): number {
@@ -227,7 +240,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
       return i >= 0 ? i : undefined;
     }
     if (f.id) return 0;
-    return deps.archive.get().indexOf(archiveQuery(f), rowid);
+    return deps.archive.get().indexOf(archiveQuery(f), rowid, callOrder(view().sort));
   }
 
   function stepScan() {
@@ -309,6 +322,16 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
           readChart();
         } catch (err) {
           setLog({ error: failure(err).message });
+        }
+      },
+      callsWithIdPrefix(prefix) {
+        try {
+          return deps.archive
+            .get()
+            .withIdPrefix(prefix.trim(), 20)
+            .map((r) => r.call);
+        } catch {
+          return []; // the service is asked for the id as typed
         }
       },
       windowCalls() {

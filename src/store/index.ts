@@ -159,6 +159,7 @@ export function createConsoleStore(
     const view = s.views.calls;
     if (view !== prev.views.calls && view) {
       if (view.filter !== (prev.views.calls?.filter ?? '')) s.actions.filterCalls(view.filter);
+      else if (view.sort !== prev.views.calls?.sort) s.actions.rereadCalls();
       else if (view.scroll !== prev.views.calls?.scroll || view.cursor !== prev.views.calls?.cursor) s.actions.windowCalls();
     }
     // A sync that ended changed what the archive's views show.

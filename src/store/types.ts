@@ -6,7 +6,7 @@ import { failure } from '../api/errors.js';
 
 /** Where the console is: one entry of the navigation stack. */
 export type Route =
-  | { name: 'assistants'; /** Only those whose knowledge base holds this file. */ usingFile?: string }
+  | { name: 'assistants'; /** Only those whose knowledge base holds this file. */ usingFile?: string; /** Its name, for the title. */ fileName?: string }
   | { name: 'assistant'; id: string }
   | { name: 'assistant-new'; /** Duplicate: pre-filled from this assistant. */ from?: string }
   | { name: 'assistant-edit'; id: string }

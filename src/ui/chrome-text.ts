@@ -9,12 +9,13 @@ import type { Flash } from '../store/ui.js';
 import { cellWidth, truncateCells } from '../format/cells.js';
 import { escapeLine } from '../format/escape.js';
 
-export const CONNECTION_MARK: Record<ConnectionState, { mark: string; color: 'green' | 'red' | 'yellow' }> = {
-  online: { mark: '●', color: 'green' },
-  offline: { mark: '●', color: 'red' },
-  unauthorized: { mark: '●', color: 'red' },
-  connecting: { mark: '○', color: 'yellow' },
-  restarting: { mark: '○', color: 'yellow' },
+/** Each connection state's mark and its colour's name in the theme (theme.ts). */
+export const CONNECTION_MARK: Record<ConnectionState, { mark: string; color: 'good' | 'error' | 'warning' }> = {
+  online: { mark: '●', color: 'good' },
+  offline: { mark: '●', color: 'error' },
+  unauthorized: { mark: '●', color: 'error' },
+  connecting: { mark: '○', color: 'warning' },
+  restarting: { mark: '○', color: 'warning' },
 };
 
 /** The header's text before the connection mark, truncated to leave room for it. */

@@ -26,6 +26,7 @@ import type { Column } from '../format/column.js';
 import { takeTerminal, type Terminal } from './terminal.js';
 import { installKeymap } from './keymap.js';
 import { loadUserKeymap } from './keys-file.js';
+import { loadTheme, setTheme, sgrColor, theme } from './theme.js';
 
 export interface ConsoleOptions {
   profile?: string;
@@ -37,6 +38,8 @@ export interface ConsoleOptions {
   readOnly?: boolean;
   /** --mouse: the wheel scrolls and a click selects. */
   mouse?: boolean;
+  /** --theme: light, dark or a theme file's path (ui/theme.ts). */
+  theme?: string;
   /** Open on this screen instead of Assistants (e.g. `switchboard chat` opens Chat). */
   initialRoute?: { screen: 'assistants' | 'numbers' | 'calls' | 'chat' | 'files'; assistantId?: string; sessionId?: string };
 }
@@ -93,8 +96,11 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   const resolved = resolveTarget({ profile: opts.profile, readOnly: opts.readOnly });
   // The user's keys (a mistake is refused here, before the terminal is taken): the table every reader uses from now on.
   installKeymap(await loadUserKeymap());
+  const config = loadConfig();
+  // The colours, likewise: a mistake in a theme file is refused before the terminal is taken.
+  setTheme(await loadTheme(opts.theme ?? config.theme));
   // Taken before Ink loads: colour and glyphs (capabilities.ts) are decided here, and the first frame is drawn with them.
-  const terminal = takeTerminal({ color: opts.color, mouse: opts.mouse || loadConfig().mouse === true });
+  const terminal = takeTerminal({ color: opts.color, mouse: opts.mouse || config.mouse === true });
   const ui = import('./run.js');
   const debugLog = opts.debug ? debugLogPath() : undefined;
   let rateLimited: ((wait: RateLimitWait) => void) | undefined;
@@ -189,8 +195,6 @@ function cachedBody(
   return undefined;
 }
 
-const SGR_COLORS: Record<string, string> = { yellow: '33', green: '32', red: '31' };
-
 /** What the frame before Ink shows: the target, and the call log's first screen when it opens on it. */
 export type FrameTarget = ConsoleTarget & { callLog?: CallLogPeek };
 
@@ -199,22 +203,25 @@ export function chromeFrame(target: FrameTarget, route: Route, columns: number, 
   const width = Math.max(20, columns);
   const sgr = (codes: string, text: string, reset: string) => (color ? `\x1b[${codes}m${text}\x1b[${reset}m` : text);
   const conn = CONNECTION_MARK.connecting;
+  const p = theme();
+  const fg = (name: 'accent' | 'good' | 'headerText' | 'warning') => sgrColor(p[name]);
+  const onHeader = `${fg('headerText')};${sgrColor(p.headerBg, true)}`;
   const header = color
-    ? `\x1b[37;44m${headerLeft(target, width)}\x1b[33m${conn.mark}\x1b[37m connecting\x1b[0m`
+    ? `\x1b[${onHeader}m${headerLeft(target, width)}\x1b[${sgrColor(p[conn.color])}m${conn.mark}\x1b[${fg('headerText')}m connecting\x1b[0m`
     : `${headerLeft(target, width)}${conn.mark} connecting`;
   const at = (row: number, text: string) => `\x1b[${row};1H${text}`;
   // A call row's colour, as Ink draws it (the state colours of log-text.ts).
-  const tinted = (c: string | undefined, text: string) => (c && c in SGR_COLORS ? sgr(SGR_COLORS[c], text, '39') : text);
+  const tinted = (c: string | undefined, text: string) => (c ? sgr(sgrColor(c), text, '39') : text);
   // Laid out as app.tsx lays it out with no bar, flash or dialog: header 2, body, flash 1, footer 1.
   const body = cachedBody(target, route, width, Math.max(3, rows - 4));
   const top = body?.above ? 3 + body.above.chart.length + 1 : 3;
   const aboveText = body?.above
-    ? body.above.chart.map((r, i) => at(3 + i, sgr('32', r, '39'))).join('') + at(3 + body.above.chart.length, sgr('2', body.above.legend, '22'))
+    ? body.above.chart.map((r, i) => at(3 + i, sgr(fg('good'), r, '39'))).join('') + at(3 + body.above.chart.length, sgr('2', body.above.legend, '22'))
     : '';
   const bodyText = body
     ? aboveText +
       at(top, sgr('2', body.status, '22')) +
-      at(top + 1, sgr('1;36', body.header, '22;39')) +
+      at(top + 1, sgr(`1;${fg('accent')}`, body.header, '22;39')) +
       body.rows.map((r, i) => at(top + 2 + i, tinted(body.colors?.[i], i === 0 ? sgr('7', r, '27') : r))).join('')
     : '';
   return (

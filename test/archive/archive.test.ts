@@ -107,6 +107,39 @@ describe('the archive API', () => {
     assert.ok(archive.window({ before: Date.parse(at) }, { limit: 100_000 }).some((r) => r.call.id === all[20].call.id));
   });
 
+  test("the call log's orders: windows sorted by duration, cost, status or creation (calls without a value last), and indexOf agrees", () => {
+    const all = archive.window({}, { limit: 100_000 });
+    type By = 'created' | 'duration' | 'cost' | 'status';
+    const valueOf = (r: (typeof all)[number], by: By) =>
+      by === 'created' ? r.position : by === 'duration' ? r.call.durationSeconds : by === 'cost' ? r.call.cost : r.call.status;
+    const assistant = all[0].call.assistantId!;
+    for (const by of ['created', 'duration', 'cost', 'status'] as const)
+      for (const desc of [false, true])
+        for (const q of [{}, { assistantId: assistant }]) {
+          const rows = archive.window(q, { limit: 100_000, order: { by, desc } });
+          const what = `${by} ${desc ? 'desc' : 'asc'} ${JSON.stringify(q)}`;
+          assert.equal(rows.length, archive.count(q), what);
+          // Expected: the same calls sorted in JS (nulls last, ties by creation in the same direction).
+          const sign = desc ? -1 : 1;
+          const expected = [...rows].sort((a, b) => {
+            const [x, y] = [valueOf(a, by) ?? null, valueOf(b, by) ?? null];
+            if (x === null || y === null) return x === y ? sign * (a.position - b.position) : x === null ? 1 : -1;
+            return x < y ? -sign : x > y ? sign : sign * (a.position - b.position);
+          });
+          assert.deepEqual(
+            rows.map((r) => r.call.id),
+            expected.map((r) => r.call.id),
+            what,
+          );
+          // (The seed's calls have all ended: status is ordered by its ties.)
+          if (by === 'duration' || by === 'cost') assert.ok(new Set(rows.map((r) => valueOf(r, by))).size > 1, `${what}: the seed has more than one value`);
+          // Paging by offset is the same list, and each row's index is where it stands.
+          assert.deepEqual(archive.window(q, { offset: 7, limit: 5, order: { by, desc } }), rows.slice(7, 12), what);
+          for (const i of [0, 1, 7, Math.floor(rows.length / 2), rows.length - 1])
+            assert.equal(archive.indexOf(q, rows[i].position, { by, desc }), i, `${what}: row ${i}`);
+        }
+  });
+
   test('get returns the full record; search hits come in parts with the matched words marked', () => {
     const [first] = archive.window({}, { limit: 1 });
     const full = archive.get(first.call.id)!;

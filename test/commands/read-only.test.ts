@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempHome } from '../support/cli.js';
 
@@ -73,18 +73,22 @@ describe('--read-only', () => {
     assert.equal(r.stdout, 'asst_1\n');
   });
 
-  test('local writes are refused: login, profiles use / remove / read-only, archive clear', async () => {
+  test('local writes are refused: login, profiles use / remove / read-only, archive clear, sandbox ring and seed', async () => {
     for (const args of [
       ['login', '--profile', 'p', '--base-url', baseUrl],
       ['profiles', 'use', 'sandbox'],
       ['profiles', 'remove', 'p'],
       ['profiles', 'read-only', 'p', 'on'],
       ['archive', 'clear', '--yes'],
+      ['sandbox', 'ring', '+14155550100'],
+      ['sandbox', 'seed', '--calls', '1'],
     ]) {
       const r = await runCli(['--read-only', ...args], { env: home.env, stdin: 'sk-test-readonly-0000\n' });
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, /^switchboard: read-only: .* refused, nothing was sent or changed/);
+      assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
     }
+    assert.ok(!existsSync(join(home.env.XDG_DATA_HOME!, 'switchboard', 'sandbox')), 'no sandbox data dir was made');
   });
 });
 

@@ -1,11 +1,12 @@
 // In a real terminal (the built binary in tmux): --read-only refuses a write key with one line and
 // says so in the header; the mouse is off unless asked for (tmux reports the pane's mouse modes),
 // and with --mouse the wheel and a click move the highlight and the modes are off after quitting;
-// a keys file's key works and a bad one is one line before the console starts.
+// a keys file's key works and a bad one is one line before the console starts; --theme light
+// changes the header's colours, and a bad theme file is one line before the console starts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { saveProfile } from '../../src/config/config.js';
 import { CLI, tempHome, type CliHome } from '../support/cli.js';
@@ -120,5 +121,30 @@ describe('read-only, mouse and keys in a terminal', { skip }, () => {
     const bad = open('badkeys', []);
     assert.equal(await bad.waitForExit(), 2);
     assert.match(bad.screen(), /give one of them another key/, 'the one line (the start of it is above the pane: the path is long)');
+  });
+
+  test('--theme light: the header in its colours; a bad theme file is one line and the console does not start', { timeout: 10 * 60_000 }, async () => {
+    const header = (t: TmuxSession) =>
+      withSgr(t)
+        .split('\n')
+        .find((l) => l.includes('Switchboard')) ?? '';
+    const t = open('light', ['--theme', 'light']);
+    await t.waitFor(/online[\s\S]*NAME/);
+    // Black on cyan (light), not white on blue (dark).
+    assert.match(header(t), /\x1b\[(?:[\d;]*;)?46(?:;[\d;]*)?m/, JSON.stringify(header(t)));
+    assert.doesNotMatch(header(t), /\x1b\[(?:[\d;]*;)?44(?:;[\d;]*)?m/);
+    t.keys('q');
+    assert.equal(await t.waitForExit(), 0);
+    const file = join(home.env.XDG_CONFIG_HOME!, 'switchboard', 'theme.yaml');
+    mkdirSync(join(home.env.XDG_CONFIG_HOME!, 'switchboard'), { recursive: true });
+    writeFileSync(file, 'accent: blurple\n');
+    try {
+      const bad = open('badtheme', []);
+      assert.equal(await bad.waitForExit(), 2);
+      assert.match(bad.screen(), /#rrggbb or ansi256\(n\)$/m, 'the one line (the start of it is above the pane: the path is long)');
+      assert.doesNotMatch(bad.screen(), /\s+at /, 'no stack trace');
+    } finally {
+      rmSync(file);
+    }
   });
 });

@@ -73,6 +73,8 @@ export function createMemoryApi(opts: MemoryApiOptions = {}): MemoryApi {
   const feed = new ConnectionStateFeed();
   const traits: ServiceTraits = { ...opts.traits };
   let closed = false;
+  /** Rings so far without a DID: the next linked number's turn. */
+  let rings = 0;
 
   const fileById = (id: string) => records.files.find((f) => f.id === id);
   const knowledge = (assistant: Record<string, unknown>): KnowledgeDoc[] =>
@@ -112,8 +114,8 @@ export function createMemoryApi(opts: MemoryApiOptions = {}): MemoryApi {
       throw err;
     }
   }
-  const fail = (status: 400 | 404, method: string, path: string, message: string) =>
-    new ApiError(status, message, method, path, baseUrl, status === 404 ? 'Not Found' : 'Bad Request');
+  const fail = (status: 400 | 404 | 409, method: string, path: string, message: string) =>
+    new ApiError(status, message, method, path, baseUrl, { 400: 'Bad Request', 404: 'Not Found', 409: 'Conflict' }[status]);
   const assistantOr404 = (method: string, path: string, id: string) => {
     const a = records.assistants.find((x) => x.id === id);
     if (!a) throw fail(404, method, path, `no assistant with id ${id}`);
@@ -285,10 +287,36 @@ export function createMemoryApi(opts: MemoryApiOptions = {}): MemoryApi {
         return { record: reportNotApplied(stored, patch), message: 'Assistant updated successfully' };
       }),
 
-    // Calls are not simulated here: ringing is the real sandbox's (test/support/sandbox.ts).
-    ringSandbox: (_did, ro) =>
+    // As src/sandbox/ring.ts: the DID given (or a number's id), else the linked numbers in turn by DID.
+    ringSandbox: (did, ro) =>
       op('ringSandbox', 'POST', '/sandbox/ring', ro?.signal, () => {
-        throw fail(404, 'POST', '/sandbox/ring', 'the in-memory api rings no numbers');
+        const path = '/sandbox/ring';
+        let number: PhoneNumberRow | undefined;
+        if (did === undefined) {
+          const linked = records.numbers.filter((n) => n.assistantId).sort((a, b) => (a.did < b.did ? -1 : a.did > b.did ? 1 : 0));
+          if (!linked.length) throw fail(409, 'POST', path, 'no number of this sandbox has an assistant linked for inbound calls; link one first');
+          number = linked[rings++ % linked.length];
+        } else {
+          const digits = did.replace(/[\s\-().]/g, '');
+          const dialled = digits.startsWith('+') ? digits : `+${digits}`;
+          number = records.numbers.find((n) => n.did === dialled) ?? records.numbers.find((n) => n.id === did);
+          if (!number) throw fail(404, 'POST', path, `no phone number ${did} in this sandbox`);
+        }
+        if (!number.assistantId) throw fail(409, 'POST', path, `${number.did} has no assistant linked for inbound calls; link one first`);
+        const assistant = assistantOr404('POST', path, number.assistantId);
+        const from = `+1415555${String(1000 + rings).slice(-4)}`;
+        const call = planCall({
+          type: 'inboundPhoneCall',
+          assistantId: assistant.id,
+          phoneNumberId: number.id,
+          script: new CallScript(assistant.body, knowledge(assistant.body)),
+          customer: { number: from, name: 'Jordan Lee' },
+          createdAt: Date.now(),
+          pace: opts.callPace ?? 1000,
+        });
+        records.calls.push(call);
+        records.calls.sort(byNewest);
+        return { message: `Inbound call from ${from} to ${number.did} is ringing`, call: CallSchema.parse(callView(call, Date.now(), true)) };
       }),
     listPhoneNumbers: (ro) =>
       op('listPhoneNumbers', 'GET', '/phone-numbers', ro?.signal, () => records.numbers.map((n) => PhoneNumberSchema.parse(phoneNumberRecord(n)))),

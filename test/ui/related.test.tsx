@@ -26,6 +26,11 @@ describe('related records', () => {
       await until(() => (top(c) as { usingFile?: string }).usingFile === fileId, 'the assistants using the file');
       const frame = await c.waitFor(user.name!.slice(0, 12));
       assert.match(frame, /1 assistant\b/);
+      // The title and the status line name the file, not its id.
+      const file = (await sb.listFiles()).files.find((f) => f.id === fileId)!;
+      assert.ok(file.name && !frame.includes(`using ${fileId}`), `the file's id is shown:\n${frame}`);
+      assert.ok(frame.includes(`assistants using ${file.name}`), `no title naming ${file.name}:\n${frame}`);
+      assert.ok(frame.includes(`using ${file.name}`));
       for (const o of others) assert.ok(!frame.includes(o.name!.slice(0, 12)), `${o.name} does not use the file:\n${frame}`);
       await c.press(KEYS.escape);
       await until(() => (top(c) as { name: string }).name === 'file', 'back on the file');

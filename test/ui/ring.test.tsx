@@ -7,6 +7,7 @@ import { KEYS } from '../support/ink.js';
 import { until } from '../support/wait.js';
 import { parsePalette } from '../../src/ui/components/Palette.js';
 import { openConsole } from './support.js';
+import { createMemoryApi } from '../support/memory-api.js';
 
 describe(':ring', () => {
   const sb = sandboxForFile({ callPace: 20 });
@@ -31,6 +32,29 @@ describe(':ring', () => {
     } finally {
       await c.close();
     }
+  });
+
+  test('the in-memory api rings as the sandbox does: the next linked number, a DID, and the same refusals', async () => {
+    const api = createMemoryApi({ callPace: 20 });
+    const linked = api.records.numbers.filter((n) => n.assistantId).sort((a, b) => (a.did < b.did ? -1 : 1));
+    const first = await api.ringSandbox();
+    assert.match(first.message, new RegExp(`^Inbound call from \\+\\d+ to \\${linked[0].did} is ringing$`));
+    assert.equal(first.call?.type, 'inboundPhoneCall');
+    assert.equal(first.call?.phoneNumberId, linked[0].id);
+    assert.equal(first.call?.assistantId, linked[0].assistantId);
+    assert.ok(
+      (await api.listCalls({ limit: 5 })).some((x) => x.id === first.call?.id),
+      'the call is in the log',
+    );
+    if (linked.length > 1) assert.equal((await api.ringSandbox()).call?.phoneNumberId, linked[1].id, 'then the next linked number');
+    const byDid = await api.ringSandbox(linked[0].did.replace(/^\+/, ''));
+    assert.equal(byDid.call?.phoneNumberId, linked[0].id);
+    await assert.rejects(
+      api.ringSandbox('+19999999999'),
+      (err: Error & { status?: number }) => err.status === 404 && /no phone number \+19999999999/.test(err.message),
+    );
+    const unlinked = api.records.numbers.find((n) => !n.assistantId);
+    if (unlinked) await assert.rejects(api.ringSandbox(unlinked.did), (err: Error & { status?: number }) => err.status === 409);
   });
 
   test('on a hosted target it is refused as sandbox-only, and nothing is sent', async () => {

@@ -10,6 +10,7 @@ import { useLasting } from '../hooks/useLasting.js';
 import { CONNECTION_MARK, flashLines, footerLine, headerLeft, routeFooter } from '../chrome-text.js';
 import { truncate } from '../../format/display.js';
 import { freshnessOf, titleOf } from '../screens/routes.js';
+import { theme } from '../theme.js';
 
 export function Header({ width }: { width: number }) {
   const target = useConsole((s) => s.target);
@@ -24,14 +25,14 @@ export function Header({ width }: { width: number }) {
   const mark = freshnessText(fresh);
   return (
     <Box flexDirection="column" width={width}>
-      <Text wrap="truncate" backgroundColor="blue" color="white">
+      <Text wrap="truncate" backgroundColor={theme().headerBg} color={theme().headerText}>
         {headerLeft(target, width)}
-        <Text color={conn.color}>{conn.mark}</Text> {connection}
+        <Text color={theme()[conn.color]}>{conn.mark}</Text> {connection}
       </Text>
       <Text wrap="truncate">
         <Text dimColor>{trail}</Text>
         {mark ? (
-          <Text color={fresh.state === 'stale' ? 'yellow' : undefined} dimColor={fresh.state !== 'stale'}>
+          <Text color={fresh.state === 'stale' ? theme().warning : undefined} dimColor={fresh.state !== 'stale'}>
             {truncate(mark, Math.max(0, width - cellWidth(trail)))}
           </Text>
         ) : (
@@ -68,7 +69,7 @@ export function FlashLine({ width }: { width: number }) {
   return (
     <Box flexDirection="column" width={width} flexShrink={0}>
       {lines.map((line, i) => (
-        <Text key={i} wrap="truncate" color={flash.kind === 'error' ? 'red' : 'green'}>
+        <Text key={i} wrap="truncate" color={flash.kind === 'error' ? theme().error : theme().good}>
           {line}
         </Text>
       ))}

@@ -7,6 +7,7 @@ import type { ConfirmDialog as Dialog } from '../../store/ui.js';
 import { truncate, wrapText } from '../../format/display.js';
 import { truncateCells } from '../../format/cells.js';
 import { ChoiceList } from './ChoiceList.js';
+import { theme } from '../theme.js';
 
 const boxWidth = (width: number) => Math.min(width, 70);
 // The border and padding take two columns each side.
@@ -31,9 +32,18 @@ export function ConfirmDialog({ width, height }: { width: number; height: number
   const lines =
     all.length <= room ? all : room === 0 ? [] : [...all.slice(0, room - 1), `${truncateCells(all[room - 1], boxWidth(width) - 5).replace(/…$/, '')}…`];
   return (
-    <Box borderStyle="round" borderColor="yellow" flexDirection="column" paddingX={1} width={boxWidth(width)} height={height} overflow="hidden" flexShrink={0}>
+    <Box
+      borderStyle="round"
+      borderColor={theme().warning}
+      flexDirection="column"
+      paddingX={1}
+      width={boxWidth(width)}
+      height={height}
+      overflow="hidden"
+      flexShrink={0}
+    >
       {showTitle ? (
-        <Text bold color="yellow">
+        <Text bold color={theme().warning}>
           {truncate(dialog.title, boxWidth(width) - 4)}
         </Text>
       ) : null}

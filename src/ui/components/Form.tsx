@@ -16,6 +16,7 @@ import { ChoiceList } from './ChoiceList.js';
 import { truncate, wrapText } from '../../format/display.js';
 import { cellWidth } from '../../format/cells.js';
 import { escapeLine, escapeText } from '../../format/escape.js';
+import { theme } from '../theme.js';
 
 /** Rows a focused multi-line field shows before it scrolls. */
 const MULTILINE_ROWS = 5;
@@ -246,7 +247,7 @@ export function Form(props: {
     const lines: (ReactElement | null)[] = [];
     if (f.group)
       lines.push(
-        <Text key={`${f.key}-g`} bold color="cyan">
+        <Text key={`${f.key}-g`} bold color={theme().accent}>
           {f.group}
         </Text>,
       );
@@ -353,7 +354,7 @@ export function Form(props: {
     lines.push(
       <Box key={f.key} height={tall}>
         <Box width={labelWidth + 2} flexShrink={0}>
-          <Text color={focused ? 'yellow' : undefined} bold={focused}>
+          <Text color={focused ? theme().warning : undefined} bold={focused}>
             {`${focused ? '› ' : '  '}${truncate(f.label, labelWidth)}`}
           </Text>
         </Box>
@@ -366,7 +367,7 @@ export function Form(props: {
       const shownChoices = wrapText(choices.list.join('  '), valueWidth).slice(0, 3);
       shownChoices.forEach((l, n) =>
         lines.push(
-          <Text key={`${f.key}-c${n}`} color="cyan">
+          <Text key={`${f.key}-c${n}`} color={theme().accent}>
             {' '.repeat(labelWidth + 2)}
             {l}
           </Text>,
@@ -382,7 +383,7 @@ export function Form(props: {
       );
     if (err)
       lines.push(
-        <Text key={`${f.key}-e`} color="red">
+        <Text key={`${f.key}-e`} color={theme().error}>
           {' '.repeat(labelWidth + 2)}
           {truncate(err, valueWidth)}
         </Text>,
@@ -390,7 +391,7 @@ export function Form(props: {
     return lines;
   });
   blocks.push([
-    <Text key="submit" inverse={focus === submitRow} color={focus === submitRow ? 'green' : undefined}>
+    <Text key="submit" inverse={focus === submitRow} color={focus === submitRow ? theme().good : undefined}>
       {busy ? '  … working' : `  [ ${props.submitLabel} ]`}
     </Text>,
   ]);

@@ -7,12 +7,13 @@ import { useRef, useState } from 'react';
 import { Text } from 'ink';
 import { useActions, useConsole, useReadState, type ConsoleActions, type ConsoleState, type Route, type RouteName } from '../../store/index.js';
 import { Priority } from '../hooks/keypress.js';
-import { useBindings } from '../hooks/bindings.js';
+import { useBindings, useRefuseWrite } from '../hooks/bindings.js';
 import { Command } from '../keymap.js';
 import { TextInput } from './TextInput.js';
 import { escapeLine } from '../../format/escape.js';
 import { ROUTES } from '../screens/routes.js';
 import type { PaletteCommand as RoutePaletteCommand } from '../screens/route-spec.js';
+import { theme } from '../theme.js';
 
 interface PaletteCommand extends Omit<RoutePaletteCommand<RouteName>, 'open'> {
   /** What the command opens; none: it runs `act`, or quits. */
@@ -25,7 +26,7 @@ interface PaletteCommand extends Omit<RoutePaletteCommand<RouteName>, 'open'> {
 const PALETTE: PaletteCommand[] = [
   ...Object.values(ROUTES).flatMap((spec): PaletteCommand[] => (spec.palette ? [spec.palette as RoutePaletteCommand<RouteName>] : [])),
   // Demo traffic without a second terminal: the call log shows the call arrive.
-  { name: 'ring', aliases: [], arg: '[did]', act: (actions, did) => void actions.ringSandbox(did) },
+  { name: 'ring', aliases: [], arg: '[did]', write: true, act: (actions, did) => void actions.ringSandbox(did) },
   { name: 'quit', aliases: ['q'] },
 ];
 
@@ -51,7 +52,7 @@ function tabMatches(word: string): PaletteCommand[] {
 export function parsePalette(
   line: string,
   state?: ConsoleState,
-): { route: Route; then?: Route; onTop?: true } | { act: (actions: ConsoleActions) => void } | { quit: true } | { error: string } {
+): { route: Route; then?: Route; onTop?: true } | { act: (actions: ConsoleActions) => void } | { quit: true } | { error: string } | { refused: string } {
   const [word = '', arg] = line.trim().replace(/^:/, '').split(/\s+/);
   const hits = word ? paletteMatches(word) : [];
   if (hits.length !== 1) {
@@ -59,6 +60,7 @@ export function parsePalette(
     return { error: hits.length ? `:${word} could be ${hits.map((c) => ':' + c.name).join(' or ')}` : `Unknown command :${word} (try ${all})` };
   }
   const cmd = hits[0];
+  if (cmd.write && state?.target.readOnly) return { refused: `:${cmd.name}` };
   const act = cmd.act;
   if (act) return { act: (actions) => act(actions, arg) };
   if (!cmd.open) return { quit: true };
@@ -112,6 +114,7 @@ export function Palette() {
   const cycling = useRef<{ typed: string; at: number; wrote: string } | null>(null);
   const actions = useActions();
   const readState = useReadState();
+  const refuseWrite = useRefuseWrite();
   const tab = () => {
     const c = cycling.current;
     if (c && c.wrote === line) {
@@ -136,7 +139,8 @@ export function Palette() {
   const run = () => {
     actions.setMode('normal');
     const r = parsePalette(line, readState());
-    if ('quit' in r) actions.quit();
+    if ('refused' in r) refuseWrite?.(r.refused);
+    else if ('quit' in r) actions.quit();
     else if ('act' in r) r.act(actions);
     else if ('error' in r) actions.flash(r.error, 'error');
     else if (r.onTop) actions.pushOrReplace(r.route);
@@ -161,7 +165,7 @@ export function Palette() {
       : argumentHint(line, readState());
   return (
     <Text>
-      <Text color="yellow">:</Text>
+      <Text color={theme().warning}>:</Text>
       <TextInput value={line} onChange={setLine} focus width={Math.max(10, columns - 2 - Math.min(hint.length + 1, Math.floor(columns / 2)))} />
       <Text dimColor> {hint}</Text>
     </Text>
@@ -185,7 +189,7 @@ export function FilterBar({ value, editing }: { value: string; editing: boolean 
   );
   return (
     <Text>
-      <Text color="yellow">/</Text>
+      <Text color={theme().warning}>/</Text>
       <TextInput value={value} onChange={actions.setFilter} focus={editing} width={Math.max(10, columns - 2)} />
       {!editing ? <Text dimColor> (/ edit, Esc in filter clears)</Text> : null}
     </Text>

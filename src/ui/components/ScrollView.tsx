@@ -2,6 +2,7 @@
 // view state, so coming back restores it. Each line is service text: escaped and cut to the width here.
 import { Box, Text } from 'ink';
 import { truncate } from '../../format/display.js';
+import { theme } from '../theme.js';
 
 export interface Line {
   text: string;
@@ -51,7 +52,7 @@ export function ScrollView({ lines, scroll, height, width }: { lines: Line[]; sc
           {l.marks
             ? markPieces(truncate(l.text, width), l.marks).map((p, j) =>
                 p.hit ? (
-                  <Text key={j} color="yellow" bold inverse>
+                  <Text key={j} color={theme().warning} bold inverse>
                     {p.text}
                   </Text>
                 ) : (

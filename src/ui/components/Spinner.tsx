@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Text } from 'ink';
+import { theme } from '../theme.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -10,5 +11,5 @@ export function Spinner() {
     const t = setInterval(() => setI((n) => (n + 1) % FRAMES.length), 120);
     return () => clearInterval(t);
   }, []);
-  return <Text color="cyan">{FRAMES[i]}</Text>;
+  return <Text color={theme().accent}>{FRAMES[i]}</Text>;
 }

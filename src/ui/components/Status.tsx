@@ -5,6 +5,7 @@ import { Spinner } from './Spinner.js';
 import { useConsole } from '../../store/index.js';
 import { wrapText } from '../../format/display.js';
 import { truncateCells } from '../../format/cells.js';
+import { theme } from '../theme.js';
 
 /** `what` often names a record (a session id, an assistant's name): it is escaped here, once for every caller. */
 export function Loading({ what }: { what: string }) {
@@ -30,11 +31,11 @@ export function ErrorState({ what, message, hint: given, logged }: { what: strin
   const hint = sandbox && given?.startsWith(NOT_RUNNING) ? 'the embedded sandbox is not answering; the console starts it again and retries by itself' : given;
   return (
     <Box flexDirection="column">
-      <Text color="red" bold>
+      <Text color={theme().error} bold>
         Could not load {escapeLine(what)}
       </Text>
       {lines.map((line, i) => (
-        <Text key={i} color="red" wrap="truncate">
+        <Text key={i} color={theme().error} wrap="truncate">
           {line}
         </Text>
       ))}

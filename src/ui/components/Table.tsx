@@ -7,6 +7,7 @@ import { layoutColumns, type Column } from '../../format/column.js';
 import { fitColumns, headerLine, rowLine, tableBodyHeight } from '../../format/table-text.js';
 import { capabilities } from '../capabilities.js';
 import { useTableAt } from '../hooks/table-at.js';
+import { theme } from '../theme.js';
 
 export { layoutColumns, tableBodyHeight };
 
@@ -77,7 +78,7 @@ export function Table<T extends object>(props: {
   };
   return (
     <Box ref={at} flexDirection="column" height={height} width={props.width}>
-      <Text bold color="cyan">
+      <Text bold color={theme().accent}>
         {marker ? markerOf(false) : ''}
         {headerLine(cols)}
       </Text>

@@ -83,6 +83,11 @@ const LiveBindingsContext = createContext<LiveBindings | null>(null);
 type RefuseWrite = (hint: string) => void;
 const RefuseWriteContext = createContext<RefuseWrite | null>(null);
 
+/** Says why a write did nothing in a read-only console; null when writes are allowed (the palette's writes). */
+export function useRefuseWrite(): RefuseWrite | null {
+  return useContext(RefuseWriteContext);
+}
+
 export function BindingsProvider({ children, refuseWrite }: { children: ReactNode; refuseWrite?: RefuseWrite }) {
   const live = useRef<LiveBindings>(null);
   live.current ??= new LiveBindings();

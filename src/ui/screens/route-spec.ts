@@ -26,6 +26,8 @@ export interface PaletteCommand<N extends RouteName> {
   open(arg: string | undefined): [RouteOf<N>, Route?];
   /** Opened on top of the stack (like `?`), not in its place (like the digits). */
   onTop?: boolean;
+  /** It writes to the service (runs conversations): a read-only console refuses it, as it does a write key. */
+  write?: boolean;
   /**
    * The records the argument names among those the console holds (an id, its start, a name); with
    * one the command opens it, with several a pick list. Undefined: nothing loaded to look in, the argument is taken as an id.

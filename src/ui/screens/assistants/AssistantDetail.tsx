@@ -16,6 +16,7 @@ import { Command } from '../../keymap.js';
 import { dateTime, money, show, wrapText, yesNo } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
 import { activeWord, grouped } from '../../../format/words.js';
+import { theme } from '../../theme.js';
 
 const KNOWN = new Set([
   'id',
@@ -70,7 +71,7 @@ function activityLines(
 
 function assistantLines(a: Assistant, files: KbFile[], width: number): Line[] {
   const lines: Line[] = [];
-  const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: 'cyan' });
+  const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: theme().accent });
   const field = (label: string, value: unknown) => {
     const text = show(value);
     const wrapped = wrapText(text, Math.max(10, width - 26));

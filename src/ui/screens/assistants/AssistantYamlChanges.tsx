@@ -11,9 +11,10 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { wrapText } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
+import { theme } from '../../theme.js';
 
 const colorOf = (line: string): string | undefined =>
-  line.startsWith('@@') ? 'cyan' : line.startsWith('-') ? 'red' : line.startsWith('+') ? 'green' : undefined;
+  line.startsWith('@@') ? theme().accent : line.startsWith('-') ? theme().error : line.startsWith('+') ? theme().good : undefined;
 
 /** One change line, wrapped to the width (a prompt line can be long), each part in the line's colour; diff lines indented. */
 const wrapped = (line: string, indent: string, width: number): Line[] => {
@@ -29,7 +30,7 @@ export function AssistantYamlChanges({ width, height }: ScreenProps<Extract<Rout
     if (!edit) return [{ text: 'Nothing to review.', dim: true }];
     const head: Line[] = [{ text: `Changes to ${edit.name} (${edit.id})`, bold: true }];
     if (edit.status === 'applying') head.push({ text: 'Applying…', dim: true });
-    if (edit.error) head.push({ text: edit.error, color: 'red' });
+    if (edit.error) head.push({ text: edit.error, color: theme().error });
     head.push({ text: '' });
     const body = edit.changes.flatMap((c) => changeLines(c).flatMap((l, i) => wrapped(l, i === 0 ? '' : '  ', width)));
     return [...head, ...body];

@@ -14,7 +14,7 @@ import { truncate } from '../../../format/display.js';
 import { filterRows, firstLoad, useSortedList, type ScreenProps } from '../shared.js';
 import { ASSISTANT_COLUMNS, countLine } from '../lists.js';
 
-export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'assistants'; usingFile?: string }>) {
+export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'assistants'; usingFile?: string; fileName?: string }>) {
   const res = useConsole((s) => s.assistants);
   const view = useTopView();
   const actions = useActions();
@@ -48,7 +48,7 @@ export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'as
       <Text dimColor wrap="truncate">
         {truncate(
           file
-            ? `${countLine({ ...res, data: users }, 'assistant', { cursor: view.cursor, shown: rows.length })} using ${file}`
+            ? `${countLine({ ...res, data: users }, 'assistant', { cursor: view.cursor, shown: rows.length })} using ${route.fileName ?? file}`
             : countLine(res, 'assistant', { cursor: view.cursor, shown: rows.length }),
           width,
         )}

@@ -2,10 +2,11 @@
 import { freshnessOfResource, lookup } from '../../../store/routes.js';
 import type { RouteSpecs } from '../route-spec.js';
 import { findRecords } from '../find.js';
+import { escapeLine } from '../../../format/escape.js';
 
 export const ASSISTANTS = {
   assistants: {
-    title: (r) => (r.usingFile ? `assistants using ${r.usingFile}` : 'Assistants'),
+    title: (r) => (r.usingFile ? `assistants using ${escapeLine(r.fileName ?? r.usingFile)}` : 'Assistants'),
     contexts: ['assistants', 'list', 'global'],
     component: () => import('./AssistantsList.js').then((m) => m.AssistantsList),
     enter: (_r, a) => void a.loadAssistants({ force: true }),

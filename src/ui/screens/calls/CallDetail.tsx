@@ -16,6 +16,7 @@ import { Command } from '../../keymap.js';
 import { dateTime, duration, money, show, wrapText } from '../../../format/display.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
 import { openAssistantOf } from './Calls.js';
+import { theme } from '../../theme.js';
 
 /**
  * The lines that hold one of `words`, marked, and the one to scroll to: the first match in the
@@ -51,7 +52,7 @@ export function callLines(
 ): Line[] {
   const c = viewCall(call);
   const lines: Line[] = [];
-  const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: 'cyan' });
+  const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: theme().accent });
   const field = (label: string, value: unknown) => {
     wrapText(show(value), Math.max(10, width - 24)).forEach((w, i) => lines.push({ text: `${(i ? '' : label).padEnd(22)}  ${w}` }));
   };
@@ -79,7 +80,7 @@ export function callLines(
     for (const t of turns) {
       const who = speakerWord(t.role);
       wrapText(t.text, Math.max(10, width - 12)).forEach((w, i) =>
-        lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && t.role === 'user' ? 'yellow' : undefined }),
+        lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && t.role === 'user' ? theme().warning : undefined }),
       );
     }
   } else if (c.transcript) {

@@ -18,6 +18,7 @@ import { escapeLine } from '../../../format/escape.js';
 import { cellWidth, truncateCells } from '../../../format/cells.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
 import { openAssistantOf } from './Calls.js';
+import { theme } from '../../theme.js';
 
 /**
  * A snippet's parts escaped (each part on its own, so a highlight can never be forged by what the
@@ -51,7 +52,7 @@ const Hit = memo(function Hit({ head, parts, selected, width }: { head: string; 
         {'    '}
         {fitSnippet(parts, width - 4).map((p, i) =>
           p.hit ? (
-            <Text key={i} color="yellow" bold inverse>
+            <Text key={i} color={theme().warning} bold inverse>
               {p.text}
             </Text>
           ) : (
@@ -118,7 +119,7 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
         )}
       </Text>
       {hits.length ? (
-        <Text bold color="cyan" wrap="truncate">
+        <Text bold color={theme().accent} wrap="truncate">
           {headerLine(cols)}
         </Text>
       ) : null}

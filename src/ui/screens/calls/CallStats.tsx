@@ -14,6 +14,7 @@ import { padCells } from '../../../format/cells.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
 import { callFilterWords, everyDay } from './log-text.js';
 import { grouped } from '../../../format/words.js';
+import { theme } from '../../theme.js';
 
 export type Metric = 'calls' | 'minutes' | 'cost';
 const METRICS: Metric[] = ['calls', 'minutes', 'cost'];
@@ -53,12 +54,13 @@ export function statsLines(
   lines.push({
     text: `${metric === 'calls' ? 'Calls' : metric === 'minutes' ? 'Minutes' : 'Cost'} per day · m: ${others} · ${filters}`,
     bold: true,
-    color: 'cyan',
+    color: theme().accent,
   });
   if (days.length === 0) lines.push({ text: '  no calls', dim: true });
-  for (const d of days) lines.push({ text: `${label(d.key)}  ${bar(figure(d, metric), max, barWidth)} ${numbers(d)}`, color: d.calls ? undefined : 'gray' });
+  for (const d of days)
+    lines.push({ text: `${label(d.key)}  ${bar(figure(d, metric), max, barWidth)} ${numbers(d)}`, color: d.calls ? undefined : theme().muted });
   lines.push({ text: `${padCells('total', 14)}  ${''.padEnd(barWidth)} ${numbers(stats.total)}`, bold: true });
-  lines.push({ text: '' }, { text: 'Per assistant', bold: true, color: 'cyan' });
+  lines.push({ text: '' }, { text: 'Per assistant', bold: true, color: theme().accent });
   const nameWidth = Math.max(10, width - ASSISTANT_FIGURES.length - 2);
   lines.push({ text: `${padCells('ASSISTANT', nameWidth)}  ${ASSISTANT_FIGURES}`, bold: true });
   const rows = [...stats.byAssistant].sort((a, b) => b.calls - a.calls || (a.key < b.key ? -1 : 1));

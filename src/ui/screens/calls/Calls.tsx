@@ -6,6 +6,8 @@ import type { Call } from '../../../api/schemas.js';
 import { Box, Text } from 'ink';
 import { escapeLine } from '../../../format/escape.js';
 import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
+import { CALL_SORT_COLUMNS } from '../../../store/calls.js';
+import { markSorted } from '../../../format/table-text.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
@@ -15,6 +17,7 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
 import { CHART_ROWS, LIVE_MARK, callColor, callColumns, callFilterWords, callStatusText, chartText, syncWords } from './log-text.js';
+import { theme } from '../../theme.js';
 
 const callKey = (c: Call) => c.id;
 
@@ -24,7 +27,7 @@ const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: { day: 
   return (
     <Box flexDirection="column" height={CHART_ROWS + 1}>
       {chart.rows.map((row, i) => (
-        <Text key={i} color="green" wrap="truncate">
+        <Text key={i} color={theme().good} wrap="truncate">
           {row || ' '}
         </Text>
       ))}
@@ -53,7 +56,17 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   }, []);
   // Kept until the names they look up change: the table then keeps each row's formatted line, so
   // a keypress formats no cells.
-  const columns = useMemo(() => callColumns(assistantName, numbers), [assistantName, numbers]);
+  // The header shows the archive's order; under a `/` filter the matches stay newest first.
+  const sort = view.filter ? undefined : view.sort;
+  // The sorted column is kept however narrow the window (cost is otherwise the first to go).
+  const columns = useMemo(
+    () =>
+      markSorted(
+        callColumns(assistantName, numbers).map((col) => (col.header === sort?.column ? { ...col, priority: 1 } : col)),
+        sort,
+      ),
+    [assistantName, numbers, sort],
+  );
   const tableHeight = Math.max(3, height - CHART_ROWS - 2);
   // The store holds rows `from`…`from + calls.length - 1` of `total`, around the cursor.
   const cursor = Math.min(view.cursor, Math.max(0, log.total - 1));
@@ -73,6 +86,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
       [Command.Outbound]: () => actions.push({ name: 'call-outbound' }),
       [Command.Search]: () => actions.openPalette('search '),
       [Command.Stats]: () => actions.push({ name: 'call-stats' }),
+      [Command.Sort]: () => actions.cycleSort(CALL_SORT_COLUMNS),
       [Command.Open]: () => void (selected && actions.push({ name: 'call', id: selected.id })),
       [Command.RawJson]: () => void (selected && actions.showCallJson(selected.id)),
       [Command.OpenAssistant]: () => void (selected && openAssistantOf(selected, actions)),
@@ -84,7 +98,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const filters = callFilterWords(log.form, assistantName, numbers);
   const status = (
     <Text dimColor wrap="truncate">
-      {log.live ? <Text color="green">{LIVE_MARK.live}</Text> : <Text color="yellow">{LIVE_MARK.paused}</Text>}
+      {log.live ? <Text color={theme().good}>{LIVE_MARK.live}</Text> : <Text color={theme().warning}>{LIVE_MARK.paused}</Text>}
       {callStatusText({
         filters,
         total: log.total,
@@ -93,7 +107,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
         filtering: log.filtering,
         sync: syncWords({ ...sync, running: slowSync }, now),
       })}
-      {log.error ? <Text color="red">{`  ${escapeLine(log.error)}`}</Text> : ''}
+      {log.error ? <Text color={theme().error}>{`  ${escapeLine(log.error)}`}</Text> : ''}
     </Text>
   );
   if (log.status === 'idle') return <Loading what="the call log" />;

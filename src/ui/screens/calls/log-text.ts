@@ -9,6 +9,7 @@ import { ago } from '../../../store/cached.js';
 import type { Column } from '../../../format/column.js';
 import { count, grouped } from '../../../format/words.js';
 import { capabilities } from '../../capabilities.js';
+import { theme } from '../../theme.js';
 import { dateTime, duration, moneyColumn, truncate } from '../../../format/display.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
@@ -98,18 +99,19 @@ function callState(c: Pick<Call, 'status' | 'endedReason'>): CallState | undefin
   return c.status === 'ended' ? 'ended' : undefined;
 }
 
-/** Each state's colour, and its glyph where colour is off (ASCII through the glyph table). */
-const CALL_STATE_LOOK: Record<CallState, { color?: 'yellow' | 'green' | 'red'; glyph: string }> = {
-  waiting: { color: 'yellow', glyph: '○' },
-  live: { color: 'green', glyph: '●' },
+/** Each state's colour (its name in the theme), and its glyph where colour is off (ASCII through the glyph table). */
+const CALL_STATE_LOOK: Record<CallState, { color?: 'warning' | 'good' | 'error'; glyph: string }> = {
+  waiting: { color: 'warning', glyph: '○' },
+  live: { color: 'good', glyph: '●' },
   ended: { glyph: '✓' },
-  failed: { color: 'red', glyph: '✗' },
+  failed: { color: 'error', glyph: '✗' },
 };
 
-/** A call row's colour by its state. */
-export function callColor(c: Call): 'yellow' | 'green' | 'red' | undefined {
+/** A call row's colour by its state, in the theme's colours. */
+export function callColor(c: Call): string | undefined {
   const s = callState(c);
-  return s && CALL_STATE_LOOK[s].color;
+  const name = s && CALL_STATE_LOOK[s].color;
+  return name && theme()[name];
 }
 
 /** The STATUS cell: without colour, the state's glyph first, so the states still stand apart. */

@@ -4,6 +4,12 @@ import { freshnessOfResource, lookup } from '../../../store/routes.js';
 import type { RouteSpecs } from '../route-spec.js';
 import { findRecords } from '../find.js';
 
+/** The calls loaded, then the archive's others. */
+function withArchived(loaded: readonly Call[], archived: readonly Call[]): Call[] {
+  const held = new Set(loaded.map((c) => c.id));
+  return [...loaded, ...archived.filter((c) => !held.has(c.id))];
+}
+
 export const CALLS = {
   calls: {
     title: () => 'Calls',
@@ -30,11 +36,12 @@ export const CALLS = {
       aliases: ['c'],
       arg: 'id',
       open: (id) => [{ name: 'calls' }, id ? { name: 'call', id } : undefined],
-      // The calls the log holds: a short id from the list opens its call; an id not among them is asked of the service.
+      // The calls the log holds and those the archive holds with that id's start: a short id opens its call; an id
+      // found in neither is asked of the service.
       find: (arg, s) => ({
         items: findRecords(
           arg,
-          s.callLog.calls,
+          withArchived(s.callLog.calls, s.actions.callsWithIdPrefix(arg)),
           () => undefined,
           (c) => [c.createdAt, c.customer?.number].filter(Boolean).join(' · '),
         ),

@@ -20,6 +20,7 @@ import { escapeLine } from '../../../format/escape.js';
 import type { ScreenProps } from '../shared.js';
 import { turnLines, unsetVariables, windowTurns } from './transcript.js';
 import { VariablesEditor } from './VariablesEditor.js';
+import { theme } from '../../theme.js';
 
 /** The draft box grows to this many rows, then scrolls. */
 const MAX_INPUT_LINES = 5;
@@ -109,7 +110,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
         <Transcript turns={turns} assistantName={assistantName} width={width} height={transcriptHeight} scroll={scroll} />
       )}
       {refreshLine ? (
-        <Text color="red" wrap="truncate">
+        <Text color={theme().error} wrap="truncate">
           {truncate(`Could not refresh the conversation: ${meta.error}`, width)}
         </Text>
       ) : null}
@@ -119,12 +120,12 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
         </Text>
       ) : meta.sendError ? (
         <Box height={errorLines} overflow="hidden">
-          <Text color="red" wrap="wrap">
+          <Text color={theme().error} wrap="wrap">
             Not sent: {meta.sendError}
           </Text>
         </Box>
       ) : unset.length && scroll === 0 ? (
-        <Text color="yellow" wrap="truncate">
+        <Text color={theme().warning} wrap="truncate">
           {truncate(
             `${unset.map((v) => `{{${v}}}`).join(', ')} ${unset.length === 1 ? 'has' : 'have'} no value in this chat · ${varsKey} sets variables`,
             width,
@@ -169,7 +170,7 @@ const Transcript = memo(function Transcript(props: { turns: Turn[]; assistantNam
 
 const TurnBlock = memo(function TurnBlock(props: { turn: Turn; assistantName: string; width: number; from: number; to: number }) {
   const lines = turnLines(props.turn, props.assistantName, props.width).slice(props.from, props.to);
-  const color = props.turn.role === 'user' ? 'cyan' : props.turn.role === 'assistant' ? 'green' : 'yellow';
+  const color = props.turn.role === 'user' ? theme().accent : props.turn.role === 'assistant' ? theme().good : theme().warning;
   return (
     <>
       {lines.map((l, i) => (
@@ -246,7 +247,7 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
   // A long draft scrolls inside its box, keeping the cursor's row in view.
   return (
     <Box height={props.lines} width={props.width} overflow="hidden">
-      <Text color={sending ? 'gray' : 'yellow'}>› </Text>
+      <Text color={sending ? theme().muted : theme().warning}>› </Text>
       {sending ? (
         <Text dimColor wrap="truncate">
           {draft.replace(/\n/g, ' ↵ ')}

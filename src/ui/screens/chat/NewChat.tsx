@@ -12,6 +12,7 @@ import { Command } from '../../keymap.js';
 import type { ScreenProps } from '../shared.js';
 import { activeWord } from '../../../format/words.js';
 import { escapeLine } from '../../../format/escape.js';
+import { theme } from '../../theme.js';
 
 export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new' }>) {
   const assistants = useConsole((s) => s.assistants);
@@ -52,7 +53,7 @@ export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new'
     <Box flexDirection="column">
       <Text bold>New chat with {escapeLine(chosen?.name ?? assistantId)}</Text>
       <Text>
-        <Text color="yellow">Name (optional): </Text>
+        <Text color={theme().warning}>Name (optional): </Text>
         <TextInput value={name} onChange={setName} focus={!starting} placeholder="a name to find it by" width={Math.max(10, width - 17)} />
       </Text>
       {starting ? (
@@ -60,7 +61,7 @@ export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new'
           <Spinner /> Starting the session…
         </Text>
       ) : start?.status === 'error' ? (
-        <Text color="red" wrap="wrap">
+        <Text color={theme().error} wrap="wrap">
           Could not start the chat: {escapeLine(start.error ?? '')}
         </Text>
       ) : null}

@@ -17,6 +17,7 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime } from '../../../format/display.js';
 import { filterRows, firstLoad, useSortedList, type ScreenProps } from '../shared.js';
+import { theme } from '../../theme.js';
 
 /** Newest first by when the session was created (entries without a date by when they were remembered). */
 function newestFirst(sessions: RememberedSession[]): RememberedSession[] {
@@ -55,10 +56,10 @@ function StartingChat({ assistantId }: { assistantId: string }) {
   if (start?.status === 'error') {
     return (
       <Box flexDirection="column">
-        <Text color="red" bold>
+        <Text color={theme().error} bold>
           Could not start a chat with {name}
         </Text>
-        <Text color="red" wrap="wrap">
+        <Text color={theme().error} wrap="wrap">
           {start.error}
         </Text>
         <Text dimColor>Press r to retry, 4 for your sessions.</Text>
@@ -114,7 +115,7 @@ function SessionList({ width, height }: { width: number; height: number }) {
     asking === null ? null : (
       <Box flexDirection="column">
         <Text>
-          <Text color="yellow">Session id: </Text>
+          <Text color={theme().warning}>Session id: </Text>
           <TextInput value={asking} onChange={setAsking} focus placeholder="paste a session id" width={Math.max(10, width - 12)} />
         </Text>
         <Text dimColor>Enter open · Esc cancel</Text>

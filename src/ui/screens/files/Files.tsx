@@ -20,6 +20,7 @@ import { filterRows, firstLoad, useSortedList, type ScreenProps } from '../share
 import { FILE_COLUMNS, filesLine } from '../lists.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
 import { knownUploadLimit } from '../../../api/upload-check.js';
+import { theme } from '../../theme.js';
 
 function useDeleteFile() {
   const actions = useActions();
@@ -65,7 +66,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
       [Command.Bottom]: loadMore,
       [Command.Open]: () => void (selected && actions.push({ name: 'file', id: selected.id })),
       [Command.Delete]: () => void (selected && askDelete(selected)),
-      [Command.FileAssistants]: () => void (selected && actions.push({ name: 'assistants', usingFile: selected.id })),
+      [Command.FileAssistants]: () => void (selected && actions.push({ name: 'assistants', usingFile: selected.id, fileName: selected.name ?? undefined })),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `file ${selected.name ?? selected.id}`, value: selected })),
       [Command.CopyId]: copy('id', selected?.id),
     },
@@ -76,7 +77,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
         {truncate(filesLine(res, { cursor: view.cursor, shown: rows.length }), width)}
-        {res.status === 'error' && !res.cached ? <Text color="red">{`  ${escapeLine(res.error ?? '')}`}</Text> : ''}
+        {res.status === 'error' && !res.cached ? <Text color={theme().error}>{`  ${escapeLine(res.error ?? '')}`}</Text> : ''}
       </Text>
       {rows.length === 0 ? (
         <Empty text={view.filter ? `No file matches "${view.filter}".` : 'No files yet. Press u to upload one.'} />
@@ -107,7 +108,7 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
       const value = k === 'bytes' ? `${humanBytes(f.bytes)} (${f.bytes} bytes)` : k.endsWith('At') ? dateTime(String(v)) : show(v);
       wrapText(value, Math.max(10, width - 22)).forEach((w, i) => lines.push({ text: `${(i ? '' : k).padEnd(20)}  ${w}` }));
     }
-    lines.push({ text: '' }, { text: 'Used by assistants', bold: true, color: 'cyan' });
+    lines.push({ text: '' }, { text: 'Used by assistants', bold: true, color: theme().accent });
     const users = (assistants ?? []).filter((a) => kbFileIds(a).includes(f.id));
     if (!assistants) lines.push({ text: '  (loading assistants…)', dim: true });
     else if (users.length === 0) lines.push({ text: '  none', dim: true });
@@ -119,7 +120,7 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
     bindings: {
       [Command.Refresh]: () => void actions.loadFile(route.id),
       [Command.Delete]: f && (() => askDelete(f, actions.back)),
-      [Command.FileAssistants]: () => actions.push({ name: 'assistants', usingFile: route.id }),
+      [Command.FileAssistants]: () => actions.push({ name: 'assistants', usingFile: route.id, fileName: f?.name ?? undefined }),
       [Command.RawJson]: f && (() => actions.push({ name: 'json', title: `file ${f.name ?? f.id}`, value: f })),
       [Command.CopyId]: f && copy('id', f.id),
     },

@@ -13,6 +13,7 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command, HELP_SECTIONS, KEYMAP, bindingsFor } from '../../keymap.js';
 import { ROUTES, titleOf } from '../routes.js';
 import type { ScreenProps } from '../shared.js';
+import { theme } from '../../theme.js';
 
 type Row = ReturnType<typeof bindingsFor>[number];
 
@@ -37,7 +38,7 @@ export function helpLines(on?: Route, filter = ''): Line[] {
     const rows = want && !titleHit ? s.rows.filter((b) => `${b.keys} ${b.hint}`.toLowerCase().includes(want)) : s.rows;
     if (!rows.length) continue;
     const marks = want ? [want] : undefined;
-    lines.push({ text: s.title, bold: true, color: 'cyan', marks });
+    lines.push({ text: s.title, bold: true, color: theme().accent, marks });
     for (const b of rows) lines.push({ text: `  ${b.keys.padEnd(22)} ${b.hint}`, marks });
     lines.push({ text: '' });
   }

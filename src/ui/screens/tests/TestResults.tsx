@@ -15,6 +15,7 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { money, truncate, wrapText } from '../../../format/display.js';
 import { filterRows, type ScreenProps } from '../shared.js';
+import { theme, toneColor } from '../../theme.js';
 
 const MARK: Record<ScenarioResult['status'], string> = { passed: '✓ passed', failed: '✗ failed', flaky: '~ flaky', skipped: '- skipped' };
 const TONE = { passed: 'green', failed: 'red', flaky: 'yellow', skipped: 'dim' } as const;
@@ -65,17 +66,17 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
         ) : (
           <>
             <Text bold>{truncate(where, Math.max(10, width - 40))}</Text>
-            {summary ? <Text color={t.report && t.report.counts.failed + t.report.counts.flaky > 0 ? 'red' : 'green'}> {summary}</Text> : null}
+            {summary ? <Text color={t.report && t.report.counts.failed + t.report.counts.flaky > 0 ? theme().error : theme().good}> {summary}</Text> : null}
           </>
         )}
       </Text>
       {t.status === 'error' ? (
         <Box flexDirection="column">
-          <Text color="red" bold>
+          <Text color={theme().error} bold>
             Nothing was run
           </Text>
           {t.errors.slice(0, Math.max(1, height - 4)).map((e, i) => (
-            <Text key={i} color="red" wrap="truncate">
+            <Text key={i} color={theme().error} wrap="truncate">
               {truncate(e, width)}
             </Text>
           ))}
@@ -112,13 +113,13 @@ function resultLines(r: ScenarioResult, width: number): Line[] {
       text:
         `${MARK[r.status]} · ${r.scenario.file} · ` +
         `assistant ${r.scenario.assistant}${r.runs.length > 1 ? ` · ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} runs passed` : ''}`,
-      color: TONE[r.status] === 'dim' ? undefined : TONE[r.status],
+      color: toneColor(TONE[r.status]),
       dim: r.status === 'skipped',
     },
   ];
   if (r.variedTurns.length)
-    lines.push({ text: `The reply to turn ${r.variedTurns.map((i) => i + 1).join(', ')} was not the same in every run.`, color: 'yellow' });
-  if (run?.error) lines.push({ text: `Could not start a session: ${run.error}`, color: 'red' });
+    lines.push({ text: `The reply to turn ${r.variedTurns.map((i) => i + 1).join(', ')} was not the same in every run.`, color: theme().warning });
+  if (run?.error) lines.push({ text: `Could not start a session: ${run.error}`, color: theme().error });
   const indent = (text: string, color?: string, dim?: boolean) => wrapText(text, Math.max(10, width - 4)).map((l) => ({ text: `    ${l}`, color, dim }));
   const scripted = r.scenario.turns ?? [];
   // A simulated conversation goes on after the scripted turns: its lines are the caller's.
@@ -136,30 +137,34 @@ function resultLines(r: ScenarioResult, width: number): Line[] {
         bold: true,
       },
     );
-    lines.push({ text: simulated ? '  Caller (simulated)' : '  You', color: 'cyan' }, ...indent(turn.user));
+    lines.push({ text: simulated ? '  Caller (simulated)' : '  You', color: theme().accent }, ...indent(turn.user));
     const expected = expectations(turn.expect);
     if (expected.length) {
       lines.push({ text: '  Expect', dim: true });
       for (const e of expected) {
         const broken = got?.failures.some((f) => f.startsWith(e.split(' ')[0]));
-        lines.push(...indent(`${broken ? '✗' : got ? '✓' : '·'} ${e}`, broken ? 'red' : got ? 'green' : undefined));
+        lines.push(...indent(`${broken ? '✗' : got ? '✓' : '·'} ${e}`, broken ? theme().error : got ? theme().good : undefined));
       }
-      for (const f of got?.failures ?? []) lines.push(...indent(`  ${f}`, 'red'));
+      for (const f of got?.failures ?? []) lines.push(...indent(`  ${f}`, theme().error));
     }
-    if (got?.error) lines.push(...indent(`request failed: ${got.error}`, 'red'));
-    else if (got?.reply !== undefined) lines.push({ text: '  Reply', color: 'green' }, ...indent(got.reply));
+    if (got?.error) lines.push(...indent(`request failed: ${got.error}`, theme().error));
+    else if (got?.reply !== undefined) lines.push({ text: '  Reply', color: theme().good }, ...indent(got.reply));
     else lines.push({ text: '  (not sent)', dim: true });
   });
   if (run?.ended) lines.push({ text: '' }, { text: `Ended: ${run.ended}`, dim: true });
   for (const j of run?.judges ?? []) {
     const verdict = j.error ?? `score ${j.score!.toFixed(2)} (threshold ${j.threshold})${j.reason ? `: ${j.reason}` : ''}`;
-    lines.push({ text: '' }, { text: `Judge ${j.passed ? '✓' : '✗'} ${j.rubric}`, bold: true, color: j.passed ? 'green' : 'red' }, ...indent(verdict));
+    lines.push(
+      { text: '' },
+      { text: `Judge ${j.passed ? '✓' : '✗'} ${j.rubric}`, bold: true, color: j.passed ? theme().good : theme().error },
+      ...indent(verdict),
+    );
   }
   if (r.runs.length > 1) {
     lines.push({ text: '' }, { text: `Samples: ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} passed`, bold: true });
     r.runs.forEach((x, i) => {
       const scores = (x.judges ?? []).map((j) => (j.score === undefined ? 'judge error' : j.score.toFixed(2))).join(', ');
-      lines.push(...indent(`${i + 1}. ${x.passed ? '✓' : '✗'}${scores ? ` scores ${scores}` : ''}`, x.passed ? 'green' : 'red'));
+      lines.push(...indent(`${i + 1}. ${x.passed ? '✓' : '✗'}${scores ? ` scores ${scores}` : ''}`, x.passed ? theme().good : theme().error));
     });
   }
   return lines;

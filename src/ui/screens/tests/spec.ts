@@ -19,7 +19,7 @@ export const TESTS = {
     enter(r, a, s) {
       if (s.tests.status === 'idle' || s.tests.path !== r.path || s.tests.samples !== r.samples) void a.runTests(r.path, r.samples);
     },
-    palette: { name: 'test', aliases: ['t'], arg: 'path [--samples N]', rest: true, open: (arg) => [testsRoute(arg)] },
+    palette: { name: 'test', aliases: ['t'], arg: 'path [--samples N]', rest: true, write: true, open: (arg) => [testsRoute(arg)] },
   },
   'test-result': {
     title: (r) => r.scenario,

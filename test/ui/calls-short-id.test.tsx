@@ -1,0 +1,35 @@
+// `:calls <short id>` finds the call in the archive, not only among the rows the log has loaded,
+// and an id the archive does not hold is asked of the service as typed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Call } from '../../src/api/schemas.js';
+import { KEYS } from '../support/ink.js';
+import { until } from '../support/wait.js';
+import { openConsole } from './support.js';
+import { createMemoryApi } from '../support/memory-api.js';
+
+const sb = createMemoryApi();
+
+test(':calls with the start of an id opens an archived call the log has not loaded', async () => {
+  const all: Call[] = [];
+  for (let page = await sb.listCalls({ limit: 1000 }); ;) {
+    all.push(...page);
+    if (page.length < 1000) break;
+    page = await sb.listCalls({ limit: 1000, createdAtLt: page.at(-1)!.createdAt! });
+  }
+  const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+  try {
+    await c.waitFor(/\bDUR\b/);
+    await until(() => c.store.getState().callLog.total === all.length && !c.store.getState().archiveSync.running, 'the archive holds the log');
+    const loaded = new Set(c.store.getState().callLog.calls.map((x) => x.id));
+    const far = all.find((x) => !loaded.has(x.id) && all.filter((y) => y.id.startsWith(x.id.slice(0, 8))).length === 1);
+    assert.ok(far, 'a call the log has not loaded, with a unique 8-character start');
+    await c.press(':');
+    await c.type(`calls ${far.id.slice(0, 8)}`);
+    await c.press(KEYS.enter);
+    await until(() => c.store.getState().stack.at(-1)?.name === 'call', 'the call opens');
+    assert.deepEqual(c.store.getState().stack.at(-1), { name: 'call', id: far.id });
+  } finally {
+    await c.close();
+  }
+});

@@ -45,6 +45,9 @@ export class CallWriter {
   /** The millisecond (× SLOTS) and rowid of the last insert of this write. */
   private slotBase = -1;
   private slotLast = -1;
+  /** The lowest and highest rowid held when this write began (null: none). */
+  private heldLow: number | null = null;
+  private heldHigh: number | null = null;
   private readonly names = new Map<string, number>();
 
   constructor(private readonly db: DatabaseSync) {
@@ -54,6 +57,7 @@ export class CallWriter {
           `created_at, customer_name, customer_number FROM calls WHERE ${byKey('id')}`,
       ),
       lastSlot: db.prepare('SELECT max(rowid) AS r FROM calls WHERE rowid BETWEEN ? AND ?'),
+      held: db.prepare('SELECT (SELECT min(rowid) FROM calls) AS low, (SELECT max(rowid) FROM calls) AS high'),
       insert: db.prepare(
         `INSERT INTO calls (rowid, id, created_at, assistant, number, type, status, ended_reason, cost, duration,
            customer_number, customer_name, ended, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -115,6 +119,8 @@ export class CallWriter {
       bump(DIM.type, bucket, r.type, sign, r.seconds, r.cost);
     };
     this.slotBase = -1;
+    this.slotLast = -1;
+    ({ low: this.heldLow, high: this.heldHigh } = this.s.held.get() as { low: number | null; high: number | null });
     let sweep = false;
     // Oldest first (ties by id, so slots follow the service order): pages arrive newest first,
     // and a b-tree filled in descending key order
@@ -258,14 +264,16 @@ export class CallWriter {
   /**
    * The next free slot of that millisecond; past 1024 calls in one ms, the next ms's slots.
    * Calls are written oldest first, so one of the same ms as the last insert takes the next slot
-   * without asking the database.
+   * without asking the database, and so does one whose ms is outside what was held when the write
+   * began and past this write's last insert (every page of a back-fill or of new calls).
    */
   private nextRowid(createdAt: number): number {
     let base = createdAt * SLOTS;
     let rowid: number | undefined;
     if (base === this.slotBase && this.slotLast < base + SLOTS - 1) rowid = this.slotLast + 1;
     while (rowid === undefined) {
-      const last = (this.s.lastSlot.get(base, base + SLOTS - 1) as { r: number | null }).r;
+      const outside = this.heldLow === null || this.heldHigh === null || base + SLOTS - 1 < this.heldLow || base > this.heldHigh;
+      const last = outside && base > this.slotLast ? null : (this.s.lastSlot.get(base, base + SLOTS - 1) as { r: number | null }).r;
       if (last === null) rowid = base;
       else if (last < base + SLOTS - 1) rowid = last + 1;
       else base += SLOTS;

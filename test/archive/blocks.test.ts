@@ -234,3 +234,37 @@ test('ids that end alike (the index holds their last 8 characters) are told apar
     }
   });
 });
+
+/** The window a zstd frame declares (its header's Window_Descriptor) in bytes; undefined for a single-segment frame (the window is its content). */
+function frameWindow(frame: Uint8Array): number | undefined {
+  assert.equal(Buffer.from(frame).readUInt32LE(0), 0xfd2fb528, 'a zstd frame');
+  if (frame[4] & 0x20) return undefined;
+  const base = 2 ** (10 + (frame[5] >> 3));
+  return base + (base / 8) * (frame[5] & 7);
+}
+
+test('blocks are compressed with a window of at most 256 KiB (a cheap context a block); a block larger than it comes back whole', () => {
+  withDir((path) => {
+    const archive = openArchive(path);
+    try {
+      const page = Array.from({ length: 200 }, (_, i) => call(i));
+      const large = Array.from({ length: 4 }, (_, i) => call(300 + i, { transcript: `User: ${`talk ${i} `.repeat(40_000)}` }));
+      archive.put(page);
+      archive.put(large);
+      assertHolds(archive, [...page, ...large]);
+      const db = openSqlite(path, { readOnly: true });
+      try {
+        const windows = (db.prepare('SELECT data FROM blocks').all() as { data: Uint8Array }[]).map((f) => frameWindow(f.data));
+        assert.ok(
+          windows.some((w) => w !== undefined),
+          'a block larger than its window',
+        );
+        for (const w of windows) assert.ok(w === undefined || w <= 256 * 1024, `a window of ${w} bytes`);
+      } finally {
+        db.close();
+      }
+    } finally {
+      archive.close();
+    }
+  });
+});

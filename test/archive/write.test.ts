@@ -1,7 +1,8 @@
 // The archive writer's row numbering (src/archive/write.ts): a call's rowid is its creation ms ×
 // 1024 plus a slot. Calls past 1024 in one ms, written in several writes, the same id twice in
-// one write, a call whose creation time changes, and writes over a wide span all keep one row
-// per call, in the service's order.
+// one write, a call whose creation time changes, writes over a wide span, and pages older or newer
+// than everything held (numbered without asking the database) all keep one row per call, in the
+// service's order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -49,6 +50,36 @@ test('rowids: over 1024 calls in one millisecond, duplicates, moved calls and wi
     assert.equal(archive.count(), 1503 + 5003);
     const around = archive.window({ after: T + 1000 + 2499, before: T + 1000 + 2501 }, { limit: 10 }).map((r) => r.call.id);
     assert.deepEqual(around, [id('wide', 2501), 'among', id('wide', 2500), id('wide', 2499)]);
+  } finally {
+    archive.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('rowids: pages older and newer than everything held, one spilling into a held millisecond and one into its own, keep one row per call', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-write-'));
+  const archive = openArchive(join(dir, 'a.db'));
+  try {
+    archive.put([call('held-1', T + 1), call('held-9', T + 9)]);
+    // A back-fill page: 1,030 calls in the ms before everything held; the last 6 spill into the held ms.
+    const older = Array.from({ length: 1030 }, (_, i) => call(id('older', i), T));
+    archive.put(older);
+    // A page of new calls: 1,030 in one ms past everything held, spilling into the next, then one in that next ms.
+    const newer = Array.from({ length: 1030 }, (_, i) => call(id('newer', i), T + 20));
+    archive.put([...newer, call('next', T + 21)]);
+    // Calls among the held ones, one in a held ms, in a write that also brings an older one.
+    archive.put([call('among', T + 5), call('held-9b', T + 9), call('oldest', T - 50)]);
+    const ids = archive.window({}, { limit: 10_000 }).map((r) => r.call.id);
+    assert.equal(ids.length, 2 + 1030 + 1031 + 3);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(archive.count(), ids.length);
+    for (const c of [...older, ...newer]) assert.equal(archive.get(c.id)?.id, c.id);
+    assert.deepEqual(ids.slice(0, 1), ['next']);
+    assert.equal(ids.at(-1), 'oldest');
+    assert.deepEqual(
+      ids.filter((i) => i.startsWith('held') || i === 'among'),
+      ['held-9b', 'held-9', 'among', 'held-1'],
+    );
   } finally {
     archive.close();
     rmSync(dir, { recursive: true, force: true });

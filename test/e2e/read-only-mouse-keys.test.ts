@@ -118,9 +118,14 @@ describe('read-only, mouse and keys in a terminal', { skip }, () => {
     t.keys('q');
     assert.equal(await t.waitForExit(), 0);
     writeFileSync(join(dir, 'keys.yaml'), 'calls:\n  stats: f\n');
-    const bad = open('badkeys', []);
-    assert.equal(await bad.waitForExit(), 2);
-    assert.match(bad.screen(), /give one of them another key/, 'the one line (the start of it is above the pane: the path is long)');
+    try {
+      const bad = open('badkeys', []);
+      assert.equal(await bad.waitForExit(), 2);
+      assert.match(bad.screen(), /give one of them another key/, 'the one line (the start of it is above the pane: the path is long)');
+    } finally {
+      // The tests after this one share the home: a bad keys file would stop their consoles too.
+      rmSync(join(dir, 'keys.yaml'));
+    }
   });
 
   test('--theme light: the header in its colours; a bad theme file is one line and the console does not start', { timeout: 10 * 60_000 }, async () => {

@@ -15,6 +15,8 @@ type ModuleClass = typeof nodeModule.Module & {
   _nodeModulePaths(dir: string): string[];
 };
 
+const STALE_MS = 24 * 3600 * 1000;
+
 /** A directory only this user can write, or undefined (a stranger's, a link, no uid on this OS). */
 function ownDir(dir: string): string | undefined {
   if (typeof process.getuid !== 'function') return undefined;
@@ -57,8 +59,10 @@ export function runWithCodeCache(file: string, args: string[]): void {
     process.once('exit', (code) => {
       if (code !== 0) return;
       try {
-        // The caches of other builds go: one build's files at a time.
-        for (const other of readdirSync(root)) if (other !== key) rmSync(join(root, other), { recursive: true, force: true });
+        // Other builds' caches go once a day has passed without a write (two builds in use keep theirs).
+        for (const other of readdirSync(root)) {
+          if (other !== key && statSync(join(root, other)).mtimeMs < Date.now() - STALE_MS) rmSync(join(root, other), { recursive: true, force: true });
+        }
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         const tmp = `${cacheFile}.${process.pid}`;
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });

@@ -16,6 +16,8 @@ type ModuleClass = typeof nodeModule.Module & {
 };
 
 const STALE_MS = 24 * 3600 * 1000;
+/** A build keeps at most this many caches (each is most of a megabyte); a command past them runs without one. */
+const MAX_CACHES = 24;
 
 /** A directory only this user can write, or undefined (a stranger's, a link, no uid on this OS). */
 function ownDir(dir: string): string | undefined {
@@ -64,6 +66,7 @@ export function runWithCodeCache(file: string, args: string[]): void {
           if (other !== key && statSync(join(root, other)).mtimeMs < Date.now() - STALE_MS) rmSync(join(root, other), { recursive: true, force: true });
         }
         mkdirSync(dir, { recursive: true, mode: 0o700 });
+        if (!cachedData && readdirSync(dir).filter((f) => f.endsWith('.bin')).length >= MAX_CACHES) return;
         const tmp = `${cacheFile}.${process.pid}`;
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         renameSync(tmp, cacheFile);

@@ -43,6 +43,20 @@ test('a command leaves a cache of its own; the next run uses it and prints the s
   }
 });
 
+test('a build keeps at most 24 caches: a command past them runs without one', async () => {
+  const { home, env, root } = isolated();
+  try {
+    assert.equal((await runCli(['--help'], { env })).code, 0);
+    const [build] = readdirSync(root);
+    for (let i = 1; i < 24; i++) writeFileSync(join(root, build, `other${i}.bin`), 'x');
+    const r = await runCli(['profiles', 'list', '-o', 'json'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!existsSync(join(root, build, 'profiles-list.bin')), 'a 25th cache');
+  } finally {
+    home.cleanup();
+  }
+});
+
 test('a failed command writes no cache', async () => {
   const { home, env, root } = isolated();
   try {

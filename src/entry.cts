@@ -1,8 +1,12 @@
 // The program's entry (dist/cli.js), CommonJS on purpose: Node starts a CommonJS file without
 // setting up its ESM loader (wall time and CPU that `--version` has no use for), so
-// `switchboard --version` answers at bare-node speed. Everything else is the ESM bundle (cli.ts).
+// `switchboard --version` answers at bare-node speed, and a command runs from one CommonJS file
+// (dist/commands.cjs) without it. The console alone and the sandbox's child start from the ESM bundle.
+// Both are cli.ts, built twice (src/scripts/build.mjs).
 // Bundled for old Node targets too, so an unsupported Node reads this far and says what it needs.
 import * as nodeModule from 'node:module';
+import { join } from 'node:path';
+import { runWithCodeCache } from './code-cache.cjs';
 
 declare const __SWITCHBOARD_VERSION__: string;
 /** The lowest Node version the bundle runs on: package.json's engines.node, set at build time. */
@@ -30,5 +34,6 @@ if (!atLeast(process.versions.node, MIN_NODE)) {
   // Node keeps the code it compiles on disk (its own cache dir under the OS temp dir) and reuses
   // it at the next start.
   (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-  void import('./cli.js');
+  if (args.length === 0 || process.env.SWITCHBOARD_SANDBOX_CHILD === '1') void import('./cli.js');
+  else runWithCodeCache(join(__dirname, 'commands.cjs'), args);
 }

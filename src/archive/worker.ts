@@ -67,7 +67,7 @@ const WORKER_YOUNG_MB = 8;
 /**
  * Where the worker's code is: next to this file in the source (tests run it under tsx, which the
  * worker inherits through execArgv), or the bundle's `chunks/sync-worker.mjs` (this code is in
- * dist/main.mjs or in one of dist/chunks/; src/scripts/build.mjs makes the entry).
+ * dist/commands.cjs, dist/main.mjs or one of dist/chunks/; src/scripts/build.mjs makes the entry).
  */
 function syncWorkerFile(here = import.meta.url): URL {
   const file = fileURLToPath(here);

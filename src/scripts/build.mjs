@@ -1,6 +1,8 @@
 // Bundles the CLI into dist/ with esbuild: dist/cli.js, a small CommonJS entry that answers
-// `--version` itself (src/entry.cts), and dist/main.mjs + dist/chunks/*.mjs, the ESM bundle with
-// code splitting: the console, the sandbox and the commands are separate chunks loaded lazily;
+// `--version` itself (src/entry.cts); dist/commands.cjs, the commands as one CommonJS file (a
+// command starts without Node's ESM loader); and dist/main.mjs + dist/chunks/*.mjs, the ESM bundle
+// with code splitting: the console, the sandbox and the sandbox's child process, loaded lazily
+// (dist/console-start.mjs and dist/sandbox-server.mjs are the entries the commands import);
 // dist/chunks/sync-worker.mjs is the entry of the archive sync's worker thread.
 //
 // `--outdir <dir>` builds the same bundle elsewhere (the benchmark builds its own copy so it never
@@ -8,7 +10,7 @@
 // assets/ resolve from it (the bundle reads seed data and knowledge-base samples from ../assets).
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { esmBundleOptions } from './esm-bundle.mjs';
 
@@ -20,6 +22,8 @@ const outdir = at >= 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) :
 for (const entry of existsSync(outdir) ? readdirSync(outdir) : []) if (entry !== 'test') rmSync(resolve(outdir, entry), { recursive: true, force: true });
 
 const version = JSON.stringify(pkg.version);
+/** The ESM entries the CommonJS commands import (source under the repo → name in dist/). */
+const ESM_PARTS = { 'src/ui/start.ts': 'console-start', 'src/sandbox/server.ts': 'sandbox-server' };
 // engines.node is ">=X.Y.Z": the entry refuses an older Node with one line naming X.Y.Z.
 const nodeMin = /^>=\s*(\d+\.\d+\.\d+)$/.exec(pkg.engines?.node ?? '')?.[1];
 if (!nodeMin) throw new Error(`package.json engines.node must read ">=X.Y.Z" (it reads ${JSON.stringify(pkg.engines?.node)})`);
@@ -27,10 +31,45 @@ if (!nodeMin) throw new Error(`package.json engines.node must read ">=X.Y.Z" (it
 await build({
   ...esmBundleOptions({ define: { __SWITCHBOARD_VERSION__: version } }),
   // The archive sync's worker thread is an entry of its own (src/archive/worker.ts finds it there).
-  entryPoints: { main: resolve(root, 'src/cli.ts'), 'chunks/sync-worker': resolve(root, 'src/archive/sync-worker.ts') },
+  entryPoints: {
+    main: resolve(root, 'src/cli.ts'),
+    'chunks/sync-worker': resolve(root, 'src/archive/sync-worker.ts'),
+    ...Object.fromEntries(Object.entries(ESM_PARTS).map(([src, name]) => [name, resolve(root, src)])),
+  },
   outdir,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
+});
+
+// The commands: one CommonJS file that dist/cli.js runs, whose lazy imports of the console and
+// the sandbox's server load the ESM entries above (they need ESM-only packages and are large).
+const esmParts = {
+  name: 'esm-parts',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (a) => {
+      if (a.kind !== 'dynamic-import') return undefined;
+      const name = ESM_PARTS[join(a.resolveDir, a.path).slice(root.length).replace(/\.js$/, '.ts')];
+      return name ? { path: `./${name}.mjs`, external: true } : undefined;
+    });
+  },
+};
+await build({
+  entryPoints: { commands: resolve(root, 'src/cli.ts') },
+  outdir,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node22',
+  // import() of what stays outside (Node's modules, the ESM entries) becomes require(): the file runs
+  // in a vm.Script (src/code-cache.cts), where import() would need an experimental loader option.
+  supported: { 'regexp-set-notation': true, 'dynamic-import': false },
+  logLevel: 'warning',
+  sourcemap: 'linked',
+  external: ['react-devtools-core'],
+  plugins: [esmParts],
+  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__sbImportMetaUrl', __SWITCHBOARD_VERSION__: version },
+  banner: { js: "var __sbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 
 // The entry: its one import (./cli.js, the ESM main in the source) is the bundle's main.mjs.

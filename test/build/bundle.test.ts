@@ -1,5 +1,5 @@
 // What the built bundle loads before it can show anything: `--version` is answered by the
-// CommonJS entry alone (no ESM loader), the console's start must not need React, Ink or yoga (its
+// CommonJS entry alone (no ESM loader), a command runs from one CommonJS file, the console's start must not need React, Ink or yoga (its
 // first frame is drawn before they load), and zod must come without its other locales.
 // Reads the bundle `npm test` just built.
 import { test } from 'node:test';
@@ -31,7 +31,8 @@ const dynamicImport = (file: string, name: string) => {
 /** The chunk that any file in `file`'s static closure loads lazily under `name`. */
 const lazyFromClosure = (file: string, name: string) => {
   for (const f of staticClosure(file)) {
-    const m = readFileSync(join(dir, f), 'utf8').match(new RegExp(`import\\("\\./((?:chunks/)?${name}-[A-Z0-9]+\\.mjs)"\\)`));
+    // A chunk (./name-HASH.mjs) or an entry of the bundle's own (../name.mjs).
+    const m = readFileSync(join(dir, f), 'utf8').match(new RegExp(`import\\("((?:\\./|\\.\\./)(?:chunks/)?${name}(?:-[A-Z0-9]+)?\\.mjs)"\\)`));
     if (m) return join(dirname(f), m[1]);
   }
   assert.fail(`nothing ${file} loads imports a ${name} chunk lazily`);
@@ -48,7 +49,20 @@ test('the entry is CommonJS and answers --version before it imports anything', (
     'one lazy import: the ESM main',
   );
   assert.ok(entry.indexOf('"--version"') < entry.indexOf('import("./main.mjs")'));
+  assert.ok(entry.indexOf('"--version"') < entry.indexOf('"commands.cjs"'), 'and the commands after --version');
   assert.deepEqual([...staticClosure('main.mjs')], ['main.mjs'], 'the main loads no chunk up front');
+});
+
+test('the commands are one CommonJS file that loads the console and the sandbox lazily, as ESM entries', () => {
+  const code = readFileSync(join(dir, 'commands.cjs'), 'utf8');
+  assert.ok(code.includes('// node_modules/commander/'), 'it is commander');
+  // require(), not import(): it runs in a vm.Script (src/code-cache.cts), which has no loader for import().
+  assert.ok(!/\bimport\("/.test(code), 'no import() in commands.cjs');
+  const lazy = new Set([...code.matchAll(/\brequire\("(\.[^"]+)"\)/g)].map((m) => m[1]));
+  assert.deepEqual([...lazy].sort(), ['./console-start.mjs', './sandbox-server.mjs']);
+  for (const heavy of ['node_modules/ink/', 'node_modules/react/', 'node_modules/fastify/', 'node_modules/yoga-layout/'])
+    assert.ok(!code.includes(`// ${heavy}`), `commands.cjs includes ${heavy}`);
+  for (const part of ['console-start.mjs', 'sandbox-server.mjs']) assert.ok(readFileSync(join(dir, part), 'utf8').startsWith('import'), `${part} is ESM`);
 });
 
 const HEAVY = [
@@ -70,7 +84,7 @@ test("the console's start draws its frame without React, Ink or yoga; a bare swi
   // `switchboard` alone: main → the console's opener (no commander) → the start.
   const opener = dynamicImport('main.mjs', 'console');
   assert.ok(!text(staticClosure(opener)).includes('// node_modules/commander/'), 'the bare console loads commander');
-  const start = staticClosure(lazyFromClosure(opener, 'start'));
+  const start = staticClosure(lazyFromClosure(opener, 'console-start'));
   const code = text(start);
   for (const heavy of HEAVY) assert.ok(!code.includes(`// ${heavy}`), `the start chunk and its imports include ${heavy}`);
   assert.ok(code.includes('// src/ui/chrome-text.ts'), 'it does include the chrome');

@@ -2,9 +2,8 @@
 // and what it prints for --help is what the whole program prints for it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildProgram } from '../../src/commands/program.js';
 import { runCli, tempHome, type CliHome } from '../support/cli.js';
 
@@ -14,33 +13,42 @@ before(() => {
 });
 after(() => home.cleanup());
 
-const hook = pathToFileURL(resolve(import.meta.dirname, '../support/load-log.mjs')).href;
-
-/** The code of every bundle chunk a run of `args` loaded. */
-async function loadedCode(args: string[], name: string): Promise<string[]> {
-  const log = join(home.dir, `loads-${name}.txt`);
-  const r = await runCli(args, { env: { ...home.env, NODE_OPTIONS: `--import ${hook}`, SWITCHBOARD_LOAD_LOG: log } });
+/**
+ * The functions of the bundle a run of `args` called, by name (V8's coverage: the commands are one
+ * file, dist/commands.cjs, whose modules each run a function named by their source path when loaded).
+ */
+async function calledIn(args: string[], name: string): Promise<Set<string>> {
+  const dir = join(home.dir, `coverage-${name}`);
+  // Its own TMPDIR: a code cache made under coverage is not the one the other tests share.
+  const r = await runCli(args, { env: { ...home.env, TMPDIR: home.dir, NODE_V8_COVERAGE: dir } });
   assert.equal(r.code, 0, r.stderr);
-  const files = new Set(
-    readFileSync(log, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => fileURLToPath(l.slice(l.indexOf(' ') + 1))),
-  );
-  return [...files].filter((f) => f.endsWith('.mjs')).map((f) => readFileSync(f, 'utf8'));
+  const called = new Set<string>();
+  for (const f of readdirSync(dir)) {
+    const { result } = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Coverage;
+    for (const script of result.filter((s) => s.url.includes('/commands.cjs')))
+      for (const fn of script.functions) if (fn.ranges[0].count > 0) called.add(fn.functionName);
+  }
+  assert.ok(called.size > 0, `${args.join(' ')}: the commands ran from dist/commands.cjs`);
+  return called;
 }
 
-const defines = (code: string[], fn: string) => code.some((c) => c.includes(`function ${fn}(`));
+interface Coverage {
+  result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
+}
+
+/** The command `fn` was built, its module `file` loaded. */
+const defines = (called: Set<string>, fn: string, file: string) => called.has(fn) && called.has(`src/commands/${file}.ts`);
+const definesNone = (called: Set<string>, fn: string, file: string) => !called.has(fn) && !called.has(`src/commands/${file}.ts`);
 
 test('a command named on the command line loads its own module and no other command', async () => {
   for (const [args, name] of [
     [['whoami'], 'whoami'],
     [['--profile', 'sandbox', '-o', 'json', '--no-color', 'whoami'], 'whoami-after-options'],
   ] as const) {
-    const code = await loadedCode([...args], name);
-    assert.ok(defines(code, 'whoamiCommand'), `${args.join(' ')}: its command is loaded`);
-    for (const other of ['assistantsCommand', 'callsCommand', 'archiveCommand', 'testCommand', 'completionCommand']) {
-      assert.ok(!defines(code, other), `${args.join(' ')}: ${other} is not loaded`);
+    const called = await calledIn([...args], name);
+    assert.ok(defines(called, 'whoamiCommand', 'whoami'), `${args.join(' ')}: its command is loaded`);
+    for (const other of ['assistants', 'calls', 'archive', 'test', 'completion']) {
+      assert.ok(definesNone(called, `${other}Command`, other), `${args.join(' ')}: ${other} is not loaded`);
     }
   }
 });
@@ -51,8 +59,8 @@ test('help at the top, help <command> and completion build the whole program', a
     [['help', 'calls'], 'help-calls'],
     [['completion', 'bash'], 'completion'],
   ] as const) {
-    const code = await loadedCode([...args], name);
-    for (const fn of ['assistantsCommand', 'callsCommand', 'testCommand', 'completionCommand']) assert.ok(defines(code, fn), `${args.join(' ')} loads ${fn}`);
+    const called = await calledIn([...args], name);
+    for (const file of ['assistants', 'calls', 'test', 'completion']) assert.ok(defines(called, `${file}Command`, file), `${args.join(' ')} loads ${file}`);
   }
 });
 

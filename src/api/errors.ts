@@ -4,6 +4,18 @@
 // so every layer may use it. No message ever contains an API key: the client never puts
 // headers into errors, and the base URL carries no credentials.
 
+/**
+ * `instanceof` for an error class by a brand both copies of it share. The commands' CommonJS file
+ * and the console's and sandbox's ESM entries are bundled apart, so each holds its own copy of
+ * these classes: an error the console's copy throws must still be the commands' InputError (an
+ * exit code of 2, not 1). Every class checked with instanceof is branded (a subclass has its own).
+ */
+export function brandError(cls: abstract new (...args: never[]) => Error, name: string): void {
+  const brand = Symbol.for(`switchboard.error.${name}`);
+  Object.defineProperty(cls.prototype, brand, { value: true });
+  Object.defineProperty(cls, Symbol.hasInstance, { value: (x: unknown) => typeof x === 'object' && x !== null && brand in x });
+}
+
 /** Something about a request to the service failed; every kind below names the request. */
 export class RequestError extends Error {
   /**
@@ -362,3 +374,13 @@ export function stripQuery(path: string): string {
   const i = path.indexOf('?');
   return i === -1 ? path : path.slice(0, i);
 }
+
+brandError(RequestError, 'RequestError');
+brandError(ApiError, 'ApiError');
+brandError(ResponseShapeError, 'ResponseShapeError');
+brandError(NetworkError, 'NetworkError');
+brandError(TimeoutError, 'TimeoutError');
+brandError(ResponseTooLargeError, 'ResponseTooLargeError');
+brandError(AbortedError, 'AbortedError');
+brandError(InputError, 'InputError');
+brandError(ReadOnlyError, 'ReadOnlyError');

@@ -7,7 +7,7 @@ import { Document, isMap, LineCounter, parseDocument, visit } from 'yaml';
 import { AliasBombError, valueOf } from '../yaml.js';
 import { escapeLine } from '../format/escape.js';
 import { AssistantFileSchema, AssistantInputSchema, ModelSchema, TranscriberSchema, VoiceSchema, type Assistant } from '../api/schemas.js';
-import { InputError } from '../api/errors.js';
+import { brandError, InputError } from '../api/errors.js';
 import { fieldPath } from './diff.js';
 
 /** An assistant as a file holds it: plain data, keys in file order. */
@@ -166,3 +166,5 @@ export function withIdWritten(text: string, id: string): string {
   }
   return inertYaml(doc);
 }
+
+brandError(AssistantFileError, 'AssistantFileError');

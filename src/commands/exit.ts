@@ -1,6 +1,6 @@
 // Exit codes and the errors that choose them, apart from commander so the console, opened
 // without the commands' parser (src/cli.ts), shares them.
-import { InputError } from '../api/errors.js';
+import { brandError, InputError } from '../api/errors.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, auth: 4 } as const;
 
@@ -28,3 +28,6 @@ export function setExitCode(code: number): void {
 export function takeExitCode(): number {
   return exitCode;
 }
+
+brandError(UsageError, 'UsageError');
+brandError(CommandFailed, 'CommandFailed');

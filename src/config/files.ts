@@ -4,7 +4,7 @@ import { closeSync, fsyncSync, fstatSync, openSync, readFileSync, renameSync, rm
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { InputError } from '../api/errors.js';
+import { brandError, InputError } from '../api/errors.js';
 import { privateDir } from './private-dir.js';
 
 /** A problem with Switchboard's own files or settings; the message says how to fix it. */
@@ -104,3 +104,5 @@ export function readSmallTextFile(path: string, what: string, maxBytes = MAX_TEX
     closeSync(fd);
   }
 }
+
+brandError(ConfigError, 'ConfigError');

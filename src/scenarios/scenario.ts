@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import * as z from 'zod';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { AliasBombError, valueOf } from '../yaml.js';
-import { InputError } from '../api/errors.js';
+import { brandError, InputError } from '../api/errors.js';
 
 function checkRegex(source: string, ctx: { addIssue(issue: { code: 'custom'; message: string; input: unknown }): void }): void {
   try {
@@ -225,3 +225,5 @@ export function parseScenarioFile(file: string, text: string): ScenarioFile {
   });
   return { path: file, scenarios };
 }
+
+brandError(ScenarioError, 'ScenarioError');

@@ -52,8 +52,8 @@ export interface ConnectOptions {
   /**
    * Where an embedded sandbox runs: in this process; in a child process (the console: it starts in
    * parallel with the UI, and its memory and request handling stay off the console's heap and event
-   * loop); or 'shared' (commands): one already running on the data dir (the console's, or one an
-   * earlier command left), else a new one that outlives this process by a few idle seconds.
+   * loop); or 'shared' (commands): one an earlier command left running on the data dir, else a new
+   * one that outlives this process by a few idle seconds.
    */
   sandboxIn?: 'process' | 'child' | 'shared';
   /**

@@ -196,8 +196,18 @@ export async function runSandboxChild(): Promise<void> {
     );
   };
   const apiKey = wish?.apiKey ?? generateApiKey();
-  // Registered, so commands use this sandbox rather than start their own.
-  const common = { dataDir, apiKey, host: '127.0.0.1', seed: true, ringEverySeconds, register: true, idle: idleMs ? { ms: idleMs, then: stop } : undefined };
+  // A command's sandbox is registered, so the next commands use it rather than start their own; it
+  // stays while any of them holds a connection. The console's is not: it stops with the console,
+  // which would cut off a command still using it (that command could not know to retry).
+  const common = {
+    dataDir,
+    apiKey,
+    host: '127.0.0.1',
+    seed: true,
+    ringEverySeconds,
+    register: Boolean(idleMs),
+    idle: idleMs ? { ms: idleMs, then: stop } : undefined,
+  };
   try {
     sandbox = await startSandbox({ ...common, port: wish?.port ?? 0 });
   } catch (err) {

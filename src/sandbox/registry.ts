@@ -1,5 +1,5 @@
-// The embedded sandboxes running on a data dir, so a command can use one that is already up (the
-// console's, or the one an earlier command left running for a few idle seconds) instead of starting
+// The embedded sandboxes running on a data dir, so a command can use one that is already up (the one
+// an earlier command left running for a few idle seconds; not the console's, which stops with it) instead of starting
 // fastify and SQLite in its own process for one request.
 //
 // Each registered sandbox writes <dataDir>/running/<pid>-<port>.json (0600 in a 0700 dir) with its

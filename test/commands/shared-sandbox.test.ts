@@ -125,29 +125,32 @@ test('commands at once on a fresh data dir: every write is kept, through whichev
     );
 });
 
-test("the console's sandbox registers, and a command uses it while the console runs", async () => {
+test("the console's sandbox is not registered: a command beside it uses a command's sandbox, which the console stopping does not cut off", async () => {
   const home = freshHome();
   // What the console starts (src/target.ts connectToChild): the program itself as the sandbox child.
   const child = await spawnSandbox({ dataDir: sandboxDataDir(home.env), entry: CLI, execArgv: [] });
+  let stopped = false;
   try {
-    assert.deepEqual(entries(home.running), [`${child.pid}-${new URL(child.url).port}.json`]);
+    assert.deepEqual(entries(home.running), [], "the console's sandbox is not offered to commands");
     const assistant = (await ok(['assistants', 'list', '-o', 'ids'], home.env)).trim().split('\n')[0];
-    // The console writes while commands write beside it.
-    const viaConsole = fetch(`${child.url}/sessions`, {
+    const [shared] = entries(home.running);
+    assert.ok(shared && !shared.startsWith(`${child.pid}-`), `the command left its own sandbox registered: ${shared}`);
+    // The console writes while commands write beside it, and the console stops meanwhile.
+    const viaConsole = await fetch(`${child.url}/sessions`, {
       method: 'POST',
       headers: { 'x-api-key': child.apiKey, 'content-type': 'application/json' },
       body: JSON.stringify({ assistantId: assistant, name: 'from-the-console' }),
     });
+    assert.equal(viaConsole.status, 201);
+    const consoleSession = ((await viaConsole.json()) as { session: { id: string } }).session.id;
     const viaCommands = ['cmd-a', 'cmd-b', 'cmd-c'].map((n) => ok(['sessions', 'create', '--assistant', assistant, '--name', n, '-o', 'ids'], home.env));
-    assert.equal((await viaConsole).status, 201);
-    const ids = (await Promise.all(viaCommands)).map((s) => s.trim());
-    assert.deepEqual(entries(home.running), [`${child.pid}-${new URL(child.url).port}.json`], 'no command started a sandbox of its own');
-    for (const id of ids) {
-      const r = await fetch(`${child.url}/chats/session/${id}`, { headers: { 'x-api-key': child.apiKey } });
-      assert.equal(r.status, 200, `session ${id} is in the console's sandbox`);
-    }
-  } finally {
     await child.close();
+    stopped = true;
+    const ids = (await Promise.all(viaCommands)).map((s) => s.trim());
+    // Every write is on the data dir, read back through the command's sandbox.
+    for (const id of [...ids, consoleSession])
+      assert.match(await ok(['sessions', 'show', id, '-o', 'json'], home.env), new RegExp(id), `session ${id} is kept`);
+  } finally {
+    if (!stopped) await child.close();
   }
-  assert.deepEqual(entries(home.running), [], "the console's sandbox removed its registration when it stopped");
 });

@@ -21,7 +21,7 @@ const npm = (args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) 
 
 test('package.json lists no runtime dependency: everything dist/ loads is bundled', () => {
   assert.deepEqual(Object.keys(pkg.dependencies ?? {}), []);
-  assert.deepEqual(pkg.files.sort(), ['assets', 'dist']);
+  assert.deepEqual(pkg.files.sort(), ['!dist/test', 'assets', 'dist']);
 });
 
 test('the packed tarball installs globally with nothing else, and the installed program works', { timeout: 10 * 60_000 }, () => {
@@ -32,7 +32,7 @@ test('the packed tarball installs globally with nothing else, and the installed 
     const tarball = join(work, packed[0].filename);
     const files: string[] = packed[0].files.map((f: { path: string }) => f.path);
     assert.ok(files.includes('dist/cli.js') && files.includes('assets/seed/assistants.json'), files.join(', '));
-    assert.ok(!files.some((f) => f.startsWith('src/') || f.startsWith('test/')), 'sources and tests stay out of the tarball');
+    assert.ok(!files.some((f) => /^(src|test|dist\/test)\//.test(f)), "sources and tests (and npm test's bundles of them) stay out of the tarball");
 
     const prefix = join(work, 'prefix');
     npm(['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--offline', tarball], work);

@@ -97,9 +97,18 @@ const checking = checks
   : [];
 
 console.log(`# tests on Node ${process.version}, ${concurrency} files at once${checks ? ', with tsc, ESLint, knip and prettier beside them' : ''}`);
+/** The bundled test files; a file that does not compile fails the run with esbuild's own lines (printed above), not a stack. */
+async function built() {
+  try {
+    return await buildTests(process.cwd(), files, join('dist', 'test'));
+  } catch {
+    console.log('# the test files did not build (above); `npx tsc --noEmit` says more');
+    process.exit(1);
+  }
+}
 const runner = fromSource
   ? ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files]
-  : ['--enable-source-maps', '--test', `--test-concurrency=${concurrency}`, ...(await buildTests(process.cwd(), files, join('dist', 'test')))];
+  : ['--enable-source-maps', '--test', `--test-concurrency=${concurrency}`, ...(await built())];
 const tests = await run('tests', process.execPath, runner, { inherit: true });
 const failedChecks = (await Promise.all(checking)).filter((s) => s !== 0).length;
 if (failedChecks > 0) console.log(`# ${failedChecks} check${failedChecks === 1 ? '' : 's'} failed (above)`);

@@ -29,11 +29,11 @@ export async function buildTests(root, files, outdir) {
   const sourceMeta = {
     name: 'source-meta',
     setup(b) {
-      b.onLoad({ filter: /\.(ts|tsx)$/ }, async (args) => {
+      b.onLoad({ filter: /\.(ts|tsx)$/ }, (args) => {
         if (args.path.includes('/node_modules/')) return undefined;
         const file = args.path === finder ? resolve(outdir, 'chunks', 'worker.mjs') : args.path;
         // define works on the syntax tree: the same words inside a string (code a test hands a child) stay.
-        const { code } = await transform(readFileSync(args.path, 'utf8'), {
+        const transformed = transform(readFileSync(args.path, 'utf8'), {
           loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts',
           sourcefile: args.path,
           sourcemap: 'inline',
@@ -48,7 +48,11 @@ export async function buildTests(root, files, outdir) {
             'import.meta.filename': JSON.stringify(file),
           },
         });
-        return { contents: code, loader: 'js' };
+        // A syntax error is reported as the build's own, at its file, line and column.
+        return transformed.then(
+          ({ code }) => ({ contents: code, loader: 'js' }),
+          (err) => ({ errors: err.errors ?? [{ text: String(err) }] }),
+        );
       });
     },
   };

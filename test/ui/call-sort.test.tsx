@@ -7,6 +7,7 @@ import type { Call } from '../../src/api/schemas.js';
 import { routeKey, viewOf } from '../../src/store/index.js';
 import { openConsole } from './support.js';
 import { createMemoryApi } from '../support/memory-api.js';
+import { walkCallLog } from '../../src/api/pager.js';
 import { until } from '../support/wait.js';
 
 const sb = createMemoryApi();
@@ -16,11 +17,7 @@ const header = (frame: string) => frame.split('\n').find((l) => /\bCREATED\b.*\b
 
 test('O cycles the call log through created, status, duration and cost, each both ways; the header shows it; g/G reach its ends', async () => {
   const all: Call[] = [];
-  for (let page = await sb.listCalls({ limit: 1000 }); ;) {
-    all.push(...page);
-    if (page.length < 1000) break;
-    page = await sb.listCalls({ limit: 1000, createdAtLt: page.at(-1)!.createdAt! });
-  }
+  for await (const page of walkCallLog(sb, {}, { pageSize: 1000 })) all.push(...page);
   const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
   try {
     await c.waitFor(/\bDUR\b/);

@@ -7,16 +7,13 @@ import { KEYS } from '../support/ink.js';
 import { until } from '../support/wait.js';
 import { openConsole } from './support.js';
 import { createMemoryApi } from '../support/memory-api.js';
+import { walkCallLog } from '../../src/api/pager.js';
 
 const sb = createMemoryApi();
 
 test(':calls with the start of an id opens an archived call the log has not loaded', async () => {
   const all: Call[] = [];
-  for (let page = await sb.listCalls({ limit: 1000 }); ;) {
-    all.push(...page);
-    if (page.length < 1000) break;
-    page = await sb.listCalls({ limit: 1000, createdAtLt: page.at(-1)!.createdAt! });
-  }
+  for await (const page of walkCallLog(sb, {}, { pageSize: 1000 })) all.push(...page);
   const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
   try {
     await c.waitFor(/\bDUR\b/);

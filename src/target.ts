@@ -2,6 +2,7 @@
 // config; for the sandbox, start it embedded on a loopback port with a fresh key and talk to it
 // over real HTTP, exactly as to a hosted service.
 import type { VoiceAgentApi } from './api/contract.js';
+import type { ClientOptions } from './api/client.js';
 import type { RateLimitWait } from './api/http.js';
 import type { ServiceTraits } from './api/traits.js';
 import { loadTraits, rememberTraits } from './config/traits.js';
@@ -78,6 +79,11 @@ function traitsOptions(key: TraitsKey, env: Env = process.env): { traits: Servic
   return { traits: loadTraits(key.profile, key.url, env), onLearned: (patch) => void rememberTraits(key.profile, key.url, patch, env) };
 }
 
+/** A client's options for `baseUrl` and `apiKey`, with this connection's own: debug, rate-limit reports, read-only, learned traits. */
+function clientOptions(resolved: Target, opts: ConnectOptions, learned: ReturnType<typeof traitsOptions>, baseUrl: string, apiKey: string): ClientOptions {
+  return { baseUrl, apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited, readOnly: resolved.readOnly, ...learned };
+}
+
 export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
   const resolved = opts.resolved ?? resolveTarget({ profile: opts.profile, env: opts.env, readOnly: opts.readOnly });
   if (resolved.kind === 'sandbox' && opts.sandboxIn === 'child') return connectToChild(resolved, opts);
@@ -87,28 +93,14 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
   const { createClient } = await import('./api/client.js');
   const learned = traitsOptions(traitsKeyOf(resolved), opts.env);
   if (resolved.kind === 'remote') {
-    const api = createClient({
-      baseUrl: resolved.baseUrl!,
-      apiKey: resolved.apiKey!,
-      debug: opts.debug,
-      onRateLimited: opts.onRateLimited,
-      readOnly: resolved.readOnly,
-      ...learned,
-    });
+    const api = createClient(clientOptions(resolved, opts, learned, resolved.baseUrl!, resolved.apiKey!));
     return { api, target: resolved, close: once(() => api.close()) };
   }
   // Loaded only when needed: fastify and sqlite cost startup time a remote target never pays.
   const { startSandbox, generateApiKey } = await import('./sandbox/server.js');
   const sandbox = await startSandbox({ dataDir: resolved.sandboxDataDir!, apiKey: generateApiKey(), host: '127.0.0.1', port: 0, seed: true });
   const target: Target = { ...resolved, baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-  const api = createClient({
-    baseUrl: sandbox.url,
-    apiKey: sandbox.apiKey,
-    debug: opts.debug,
-    onRateLimited: opts.onRateLimited,
-    readOnly: resolved.readOnly,
-    ...learned,
-  });
+  const api = createClient(clientOptions(resolved, opts, learned, sandbox.url, sandbox.apiKey));
   return {
     api,
     target,
@@ -171,14 +163,7 @@ async function connectShared(resolved: Target, opts: ConnectOptions): Promise<Co
   // A sandbox found is used with its registered token; one started here, with its key.
   const sandbox = found ? { url: found.url, apiKey: found.token } : await spawnSandbox({ dataDir, idleMs: SHARED_SANDBOX_IDLE_MS });
   const { createClient } = await client;
-  const api = createClient({
-    baseUrl: sandbox.url,
-    apiKey: sandbox.apiKey,
-    debug: opts.debug,
-    onRateLimited: opts.onRateLimited,
-    readOnly: resolved.readOnly,
-    ...traitsOptions(traitsKeyOf(resolved), opts.env),
-  });
+  const api = createClient(clientOptions(resolved, opts, traitsOptions(traitsKeyOf(resolved), opts.env), sandbox.url, sandbox.apiKey));
   const started = 'close' in sandbox ? sandbox : undefined;
   const lease = holdOpen(sandbox.url);
   return {
@@ -204,8 +189,7 @@ async function connectToChild(resolved: Target, opts: ConnectOptions): Promise<C
   });
   const sandbox = await starting;
   const learned = traitsOptions(traitsKeyOf(resolved), opts.env);
-  const client = (url: string, apiKey: string) =>
-    createClient({ baseUrl: url, apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited, readOnly: resolved.readOnly, ...learned });
+  const client = (url: string, apiKey: string) => createClient(clientOptions(resolved, opts, learned, url, apiKey));
   let api = client(sandbox.url, sandbox.apiKey);
   let current = sandbox;
   let closed = false;

@@ -31,6 +31,7 @@ import { transaction } from '../sqlite.js';
 import { callsHeld } from './schema.js';
 import { startCheckpointer, type Checkpointer } from './checkpoint.js';
 import { callEnded, type CallWriter } from './write.js';
+import { pidAlive } from '../config/lock.js';
 
 export interface SyncProgress {
   /** what the sync is doing: new calls, re-reading unfinished ones, back-filling history, or waiting for another process's sync */
@@ -200,17 +201,8 @@ export function syncHolder(db: DatabaseSync, now = Date.now()): LeaseHolder | un
   const row = db.prepare(`SELECT owner, pid, host, since, expires FROM lease WHERE name = 'sync'`).get() as
     { owner: string; pid: number; host: string; since: number; expires: number } | undefined;
   if (!row || row.expires < now) return undefined;
-  if (row.host === hostname() && !alive(row.pid)) return undefined;
+  if (row.host === hostname() && !pidAlive(row.pid)) return undefined;
   return { pid: row.pid, host: row.host, since: row.since };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function tryLease(db: DatabaseSync, owner: string): LeaseHolder | undefined {

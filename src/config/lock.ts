@@ -17,7 +17,8 @@ const LOCK_WAIT_MS = 10_000;
 // is gone or it is older than LOCK_STALE_MS.
 const lockFor = (path: string) => `${path}.lock`;
 
-function pidAlive(pid: number): boolean {
+/** Whether process `pid` runs (one of another user's counts: kill says EPERM, not ESRCH). */
+export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

@@ -11,6 +11,7 @@ import type { SandboxContext } from './context.js';
 import { dataPaths, type FileRow, type SandboxStore } from './db.js';
 import { knowledgeFileIds, type KnowledgeDoc } from './chat.js';
 import { HttpError } from './errors.js';
+import { pidAlive } from '../config/lock.js';
 
 const MIME_BY_EXTENSION: Record<string, string> = {
   '.txt': 'text/plain',
@@ -172,15 +173,6 @@ const partName = (id: string) => `${id}.${process.pid}.part`;
 /** A part whose writer still runs is left alone for this long (after that, its pid was reused). */
 const LIVE_PART_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function ageMs(path: string, now: number): number | undefined {
   try {
     return now - statSync(path).mtimeMs;
@@ -192,7 +184,7 @@ function ageMs(path: string, now: number): number | undefined {
 /** An upload's part file that no live process is writing. */
 function abandonedPart(path: string, name: string, now: number): boolean {
   const owner = /\.(\d+)\.part$/.exec(name);
-  if (!owner || !processAlive(Number(owner[1]))) return true;
+  if (!owner || !pidAlive(Number(owner[1]))) return true;
   const age = ageMs(path, now);
   return age !== undefined && age > LIVE_PART_MAX_AGE_MS;
 }

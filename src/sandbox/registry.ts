@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFile } from '../config/files.js';
+import { pidAlive } from '../config/lock.js';
 
 /** Sent by a registered sandbox on every answer to a request with its key or token: its instance nonce. */
 export const INSTANCE_HEADER = 'x-sandbox-instance';
@@ -57,7 +58,7 @@ export async function findRunningSandbox(dataDir: string): Promise<RunningSandbo
     const path = join(dir, name);
     const entry = readEntry(path);
     if (!entry) continue;
-    if (!isAlive(entry.pid)) {
+    if (!pidAlive(entry.pid)) {
       rmSync(path, { force: true });
       continue;
     }
@@ -79,15 +80,6 @@ function readEntry(path: string): RunningSandbox | undefined {
     return ok ? (e as RunningSandbox) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -11,6 +11,7 @@ import { spawnSandbox } from '../../src/sandbox/child.js';
 import { SHARED_SANDBOX_IDLE_MS } from '../../src/target.js';
 import { CLI, runCli, startCli, tempHome, type CliHome } from '../support/cli.js';
 import { until } from '../support/wait.js';
+import { pidAlive } from '../../src/config/lock.js';
 
 const homes: CliHome[] = [];
 after(() => {
@@ -25,14 +26,6 @@ function freshHome(): CliHome & { running: string } {
 
 const entries = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json')) : []);
 const pidOf = (name: string) => Number(name.split('-')[0]);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function ok(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   const r = await runCli(args, { env });
@@ -47,11 +40,11 @@ test('a command leaves its sandbox registered, the next command uses it, and it 
   assert.ok(file, 'the sandbox the command started is registered');
   assert.doesNotMatch(readFileSync(join(home.running, file), 'utf8'), /sk-sandbox-/, 'with a token, not its generated key');
   const pid = pidOf(file);
-  assert.ok(alive(pid), 'and still running after the command');
+  assert.ok(pidAlive(pid), 'and still running after the command');
   assert.equal(await ok(['assistants', 'list', '-o', 'ids'], home.env), first);
   assert.deepEqual(entries(home.running), [file], 'the second command used it rather than start its own');
   // It stops on its own a few idle seconds after the last request (the guard only ends a hang).
-  await until(() => !alive(pid), `the sandbox to stop after ${SHARED_SANDBOX_IDLE_MS} ms idle`);
+  await until(() => !pidAlive(pid), `the sandbox to stop after ${SHARED_SANDBOX_IDLE_MS} ms idle`);
   assert.deepEqual(entries(home.running), [], 'it removed its registration');
 });
 

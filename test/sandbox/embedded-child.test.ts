@@ -10,20 +10,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSandbox } from '../../src/sandbox/child.js';
 import { until } from '../support/wait.js';
+import { pidAlive } from '../../src/config/lock.js';
 
 const root = resolve(import.meta.dirname, '../..');
 // The child is this repo's CLI run from source, as the console forks its own program.
 const entry = join(root, 'src/cli.ts');
 const execArgv = ['--import', 'tsx'];
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function get(url: string, apiKey: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url, { headers: { 'x-api-key': apiKey } });
@@ -48,7 +40,7 @@ test('serves the seeded data over HTTP, keeps writes across a stop, and stops fo
     assert.equal(created.status, 201);
     await first.close();
     await first.close(); // twice is fine
-    assert.equal(alive(first.pid), false, 'the child has exited');
+    assert.equal(pidAlive(first.pid), false, 'the child has exited');
 
     const second = await spawnSandbox({ dataDir, entry, execArgv });
     try {
@@ -94,9 +86,9 @@ test('the sandbox ends when the console that started it is killed with SIGKILL',
     parent.stdout.on('data', (s: string) => (out += s));
     await until(() => /\d+\n/.test(out), 'the stand-in console to report the sandbox pid');
     const childPid = Number(out.trim());
-    assert.ok(alive(childPid));
+    assert.ok(pidAlive(childPid));
     parent.kill('SIGKILL');
-    await until(() => !alive(childPid), 'the orphaned sandbox to exit');
+    await until(() => !pidAlive(childPid), 'the orphaned sandbox to exit');
   } finally {
     parent.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });

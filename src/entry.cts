@@ -7,12 +7,9 @@
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { runWithCodeCache } from './code-cache.cjs';
+import { NODE_FLOOR } from './node-floor.cjs';
 
 declare const __SWITCHBOARD_VERSION__: string;
-/** The lowest Node version the bundle runs on: package.json's engines.node, set at build time. */
-declare const __SWITCHBOARD_NODE_MIN__: string;
-
-const MIN_NODE = typeof __SWITCHBOARD_NODE_MIN__ === 'string' ? __SWITCHBOARD_NODE_MIN__ : '22.19.0';
 
 /** a.b.c ≥ x.y.z, numerically. */
 function atLeast(version: string, min: string): boolean {
@@ -25,8 +22,8 @@ function atLeast(version: string, min: string): boolean {
 }
 
 const args = process.argv.slice(2);
-if (!atLeast(process.versions.node, MIN_NODE)) {
-  process.stderr.write(`switchboard: needs Node.js ${MIN_NODE} or newer; this is Node.js ${process.versions.node} (${process.execPath})\n`);
+if (!atLeast(process.versions.node, NODE_FLOOR)) {
+  process.stderr.write(`switchboard: needs Node.js ${NODE_FLOOR} or newer; this is Node.js ${process.versions.node} (${process.execPath})\n`);
   process.exitCode = 2;
 } else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${typeof __SWITCHBOARD_VERSION__ === 'string' ? __SWITCHBOARD_VERSION__ : '0.0.0-dev'}\n`);

@@ -24,9 +24,6 @@ for (const entry of existsSync(outdir) ? readdirSync(outdir) : []) if (entry !==
 const version = JSON.stringify(pkg.version);
 /** The ESM entries the CommonJS commands import (source under the repo → name in dist/). */
 const ESM_PARTS = { 'src/ui/start.ts': 'console-start', 'src/sandbox/server.ts': 'sandbox-server' };
-// engines.node is ">=X.Y.Z": the entry refuses an older Node with one line naming X.Y.Z.
-const nodeMin = /^>=\s*(\d+\.\d+\.\d+)$/.exec(pkg.engines?.node ?? '')?.[1];
-if (!nodeMin) throw new Error(`package.json engines.node must read ">=X.Y.Z" (it reads ${JSON.stringify(pkg.engines?.node)})`);
 
 await build({
   ...esmBundleOptions({ define: { __SWITCHBOARD_VERSION__: version } }),
@@ -90,7 +87,7 @@ await build({
   supported: { 'dynamic-import': true }, // kept as import(): main.mjs is ESM
   logLevel: 'warning',
   plugins: [mainIsBundle],
-  define: { __SWITCHBOARD_VERSION__: version, __SWITCHBOARD_NODE_MIN__: JSON.stringify(nodeMin) },
+  define: { __SWITCHBOARD_VERSION__: version },
   banner: { js: '#!/usr/bin/env node' },
 });
 // dist/cli.js is CommonJS whatever the package.json above says (and wherever the dir sits).

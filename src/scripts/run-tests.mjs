@@ -65,8 +65,10 @@ const bin = (name) => join('node_modules', '.bin', name);
 const PRETTIER_FILES = ['src/**/*.{ts,tsx,mjs,cts}', 'test/**/*.{ts,tsx,mjs}', '!test/generated/**'];
 const checking = checks
   ? [
+      // TypeScript's native compiler (the tsgo alias): a quarter of the JavaScript one's CPU. typescript-eslint
+      // still needs the JavaScript one's API, so both are installed.
       run('tsc', process.execPath, [
-        join('node_modules', 'typescript', 'bin', 'tsc'),
+        join('node_modules', 'tsgo', 'bin', 'tsc'),
         '--noEmit',
         '--incremental',
         '--tsBuildInfoFile',
@@ -102,7 +104,7 @@ async function built() {
   try {
     return await buildTests(process.cwd(), files, join('dist', 'test'));
   } catch {
-    console.log('# the test files did not build (above); `npx tsc --noEmit` says more');
+    console.log('# the test files did not build (above); `npm run typecheck` says more');
     process.exit(1);
   }
 }

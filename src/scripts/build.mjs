@@ -53,6 +53,20 @@ const esmParts = {
     });
   },
 };
+// commander imports node:child_process for executable subcommands, which this program has none of;
+// loading it (with net, dgram and the streams) cost every command's start. Its one use loads it when called.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (a) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(a.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      contents: "export default { spawn: (...a) => process.getBuiltinModule('node:child_process').spawn(...a) };",
+      loader: 'js',
+    }));
+  },
+};
 await build({
   entryPoints: { commands: resolve(root, 'src/cli.ts') },
   outdir,
@@ -67,7 +81,7 @@ await build({
   logLevel: 'warning',
   sourcemap: 'linked',
   external: ['react-devtools-core'],
-  plugins: [esmParts],
+  plugins: [esmParts, lazyChildProcess],
   define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__sbImportMetaUrl', __SWITCHBOARD_VERSION__: version },
   banner: { js: "var __sbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });

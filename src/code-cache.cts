@@ -3,6 +3,7 @@
 // the file runs, and a bundle's modules are functions V8 compiles lazily, at every start.
 // One cache per command and subcommand (what `calls search` runs is not what `assistants list` runs), in a directory of
 // this user's under the OS temp dir, as Node keeps its compile cache; made again whenever V8 rejects it.
+import { isAscii } from 'node:buffer';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,9 @@ export function runWithCodeCache(file: string, args: string[]): void {
   let source: string;
   let key: string;
   try {
-    source = readFileSync(file, 'utf8');
+    // The build keeps the file ASCII (build.mjs), so it is read as latin1, the cheapest decoding.
+    const bytes = readFileSync(file);
+    source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
     const st = statSync(file);
     key = `${process.version}-${st.size}-${Math.floor(st.mtimeMs)}`;
   } catch {

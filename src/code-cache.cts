@@ -17,8 +17,14 @@ type ModuleClass = typeof nodeModule.Module & {
 };
 
 const STALE_MS = 24 * 3600 * 1000;
-/** A build keeps at most this many caches (each is most of a megabyte); a command past them runs without one. */
-const MAX_CACHES = 24;
+/**
+ * A build keeps at most this many caches (each is about half a megabyte); a command past them runs without
+ * one, at about twice the CPU. Every command, subcommand and `help <command>` fits, with room for arguments
+ * that are words (`completion bash`, a profile's name): test/commands/code-cache.test.ts counts them.
+ */
+export const MAX_CACHES = 96;
+/** The root's options that take a value (as in src/commands/index.ts): `--profile prod calls list` is cached as calls-list. */
+const VALUE_OPTIONS = new Set(['--profile', '-o', '--output']);
 
 /** A directory only this user can write, or undefined (a stranger's, a link, no uid on this OS). */
 function ownDir(dir: string): string | undefined {
@@ -51,7 +57,7 @@ export function runWithCodeCache(file: string, args: string[]): void {
   }
   const dir = join(root, key);
   // The first two words (options left out): others (ids, paths) share that file; a failed run writes none.
-  const words = args.filter((a) => !a.startsWith('-')).slice(0, 2);
+  const words = args.filter((a, i) => !a.startsWith('-') && !VALUE_OPTIONS.has(args[i - 1])).slice(0, 2);
   const cacheFile = join(dir, `${words.every((w) => /^[a-z]{1,16}$/.test(w)) ? words.join('-') || '_' : '_'}.bin`);
   let cachedData: Buffer | undefined;
   try {

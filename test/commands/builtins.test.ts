@@ -3,19 +3,22 @@
 // src/patches/undici+…+lazy-http2), and the zod schemas of what it reads, and no others (src/api/lazy.ts).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
+import { pidAlive } from '../../src/config/lock.js';
+import { sandboxDataDir } from '../../src/config/paths.js';
+import { runCli, tempHome } from '../support/cli.js';
+import { until } from '../support/wait.js';
 import { sandboxForCli } from '../support/sandbox.js';
 
 const on = sandboxForCli();
 
 /** Node's modules a run of `args` loaded (process.moduleLoadList at exit, through a --require hook). */
-async function builtinsOf(args: string[]): Promise<string[]> {
+async function builtinsOf(args: string[], env = on.env): Promise<string[]> {
   const hook = join(on.home.dir, 'builtins-hook.cjs');
   const out = join(on.home.dir, 'builtins.txt');
   writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.join('\\n')));\n`);
-  const r = await runCli(args, { env: { ...on.env, NODE_OPTIONS: `--require ${hook}` } });
+  const r = await runCli(args, { env: { ...env, NODE_OPTIONS: `--require ${hook}` } });
   assert.equal(r.code, 0, r.stderr);
   return readFileSync(out, 'utf8').split('\n');
 }
@@ -53,6 +56,23 @@ test('a read on a remote service loads none of the modules it does not use', asy
     const loaded = await builtinsOf(args);
     assert.ok(loaded.includes('NativeModule http'), `${args.join(' ')}: it made a request`);
     for (const m of LOADED_WHEN_USED) assert.ok(!loaded.includes(`NativeModule ${m}`), `${args.join(' ')} loads node:${m}`);
+  }
+});
+
+test('a read on the embedded sandbox, one already running, loads none of the modules it does not use', async () => {
+  const home = tempHome();
+  const env = { ...home.env, SWITCHBOARD_PROFILE: undefined };
+  try {
+    // The first command starts the shared sandbox (src/sandbox/registry.ts), which the second finds.
+    assert.equal((await runCli(['assistants', 'list'], { env })).code, 0);
+    const loaded = await builtinsOf(['assistants', 'list'], env);
+    assert.ok(loaded.includes('NativeModule http'), 'it made a request');
+    for (const m of LOADED_WHEN_USED) assert.ok(!loaded.includes(`NativeModule ${m}`), `assistants list on the running sandbox loads node:${m}`);
+  } finally {
+    const running = join(sandboxDataDir(env), 'running');
+    const pids = existsSync(running) ? readdirSync(running).map((n) => Number(n.split('-')[0])) : [];
+    await until(() => !pids.some(pidAlive), 'the shared sandbox to stop by itself');
+    home.cleanup();
   }
 });
 

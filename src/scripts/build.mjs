@@ -53,18 +53,27 @@ const esmParts = {
     });
   },
 };
-// commander imports node:child_process for executable subcommands, which this program has none of;
-// loading it (with net, dgram and the streams) cost every command's start. Its one use loads it when called.
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+// Node modules a package loads with itself but uses rarely, each loaded when first used instead (stand-ins
+// in the commands bundle for the package named). commander's node:child_process is for executable
+// subcommands, which this program has none of; it brought net, dgram and the streams to every command.
+// undici only ever calls assert(value), which fails with node:assert's own error.
+const LAZY_BUILTINS = {
+  'node:child_process': {
+    from: /[\\/]node_modules[\\/]commander[\\/]/,
+    contents: "export default { spawn: (...a) => process.getBuiltinModule('node:child_process').spawn(...a) };",
+  },
+  'node:assert': {
+    from: /[\\/]node_modules[\\/]undici[\\/]/,
+    contents: "module.exports = (value, message) => { if (!value) process.getBuiltinModule('node:assert')(value, message); };",
+  },
+};
+const lazyBuiltins = {
+  name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (a) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(a.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+    b.onResolve({ filter: /^node:(child_process|assert)$/ }, (a) =>
+      LAZY_BUILTINS[a.path].from.test(a.importer) ? { path: a.path, namespace: 'lazy-builtin' } : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
-      contents: "export default { spawn: (...a) => process.getBuiltinModule('node:child_process').spawn(...a) };",
-      loader: 'js',
-    }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (a) => ({ contents: LAZY_BUILTINS[a.path].contents, loader: 'js' }));
   },
 };
 await build({
@@ -81,7 +90,7 @@ await build({
   logLevel: 'warning',
   sourcemap: 'linked',
   external: ['react-devtools-core'],
-  plugins: [esmParts, lazyChildProcess],
+  plugins: [esmParts, lazyBuiltins],
   define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__sbImportMetaUrl', __SWITCHBOARD_VERSION__: version },
   banner: { js: "var __sbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });

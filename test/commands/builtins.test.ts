@@ -29,8 +29,8 @@ test('a command that asks the service over HTTP/1.1 does not load node:http2', a
   assert.ok(!loaded.includes('NativeModule http2'), 'node:http2 is loaded');
 });
 
-/** Loaded by a command only when it uses them: a spawn, a random name or a lock, a worker thread, an async file write. */
-const LOADED_WHEN_USED = ['child_process', 'crypto', 'worker_threads', 'fs/promises'];
+/** Loaded by a command only when it uses them: a spawn, a random name or a lock, a worker thread, an async file write, a failed assertion. */
+const LOADED_WHEN_USED = ['child_process', 'crypto', 'worker_threads', 'fs/promises', 'assert'];
 
 before(async () => {
   const r = await runCli(['archive', 'sync'], { env: on.env });

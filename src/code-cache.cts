@@ -3,6 +3,7 @@
 // the file runs, and a bundle's modules are functions V8 compiles lazily, at every start.
 // One cache per command and subcommand (what `calls search` runs is not what `assistants list` runs), in a directory of
 // this user's under the OS temp dir, as Node keeps its compile cache; made again whenever V8 rejects it.
+import { isAscii } from 'node:buffer';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
@@ -16,8 +17,14 @@ type ModuleClass = typeof nodeModule.Module & {
 };
 
 const STALE_MS = 24 * 3600 * 1000;
-/** A build keeps at most this many caches (each is most of a megabyte); a command past them runs without one. */
-const MAX_CACHES = 24;
+/**
+ * A build keeps at most this many caches (each is about half a megabyte); a command past them runs without
+ * one, at about twice the CPU. Every command, subcommand and `help <command>` fits, with room for arguments
+ * that are words (`completion bash`, a profile's name): test/commands/code-cache.test.ts counts them.
+ */
+export const MAX_CACHES = 96;
+/** The root's options that take a value (as in src/commands/index.ts): `--profile prod calls list` is cached as calls-list. */
+const VALUE_OPTIONS = new Set(['--profile', '-o', '--output']);
 
 /** A directory only this user can write, or undefined (a stranger's, a link, no uid on this OS). */
 function ownDir(dir: string): string | undefined {
@@ -40,7 +47,9 @@ export function runWithCodeCache(file: string, args: string[]): void {
   let source: string;
   let key: string;
   try {
-    source = readFileSync(file, 'utf8');
+    // The build keeps the file ASCII (build.mjs), so it is read as latin1, the cheapest decoding.
+    const bytes = readFileSync(file);
+    source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
     const st = statSync(file);
     key = `${process.version}-${st.size}-${Math.floor(st.mtimeMs)}`;
   } catch {
@@ -48,7 +57,7 @@ export function runWithCodeCache(file: string, args: string[]): void {
   }
   const dir = join(root, key);
   // The first two words (options left out): others (ids, paths) share that file; a failed run writes none.
-  const words = args.filter((a) => !a.startsWith('-')).slice(0, 2);
+  const words = args.filter((a, i) => !a.startsWith('-') && !VALUE_OPTIONS.has(args[i - 1])).slice(0, 2);
   const cacheFile = join(dir, `${words.every((w) => /^[a-z]{1,16}$/.test(w)) ? words.join('-') || '_' : '_'}.bin`);
   let cachedData: Buffer | undefined;
   try {

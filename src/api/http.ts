@@ -10,10 +10,8 @@ import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
 import requestApi from 'undici/lib/api/index.js';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { access, stat } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { looksLikeHtml, preview, serviceWords } from './envelope.js';
 import { AbortedError, ApiError, InputError, NetworkError, ReadOnlyError, RequestError, ResponseTooLargeError, TimeoutError, stripQuery } from './errors.js';
@@ -531,6 +529,8 @@ const MIME_BY_EXTENSION: Record<string, string> = {
  * request carries a Content-Length and memory stays flat whatever the file size.
  */
 export async function multipartFromFile(path: string, opts: { name?: string; onProgress?: (sent: number, total: number) => void }): Promise<StreamBody> {
+  // node:fs/promises (like node:crypto below) is loaded by an upload, not by every client.
+  const { access, stat } = process.getBuiltinModule('node:fs/promises');
   let size: number;
   try {
     const info = await stat(path);
@@ -546,7 +546,7 @@ export async function multipartFromFile(path: string, opts: { name?: string; onP
   }
   const name = opts.name ?? basename(path);
   const mime = MIME_BY_EXTENSION[extname(name).toLowerCase()] ?? 'application/octet-stream';
-  const boundary = `----switchboard${randomBytes(12).toString('hex')}`;
+  const boundary = `----switchboard${process.getBuiltinModule('node:crypto').randomBytes(12).toString('hex')}`;
   // Quotes and line breaks cannot appear inside the quoted filename; browsers percent-encode them the same way.
   const safeName = name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"\r\nContent-Type: ${mime}\r\n\r\n`);

@@ -3,72 +3,98 @@
 // because the hosted service returns more than the spec shows.
 // A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale).
 import * as z from 'zod';
+import { lazySchema } from './lazy.js';
 import type { CallDateFilter } from './traits.js';
 
-const str = z.string();
-const optStr = z.string().nullish();
-const optNum = z.number().nullish();
-const optBool = z.boolean().nullish();
+// Each schema is built when first used (lazy.ts): a command builds only those of what it reads.
+const str = lazySchema(function str() {
+  return z.string();
+});
+const optStr = lazySchema(function optStr() {
+  return z.string().nullish();
+});
+const optNum = lazySchema(function optNum() {
+  return z.number().nullish();
+});
+const optBool = lazySchema(function optBool() {
+  return z.boolean().nullish();
+});
 
 // Parsing never changes a record: no field is added, defaulted or transformed, so what is
 // printed with -o json or exported is what the service sent. Readers read records through
 // src/api/records.ts, the only code that knows their alternative shapes.
 
 /** A prompt message of an assistant's model (our own writes send `{ role, content }`). */
-const PromptMessageSchema = z.looseObject({ role: str, content: optStr });
+const PromptMessageSchema = lazySchema(function promptMessageSchema() {
+  return z.looseObject({ role: str, content: optStr });
+});
 
 /**
  * A message of a call, chat or session as sent: text in `content` or (the platform's) `message`,
  * role maybe missing. Read with messageText / messageRole (src/api/records.ts).
  */
-const MessageSchema = z.looseObject({ role: optStr, content: z.unknown().optional(), message: z.unknown().optional() });
+const MessageSchema = lazySchema(function messageSchema() {
+  return z.looseObject({ role: optStr, content: z.unknown().optional(), message: z.unknown().optional() });
+});
 export type Message = z.infer<typeof MessageSchema>;
 
-const KnowledgeBaseSchema = z.looseObject({ fileIds: z.array(str).nullish() });
-
-export const VoiceSchema = z.looseObject({
-  provider: optStr,
-  voiceId: optStr,
-  model: optStr,
-  language: optStr,
-  speed: optNum,
-});
-export const TranscriberSchema = z.looseObject({ provider: optStr, model: optStr, language: optStr });
-export const ModelSchema = z.looseObject({
-  provider: optStr,
-  model: optStr,
-  temperature: optNum,
-  maxTokens: optNum,
-  emotionRecognitionEnabled: optBool,
-  messages: z.array(PromptMessageSchema).nullish(),
-  knowledgeBase: KnowledgeBaseSchema.nullish(),
+const KnowledgeBaseSchema = lazySchema(function knowledgeBaseSchema() {
+  return z.looseObject({ fileIds: z.array(str).nullish() });
 });
 
-export const AssistantSchema = z.looseObject({
-  id: str,
-  name: optStr,
-  status: optBool,
-  description: optStr,
-  voice: VoiceSchema.nullish(),
-  transcriber: TranscriberSchema.nullish(),
-  model: ModelSchema.nullish(),
-  firstMessage: optStr,
-  firstMessageMode: optStr,
-  backgroundSound: optStr,
-  silenceTimeoutSeconds: optNum,
-  backgroundDenoisingEnabled: optBool,
-  firstMessageInterruptionsEnabled: optBool,
-  maxDurationSeconds: optNum,
-  analysisPlan: z.record(z.string(), z.unknown()).nullish(),
-  knowledgeBase: KnowledgeBaseSchema.nullish(),
-  hangupUsingPrompt: z.looseObject({ enabled: optBool, prompt: optStr }).nullish(),
-  createdAt: optStr,
-  updatedAt: optStr,
+export const VoiceSchema = lazySchema(function voiceSchema() {
+  return z.looseObject({
+    provider: optStr,
+    voiceId: optStr,
+    model: optStr,
+    language: optStr,
+    speed: optNum,
+  });
+});
+export const TranscriberSchema = lazySchema(function transcriberSchema() {
+  return z.looseObject({ provider: optStr, model: optStr, language: optStr });
+});
+export const ModelSchema = lazySchema(function modelSchema() {
+  return z.looseObject({
+    provider: optStr,
+    model: optStr,
+    temperature: optNum,
+    maxTokens: optNum,
+    emotionRecognitionEnabled: optBool,
+    messages: z.array(PromptMessageSchema).nullish(),
+    knowledgeBase: KnowledgeBaseSchema.nullish(),
+  });
+});
+
+export const AssistantSchema = lazySchema(function assistantSchema() {
+  return z.looseObject({
+    id: str,
+    name: optStr,
+    status: optBool,
+    description: optStr,
+    voice: VoiceSchema.nullish(),
+    transcriber: TranscriberSchema.nullish(),
+    model: ModelSchema.nullish(),
+    firstMessage: optStr,
+    firstMessageMode: optStr,
+    backgroundSound: optStr,
+    silenceTimeoutSeconds: optNum,
+    backgroundDenoisingEnabled: optBool,
+    firstMessageInterruptionsEnabled: optBool,
+    maxDurationSeconds: optNum,
+    analysisPlan: z.record(z.string(), z.unknown()).nullish(),
+    knowledgeBase: KnowledgeBaseSchema.nullish(),
+    hangupUsingPrompt: z.looseObject({ enabled: optBool, prompt: optStr }).nullish(),
+    createdAt: optStr,
+    updatedAt: optStr,
+  });
 });
 export type Assistant = z.infer<typeof AssistantSchema>;
 
 /** Body of POST /assistants and PATCH /assistants/{id} (every field optional here; the sandbox requires `name` on create). */
-export const AssistantInputSchema = AssistantSchema.omit({ id: true, createdAt: true, updatedAt: true }).partial();
+export const AssistantInputSchema = lazySchema(function assistantInputSchema() {
+  return AssistantSchema.omit({ id: true, createdAt: true, updatedAt: true }).partial();
+});
 export type AssistantInput = z.input<typeof AssistantInputSchema>;
 
 /**
@@ -76,11 +102,15 @@ export type AssistantInput = z.input<typeof AssistantInputSchema>;
  * (none yet: push creates it), and knowledge-base files named by `files` (names or ids) as well
  * as by `fileIds`.
  */
-const KnowledgeBaseRefSchema = z.looseObject({ fileIds: z.array(str).optional(), files: z.array(str).optional() });
-export const AssistantFileSchema = AssistantInputSchema.extend({
-  id: str.optional(),
-  model: ModelSchema.extend({ knowledgeBase: KnowledgeBaseRefSchema.nullish() }).nullish(),
-  knowledgeBase: KnowledgeBaseRefSchema.nullish(),
+const KnowledgeBaseRefSchema = lazySchema(function knowledgeBaseRefSchema() {
+  return z.looseObject({ fileIds: z.array(str).optional(), files: z.array(str).optional() });
+});
+export const AssistantFileSchema = lazySchema(function assistantFileSchema() {
+  return AssistantInputSchema.extend({
+    id: str.optional(),
+    model: ModelSchema.extend({ knowledgeBase: KnowledgeBaseRefSchema.nullish() }).nullish(),
+    knowledgeBase: KnowledgeBaseRefSchema.nullish(),
+  });
 });
 
 /**
@@ -109,104 +139,120 @@ export function reportNotApplied(stored: Assistant, patch: AssistantInput): Upda
   return Object.defineProperty({ ...stored }, 'notApplied', { value: notApplied, enumerable: false }) as UpdatedAssistant;
 }
 
-const CustomerSchema = z.looseObject({ number: optStr, name: optStr });
+const CustomerSchema = lazySchema(function customerSchema() {
+  return z.looseObject({ number: optStr, name: optStr });
+});
 
-export const CallSchema = z.looseObject({
-  id: str,
-  assistantId: optStr,
-  phoneNumberId: optStr,
-  createdAt: str,
-  updatedAt: optStr,
-  type: optStr, // 'outboundPhoneCall' | 'inboundPhoneCall'
-  status: optStr, // 'queued' | 'ringing' | 'in-progress' | 'ended'
-  customer: CustomerSchema.nullish(),
-  startedAt: optStr,
-  endedAt: optStr,
-  endedReason: optStr,
-  // The platform gives no duration (startedAt/endedAt), its cost may be only costBreakdown.total
-  // and its summary analysis.summary: see viewCall.
-  durationSeconds: optNum,
-  cost: optNum,
-  transcript: optStr,
-  messages: z.array(MessageSchema).nullish(),
-  summary: optStr,
+export const CallSchema = lazySchema(function callSchema() {
+  return z.looseObject({
+    id: str,
+    assistantId: optStr,
+    phoneNumberId: optStr,
+    createdAt: str,
+    updatedAt: optStr,
+    type: optStr, // 'outboundPhoneCall' | 'inboundPhoneCall'
+    status: optStr, // 'queued' | 'ringing' | 'in-progress' | 'ended'
+    customer: CustomerSchema.nullish(),
+    startedAt: optStr,
+    endedAt: optStr,
+    endedReason: optStr,
+    // The platform gives no duration (startedAt/endedAt), its cost may be only costBreakdown.total
+    // and its summary analysis.summary: see viewCall.
+    durationSeconds: optNum,
+    cost: optNum,
+    transcript: optStr,
+    messages: z.array(MessageSchema).nullish(),
+    summary: optStr,
+  });
 });
 export type Call = z.infer<typeof CallSchema>;
 
-export const ChatSchema = z.looseObject({
-  id: str,
-  externalChatId: optStr,
-  sessionId: optStr,
-  input: z.unknown().optional(),
-  output: z.array(MessageSchema).nullish(),
-  assistantId: optStr,
-  status: optStr,
-  cost: optNum,
-  createdAt: optStr,
-  updatedAt: optStr,
-  assistantOverrides: z.looseObject({ variableValues: z.record(z.string(), z.unknown()).nullish() }).nullish(),
+export const ChatSchema = lazySchema(function chatSchema() {
+  return z.looseObject({
+    id: str,
+    externalChatId: optStr,
+    sessionId: optStr,
+    input: z.unknown().optional(),
+    output: z.array(MessageSchema).nullish(),
+    assistantId: optStr,
+    status: optStr,
+    cost: optNum,
+    createdAt: optStr,
+    updatedAt: optStr,
+    assistantOverrides: z.looseObject({ variableValues: z.record(z.string(), z.unknown()).nullish() }).nullish(),
+  });
 });
 export type Chat = z.infer<typeof ChatSchema>;
 
-export const ChatSessionSchema = z.looseObject({
-  id: str,
-  name: optStr,
-  assistantId: optStr,
-  status: optStr,
-  messages: z.array(MessageSchema).nullish(),
-  createdAt: optStr,
-  updatedAt: optStr,
+export const ChatSessionSchema = lazySchema(function chatSessionSchema() {
+  return z.looseObject({
+    id: str,
+    name: optStr,
+    assistantId: optStr,
+    status: optStr,
+    messages: z.array(MessageSchema).nullish(),
+    createdAt: optStr,
+    updatedAt: optStr,
+  });
 });
 export type ChatSession = z.infer<typeof ChatSessionSchema>;
 
-const ServiceRefSchema = z.looseObject({ id: optStr, name: optStr });
+const ServiceRefSchema = lazySchema(function serviceRefSchema() {
+  return z.looseObject({ id: optStr, name: optStr });
+});
 
-export const PhoneNumberSchema = z.looseObject({
-  id: str,
-  accountId: optStr,
-  did: optStr,
-  domain: optStr,
-  provider: optStr,
-  externalId: optStr,
-  status: optBool,
-  assistantId: optStr, // the assistant linked for inbound calls (sandbox field; null when none); see linkOfNumber
-  createdAt: optStr,
-  updatedAt: optStr,
-  // "The service" object: `organization` on the platform, `service` in our spec; see serviceOfRecord.
-  service: ServiceRefSchema.nullish(),
-  organization: ServiceRefSchema.nullish(),
+export const PhoneNumberSchema = lazySchema(function phoneNumberSchema() {
+  return z.looseObject({
+    id: str,
+    accountId: optStr,
+    did: optStr,
+    domain: optStr,
+    provider: optStr,
+    externalId: optStr,
+    status: optBool,
+    assistantId: optStr, // the assistant linked for inbound calls (sandbox field; null when none); see linkOfNumber
+    createdAt: optStr,
+    updatedAt: optStr,
+    // "The service" object: `organization` on the platform, `service` in our spec; see serviceOfRecord.
+    service: ServiceRefSchema.nullish(),
+    organization: ServiceRefSchema.nullish(),
+  });
 });
 export type PhoneNumber = z.infer<typeof PhoneNumberSchema>;
 
-export const KbFileSchema = z.looseObject({
-  id: str,
-  externalId: optStr,
-  name: optStr,
-  integrationId: optStr,
-  url: optStr,
-  bytes: optNum,
-  object: optStr,
-  purpose: optStr,
-  mimetype: optStr,
-  bucket: optStr,
-  path: optStr,
-  status: optStr, // 'processing' | 'done' | 'failed'
-  parsedTextUrl: optStr,
-  parsedTextBytes: z.union([z.string(), z.number()]).nullish(),
-  organizationId: optStr,
-  createdAt: optStr,
-  updatedAt: optStr,
-  service: ServiceRefSchema.nullish(),
-  organization: ServiceRefSchema.nullish(),
-  integration: z.unknown().optional(),
+export const KbFileSchema = lazySchema(function kbFileSchema() {
+  return z.looseObject({
+    id: str,
+    externalId: optStr,
+    name: optStr,
+    integrationId: optStr,
+    url: optStr,
+    bytes: optNum,
+    object: optStr,
+    purpose: optStr,
+    mimetype: optStr,
+    bucket: optStr,
+    path: optStr,
+    status: optStr, // 'processing' | 'done' | 'failed'
+    parsedTextUrl: optStr,
+    parsedTextBytes: z.union([z.string(), z.number()]).nullish(),
+    organizationId: optStr,
+    createdAt: optStr,
+    updatedAt: optStr,
+    service: ServiceRefSchema.nullish(),
+    organization: ServiceRefSchema.nullish(),
+    integration: z.unknown().optional(),
+  });
 });
 export type KbFile = z.infer<typeof KbFileSchema>;
 
-export const PaginationSchema = z.looseObject({
-  total: z.number().int(),
-  page: z.number().int(),
-  limit: z.number().int(),
-  totalPages: z.number().int(),
+export const PaginationSchema = lazySchema(function paginationSchema() {
+  return z.looseObject({
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+    totalPages: z.number().int(),
+  });
 });
 export type Pagination = z.infer<typeof PaginationSchema>;
 

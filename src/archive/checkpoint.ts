@@ -9,7 +9,6 @@
 // every frame copied, so the walk lets the thread catch up (`settle`) whenever the WAL has grown
 // past a bound, and at its end. A crash at any moment leaves a WAL that the next connection
 // recovers, as always: nothing here changes what a commit guarantees.
-import { Worker } from 'node:worker_threads';
 import type { DatabaseSync } from 'node:sqlite';
 
 // Plain CommonJS run by the thread: only Node's built-ins, so the bundle needs no entry for it.
@@ -63,6 +62,8 @@ export function startCheckpointer(db: DatabaseSync, path: string): Checkpointer 
     failed = true;
     wake();
   };
+  // Loaded here: a command that reads the archive starts no thread and loads no worker_threads.
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   const thread = new Worker(THREAD, { eval: true, workerData: { path }, stdout: true, stderr: true });
   thread.on('message', (id: number) => {
     done = id;

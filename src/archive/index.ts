@@ -45,7 +45,6 @@
 // (after/before: epoch ms or ISO 8601, inclusive; text: full text, words, "phrases", prefix*;
 // any text is safe: it is quoted, never FTS syntax). `searchTerms(text)` says what a text searches for.
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
@@ -99,10 +98,10 @@ export interface ArchiveStatus {
 
 /** Where a profile's archive lives. Profile names are kept readable; anything unsafe in a file name is replaced (and the name hashed). */
 export function archivePath(profile: string, env: Env = process.env): string {
+  // node:crypto only for such a name: a read of the archive loads it no other way.
+  const hash = () => process.getBuiltinModule('node:crypto').createHash('sha256').update(profile).digest('hex').slice(0, 8);
   const safe =
-    /^[A-Za-z0-9._-]{1,64}$/.test(profile) && !profile.startsWith('.')
-      ? profile
-      : `${profile.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${createHash('sha256').update(profile).digest('hex').slice(0, 8)}`;
+    /^[A-Za-z0-9._-]{1,64}$/.test(profile) && !profile.startsWith('.') ? profile : `${profile.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${hash()}`;
   return join(cacheDir(env), 'archive', `${safe}.db`);
 }
 

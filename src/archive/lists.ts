@@ -7,10 +7,8 @@
 // never half of one. It is a cache: no fsync (a write must not hold up a keypress), and a file
 // that cannot be read or parsed is treated as no cache at all.
 import { readFileSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { privateDir } from '../config/private-dir.js';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 
 export type CachedListName = 'assistants' | 'numbers' | 'files';
 
@@ -61,7 +59,8 @@ export async function writeCachedList(
   const dir = profileDir(cacheDir, profile);
   privateDir(dir, cacheDir);
   const path = cachedListPath(cacheDir, profile, name);
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const { rename, rm, writeFile } = process.getBuiltinModule('node:fs/promises');
+  const tmp = `${path}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeFile(tmp, JSON.stringify({ savedAt, service, rows }), { mode: 0o600, flag: 'wx' });
     await rename(tmp, path);

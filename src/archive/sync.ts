@@ -19,7 +19,6 @@
 // page) lets one write; the others wait for it (or return at once) and then catch up, which is
 // one request when nothing is new. A lease whose process died (same host, pid gone) or expired
 // is taken over.
-import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { DatabaseSync } from 'node:sqlite';
@@ -225,7 +224,7 @@ function tryLease(db: DatabaseSync, owner: string): LeaseHolder | undefined {
 
 /** A new lease owner: host, pid and a random id (several syncs of one process are different owners). */
 export function leaseOwner(): string {
-  return `${hostname()}:${process.pid}:${randomUUID()}`;
+  return `${hostname()}:${process.pid}:${process.getBuiltinModule('node:crypto').randomUUID()}`;
 }
 
 /** Drops `owner`'s lease, if it still holds it (a sync that ended without its `finally`: a terminated worker). */

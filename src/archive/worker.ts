@@ -9,7 +9,7 @@
 // the worker to stop (its sync's `finally` releases the lease), then terminates it after a short
 // grace; a worker that ended without releasing the lease (terminated, crashed) has it released
 // here: its pid is this live process, so the lease would look held to the next sync.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RateLimitWait } from '../api/http.js';
@@ -91,7 +91,8 @@ export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncO
     if (opts.signal?.aborted) return reject(new AbortedError('GET', '/calls/details', target.baseUrl));
     let worker: Worker;
     try {
-      worker = new Worker(syncWorkerFile(), {
+      // Loaded here, not with the archive: a command that only reads it loads no worker_threads.
+      worker = new (process.getBuiltinModule('node:worker_threads').Worker)(syncWorkerFile(), {
         workerData: data,
         stdout: true,
         stderr: true,

@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 // A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale).
 import * as z from 'zod';
+import { lazySchema } from '../api/lazy.js';
 import { ConfigError, readJsonFile, writePrivateFile } from './files.js';
 import { withLockSync } from './lock.js';
 import { maskKey } from './mask.js';
@@ -16,14 +17,19 @@ export const SANDBOX_PROFILE = 'sandbox';
 export const ENV_PROFILE = 'env';
 
 // readOnly: every write refused for this profile, as with --read-only.
-const ProfileSchema = z.looseObject({ baseUrl: z.string().min(1), apiKey: z.string().min(1), readOnly: z.boolean().optional() });
-const ConfigSchema = z.looseObject({
-  current: z.string().optional(),
-  // The console takes clicks and the wheel, as with --mouse.
-  mouse: z.boolean().optional(),
-  // The console's colours, as with --theme: light, dark or a theme file's path.
-  theme: z.string().optional(),
-  profiles: z.record(z.string(), ProfileSchema).default({}),
+// Built when a config file is first read (lazy.ts): with none, a command builds neither.
+const ProfileSchema = lazySchema(function profileSchema() {
+  return z.looseObject({ baseUrl: z.string().min(1), apiKey: z.string().min(1), readOnly: z.boolean().optional() });
+});
+const ConfigSchema = lazySchema(function configSchema() {
+  return z.looseObject({
+    current: z.string().optional(),
+    // The console takes clicks and the wheel, as with --mouse.
+    mouse: z.boolean().optional(),
+    // The console's colours, as with --theme: light, dark or a theme file's path.
+    theme: z.string().optional(),
+    profiles: z.record(z.string(), ProfileSchema).default({}),
+  });
 });
 
 export type Profile = z.infer<typeof ProfileSchema>;

@@ -2,8 +2,6 @@
 // mode 0600 in a 0700 directory, because they hold API keys or people's conversations.
 import { closeSync, fsyncSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { brandError, InputError } from '../api/errors.js';
 import { privateDir } from './private-dir.js';
 
@@ -15,9 +13,12 @@ export class ConfigError extends InputError {
   }
 }
 
+// node:crypto and node:fs/promises are loaded when first used: most commands write no file.
+const tempName = (path: string) => `${path}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}.tmp`;
+
 export function writePrivateFile(path: string, text: string): void {
   privateDir(dirname(path));
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const tmp = tempName(path);
   try {
     const fd = openSync(tmp, 'wx', 0o600);
     try {
@@ -35,9 +36,10 @@ export function writePrivateFile(path: string, text: string): void {
 
 /** writePrivateFile with async I/O (temp file, fsync, rename), for writers on the console's event loop. */
 export async function writePrivateFileAsync(path: string, text: string): Promise<void> {
+  const { mkdir, open, rename, rm } = process.getBuiltinModule('node:fs/promises');
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const tmp = tempName(path);
   try {
     const handle = await open(tmp, 'wx', 0o600);
     try {
@@ -66,6 +68,7 @@ export function readJsonFile(path: string, whatToDo: string): unknown {
 
 /** readJsonFile, reading the file without blocking. */
 export async function readJsonFileAsync(path: string, whatToDo: string): Promise<unknown> {
+  const { readFile } = process.getBuiltinModule('node:fs/promises');
   return parsedJson(path, await readFile(path, 'utf8').catch((err: unknown) => unreadJson(path, err)), whatToDo);
 }
 

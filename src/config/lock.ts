@@ -2,9 +2,7 @@
 // traits): <file>.lock, created exclusively and holding the owner's pid. A holder that died or
 // stalls past LOCK_STALE_MS is taken over. Writers read what the file holds now under the lock,
 // apply their change and replace the file by an atomic rename, so no writer loses another's.
-import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { link, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConfigError } from './files.js';
 
@@ -63,12 +61,14 @@ const syncFs: LockFs = {
   sleep: (ms) => void Atomics.wait(sleeper, 0, 0, ms),
 };
 
+// node:fs/promises and node:crypto are loaded at first use: a command that takes no lock loads neither.
+const fsp = () => process.getBuiltinModule('node:fs/promises');
 const asyncFs: LockFs = {
-  writeFile: (path, data) => writeFile(path, data, { mode: 0o600 }),
-  link: (existing, path) => link(existing, path),
-  readFile: (path) => readFile(path, 'utf8'),
-  mtimeMs: async (path) => (await stat(path)).mtimeMs,
-  rm: (path) => rm(path, { force: true }),
+  writeFile: (path, data) => fsp().writeFile(path, data, { mode: 0o600 }),
+  link: (existing, path) => fsp().link(existing, path),
+  readFile: (path) => fsp().readFile(path, 'utf8'),
+  mtimeMs: async (path) => (await fsp().stat(path)).mtimeMs,
+  rm: (path) => fsp().rm(path, { force: true }),
   sleep: (ms) => new Promise<void>((r) => setTimeout(r, ms)),
 };
 
@@ -96,7 +96,7 @@ async function runAsync<R>(steps: Steps<R>): Promise<R> {
 // The lock file is made whole before it appears: written under a unique name, then hard-linked
 // to the lock's name, which fails if the lock exists. No reader ever sees a lock without its pid.
 function* tryLock(fs: LockFs, lock: string, ownPidIsMine: boolean): Steps<boolean> {
-  const tmp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const tmp = `${lock}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}`;
   try {
     yield* step(fs.writeFile(tmp, String(process.pid)));
     yield* step(fs.link(tmp, lock));

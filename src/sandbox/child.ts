@@ -10,7 +10,7 @@
 // A separate process keeps the sandbox's memory and request handling off the console's heap and
 // event loop. The key is made in the child and passed back over the channel, never through argv
 // or the environment.
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
 import type { Socket } from 'node:net';
 
@@ -72,7 +72,8 @@ export function spawnSandbox(opts: SpawnOptions): Promise<SandboxChild> {
   // The sandbox makes no TLS connections, and Node 20 reads and parses this bundle of certificates
   // eagerly at start, which costs CPU where it is set for every process.
   delete env.NODE_EXTRA_CA_CERTS;
-  const child = fork(entry, [], {
+  // Loaded here: a command on a remote service, which imports this module with target.ts, forks nothing.
+  const child = process.getBuiltinModule('node:child_process').fork(entry, [], {
     env,
     // The same node flags (a loader such as tsx, say), but not a debugger's port the console holds.
     execArgv: opts.execArgv ?? process.execArgv.filter((a) => !a.startsWith('--inspect')),

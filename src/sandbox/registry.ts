@@ -9,7 +9,6 @@
 // nonce (a port can be taken by another program once a sandbox has gone: it learns a dead token,
 // never the nonce); a file whose pid is dead is removed, as its owner can no longer write it.
 // Nothing else is ever swept.
-import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFile } from '../config/files.js';
@@ -32,9 +31,9 @@ export interface RunningSandbox {
 const runningDir = (dataDir: string) => join(dataDir, 'running');
 const FILE_NAME = /^\d+-\d+\.json$/;
 
-/** A registration's token or nonce. */
+/** A registration's token or nonce (node:crypto loaded here: a command that finds a sandbox makes none). */
 export function newSecret(): string {
-  return randomBytes(16).toString('hex');
+  return process.getBuiltinModule('node:crypto').randomBytes(16).toString('hex');
 }
 
 /** Registers this process's sandbox; the function returned removes the file (safe to call twice). */

@@ -50,6 +50,29 @@ const esmParts = {
     });
   },
 };
+// Node modules a package loads with itself but uses rarely, each loaded when first used instead (stand-ins
+// in the commands bundle for the package named). commander's node:child_process is for executable
+// subcommands, which this program has none of; it brought net, dgram and the streams to every command.
+// undici only ever calls assert(value), which fails with node:assert's own error.
+const LAZY_BUILTINS = {
+  'node:child_process': {
+    from: /[\\/]node_modules[\\/]commander[\\/]/,
+    contents: "export default { spawn: (...a) => process.getBuiltinModule('node:child_process').spawn(...a) };",
+  },
+  'node:assert': {
+    from: /[\\/]node_modules[\\/]undici[\\/]/,
+    contents: "module.exports = (value, message) => { if (!value) process.getBuiltinModule('node:assert')(value, message); };",
+  },
+};
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:(child_process|assert)$/ }, (a) =>
+      LAZY_BUILTINS[a.path].from.test(a.importer) ? { path: a.path, namespace: 'lazy-builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (a) => ({ contents: LAZY_BUILTINS[a.path].contents, loader: 'js' }));
+  },
+};
 await build({
   entryPoints: { commands: resolve(root, 'src/cli.ts') },
   outdir,
@@ -64,10 +87,21 @@ await build({
   logLevel: 'warning',
   sourcemap: 'linked',
   external: ['react-devtools-core'],
-  plugins: [esmParts],
+  plugins: [esmParts, lazyBuiltins],
   define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__sbImportMetaUrl', __SWITCHBOARD_VERSION__: version },
   banner: { js: "var __sbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+
+// esbuild escapes what is not ASCII in strings, but not in comments, regular expressions or raw
+// templates. One such character makes V8 hold the whole source two bytes a character, and the code
+// cache reads an ASCII file as latin1, the cheapest decoding: so escape them. In a comment or a regular
+// expression \uXXXX means the same; a raw template would read it as six characters (the one in the
+// bundle is a RegExp's source, where it means the same again).
+const commandsFile = resolve(outdir, 'commands.cjs');
+writeFileSync(
+  commandsFile,
+  readFileSync(commandsFile, 'utf8').replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+);
 
 // The entry: its one import (./cli.js, the ESM main in the source) is the bundle's main.mjs.
 const mainIsBundle = {

@@ -65,6 +65,20 @@ test('the commands are one CommonJS file that loads the console and the sandbox 
   for (const part of ['console-start.mjs', 'sandbox-server.mjs']) assert.ok(readFileSync(join(dir, part), 'utf8').startsWith('import'), `${part} is ESM`);
 });
 
+test('the commands file is ASCII, so V8 holds its source one byte a character and the code cache reads it as latin1', () => {
+  const bytes = readFileSync(join(dir, 'commands.cjs'));
+  const at = bytes.findIndex((b) => b > 0x7f);
+  assert.equal(at, -1, `commands.cjs has a non-ASCII byte at ${at}: …${bytes.subarray(Math.max(0, at - 40), at + 10).toString('utf8')}`);
+});
+
+test("undici calls node:assert only as assert(value), which the commands bundle's stand-in for it answers (build.mjs)", () => {
+  const code = readFileSync(join(dir, 'commands.cjs'), 'utf8');
+  const undici = code.split(/^\/\/ /m).filter((part) => part.startsWith('node_modules/undici/'));
+  assert.ok(undici.length > 10, 'commands.cjs holds undici');
+  for (const part of undici) assert.doesNotMatch(part, /\bassert\d*\.[A-Za-z]+\(/, part.slice(0, part.indexOf('\n')));
+  assert.ok(!code.includes('require("node:assert")'), 'nothing else in the bundle requires node:assert');
+});
+
 const HEAVY = [
   'node_modules/react-reconciler/',
   'node_modules/ink/',

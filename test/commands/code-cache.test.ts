@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_CACHES } from '../../src/code-cache.cjs';
+import { buildProgram } from '../../src/commands/program.js';
 import { runCli, tempHome } from '../support/cli.js';
 
 /** A home whose TMPDIR is its own, so the cache starts empty. */
@@ -43,15 +45,33 @@ test('a command leaves a cache of its own; the next run uses it and prints the s
   }
 });
 
-test('a build keeps at most 24 caches: a command past them runs without one', async () => {
+test(`a build keeps at most ${MAX_CACHES} caches: a command past them runs without one`, async () => {
   const { home, env, root } = isolated();
   try {
     assert.equal((await runCli(['--help'], { env })).code, 0);
     const [build] = readdirSync(root);
-    for (let i = 1; i < 24; i++) writeFileSync(join(root, build, `other${i}.bin`), 'x');
+    for (let i = 1; i < MAX_CACHES; i++) writeFileSync(join(root, build, `other${i}.bin`), 'x');
     const r = await runCli(['profiles', 'list', '-o', 'json'], { env });
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(!existsSync(join(root, build, 'profiles-list.bin')), 'a 25th cache');
+    assert.ok(!existsSync(join(root, build, 'profiles-list.bin')), `a cache past ${MAX_CACHES}`);
+  } finally {
+    home.cleanup();
+  }
+});
+
+test('every command, subcommand and help <command> has room for its cache, a third of the room left for other words', () => {
+  const commands = buildProgram('0').commands;
+  // `switchboard` with options only ('_'), `help`, each command alone, each subcommand, `help <command>`.
+  const names = 2 + commands.length + commands.reduce((n, c) => n + c.commands.length, 0) + commands.length;
+  assert.ok(names <= (MAX_CACHES * 2) / 3, `${names} names for ${MAX_CACHES} caches`);
+});
+
+test('the values of the root options are not words of the cache name', async () => {
+  const { home, env, root } = isolated();
+  try {
+    const r = await runCli(['-o', 'json', 'profiles', 'list'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(cacheFiles(root).join(), /\/profiles-list\.bin$/);
   } finally {
     home.cleanup();
   }

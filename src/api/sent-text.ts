@@ -7,12 +7,12 @@
 //   keepSentTexts(...)      the client ties each parsed record of a list to its text
 //   sentText(record)        -> the record's text as sent, else JSON.stringify of the record
 
-/** Records parsed by the client → their text in the answer (a record copied or built elsewhere has none). */
-const texts = new WeakMap<object, string>();
+/** A record's text in the answer, on the record parsed from it: not enumerable, so neither a copy nor JSON.stringify carries it. */
+const SENT = Symbol('sent text');
 
 /** `record`'s JSON text as the service sent it when the client read it from an answer, else JSON.stringify of it. */
 export function sentText(record: object): string {
-  return texts.get(record) ?? JSON.stringify(record);
+  return (record as { [SENT]?: string })[SENT] ?? JSON.stringify(record);
 }
 
 /**
@@ -29,7 +29,7 @@ export function keepSentTexts(records: readonly object[], body: string, path: re
   }
   if (!spans || spans.length !== records.length) return;
   for (const [start] of spans) if (body.charCodeAt(start) !== OPEN_BRACE) return;
-  for (let i = 0; i < records.length; i++) texts.set(records[i], body.slice(spans[i][0], spans[i][1]));
+  for (let i = 0; i < records.length; i++) Object.defineProperty(records[i], SENT, { value: body.slice(spans[i][0], spans[i][1]) });
 }
 
 const QUOTE = 34;

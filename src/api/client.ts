@@ -17,6 +17,7 @@ import {
 import type { FilesPage, OutboundCallInput, RequestOptions, UnreadAnswer, VoiceAgentApi, Written } from './contract.js';
 import { ApiError, InputError, RequestError, ResponseShapeError } from './errors.js';
 import { describeBody, preview, serviceWords, unwrapList, unwrapRecord } from './envelope.js';
+import { keepSentTexts } from './sent-text.js';
 import { createTransport, multipartFromFile, notJsonProblem, type Method, type TransportOptions } from './http.js';
 import { DEFAULT_CALL_DATE_FILTER, limitNamedIn, mergeTraits, type ServiceTraits } from './traits.js';
 
@@ -101,8 +102,11 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     return found ? { record: found.record, unread: { ...unread, recordFrom: found.from } } : { unread };
   }
 
-  /** A list, bare or under its resource name or data/items/results. */
-  function many<S extends z.ZodType>(a: Answer, name: string, schema: S): z.output<S>[] {
+  /**
+   * A list, bare or under its resource name or data/items/results; with `sent`, each record keeps
+   * its text in the answer (sent-text.ts: the archive stores the service's own text).
+   */
+  function many<S extends z.ZodType>(a: Answer, name: string, schema: S, sent = false): z.output<S>[] {
     const found = unwrapList(a.body, name);
     if (!found)
       throw shapeError(
@@ -110,7 +114,9 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
         a.body === undefined ? notJsonProblem(a) : `expected a list of ${name} (a JSON array or { ${name}: [...] }), got ${describeBody(a.body)}`,
       );
     const at = found.envelope === 'bare' ? '' : found.envelope.replace(/[{}]/g, '').replace(/:/g, '.');
-    return found.list.map((item, i) => parse(a, schema, item, `${at}[${i}]`));
+    const records = found.list.map((item, i) => parse(a, schema, item, `${at}[${i}]`));
+    if (sent) keepSentTexts(records as object[], a.text, found.path);
+    return records;
   }
 
   function parse<S extends z.ZodType>(a: Answer, schema: S, value: unknown, at: string): z.output<S> {
@@ -161,7 +167,7 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
 
   async function callList(path: string, filters: CallFilters | undefined, ro: RequestOptions | undefined) {
     const { answer } = await capped((limit) => `${path}${callQuery(filters && { ...filters, limit }, traits)}`, filters?.limit, 'callPageCap', ro);
-    return many(answer, 'calls', CallSchema);
+    return many(answer, 'calls', CallSchema, true);
   }
 
   return {
@@ -181,7 +187,7 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     },
     async getCall(id, ro) {
       const path = `/calls/details${callQuery({ id: need(id, 'call id') }, traits)}`;
-      const calls = many(await call('GET', path, ro), 'calls', CallSchema);
+      const calls = many(await call('GET', path, ro), 'calls', CallSchema, true);
       const found = calls.find((c) => c.id === id);
       if (!found) throw new ApiError(404, `no call with id ${id}`, 'GET', path, http.baseUrl, 'Not Found');
       return found;

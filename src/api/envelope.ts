@@ -5,7 +5,7 @@
 // instead of guessing.
 //
 //   unwrapRecord(body, 'assistant') -> { record, envelope } | undefined   one record
-//   unwrapList(body, 'assistants')  -> { list, envelope } | undefined     a list
+//   unwrapList(body, 'assistants')  -> { list, envelope, path } | undefined     a list
 //   serviceWords(answer)            -> one line of the service's own words | undefined
 //
 // Envelope names read like the body's keys: "bare", "{assistant}", "{data}", "{message,data}",
@@ -45,18 +45,21 @@ export function unwrapRecord(body: unknown, name: string): { record: unknown; en
   return { record: body, envelope: 'bare' };
 }
 
-/** A list: a bare array, `{<plural>}`, `{data}`, `{items}`, `{results}` or `{data: {<plural>}}`. */
-export function unwrapList(body: unknown, plural: string): { list: unknown[]; envelope: string } | undefined {
-  if (Array.isArray(body)) return { list: body, envelope: 'bare' };
+/**
+ * A list: a bare array, `{<plural>}`, `{data}`, `{items}`, `{results}` or `{data: {<plural>}}`;
+ * `path` is the keys that lead to it from the top.
+ */
+export function unwrapList(body: unknown, plural: string): { list: unknown[]; envelope: string; path: string[] } | undefined {
+  if (Array.isArray(body)) return { list: body, envelope: 'bare', path: [] };
   if (!isRecord(body)) return undefined;
   for (const key of [plural, 'data', 'items', 'results']) {
     const list = body[key];
-    if (Array.isArray(list)) return { list, envelope: `{${key}}` };
+    if (Array.isArray(list)) return { list, envelope: `{${key}}`, path: [key] };
   }
   if (isRecord(body.data)) {
     for (const key of [plural, 'items', 'results']) {
       const list = body.data[key];
-      if (Array.isArray(list)) return { list, envelope: `{data:{${key}}}` };
+      if (Array.isArray(list)) return { list, envelope: `{data:{${key}}}`, path: ['data', key] };
     }
   }
   return undefined;

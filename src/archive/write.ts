@@ -3,6 +3,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Call } from '../api/schemas.js';
 import { viewCall } from '../api/records.js';
+import { sentText } from '../api/sent-text.js';
 import { BUCKET_MS, DIM, SLOTS, blocksOf, byKey, nameOf } from './schema.js';
 import { BLOCK_RECORDS, BLOCK_SLOTS, refOf } from './blocks.js';
 import type { Row } from './query.js';
@@ -28,6 +29,9 @@ const timeOf = (c: Call) => {
 export function callEnded(c: Call): boolean {
   return c.status === 'ended' || (typeof c.endedAt === 'string' && c.endedAt !== '');
 }
+
+/** A record's JSON text on one line: a raw newline in JSON is whitespace between tokens (never inside a string), so a space keeps the value. */
+const oneLine = (json: string) => (json.includes('\n') ? json.replace(/\n/g, ' ') : json);
 
 /** The text a call's record gave the full-text index (its view's), to take it out again. */
 function textOf(json: string | undefined): { transcript: string | null; summary: string | null } {
@@ -130,8 +134,8 @@ export class CallWriter {
       .map((call) => ({ call, at: timeOf(call) }))
       .sort((a, b) => a.at - b.at || (a.call.id < b.call.id ? -1 : a.call.id > b.call.id ? 1 : 0));
     for (const { call, at } of ordered) {
-      // Stored as JSON.stringify wrote it: every reader parses it, and the export escapes it where it meets a terminal.
-      const json = JSON.stringify(call);
+      // Stored as the service sent it (the export escapes it where it meets a terminal), on one line of its block.
+      const json = oneLine(sentText(call));
       const createdAt = Math.max(0, at);
       const old = this.s.old.get(call.id, call.id) as OldRow | undefined;
       const oldJson = old ? records.get(old.record) : undefined;

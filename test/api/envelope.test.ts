@@ -34,16 +34,16 @@ describe('unwrapRecord', () => {
 });
 
 describe('unwrapList', () => {
-  for (const [body, envelope] of [
-    [[rec], 'bare'],
-    [{ assistants: [rec] }, '{assistants}'],
-    [{ data: [rec] }, '{data}'],
-    [{ items: [rec] }, '{items}'],
-    [{ results: [rec], total: 1 }, '{results}'],
-    [{ message: 'ok', data: { assistants: [rec] } }, '{data:{assistants}}'],
+  for (const [body, envelope, path] of [
+    [[rec], 'bare', []],
+    [{ assistants: [rec] }, '{assistants}', ['assistants']],
+    [{ data: [rec] }, '{data}', ['data']],
+    [{ items: [rec] }, '{items}', ['items']],
+    [{ results: [rec], total: 1 }, '{results}', ['results']],
+    [{ message: 'ok', data: { assistants: [rec] } }, '{data:{assistants}}', ['data', 'assistants']],
   ] as const) {
     test(`${JSON.stringify(body)} is ${envelope}`, () => {
-      assert.deepEqual(unwrapList(body, 'assistants'), { list: [rec], envelope });
+      assert.deepEqual(unwrapList(body, 'assistants'), { list: [rec], envelope, path });
     });
   }
 

@@ -54,6 +54,11 @@ export interface FixtureVariant {
    * Undefined from it: the echo.
    */
   chatReply?: (systemPrompt: string, input: string, before: number) => string | undefined;
+  /**
+   * How each call record of GET /calls and /calls/details is written (default: JSON.stringify): a
+   * service's own key order, escapes, number spellings and spacing. Not with `hostile`.
+   */
+  callText?: (call: Json) => string;
 }
 
 const DEFAULT_VARIANT: FixtureVariant = {
@@ -135,6 +140,8 @@ interface Fault {
 }
 
 type Json = Record<string, unknown>;
+/** Where the records' own texts go in a list written with `callText`. */
+const RECORDS = '\u0000records';
 
 export interface HostedFixture {
   url: string;
@@ -578,7 +585,12 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
     if (method === 'GET' && (path === '/calls' || path === '/calls/details')) {
       const found = callsQuery(query, res);
       if (!found) return;
-      return send(res, 200, list('calls', found, 'Calls fetched successfully', 'named'));
+      const write = variant.hostile ? undefined : variant.callText;
+      if (!write) return send(res, 200, list('calls', found, 'Calls fetched successfully', 'named'));
+      const body = list('calls', [RECORDS as unknown as Json], 'Calls fetched successfully', 'named');
+      const text = JSON.stringify(body).replace(JSON.stringify([RECORDS]), () => `[${found.map(write).join(',')}]`);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      return res.end(text);
     }
     if (method === 'POST' && path === '/calls/outbound') {
       const customer = isRecord(b.customer) ? b.customer : undefined;

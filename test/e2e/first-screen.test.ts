@@ -1,6 +1,8 @@
-// Ink's first frame waits for the first route's screen alone (src/ui/run.tsx): the other screens'
-// chunks (forms, the chat, the test results, …) load after it; a key for one of them waits until it is in.
-// The built binary in tmux, its loads logged (test/support/load-log.mjs) with the moment of Ink's first frame.
+// What the console loads before its frames (the built binary in tmux, its loads logged by
+// test/support/load-log.mjs with the moment of Ink's first frame): the steps before the console's
+// start load what the refusals need, not the config and zod (those come with the start, in one go);
+// Ink's first frame waits for the first route's screen alone (src/ui/run.tsx), the other screens'
+// chunks (forms, the chat, the test results, …) load after it, and a key for one waits until it is in.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -30,8 +32,13 @@ after(async () => {
 const SCREENS = ['AssistantsList', 'Numbers', 'Calls', 'Conversation', 'Files', 'TestResults', 'Profiles', 'AssistantCreate'];
 const declares = (code: string, name: string) => code.includes(`function ${name}(`);
 
-describe("Ink's first frame", { skip }, () => {
-  test("waits for the first screen's chunk only; the others load after it, and a key opens one", { timeout: 10 * 60_000 }, async () => {
+/**
+ * A bare `switchboard` on a terminal, to the Assistants rows, then `2` (Numbers) and quit: the code
+ * of each chunk loaded, in order, and where Ink's first frame came among them.
+ */
+let run: Promise<{ chunks: string[]; frame: number }> | undefined;
+function loads() {
+  run ??= (async () => {
     const log = join(home.dir, 'loads.txt');
     const hook = pathToFileURL(resolve(root, 'test/support/load-log.mjs')).href;
     const env = {
@@ -50,18 +57,37 @@ describe("Ink's first frame", { skip }, () => {
     await t.waitFor(/^Numbers/m);
     t.keys('C-c');
     assert.equal(await t.waitForExit(), 0);
-
-    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    const lines = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => l.endsWith('.mjs') || l.endsWith(' #ink-frame'));
     const frame = lines.findIndex((l) => l.endsWith(' #ink-frame'));
     assert.ok(frame > 0, "the log marks Ink's first frame");
-    const code = (ls: string[]) =>
-      ls.filter((l) => l.includes(' file:') && l.endsWith('.mjs')).map((l) => readFileSync(fileURLToPath(l.slice(l.indexOf(' ') + 1)), 'utf8'));
-    const before = code(lines.slice(0, frame));
-    const all = code(lines);
-    const loadedBefore = SCREENS.filter((s) => before.some((c) => declares(c, s)));
-    assert.deepEqual(loadedBefore, ['AssistantsList'], "before the first frame, the first route's screen alone");
+    const chunks = lines.map((l) => (l.endsWith(' #ink-frame') ? '' : readFileSync(fileURLToPath(l.slice(l.indexOf(' ') + 1)), 'utf8')));
+    return { chunks, frame };
+  })();
+  return run;
+}
+
+describe('what the console loads before its frames', { skip }, () => {
+  test("the config and zod load with the console's start, not in a step of their own before it", { timeout: 10 * 60_000 }, async () => {
+    const { chunks } = await loads();
+    const start = chunks.findIndex((c) => c.includes('function startConsole('));
+    const zod = chunks.findIndex((c) => c.includes('$constructor("$ZodError"'));
+    assert.ok(start >= 0 && zod >= 0, 'the log saw the console start and zod');
+    assert.ok(zod > start, 'zod is loaded after the module that starts the console, in its graph');
+  });
+
+  test("Ink's first frame waits for the first screen's chunk only; the others load after it", { timeout: 10 * 60_000 }, async () => {
+    const { chunks, frame } = await loads();
+    const before = chunks.slice(0, frame);
     assert.deepEqual(
-      SCREENS.filter((s) => !all.some((c) => declares(c, s))),
+      SCREENS.filter((s) => before.some((c) => declares(c, s))),
+      ['AssistantsList'],
+      "before the first frame, the first route's screen alone",
+    );
+    assert.deepEqual(
+      SCREENS.filter((s) => !chunks.some((c) => declares(c, s))),
       [],
       'every screen is loaded after it',
     );

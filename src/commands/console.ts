@@ -5,7 +5,7 @@
 // `switchboard` alone is the console with every global option at its default: src/cli.ts opens it
 // through openConsoleAlone, without loading commander and every command's module first (time
 // the first frame would wait for). test/commands/console-alone.test.ts checks those defaults are commander's.
-import { colorWanted } from './output.js';
+import { colorWanted } from './color.js';
 import { setExitCode, takeExitCode, UsageError } from './exit.js';
 import type { Globals } from './runtime.js';
 import type { ConsoleOptions } from '../ui/start.js';

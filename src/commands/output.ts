@@ -41,18 +41,6 @@ export function paint(on: boolean, tone: Tone | 'bold', text: string): string {
   return `\u001b[${open}m${text}\u001b[${close}m`;
 }
 
-/**
- * Colour only for a terminal, unless the user says otherwise: `--no-color` and NO_COLOR turn it
- * off (https://no-color.org); FORCE_COLOR turns it on even in a pipe (FORCE_COLOR=0 turns it off).
- */
-export function colorWanted(flag: boolean, env: NodeJS.ProcessEnv, tty: boolean): boolean {
-  if (!flag) return false;
-  const force = env.FORCE_COLOR;
-  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  return tty;
-}
-
 // A cell must stay on one line and inside its column in the plain and aligned tables.
 function oneLine(s: string): string {
   return s.replace(/[\t\r\n]+/g, ' ');

@@ -6,7 +6,8 @@ import { ReadOnlyError } from '../api/errors.js';
 import { redactKey } from '../config/mask.js';
 import type { Target } from '../target.js';
 import { escapeLine } from '../format/escape.js';
-import { colorWanted, type Format, type OutputTarget } from './output.js';
+import { colorWanted } from './color.js';
+import type { Format, OutputTarget } from './output.js';
 
 export { EXIT, UsageError, CommandFailed, setExitCode, takeExitCode } from './exit.js';
 import { UsageError, CommandFailed } from './exit.js';

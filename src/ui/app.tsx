@@ -1,9 +1,9 @@
 // The app shell: header, the screen on top of the stack, filter/palette line, flash, footer.
 // Global keys (screens 1-5, :, /, ?, Esc, -, q) live here at the lowest priority.
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
 import { Box, Text, useApp, useStdout } from 'ink';
 import { StoreProvider, routeKey, topRoute, useActions, useConsole, viewOf, type ConsoleStore, type Route } from '../store/index.js';
-import { KeypressProvider, Priority } from './hooks/keypress.js';
+import { KeypressProvider, Priority, useHoldKeys } from './hooks/keypress.js';
 import { TableAtProvider } from './hooks/table-at.js';
 import { BindingsProvider, ScreenRouteContext, useBindings, type Bindings } from './hooks/bindings.js';
 import { Command, KEYMAP } from './keymap.js';
@@ -13,7 +13,7 @@ import { MIN_COLUMNS, MIN_ROWS } from './capabilities.js';
 import { truncate } from '../format/display.js';
 import { FilterBar, Palette } from './components/Palette.js';
 import { ConfirmDialog, dialogHeight } from './components/ConfirmDialog.js';
-import { ROUTES, loadScreens } from './screens/routes.js';
+import { ROUTES, SCREENS, loadScreen, onScreenLoaded, screensLoaded } from './screens/routes.js';
 import { EditorContext, PagerContext, type ShowText } from './hooks/useEditText.js';
 import { CopyContext } from './hooks/useCopy.js';
 import { editInEditor, showInPager } from './external-editor.js';
@@ -28,10 +28,6 @@ const JUMPS: [Command, Route][] = [
   [Command.GoChat, { name: 'chat' }],
   [Command.GoFiles, { name: 'files' }],
 ];
-
-// The screens' components: their specs import them lazily (the first frame is drawn before Ink
-// from the same specs), and this module is ready once they are loaded, before the first render.
-const SCREENS = await loadScreens();
 
 type AppProps = { stop?: () => Promise<void>; handOver?: Terminal['handOver']; copy?: Terminal['copy'] };
 
@@ -157,6 +153,7 @@ function Shell() {
   const room = Math.max(0, rows - 2 - flashLines(flashShown, width).length - 1 - (showBar ? 1 : 0));
   const dialogRows = dialog ? Math.min(dialogHeight(dialog, width), room) : 0;
   const bodyHeight = room - dialogRows;
+  useSyncExternalStore(onScreenLoaded, screensLoaded);
   const Screen = SCREENS[route.name];
   const tooSmall = columns < MIN_COLUMNS || rows < MIN_ROWS;
   return (
@@ -166,7 +163,7 @@ function Shell() {
         <Header width={width} />
         <Box height={bodyHeight} flexDirection="column" overflow="hidden" flexShrink={0}>
           <ScreenRouteContext.Provider value={routeKey(route)}>
-            <Screen key={routeKey(route)} route={route} width={width} height={Math.max(1, bodyHeight)} />
+            {Screen ? <Screen key={routeKey(route)} route={route} width={width} height={Math.max(1, bodyHeight)} /> : <ScreenLoading name={route.name} />}
           </ScreenRouteContext.Provider>
         </Box>
         {dialog ? <ConfirmDialog width={width} height={dialogRows} /> : null}
@@ -179,4 +176,15 @@ function Shell() {
       ) : null}
     </>
   );
+}
+
+/**
+ * The body while the top route's component is still loading (run.tsx loads the first route's
+ * before Ink's first frame, the others after it): keys wait, in order, for the screen they are for.
+ */
+function ScreenLoading({ name }: { name: Route['name'] }) {
+  useHoldKeys(true);
+  // Code, not data: the component's chunk (already on its way after the first frame, or a test's render of <App>).
+  useLayoutEffect(() => void loadScreen(name), [name]);
+  return null;
 }

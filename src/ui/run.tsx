@@ -10,7 +10,7 @@ import { ApiOnceConnected, connect, traitsKeyOf, type Connection, type Target } 
 import { lowerOtherThreads } from '../priority.js';
 import { LiveApp } from './app.js';
 import { LiveConsole, type OpenedConsole } from './live-console.js';
-import { ROUTES } from './screens/routes.js';
+import { ROUTES, loadScreen, loadScreens } from './screens/routes.js';
 import { consoleTarget, shownTarget, type Started } from './start.js';
 
 export async function runConsole(started: Started): Promise<number> {
@@ -97,6 +97,8 @@ export async function runConsole(started: Started): Promise<number> {
   addCrashSecret(resolved.apiKey);
   terminal.reportCrashesTo((line) => flash(line, 'error'));
   try {
+    // Ink's first frame waits for the first route's screen alone; the others load after it (a key for one waits until it is in).
+    await loadScreen(started.route.name);
     const app = render(<LiveApp live={live} stop={terminal.stop} handOver={terminal.handOver} copy={terminal.copy} />, {
       stdout: terminal.output,
       exitOnCtrlC: false,
@@ -104,6 +106,7 @@ export async function runConsole(started: Started): Promise<number> {
       maxFps: 60,
       incrementalRendering: true,
     });
+    setImmediate(() => void loadScreens().catch((err: unknown) => flash(`Could not load a screen: ${String(err)}`, 'error')));
     await app.waitUntilExit();
   } finally {
     // The session index's last changes, written under its lock (milliseconds; a hung service does not delay it).

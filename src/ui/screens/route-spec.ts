@@ -1,7 +1,7 @@
 // The shape of a route's spec: everything about a route in one place, in its screen folder's
 // spec.ts. The list of folders is routes.ts. A spec is plain data and functions over the store's
 // types: the first frame (ui/start.ts) reads titles and contexts before React and Ink are loaded,
-// so the component is a lazy import, loaded once before the app first renders (app.tsx).
+// so the component is a lazy import: the first route's before Ink's first frame, the others after it (run.tsx).
 import type { ComponentType } from 'react';
 import type { Route, RouteName } from '../../store/types.js';
 import type { RouteBehaviour, RouteOf } from '../../store/routes.js';

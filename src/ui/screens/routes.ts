@@ -47,9 +47,39 @@ export function freshnessOf(r: Route, s: ConsoleState): Freshness {
   return specOf(r).freshness?.(r, s) ?? { state: 'fresh' };
 }
 
-/** Every route's component, loaded (app.tsx awaits them before the first render). */
-export async function loadScreens(): Promise<Record<RouteName, ComponentType<{ route: Route; width: number; height: number }>>> {
-  const names = Object.keys(ROUTES) as RouteName[];
-  const components = await Promise.all(names.map((n) => ROUTES[n].component()));
-  return Object.fromEntries(names.map((n, i) => [n, components[i]])) as Record<RouteName, ComponentType<{ route: Route; width: number; height: number }>>;
+type Screen = ComponentType<{ route: Route; width: number; height: number }>;
+
+/** Each route's component once its chunk has loaded (filled by loadScreen). */
+export const SCREENS: Partial<Record<RouteName, Screen>> = {};
+const loading = new Map<RouteName, Promise<Screen>>();
+const listeners = new Set<() => void>();
+
+/** How many screens have loaded: the app's snapshot for re-rendering when one comes in. */
+export function screensLoaded(): number {
+  return Object.keys(SCREENS).length;
+}
+
+/** Loads a route's component (once: later calls share the load); the app re-renders when it is in (onScreenLoaded). */
+export function loadScreen(name: RouteName): Promise<Screen> {
+  let p = loading.get(name);
+  if (!p) {
+    p = (ROUTES[name].component() as Promise<Screen>).then((c) => {
+      SCREENS[name] = c;
+      for (const l of listeners) l();
+      return c;
+    });
+    loading.set(name, p);
+  }
+  return p;
+}
+
+/** Calls `listener` each time a screen has loaded; returns the unsubscribe (for useSyncExternalStore). */
+export function onScreenLoaded(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+/** Every route's component: run.tsx loads the first route's before Ink's first frame and these after it. */
+export async function loadScreens(): Promise<void> {
+  await Promise.all((Object.keys(ROUTES) as RouteName[]).map(loadScreen));
 }

@@ -24,13 +24,14 @@ const SELECTED_ROW = '\x1b[7m';
 
 // The call log's status line: "1234 calls+" while older calls remain, "1234 calls" at the end.
 // (not the chart line above it, "N calls loaded")
-const COUNT = /(\d+) calls(\+?)(?! loaded)/g;
+// The count is grouped ("100,300 calls"): all its digits, not the last group's.
+const COUNT = /(\d[\d,]*) calls(\+?)(?! loaded)/g;
 
 function lastCount(text: string): { loaded: number; more: boolean } | undefined {
   let m: RegExpExecArray | null;
   let last: RegExpExecArray | undefined;
   while ((m = COUNT.exec(text))) last = m;
-  return last && { loaded: Number(last[1]), more: last[2] === '+' };
+  return last && { loaded: Number(last[1].replaceAll(',', '')), more: last[2] === '+' };
 }
 
 /**

@@ -73,6 +73,9 @@ export class FilterScan {
   private rowids = new Float64Array(1024);
   /** each match's value of the order's column (NaN: none); a status is its code in `texts` */
   private values = new Float64Array(0);
+  /** each match's place in the order but for ties, made from its value when a sort needs it: less comes first */
+  private keys = new Float64Array(0);
+  private keyed = 0;
   private found = 0;
   private texts: string[] = [];
   private codes = new Map<string, number>();
@@ -181,6 +184,7 @@ export class FilterScan {
     this.order = order;
     this.sortedCount = 0;
     this.sorted = new Uint32Array(0);
+    this.keyed = 0;
     if (!columnChanged) return;
     this.texts = [];
     this.codes = new Map();
@@ -211,25 +215,33 @@ export class FilterScan {
     }
   }
 
+  /** Makes the sort keys of the matches from `from` on. */
+  private makeKeys(from: number) {
+    if (this.keys.length < this.values.length) {
+      const grown = new Float64Array(this.values.length);
+      grown.set(this.keys.subarray(0, from));
+      this.keys = grown;
+    }
+    const sign = this.order.desc ? -1 : 1;
+    const status = this.order.by === 'status';
+    for (let i = from; i < this.found; i++) {
+      const v = this.values[i];
+      // Calls without the value come last either way, as the call log's window orders them.
+      this.keys[i] = Number.isNaN(v) ? Infinity : sign * (status ? this.ranks[v] : v);
+    }
+    this.keyed = this.found;
+  }
+
   /** Matches i and j (indexes in `rowids`) as the order has them: below zero when i comes first. */
   private compare(i: number, j: number): number {
-    const desc = this.order.desc;
     if (this.column) {
-      let a = this.values[i];
-      let b = this.values[j];
-      // Calls without the value come last either way, as the call log's window orders them.
-      const aNone = Number.isNaN(a);
-      const bNone = Number.isNaN(b);
-      if (aNone !== bNone) return aNone ? 1 : -1;
-      if (this.order.by === 'status' && !aNone) {
-        a = this.ranks[a];
-        b = this.ranks[b];
-      }
-      if (!aNone && a !== b) return (a < b ? -1 : 1) * (desc ? -1 : 1);
+      const a = this.keys[i];
+      const b = this.keys[j];
+      if (a !== b) return a < b ? -1 : 1;
     }
     // Ties by creation, in the same direction.
     const d = this.rowids[i] - this.rowids[j];
-    return desc ? -d : d;
+    return this.order.desc ? -d : d;
   }
 
   /** Sorts the matches found since the last read and merges them into those sorted. */
@@ -244,7 +256,9 @@ export class FilterScan {
       byText.forEach((code, rank) => (this.ranks[code] = rank));
       fresh = Uint32Array.from({ length: this.found }, (_, k) => k);
       this.sortedCount = 0;
+      this.keyed = 0;
     }
+    this.makeKeys(this.keyed);
     fresh.sort(cmp);
     const old = this.sorted.subarray(0, this.sortedCount);
     const merged = new Uint32Array(this.found);

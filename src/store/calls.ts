@@ -44,8 +44,11 @@ function callOrder(sort: ListSort | undefined): CallOrder | undefined {
 /** An order in which a `/` walk (newest first) can find a match that sorts above those found before. */
 const sortsFound = (order: CallOrder | undefined) => order !== undefined && !(order.by === 'created' && order.desc);
 
-/** How often a walk in such an order draws its matches again while it finds more. */
-const SORTED_DRAW_MS = 100;
+/**
+ * How often a walk in such an order draws its matches again while it finds more: each draw sorts
+ * what was found into what was drawn, so a draw waits for a quarter more matches (or a second).
+ */
+const SORTED_DRAW_MS = { least: 100, most: 1000 } as const;
 
 /** Days the call log's chart shows at most. */
 export const CHART_DAYS = 60;
@@ -276,7 +279,10 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     const v = view();
     const short = log.calls.length < windowFor(v, get().rows, found).count && found > before;
     const now = performance.now();
-    const more = sortsFound(callOrder(v.sort)) ? found > log.total && now - current.drawn >= SORTED_DRAW_MS : found - log.total >= 1000;
+    const since = now - current.drawn;
+    const more = sortsFound(callOrder(v.sort))
+      ? found > log.total && ((since >= SORTED_DRAW_MS.least && found - log.total >= log.total / 4) || since >= SORTED_DRAW_MS.most)
+      : found - log.total >= 1000;
     if (done || short || more) {
       current.drawn = now;
       setLog({ filtering: !done });

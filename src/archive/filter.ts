@@ -3,7 +3,7 @@
 // the full-text index's words, so it walks the narrow `calls` rows; it walks them newest first in
 // slices of a few milliseconds (`step`), so a keystroke never waits for a scan of a million rows
 // and the first screen of matches is there after the first slice. The matches are kept as rowids
-// (8 bytes a match), and a window of them is read back by rowid.
+// with the value of the column they sort by, never as records, and a window of them is read back by rowid.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { ROW_COLUMNS, toArchived, whereOf, type ArchivedCall, type CallOrder, type CallQuery, type Row } from './query.js';
 import { byKey } from './schema.js';
@@ -60,7 +60,7 @@ function byCodePoint(a: string, b: string): number {
 /**
  * The matches of a `/` scan, in the call log's order (CallOrder, as `window` reads it): the
  * matches found so far are sorted, so a walk still under way shows them in order. Each match is
- * its rowid and the order column's value (16 bytes; no record is read): the column is read by the
+ * its rowid and the order column's value (a number each; no record is read): the column is read by the
  * walk itself, and read again for the matches found when the order changes (`reorder`).
  */
 export class FilterScan {

@@ -24,7 +24,8 @@
 //   archive.indexOf(query, position, order)               → the row's offset in window(query) in that order
 //   archive.get(id)                                       → Call (full record) | undefined
 //   archive.withIdPrefix(prefix, limit)                   → ArchivedCall[] whose id starts so (a short id), newest first
-//   archive.filterScan(what, query)                       → FilterScan: the console's `/`, walked a slice at a time (filter.ts)
+//   archive.filterScan(what, query, order)                → FilterScan: the console's `/`, walked a slice at a time, its matches
+//       sorted as found in `order` (positions, indexOf; reorder) (filter.ts)
 //   archive.byPositions(positions) / positionOf(id)       → ArchivedCall[] in the order given / a call's position
 //       (these three read on a second, read-only connection: a scan sees each page a sync commits)
 //   archive.put(calls, { wait })                          → written (false: another writer held the lock and wait was false)
@@ -277,9 +278,9 @@ export class CallArchive {
     return this.reader.withIdPrefix(prefix, limit);
   }
 
-  /** The console's `/`: a substring filter over the list fields, walked newest first a slice at a time (filter.ts). */
-  filterScan(what: FilterText, q: CallQuery = {}): FilterScan {
-    return new FilterScan(this.scanDb, what, q);
+  /** The console's `/`: a substring filter over the list fields, walked newest first a slice at a time, its matches in `order` (filter.ts). */
+  filterScan(what: FilterText, q: CallQuery = {}, order?: CallOrder): FilterScan {
+    return new FilterScan(this.scanDb, what, q, order);
   }
 
   /** The calls at these positions (a scan's matches), in the order given; positions no longer held are left out. */

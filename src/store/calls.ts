@@ -41,6 +41,15 @@ function callOrder(sort: ListSort | undefined): CallOrder | undefined {
   return by ? { by, desc: sort.desc } : undefined;
 }
 
+/** An order in which a `/` walk (newest first) can find a match that sorts above those found before. */
+const sortsFound = (order: CallOrder | undefined) => order !== undefined && !(order.by === 'created' && order.desc);
+
+/**
+ * How often a walk in such an order draws its matches again while it finds more: each draw sorts
+ * what was found into what was drawn, so a draw waits for a quarter more matches (or a second).
+ */
+const SORTED_DRAW_MS = { least: 100, most: 1000 } as const;
+
 /** Days the call log's chart shows at most. */
 export const CHART_DAYS = 60;
 
@@ -82,6 +91,11 @@ export interface CallLogActions {
   rereadCalls(): void;
   /** Reads the window the top view's cursor needs (called when the cursor or scroll moves). */
   windowCalls(): void;
+  /**
+   * Reads the log in its new order (the sort changed; `was`: the view before). Under a `/` filter
+   * the matches are sorted again and the cursor stays on its call, on the same screen row.
+   */
+  sortCalls(was: ViewState): void;
   /** Starts the `/` filter over the whole archive. */
   filterCalls(text: string): void;
   /** Validates and applies the filter form; returns an error message naming the bad field, or null. */
@@ -171,7 +185,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     const s = get();
     const f = s.callLog.filters;
     const archive = deps.archive.get();
-    if (rt.callScan) return archive.byPositions(rt.callScan.run.matches.slice(from, from + count));
+    if (rt.callScan) return archive.byPositions(rt.callScan.run.positions(from, count));
     if (f.id) {
       const rowid = archive.positionOf(f.id);
       const rows = rowid === undefined ? [] : archive.byPositions([rowid]);
@@ -186,13 +200,16 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
 
   function countAll(): number {
     const f = get().callLog.filters;
-    if (rt.callScan) return rt.callScan.run.matches.length;
+    if (rt.callScan) return rt.callScan.run.count;
     if (f.id) return readRows(0, 1, 1).length;
     return deps.archive.get().count(archiveQuery(f));
   }
 
-  /** Reads the window the view needs (when it is not what is held); keeps the key of the row under the cursor. */
-  function fillWindow(force: boolean, total = get().callLog.total) {
+  /**
+   * Reads the window the view needs (when it is not what is held); keeps the key of the row under
+   * the cursor, unless `keepKey` (a walk that has not found the cursor's call yet).
+   */
+  function fillWindow(force: boolean, total = get().callLog.total, keepKey = false) {
     const s = get();
     const v = view();
     const log = s.callLog;
@@ -211,7 +228,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     // The call under the cursor, so the cursor can stay on it when calls arrive above.
     const now = get().callLog;
     const at = now.calls[v.cursor - now.from];
-    if (at && at.id !== v.key && s.stack[s.stack.length - 1]?.name === 'calls')
+    if (at && at.id !== v.key && !keepKey && s.stack[s.stack.length - 1]?.name === 'calls')
       get().actions.syncView(CALLS, { cursor: v.cursor, scroll: v.scroll, key: at.id });
   }
 
@@ -235,27 +252,44 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     const f = get().callLog.filters;
     const rowid = deps.archive.get().positionOf(key);
     if (rowid === undefined) return undefined;
-    if (rt.callScan) {
-      const i = rt.callScan.run.matches.indexOf(rowid);
-      return i >= 0 ? i : undefined;
-    }
+    if (rt.callScan) return rt.callScan.run.indexOf(rowid);
     if (f.id) return 0;
     return deps.archive.get().indexOf(archiveQuery(f), rowid, callOrder(view().sort));
+  }
+
+  /** Puts the cursor at `at`, where its call `key` is now; rows added above move what is on screen with them, unless the view is at the top. */
+  function follow(at: number, key: string) {
+    const s = get();
+    const v = view();
+    if (at === v.cursor || s.stack[s.stack.length - 1]?.name !== 'calls') return;
+    const body = Math.max(1, s.rows - 8);
+    const scroll = v.scroll === 0 ? scrollFor(at, 0, body) : Math.max(0, v.scroll + at - v.cursor);
+    s.actions.syncView(CALLS, { cursor: at, scroll, key });
   }
 
   function stepScan() {
     const current = rt.callScan;
     if (!current) return;
-    const before = current.run.matches.length;
+    const before = current.run.count;
     const done = current.run.step();
     const log = get().callLog;
-    const found = current.run.matches.length;
-    // Draw what the screen still lacks, and the count, without redrawing for every slice.
+    const found = current.run.count;
+    // Draw what the screen still lacks, and the count, without redrawing for every slice. In a
+    // sorted order a match found may go above the rows drawn: those are drawn again as time passes.
     const v = view();
     const short = log.calls.length < windowFor(v, get().rows, found).count && found > before;
-    if (done || short || found - log.total >= 1000) {
+    const now = performance.now();
+    const since = now - current.drawn;
+    const more = sortsFound(callOrder(v.sort))
+      ? found > log.total && ((since >= SORTED_DRAW_MS.least && found - log.total >= log.total / 4) || since >= SORTED_DRAW_MS.most)
+      : found - log.total >= 1000;
+    if (done || short || more) {
+      current.drawn = now;
       setLog({ filtering: !done });
-      fillWindow(true, found);
+      // The cursor stays on its call as matches sort in above it; one the walk has not found yet keeps its key.
+      const at = v.key === undefined ? undefined : positionOfKey(v.key);
+      if (at !== undefined) follow(at, v.key!);
+      fillWindow(true, found, v.key !== undefined && at === undefined && !done);
     }
     if (!done) current.timer = setImmediate(stepScan);
   }
@@ -270,7 +304,8 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
       return;
     }
     const f = s.callLog.filters;
-    rt.callScan = { text, run: deps.archive.get().filterScan(filterText(text, s), { ...archiveQuery(f), ...(f.id ? { id: f.id } : {}) }) };
+    const run = deps.archive.get().filterScan(filterText(text, s), { ...archiveQuery(f), ...(f.id ? { id: f.id } : {}) }, callOrder(view().sort));
+    rt.callScan = { text, run, drawn: 0 };
     setLog(keepRows ? { filtering: true } : { filtering: true, calls: [], positions: [], from: 0, total: 0 });
     stepScan();
   }
@@ -338,6 +373,19 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
         if (get().callLog.status !== 'ready') return;
         try {
           fillWindow(false);
+        } catch (err) {
+          setLog({ error: failure(err).message });
+        }
+      },
+      sortCalls(was) {
+        const scan = rt.callScan;
+        if (!scan || get().callLog.status !== 'ready') return get().actions.rereadCalls();
+        try {
+          scan.run.reorder(callOrder(view().sort));
+          const at = was.key === undefined ? undefined : positionOfKey(was.key);
+          if (at !== undefined && get().stack[get().stack.length - 1]?.name === 'calls')
+            get().actions.syncView(CALLS, { cursor: at, scroll: Math.max(0, at - (was.cursor - was.scroll)), key: was.key });
+          fillWindow(true, scan.run.count);
         } catch (err) {
           setLog({ error: failure(err).message });
         }

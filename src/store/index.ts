@@ -9,7 +9,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/shallow';
 import type { VoiceAgentApi } from '../api/contract.js';
 import { routeKey, type ConsoleTarget, type Deps, type Route } from './types.js';
-import { createNavigationSlice, topRoute, type NavigationActions, type NavigationState } from './navigation.js';
+import { EMPTY_VIEW, createNavigationSlice, topRoute, type NavigationActions, type NavigationState } from './navigation.js';
 import { createUiSlice, type UiActions, type UiState } from './ui.js';
 import { createResourcesSlice, type ResourcesActions, type ResourcesState } from './resources.js';
 import { createCallLogSlice, LIVE_REFRESH_MS, type CallLogActions, type CallLogState } from './calls.js';
@@ -159,7 +159,7 @@ export function createConsoleStore(
     const view = s.views.calls;
     if (view !== prev.views.calls && view) {
       if (view.filter !== (prev.views.calls?.filter ?? '')) s.actions.filterCalls(view.filter);
-      else if (view.sort !== prev.views.calls?.sort) s.actions.rereadCalls();
+      else if (view.sort !== prev.views.calls?.sort) s.actions.sortCalls(prev.views.calls ?? EMPTY_VIEW);
       else if (view.scroll !== prev.views.calls?.scroll || view.cursor !== prev.views.calls?.cursor) s.actions.windowCalls();
     }
     // A sync that ended changed what the archive's views show.

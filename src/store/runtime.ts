@@ -13,6 +13,8 @@ interface CallScan {
   run: FilterScan;
   /** the next slice, queued */
   timer?: ReturnType<typeof setImmediate>;
+  /** when its matches were last drawn (performance.now()) */
+  drawn: number;
 }
 
 export interface StoreRuntime {

@@ -235,7 +235,7 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.CopyNumber]: { keys: [{ char: '#' }], contexts: ['numbers', 'calls', 'call'], hint: 'copy the DID / customer number' },
   [Command.Sort]: {
     keys: [{ char: 'O' }],
-    contexts: ['assistants', 'numbers', 'calls', 'files', 'sessions'],
+    contexts: ['assistants', 'numbers', 'calls', 'search', 'files', 'sessions', 'profiles', 'tests'],
     hint: 'sort: next column / direction',
     footer: Footer.Low,
   },

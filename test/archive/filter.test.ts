@@ -18,7 +18,7 @@ function scan(archive: CallArchive, text: string, q: CallQuery = {}, assistantId
   while (!run.step()) {
     // a slice at a time, as the console walks it
   }
-  return archive.byPositions(run.matches).map((r) => r.call.id);
+  return archive.byPositions(run.positions(0, run.count)).map((r) => r.call.id);
 }
 
 test('filterScan: text with the log filters (assistant, dates, id), rows read back by position in the order given', () => {
@@ -42,6 +42,55 @@ test('filterScan: text with the log filters (assistant, dates, id), rows read ba
       ['c1', 'c3'],
       'in the order given; a position not held is left out',
     );
+  } finally {
+    archive.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('filterScan sorts its matches as the call log window does (none last, ties by creation), reorders in place, and finds a match by position', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-filter-'));
+  const archive = openArchive(join(dir, 'a.db'));
+  try {
+    const statuses = ['ended', 'queued', 'in-progress', null, 'Ended', 'ringing'];
+    const calls = Array.from({ length: 60 }, (_, i) => {
+      const c = call(`s${String(i).padStart(2, '0')}`, i, i % 3 === 0 ? 'Ada' : 'Bob', 'x') as Call & Record<string, unknown>;
+      c.status = statuses[i % statuses.length];
+      // Ties and calls without a value, both ways.
+      c.durationSeconds = i % 7 === 0 ? null : (i * 13) % 9;
+      c.cost = i % 5 === 0 ? undefined : ((i * 31) % 11) / 4;
+      return c;
+    });
+    archive.put(calls);
+    const ada = new Set(calls.filter((_, i) => i % 3 === 0).map((c) => c.id));
+    const run = archive.filterScan({ text: 'ada', assistantIds: [], numberIds: [] }, {});
+    while (!run.step()) {
+      // the whole walk
+    }
+    const ids = () => archive.byPositions(run.positions(0, run.count)).map((r) => r.call.id);
+    for (const by of ['created', 'duration', 'cost', 'status'] as const) {
+      for (const desc of [false, true]) {
+        run.reorder({ by, desc });
+        const expected = archive
+          .window({}, { limit: 100, order: { by, desc } })
+          .map((r) => r.call.id)
+          .filter((id) => ada.has(id));
+        assert.deepEqual(ids(), expected, `${by} ${desc ? 'descending' : 'ascending'}`);
+        expected.forEach((id, i) => assert.equal(run.indexOf(archive.positionOf(id)!), i, `${by}: ${id} at ${i}`));
+        assert.deepEqual(
+          archive.byPositions(run.positions(3, 4)).map((r) => r.call.id),
+          expected.slice(3, 7),
+        );
+      }
+    }
+    assert.equal(run.indexOf(archive.positionOf('s01')!), undefined, 'a call that does not match');
+    // A walk started in an order sorts as it goes.
+    const sorted = archive.filterScan({ text: 'ada', assistantIds: [], numberIds: [] }, {}, { by: 'cost', desc: true });
+    while (!sorted.step()) {
+      // the whole walk
+    }
+    run.reorder({ by: 'cost', desc: true });
+    assert.deepEqual(sorted.positions(0, sorted.count), run.positions(0, run.count));
   } finally {
     archive.close();
     rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openConsole } from './support.js';
+import { until } from '../support/wait.js';
 import { sandboxForFile } from '../support/sandbox.js';
 import { tempHome } from '../support/cli.js';
 import { KEYS } from '../support/ink.js';
@@ -67,6 +68,33 @@ describe('profiles in the console', () => {
       assert.deepEqual(c.store.getState().stack, [{ name: 'assistants' }]);
       assert.equal(c.store.getState().target.baseUrl, beta.url);
       noKeyIn(c.frames, alpha.apiKey, beta.apiKey);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('/ then O: the profiles the filter leaves, sorted by name both ways; Enter switches to the row under the cursor', async () => {
+    const c = await open();
+    try {
+      await profilesOpened(c);
+      await c.press('/');
+      await c.type('beta');
+      await c.press(KEYS.enter);
+      const rows = () =>
+        c
+          .frame()
+          .split('\n')
+          .map((l) => /^\s*\*?\s*(beta-ro|beta)\s/.exec(l)?.[1])
+          .filter(Boolean);
+      await until(() => rows().length === 2 && !/^\s*\*?\s*alpha\s/m.test(c.frame()), 'only the beta profiles');
+      await c.press('O');
+      await c.waitFor('NAME ▲');
+      assert.deepEqual(rows(), ['beta', 'beta-ro']);
+      await c.press('O');
+      await c.waitFor('NAME ▼');
+      assert.deepEqual(rows(), ['beta-ro', 'beta']);
+      await c.press(KEYS.enter);
+      await c.waitFor(/│ profile beta-ro │/);
     } finally {
       await c.close();
     }

@@ -126,5 +126,7 @@ export function useSortedList<T>(rows: T[], columns: Column<T>[], sort: ListSort
   const actions = useActions();
   const sorted = useMemo(() => sortRows(rows, columns, sort), [rows, columns, sort]);
   const marked = useMemo(() => markSorted(columns, sort), [columns, sort]);
-  return { rows: sorted, columns: marked, bindings: { [Command.Sort]: () => actions.cycleSort(columns.map((c) => c.header)) } };
+  // A column without a header (a marker) is not one to sort by.
+  const sortable = columns.map((c) => c.header).filter((h) => h.trim());
+  return { rows: sorted, columns: marked, bindings: { [Command.Sort]: () => actions.cycleSort(sortable) } };
 }

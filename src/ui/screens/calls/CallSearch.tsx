@@ -1,6 +1,7 @@
 // Full-text search over the archive (`s` on the call log, or `:search <text>`): matching calls,
-// newest first, each with a one-line snippet around the match, the match highlighted. Enter opens
-// the call scrolled to the match. Service text is escaped part by part and cut in terminal cells.
+// newest first (or as O sorts the hits loaded; `/` filters them), each with a one-line snippet
+// around the match, the match highlighted. Enter opens the call scrolled to the match. Service
+// text is escaped part by part and cut in terminal cells.
 import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { SnippetPart } from '../../../store/archive.js';
@@ -11,12 +12,13 @@ import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { truncate } from '../../../format/display.js';
-import { fitColumns, headerLine, rowLine } from '../../../format/table-text.js';
+import { fitColumns, headerLine, markSorted, rowLine, sortRows } from '../../../format/table-text.js';
+import { CALL_SORT_COLUMNS } from '../../../store/calls.js';
 import { callColumns } from './log-text.js';
 import { placeWords } from '../lists.js';
 import { escapeLine } from '../../../format/escape.js';
 import { cellWidth, truncateCells } from '../../../format/cells.js';
-import { useAssistantName, type ScreenProps } from '../shared.js';
+import { filterRows, useAssistantName, type ScreenProps } from '../shared.js';
 import { openAssistantOf } from './Calls.js';
 import { theme } from '../../theme.js';
 
@@ -73,18 +75,35 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
   const view = useTopView();
   const actions = useActions();
   const copy = useCopy();
-  const hits = res?.hits ?? [];
+  const found = res?.hits;
   // The hits' calls in the call log's columns, fitted to these calls; a header line above them.
   const columns = useMemo(() => callColumns(assistantName, numbers), [assistantName, numbers]);
-  const found = res?.hits;
+  // The hits loaded, filtered (`/`) and sorted (O) by their calls' columns.
+  const hits = useMemo(() => {
+    const all = found ?? [];
+    const byId = new Map(all.map((h) => [h.call.id, h]));
+    const calls = sortRows(
+      filterRows(
+        all.map((h) => h.call),
+        columns,
+        view.filter,
+      ),
+      columns,
+      view.sort,
+    );
+    return calls.length === all.length && !view.sort ? all : calls.map((c) => byId.get(c.id)!);
+  }, [found, columns, view.filter, view.sort]);
   const cols = useMemo(
     () =>
       fitColumns(
-        columns,
+        markSorted(
+          columns.map((col) => (col.header === view.sort?.column ? { ...col, priority: 1 } : col)),
+          view.sort,
+        ),
         (found ?? []).map((h) => h.call),
         width,
       ),
-    [columns, found, width],
+    [columns, found, width, view.sort],
   );
   const listHeight = Math.max(2, height - 2);
   // Two lines a hit; the keys' window is in hits (useListKeys takes a table's height, header included).
@@ -100,6 +119,7 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
       [Command.OpenAssistant]: () => void (selected && openAssistantOf(selected.call, actions)),
       [Command.RawJson]: () => void (selected && actions.showCallJson(selected.call.id)),
       [Command.CopyId]: copy('id', selected?.call.id),
+      [Command.Sort]: () => actions.cycleSort(CALL_SORT_COLUMNS),
     },
   });
   if (!res) return <Loading what="the search" />;
@@ -107,12 +127,14 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
   const scroll = Math.max(0, Math.min(view.scroll, hits.length - perScreen));
   const top = view.cursor < scroll ? view.cursor : view.cursor >= scroll + perScreen ? view.cursor - perScreen + 1 : scroll;
   const shown = hits.slice(top, top + perScreen);
-  const more = res.total > hits.length ? ` (the newest ${hits.length} shown)` : '';
+  const loaded = found?.length ?? 0;
+  const more = res.total > loaded ? ` (the newest ${loaded} shown)` : '';
+  const matched = hits.length < loaded ? `${hits.length} of them match /${view.filter.trim()}` : '';
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
         {truncate(
-          [`${res.total} call${res.total === 1 ? '' : 's'} mention ${route.text}${more}`, placeWords({ cursor: view.cursor, shown: hits.length })]
+          [`${res.total} call${res.total === 1 ? '' : 's'} mention ${route.text}${more}`, matched, placeWords({ cursor: view.cursor, shown: hits.length })]
             .filter(Boolean)
             .join(' · ') + ' · Enter opens the call at the match · s searches again',
           width,
@@ -124,7 +146,13 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
         </Text>
       ) : null}
       {hits.length === 0 ? (
-        <Empty text={`No archived call mentions ${truncate(route.text, Math.max(10, width - 40))}. Words, "a phrase" and prefix* are understood.`} />
+        <Empty
+          text={
+            loaded > 0
+              ? `No call found matches /${truncate(view.filter.trim(), Math.max(10, width - 40))}.`
+              : `No archived call mentions ${truncate(route.text, Math.max(10, width - 40))}. Words, "a phrase" and prefix* are understood.`
+          }
+        />
       ) : (
         shown.map((h, i) => {
           const c = h.call;

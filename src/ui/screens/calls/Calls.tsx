@@ -1,6 +1,7 @@
 // The call log, from the archive: a calls-per-day chart for the filters, a status line (count,
-// filters, how fresh the archive is), then the table, newest first. The store holds a window of
-// rows around the cursor and syncs the archive in the background while the log is on top.
+// filters, how fresh the archive is), then the table, newest first or in the order O chose. The
+// store holds a window of rows around the cursor and syncs the archive in the background while the
+// log is on top.
 import { memo, useEffect, useMemo, useState } from 'react';
 import type { Call } from '../../../api/schemas.js';
 import { Box, Text } from 'ink';
@@ -56,8 +57,8 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   }, []);
   // Kept until the names they look up change: the table then keeps each row's formatted line, so
   // a keypress formats no cells.
-  // The header shows the archive's order; under a `/` filter the matches stay newest first.
-  const sort = view.filter ? undefined : view.sort;
+  // The header shows the order the rows are in: the archive's, or the `/` matches' (sorted as the walk finds them).
+  const sort = view.sort;
   // The sorted column is kept however narrow the window (cost is otherwise the first to go).
   const columns = useMemo(
     () =>

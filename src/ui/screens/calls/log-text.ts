@@ -127,15 +127,15 @@ export function callColumns(
   color = capabilities().color,
 ): Column<Call>[] {
   return [
-    { header: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt) },
+    { header: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt), sortBy: (c) => Date.parse(c.createdAt) },
     { header: 'ID', width: 8, priority: 5, grow: true, id: true, value: (c) => c.id },
     { header: 'TYPE', width: 8, priority: 6, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
-    { header: 'STATUS', width: 11, priority: 1, value: (c) => statusCell(c, color) },
+    { header: 'STATUS', width: 11, priority: 1, value: (c) => statusCell(c, color), sortBy: (c) => c.status },
     { header: 'ASSISTANT', width: 12, priority: 2, grow: true, value: (c) => assistantName(c.assistantId) },
     { header: 'NUMBER', width: 13, priority: 7, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
     { header: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
     { header: 'NAME', width: 10, priority: 8, grow: true, hideWhenSame: true, value: (c) => c.customer?.name ?? '' },
-    { header: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(callDuration(c)) },
-    { header: 'COST', width: 7, priority: 9, align: 'right', value: (c) => moneyColumn(callCost(c)) },
+    { header: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(callDuration(c)), sortBy: (c) => callDuration(c) },
+    { header: 'COST', width: 7, priority: 9, align: 'right', value: (c) => moneyColumn(callCost(c)), sortBy: (c) => callCost(c) },
   ];
 }

@@ -14,7 +14,7 @@ import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
-import { filterRows, type ScreenProps } from '../shared.js';
+import { filterRows, useSortedList, type ScreenProps } from '../shared.js';
 
 const PROFILE_COLUMNS: Column<ProfileRow>[] = [
   { header: ' ', width: 1, value: (p) => (p.live ? '*' : '') },
@@ -33,7 +33,8 @@ export function Profiles({ width, height }: ScreenProps<{ name: 'profiles' }>) {
   const switching = useConsole((s) => s.switching);
   const view = useTopView();
   const actions = useActions();
-  const rows = filterRows(res.data ?? [], PROFILE_COLUMNS, view.filter);
+  const list = useSortedList(filterRows(res.data ?? [], PROFILE_COLUMNS, view.filter), PROFILE_COLUMNS, view.sort);
+  const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const tableHeight = Math.max(3, height - 1);
   useListKeys({
@@ -41,6 +42,7 @@ export function Profiles({ width, height }: ScreenProps<{ name: 'profiles' }>) {
     height: tableHeight,
     loading: res.status === 'idle',
     bindings: {
+      ...list.bindings,
       [Command.Refresh]: actions.loadProfiles,
       [Command.UseProfile]: selected && (() => void actions.switchProfile(selected.name)),
       [Command.New]: () => actions.push({ name: 'profile-new' }),
@@ -71,7 +73,7 @@ export function Profiles({ width, height }: ScreenProps<{ name: 'profiles' }>) {
       {rows.length === 0 ? (
         <Empty text={`No profile matches "${view.filter}".`} />
       ) : (
-        <Table columns={PROFILE_COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={tableHeight} width={width} rowKey={(p) => p.name} />
+        <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={tableHeight} width={width} rowKey={(p) => p.name} />
       )}
     </Box>
   );

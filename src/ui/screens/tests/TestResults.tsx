@@ -14,7 +14,7 @@ import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { money, truncate, wrapText } from '../../../format/display.js';
-import { filterRows, type ScreenProps } from '../shared.js';
+import { filterRows, useSortedList, type ScreenProps } from '../shared.js';
 import { theme, toneColor } from '../../theme.js';
 
 const MARK: Record<ScenarioResult['status'], string> = { passed: '✓ passed', failed: '✗ failed', flaky: '~ flaky', skipped: '- skipped' };
@@ -36,7 +36,8 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
   const t = useConsole((s) => s.tests);
   const view = useTopView();
   const actions = useActions();
-  const rows = filterRows(t.results, COLUMNS, view.filter);
+  const list = useSortedList(filterRows(t.results, COLUMNS, view.filter), COLUMNS, view.sort);
+  const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const summary =
     t.status === 'running'
@@ -50,6 +51,7 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
     count: rows.length,
     height: bodyHeight,
     bindings: {
+      ...list.bindings,
       [Command.RunTestsAgain]: () => void actions.runTests(route.path, route.samples),
       [Command.Open]: () => void (selected && actions.push({ name: 'test-result', id: resultId(selected), scenario: selected.scenario.name })),
     },
@@ -86,7 +88,7 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
           text={t.status === 'running' ? 'Waiting for the first scenario…' : view.filter ? `No scenario matches "${view.filter}".` : 'No scenarios ran.'}
         />
       ) : (
-        <Table columns={COLUMNS} rows={rows} cursor={view.cursor} scroll={view.scroll} height={bodyHeight} width={width} rowKey={resultId} />
+        <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={bodyHeight} width={width} rowKey={resultId} />
       )}
     </Box>
   );

@@ -254,7 +254,7 @@ export class CallArchive {
     }
   }
 
-  window(q: CallQuery, opts: { offset?: number; limit: number; order?: CallOrder }): ArchivedCall[] {
+  window(q: CallQuery, opts: { offset?: number; limit: number; order?: CallOrder; fromEnd?: boolean }): ArchivedCall[] {
     return this.reader.window(q, opts);
   }
 

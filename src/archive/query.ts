@@ -230,14 +230,17 @@ const ORDER_COLUMN = { created: 'c.rowid', duration: 'c.duration', cost: 'c.cost
  * `value` in the column), for its index. No index serves a column other than creation: SQLite sorts
  * the matching rows for each window read.
  */
-function orderSql(order: CallOrder | undefined): { by: string; column?: string; before(value: SQLInputValue): { sql: string; params: SQLInputValue[] } } {
+function orderSql(
+  order: CallOrder | undefined,
+  reversed = false,
+): { by: string; column?: string; before(value: SQLInputValue): { sql: string; params: SQLInputValue[] } } {
   const desc = order?.desc ?? true;
-  const dir = desc ? 'DESC' : 'ASC';
+  const dir = desc !== reversed ? 'DESC' : 'ASC';
   const cmp = desc ? '>' : '<';
   if (!order || order.by === 'created') return { by: `c.rowid ${dir}`, before: () => ({ sql: `c.rowid ${cmp} ?`, params: [] }) };
   const col = ORDER_COLUMN[order.by];
   return {
-    by: `(${col} IS NULL), ${col} ${dir}, c.rowid ${dir}`,
+    by: `(${col} IS NULL) ${reversed ? 'DESC' : 'ASC'}, ${col} ${dir}, c.rowid ${dir}`,
     column: col,
     before: (value) =>
       value === null
@@ -249,13 +252,19 @@ function orderSql(order: CallOrder | undefined): { by: string; column?: string; 
 export class ArchiveReader {
   constructor(private readonly db: DatabaseSync) {}
 
-  /** Calls matching `q` in `order` (default: newest first): `limit` rows from `offset`. */
-  window(q: CallQuery, opts: { offset?: number; limit: number; order?: CallOrder }): ArchivedCall[] {
+  /**
+   * Calls matching `q` in `order` (default: newest first): `limit` rows from `offset`, or with
+   * `fromEnd`, the `limit` rows that end `offset` rows before the last (still in `order`). SQLite
+   * sorts the rows up to the offset for each read in an order no index serves, so a window near the
+   * end is read in the reversed order from the end: G on a million calls sorts a screen's worth, not all.
+   */
+  window(q: CallQuery, opts: { offset?: number; limit: number; order?: CallOrder; fromEnd?: boolean }): ArchivedCall[] {
     const w = whereOf(q);
     if (w.empty) return [];
     const rows = this.db
-      .prepare(`SELECT ${ROW_COLUMNS} FROM calls c ${w.sql} ORDER BY ${orderSql(opts.order).by} LIMIT ? OFFSET ?`)
+      .prepare(`SELECT ${ROW_COLUMNS} FROM calls c ${w.sql} ORDER BY ${orderSql(opts.order, opts.fromEnd).by} LIMIT ? OFFSET ?`)
       .all(...w.params, Math.max(0, opts.limit), Math.max(0, opts.offset ?? 0)) as unknown as Row[];
+    if (opts.fromEnd) rows.reverse();
     return rows.map(toArchived);
   }
 

@@ -195,6 +195,9 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     const order = callOrder(view().sort);
     // The far end is read from the end (G on a million calls reads 3 screens, not a million rows).
     if (!order && from + count >= total && from > total / 2) return archive.page(q, undefined, { limit: total - from, direction: 'newer' });
+    // In a sorted order, the back half is read in the reversed order: SQLite sorts up to the offset.
+    if (order && from > total / 2)
+      return archive.window(q, { offset: Math.max(0, total - from - count), limit: Math.min(count, total - from), order, fromEnd: true });
     return archive.window(q, { offset: from, limit: count, order });
   }
 

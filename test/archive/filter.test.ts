@@ -96,3 +96,38 @@ test('filterScan sorts its matches as the call log window does (none last, ties 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a window read from the end (fromEnd) holds the same calls in the same order as the window read from the top, in every order', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'switchboard-filter-'));
+  const archive = openArchive(join(dir, 'a.db'));
+  try {
+    const statuses = ['ended', 'queued', 'in-progress', null, 'Ended', 'ringing'];
+    archive.put(
+      Array.from({ length: 50 }, (_, i) => {
+        const c = call(`e${String(i).padStart(2, '0')}`, i, 'Ada', 'x') as Call & Record<string, unknown>;
+        c.status = statuses[i % statuses.length];
+        // Ties and calls without a value, which the reversed read must put back in place.
+        c.durationSeconds = i % 7 === 0 ? null : (i * 13) % 9;
+        c.cost = i % 5 === 0 ? undefined : ((i * 31) % 11) / 4;
+        return c;
+      }),
+    );
+    for (const by of ['created', 'duration', 'cost', 'status'] as const) {
+      for (const desc of [false, true]) {
+        const all = archive.window({}, { limit: 50, order: { by, desc } }).map((r) => r.call.id);
+        for (const [offset, limit] of [
+          [0, 12],
+          [5, 12],
+          [38, 20],
+        ]) {
+          const end = archive.window({}, { offset, limit, order: { by, desc }, fromEnd: true }).map((r) => r.call.id);
+          const to = 50 - offset;
+          assert.deepEqual(end, all.slice(Math.max(0, to - limit), to), `${by} ${desc ? 'descending' : 'ascending'}, ${limit} ending ${offset} from the end`);
+        }
+      }
+    }
+  } finally {
+    archive.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

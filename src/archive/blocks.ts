@@ -12,12 +12,8 @@
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
-/**
- * Records a block holds at most: each block loads the dictionary into a new context, which costs
- * about as much as compressing 32 records, so larger blocks write faster (and compress a little
- * better); a read decodes the whole block. At most BLOCK_SLOTS.
- */
-export const BLOCK_RECORDS = 64;
+/** Records a block holds at most. */
+export const BLOCK_RECORDS = 32;
 /** `record` = block rowid × BLOCK_SLOTS + line. */
 export const BLOCK_SLOTS = 64;
 /** A dictionary is made once a write brings this many records (the first page of a sync). */
@@ -27,7 +23,7 @@ const DICT_BYTES = 110 * 1024;
 /**
  * Level, window and hash table: every block gets a fresh context with the dictionary loaded into its
  * table, and the defaults' tables, sized for large inputs, cost more to fill than a block to compress.
- * On blocks of alike calls against their dictionary, level 1 compresses as well as level 3.
+ * On records of 32 alike calls against their dictionary, level 1 compresses as well as level 3.
  */
 const LEVEL = 1;
 const WINDOW_LOG = 18;

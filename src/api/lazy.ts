@@ -2,21 +2,32 @@
 // client costs a command's start more than the request it makes, and a command reads one or two.
 
 /**
- * Stands for the schema `build` makes (every property read is the built schema's), building it at the
- * first read. Name `build` (a named function expression): test/commands/start-cost.test.ts sees which ran.
+ * Stands for the schema `build` makes, building it at the first read. Name `build` (a named function
+ * expression): test/commands/builtins.test.ts sees which ran.
+ *
+ * The stand-in is a plain object whose prototype traps the first read: that read builds the schema,
+ * copies its own properties onto the stand-in and gives it the schema's prototype, so from then on
+ * the stand-in is the schema in all but identity and a read is an ordinary property load. (A Proxy
+ * in front of it for good made every parse of a record half again as slow: zod reads its nested
+ * schemas' properties for each field.)
  */
 export function lazySchema<T extends object>(build: () => T): T {
+  const stub = Object.create(null) as T;
   let built: T | undefined;
-  const real = () => (built ??= build());
-  return new Proxy({} as T, {
-    get: (_, key) => Reflect.get(real(), key) as unknown,
+  const real = (): T => {
+    if (built) return built;
+    built = build();
+    Object.defineProperties(stub, Object.getOwnPropertyDescriptors(built));
+    Object.setPrototypeOf(stub, Object.getPrototypeOf(built));
+    return built;
+  };
+  // Only reached while the stand-in has no properties of its own: before the build.
+  const first = new Proxy(Object.create(null) as object, {
+    get: (_, key) => Reflect.get(real(), key, stub) as unknown,
     has: (_, key) => Reflect.has(real(), key),
-    ownKeys: () => Reflect.ownKeys(real()),
-    // Reported configurable: the stand-in object holds none of them (a Proxy invariant).
-    getOwnPropertyDescriptor: (_, key) => {
-      const d = Reflect.getOwnPropertyDescriptor(real(), key);
-      return d && { ...d, configurable: true };
-    },
-    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
+    set: (_, key, value) => Reflect.set(real(), key, value, stub),
+    getPrototypeOf: () => Object.getPrototypeOf(real()),
   });
+  Object.setPrototypeOf(stub, first);
+  return stub;
 }

@@ -12,6 +12,18 @@ const T = Date.parse('2026-03-01T12:00:00.000Z');
 const call = (id: string, min: number, name: string, assistantId: string): Call =>
   ({ id, createdAt: new Date(T + min * 60_000).toISOString(), status: 'ended', assistantId, customer: { number: '+14155550100', name } }) as Call;
 
+/** `n` calls a minute apart with every status, and ties and missing values in duration and cost, both ways. */
+function sortable(n: number, prefix: string, name: (i: number) => string): (Call & Record<string, unknown>)[] {
+  const statuses = ['ended', 'queued', 'in-progress', null, 'Ended', 'ringing'];
+  return Array.from({ length: n }, (_, i) => {
+    const c = call(`${prefix}${String(i).padStart(2, '0')}`, i, name(i), 'x') as Call & Record<string, unknown>;
+    c.status = statuses[i % statuses.length];
+    c.durationSeconds = i % 7 === 0 ? null : (i * 13) % 9;
+    c.cost = i % 5 === 0 ? undefined : ((i * 31) % 11) / 4;
+    return c;
+  });
+}
+
 /** The ids a whole scan finds, newest first. */
 function scan(archive: CallArchive, text: string, q: CallQuery = {}, assistantIds: string[] = []): string[] {
   const run = archive.filterScan({ text, assistantIds, numberIds: [] }, q);
@@ -52,15 +64,7 @@ test('filterScan sorts its matches as the call log window does (none last, ties 
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-filter-'));
   const archive = openArchive(join(dir, 'a.db'));
   try {
-    const statuses = ['ended', 'queued', 'in-progress', null, 'Ended', 'ringing'];
-    const calls = Array.from({ length: 60 }, (_, i) => {
-      const c = call(`s${String(i).padStart(2, '0')}`, i, i % 3 === 0 ? 'Ada' : 'Bob', 'x') as Call & Record<string, unknown>;
-      c.status = statuses[i % statuses.length];
-      // Ties and calls without a value, both ways.
-      c.durationSeconds = i % 7 === 0 ? null : (i * 13) % 9;
-      c.cost = i % 5 === 0 ? undefined : ((i * 31) % 11) / 4;
-      return c;
-    });
+    const calls = sortable(60, 's', (i) => (i % 3 === 0 ? 'Ada' : 'Bob'));
     archive.put(calls);
     const ada = new Set(calls.filter((_, i) => i % 3 === 0).map((c) => c.id));
     const run = archive.filterScan({ text: 'ada', assistantIds: [], numberIds: [] }, {});
@@ -101,17 +105,7 @@ test('a window read from the end (fromEnd) holds the same calls in the same orde
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-filter-'));
   const archive = openArchive(join(dir, 'a.db'));
   try {
-    const statuses = ['ended', 'queued', 'in-progress', null, 'Ended', 'ringing'];
-    archive.put(
-      Array.from({ length: 50 }, (_, i) => {
-        const c = call(`e${String(i).padStart(2, '0')}`, i, 'Ada', 'x') as Call & Record<string, unknown>;
-        c.status = statuses[i % statuses.length];
-        // Ties and calls without a value, which the reversed read must put back in place.
-        c.durationSeconds = i % 7 === 0 ? null : (i * 13) % 9;
-        c.cost = i % 5 === 0 ? undefined : ((i * 31) % 11) / 4;
-        return c;
-      }),
-    );
+    archive.put(sortable(50, 'e', () => 'Ada'));
     for (const by of ['created', 'duration', 'cost', 'status'] as const) {
       for (const desc of [false, true]) {
         const all = archive.window({}, { limit: 50, order: { by, desc } }).map((r) => r.call.id);

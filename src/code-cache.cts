@@ -18,8 +18,8 @@ type ModuleClass = typeof nodeModule.Module & {
 
 const STALE_MS = 24 * 3600 * 1000;
 /**
- * A build keeps at most this many caches (each is about half a megabyte); a command past them runs without
- * one, at about twice the CPU. Every command, subcommand and `help <command>` fits, with room for arguments
+ * A build keeps at most this many caches (each most of a megabyte); a command past them runs without
+ * one, and so costs more to start. Every command, subcommand and `help <command>` fits, with room for arguments
  * that are words (`completion bash`, a profile's name): test/commands/code-cache.test.ts counts them.
  */
 export const MAX_CACHES = 96;

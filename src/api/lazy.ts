@@ -8,7 +8,7 @@
  * The stand-in is a plain object whose prototype traps the first read: that read builds the schema,
  * copies its own properties onto the stand-in and gives it the schema's prototype, so from then on
  * the stand-in is the schema in all but identity and a read is an ordinary property load. (A Proxy
- * in front of it for good made every parse of a record half again as slow: zod reads its nested
+ * in front of it for good slowed every parse of a record: zod reads its nested
  * schemas' properties for each field.)
  */
 export function lazySchema<T extends object>(build: () => T): T {

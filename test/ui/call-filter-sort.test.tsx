@@ -4,10 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { callDuration } from '../../src/api/records.js';
 import type { Call } from '../../src/api/schemas.js';
-import { routeKey, viewOf } from '../../src/store/index.js';
-import { openConsole } from './support.js';
+import { openArchivedCallLog } from './support.js';
 import { createMemoryApi } from '../support/memory-api.js';
-import { walkCallLog } from '../../src/api/pager.js';
 import { until } from '../support/wait.js';
 
 const sb = createMemoryApi();
@@ -19,19 +17,10 @@ const header = (frame: string) => frame.split('\n').find((l) => /\bCREATED\b.*\b
 const dur = (c: Call) => callDuration(c) ?? -1;
 
 test('/ then O: the matches in duration order, longest first; g/G at its ends; n/total right', async () => {
-  const all: Call[] = [];
-  for await (const page of walkCallLog(sb, {}, { pageSize: 1000 })) all.push(...page);
-  const matching = all.filter((x) => x.type?.includes('outbound'));
-  assert.ok(matching.length > 100 && matching.length < all.length, 'a filter that leaves more than a screen, not every call');
-  const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+  const { c, all, selected } = await openArchivedCallLog(sb);
   try {
-    await c.waitFor(/\bDUR\b/);
-    await until(() => c.store.getState().callLog.total === all.length && !c.store.getState().archiveSync.running, 'the archive holds the log');
-    const view = () => viewOf(c.store.getState(), routeKey({ name: 'calls' }));
-    const selected = () => {
-      const log = c.store.getState().callLog;
-      return log.calls[view().cursor - log.from];
-    };
+    const matching = all.filter((x) => x.type?.includes('outbound'));
+    assert.ok(matching.length > 100 && matching.length < all.length, 'a filter that leaves more than a screen, not every call');
     await c.press('/');
     await c.type('outbound');
     await c.press(KEYS.enter);

@@ -2,9 +2,8 @@
 // the order, the rows follow it, and the status line counts what the filter leaves.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openConsole } from './support.js';
+import { openArchivedCallLog } from './support.js';
 import { createMemoryApi } from '../support/memory-api.js';
-import { until } from '../support/wait.js';
 
 const sb = createMemoryApi();
 const KEYS = { enter: '\r' } as const;
@@ -22,10 +21,8 @@ const durations = (frame: string) =>
     .map((l) => seconds(/(\S+)\s*$/.exec(l)?.[1] ?? ''));
 
 test('search results: O sorts the hits (DUR ▼ longest first), / filters them and the count says so', async () => {
-  const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+  const { c } = await openArchivedCallLog(sb);
   try {
-    await c.waitFor(/\bDUR\b/);
-    await until(() => c.store.getState().callLog.total === sb.records.calls.length && !c.store.getState().archiveSync.running, 'the archive holds the log');
     await c.press('s');
     await c.type('customer');
     await c.press(KEYS.enter);

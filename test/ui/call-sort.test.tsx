@@ -3,11 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { callDuration } from '../../src/api/records.js';
-import type { Call } from '../../src/api/schemas.js';
-import { routeKey, viewOf } from '../../src/store/index.js';
-import { openConsole } from './support.js';
+import { openArchivedCallLog } from './support.js';
 import { createMemoryApi } from '../support/memory-api.js';
-import { walkCallLog } from '../../src/api/pager.js';
 import { until } from '../support/wait.js';
 
 const sb = createMemoryApi();
@@ -16,17 +13,8 @@ const sb = createMemoryApi();
 const header = (frame: string) => frame.split('\n').find((l) => /\bCREATED\b.*\bSTATUS\b/.test(l)) ?? '';
 
 test('O cycles the call log through created, status, duration and cost, each both ways; the header shows it; g/G reach its ends', async () => {
-  const all: Call[] = [];
-  for await (const page of walkCallLog(sb, {}, { pageSize: 1000 })) all.push(...page);
-  const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+  const { c, all, view, selected } = await openArchivedCallLog(sb);
   try {
-    await c.waitFor(/\bDUR\b/);
-    await until(() => c.store.getState().callLog.total === all.length && !c.store.getState().archiveSync.running, 'the archive holds the log');
-    const view = () => viewOf(c.store.getState(), routeKey({ name: 'calls' }));
-    const selected = () => {
-      const log = c.store.getState().callLog;
-      return log.calls[view().cursor - log.from];
-    };
     const newest = [...all].sort((a, b) => (a.createdAt! < b.createdAt! ? 1 : -1));
     assert.equal(selected()?.id, newest[0].id, 'newest first by default');
     assert.doesNotMatch(header(c.frame()), /[▲▼]/);

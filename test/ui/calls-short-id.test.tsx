@@ -2,22 +2,16 @@
 // and an id the archive does not hold is asked of the service as typed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Call } from '../../src/api/schemas.js';
 import { KEYS } from '../support/ink.js';
 import { until } from '../support/wait.js';
-import { openConsole } from './support.js';
+import { openArchivedCallLog } from './support.js';
 import { createMemoryApi } from '../support/memory-api.js';
-import { walkCallLog } from '../../src/api/pager.js';
 
 const sb = createMemoryApi();
 
 test(':calls with the start of an id opens an archived call the log has not loaded', async () => {
-  const all: Call[] = [];
-  for await (const page of walkCallLog(sb, {}, { pageSize: 1000 })) all.push(...page);
-  const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+  const { c, all } = await openArchivedCallLog(sb);
   try {
-    await c.waitFor(/\bDUR\b/);
-    await until(() => c.store.getState().callLog.total === all.length && !c.store.getState().archiveSync.running, 'the archive holds the log');
     const loaded = new Set(c.store.getState().callLog.calls.map((x) => x.id));
     const far = all.find((x) => !loaded.has(x.id) && all.filter((y) => y.id.startsWith(x.id.slice(0, 8))).length === 1);
     assert.ok(far, 'a call the log has not loaded, with a unique 8-character start');

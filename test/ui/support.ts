@@ -19,6 +19,10 @@ import { Form, type Field } from '../../src/ui/components/Form.js';
 import { KeypressProvider } from '../../src/ui/hooks/keypress.js';
 import { renderApp } from '../support/ink.js';
 import type { MemoryApi } from '../support/memory-api.js';
+import { until } from '../support/wait.js';
+import { walkCallLog } from '../../src/api/pager.js';
+import type { Call } from '../../src/api/schemas.js';
+import { routeKey, viewOf } from '../../src/store/index.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
@@ -140,3 +144,27 @@ export const PROMPT_AND_NAME: Field[] = [
   { kind: 'text', key: 'p', label: 'Prompt', multiline: true },
   { kind: 'text', key: 'n', label: 'Name' },
 ];
+
+/**
+ * The console on the call log once its archive holds the whole log: every call of the log (read
+ * with the project's pager), the log's view, and the call under the cursor. Closed again if the
+ * log never fills; otherwise the caller closes it.
+ */
+export async function openArchivedCallLog(sb: MemoryApi) {
+  const all: Call[] = [];
+  for await (const page of walkCallLog(sb, {}, { pageSize: 1000 })) all.push(...page);
+  const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+  try {
+    await c.waitFor(/\bDUR\b/);
+    await until(() => c.store.getState().callLog.total === all.length && !c.store.getState().archiveSync.running, 'the archive holds the log');
+  } catch (err) {
+    await c.close();
+    throw err;
+  }
+  const view = () => viewOf(c.store.getState(), routeKey({ name: 'calls' }));
+  const selected = () => {
+    const log = c.store.getState().callLog;
+    return log.calls[view().cursor - log.from];
+  };
+  return { c, all, view, selected };
+}

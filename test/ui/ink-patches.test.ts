@@ -196,6 +196,24 @@ test('a table frame: moving the selection redraws the same rows as Ink does', ()
   }
 });
 
+test('the same text clipped at other columns, frame after frame (a resize, a box that scrolls sideways), comes out as Ink draws it', () => {
+  const text = '\x1b[1mSwitchboard\x1b[22m │ 漢字 \x1b[7mRiley — Northwind\x1b[27m +14155550100';
+  for (const [x, x1, x2] of [
+    [0, 0, 30],
+    [0, 0, 12],
+    [0, 0, 30],
+    [0, 4, 30],
+    [0, 4, 12],
+    [-3, 0, 30],
+    [2, 0, 30],
+    [0, 5, 13],
+    [0, 0, 12],
+  ]) {
+    const f: Frame = { width: 40, height: 2, ops: [{ kind: 'clip', clip: { x1, x2 } }, { kind: 'write', x, y: 0, text, t: 0 }, { kind: 'unclip' }] };
+    assert.deepEqual(draw(patched, f), draw(original, f), JSON.stringify({ x, x1, x2 }));
+  }
+});
+
 // log-update's patch: a frame whose rows moved by one scrolls the terminal's region. A small
 // terminal model (the escapes log-update writes: cursor moves, erases, scroll regions, text)
 // shows what each frame leaves on screen, with and without the patch.

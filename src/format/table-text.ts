@@ -44,16 +44,40 @@ const MEASURED_ROWS = 500;
 export function fitColumns<T>(columns: readonly Column<T>[], rows: readonly T[], width: number): Layout<T> {
   const sample = rows.length > MEASURED_ROWS ? rows.slice(0, MEASURED_ROWS) : rows;
   if (sample.length === 0) return layoutColumns(columns, width);
-  const texts = (c: Column<T>) => sample.map((r) => escapeLine(cellText(c.value(r))));
+  const cells = sample.map((r) => measuredCells(columns, r));
   const shown: Column<T>[] = [];
   const natural: number[] = [];
-  for (const c of columns) {
-    const t = texts(c);
-    if (c.hideWhenSame && t.length > 1 && t.every((x) => x === t[0])) continue;
+  columns.forEach((c, i) => {
+    if (c.hideWhenSame && cells.length > 1 && cells.every((m) => m.texts[i] === cells[0].texts[i])) return;
     shown.push(c);
-    natural.push(t.reduce((m, x) => Math.max(m, cellWidth(x)), cellWidth(c.header)));
-  }
+    natural.push(cells.reduce((most, m) => Math.max(most, m.widths[i]), cellWidth(c.header)));
+  });
   return layoutColumns(shown, width, natural, 'priority');
+}
+
+interface Measured {
+  texts: string[];
+  widths: number[];
+}
+
+/**
+ * Each row's cells as fitColumns measures them, kept for as long as the row and the columns
+ * live: a table fitted to its view measures again on every scroll step, and a step brings one
+ * new row into view. Rows are objects the store replaces when they change, never mutates.
+ */
+const measured = new WeakMap<object, WeakMap<object, Measured>>();
+
+function measuredCells<T>(columns: readonly Column<T>[], row: T): Measured {
+  const measure = (): Measured => {
+    const texts = columns.map((c) => escapeLine(cellText(c.value(row))));
+    return { texts, widths: texts.map(cellWidth) };
+  };
+  if (typeof row !== 'object' || row === null) return measure();
+  let byRow = measured.get(columns);
+  if (!byRow) measured.set(columns, (byRow = new WeakMap()));
+  let m = byRow.get(row);
+  if (!m) byRow.set(row, (m = measure()));
+  return m;
 }
 
 /** Rows of a table of `height` lines left for its body (the header takes one). */

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { layoutColumns, type Column } from '../../src/format/column.js';
+import { fitColumns } from '../../src/format/table-text.js';
 
 type R = Record<string, string>;
 const col = (header: string, extra: Partial<Column<R>> = {}): Column<R> => ({ header, value: (r) => r[header], ...extra });
@@ -34,4 +35,30 @@ test('without cell widths, the console layout is as before: growers split the sp
       ['C', 10],
     ],
   );
+});
+
+test('fitted to its view, a table measures each row once: a scroll step measures only the row it brings in, and the widths stay right', () => {
+  const reads: string[] = [];
+  const counted = (header: string, extra: Partial<Column<R>> = {}): Column<R> =>
+    col(header, {
+      value: (r) => {
+        reads.push(`${header}:${r.id}`);
+        return r[header];
+      },
+      ...extra,
+    });
+  const cols = [counted('id'), counted('name', { grow: true }), counted('site', { hideWhenSame: true })];
+  const rows: R[] = Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, name: 'n'.repeat(i % 7 === 0 ? 12 : 4), site: 'same' }));
+  const view = (top: number) => fitColumns(cols, rows.slice(top, top + 10), 80);
+  const shape = (l: ReturnType<typeof view>) => l.map((c) => `${c.col.header}:${c.width}`).join(' ');
+  assert.equal(shape(view(0)), 'id:2 name:12', 'the widest name in view; the same site on every row is left out');
+  assert.equal(reads.length, 30);
+  reads.length = 0;
+  assert.equal(shape(view(1)), 'id:3 name:12');
+  assert.deepEqual(reads, ['id:r10', 'name:r10', 'site:r10'], 'one step down: only the row that came into view');
+  reads.length = 0;
+  assert.equal(shape(view(15)), 'id:3 name:12', 'r21 (12 wide) is in view');
+  assert.equal(shape(view(22)), 'id:3 name:12', 'r28');
+  rows[24] = { ...rows[24], site: 'other' };
+  assert.equal(shape(view(22)), 'id:3 name:12 site:5', 'a replaced row is measured again: the site differs now');
 });

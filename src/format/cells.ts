@@ -23,7 +23,7 @@ export function graphemes(text: string): Intl.Segments {
  */
 export const NARROW = new RegExp(
   String.raw`^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0377\u037a-\u037f\u0384-\u038a\u038c\u038e-\u03a1\u03a3-\u0482` +
-    String.raw`\u048a-\u052f\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u2800-\u28ff]*$`,
+    String.raw`\u048a-\u052f\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u27f0-\u27ff\u2800-\u28ff]*$`,
 );
 
 /** Display cells the text takes on a terminal (no control characters expected: escape first). */

@@ -7,6 +7,7 @@ import type { ReactElement } from 'react';
 import stringWidth from 'string-width';
 import type { Column } from '../../src/format/column.js';
 import { NARROW, cellWidth, graphemes, padCells, truncateCells, wrapCells } from '../../src/format/cells.js';
+import { CONNECTION_MARK } from '../../src/ui/chrome-text.js';
 import { toTable } from '../../src/commands/output.js';
 import { truncate, wrapText } from '../../src/format/display.js';
 import type { Table as TableType } from '../../src/ui/components/Table.js';
@@ -116,6 +117,13 @@ test('every NARROW character is one cell and its own glyph, as string-width and 
   // What it must not take: combining, zero-width, bidi, soft hyphen, wide, emoji-presentation.
   for (const ch of ['\u0301', '\u0483', '\u00ad', '\u200b', '\u202e', '\u2028', '日', '\u25fd', '👍', '\t'])
     assert.equal(NARROW.test(`a${ch}`), false, `U+${ch.codePointAt(0)!.toString(16)}`);
+});
+
+// string-width's first full measurement compiles its Unicode expressions (tens of ms on the
+// console's thread): a mark the header shows while keys come must not be the first.
+test('the header’s marks are NARROW: the connection dots and the refresh mark (shown once a refresh lasts)', () => {
+  for (const { mark } of Object.values(CONNECTION_MARK)) assert.ok(NARROW.test(mark), mark);
+  assert.ok(NARROW.test('  ⟳ refreshing…'));
 });
 
 test('NARROW text is measured and cut like any other', () => {

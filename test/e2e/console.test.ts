@@ -3,11 +3,11 @@
 // SWITCHBOARD_SCREENSHOTS=1 also writes a text screenshot per screen to assets/screenshots/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
-import { homeEnv } from '../support/cli.js';
+import { homeEnv, removeTree } from '../support/cli.js';
 
 const root = resolve(import.meta.dirname, '../..');
 // SWITCHBOARD_E2E_CLI points at another build (e.g. a copy, while someone else rebuilds dist/).
@@ -25,7 +25,7 @@ before(() => {
 after(() => {
   term?.kill();
   for (const t of others) t.kill();
-  rmSync(home, { recursive: true, force: true });
+  removeTree(home);
 });
 
 function shot(name: string, screen: string) {

@@ -5,11 +5,11 @@
 // while the editor runs is the editor's, not the console's.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
-import { homeEnv } from '../support/cli.js';
+import { homeEnv, removeTree } from '../support/cli.js';
 import { sandboxForFile } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
@@ -31,7 +31,7 @@ before(async () => {
 after(async () => {
   term?.kill();
   await api.close();
-  rmSync(home, { recursive: true, force: true });
+  removeTree(home);
 });
 
 // The editor: each run appends what it was given to a log, then edits as its run number says.

@@ -4,11 +4,11 @@
 // a call's page its transcript from messages[].message and its summary from analysis.summary.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
-import { homeEnv } from '../support/cli.js';
+import { homeEnv, removeTree } from '../support/cli.js';
 import { startHostedFixture, type HostedFixture } from '../support/hosted-fixture.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -22,7 +22,7 @@ let fixture: HostedFixture | undefined;
 after(async () => {
   term?.kill();
   await fixture?.close();
-  rmSync(home, { recursive: true, force: true });
+  removeTree(home);
 });
 
 const title = 'the console against the hosted-service fixture: durations, transcript text and summary from the platform shape';

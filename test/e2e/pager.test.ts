@@ -3,11 +3,11 @@
 // the pager has the terminal while it runs, and the console comes back when it exits.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
-import { homeEnv } from '../support/cli.js';
+import { homeEnv, removeTree } from '../support/cli.js';
 import { sandboxForFile } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
@@ -30,7 +30,7 @@ before(async () => {
 after(async () => {
   term?.kill();
   await api.close();
-  rmSync(home, { recursive: true, force: true });
+  removeTree(home);
 });
 
 // The pager: writes what it read to <state>.<run>, says so on the terminal, and holds it until the test says go.

@@ -2,11 +2,11 @@
 // exits on q / Ctrl-C at once, abandoning the requests in flight instead of draining them.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
-import { homeEnv } from '../support/cli.js';
+import { homeEnv, removeTree } from '../support/cli.js';
 import { startFaultyServer } from '../support/faulty-server.js';
 import { DEFAULT_TIMEOUTS } from '../../src/api/http.js';
 
@@ -18,7 +18,7 @@ const home = mkdtempSync(join(tmpdir(), 'sb-quit-'));
 const sessions: TmuxSession[] = [];
 after(() => {
   for (const t of sessions) t.kill();
-  rmSync(home, { recursive: true, force: true });
+  removeTree(home);
 });
 
 // A quit that waited for the request would end when the request gives up, at the client's

@@ -4,13 +4,13 @@
 // its requests reach the --debug log like the console's own.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
-import { homeEnv } from '../support/cli.js';
+import { homeEnv, removeTree } from '../support/cli.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
@@ -22,7 +22,7 @@ let sync: TmuxSession | undefined;
 after(() => {
   t?.kill();
   sync?.kill();
-  rmSync(home, { recursive: true, force: true });
+  removeTree(home);
 });
 
 test('the console shows "rate limited, retrying in Ns" and then the list', { skip }, async () => {

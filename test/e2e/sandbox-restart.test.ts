@@ -4,11 +4,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
-import { homeEnv } from '../support/cli.js';
+import { homeEnv, removeTree } from '../support/cli.js';
 import { SANDBOX_CHILD_NICE } from '../../src/target.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -22,7 +22,7 @@ before(() => {
 });
 after(() => {
   term?.kill();
-  rmSync(home, { recursive: true, force: true });
+  removeTree(home);
 });
 
 /** A process's nice value (/proc/<pid>/stat, field 19). */

@@ -9,14 +9,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/commands/program.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
 import type { Route, RouteName } from '../../src/store/index.js';
-import { CLI, runCli, startCli, tempHome, type CliHome } from '../support/cli.js';
+import { CLI, runCli, startCli, tempHome, type CliHome, removeTree } from '../support/cli.js';
 import { ESCAPE_CORPUS, ID_CORPUS, startHostedFixture, type HostedFixture } from '../support/hosted-fixture.js';
 import { KEYS } from '../support/ink.js';
 import { openConsole } from '../ui/support.js';
@@ -109,7 +109,7 @@ before(async () => {
 after(async () => {
   await fx?.close();
   home?.cleanup();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  if (scratch) removeTree(scratch);
 });
 
 interface Fixture {
@@ -521,7 +521,7 @@ test('every console screen against the hostile service: no raw sequence in any f
       }
     }
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    removeTree(dataDir);
   }
   assert.deepEqual(found, []);
 });

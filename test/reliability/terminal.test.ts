@@ -4,9 +4,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { removeTree } from '../support/cli.js';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
 import { sandboxForFile } from '../support/sandbox.js';
 
@@ -22,7 +23,7 @@ before(async () => {
 });
 after(async () => {
   sessions.forEach((s) => s.kill());
-  rmSync(home, { recursive: true, force: true });
+  removeTree(home);
 });
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -8,10 +8,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, homeEnv } from '../support/cli.js';
+import { CLI, homeEnv, removeTree } from '../support/cli.js';
 import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
 import { sandboxForFile } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
@@ -41,7 +41,7 @@ before(async () => {
 });
 after(async () => {
   term?.kill();
-  if (home) rmSync(home, { recursive: true, force: true });
+  if (home) removeTree(home);
 });
 
 const INVERSE = /\x1b\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m/;

@@ -70,7 +70,8 @@ const synced = (store: ConsoleStore) =>
   );
 
 describe('console store: the call log on the archive', () => {
-  const sb = sandboxForFile();
+  // A placed call's timeline at 100 ms a simulated second: it ends within about a second of refreshes, not eleven.
+  const sb = sandboxForFile({ callPace: 100 });
   let api: Api;
   let store: ConsoleStore;
   before(async () => {
@@ -128,6 +129,7 @@ describe('console store: the call log on the archive', () => {
     assert.ok(call);
     store.getState().actions.setCursor(0, store.getState().callLog.total, 20);
     assert.equal(store.getState().callLog.calls[0].id, call!.record!.id);
+    assert.notEqual(store.getState().callLog.calls[0].status, 'ended', 'placed, not yet ended: the refreshes below must bring the change');
     assert.ok(callPoller({ name: 'calls' }, store.getState()), 'the call log polls while on top and live');
     s.actions.toggleLive();
     assert.equal(callPoller({ name: 'calls' }, store.getState()), null, 'paused');

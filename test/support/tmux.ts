@@ -35,6 +35,30 @@ export interface TmuxSession {
   kill(): void;
 }
 
+/** Whether `pid` is still running (a zombie, ended but not yet reaped, is not). */
+function running(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Blocks until `pid` has ended: a hang-up is given 10 s, then SIGKILL (the test's own process, in its teardown). */
+function untilGone(pid: number): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const signal of [undefined, 'SIGKILL'] as const) {
+    if (signal && running(pid)) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        /* ended meanwhile */
+      }
+    }
+    for (let waited = 0; running(pid) && waited < 10_000; waited += 20) Atomics.wait(pause, 0, 0, 20);
+  }
+}
+
 export function startTmux(opts: {
   name: string;
   command: string;
@@ -100,7 +124,16 @@ export function startTmux(opts: {
       throw new Error(`the program never exited; the terminal shows:\n${s.screen()}`);
     },
     kill() {
+      let program: number | undefined;
+      try {
+        program = s.pid();
+      } catch {
+        /* the session is gone already */
+      }
       spawnSync('tmux', ['kill-session', '-t', opts.name]);
+      // tmux hangs up the pane, but the program takes a moment to end (longer on a busy machine), and
+      // until then its archive sync may still write into the test's home, which then cannot be removed.
+      if (program !== undefined) untilGone(program);
       removeTree(dirname(statusFile));
     },
   };

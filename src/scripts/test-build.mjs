@@ -1,7 +1,8 @@
 // Bundles the test files for `npm test` (run-tests.mjs): each test file becomes one ESM module in
-// dist/test/ with the source it imports, split into shared chunks; packages stay in node_modules
-// (Ink patched there), so the code under test is the code tsx would load, read once per process
-// instead of a few hundred modules resolved and transformed one by one.
+// dist/test/ with the source and the packages it imports, split into shared chunks. The packages are
+// read where they are installed (Ink patched there, src/patches), so the code under test is the code
+// tsx would load and the console ships, read once per process instead of a few hundred modules
+// resolved, lexed and transformed one by one.
 // Every module keeps its own source location as import.meta.url/dirname/filename: tests and the
 // sandbox find fixtures, assets/ and source files from there exactly as they do under tsx.
 // A test file still runs alone from the source: `node --import tsx --test FILE`.
@@ -17,6 +18,13 @@ import { pathToFileURL } from 'node:url';
  */
 const WORKER_ENTRY = 'src/archive/sync-worker.ts';
 const WORKER_FINDER = 'src/archive/worker.ts';
+
+/**
+ * Packages only the tests use, as tools rather than code under test: they stay in node_modules, where
+ * some find their own files or binaries by their location (esbuild its service, openapi-typescript
+ * and Redocly their rule sets).
+ */
+const TEST_TOOLS = ['@redocly/openapi-core', '@xterm/headless', 'ajv', 'ajv-formats', 'esbuild', 'fast-check', 'openapi-fetch', 'openapi-typescript', 'tsx'];
 
 /** test/ui/x.test.tsx → ui/x.test */
 const outName = (file) => file.replace(/^test\//, '').replace(/\.tsx?$/, '');
@@ -67,7 +75,12 @@ export async function buildTests(root, files, outdir) {
     platform: 'node',
     target: 'node22',
     supported: { 'regexp-set-notation': true },
-    packages: 'external',
+    // Packages are bundled too, as in dist/ (Ink and the others patched where they are installed,
+    // src/patches): Node then neither resolves a package's files one by one nor lexes each CommonJS
+    // package for its exports, in every test process.
+    external: ['react-devtools-core', ...TEST_TOOLS],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    banner: { js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);" },
     jsx: 'automatic',
     sourcemap: 'linked',
     logLevel: 'warning',

@@ -305,7 +305,8 @@ test('numbers link picker: the assistant linked now is marked; linking an inacti
 
 test('an error state of any length: a few lines ending in …, the whole message in the debug log, and where', async () => {
   const { createServer } = await import('node:http');
-  const { createElement } = await import('react');
+  // React is CommonJS: its exports are the default export's (a bundle's import() of it has no others).
+  const { createElement } = (await import('react')).default;
   const { createConsoleStore } = await import('../../src/store/index.js');
   const { App } = await import('../../src/ui/app.js');
   const { renderApp } = await import('../support/ink.js');

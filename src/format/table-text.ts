@@ -68,16 +68,17 @@ interface Measured {
 const measured = new WeakMap<object, WeakMap<object, Measured>>();
 
 function measuredCells<T>(columns: readonly Column<T>[], row: T): Measured {
-  const measure = (): Measured => {
-    const texts = columns.map((c) => escapeLine(cellText(c.value(row))));
-    return { texts, widths: texts.map(cellWidth) };
-  };
-  if (typeof row !== 'object' || row === null) return measure();
+  if (typeof row !== 'object' || row === null) return measureCells(columns, row);
   let byRow = measured.get(columns);
   if (!byRow) measured.set(columns, (byRow = new WeakMap()));
   let m = byRow.get(row);
-  if (!m) byRow.set(row, (m = measure()));
+  if (!m) byRow.set(row, (m = measureCells(columns, row)));
   return m;
+}
+
+function measureCells<T>(columns: readonly Column<T>[], row: T): Measured {
+  const texts = columns.map((c) => escapeLine(cellText(c.value(row))));
+  return { texts, widths: texts.map(cellWidth) };
 }
 
 /** Rows of a table of `height` lines left for its body (the header takes one). */

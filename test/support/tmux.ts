@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pidAlive } from '../../src/config/lock.js';
 import { removeTree } from './cli.js';
 import { GUARD_MS } from './wait.js';
 
@@ -35,8 +36,12 @@ export interface TmuxSession {
   kill(): void;
 }
 
-/** Whether `pid` is still running (a zombie, ended but not yet reaped, is not). */
+/**
+ * Whether `pid` is still running: pidAlive, but a zombie (ended, not yet reaped: a program whose
+ * pane's shell was hung up first waits for an init that may never reap it) has ended.
+ */
 function running(pid: number): boolean {
+  if (!pidAlive(pid)) return false;
   try {
     return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
   } catch {

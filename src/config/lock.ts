@@ -2,7 +2,7 @@
 // traits): <file>.lock, created exclusively and holding the owner's pid. A holder that died or
 // stalls past LOCK_STALE_MS is taken over. Writers read what the file holds now under the lock,
 // apply their change and replace the file by an atomic rename, so no writer loses another's.
-import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from './files.js';
 
@@ -41,11 +41,20 @@ function* step<T>(result: Io<T>): Steps<T> {
   return (yield result) as T;
 }
 
+/** A lock file as one open file shows it: its holder's pid, and which file it is (a lock released and taken again is another). */
+interface Held {
+  text: string;
+  ino: number;
+  mtimeMs: number;
+}
+
+const sameLock = (a: Held, b: Held) => a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.text === b.text;
+
 interface LockFs {
   writeFile(path: string, data: string): Io<void>;
   link(existing: string, path: string): Io<void>;
-  readFile(path: string): Io<string>;
-  mtimeMs(path: string): Io<number>;
+  rename(from: string, to: string): Io<void>;
+  inspect(path: string): Io<Held>;
   rm(path: string): Io<void>;
   sleep(ms: number): Io<void>;
 }
@@ -55,8 +64,16 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const syncFs: LockFs = {
   writeFile: (path, data) => writeFileSync(path, data, { mode: 0o600 }),
   link: (existing, path) => linkSync(existing, path),
-  readFile: (path) => readFileSync(path, 'utf8'),
-  mtimeMs: (path) => statSync(path).mtimeMs,
+  rename: (from, to) => renameSync(from, to),
+  inspect: (path) => {
+    const fd = openSync(path, 'r');
+    try {
+      const { ino, mtimeMs } = fstatSync(fd);
+      return { text: readFileSync(fd, 'utf8'), ino, mtimeMs };
+    } finally {
+      closeSync(fd);
+    }
+  },
   rm: (path) => rmSync(path, { force: true }),
   sleep: (ms) => void Atomics.wait(sleeper, 0, 0, ms),
 };
@@ -66,8 +83,16 @@ const fsp = () => process.getBuiltinModule('node:fs/promises');
 const asyncFs: LockFs = {
   writeFile: (path, data) => fsp().writeFile(path, data, { mode: 0o600 }),
   link: (existing, path) => fsp().link(existing, path),
-  readFile: (path) => fsp().readFile(path, 'utf8'),
-  mtimeMs: async (path) => (await fsp().stat(path)).mtimeMs,
+  rename: (from, to) => fsp().rename(from, to),
+  inspect: async (path) => {
+    const handle = await fsp().open(path, 'r');
+    try {
+      const { ino, mtimeMs } = await handle.stat();
+      return { text: await handle.readFile('utf8'), ino, mtimeMs };
+    } finally {
+      await handle.close();
+    }
+  },
   rm: (path) => fsp().rm(path, { force: true }),
   sleep: (ms) => new Promise<void>((r) => setTimeout(r, ms)),
 };
@@ -93,10 +118,12 @@ async function runAsync<R>(steps: Steps<R>): Promise<R> {
   return next.value;
 }
 
+const uniqueName = (lock: string, suffix = '') => `${lock}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}${suffix}`;
+
 // The lock file is made whole before it appears: written under a unique name, then hard-linked
 // to the lock's name, which fails if the lock exists. No reader ever sees a lock without its pid.
 function* tryLock(fs: LockFs, lock: string, ownPidIsMine: boolean): Steps<boolean> {
-  const tmp = `${lock}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}`;
+  const tmp = uniqueName(lock);
   try {
     yield* step(fs.writeFile(tmp, String(process.pid)));
     yield* step(fs.link(tmp, lock));
@@ -109,15 +136,34 @@ function* tryLock(fs: LockFs, lock: string, ownPidIsMine: boolean): Steps<boolea
     }
     if (code !== 'EEXIST') throw new ConfigError(`cannot lock ${lock}: ${(err as Error).message}`);
     try {
-      const holder = yield* step(fs.readFile(lock));
-      if (ownPidIsMine && Number(holder.trim()) === process.pid) return true;
-      if (isStale(holder, yield* step(fs.mtimeMs(lock)))) yield* step(fs.rm(lock));
+      const held = yield* step(fs.inspect(lock));
+      if (ownPidIsMine && Number(held.text.trim()) === process.pid) return true;
+      if (isStale(held.text, held.mtimeMs)) yield* breakStale(fs, lock, held);
     } catch {
       // gone meanwhile: try again
     }
     return false;
   } finally {
     yield* step(fs.rm(tmp));
+  }
+}
+
+/**
+ * Removes the lock judged stale, and no other. A holder that releases the lock and exits while a
+ * writer judges it leaves that writer with a dead pid and a lock another writer may have taken
+ * since: removing it by name would let two writers in. So the lock is looked at again after the
+ * judgement (once its holder is dead only another breaker can change it), then moved aside in one
+ * atomic rename and removed only if it is the one judged. If two writers broke it at once and the
+ * other has already taken the lock, the one moved aside is that writer's, and it is put back.
+ */
+function* breakStale(fs: LockFs, lock: string, judged: Held): Steps<void> {
+  if (!sameLock(yield* step(fs.inspect(lock)), judged)) return;
+  const aside = uniqueName(lock, '.stale');
+  yield* step(fs.rename(lock, aside));
+  try {
+    if (!sameLock(yield* step(fs.inspect(aside)), judged)) yield* step(fs.link(aside, lock));
+  } finally {
+    yield* step(fs.rm(aside));
   }
 }
 

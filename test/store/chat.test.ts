@@ -95,7 +95,9 @@ describe('chat slice against the sandbox', () => {
     store.getState().actions.setDraft(id, 'What is your return window?');
     await store.getState().actions.sendMessage(id);
     const seen = store.getState().chat.conversations[id].turns;
-    store.getState().actions.dispose(); // the console quits: its index writes are flushed
+    // The console quits as live-console does: its index writes land, then the store is let go.
+    await store.getState().actions.flushSessionIndex();
+    store.getState().actions.dispose();
     await api.sendChat({ sessionId: id, input: 'sent from elsewhere' });
     store = createConsoleStore(api, { kind: 'sandbox', profile: 'work', baseUrl: sb.url, dataDir: dir }, { routes: ROUTES });
     await store.getState().actions.openSession(id);

@@ -6,7 +6,6 @@
 // Bundled for old Node targets too, so an unsupported Node reads this far and says what it needs.
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
-import { runWithCodeCache } from './code-cache.cjs';
 import { NODE_FLOOR } from './node-floor.cjs';
 
 declare const __SWITCHBOARD_VERSION__: string;
@@ -32,5 +31,7 @@ if (!atLeast(process.versions.node, NODE_FLOOR)) {
   // it at the next start.
   (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   if (args.length === 0 || process.env.SWITCHBOARD_SANDBOX_CHILD === '1') void import('./cli.js');
-  else runWithCodeCache(join(__dirname, 'commands.cjs'), args);
+  // The code cache's module (and the builtins it takes) loads only for a command: the console never uses it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  else (require('./code-cache.cjs') as typeof import('./code-cache.cjs')).runWithCodeCache(join(__dirname, 'commands.cjs'), args);
 }

@@ -100,3 +100,23 @@ test('a cache directory that others can write is not used', async () => {
     home.cleanup();
   }
 });
+
+test("the console's path does not load the code cache (nor node:vm, which only it uses); a command does", async () => {
+  const { home, env, root } = isolated();
+  try {
+    // Says at exit which builtins the process loaded; a --require preload keeps the entry on the CommonJS loader.
+    const preload = join(home.dir, 'loaded.cjs');
+    writeFileSync(preload, 'process.on("exit", () => process.stderr.write(`\\nvm loaded: ${process.moduleLoadList.includes("NativeModule vm")}\\n`));\n');
+    const withPreload = { ...env, NODE_OPTIONS: `--require ${preload}` };
+    // A bare switchboard is the console; on a pipe it stops at once, after its start has loaded.
+    const console = await runCli([], { env: withPreload });
+    assert.match(console.stderr, /the console needs an interactive terminal/);
+    assert.match(console.stderr, /vm loaded: false/);
+    assert.ok(!existsSync(root), 'no cache directory made');
+    const command = await runCli(['profiles', 'list', '-o', 'json'], { env: withPreload });
+    assert.equal(command.code, 0, command.stderr);
+    assert.match(command.stderr, /vm loaded: true/);
+  } finally {
+    home.cleanup();
+  }
+});

@@ -32,6 +32,9 @@ if (!atLeast(process.versions.node, NODE_FLOOR)) {
   (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   if (args.length === 0 || process.env.SWITCHBOARD_SANDBOX_CHILD === '1') void import('./cli.js');
   // The code cache's module (and the builtins it takes) loads only for a command: the console never uses it.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  else (require('./code-cache.cjs') as typeof import('./code-cache.cjs')).runWithCodeCache(join(__dirname, 'commands.cjs'), args);
+  else {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { runWithCodeCache }: typeof import('./code-cache.cjs') = require('./code-cache.cjs');
+    runWithCodeCache(join(__dirname, 'commands.cjs'), args);
+  }
 }

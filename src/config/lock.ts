@@ -122,27 +122,28 @@ const uniqueName = (lock: string, suffix = '') => `${lock}.${process.pid}.${proc
 
 // The lock file is made whole before it appears: written under a unique name, then hard-linked
 // to the lock's name, which fails if the lock exists. No reader ever sees a lock without its pid.
-function* tryLock(fs: LockFs, lock: string, ownPidIsMine: boolean): Steps<boolean> {
+// Gives the lock taken (the same file as the one written), or undefined to try again.
+function* tryLock(fs: LockFs, lock: string, ownPidIsMine: boolean): Steps<Held | undefined> {
   const tmp = uniqueName(lock);
   try {
     yield* step(fs.writeFile(tmp, String(process.pid)));
     yield* step(fs.link(tmp, lock));
-    return true;
+    return yield* step(fs.inspect(tmp));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       mkdirPrivate(lock);
-      return false;
+      return undefined;
     }
     if (code !== 'EEXIST') throw new ConfigError(`cannot lock ${lock}: ${(err as Error).message}`);
     try {
       const held = yield* step(fs.inspect(lock));
-      if (ownPidIsMine && Number(held.text.trim()) === process.pid) return true;
+      if (ownPidIsMine && Number(held.text.trim()) === process.pid) return held;
       if (isStale(held.text, held.mtimeMs)) yield* breakStale(fs, lock, held);
     } catch {
       // gone meanwhile: try again
     }
-    return false;
+    return undefined;
   } finally {
     yield* step(fs.rm(tmp));
   }
@@ -175,15 +176,31 @@ function mkdirPrivate(lock: string): void {
 function* locked<T>(fs: LockFs, path: string, fn: () => Io<T>, ownPidIsMine: boolean): Steps<T> {
   const lock = lockFor(path);
   const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let wait = 2; !(yield* tryLock(fs, lock, ownPidIsMine)); wait = Math.min(wait * 2, 50)) {
+  let mine: Held | undefined;
+  for (let wait = 2; !(mine = yield* tryLock(fs, lock, ownPidIsMine)); wait = Math.min(wait * 2, 50)) {
     if (Date.now() > deadline) throw new ConfigError(`${lock} stayed locked for ${LOCK_WAIT_MS / 1000}s; if no other switchboard is running, delete it`);
     yield* step(fs.sleep(wait));
   }
   try {
     return yield* step(fn());
   } finally {
-    yield* step(fs.rm(lock));
+    yield* release(fs, lock, mine);
   }
+}
+
+/**
+ * Removes the lock if it is still the one this writer took. A writer that stalled past
+ * LOCK_STALE_MS (a stopped process, a suspended laptop) may find its lock broken and taken by
+ * another writer: removing that one by name would let a third writer in beside it.
+ */
+function* release(fs: LockFs, lock: string, mine: Held): Steps<void> {
+  let now: Held;
+  try {
+    now = yield* step(fs.inspect(lock));
+  } catch {
+    return; // gone: broken and released by another writer meanwhile
+  }
+  if (sameLock(now, mine)) yield* step(fs.rm(lock));
 }
 
 /** `exiting`: a lock holding this process's pid is its own (an async write that will never resume). */

@@ -102,3 +102,18 @@ for (const mode of ['sync', 'async'] as const) {
 test('async: two writers break a dead lock at once; the one that finds the other has taken it meanwhile puts it back', async () => {
   await underRace(join(dir, 'index.json'), 'rename', 'async');
 });
+
+for (const mode of ['sync', 'async'] as const) {
+  test(`${mode}: a writer whose lock was taken over while it stalled leaves the new holder's lock in place`, async () => {
+    const file = join(dir, 'index.json');
+    const lock = `${file}.lock`;
+    // The writer stalled past the stale age; another writer (a live process) broke its lock and holds it now.
+    const takenOver = () => {
+      rmSync(lock);
+      writeFileSync(lock, String(process.ppid));
+      return 'written';
+    };
+    assert.equal(mode === 'sync' ? withLockSync(file, takenOver) : await withLock(file, async () => takenOver()), 'written');
+    assert.equal(readFileSync(lock, 'utf8'), String(process.ppid), "the other writer's lock is still there");
+  });
+}

@@ -122,13 +122,16 @@ const uniqueName = (lock: string, suffix = '') => `${lock}.${process.pid}.${proc
 
 // The lock file is made whole before it appears: written under a unique name, then hard-linked
 // to the lock's name, which fails if the lock exists. No reader ever sees a lock without its pid.
-// Gives the lock taken (the same file as the one written), or undefined to try again.
+// Gives the lock taken (the file written, looked at before it is linked: a link changes neither
+// its inode nor its mtime, and nothing can fail between taking the lock and returning it), or
+// undefined to try again.
 function* tryLock(fs: LockFs, lock: string, ownPidIsMine: boolean): Steps<Held | undefined> {
   const tmp = uniqueName(lock);
   try {
     yield* step(fs.writeFile(tmp, String(process.pid)));
+    const mine = yield* step(fs.inspect(tmp));
     yield* step(fs.link(tmp, lock));
-    return yield* step(fs.inspect(tmp));
+    return mine;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {

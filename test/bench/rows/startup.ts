@@ -107,7 +107,8 @@ export async function startupRows(ctx: BenchContext): Promise<Figure[]> {
   const rowsS = summarize(rows);
   const appS = summarize(app);
   const helloS = summarize(hello);
-  const detail = { ptyPathMs: pathS, bareNodeOnPtyMs: nodeS };
+  // The samples too, with bare node's from the same runs: two builds' runs can be pooled (one run's 7 samples spread widely).
+  const detail = { ptyPathMs: pathS, bareNodeOnPtyMs: nodeS, samples: frame, bareNodeSamples: node };
   const note =
     `pty via util-linux script (${COLS}×${ROWS}, TERM=xterm-256color, CI unset); bare node on the same pty ${nodeS.median.toFixed(0)} ms, pty path ` +
     `alone ${pathS.median.toFixed(1)} ms (taken off both sides of the ratio)`;

@@ -107,11 +107,11 @@ test("the console's path does not load the code cache (nor node:vm, which only i
     // Says at exit which builtins the process loaded; a --require preload keeps the entry on the CommonJS loader.
     const preload = join(home.dir, 'loaded.cjs');
     writeFileSync(preload, 'process.on("exit", () => process.stderr.write(`\\nvm loaded: ${process.moduleLoadList.includes("NativeModule vm")}\\n`));\n');
-    const withPreload = { ...env, NODE_OPTIONS: `--require ${preload}` };
+    const withPreload = { ...env, NODE_OPTIONS: `--require ${JSON.stringify(preload)}` };
     // A bare switchboard is the console; on a pipe it stops at once, after its start has loaded.
-    const console = await runCli([], { env: withPreload });
-    assert.match(console.stderr, /the console needs an interactive terminal/);
-    assert.match(console.stderr, /vm loaded: false/);
+    const bare = await runCli([], { env: withPreload });
+    assert.match(bare.stderr, /the console needs an interactive terminal/);
+    assert.match(bare.stderr, /vm loaded: false/);
     assert.ok(!existsSync(root), 'no cache directory made');
     const command = await runCli(['profiles', 'list', '-o', 'json'], { env: withPreload });
     assert.equal(command.code, 0, command.stderr);

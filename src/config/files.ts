@@ -14,7 +14,9 @@ export class ConfigError extends InputError {
 }
 
 // node:crypto and node:fs/promises are loaded when first used: most commands write no file.
-const tempName = (path: string) => `${path}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}.tmp`;
+/** A name beside `path` that no other process or write uses (this pid, random bytes), ending in `suffix`. */
+export const tempName = (path: string, suffix = '.tmp') =>
+  `${path}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}${suffix}`;
 
 export function writePrivateFile(path: string, text: string): void {
   privateDir(dirname(path));

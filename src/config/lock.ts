@@ -4,7 +4,7 @@
 // apply their change and replace the file by an atomic rename, so no writer loses another's.
 import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError } from './files.js';
+import { ConfigError, tempName } from './files.js';
 
 /** A lock older than this belongs to a writer that died or hung (a write takes milliseconds). */
 const LOCK_STALE_MS = 5_000;
@@ -118,15 +118,13 @@ async function runAsync<R>(steps: Steps<R>): Promise<R> {
   return next.value;
 }
 
-const uniqueName = (lock: string, suffix = '') => `${lock}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}${suffix}`;
-
 // The lock file is made whole before it appears: written under a unique name, then hard-linked
 // to the lock's name, which fails if the lock exists. No reader ever sees a lock without its pid.
 // Gives the lock taken (the file written, looked at before it is linked: a link changes neither
 // its inode nor its mtime, and nothing can fail between taking the lock and returning it), or
 // undefined to try again.
 function* tryLock(fs: LockFs, lock: string, ownPidIsMine: boolean): Steps<Held | undefined> {
-  const tmp = uniqueName(lock);
+  const tmp = tempName(lock);
   try {
     yield* step(fs.writeFile(tmp, String(process.pid)));
     const mine = yield* step(fs.inspect(tmp));
@@ -162,7 +160,7 @@ function* tryLock(fs: LockFs, lock: string, ownPidIsMine: boolean): Steps<Held |
  */
 function* breakStale(fs: LockFs, lock: string, judged: Held): Steps<void> {
   if (!sameLock(yield* step(fs.inspect(lock)), judged)) return;
-  const aside = uniqueName(lock, '.stale');
+  const aside = tempName(lock, '.stale');
   yield* step(fs.rename(lock, aside));
   try {
     if (!sameLock(yield* step(fs.inspect(aside)), judged)) yield* step(fs.link(aside, lock));

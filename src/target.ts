@@ -7,13 +7,13 @@ import type { RateLimitWait } from './api/http.js';
 import type { ServiceTraits } from './api/traits.js';
 import { loadTraits, rememberTraits } from './config/traits.js';
 import { ConnectionStateFeed, type ConnectionListener, type ConnectionState } from './api/connection-state.js';
-import { resolveTarget, type Target } from './config/config.js';
+import type { Target } from './config/resolve.js';
 import type { Env } from './config/paths.js';
 import { createConnection, type Socket } from 'node:net';
 // Small (node:child_process only): loaded with this module so the fork needs no extra step.
 import { spawnSandbox, type SandboxChild } from './sandbox/child.js';
 
-export type { Target } from './config/config.js';
+export type { Target } from './config/resolve.js';
 
 export interface Connection {
   api: VoiceAgentApi;
@@ -85,7 +85,8 @@ function clientOptions(resolved: Target, opts: ConnectOptions, learned: ReturnTy
 }
 
 export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
-  const resolved = opts.resolved ?? resolveTarget({ profile: opts.profile, env: opts.env, readOnly: opts.readOnly });
+  // The config (and zod, which checks it) is loaded only here: the console resolves its target before its first frame.
+  const resolved = opts.resolved ?? (await import('./config/config.js')).resolveTarget({ profile: opts.profile, env: opts.env, readOnly: opts.readOnly });
   if (resolved.kind === 'sandbox' && opts.sandboxIn === 'child') return connectToChild(resolved, opts);
   if (resolved.kind === 'sandbox' && opts.sandboxIn === 'shared') return connectShared(resolved, opts);
   // Loaded here, not at the top: the console draws its first frames before connecting.

@@ -52,7 +52,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call } from '../api/schemas.js';
 import { cacheDir, type Env } from '../config/paths.js';
-import { serviceOf, type Target } from '../config/config.js';
+import { serviceOf, type Target } from '../config/resolve.js';
 import { transaction } from '../sqlite.js';
 import { ArchiveReader, type ArchivedCall, type CallOrder, type CallQuery, type DayCount, type SearchHit, type Stats, type StatsBy } from './query.js';
 import { ArchiveNotWritable, BUSY_TIMEOUT_MS, clearData, openArchiveDb, openArchiveDbReadOnly } from './schema.js';
@@ -77,7 +77,7 @@ export type { FilterScan, FilterText } from './filter.js';
 export { CatchUps } from './sync.js';
 export { searchTerms } from './fts.js';
 export { syncInWorker } from './worker.js';
-export { serviceOf } from '../config/config.js';
+export { serviceOf } from '../config/resolve.js';
 
 export interface ArchiveStatus {
   path: string;

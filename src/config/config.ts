@@ -1,4 +1,4 @@
-// Profiles (named remote services with their keys) and which target a run talks to.
+// Profiles (named remote services with their keys), read and changed; which target a run talks to is resolve.ts.
 // config.json = { current?: string, profiles: { [name]: { baseUrl, apiKey } } }, mode 0600.
 import { statSync } from 'node:fs';
 // A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale).
@@ -7,14 +7,11 @@ import { lazySchema } from '../api/lazy.js';
 import { ConfigError, readJsonFile, writePrivateFile } from './files.js';
 import { withLockSync } from './lock.js';
 import { maskKey } from './mask.js';
-import { configFile, dataDir, sandboxDataDir, type Env } from './paths.js';
+import { configFile, type Env } from './paths.js';
+import { checkBaseUrl, ENV_PROFILE, profileOf, resolveTargetWith, SANDBOX_PROFILE, unknownProfile, type Target, type TargetChoice } from './resolve.js';
 
 export { ConfigError } from './files.js';
-
-/** The embedded sandbox: what runs when nothing else is configured. */
-export const SANDBOX_PROFILE = 'sandbox';
-/** The target described by SWITCHBOARD_BASE_URL + SWITCHBOARD_API_KEY. */
-export const ENV_PROFILE = 'env';
+export { ENV_PROFILE, SANDBOX_PROFILE, serviceOf, type Target } from './resolve.js';
 
 // readOnly: every write refused for this profile, as with --read-only.
 // Built when a config file is first read (lazy.ts): with none, a command builds neither.
@@ -34,29 +31,6 @@ const ConfigSchema = lazySchema(function configSchema() {
 
 export type Profile = z.infer<typeof ProfileSchema>;
 export type Config = z.infer<typeof ConfigSchema>;
-
-export interface Target {
-  kind: 'sandbox' | 'remote';
-  /** The profile name: a configured one, 'env' or 'sandbox'. */
-  profile: string;
-  baseUrl?: string;
-  apiKey?: string;
-  /** Switchboard's data dir (remembered chat sessions live under it, per profile). */
-  dataDir: string;
-  /** Where the embedded sandbox keeps its records (sandbox targets only). */
-  sandboxDataDir?: string;
-  /** Writes are refused (--read-only, or the profile's readOnly): the client sends none. */
-  readOnly?: boolean;
-}
-
-/**
- * Which service a target is: the embedded sandbox by its data dir (its port changes every run),
- * a remote one by its base URL. What is kept for one (the call archive, the lists' cached rows,
- * remembered sessions) is never shown for another, though the profile's name is the same.
- */
-export function serviceOf(target: Pick<Target, 'kind' | 'sandboxDataDir' | 'baseUrl'>): string {
-  return target.kind === 'sandbox' ? `sandbox:${target.sandboxDataDir ?? ''}` : `remote:${target.baseUrl ?? ''}`;
-}
 
 export interface ProfileSummary {
   name: string;
@@ -135,11 +109,6 @@ export function setCurrentProfile(name: string, env: Env = process.env): void {
   });
 }
 
-/** A configured profile by name: own entries only, so "toString" or "__proto__" is never one. */
-function profileOf(config: Config, name: string): Profile | undefined {
-  return Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
-}
-
 export function listProfiles(env: Env = process.env): ProfileSummary[] {
   const config = loadConfig(env);
   const current = config.current ?? SANDBOX_PROFILE;
@@ -158,51 +127,9 @@ export function listProfiles(env: Env = process.env): ProfileSummary[] {
   ];
 }
 
-/**
- * Which service this run talks to. First match wins: `--profile`, SWITCHBOARD_PROFILE,
- * SWITCHBOARD_BASE_URL + SWITCHBOARD_API_KEY (profile 'env'), the config's current profile,
- * and finally the embedded sandbox.
- */
-export function resolveTarget(opts: { profile?: string; env?: Env; readOnly?: boolean } = {}): Target {
-  const target = resolveProfile(opts);
-  return opts.readOnly ? { ...target, readOnly: true } : target;
-}
-
-function resolveProfile(opts: { profile?: string; env?: Env }): Target {
-  const env = opts.env ?? process.env;
-  if (opts.profile) return namedTarget(opts.profile, 'given with --profile', env);
-  if (env.SWITCHBOARD_PROFILE) return namedTarget(env.SWITCHBOARD_PROFILE, 'named by SWITCHBOARD_PROFILE', env);
-  if (env.SWITCHBOARD_BASE_URL || env.SWITCHBOARD_API_KEY) return envTarget(env);
-  const config = loadConfig(env);
-  if (config.current) return namedTarget(config.current, `set as current in ${configFile(env)}`, env, config);
-  return sandboxTarget(env);
-}
-
-function namedTarget(name: string, why: string, env: Env, config?: Config): Target {
-  if (name === SANDBOX_PROFILE) return sandboxTarget(env);
-  if (name === ENV_PROFILE) return envTarget(env);
-  const cfg = config ?? loadConfig(env);
-  const p = profileOf(cfg, name);
-  if (!p) throw unknownProfile(name, cfg, `(${why})`);
-  return { kind: 'remote', profile: name, baseUrl: p.baseUrl, apiKey: p.apiKey, dataDir: dataDir(env), ...(p.readOnly ? { readOnly: true } : {}) };
-}
-
-function envTarget(env: Env): Target {
-  const baseUrl = env.SWITCHBOARD_BASE_URL;
-  const apiKey = env.SWITCHBOARD_API_KEY;
-  if (!baseUrl) throw new ConfigError('SWITCHBOARD_API_KEY is set but SWITCHBOARD_BASE_URL is not; set both, or neither to use a profile');
-  if (!apiKey) throw new ConfigError('SWITCHBOARD_BASE_URL is set but SWITCHBOARD_API_KEY is not; set the key too (or use a profile: switchboard login)');
-  checkBaseUrl(baseUrl, 'SWITCHBOARD_BASE_URL');
-  return { kind: 'remote', profile: ENV_PROFILE, baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, dataDir: dataDir(env) };
-}
-
-function sandboxTarget(env: Env): Target {
-  return { kind: 'sandbox', profile: SANDBOX_PROFILE, dataDir: dataDir(env), sandboxDataDir: sandboxDataDir(env) };
-}
-
-function unknownProfile(name: string, config: Config, context: string): ConfigError {
-  const known = [SANDBOX_PROFILE, ...Object.keys(config.profiles).sort()].join(', ');
-  return new ConfigError(`there is no profile named "${name}" ${context}; known profiles: ${known}. Add one with \`switchboard login --profile ${name}\``);
+/** Which service this run talks to (resolve.ts), with this config file read when a profile is looked up. */
+export function resolveTarget(opts: TargetChoice = {}): Target {
+  return resolveTargetWith(opts, () => loadConfig(opts.env ?? process.env));
 }
 
 /**
@@ -236,15 +163,4 @@ function checkProfileName(name: string): void {
   }
   // Names every JavaScript object answers to would read as a profile that is not there.
   if (name in Object.prototype) throw new ConfigError(`"${name}" is reserved; choose another profile name`);
-}
-
-function checkBaseUrl(text: string, what: string): void {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError(`${what} "${text}" is not a URL; expected something like https://api.example.com`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${what} must start with http:// or https://`);
-  if (url.username || url.password) throw new ConfigError(`${what} must not contain a user name or password; the API key is kept separately`);
 }

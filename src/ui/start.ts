@@ -6,10 +6,12 @@
 // The first frame is the real chrome (header, breadcrumbs, key hints) from the same functions
 // the Ink components use, with a list's cached rows, or, opened on the call log (`switchboard
 // calls`), the archive's newest calls; keys typed meanwhile wait in stdin for the app.
+import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
-import { loadConfig, resolveTarget, serviceOf, type Target } from '../config/config.js';
+import type { Config } from '../config/config.js';
+import { resolveTargetWith, serviceOf, type Target } from '../config/resolve.js';
 import { maskKey } from '../config/mask.js';
-import { stateDir } from '../config/paths.js';
+import { configFile, stateDir } from '../config/paths.js';
 import { debugLogPath, debugLogWriter } from '../crash.js';
 import { connect, type Connection } from '../target.js';
 import type { RateLimitWait } from '../api/http.js';
@@ -93,10 +95,10 @@ const HEAP_GROWING_PERCENT = 50;
 
 export async function startConsole(opts: ConsoleOptions): Promise<number> {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  const resolved = resolveTarget({ profile: opts.profile, readOnly: opts.readOnly });
+  const config = await consoleConfig();
+  const resolved = resolveTargetWith({ profile: opts.profile, readOnly: opts.readOnly }, () => config);
   // The user's keys (a mistake is refused here, before the terminal is taken): the table every reader uses from now on.
   installKeymap(await loadUserKeymap());
-  const config = loadConfig();
   // The colours, likewise: a mistake in a theme file is refused before the terminal is taken.
   setTheme(await loadTheme(opts.theme ?? config.theme));
   // Taken before Ink loads: colour and glyphs (capabilities.ts) are decided here, and the first frame is drawn with them.
@@ -130,6 +132,15 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
     readOnly: opts.readOnly,
     onRateLimited: (l) => void (rateLimited = l),
   });
+}
+
+/**
+ * The config file, read and checked (config.ts, with its zod schema) only when there is one: on a
+ * machine with none, the first frame is drawn without loading zod.
+ */
+async function consoleConfig(): Promise<Config> {
+  if (!existsSync(configFile())) return { profiles: {} };
+  return (await import('../config/config.js')).loadConfig();
 }
 
 /** The call log's first screen from the archive, when the console opens on it (node:sqlite and the archive load only then). */

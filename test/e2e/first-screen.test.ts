@@ -1,7 +1,7 @@
 // What the console loads before its frames (the built binary in tmux, its loads logged by
-// test/support/load-log.mjs with the moment of Ink's first frame): the steps before the console's
-// start load what the refusals need, not the config and zod (those come with the start, in one go);
-// Ink's first frame waits for the first route's screen alone (src/ui/run.tsx), the other screens'
+// test/support/load-log.mjs with the moments of its two first frames): the steps before the console's
+// start load what the refusals need, not the config and zod; with no config file to check, zod waits
+// until the frame drawn before Ink is on the screen; Ink's first frame waits for the first route's screen alone (src/ui/run.tsx), the other screens'
 // chunks (forms, the chat, the test results, …) load after it, and a key for one waits until it is in.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,7 +36,7 @@ const declares = (code: string, name: string) => code.includes(`function ${name}
  * A bare `switchboard` on a terminal, to the Assistants rows, then `2` (Numbers) and quit: the code
  * of each chunk loaded, in order, and where Ink's first frame came among them.
  */
-let run: Promise<{ chunks: string[]; frame: number }> | undefined;
+let run: Promise<{ chunks: string[]; first: number; frame: number }> | undefined;
 function loads() {
   run ??= (async () => {
     const log = join(home.dir, 'loads.txt');
@@ -60,22 +60,24 @@ function loads() {
     const lines = readFileSync(log, 'utf8')
       .trim()
       .split('\n')
-      .filter((l) => l.endsWith('.mjs') || l.endsWith(' #ink-frame'));
+      .filter((l) => l.endsWith('.mjs') || l.endsWith('-frame'));
+    const first = lines.findIndex((l) => l.endsWith(' #first-frame'));
     const frame = lines.findIndex((l) => l.endsWith(' #ink-frame'));
-    assert.ok(frame > 0, "the log marks Ink's first frame");
-    const chunks = lines.map((l) => (l.endsWith(' #ink-frame') ? '' : readFileSync(fileURLToPath(l.slice(l.indexOf(' ') + 1)), 'utf8')));
-    return { chunks, frame };
+    assert.ok(first > 0 && frame > first, "the log marks the first frame, then Ink's");
+    const chunks = lines.map((l) => (l.endsWith('-frame') ? '' : readFileSync(fileURLToPath(l.slice(l.indexOf(' ') + 1)), 'utf8')));
+    return { chunks, first, frame };
   })();
   return run;
 }
 
 describe('what the console loads before its frames', { skip }, () => {
-  test("the config and zod load with the console's start, not in a step of their own before it", { timeout: 10 * 60_000 }, async () => {
-    const { chunks } = await loads();
+  test('with no config file, zod loads after the first frame, not before it or the console start', { timeout: 10 * 60_000 }, async () => {
+    const { chunks, first } = await loads();
     const start = chunks.findIndex((c) => c.includes('function startConsole('));
     const zod = chunks.findIndex((c) => c.includes('$constructor("$ZodError"'));
     assert.ok(start >= 0 && zod >= 0, 'the log saw the console start and zod');
-    assert.ok(zod > start, 'zod is loaded after the module that starts the console, in its graph');
+    assert.ok(start < first, 'the console start is loaded before the first frame');
+    assert.ok(zod > first, 'zod is loaded after the frame drawn before Ink');
   });
 
   test("Ink's first frame waits for the first screen's chunk only; the others load after it", { timeout: 10 * 60_000 }, async () => {

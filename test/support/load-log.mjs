@@ -1,6 +1,7 @@
 // Loaded with --import (NODE_OPTIONS): appends each file: URL a process loads to $SWITCHBOARD_LOAD_LOG,
 // so a test can tell which of the bundle's chunks a start-up path reads. With SWITCHBOARD_LOAD_LOG_FRAME=1
-// it also appends `<pid> #ink-frame` when the process first writes a synchronized update (Ink's first frame).
+// it also appends `<pid> #first-frame` when the process first clears the screen (the frame drawn before Ink,
+// src/ui/start.ts) and `<pid> #ink-frame` when it first writes a synchronized update (Ink's first frame).
 import { registerHooks } from 'node:module';
 import { appendFileSync } from 'node:fs';
 import process from 'node:process';
@@ -16,12 +17,15 @@ if (log) {
 }
 if (log && process.env.SWITCHBOARD_LOAD_LOG_FRAME === '1') {
   const write = process.stdout.write;
-  let marked = false;
+  const marked = new Set();
+  const mark = (chunk, sequence, name) => {
+    if (marked.has(name) || !String(chunk).includes(sequence)) return;
+    marked.add(name);
+    appendFileSync(log, `${process.pid} #${name}\n`);
+  };
   process.stdout.write = function (chunk, ...rest) {
-    if (!marked && String(chunk).includes('\x1b[?2026h')) {
-      marked = true;
-      appendFileSync(log, `${process.pid} #ink-frame\n`);
-    }
+    mark(chunk, '\x1b[2J', 'first-frame');
+    mark(chunk, '\x1b[?2026h', 'ink-frame');
     return write.call(this, chunk, ...rest);
   };
 }

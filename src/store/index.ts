@@ -35,6 +35,8 @@ export type ConsoleActions = NavigationActions &
     dispose(): void;
     /** Told by the keypress dispatcher after each key it drew: the store's background work goes in the gap after it (key-gaps.ts). */
     keyHandled(): void;
+    /** Runs `fn` now, or while keys come in the gap after the next one (key-gaps.ts): the screens' own timers use it. */
+    inKeyGap(fn: () => void): void;
   };
 
 export type ConsoleState = NavigationState &
@@ -132,6 +134,9 @@ export function createConsoleStore(
     const actions = Object.assign({}, ...parts.map((p) => p.actions), {
       keyHandled() {
         gaps.keyDrawn();
+      },
+      inKeyGap(fn: () => void) {
+        gaps.run(fn);
       },
       dispose() {
         disposed = true;

@@ -1,10 +1,21 @@
 // The live call log refreshes every few seconds: its "syncing…" and the header's "⟳ refreshing…"
-// show only for a refresh that lasts, never as a blink on each quick one.
-import { describe, test } from 'node:test';
+// show only for a refresh that lasts, never as a blink on each quick one; and a screen's own timers
+// (that mark's, the spinner's) change what is drawn only in a key gap.
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createElement } from 'react';
+import { Text } from 'ink';
 import { until } from '../support/wait.js';
+import { renderApp, tick } from '../support/ink.js';
 import { openConsole } from './support.js';
 import { createMemoryApi } from '../support/memory-api.js';
+import { createConsoleStore, StoreProvider } from '../../src/store/index.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
+import { Spinner } from '../../src/ui/components/Spinner.js';
+import { useLasting } from '../../src/ui/hooks/useLasting.js';
 
 describe('busy marks', () => {
   const sb = createMemoryApi();
@@ -67,4 +78,36 @@ describe('long messages', () => {
       await c.close();
     }
   });
+});
+
+describe("the screens' own timers", () => {
+  const sb = createMemoryApi();
+  const cacheDir = mkdtempSync(join(tmpdir(), 'switchboard-timers-'));
+  after(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+  // A timer's frame landing just before a key would hold the key's frame behind Ink's frame rate
+  // limit: each timer's change goes through the store's key gaps. The test holds what is handed to
+  // the gap; the change shows only once it is let go.
+  const Lasting = () => createElement(Text, null, useLasting(true, 20) ? 'lasted' : 'not yet');
+  for (const [name, component, shown] of [
+    ['a mark shown once work has lasted (useLasting)', Lasting, 'lasted'],
+    ['the spinner', Spinner, '⠙'],
+  ] as const) {
+    test(`${name}: its change waits for a key gap`, async () => {
+      const store = createConsoleStore(sb, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.baseUrl, cacheDir }, { routes: ROUTES, pollMs: 3_600_000 });
+      const held: Array<() => void> = [];
+      store.getState().actions.inKeyGap = (fn) => void held.push(fn);
+      const app = await renderApp(createElement(StoreProvider, { store, children: createElement(component) }));
+      try {
+        await until(() => held.length > 0, 'the timer handing its change to the key gap');
+        await tick();
+        assert.ok(!app.frame().includes(shown), `shown before its gap:\n${app.frame()}`);
+        for (const fn of held.splice(0)) fn();
+        await until(() => app.frame().includes(shown), `${shown} once the gap came`);
+      } finally {
+        app.unmount();
+        store.getState().actions.dispose();
+      }
+    });
+  }
 });

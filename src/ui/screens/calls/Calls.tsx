@@ -13,6 +13,7 @@ import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useLasting } from '../../hooks/useLasting.js';
+import { useKeyGap } from '../../hooks/useKeyGap.js';
 import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
@@ -48,13 +49,14 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const assistantName = useAssistantName();
   const view = useTopView();
   const actions = useActions();
-  // "synced 40 s ago" moves on while nothing else changes.
+  // "synced 40 s ago" moves on while nothing else changes (in a key gap: useKeyGap.ts).
   const [now, setNow] = useState(() => Date.now());
+  const inKeyGap = useKeyGap();
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 10_000);
+    const t = setInterval(() => inKeyGap(() => setNow(Date.now())), 10_000);
     t.unref?.();
     return () => clearInterval(t);
-  }, []);
+  }, [inKeyGap]);
   // Kept until the names they look up change: the table then keeps each row's formatted line, so
   // a keypress formats no cells.
   // The header shows the order the rows are in: the archive's, or the `/` matches' (sorted as the walk finds them).

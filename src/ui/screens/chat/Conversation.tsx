@@ -10,6 +10,7 @@ import { totalCost, type Turn } from '../../../store/chat.js';
 import { count } from '../../../format/words.js';
 import { TextInput, inputRows } from '../../components/TextInput.js';
 import { Spinner } from '../../components/Spinner.js';
+import { useKeyGap } from '../../hooks/useKeyGap.js';
 import { ErrorState, Loading } from '../../components/Status.js';
 import { Priority } from '../../hooks/keypress.js';
 import { useBindings } from '../../hooks/bindings.js';
@@ -184,10 +185,11 @@ const TurnBlock = memo(function TurnBlock(props: { turn: Turn; assistantName: st
 
 function Elapsed({ since }: { since: number }) {
   const [now, setNow] = useState(() => Date.now());
+  const inKeyGap = useKeyGap();
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 1000);
+    const t = setInterval(() => inKeyGap(() => setNow(Date.now())), 1000);
     return () => clearInterval(t);
-  }, []);
+  }, [inKeyGap]);
   return <Text dimColor>{Math.max(0, Math.floor((now - since) / 1000))}s</Text>;
 }
 

@@ -212,14 +212,14 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
    * Reads the window the view needs (when it is not what is held); keeps the key of the row under
    * the cursor, unless `keepKey` (a walk that has not found the cursor's call yet).
    */
-  function fillWindow(force: boolean, total = get().callLog.total, keepKey = false) {
+  function fillWindow(force: boolean, total = get().callLog.total, keepKey = false, recentre = false) {
     const s = get();
     const v = view();
     const log = s.callLog;
     const need = windowFor(v, s.rows, total);
     const body = Math.max(1, s.rows);
     const have = log.from <= v.scroll && Math.min(v.scroll + body, total) <= log.from + log.calls.length;
-    if (!have || force || total !== log.total) {
+    if (!have || force || total !== log.total || (recentre && need.from !== log.from)) {
       const rows = readRows(need.from, need.count, total);
       const calls = rows.map((r) => r.call);
       // A re-read that finds the rows held (a quiet live refresh; a back-fill, which adds calls
@@ -233,6 +233,16 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     const at = now.calls[v.cursor - now.from];
     if (at && at.id !== v.key && !keepKey && s.stack[s.stack.length - 1]?.name === 'calls')
       get().actions.syncView(CALLS, { cursor: v.cursor, scroll: v.scroll, key: at.id });
+  }
+
+  /** The screen is within half a screen of an end of the rows held, and more rows lie past that end. */
+  function nearWindowEnd(): boolean {
+    const log = get().callLog;
+    const v = view();
+    const body = Math.max(1, get().rows);
+    const margin = Math.max(3, Math.floor(body / 2));
+    const end = log.from + log.calls.length;
+    return (log.from > 0 && v.scroll - log.from < margin) || (end < log.total && end - (v.scroll + body) < margin);
   }
 
   /** The per-day chart for the filters (the archive's rollup: the same cost at any size). */
@@ -378,6 +388,20 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
           fillWindow(false);
         } catch (err) {
           setLog({ error: failure(err).message });
+        }
+        // Near an end of the rows held, the next window is read in the gap after a key (key-gaps.ts),
+        // so the key that would have crossed into it finds its rows and reads nothing.
+        if (!rt.windowAhead && nearWindowEnd()) {
+          rt.windowAhead = true;
+          deps.gaps.run(() => {
+            rt.windowAhead = false;
+            if (get().callLog.status !== 'ready' || rt.disposed) return;
+            try {
+              fillWindow(false, undefined, false, true);
+            } catch (err) {
+              setLog({ error: failure(err).message });
+            }
+          });
         }
       },
       sortCalls(was) {

@@ -48,6 +48,8 @@ export interface StoreRuntime {
     /** told once the next re-read is done */
     then: (() => void)[];
   };
+  /** The call log's next window is queued for the next gap between keys (calls.ts). */
+  windowAhead: boolean;
   /** Lists being fetched, by cache key (resources.ts): a second load of one waits for the first. */
   loading: Set<string>;
   /** Chat sends in flight, by session id (chat.ts). */
@@ -67,6 +69,7 @@ export function createRuntime(): StoreRuntime {
     flash: { seq: 0 },
     sync: { running: undefined, catchUps: new CatchUps(), waiters: [], said: new Set(), stop: new AbortController() },
     reread: { last: 0, queued: false, then: [] },
+    windowAhead: false,
     loading: new Set(),
     sends: new Map(),
     turnVersions: new Map(),

@@ -119,6 +119,33 @@ describe('console store: the call log on the archive', () => {
     assert.equal(store.getState().callLog.calls, quiet.calls, 'a refresh that finds nothing new leaves the rows as they were (no redraw)');
   });
 
+  test('j and k one at a time: the next window is read in the gap after a key, never by the key that reaches it', async () => {
+    const service = await serviceLog(api);
+    cursorTo(store, 3000);
+    const body = Math.max(1, store.getState().rows);
+    let ahead = 0;
+    const missed: number[] = [];
+    // A read whose screen the rows held before it already covered is one read ahead; any other was a key waiting on the archive.
+    const stop = store.subscribe((s, prev) => {
+      if (s.callLog.calls === prev.callLog.calls) return;
+      const scroll = s.views.calls.scroll;
+      if (prev.callLog.from <= scroll && scroll + body <= prev.callLog.from + prev.callLog.calls.length) ahead++;
+      else missed.push(s.views.calls.cursor);
+    });
+    try {
+      for (const i of [...Array.from({ length: 150 }, (_, k) => 3001 + k), ...Array.from({ length: 300 }, (_, k) => 3149 - k)]) {
+        assert.equal(cursorTo(store, i)?.id, service[i], `the call at ${i}`);
+        // The key is drawn: work waiting for the gap runs now, before the next key.
+        store.getState().actions.keyHandled();
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      stop();
+    }
+    assert.deepEqual(missed, [], 'no key waited for a window');
+    assert.ok(ahead >= 4, `windows read ahead (${ahead})`);
+  });
+
   test('a placed call joins the log; refresh follows its status; only the top view polls', async () => {
     const callPoller = (r: Route, st: ConsoleState) => specOf(r).poll?.(r, st) ?? null;
     const s = store.getState();

@@ -212,14 +212,14 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
    * Reads the window the view needs (when it is not what is held); keeps the key of the row under
    * the cursor, unless `keepKey` (a walk that has not found the cursor's call yet).
    */
-  function fillWindow(force: boolean, total = get().callLog.total, keepKey = false, recentre = false) {
+  function fillWindow(force: boolean, total = get().callLog.total, keepKey = false) {
     const s = get();
     const v = view();
     const log = s.callLog;
     const need = windowFor(v, s.rows, total);
     const body = Math.max(1, s.rows);
     const have = log.from <= v.scroll && Math.min(v.scroll + body, total) <= log.from + log.calls.length;
-    if (!have || force || total !== log.total || (recentre && need.from !== log.from)) {
+    if (!have || force || total !== log.total) {
       const rows = readRows(need.from, need.count, total);
       const calls = rows.map((r) => r.call);
       // A re-read that finds the rows held (a quiet live refresh; a back-fill, which adds calls
@@ -233,6 +233,32 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     const at = now.calls[v.cursor - now.from];
     if (at && at.id !== v.key && !keepKey && s.stack[s.stack.length - 1]?.name === 'calls')
       get().actions.syncView(CALLS, { cursor: v.cursor, scroll: v.scroll, key: at.id });
+  }
+
+  /**
+   * Centres the window on the screen again (a read ahead): the rows it still holds stay, the same
+   * objects (no row is formatted again), and only the rows past them are read.
+   */
+  function moveWindow() {
+    const s = get();
+    const log = s.callLog;
+    const total = log.total;
+    const need = windowFor(view(), s.rows, total);
+    const end = Math.min(need.from + need.count, total);
+    const keepFrom = Math.max(log.from, need.from);
+    const keepEnd = Math.min(log.from + log.calls.length, end);
+    if (need.from === log.from) return;
+    if (keepFrom >= keepEnd) return fillWindow(true, total);
+    const before = need.from < keepFrom ? readRows(need.from, keepFrom - need.from, total) : [];
+    const after = keepEnd < end ? readRows(keepEnd, end - keepEnd, total) : [];
+    // Fewer rows than asked: the log changed under the window; read it whole.
+    if (before.length !== keepFrom - need.from || after.length !== end - keepEnd) return fillWindow(true, total);
+    const kept = [keepFrom - log.from, keepEnd - log.from] as const;
+    setLog({
+      calls: [...before.map((r) => r.call), ...log.calls.slice(...kept), ...after.map((r) => r.call)],
+      positions: [...before.map((r) => r.position), ...log.positions.slice(...kept), ...after.map((r) => r.position)],
+      from: need.from,
+    });
   }
 
   /** The screen is within half a screen of an end of the rows held, and more rows lie past that end. */
@@ -397,7 +423,7 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
             rt.windowAhead = false;
             if (get().callLog.status !== 'ready' || rt.disposed) return;
             try {
-              fillWindow(false, undefined, false, true);
+              moveWindow();
             } catch (err) {
               setLog({ error: failure(err).message });
             }

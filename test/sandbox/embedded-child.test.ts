@@ -5,24 +5,26 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSandbox } from '../../src/sandbox/child.js';
 import { until } from '../support/wait.js';
 import { pidAlive } from '../../src/config/lock.js';
+import { CLI } from '../support/cli.js';
 
 const root = resolve(import.meta.dirname, '../..');
-// The child is this repo's CLI run from source, as the console forks its own program.
-const entry = join(root, 'src/cli.ts');
-const execArgv = ['--import', 'tsx'];
+// The child is the built program, as the console forks its own program (`npm run build` first).
+const entry = CLI;
+const execArgv: string[] = [];
+const skip = existsSync(CLI) ? false : `${CLI} is missing (npm run build)`;
 
 async function get(url: string, apiKey: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url, { headers: { 'x-api-key': apiKey } });
   return { status: res.status, body: await res.json() };
 }
 
-test('serves the seeded data over HTTP, keeps writes across a stop, and stops for good', async () => {
+test('serves the seeded data over HTTP, keeps writes across a stop, and stops for good', { skip }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-child-'));
   try {
     const first = await spawnSandbox({ dataDir, entry, execArgv });
@@ -55,7 +57,7 @@ test('serves the seeded data over HTTP, keeps writes across a stop, and stops fo
   }
 });
 
-test('a data dir that cannot be used is refused with one line, and no process is left', async () => {
+test('a data dir that cannot be used is refused with one line, and no process is left', { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-child-'));
   try {
     const file = join(dir, 'not-a-dir');
@@ -70,12 +72,12 @@ test('a data dir that cannot be used is refused with one line, and no process is
   }
 });
 
-test('the sandbox ends when the console that started it is killed with SIGKILL', async () => {
+test('the sandbox ends when the console that started it is killed with SIGKILL', { skip }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-child-'));
   // A stand-in console: starts the embedded sandbox, prints its pid, then idles.
   const script = `
     const { spawnSandbox } = await import(${JSON.stringify(join(root, 'src/sandbox/child.ts'))});
-    const sb = await spawnSandbox({ dataDir: ${JSON.stringify(dataDir)}, entry: ${JSON.stringify(entry)}, execArgv: ['--import', 'tsx'] });
+    const sb = await spawnSandbox({ dataDir: ${JSON.stringify(dataDir)}, entry: ${JSON.stringify(entry)}, execArgv: [] });
     process.stdout.write(sb.pid + '\\n');
     setInterval(() => {}, 1000);
   `;
@@ -96,7 +98,7 @@ test('the sandbox ends when the console that started it is killed with SIGKILL',
 });
 
 // Started again: the same key and port, the same data; another port when that one is taken.
-test('a restart (reuse): killed with SIGKILL, it says how it ended; started again with the same key, port and data', async () => {
+test('a restart (reuse): killed with SIGKILL, it says how it ended; started again with the same key, port and data', { skip }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-child-'));
   const taken = createServer();
   try {

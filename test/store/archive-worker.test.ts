@@ -10,9 +10,9 @@
 // past its walk for new calls is followed by another.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { until } from '../support/wait.js';
 import { createClient } from '../../src/api/client.js';
@@ -24,14 +24,16 @@ import { openSqlite } from '../../src/sqlite.js';
 import { openArchive } from '../../src/archive/index.js';
 import { startFaultyServer } from '../support/faulty-server.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
+import { CLI } from '../support/cli.js';
 
-const root = resolve(import.meta.dirname, '../..');
+// The sandbox is the built program's child, as the console's is (`npm run build` first).
+const skip = existsSync(CLI) ? false : `${CLI} is missing (npm run build)`;
 // Enough for a back-fill to commit several batches (at most 5,000 calls or a second each) before it ends.
 const SEEDED = 12_000;
 
 type Api = ReturnType<typeof createClient>;
 
-describe("the console's archive sync in a worker thread", () => {
+describe("the console's archive sync in a worker thread", { skip }, () => {
   let sb: SandboxChild;
   let dataDir: string;
   let api: Api;
@@ -43,7 +45,7 @@ describe("the console's archive sync in a worker thread", () => {
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'switchboard-sandbox-'));
-    sb = await spawnSandbox({ dataDir, entry: join(root, 'src/cli.ts'), execArgv: ['--import', 'tsx'] });
+    sb = await spawnSandbox({ dataDir, entry: CLI, execArgv: [] });
     seedCalls(dataDir, SEEDED);
     api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
     total = 0;

@@ -21,16 +21,7 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,tsx,cts}', 'test/**/*.{ts,tsx}'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: root } },
-    plugins: { 'react-hooks': reactHooks },
     rules: {
-      // The hooks rules and the React Compiler checks, but not `refs` and `immutability`: the
-      // console reads the latest value from a ref during render on purpose (keys arrive faster
-      // than React renders, and every key must see the one before it) and keeps a table's
-      // formatted lines in a per-render cache; it does not use the React Compiler.
-      ...reactHooks.configs.recommended.rules,
-      'react-hooks/exhaustive-deps': 'error',
-      'react-hooks/refs': 'off',
-      'react-hooks/immutability': 'off',
       // node:test's test()/describe() return promises the runner itself awaits.
       '@typescript-eslint/no-floating-promises': [
         'error',
@@ -45,6 +36,22 @@ export default tseslint.config(
       // Control characters in patterns are this program's subject: escaping terminal text.
       'no-control-regex': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    // The hooks rules and the React Compiler checks where components and hooks live (the console,
+    // its store's hooks, any .tsx, the tests' Ink helpers): the compiler's analysis of every other
+    // file could find nothing and took its time all the same. Not `refs` and `immutability`: the
+    // console reads the latest value from a ref during render on purpose (keys arrive faster than
+    // React renders, and every key must see the one before it) and keeps a table's formatted lines
+    // in a per-render cache; it does not use the React Compiler.
+    files: ['src/ui/**/*.{ts,tsx}', 'src/store/**/*.ts', 'src/**/*.tsx', 'test/**/*.tsx', 'test/ui/**/*.ts', 'test/support/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'react-hooks/exhaustive-deps': 'error',
+      'react-hooks/refs': 'off',
+      'react-hooks/immutability': 'off',
     },
   },
   {

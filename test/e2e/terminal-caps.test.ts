@@ -104,7 +104,8 @@ describe('the console on the terminals people have', { skip }, () => {
     const dialog = await t.waitFor(/cancel[\s\S]*y yes · n no/);
     const lines = dialog.split('\n');
     assert.match(lines[0], /^Switchboard │/, `the header stays on top with the dialog open:\n${dialog}`);
-    assert.match(lines[1], /^Files$/);
+    // The breadcrumb (a refresh that lasts, on a busy machine, adds its mark after it).
+    assert.match(lines[1], /^Files(?: {2}\S.*)?$/);
     assert.match(lines[9], /y yes · n no/, 'the footer is on the last row');
     t.keys('n');
     t.resize(30, 8);

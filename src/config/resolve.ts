@@ -52,19 +52,21 @@ export function resolveTargetWith(opts: TargetChoice, config: () => Config): Tar
 
 function resolveProfile(opts: TargetChoice, config: () => Config): Target {
   const env = opts.env ?? process.env;
-  if (opts.profile) return namedTarget(opts.profile, 'given with --profile', env, config());
-  if (env.SWITCHBOARD_PROFILE) return namedTarget(env.SWITCHBOARD_PROFILE, 'named by SWITCHBOARD_PROFILE', env, config());
+  if (opts.profile) return namedTarget(opts.profile, 'given with --profile', env, config);
+  if (env.SWITCHBOARD_PROFILE) return namedTarget(env.SWITCHBOARD_PROFILE, 'named by SWITCHBOARD_PROFILE', env, config);
   if (env.SWITCHBOARD_BASE_URL || env.SWITCHBOARD_API_KEY) return envTarget(env);
   const cfg = config();
-  if (cfg.current) return namedTarget(cfg.current, `set as current in ${configFile(env)}`, env, cfg);
+  if (cfg.current) return namedTarget(cfg.current, `set as current in ${configFile(env)}`, env, () => cfg);
   return sandboxTarget(env);
 }
 
-function namedTarget(name: string, why: string, env: Env, config: Config): Target {
+/** The built-in names need no config: a broken file does not stop `--profile sandbox`. */
+function namedTarget(name: string, why: string, env: Env, config: () => Config): Target {
   if (name === SANDBOX_PROFILE) return sandboxTarget(env);
   if (name === ENV_PROFILE) return envTarget(env);
-  const p = profileOf(config, name);
-  if (!p) throw unknownProfile(name, config, `(${why})`);
+  const cfg = config();
+  const p = profileOf(cfg, name);
+  if (!p) throw unknownProfile(name, cfg, `(${why})`);
   return { kind: 'remote', profile: name, baseUrl: p.baseUrl, apiKey: p.apiKey, dataDir: dataDir(env), ...(p.readOnly ? { readOnly: true } : {}) };
 }
 

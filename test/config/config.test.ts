@@ -115,6 +115,13 @@ test('malformed or mis-shaped config names the file', () => {
     () => loadConfig(env),
     (e: unknown) => e instanceof ConfigError && e.message.includes(path) && /profiles\.prod\.apiKey/.test(e.message),
   );
+  // The built-in profiles need no config: a broken file does not stop them; a configured name is refused with it.
+  assert.equal(resolveTarget({ profile: 'sandbox', env }).kind, 'sandbox');
+  assert.equal(resolveTarget({ profile: 'env', env: { ...env, SWITCHBOARD_BASE_URL: 'https://api.example.com', SWITCHBOARD_API_KEY: KEY } }).profile, 'env');
+  assert.throws(
+    () => resolveTarget({ profile: 'prod', env }),
+    (e: unknown) => e instanceof ConfigError && e.message.includes(path),
+  );
 });
 
 test('remove and use profiles; the current one is forgotten when removed', () => {

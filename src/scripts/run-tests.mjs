@@ -34,9 +34,8 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
 }
 const filters = args.filter((a, i) => !['--checks', '--tsx', '--concurrency'].includes(a) && !(at >= 0 && i === at + 1));
 /**
- * The files that take longest (each 45 s or more of the suite's wall time) start first: left to
- * their place in the order, one of them starting late ran on alone at the end while the other
- * slots stood empty.
+ * The files that take longest start first: left to their place in the order, one of them starting
+ * late ran on alone at the end while the other slots stood empty.
  */
 const LONG_FIRST = [
   'test/reliability/escape-corpus.test.tsx',

@@ -19,10 +19,13 @@ export function cachedResource<T>(target: ConsoleTarget, name: CachedListName): 
   return hit ? { status: 'idle', data: hit.rows, fetchedAt: hit.savedAt, cached: true } : { status: 'idle' };
 }
 
-/** Keeps the rows the service just gave; a failure to write only means the next start shows no cached rows. */
-export function saveCachedList(target: ConsoleTarget, name: CachedListName, rows: unknown): void {
+/**
+ * Keeps the rows the service just gave; resolves once written (never rejects: a failure to write
+ * only means the next start shows no cached rows).
+ */
+export async function saveCachedList(target: ConsoleTarget, name: CachedListName, rows: unknown): Promise<void> {
   if (!target.cacheDir) return;
-  writeCachedList(target.cacheDir, target.profile, serviceKey(target), name, rows).catch(() => undefined);
+  await writeCachedList(target.cacheDir, target.profile, serviceKey(target), name, rows).catch(() => undefined);
 }
 
 /** The service the target is (ConsoleTarget.service), for a target made without one its kind and address. */

@@ -53,6 +53,8 @@ interface LoadOptions {
 }
 
 export interface ResourcesActions {
+  /** Resolves once the lists' cached rows being written are on disk (before the console closes). */
+  flushCachedLists(): Promise<void>;
   loadAssistants(opts?: LoadOptions): Promise<void>;
   loadNumbers(opts?: LoadOptions): Promise<void>;
   /** First page (or reload of every page loaded); `more` appends the next page if there is one. */
@@ -116,7 +118,9 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
       const same = cur.data !== undefined && JSON.stringify(fetched) === JSON.stringify(get()[key].data);
       const data = same ? get()[key].data : fetched;
       set({ [key]: { status: 'ready', data, fetchedAt: Date.now() } } as Partial<Full>);
-      saveCachedList(target, key, data);
+      const write = saveCachedList(target, key, data);
+      runtime.cacheWrites.add(write);
+      void write.then(() => runtime.cacheWrites.delete(write));
     } catch (err) {
       // Data already shown stays, marked stale with the error (the header says so).
       set({ [key]: { ...get()[key], status: 'error', ...resourceError(err, debugLog) } } as Partial<Full>);
@@ -176,6 +180,9 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
       numberLinks: {},
     },
     actions: {
+      async flushCachedLists() {
+        await Promise.all(runtime.cacheWrites);
+      },
       loadAssistants: (opts) => load('assistants', opts, () => api.listAssistants()),
       async loadNumbers(opts) {
         await load('numbers', opts, () => api.listPhoneNumbers());

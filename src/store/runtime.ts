@@ -52,6 +52,8 @@ export interface StoreRuntime {
   windowAhead: boolean;
   /** Lists being fetched, by cache key (resources.ts): a second load of one waits for the first. */
   loading: Set<string>;
+  /** The lists' cached rows being written (resources.ts): flushCachedLists() waits for them. */
+  cacheWrites: Set<Promise<void>>;
   /** Chat sends in flight, by session id (chat.ts). */
   sends: Map<string, AbortController>;
   /** Bumped when a send lands in a session, so a slower load started earlier cannot overwrite newer turns (chat.ts). */
@@ -71,6 +73,7 @@ export function createRuntime(): StoreRuntime {
     reread: { last: 0, queued: false, then: [] },
     windowAhead: false,
     loading: new Set(),
+    cacheWrites: new Set(),
     sends: new Map(),
     turnVersions: new Map(),
     testRun: undefined,

@@ -69,6 +69,8 @@ export class LiveConsole {
     const { store } = this.#current;
     await store.getState().actions.flushSessionIndex();
     store.getState().actions.dispose();
+    // After dispose no list's rows are cached any more; those being written are waited for.
+    await store.getState().actions.flushCachedLists();
     thenBeforeDisconnect?.();
     await this.#current.disconnect();
   }
@@ -78,5 +80,6 @@ async function retire(o: OpenedConsole): Promise<void> {
   const { actions } = o.store.getState();
   await actions.flushSessionIndex();
   actions.dispose();
+  await actions.flushCachedLists();
   await o.disconnect();
 }

@@ -105,22 +105,13 @@ export async function openConsole(
       if (live) await live.close();
       else {
         store.getState().actions.dispose();
+        await store.getState().actions.flushCachedLists();
         if (!memory) await api.close();
       }
       // A sync's worker stops within its grace after dispose (src/archive/worker.ts); until then it
       // may still write the archive's files, and the dir could not be removed.
       for (const s of stores) for (let waited = 0; s.getState().archiveSync.running && waited < 2000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-      // The lists' cached rows are written in the background (store/cached.ts): one may still land
-      // while the dir is removed, and the removal is tried again once it has.
-      for (let tries = 1; !opts.cacheDir; tries++) {
-        try {
-          removeTree(cacheDir);
-          break;
-        } catch (err) {
-          if (tries >= 20) throw err;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      }
+      if (!opts.cacheDir) removeTree(cacheDir);
     },
   };
 }

@@ -43,15 +43,17 @@ const LONG_FIRST = [
   'test/store/archive-worker.test.ts',
   'test/archive/archive-commands.test.ts',
 ];
+/** A test file's path as LONG_FIRST writes it (with / on any platform). */
+const posix = (f) => f.split(sep).join('/');
 const rank = (f) => {
-  const i = LONG_FIRST.indexOf(f.split(sep).join('/'));
+  const i = LONG_FIRST.indexOf(posix(f));
   return i < 0 ? LONG_FIRST.length : i;
 };
 const files = walk('test')
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort()
   .sort((a, b) => rank(a) - rank(b));
-const missing = filters.length === 0 ? LONG_FIRST.filter((f) => !files.some((g) => g.split(sep).join('/') === f)) : [];
+const missing = filters.length === 0 ? LONG_FIRST.filter((f) => !files.some((g) => posix(g) === f)) : [];
 if (missing.length > 0) {
   console.error(`run-tests.mjs: LONG_FIRST names ${missing.join(', ')}, which no longer exist; update the list`);
   process.exit(1);

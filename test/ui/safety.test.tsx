@@ -105,3 +105,30 @@ describe('knowledge-base picker', () => {
     }
   });
 });
+
+describe('link picker', () => {
+  const sb = createMemoryApi();
+
+  test('a name typed into the filter picks that assistant, though an id above it holds the same letters', async () => {
+    // Ids are hex: "e2e" sits inside many. The decoy is listed first, its id holding the text typed.
+    const at = new Date(Date.now() - 90 * 86_400_000).toISOString();
+    const decoy = { id: '0c0ffee0-0000-4000-8e2e-000000000001', body: { name: 'Decoy' }, createdAt: at, updatedAt: at };
+    const bot = { id: '0c0ffee0-0000-4000-8000-000000000002', body: { name: 'E2E Bot' }, createdAt: at, updatedAt: at };
+    sb.records.assistants.unshift(decoy, bot);
+    const number = (await sb.listPhoneNumbers()).find((n) => !n.assistantId)!;
+    const c = await openConsole(sb, { initialRoute: { name: 'number-link', id: number.id } });
+    try {
+      await c.waitFor('Link an assistant');
+      await c.type('E2E');
+      await c.waitFor('filter: E2E');
+      const rows = c.frame().split('\n');
+      const first = rows.findIndex((l) => l.includes('Decoy') || l.includes('E2E Bot'));
+      assert.match(rows[first] ?? '', /E2E Bot/, `the named one first:\n${c.frame()}`);
+      await c.press(KEYS.enter);
+      await until(() => sb.asked.includes('linkNumber'), 'linked');
+      assert.equal((await sb.listPhoneNumbers()).find((n) => n.id === number.id)!.assistantId, bot.id);
+    } finally {
+      await c.close();
+    }
+  });
+});

@@ -19,6 +19,30 @@ export interface PickItem {
   detail?: string;
 }
 
+/**
+ * The items the filter keeps, best match first: the typed text is a name more often than a piece of
+ * an id, and ids are hex, so "e2e" or "bad" can sit inside one that is listed above the name meant.
+ * A name's start, then anywhere in a name, then an id's start, then anywhere else; the list's own
+ * order within each.
+ */
+function matching(items: PickItem[], filter: string): PickItem[] {
+  const q = filter.toLowerCase();
+  if (!q) return items;
+  const rank = (i: PickItem) => {
+    const label = i.label.toLowerCase();
+    if (label.startsWith(q)) return 0;
+    if (label.includes(q)) return 1;
+    const id = i.id.toLowerCase();
+    if (id.startsWith(q)) return 2;
+    return id.includes(q) || i.detail?.toLowerCase().includes(q) ? 3 : -1;
+  };
+  return items
+    .map((item) => ({ item, rank: rank(item) }))
+    .filter((m) => m.rank >= 0)
+    .sort((a, b) => a.rank - b.rank)
+    .map((m) => m.item);
+}
+
 export function Picker(props: {
   title: string;
   items: PickItem[];
@@ -40,8 +64,7 @@ export function Picker(props: {
     ),
   );
   const [scroll, setScroll] = useState(0);
-  const q = filter.toLowerCase();
-  const items = props.items.filter((i) => !q || i.label.toLowerCase().includes(q) || i.id.toLowerCase().includes(q) || i.detail?.toLowerCase().includes(q));
+  const items = matching(props.items, filter);
   const bodyHeight = Math.max(1, props.height - 3);
   const cur = Math.min(cursor, Math.max(0, items.length - 1));
   const move = (to: number) => {

@@ -201,6 +201,17 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     return archive.window(q, { offset: from, limit: count, order });
   }
 
+  /**
+   * Rows [from, from + count), which lie just newer or just older than the held row at `position`:
+   * in the archive's own order that is an index seek from that row, where an offset would step
+   * over every row before it (the far end of a long log).
+   */
+  function readBeside(from: number, count: number, total: number, position: number | undefined, direction: 'newer' | 'older'): ArchivedCall[] {
+    const f = get().callLog.filters;
+    if (rt.callScan || f.id || callOrder(view().sort) || position === undefined) return readRows(from, count, total);
+    return deps.archive.get().page(archiveQuery(f), position, { limit: count, direction });
+  }
+
   function countAll(): number {
     const f = get().callLog.filters;
     if (rt.callScan) return rt.callScan.run.count;
@@ -249,8 +260,8 @@ export const createCallLogSlice: SliceCreator<CallLogState, CallLogActions, Full
     const keepEnd = Math.min(log.from + log.calls.length, end);
     if (need.from === log.from) return;
     if (keepFrom >= keepEnd) return fillWindow(true, total);
-    const before = need.from < keepFrom ? readRows(need.from, keepFrom - need.from, total) : [];
-    const after = keepEnd < end ? readRows(keepEnd, end - keepEnd, total) : [];
+    const before = need.from < keepFrom ? readBeside(need.from, keepFrom - need.from, total, log.positions[keepFrom - log.from], 'newer') : [];
+    const after = keepEnd < end ? readBeside(keepEnd, end - keepEnd, total, log.positions[keepEnd - 1 - log.from], 'older') : [];
     // Fewer rows than asked: the log changed under the window; read it whole.
     if (before.length !== keepFrom - need.from || after.length !== end - keepEnd) return fillWindow(true, total);
     const kept = [keepFrom - log.from, keepEnd - log.from] as const;

@@ -111,3 +111,33 @@ describe("the screens' own timers", () => {
     });
   }
 });
+
+describe("the call log's read ahead", () => {
+  const sb = createMemoryApi();
+
+  // The store reads the rows past those it holds in the gap after a key (store/calls.ts). While the
+  // screen's rows stay the same objects, that read must draw no frame of its own: a frame drawn in
+  // the gap can hold back the next key's behind Ink's frame rate limit.
+  test('moving the window of rows held draws nothing while the rows on screen stay', async () => {
+    const c = await openConsole(sb, { initialRoute: { name: 'calls' }, pollMs: 3_600_000 });
+    try {
+      await c.waitFor('calls/day');
+      await until(() => c.store.getState().archiveSync.complete && !c.store.getState().archiveSync.running, 'the first sync');
+      const plain: number[] = [];
+      let moved: number | undefined;
+      for (let i = 0; i < 200 && moved === undefined; i++) {
+        const [frames, from] = [c.frames.length, c.store.getState().callLog.from];
+        await c.press('j');
+        await tick();
+        const drawn = c.frames.length - frames;
+        if (c.store.getState().callLog.from !== from) moved = drawn;
+        else plain.push(drawn);
+      }
+      assert.ok(moved !== undefined, 'the window moved');
+      assert.ok(plain.length > 0 && plain.every((n) => n === plain[0]), `a j draws the same frames each time: ${plain.join(' ')}`);
+      assert.equal(moved, plain[0], 'the j whose gap moved the window drew no more than any other j');
+    } finally {
+      await c.close();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import { escapeLine } from '../../../format/escape.js';
 import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
 import { CALL_SORT_COLUMNS } from '../../../store/calls.js';
 import { markSorted } from '../../../format/table-text.js';
-import { Table } from '../../components/Table.js';
+import { Table, tableBodyHeight } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useLasting } from '../../hooks/useLasting.js';
@@ -40,8 +40,17 @@ const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: { day: 
   );
 });
 
+/** The index in the rows held of the first row on screen: the table's own clamp (Table.tsx), over those rows. */
+function firstShown(log: { from: number; calls: readonly Call[] }, cursor: number, scroll: number, body: number): number {
+  const at = cursor - log.from;
+  const stored = Math.min(Math.max(0, scroll - log.from), Math.max(0, log.calls.length - body));
+  return Math.max(0, at >= stored + body ? at - body + 1 : Math.min(stored, at));
+}
+
 export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
-  const log = useConsoleShallow((s) => ({ ...s.callLog }));
+  // Not the window of rows the store holds around the screen: a read ahead moves it in a key gap
+  // (store/calls.ts), and only the rows on screen (below) decide whether this draws again.
+  const log = useConsoleShallow(({ callLog: { calls: _calls, positions: _positions, from: _from, ...rest } }) => rest);
   const sync = useConsoleShallow((s) => ({ ...s.archiveSync }));
   // The live refresh's sync takes a moment every few seconds: "syncing…" only for one that lasts.
   const slowSync = useLasting(sync.running);
@@ -73,7 +82,15 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const tableHeight = Math.max(3, height - CHART_ROWS - 2);
   // The store holds rows `from`…`from + calls.length - 1` of `total`, around the cursor.
   const cursor = Math.min(view.cursor, Math.max(0, log.total - 1));
-  const selected = log.calls[cursor - log.from];
+  // The rows on screen, where the table puts them (its own clamp, over the rows held), kept as the
+  // same array while they are the same calls.
+  const body = tableBodyHeight(tableHeight);
+  const shown = useConsoleShallow(({ callLog: l }) => {
+    const top = firstShown(l, cursor, view.scroll, body);
+    return l.calls.slice(top, top + body);
+  });
+  const shownFrom = useConsole(({ callLog: l }) => l.from + firstShown(l, cursor, view.scroll, body));
+  const selected = shown[cursor - shownFrom];
   const empty = log.total === 0;
   const copy = useCopy();
 
@@ -127,9 +144,9 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
       ) : (
         <Table
           columns={columns}
-          rows={log.calls}
-          cursor={cursor - log.from}
-          scroll={Math.max(0, view.scroll - log.from)}
+          rows={shown}
+          cursor={cursor - shownFrom}
+          scroll={0}
           height={tableHeight}
           width={width}
           rowKey={callKey}

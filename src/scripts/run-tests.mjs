@@ -141,6 +141,8 @@ const testEnv = {
   ...process.env,
   NODE_ENV: process.env.NODE_ENV ?? 'production',
   NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? resolve('node_modules', '.cache', 'node-compile'),
+  // Where the bundled tests are: a test that starts a helper as a process finds its bundle there.
+  ...(fromSource ? {} : { SWITCHBOARD_TEST_BUILD: resolve('dist', 'test') }),
 };
 const tests = await run('tests', process.execPath, runner, { inherit: true, env: testEnv });
 const failedChecks = (await Promise.all(checking)).filter((s) => s !== 0).length;

@@ -20,6 +20,12 @@ const WORKER_ENTRY = 'src/archive/sync-worker.ts';
 const WORKER_FINDER = 'src/archive/worker.ts';
 
 /**
+ * The sandbox some tests start as a process of its own (test/support/child-sandbox.ts): an entry of
+ * this build too, so that each start loads one bundle rather than compiling its modules through tsx.
+ */
+const SANDBOX_CHILD = { in: 'test/support/sandbox-child.ts', out: 'support/sandbox-child' };
+
+/**
  * Packages only the tests use, as tools rather than code under test: they stay in node_modules, where
  * some find their own files or binaries by their location (esbuild its service, openapi-typescript
  * and Redocly their rule sets).
@@ -65,7 +71,11 @@ export async function buildTests(root, files, outdir) {
     },
   };
   await build({
-    entryPoints: [...files.map((f) => ({ in: resolve(root, f), out: outName(f) })), { in: resolve(root, WORKER_ENTRY), out: 'chunks/sync-worker' }],
+    entryPoints: [
+      ...files.map((f) => ({ in: resolve(root, f), out: outName(f) })),
+      { in: resolve(root, WORKER_ENTRY), out: 'chunks/sync-worker' },
+      { in: resolve(root, SANDBOX_CHILD.in), out: SANDBOX_CHILD.out },
+    ],
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -1,13 +1,20 @@
 // Starts test/support/sandbox-child.ts as a child process and hands back its URL, its
 // output so far, and ways to stop it politely or kill it outright.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { removeTree } from './cli.js';
 import { generateApiKey, type RunningSandbox } from '../../src/sandbox/server.js';
 
 const SCRIPT = join(import.meta.dirname, 'sandbox-child.ts');
+
+/** The child's own bundle under `npm test` (src/scripts/test-build.mjs), else its source through tsx. */
+function childArgs(): string[] {
+  const dir = process.env.SWITCHBOARD_TEST_BUILD;
+  const built = dir && join(dir, 'support', 'sandbox-child.mjs');
+  return built && existsSync(built) ? ['--enable-source-maps', built] : ['--import', 'tsx', SCRIPT];
+}
 
 /** Usable as a `RunningSandbox`: its `close` is `stop`. */
 export interface ChildSandbox extends RunningSandbox {
@@ -40,7 +47,7 @@ export interface ChildOptions {
 export async function startChildSandbox(opts: ChildOptions = {}): Promise<ChildSandbox> {
   const dataDir = opts.dataDir ?? join(mkdtempSync(join(tmpdir(), 'switchboard-rel-')), 'data');
   const apiKey = opts.apiKey ?? generateApiKey();
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
+  const child = spawn(process.execPath, childArgs(), {
     env: {
       ...process.env,
       SANDBOX_DATA_DIR: dataDir,

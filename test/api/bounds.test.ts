@@ -1,7 +1,8 @@
 // Every read from the network is bounded in size and in time: an answer that never ends stops at
 // the most the client reads, and one trickled a byte at a time (never silent long enough for the
 // body timeout) stops at the request's overall deadline. Each says which bound ended it.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { setUpAndTearDown } from '../support/hooks.js';
 import assert from 'node:assert/strict';
 import { createClient } from '../../src/api/client.js';
 import { failure, ResponseTooLargeError, TimeoutError } from '../../src/api/errors.js';
@@ -12,16 +13,18 @@ import { json, startServer } from './servers.js';
 let endless: FaultyServer;
 let trickle: FaultyServer;
 let home: CliHome;
-before(async () => {
-  endless = await startFaultyServer({ mode: 'endless' });
-  trickle = await startFaultyServer({ mode: 'trickle' });
-  home = tempHome();
-});
-after(async () => {
-  await endless.close();
-  await trickle.close();
-  home.cleanup();
-});
+setUpAndTearDown(
+  async () => {
+    endless = await startFaultyServer({ mode: 'endless' });
+    trickle = await startFaultyServer({ mode: 'trickle' });
+    home = tempHome();
+  },
+  async () => {
+    await endless.close();
+    await trickle.close();
+    home.cleanup();
+  },
+);
 
 test('an answer that never ends is stopped at the most the client reads, with an error that says so', { timeout: 10 * 60_000 }, async () => {
   const api = createClient({ baseUrl: endless.url, apiKey: 'sk-test-bounds-0000', maxResponseBytes: 1024 * 1024, retries: 0 });

@@ -2,7 +2,8 @@
 // read-only): the commands that only read it work, offline, and change nothing; the one that
 // writes (archive clear) says so without a stack trace. As root, permission checks are made real
 // by running the CLI without the capabilities that override them (setpriv, from util-linux).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { setUpAndTearDown } from '../support/hooks.js';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -51,28 +52,30 @@ const READS: Record<string, string[]> = {
 /** What a read prints, less the file's size (the owner's last write may have left its log beside it). */
 const comparable = (name: string, out: string) => (name === 'status' ? { ...(JSON.parse(out) as object), bytes: undefined } : out);
 
-before(async () => {
-  if (skip) return;
-  await sb.started;
-  home = tempHome();
-  env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
-  const synced = await runCli(['archive', 'sync'], { env });
-  assert.equal(synced.code, 0, synced.stderr);
-  archive = join(env.XDG_CACHE_HOME!, 'switchboard', 'archive', 'env.db');
-  for (const [name, args] of Object.entries(READS)) {
-    const r = await runCli(args, { env });
-    assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
-    owner[name] = r.stdout;
-  }
-  chmodSync(archive, 0o400);
-  chmodSync(dirname(archive), 0o500);
-});
-
-after(async () => {
-  if (skip) return;
-  chmodSync(dirname(archive), 0o700);
-  home.cleanup();
-});
+setUpAndTearDown(
+  async () => {
+    if (skip) return;
+    await sb.started;
+    home = tempHome();
+    env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
+    const synced = await runCli(['archive', 'sync'], { env });
+    assert.equal(synced.code, 0, synced.stderr);
+    archive = join(env.XDG_CACHE_HOME!, 'switchboard', 'archive', 'env.db');
+    for (const [name, args] of Object.entries(READS)) {
+      const r = await runCli(args, { env });
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      owner[name] = r.stdout;
+    }
+    chmodSync(archive, 0o400);
+    chmodSync(dirname(archive), 0o500);
+  },
+  async () => {
+    if (skip) return;
+    // A set-up that stopped early leaves less to undo.
+    if (archive) chmodSync(dirname(archive), 0o700);
+    home?.cleanup();
+  },
+);
 
 test('search, stats, export and status read an archive this user cannot write, as its owner reads it, and change nothing', { skip }, async () => {
   const before = readFileSync(archive);

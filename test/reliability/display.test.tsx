@@ -1,7 +1,8 @@
 // Names from a service are data, not terminal commands: a file name carrying escape sequences,
 // BEL, CR or NUL is shown escaped by the commands and by the console, never sent raw to the
 // terminal (which could retitle the window, clear the screen or hide text).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { setUpAndTearDown } from '../support/hooks.js';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,21 +30,23 @@ const file = {
 let server: Server;
 let url: string;
 let home: CliHome;
-before(async () => {
-  server = createServer((req, res) => {
-    res.setHeader('content-type', 'application/json');
-    if (req.url?.startsWith('/files/file-evil')) return res.end(JSON.stringify({ file }));
-    if (req.url?.startsWith('/files')) return res.end(JSON.stringify({ files: [file], pagination: { total: 1, page: 1, limit: 50, totalPages: 1 } }));
-    res.end(JSON.stringify({ assistants: [], phoneNumbers: [] }));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  home = tempHome();
-});
-after(async () => {
-  await new Promise((r) => server.close(r));
-  home.cleanup();
-});
+setUpAndTearDown(
+  async () => {
+    server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url?.startsWith('/files/file-evil')) return res.end(JSON.stringify({ file }));
+      if (req.url?.startsWith('/files')) return res.end(JSON.stringify({ files: [file], pagination: { total: 1, page: 1, limit: 50, totalPages: 1 } }));
+      res.end(JSON.stringify({ assistants: [], phoneNumbers: [] }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    home = tempHome();
+  },
+  async () => {
+    await new Promise((r) => server.close(r));
+    home.cleanup();
+  },
+);
 
 const raw = (text: string) => RAW.filter((seq) => seq.test(text)).map(String);
 

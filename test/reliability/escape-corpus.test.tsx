@@ -6,7 +6,8 @@
 // one; the files the tool writes or tells people to read; and every console screen. No raw
 // sequence may get through; -o json may carry them only as \u escapes and must parse back to the
 // exact text. Success or error alike.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { setUpAndTearDown } from '../support/hooks.js';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -63,55 +64,56 @@ const shown = new Map<string, { runs: number; shown: number }>();
 const MARKER = 'Q0xJUEJPQVJE';
 const P: Record<string, string> = {};
 
-before(async () => {
-  fx = await startHostedFixture({ hostile: true, calls: 12 });
-  home = tempHome();
-  env = { ...home.env, SWITCHBOARD_BASE_URL: fx.url, SWITCHBOARD_API_KEY: fx.apiKey };
-  scratch = mkdtempSync(join(tmpdir(), 'sb-escapes-'));
-  const a = fx.assistants[0].id as string;
-  P.A = a;
-  P.AH = fx.assistants.find((r) => String(r.id).includes(ID_CORPUS))!.id as string;
-  P.N = fx.phoneNumbers[1].id as string;
-  P.NH = fx.phoneNumbers.find((r) => String(r.id).includes(ID_CORPUS))!.id as string;
-  P.C = fx.calls[1].id as string;
-  P.CH = fx.calls.find((r) => String(r.id).includes(ID_CORPUS))!.id as string;
-  P.F = fx.files[0].id as string;
-  P.FH = fx.files.find((r) => String(r.id).includes(ID_CORPUS))!.id as string;
-  P.FDEL = fx.files[3].id as string;
-  P.S = fx.sessions[0].id as string;
-  P.URL = fx.url;
-  // The user's own arguments may carry the corpus too (pasted from anywhere): errors echo them.
-  P.BAD = `nope-${ID_CORPUS}`;
-  P.SCEN = join(scratch, 'hostile.test.yaml');
-  writeFileSync(
-    P.SCEN,
-    `name: Hostile replies\nassistant: ${a}\nturns:\n  - user: hello\n    expect:\n      contains: ["not in the reply"]\n  - user: again\n`,
-  );
-  P.NEW = join(scratch, 'new-assistant.json');
-  writeFileSync(
-    P.NEW,
-    JSON.stringify({
-      name: 'From a file',
-      voice: { provider: '11labs', voiceId: 'burt' },
-      transcriber: { provider: 'deepgram', model: 'nova-3' },
-      model: { provider: 'openai', model: 'gpt-4o' },
-    }),
-  );
-  P.KEY = fx.apiKey;
-  P.UP = join(scratch, `kb-${ID_CORPUS}.txt`);
-  writeFileSync(P.UP, 'hello');
-  // A pulled directory for diff and push (each run gets its own copy).
-  P.PULLED = join(scratch, 'pulled');
-  await runCli(['assistants', 'pull', '--dir', P.PULLED], { env });
-  // The archive the offline commands read.
-  await runCli(['archive', 'sync'], { env });
-});
-
-after(async () => {
-  await fx?.close();
-  home?.cleanup();
-  if (scratch) removeTree(scratch);
-});
+setUpAndTearDown(
+  async () => {
+    fx = await startHostedFixture({ hostile: true, calls: 12 });
+    home = tempHome();
+    env = { ...home.env, SWITCHBOARD_BASE_URL: fx.url, SWITCHBOARD_API_KEY: fx.apiKey };
+    scratch = mkdtempSync(join(tmpdir(), 'sb-escapes-'));
+    const a = fx.assistants[0].id as string;
+    P.A = a;
+    P.AH = fx.assistants.find((r) => String(r.id).includes(ID_CORPUS))!.id as string;
+    P.N = fx.phoneNumbers[1].id as string;
+    P.NH = fx.phoneNumbers.find((r) => String(r.id).includes(ID_CORPUS))!.id as string;
+    P.C = fx.calls[1].id as string;
+    P.CH = fx.calls.find((r) => String(r.id).includes(ID_CORPUS))!.id as string;
+    P.F = fx.files[0].id as string;
+    P.FH = fx.files.find((r) => String(r.id).includes(ID_CORPUS))!.id as string;
+    P.FDEL = fx.files[3].id as string;
+    P.S = fx.sessions[0].id as string;
+    P.URL = fx.url;
+    // The user's own arguments may carry the corpus too (pasted from anywhere): errors echo them.
+    P.BAD = `nope-${ID_CORPUS}`;
+    P.SCEN = join(scratch, 'hostile.test.yaml');
+    writeFileSync(
+      P.SCEN,
+      `name: Hostile replies\nassistant: ${a}\nturns:\n  - user: hello\n    expect:\n      contains: ["not in the reply"]\n  - user: again\n`,
+    );
+    P.NEW = join(scratch, 'new-assistant.json');
+    writeFileSync(
+      P.NEW,
+      JSON.stringify({
+        name: 'From a file',
+        voice: { provider: '11labs', voiceId: 'burt' },
+        transcriber: { provider: 'deepgram', model: 'nova-3' },
+        model: { provider: 'openai', model: 'gpt-4o' },
+      }),
+    );
+    P.KEY = fx.apiKey;
+    P.UP = join(scratch, `kb-${ID_CORPUS}.txt`);
+    writeFileSync(P.UP, 'hello');
+    // A pulled directory for diff and push (each run gets its own copy).
+    P.PULLED = join(scratch, 'pulled');
+    await runCli(['assistants', 'pull', '--dir', P.PULLED], { env });
+    // The archive the offline commands read.
+    await runCli(['archive', 'sync'], { env });
+  },
+  async () => {
+    await fx?.close();
+    home?.cleanup();
+    if (scratch) removeTree(scratch);
+  },
+);
 
 interface Fixture {
   /** Argument lists after the command's own words; {X} is replaced from P, {DIR} by the run's own dir, {PULLCOPY} by a copy of the pulled dir. */

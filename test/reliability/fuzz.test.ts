@@ -1,7 +1,8 @@
 // A seeded slice of the sandbox fuzz (npm run fuzz runs 10,000): every answer JSON with a 4xx
 // (2xx for valid requests), never a 5xx; the sandbox process is still alive and answering after;
 // its request log never holds the key.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { setUpAndTearDown } from '../support/hooks.js';
 import assert from 'node:assert/strict';
 import { FUZZ_MAX_UPLOAD, knownIds, runFuzz } from './fuzz-cases.js';
 import { removeDataDir, startChildSandbox, type ChildSandbox } from '../support/child-sandbox.js';
@@ -10,13 +11,15 @@ const SEED = 20261121;
 const CASES = 300;
 
 let sb: ChildSandbox;
-before(async () => {
-  sb = await startChildSandbox({ maxUploadBytes: FUZZ_MAX_UPLOAD, logger: true });
-});
-after(async () => {
-  await sb.stop();
-  removeDataDir(sb.dataDir);
-});
+setUpAndTearDown(
+  async () => {
+    sb = await startChildSandbox({ maxUploadBytes: FUZZ_MAX_UPLOAD, logger: true });
+  },
+  async () => {
+    await sb.stop();
+    removeDataDir(sb.dataDir);
+  },
+);
 
 test(`${CASES} fuzzed requests (seed ${SEED}) over every endpoint: never a 5xx, the sandbox survives`, async () => {
   const report = await runFuzz({ host: sb.host, port: sb.port, ids: await knownIds(sb.url, sb.apiKey), seed: SEED, cases: CASES });

@@ -1,17 +1,20 @@
 // A short `npm run load` (10 clients, 3 s): no errors, and every acknowledged write reads back.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { setUpAndTearDown } from '../support/hooks.js';
 import assert from 'node:assert/strict';
 import { countAcked, percentile, runLoad, verifyAcked } from './load-run.js';
 import { removeDataDir, startChildSandbox, type ChildSandbox } from '../support/child-sandbox.js';
 
 let sb: ChildSandbox;
-before(async () => {
-  sb = await startChildSandbox();
-});
-after(async () => {
-  await sb.stop();
-  removeDataDir(sb.dataDir);
-});
+setUpAndTearDown(
+  async () => {
+    sb = await startChildSandbox();
+  },
+  async () => {
+    await sb.stop();
+    removeDataDir(sb.dataDir);
+  },
+);
 
 test('10 clients for 3 s: 0 errors, every acknowledged write readable', async () => {
   const r = await runLoad({ url: sb.url, apiKey: sb.apiKey, clients: 10, seconds: 3 });

@@ -1,6 +1,7 @@
 // The console's write actions against a service that answers in other forms: a 2xx is reported
 // as done whatever its body, and a create whose fate is unknown is sent again only when asked to.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { setUpAndTearDown } from '../support/hooks.js';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { createClient } from '../../src/api/client.js';
@@ -17,25 +18,27 @@ const number = { id: 'p1', did: '+14155550100', assistantId: null };
 /** How POST and PATCH are answered; GETs answer the lists. null: never (a timeout). */
 let write: ((res: ServerResponse) => void) | null = null;
 
-before(async () => {
-  server = await startServer(async (req, res) => {
-    await drain(req);
-    if (req.method === 'GET') {
-      if (req.url?.startsWith('/assistants/')) return json(res, 200, assistant);
-      if (req.url?.startsWith('/assistants')) return json(res, 200, [assistant]);
-      if (req.url?.startsWith('/phone-numbers')) return json(res, 200, [number]);
-      return json(res, 200, []);
-    }
-    write?.(res);
-  });
-  api = createClient({ baseUrl: server.url, apiKey: 'sk-test-store-writes', timeouts: { headersMs: 300 } });
-  store = createConsoleStore(api, { kind: 'remote', profile: 'hosted', baseUrl: server.url }, { routes: ROUTES, pollMs: 3_600_000 });
-});
-after(async () => {
-  store.getState().actions.dispose();
-  await api.close();
-  await server.close();
-});
+setUpAndTearDown(
+  async () => {
+    server = await startServer(async (req, res) => {
+      await drain(req);
+      if (req.method === 'GET') {
+        if (req.url?.startsWith('/assistants/')) return json(res, 200, assistant);
+        if (req.url?.startsWith('/assistants')) return json(res, 200, [assistant]);
+        if (req.url?.startsWith('/phone-numbers')) return json(res, 200, [number]);
+        return json(res, 200, []);
+      }
+      write?.(res);
+    });
+    api = createClient({ baseUrl: server.url, apiKey: 'sk-test-store-writes', timeouts: { headersMs: 300 } });
+    store = createConsoleStore(api, { kind: 'remote', profile: 'hosted', baseUrl: server.url }, { routes: ROUTES, pollMs: 3_600_000 });
+  },
+  async () => {
+    store.getState().actions.dispose();
+    await api.close();
+    await server.close();
+  },
+);
 
 const posts = () => server.requests.filter((r) => r.method === 'POST').length;
 

@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
+import { setUpAndTearDown } from './hooks.js';
 import { removeTree, tempHome, type CliHome } from './cli.js';
 import { generateApiKey, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { createClient } from '../../src/api/client.js';
@@ -45,19 +45,21 @@ export function sandboxForFile(opts: Partial<SandboxOptions> = {}, { skip }: { s
   const started = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
   // The start's error fails the hook; `started` only passes it on to whoever awaits it.
   started.catch(() => {});
-  before(async () => {
-    try {
-      if (!skip) running = await startTestSandbox(opts);
-      settle.resolve();
-    } catch (err) {
-      settle.reject(err);
-      throw err;
-    }
-  });
-  after(async () => {
-    await running?.close();
-    running = undefined;
-  });
+  setUpAndTearDown(
+    async () => {
+      try {
+        if (!skip) running = await startTestSandbox(opts);
+        settle.resolve();
+      } catch (err) {
+        settle.reject(err);
+        throw err;
+      }
+    },
+    async () => {
+      await running?.close();
+      running = undefined;
+    },
+  );
   const target = (): RunningSandbox => {
     if (!running) {
       throw new Error(
@@ -81,15 +83,17 @@ export function sandboxForFile(opts: Partial<SandboxOptions> = {}, { skip }: { s
  */
 export function sandboxForCli(opts: Partial<SandboxOptions> = {}): { readonly sb: RunningSandbox; readonly home: CliHome; readonly env: NodeJS.ProcessEnv } {
   const on = {} as { sb: RunningSandbox; home: CliHome; env: NodeJS.ProcessEnv };
-  before(async () => {
-    on.sb = await startTestSandbox(opts);
-    on.home = tempHome();
-    on.env = { ...on.home.env, SWITCHBOARD_BASE_URL: on.sb.url, SWITCHBOARD_API_KEY: on.sb.apiKey };
-  });
-  after(async () => {
-    await on.sb.close();
-    on.home.cleanup();
-  });
+  setUpAndTearDown(
+    async () => {
+      on.sb = await startTestSandbox(opts);
+      on.home = tempHome();
+      on.env = { ...on.home.env, SWITCHBOARD_BASE_URL: on.sb.url, SWITCHBOARD_API_KEY: on.sb.apiKey };
+    },
+    async () => {
+      await on.sb?.close();
+      on.home?.cleanup();
+    },
+  );
   return on;
 }
 
@@ -99,14 +103,16 @@ export function sandboxForCli(opts: Partial<SandboxOptions> = {}): { readonly sb
  */
 export function sandboxWithClient(): { readonly sb: RunningSandbox; readonly api: ReturnType<typeof createClient> } {
   const on = {} as { sb: RunningSandbox; api: ReturnType<typeof createClient> };
-  before(async () => {
-    on.sb = await startTestSandbox();
-    on.api = createClient({ baseUrl: on.sb.url, apiKey: on.sb.apiKey });
-  });
-  after(async () => {
-    await on.api.close();
-    await on.sb.close();
-  });
+  setUpAndTearDown(
+    async () => {
+      on.sb = await startTestSandbox();
+      on.api = createClient({ baseUrl: on.sb.url, apiKey: on.sb.apiKey });
+    },
+    async () => {
+      await on.api?.close();
+      await on.sb?.close();
+    },
+  );
   return on;
 }
 

@@ -1,7 +1,8 @@
 // The console on the terminals people have, on the real renderer against a real sandbox: without
 // colour (NO_COLOR), in small windows down to 40×10 and below, with messages of any length; and
 // the views that must show all there is: an assistant's detail to its last line, raw JSON whole.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { setUpAndTearDown } from '../support/hooks.js';
 import assert from 'node:assert/strict';
 import type { Route } from '../../src/store/index.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
@@ -28,35 +29,37 @@ const PLAN_PROMPT = 'Summarise the call in two sentences.';
 const HANGUP = 'Hang up once the caller says goodbye; the last line of this detail.';
 const LONG = `${'word '.repeat(60)}THE-END-OF-THE-PROMPT`;
 
-before(async () => {
-  await sb.started;
-  const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-  try {
-    const all = await api.listAssistants();
-    ids.active = all.find((a) => a.status !== false)!.id;
-    dataDir = mkdtempSync(join(tmpdir(), 'sb-caps-'));
-    // Two, so that j has a row to move to.
-    for (const name of ['Caps check', 'Caps check again']) {
-      const session = (await api.createSession({ assistantId: ids.active, name })).record!;
-      rememberSession('sandbox', { id: session.id, name, assistantId: ids.active }, dataDir);
+setUpAndTearDown(
+  async () => {
+    await sb.started;
+    const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    try {
+      const all = await api.listAssistants();
+      ids.active = all.find((a) => a.status !== false)!.id;
+      dataDir = mkdtempSync(join(tmpdir(), 'sb-caps-'));
+      // Two, so that j has a row to move to.
+      for (const name of ['Caps check', 'Caps check again']) {
+        const session = (await api.createSession({ assistantId: ids.active, name })).record!;
+        rememberSession('sandbox', { id: session.id, name, assistantId: ids.active }, dataDir);
+      }
+      ids.inactive = (await api.createAssistant({ name: 'Sleepy Inactive', status: false } as never)).record!.id;
+      ids.plan = (
+        await api.createAssistant({
+          name: 'Planned',
+          analysisPlan: { summaryPrompt: PLAN_PROMPT, structuredDataSchema: { type: 'object' } },
+          hangupUsingPrompt: { enabled: true, prompt: HANGUP },
+          model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: LONG }] },
+        } as never)
+      ).record!.id;
+    } finally {
+      await api.close();
     }
-    ids.inactive = (await api.createAssistant({ name: 'Sleepy Inactive', status: false } as never)).record!.id;
-    ids.plan = (
-      await api.createAssistant({
-        name: 'Planned',
-        analysisPlan: { summaryPrompt: PLAN_PROMPT, structuredDataSchema: { type: 'object' } },
-        hangupUsingPrompt: { enabled: true, prompt: HANGUP },
-        model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: LONG }] },
-      } as never)
-    ).record!.id;
-  } finally {
-    await api.close();
-  }
-});
-after(async () => {
-  setCapabilities({ color: true });
-  rmSync(dataDir, { recursive: true, force: true });
-});
+  },
+  async () => {
+    setCapabilities({ color: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  },
+);
 
 /** A foreground or background colour in any SGR of the text. */
 const hasColour = (text: string) => [...text.matchAll(/\x1b\[([\d;]*)m/g)].some((m) => m[1].split(';').some((p) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(p)));

@@ -121,7 +121,7 @@ export function Picker(props: {
   const marker = !capabilities().color;
   const chooseWords = props.multi ? `Space toggle · Enter/Ctrl-S save (${selected.size} marked)` : 'Enter choose';
   const top = Math.min(scroll, Math.max(0, items.length - bodyHeight));
-  const visibleTop = cur < top ? cur : cur >= top + bodyHeight ? cur - bodyHeight + 1 : top;
+  const visibleTop = scrollFor(cur, top, bodyHeight);
   return (
     <Box flexDirection="column" width={props.width} height={props.height}>
       <Text bold>{escapeLine(props.title)}</Text>

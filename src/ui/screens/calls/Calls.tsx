@@ -8,6 +8,7 @@ import { Box, Text } from 'ink';
 import { escapeLine } from '../../../format/escape.js';
 import { useActions, useConsole, useConsoleShallow } from '../../../store/index.js';
 import { CALL_SORT_COLUMNS } from '../../../store/calls.js';
+import { scrollFor } from '../../../store/navigation.js';
 import { markSorted } from '../../../format/table-text.js';
 import { Table, tableBodyHeight } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
@@ -42,9 +43,8 @@ const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: { day: 
 
 /** The index in the rows held of the first row on screen: the table's own clamp (Table.tsx), over those rows. */
 function firstShown(log: { from: number; calls: readonly Call[] }, cursor: number, scroll: number, body: number): number {
-  const at = cursor - log.from;
   const stored = Math.min(Math.max(0, scroll - log.from), Math.max(0, log.calls.length - body));
-  return Math.max(0, at >= stored + body ? at - body + 1 : Math.min(stored, at));
+  return Math.max(0, scrollFor(cursor - log.from, stored, body));
 }
 
 export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {

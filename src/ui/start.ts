@@ -1,7 +1,7 @@
 // The console's start, before React and Ink are loaded (they take a few hundred ms): resolve the
 // target (a bad profile is refused before the terminal is taken), take the terminal (terminal.ts),
 // start connecting (for the embedded sandbox: fork it now, so it loads on the other core while
-// this process loads the UI), draw the frame's chrome at once, then hand over to run.tsx.
+// this process loads the UI), draw the frame's chrome at once, then load the UI and hand over to run.tsx.
 //
 // The first frame is the real chrome (header, breadcrumbs, key hints) from the same functions
 // the Ink components use, with a list's cached rows, or, opened on the call log (`switchboard
@@ -103,13 +103,14 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   setTheme(await loadTheme(opts.theme ?? config.theme));
   // Taken before Ink loads: colour and glyphs (capabilities.ts) are decided here, and the first frame is drawn with them.
   const terminal = takeTerminal({ color: opts.color, mouse: opts.mouse || config.mouse === true });
-  const ui = import('./run.js');
+  let uiSettled = (): void => undefined;
+  const uiLoaded = new Promise<void>((resolve) => (uiSettled = resolve));
   const debugLog = opts.debug ? debugLogPath() : undefined;
   let rateLimited: ((wait: RateLimitWait) => void) | undefined;
   const connecting = connect({
     resolved,
     sandboxIn: 'child',
-    loadClientAfter: ui,
+    loadClientAfter: uiLoaded,
     debug: debugLog ? debugLogWriter() : undefined,
     onRateLimited: (w) => rateLimited?.(w),
   });
@@ -118,6 +119,10 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   const route = routeFrom(opts.initialRoute);
   const callLog = route.name === 'calls' ? await peekCalls(resolved, terminal.rows) : undefined;
   terminal.write(chromeFrame({ ...target, callLog }, route, terminal.columns, terminal.rows, terminal.color));
+  // Started only once the frame is out: from Node 24, import() reads and compiles the whole UI graph
+  // (React, Ink, zod, the first screen) before it returns, which would hold the frame back that long.
+  const ui = import('./run.js');
+  void ui.then(uiSettled, uiSettled);
   const run = await ui.catch((err: unknown) => {
     terminal.restore(); // so the line that says why is printed on the main screen, where it stays
     throw err;

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KEYS } from '../support/ink.js';
 import { openConsole } from './support.js';
+import { until } from '../support/wait.js';
 import { sandboxForFile } from '../support/sandbox.js';
 
 describe('Assistants screen', () => {
@@ -91,7 +92,10 @@ describe('Assistants screen', () => {
       const after = c.store.getState().assistants.data!.find((x) => x.id === a.id)!;
       assert.equal(after.status, a.status === false);
       await c.press('c');
-      assert.deepEqual(c.store.getState().stack.at(-1), { name: 'chat', assistantId: a.id });
+      // The chat opens for the assistant, then stands on the session it makes: on a busy machine that may be on top already.
+      await until(() => c.store.getState().stack.at(-1)?.name === 'chat-session', 'the chat opens on a new session');
+      const top = c.store.getState().stack.at(-1) as { name: 'chat-session'; sessionId: string };
+      assert.equal((await c.api.getSession(top.sessionId)).assistantId, a.id);
     } finally {
       await c.close();
     }

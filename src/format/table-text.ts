@@ -40,24 +40,17 @@ const MEASURED_ROWS = 500;
  * The console's layout for these rows (the <Table> and the frame before Ink both use it): each
  * column as wide as its widest cell, growers shrinking first, and a `hideWhenSame` column left
  * out when every row holds the same value (it says nothing about any one row).
- *
- * With `seen` (the widest cell of each column shown so far, which this updates), a column is at
- * least as wide as it has been and one shown stays: a table fitted to the rows in view keeps its
- * layout as it scrolls, rather than narrowing a column behind a long cell and redrawing every row.
  */
-export function fitColumns<T>(columns: readonly Column<T>[], rows: readonly T[], width: number, seen?: Map<Column<T>, number>): Layout<T> {
+export function fitColumns<T>(columns: readonly Column<T>[], rows: readonly T[], width: number): Layout<T> {
   const sample = rows.length > MEASURED_ROWS ? rows.slice(0, MEASURED_ROWS) : rows;
   if (sample.length === 0) return layoutColumns(columns, width);
   const cells = sample.map((r) => measuredCells(columns, r));
   const shown: Column<T>[] = [];
   const natural: number[] = [];
   columns.forEach((c, i) => {
-    const before = seen?.get(c);
-    if (before === undefined && c.hideWhenSame && cells.length > 1 && cells.every((m) => m.texts[i] === cells[0].texts[i])) return;
-    const widest = cells.reduce((most, m) => Math.max(most, m.widths[i]), Math.max(cellWidth(c.header), before ?? 0));
-    seen?.set(c, widest);
+    if (c.hideWhenSame && cells.length > 1 && cells.every((m) => m.texts[i] === cells[0].texts[i])) return;
     shown.push(c);
-    natural.push(widest);
+    natural.push(cells.reduce((most, m) => Math.max(most, m.widths[i]), cellWidth(c.header)));
   });
   return layoutColumns(shown, width, natural, 'priority');
 }

@@ -130,37 +130,3 @@ test('the kept lines are bounded: after scrolling through 1,500 rows the first o
     app.unmount();
   }
 });
-
-test('fitted to the view, a column widened by a long cell stays as wide once that row scrolls out: the next step draws one row', () => {
-  const { count, columns } = counted();
-  const rows = ITEMS.map((r) => (r.n === 15 ? { ...r, label: 'a much longer label' } : r));
-  const fitted = (cursor: number) => (
-    <Table
-      columns={columns}
-      rows={rows.slice(cursor - BODY + 1, cursor + 1)}
-      cursor={BODY - 1}
-      scroll={0}
-      height={BODY + 1}
-      width={40}
-      rowKey={(r) => r.id}
-      fitToView
-    />
-  );
-  // Rows 10 to 19 in view (two-digit numbers: the N column keeps its width), row 15 the long one.
-  const app = render(fitted(19));
-  try {
-    const header = () => (app.lastFrame() ?? '').split('\n')[0].replace(/\x1b\[[0-9;]*m/g, '');
-    const wide = header();
-    assert.match(body(app.lastFrame() ?? '').lines[5], /a much longer label$/);
-    // Row 15 leaves the view at the sixth step down; the widths it set are kept, and each step formats the one new row.
-    for (let cursor = 20; cursor < 28; cursor++) {
-      const before = count.cells;
-      app.rerender(fitted(cursor));
-      assert.equal(header(), wide, `the header at cursor ${cursor}`);
-      assert.equal(count.cells - before, 2 + 2, `one new row measured and formatted at cursor ${cursor}`);
-      assert.deepEqual(body(app.lastFrame() ?? '').selected, [`${`row ${cursor}`.padEnd(6)}  ${`label ${cursor}`.padEnd(19)}`.trim()]);
-    }
-  } finally {
-    app.unmount();
-  }
-});

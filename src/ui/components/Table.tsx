@@ -57,14 +57,9 @@ export function Table<T extends object>(props: {
   const visible = rows.slice(scroll, scroll + bodyHeight);
   // Widths by content: measured again when the rows change (a filter, a sync) or, fitted to the view, when it scrolls; not on a cursor move.
   const fitView = props.fitToView ? scroll : -1;
-  // Fitted to the view, the widths of the rows scrolled past are kept (fitColumns' `seen`) until
-  // the columns or the width change: one step down draws the row that came in, not every row of a
-  // narrower layout.
-  const seen = useMemo(() => ({ columns: props.columns, width, widest: new Map<Column<T>, number>() }), [props.columns, width]);
   const cols = useMemo(
-    () =>
-      fitView >= 0 ? fitColumns(seen.columns, rows.slice(fitView, fitView + bodyHeight), seen.width, seen.widest) : fitColumns(props.columns, rows, width),
-    [props.columns, rows, width, fitView, bodyHeight, seen],
+    () => fitColumns(props.columns, fitView >= 0 ? rows.slice(fitView, fitView + bodyHeight) : rows, width),
+    [props.columns, rows, width, fitView, bodyHeight],
   );
   const shape = cols.map((c) => `${c.col.header}:${c.width}`).join(' ');
   // Lines of the rows drawn lately, valid while the columns and their widths stay: scrolling through a

@@ -4,13 +4,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { CLI, runCli, tempHome, type CliHome } from '../support/cli.js';
 import { listSessions } from '../../src/config/sessions.js';
 import { dataDir } from '../../src/config/paths.js';
+import { tmuxSkip } from '../support/tmux.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const skip = !hasTmux ? 'tmux is not installed' : !existsSync(CLI) ? `${CLI} is missing (npm run build)` : false;
+const skip = tmuxSkip();
 if (skip) console.log(`# skipping the chat end-to-end run: ${skip}`);
 
 /** One tmux server of our own (its own socket), running one program in a 120×40 window. */

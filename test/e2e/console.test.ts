@@ -3,16 +3,16 @@
 // SWITCHBOARD_SCREENSHOTS=1 also writes a text screenshot per screen to assets/screenshots/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 import { homeEnv, removeTree } from '../support/cli.js';
 
 const root = resolve(import.meta.dirname, '../..');
 // SWITCHBOARD_E2E_CLI points at another build (e.g. a copy, while someone else rebuilds dist/).
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
-const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? 'dist/cli.js is missing (npm run build)' : false;
+const skip = tmuxSkip(cli);
 if (skip) console.log(`# skipping the terminal end-to-end test: ${skip}`);
 
 let home: string;

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CLI, removeTree, tempHome, type CliHome } from '../support/cli.js';
 import { sandboxForFile } from '../support/sandbox.js';
-import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(CLI) ? 'dist/cli.js is missing (npm run build)' : false;
+const skip = tmuxSkip();
 
 const sb = sandboxForFile({}, { skip });
 let home: CliHome;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 import { homeEnv, removeTree } from '../support/cli.js';
 import { sandboxForFile } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
@@ -16,7 +16,7 @@ import type { VoiceAgentApi } from '../../src/api/contract.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
-const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? 'dist/cli.js is missing (npm run build)' : false;
+const skip = tmuxSkip(cli);
 
 let home: string;
 const sb = sandboxForFile();

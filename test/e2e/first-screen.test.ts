@@ -5,15 +5,15 @@
 // chunks (forms, the chat, the test results, …) load after it, and a key for one waits until it is in.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CLI, tempHome, type CliHome } from '../support/cli.js';
 import { sandboxForFile } from '../support/sandbox.js';
-import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(CLI) ? `${CLI} is missing (npm run build)` : false;
+const skip = tmuxSkip();
 
 const sb = sandboxForFile();
 let home: CliHome;

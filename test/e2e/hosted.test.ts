@@ -4,16 +4,16 @@
 // a call's page its transcript from messages[].message and its summary from analysis.summary.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 import { homeEnv, removeTree } from '../support/cli.js';
 import { startHostedFixture, type HostedFixture } from '../support/hosted-fixture.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
-const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? 'dist/cli.js is missing (npm run build)' : false;
+const skip = tmuxSkip(cli);
 if (skip) console.log(`# skipping the hosted-service end-to-end test: ${skip}`);
 
 const home = mkdtempSync(join(tmpdir(), 'sb-e2e-hosted-'));

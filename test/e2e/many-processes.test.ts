@@ -6,14 +6,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, runCli, startCli, tempHome, type CliHome } from '../support/cli.js';
 import { listSessions } from '../../src/config/sessions.js';
 import { dataDir, sandboxDataDir } from '../../src/config/paths.js';
+import { tmuxSkip } from '../support/tmux.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const skip = !hasTmux ? 'tmux is not installed' : !existsSync(CLI) ? `${CLI} is missing (npm run build)` : false;
+const skip = tmuxSkip();
 if (skip) console.log(`# skipping the many-processes run: ${skip}`);
 
 /** A console in its own tmux server, 120×40. */

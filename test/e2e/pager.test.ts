@@ -3,10 +3,10 @@
 // the pager has the terminal while it runs, and the console comes back when it exits.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 import { homeEnv, removeTree } from '../support/cli.js';
 import { sandboxForFile } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
@@ -15,7 +15,7 @@ import { viewCall } from '../../src/api/records.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
-const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? 'dist/cli.js is missing (npm run build)' : false;
+const skip = tmuxSkip(cli);
 
 let home: string;
 const sb = sandboxForFile();

@@ -3,17 +3,16 @@
 // come from the other service; then to the embedded sandbox, which it starts for it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createClient } from '../../src/api/client.js';
 import { loadConfig, saveProfile } from '../../src/config/config.js';
 import { CLI, tempHome, type CliHome } from '../support/cli.js';
 import { sandboxForFile } from '../support/sandbox.js';
-import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? CLI;
-const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? `${cli} is missing (npm run build)` : false;
+const skip = tmuxSkip(cli);
 
 describe('profiles in a terminal', { skip }, () => {
   const lab = sandboxForFile();

@@ -2,17 +2,17 @@
 // exits on q / Ctrl-C at once, abandoning the requests in flight instead of draining them.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 import { homeEnv, removeTree } from '../support/cli.js';
 import { startFaultyServer } from '../support/faulty-server.js';
 import { DEFAULT_TIMEOUTS } from '../../src/api/http.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
-const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? 'dist/cli.js is missing (npm run build)' : false;
+const skip = tmuxSkip(cli);
 
 const home = mkdtempSync(join(tmpdir(), 'sb-quit-'));
 const sessions: TmuxSession[] = [];

@@ -4,17 +4,17 @@
 // its requests reach the --debug log like the console's own.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 import { homeEnv, removeTree } from '../support/cli.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? join(root, 'dist/cli.js');
-const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(cli) ? 'dist/cli.js is missing (npm run build)' : false;
+const skip = tmuxSkip(cli);
 
 const home = mkdtempSync(join(tmpdir(), 'sb-429-'));
 let t: TmuxSession | undefined;

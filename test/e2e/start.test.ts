@@ -5,17 +5,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { saveProfile } from '../../src/config/config.js';
 import { debugLogPath } from '../../src/crash.js';
 import { CLI, runCli, tempHome, type CliHome } from '../support/cli.js';
 import { sandboxForFile } from '../support/sandbox.js';
-import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(CLI) ? `${CLI} is missing (npm run build)` : false;
+const skip = tmuxSkip();
 
 const sb = sandboxForFile();
 let home: CliHome;

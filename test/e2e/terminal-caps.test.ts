@@ -5,14 +5,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CLI, tempHome, type CliHome } from '../support/cli.js';
 import { sandboxForFile } from '../support/sandbox.js';
-import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(CLI) ? 'dist/cli.js is missing (npm run build)' : false;
+const skip = tmuxSkip();
 
 const sb = sandboxForFile();
 let home: CliHome;

@@ -5,19 +5,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSandbox } from '../../src/sandbox/child.js';
 import { until } from '../support/wait.js';
 import { pidAlive } from '../../src/config/lock.js';
-import { CLI } from '../support/cli.js';
+import { builtSkip, CLI } from '../support/cli.js';
 
 const root = resolve(import.meta.dirname, '../..');
 // The child is the built program, as the console forks its own program (`npm run build` first).
 const entry = CLI;
 const execArgv: string[] = [];
-const skip = existsSync(CLI) ? false : `${CLI} is missing (npm run build)`;
+const skip = builtSkip();
 
 async function get(url: string, apiKey: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url, { headers: { 'x-api-key': apiKey } });

@@ -10,7 +10,7 @@
 // past its walk for new calls is followed by another.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -24,10 +24,10 @@ import { openSqlite } from '../../src/sqlite.js';
 import { openArchive } from '../../src/archive/index.js';
 import { startFaultyServer } from '../support/faulty-server.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
-import { CLI } from '../support/cli.js';
+import { builtSkip, CLI } from '../support/cli.js';
 
 // The sandbox is the built program's child, as the console's is (`npm run build` first).
-const skip = existsSync(CLI) ? false : `${CLI} is missing (npm run build)`;
+const skip = builtSkip();
 // Enough for a back-fill to commit several batches (at most 5,000 calls or a second each) before it ends.
 const SEEDED = 12_000;
 

@@ -1,13 +1,18 @@
 // Runs the BUILT binary (dist/cli.js) as a child process with its own temporary HOME and XDG
 // dirs, so tests never touch the real user's config, and returns what it printed.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 // SWITCHBOARD_TEST_CLI points the tests at a private build (build.mjs --outdir) that a concurrent
 // rebuild of dist/ cannot pull out from under a running test.
 export const CLI = resolve(process.env.SWITCHBOARD_TEST_CLI ?? 'dist/cli.js');
+
+/** Why a test of the built program can't run here (the runner prints it as the skip's reason), or false. */
+export function builtSkip(cli = CLI): string | false {
+  return existsSync(cli) ? false : `${cli} is missing (npm run build)`;
+}
 
 export interface CliResult {
   stdout: string;

@@ -5,11 +5,16 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pidAlive } from '../../src/config/lock.js';
-import { removeTree } from './cli.js';
+import { builtSkip, removeTree } from './cli.js';
 import { GUARD_MS } from './wait.js';
 
 export function hasTmux(): boolean {
   return spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
+}
+
+/** Why a test of the built program (`cli`, dist/cli.js by default) in tmux can't run here, or false. */
+export function tmuxSkip(cli?: string): string | false {
+  return hasTmux() ? builtSkip(cli) : 'tmux is not installed';
 }
 
 function tmux(...args: string[]): string {

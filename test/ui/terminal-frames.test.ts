@@ -8,16 +8,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, homeEnv, removeTree } from '../support/cli.js';
-import { hasTmux, startTmux, type TmuxSession } from '../support/tmux.js';
+import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 import { sandboxForFile } from '../support/sandbox.js';
 import { createClient } from '../../src/api/client.js';
 import type { Call } from '../../src/api/schemas.js';
 
-const skip = !hasTmux() ? 'tmux is not installed' : !existsSync(CLI) ? `${CLI} is missing (npm run build)` : false;
+const skip = tmuxSkip();
 if (skip) console.log(`# skipping the terminal frames test: ${skip}`);
 
 const sb = sandboxForFile({}, { skip });

@@ -4,7 +4,7 @@
 // One cache per command and subcommand (what `calls search` runs is not what `assistants list` runs), in a directory of
 // this user's under the OS temp dir, as Node keeps its compile cache; made again whenever V8 rejects it.
 import { isAscii } from 'node:buffer';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,9 +18,9 @@ type ModuleClass = typeof nodeModule.Module & {
 
 const STALE_MS = 24 * 3600 * 1000;
 /**
- * A build keeps at most this many caches (each most of a megabyte); a command past them runs without
- * one, and so costs more to start. Every command, subcommand and `help <command>` fits, with room for arguments
- * that are words (`completion bash`, a profile's name): test/commands/code-cache.test.ts counts them.
+ * A build keeps at most this many caches (each most of a megabyte): past them, writing a new one
+ * removes the least recently used (each use renews a file's time), so a new command or subcommand
+ * never goes without one, whatever their number.
  */
 export const MAX_CACHES = 96;
 /** The root's options that take a value (as in src/commands/index.ts): `--profile prod calls list` is cached as calls-list. */
@@ -36,6 +36,14 @@ function ownDir(dir: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Removes the least recently used caches in `dir` (by their time) until at most `keep` are left. */
+function evictOldest(dir: string, keep: number): void {
+  const caches = readdirSync(dir).filter((f) => f.endsWith('.bin'));
+  if (caches.length <= keep) return;
+  const byTime = caches.map((f) => ({ f, t: statSync(join(dir, f), { throwIfNoEntry: false })?.mtimeMs ?? 0 })).sort((a, b) => a.t - b.t);
+  for (const { f } of byTime.slice(0, caches.length - keep)) rmSync(join(dir, f), { force: true });
 }
 
 /** Runs `file` (CommonJS) as require would, its code from the cache when V8 accepts it (required plainly when there can be none). */
@@ -58,7 +66,7 @@ export function runWithCodeCache(file: string, args: string[]): void {
   const dir = join(root, key);
   // The first two words (options left out): others (ids, paths) share that file; a failed run writes none.
   const words = args.filter((a, i) => !a.startsWith('-') && !VALUE_OPTIONS.has(args[i - 1])).slice(0, 2);
-  const cacheFile = join(dir, `${words.every((w) => /^[a-z]{1,16}$/.test(w)) ? words.join('-') || '_' : '_'}.bin`);
+  const cacheFile = join(dir, `${words.every((w) => /^[a-z][a-z0-9-]{0,23}$/.test(w)) ? words.join('-') || '_' : '_'}.bin`);
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cacheFile);
@@ -66,7 +74,15 @@ export function runWithCodeCache(file: string, args: string[]): void {
     cachedData = undefined;
   }
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
-  if (!cachedData || script.cachedDataRejected) {
+  if (cachedData && !script.cachedDataRejected) {
+    try {
+      // Its time says when it was last used: the least recently used goes first (evictOldest).
+      const now = new Date();
+      utimesSync(cacheFile, now, now);
+    } catch {
+      // Not renewed: it may go before others when the build's caches are full.
+    }
+  } else {
     process.once('exit', (code) => {
       if (code !== 0) return;
       try {
@@ -75,7 +91,7 @@ export function runWithCodeCache(file: string, args: string[]): void {
           if (other !== key && statSync(join(root, other)).mtimeMs < Date.now() - STALE_MS) rmSync(join(root, other), { recursive: true, force: true });
         }
         mkdirSync(dir, { recursive: true, mode: 0o700 });
-        if (!cachedData && readdirSync(dir).filter((f) => f.endsWith('.bin')).length >= MAX_CACHES) return;
+        if (!cachedData) evictOldest(dir, MAX_CACHES - 1);
         const tmp = `${cacheFile}.${process.pid}`;
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         renameSync(tmp, cacheFile);

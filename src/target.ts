@@ -2,6 +2,7 @@
 // config; for the sandbox, start it embedded on a loopback port with a fresh key and talk to it
 // over real HTTP, exactly as to a hosted service.
 import type { VoiceAgentApi } from './api/contract.js';
+import { forwardingTo } from './api/forward.js';
 import type { ClientOptions } from './api/client.js';
 import type { RateLimitWait } from './api/http.js';
 import type { ServiceTraits } from './api/traits.js';
@@ -48,6 +49,8 @@ export interface ConnectOptions {
   /** The target when the caller has resolved it already (profile and env are then not read again). */
   resolved?: Target;
   debug?: (line: string) => void;
+  /** Told of each record of a list skipped as unreadable (ClientOptions.onWarning). */
+  onWarning?: (line: string) => void;
   /** Told before each wait on a 429 (the console says so; see http.ts). */
   onRateLimited?: (wait: RateLimitWait) => void;
   /**
@@ -81,7 +84,7 @@ function traitsOptions(key: TraitsKey, env: Env = process.env): { traits: Servic
 
 /** A client's options for `baseUrl` and `apiKey`, with this connection's own: debug, rate-limit reports, read-only, learned traits. */
 function clientOptions(resolved: Target, opts: ConnectOptions, learned: ReturnType<typeof traitsOptions>, baseUrl: string, apiKey: string): ClientOptions {
-  return { baseUrl, apiKey, debug: opts.debug, onRateLimited: opts.onRateLimited, readOnly: resolved.readOnly, ...learned };
+  return { baseUrl, apiKey, debug: opts.debug, onWarning: opts.onWarning, onRateLimited: opts.onRateLimited, readOnly: resolved.readOnly, ...learned };
 }
 
 export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
@@ -258,15 +261,13 @@ function once(fn: () => Promise<void>): () => Promise<void> {
   return () => (done ??= fn());
 }
 
-type Args<K extends keyof VoiceAgentApi> = VoiceAgentApi[K] extends (...a: infer A) => unknown ? A : never;
-
 /**
  * The api while `connecting` settles, so the console's screens can ask for their data before the
  * service is reached: each call waits for the connection (or fails as it did). Its connection
  * state is 'connecting' until then and the client's transport's from then on ('offline' if the
  * connection could not be made).
  */
-export class ApiOnceConnected implements VoiceAgentApi {
+export class ApiOnceConnected extends forwardingTo<VoiceAgentApi, 'close'>() implements VoiceAgentApi {
   #ready: Promise<VoiceAgentApi>;
   readonly #state = new ConnectionStateFeed('connecting');
   #baseUrl = '';
@@ -277,6 +278,7 @@ export class ApiOnceConnected implements VoiceAgentApi {
   #current: VoiceAgentApi | undefined;
 
   constructor(connecting: Promise<Connection>) {
+    super();
     let current: VoiceAgentApi | undefined;
     const follow = (api: VoiceAgentApi) => {
       current = api;
@@ -316,8 +318,17 @@ export class ApiOnceConnected implements VoiceAgentApi {
     this.#ready.catch(() => undefined); // each call that waits on it says the error
   }
 
+  /** Where every request (each method of VoiceAgentApi answering with a promise, but close) goes: forwardingTo. */
+  protected connected(): Promise<VoiceAgentApi> {
+    return this.#ready;
+  }
+
   get baseUrl(): string {
     return this.#baseUrl;
+  }
+  /** The connected client's (nothing known before it connects). */
+  get adapted(): VoiceAgentApi['adapted'] {
+    return this.#current?.adapted;
   }
   /** The connected client's (nothing known before it connects). */
   get traits(): Readonly<ServiceTraits> {
@@ -338,60 +349,6 @@ export class ApiOnceConnected implements VoiceAgentApi {
     return this.#state.subscribe(listener);
   }
 
-  listCalls(...a: Args<'listCalls'>) {
-    return this.#ready.then((api) => api.listCalls(...a));
-  }
-  callDetails(...a: Args<'callDetails'>) {
-    return this.#ready.then((api) => api.callDetails(...a));
-  }
-  getCall(...a: Args<'getCall'>) {
-    return this.#ready.then((api) => api.getCall(...a));
-  }
-  placeOutboundCall(...a: Args<'placeOutboundCall'>) {
-    return this.#ready.then((api) => api.placeOutboundCall(...a));
-  }
-  createSession(...a: Args<'createSession'>) {
-    return this.#ready.then((api) => api.createSession(...a));
-  }
-  getSession(...a: Args<'getSession'>) {
-    return this.#ready.then((api) => api.getSession(...a));
-  }
-  sendChat(...a: Args<'sendChat'>) {
-    return this.#ready.then((api) => api.sendChat(...a));
-  }
-  listAssistants(...a: Args<'listAssistants'>) {
-    return this.#ready.then((api) => api.listAssistants(...a));
-  }
-  getAssistant(...a: Args<'getAssistant'>) {
-    return this.#ready.then((api) => api.getAssistant(...a));
-  }
-  createAssistant(...a: Args<'createAssistant'>) {
-    return this.#ready.then((api) => api.createAssistant(...a));
-  }
-  updateAssistant(...a: Args<'updateAssistant'>) {
-    return this.#ready.then((api) => api.updateAssistant(...a));
-  }
-  listPhoneNumbers(...a: Args<'listPhoneNumbers'>) {
-    return this.#ready.then((api) => api.listPhoneNumbers(...a));
-  }
-  linkNumber(...a: Args<'linkNumber'>) {
-    return this.#ready.then((api) => api.linkNumber(...a));
-  }
-  ringSandbox(...a: Args<'ringSandbox'>) {
-    return this.#ready.then((api) => api.ringSandbox(...a));
-  }
-  listFiles(...a: Args<'listFiles'>) {
-    return this.#ready.then((api) => api.listFiles(...a));
-  }
-  getFile(...a: Args<'getFile'>) {
-    return this.#ready.then((api) => api.getFile(...a));
-  }
-  uploadFile(...a: Args<'uploadFile'>) {
-    return this.#ready.then((api) => api.uploadFile(...a));
-  }
-  deleteFile(...a: Args<'deleteFile'>) {
-    return this.#ready.then((api) => api.deleteFile(...a));
-  }
   /** Closes the client once connected; the connection itself (and its sandbox) is closed by its owner. */
   close() {
     return this.#ready.then(

@@ -15,12 +15,16 @@ const NEVER: Record<string, string[]> = {
   store: ['ui', 'commands', 'sandbox', 'target.ts', 'cli.ts'],
   ui: ['commands', 'sandbox', 'cli.ts'],
   commands: ['ui', 'store', 'cli.ts'],
+  mcp: ['ui', 'store', 'sandbox', 'cli.ts'],
   sandbox: ['store', 'ui', 'commands', 'archive', 'target.ts', 'cli.ts'],
   format: ['api', 'store', 'ui', 'commands', 'archive', 'sandbox'],
 };
 
-/** The one deliberate crossing: the root command's action is the console, imported lazily. */
-const ALLOWED = new Set(['commands/console.ts → ui/start.ts']);
+/**
+ * The deliberate crossings: the root command's action is the console, imported lazily; and the
+ * store's Route union is made from the screen folders' specs, a type import only (no code runs).
+ */
+const ALLOWED = new Set(['commands/console.ts → ui/start.ts', 'store/types.ts → ui/screens/routes.ts']);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
@@ -51,6 +55,11 @@ test('the check sees imports: the console reaches the store, and the one crossin
   const ui = readFileSync(join(SRC, 'ui/run.tsx'), 'utf8');
   assert.match(ui, /from '\.\.\/store\/index\.js'/);
   assert.match(readFileSync(join(SRC, 'commands/console.ts'), 'utf8'), /import\('\.\.\/ui\/start\.js'\)/);
+  // The store reaches the specs for their types alone: every import of ui/ in store/types.ts is `import type`.
+  const types = readFileSync(join(SRC, 'store/types.ts'), 'utf8');
+  const toUi = [...types.matchAll(/^import\b[^;]*'\.\.\/ui\/[^']+'/gm)].map((m) => m[0]);
+  assert.ok(toUi.length > 0, 'store/types.ts takes Route from the specs');
+  for (const line of toUi) assert.match(line, /^import type /, line);
 });
 
 /** Every module a file imports (static, dynamic and type imports), as written. */
@@ -65,7 +74,7 @@ test('the store and the UI reach the archive through its API alone: no SQLite, n
     const name = relative(SRC, file);
     for (const m of importsOf(file)) {
       if (m === 'node:sqlite' || /(^|\/)sqlite\.js$/.test(m)) found.push(`${name} imports ${m}`);
-      if (/\/archive\/(?!index\.js$|lists\.js$)/.test(m)) found.push(`${name} imports ${m} (not the archive's API)`);
+      if (/\/archive\/(?!index\.js$)/.test(m)) found.push(`${name} imports ${m} (not the archive's API)`);
     }
     if (/\.prepare\(|\bDatabaseSync\b|\bSELECT\s+\S+[\s\S]{0,200}?\bFROM\b/.test(readFileSync(file, 'utf8'))) found.push(`${name} holds SQL or a connection`);
   }
@@ -79,4 +88,16 @@ test('the archive imports neither the store nor the UI', () => {
       .map((m) => `${relative(SRC, file)} imports ${m}`),
   );
   assert.deepEqual(found, []);
+});
+
+test('the commands reach the standard streams only through io(), so a run handed its own streams writes to those', () => {
+  const direct = sources(join(SRC, 'commands'))
+    .filter((f) => !f.endsWith('/io.ts'))
+    .flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\bprocess\.std(?:in|out|err)\b/.test(line.replace(/\/\/.*$/, '')) ? [`${relative(SRC, f)}:${i + 1}`] : [])),
+    );
+  assert.deepEqual(direct, []);
+  assert.match(readFileSync(join(SRC, 'commands/runtime.ts'), 'utf8'), /io\(\)\.stderr\.write/);
 });

@@ -20,6 +20,7 @@ import { describeBody, preview, serviceWords, unwrapList, unwrapRecord } from '.
 import { keepSentTexts } from './sent-text.js';
 import { createTransport, multipartFromFile, notJsonProblem, type Method, type TransportOptions } from './http.js';
 import { DEFAULT_CALL_DATE_FILTER, limitNamedIn, mergeTraits, type ServiceTraits } from './traits.js';
+import { Adaptations, collect, mismatchWords, unreadable } from './adapt.js';
 
 export type { Timeouts } from './http.js';
 
@@ -29,6 +30,11 @@ export interface ClientOptions extends TransportOptions {
   traits?: ServiceTraits;
   /** Told of each thing this client learns about the service, so its owner can keep it for the next client. */
   onLearned?: (patch: Partial<ServiceTraits>) => void;
+  /**
+   * Told of each record of a list that could not be read at all and was skipped (the rest of the
+   * page is kept), one line naming its position; without it, the debug log is.
+   */
+  onWarning?: (line: string) => void;
 }
 
 /** The page size tried once when a 400 is about `limit` but names no number. */
@@ -49,8 +55,17 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     }
   };
 
+  // Every field this client met in another type, reported once each (--debug); the records keep them as received.
+  const adapted = new Adaptations();
+  const warn = (line: string) => (opts.onWarning ? opts.onWarning(line) : opts.debug?.(`warning: ${line}`));
+  const endpointOf = (a: Answer) => `${a.method} ${a.path.replace(/\?.*$/, '')}`;
+  /** Takes in what one answer's parse met: each new kind of difference to the debug log, once. */
+  const report = (a: Answer, met: Adaptations) => {
+    for (const m of adapted.merge(met)) opts.debug?.(`${endpointOf(a)}: adapted to ${mismatchWords(m)}`);
+  };
+
   async function call(method: Method, path: string, ro: RequestOptions | undefined, json?: unknown) {
-    const res = await http.send({ method, path, json, signal: ro?.signal });
+    const res = await http.send({ method, path, json, signal: ro?.signal, ...(ro?.lane ? { lane: ro.lane } : {}) });
     return { ...res, method, path };
   }
 
@@ -70,7 +85,9 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     if (a.body === undefined) return { problem: notJsonProblem(a) };
     const found = unwrapRecord(a.body, name);
     if (!found) return { problem: `expected a ${name} record, got ${describeBody(a.body)}` };
-    const r = schema.safeParse(found.record);
+    const met = new Adaptations();
+    const r = collect(met, () => schema.safeParse(found.record));
+    report(a, met);
     if (!r.success)
       return {
         problem: summarizeIssues(
@@ -114,8 +131,27 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
         a.body === undefined ? notJsonProblem(a) : `expected a list of ${name} (a JSON array or { ${name}: [...] }), got ${describeBody(a.body)}`,
       );
     const at = found.envelope === 'bare' ? '' : found.envelope.replace(/[{}]/g, '').replace(/:/g, '.');
-    const records = found.list.map((item, i) => parse(a, schema, item, `${at}[${i}]`));
-    if (sent) keepSentTexts(records as object[], a.text, found.path);
+    // One record at a time: one that cannot be read is skipped (and said), never the page.
+    const met = new Adaptations();
+    const records: z.output<S>[] = [];
+    const kept: number[] = [];
+    collect(met, () => {
+      found.list.forEach((item, i) => {
+        const why = unreadable(item);
+        const r = why ? undefined : schema.safeParse(item);
+        if (r?.success) {
+          records.push(r.data);
+          kept.push(i);
+          return;
+        }
+        const position = `${at || name}[${i}]`;
+        const reason = why ?? (r ? summarizeIssues(r.error, '') : 'unreadable');
+        met.skipped.push({ at: position, why: reason });
+        warn(`${endpointOf(a)}: ${position} skipped, it cannot be read (${reason}); the rest of the page is kept`);
+      });
+    });
+    report(a, met);
+    if (sent) keepSentTexts(records as object[], a.text, found.path, kept.length === found.list.length ? undefined : kept);
     return records;
   }
 
@@ -178,6 +214,7 @@ export function createClient(opts: ClientOptions): VoiceAgentApi {
     onConnectionState: (listener) => http.connection.subscribe(listener),
     traits,
     learn,
+    adapted,
 
     async listCalls(filters, ro) {
       return callList('/calls', filters, ro);

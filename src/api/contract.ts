@@ -26,12 +26,16 @@
 //   GET    /files/{id}/content -> the bytes (file.url points here; needs the key)
 //   GET    /openapi.json -> OpenAPI 3.1 (no key)
 // Every error: { statusCode, error, message }. Missing/wrong x-api-key -> 401.
+import type { Lane } from './http.js';
 import type { ConnectionListener, ConnectionState } from './connection-state.js';
 import type { ServiceTraits } from './traits.js';
+import type { Adaptations } from './adapt.js';
 import type { Assistant, AssistantInput, UpdatedAssistant, Call, CallFilters, Chat, ChatSession, KbFile, Pagination, PhoneNumber } from './schemas.js';
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** Sent in a background lane (http.ts Lane): the archive's sync, paced by its owner. */
+  lane?: Lane;
 }
 
 export interface OutboundCallInput {
@@ -99,6 +103,8 @@ export interface VoiceAgentApi {
   readonly traits: Readonly<ServiceTraits>;
   /** Takes in something learned about the service; the client's owner keeps it for the next client. */
   learn(patch: Partial<ServiceTraits>): void;
+  /** Each field this client met in another type than its schema's, and each record it skipped (src/api/adapt.ts). */
+  readonly adapted?: Adaptations;
 
   listCalls(filters?: CallFilters, opts?: RequestOptions): Promise<Call[]>;
   callDetails(filters?: CallFilters, opts?: RequestOptions): Promise<Call[]>;

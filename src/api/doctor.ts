@@ -7,6 +7,9 @@
 //     envelope <endpoint> bare, {assistants}, {data}, {message,data}, {items}, … (ok: the spec's own name)
 //     calls / files page cap   a 400 naming a limit, a silent cap, none seen, or too few to tell
 //     date filters        which created-at names GET /calls honours, strict or inclusive
+//     records <endpoint>  each record read as the commands read it, one field at a time: the
+//                         fields of another type (adapted: kept as received, numeric strings read
+//                         as numbers), records skipped as unreadable (warning), none readable (failed)
 //     transcript, summary, duration, cost   which fields of the call records carry them
 //     clock               the Date header against this machine's clock; calls dated in the future
 //   Each is ok, adapted (differs from the spec; the client copes), warning or failed.
@@ -19,6 +22,8 @@ import { describeBody, preview, unwrapList, unwrapRecord } from './envelope.js';
 import { createTransport, type Transport, type TransportOptions } from './http.js';
 import { DEFAULT_CALL_PAGE, MAX_CALL_PAGE } from './pager.js';
 import { CALL_DATE_FILTER_NAMES, limitNamedIn, type CallDateFilter, type ServiceTraits } from './traits.js';
+import { Adaptations, collect, mismatchWords, numberOf, unreadable, type Mismatch } from './adapt.js';
+import { CallSchema, KbFileSchema, PhoneNumberSchema } from './schemas.js';
 
 export type CheckStatus = 'ok' | 'adapted' | 'warning' | 'failed';
 
@@ -132,7 +137,7 @@ class Probe {
     }
     const assistantList = this.listEnvelope(DOCTOR_ENDPOINTS.assistants, assistants, 'assistants');
     await this.recordEnvelope(DOCTOR_ENDPOINTS.assistant, 'assistant', firstId(assistantList), (id) => `/assistants/${encodeURIComponent(id)}`);
-    this.listEnvelope(DOCTOR_ENDPOINTS.numbers, await this.get('/phone-numbers'), 'phoneNumbers');
+    this.listEnvelope(DOCTOR_ENDPOINTS.numbers, await this.get('/phone-numbers'), 'phoneNumbers', PhoneNumberSchema);
 
     const calls = await this.callsPage();
     const filter = calls ? await this.dateFilters(calls.stamps, calls.cap ?? calls.asked) : undefined;
@@ -179,7 +184,7 @@ class Probe {
     return undefined;
   }
 
-  listEnvelope(endpoint: string, got: Got, plural: string): Record<string, unknown>[] | undefined {
+  listEnvelope(endpoint: string, got: Got, plural: string, schema?: RecordSchema): Record<string, unknown>[] | undefined {
     if (!got.ok) {
       this.add(`envelope ${endpoint}`, 'failed', `${failure(got.error).message}`, { endpoint, envelope: null });
       return undefined;
@@ -190,7 +195,80 @@ class Probe {
       return undefined;
     }
     this.envelope(endpoint, u.envelope, plural);
+    if (schema) this.readRecords(endpoint, u.list, plural, schema);
     return u.list.filter(isRecord);
+  }
+
+  /**
+   * The records of a list read as the client reads them: what differs from the schemas is adapted
+   * to; records that cannot be read are skipped (a warning); a list none of whose records can be
+   * read leaves the commands nothing to work on (failed), as do calls without a readable createdAt.
+   */
+  readRecords(endpoint: string, list: unknown[], plural: string, schema: RecordSchema): void {
+    const check = `records ${endpoint}`;
+    const met = new Adaptations();
+    let read = 0;
+    let dated = 0;
+    collect(met, () => {
+      list.forEach((item, i) => {
+        const why = unreadable(item);
+        const r = why ? undefined : schema.safeParse(item);
+        if (r?.success) {
+          read++;
+          const createdAt = (item as Record<string, unknown>).createdAt;
+          if (typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt))) dated++;
+        } else met.skipped.push({ at: `${plural}[${i}]`, why: why ?? 'unreadable' });
+      });
+    });
+    const mismatches = met.list();
+    const numeric = mismatches.filter((m) => m.numeric);
+    const numericWords = (m: Mismatch, i: number) => `${m.field} (${i === 0 ? `${m.example}, ` : ''}${m.count} of ${list.length})`;
+    const adapted = [
+      ...(numeric.length ? [`numeric strings read as numbers: ${numeric.map(numericWords).join(', ')}`] : []),
+      ...mismatches.filter((m) => !m.numeric).map((m) => `${mismatchWords(m)} (${m.count} of ${list.length})`),
+    ];
+    // The platform's own shape of a number is read as well as the spec's: said, since the spec shows the other.
+    const platform =
+      plural === 'phoneNumbers' ? list.filter((n) => isRecord(n) && n.did === undefined && (n.number !== undefined || typeof n.status === 'string')).length : 0;
+    if (platform) adapted.unshift(`the platform's shape (number, name, status "active"/"activating"/"blocked") in ${platform} of ${list.length}`);
+    const skipped = met.skipped.slice(0, 3).map((s) => `${s.at}: ${s.why}`);
+    const more = met.skipped.length > 3 ? ` and ${met.skipped.length - 3} more` : '';
+    const facts = {
+      endpoint,
+      records: list.length,
+      read,
+      skipped: met.skipped,
+      adapted: mismatches.map(({ field, expected, received, numeric, example, count }) => ({ field, expected, received, numeric, example, count })),
+    };
+    if (list.length > 0 && read === 0) {
+      this.add(
+        check,
+        'failed',
+        `none of the ${list.length} records can be read (${skipped.join('; ')}${more}): the commands would have nothing to show`,
+        facts,
+      );
+      return;
+    }
+    if (plural === 'calls' && read > 0 && dated === 0) {
+      this.add(
+        check,
+        'failed',
+        `no call carries a readable createdAt: the call log cannot be paged or filtered by date${adapted.length ? `; ${adapted.join('; ')}` : ''}`,
+        facts,
+      );
+      return;
+    }
+    if (met.skipped.length) {
+      this.add(
+        check,
+        'warning',
+        `${met.skipped.length} of ${list.length} skipped, unreadable (${skipped.join('; ')}${more})${adapted.length ? `; adapted: ${adapted.join('; ')}` : ''}`,
+        facts,
+      );
+      return;
+    }
+    if (adapted.length) this.add(check, 'adapted', adapted.join('; '), facts);
+    else this.add(check, 'ok', `${read} read, every field as expected`, facts);
   }
 
   async recordEnvelope(endpoint: string, name: string, id: string | undefined, path: (id: string) => string): Promise<void> {
@@ -237,7 +315,7 @@ class Probe {
         });
       }
     }
-    const records = this.listEnvelope(DOCTOR_ENDPOINTS.calls, got, 'calls');
+    const records = this.listEnvelope(DOCTOR_ENDPOINTS.calls, got, 'calls', CallSchema);
     if (!records) {
       if (!refused) this.add('calls page cap', 'warning', 'not checked: GET /calls failed', { endpoint: 'GET /calls', cap: null, how: 'unknown' });
       this.add('date filters', 'warning', 'not checked: GET /calls failed', { after: null, before: null });
@@ -406,7 +484,7 @@ class Probe {
         got = await this.get(`/calls/details?id=${encodeURIComponent(id)}&limit=${refusedAbove}`);
       if (!detailsChecked) {
         detailsChecked = true;
-        const records = this.listEnvelope(DOCTOR_ENDPOINTS.details, got, 'calls');
+        const records = this.listEnvelope(DOCTOR_ENDPOINTS.details, got, 'calls', CallSchema);
         if (!records) break;
       }
       const found = got.ok
@@ -445,7 +523,7 @@ class Probe {
       asked = refused.named ?? 10;
       got = await this.get(`/files?limit=${asked}`);
     }
-    const files = this.listEnvelope(DOCTOR_ENDPOINTS.files, got, 'files');
+    const files = this.listEnvelope(DOCTOR_ENDPOINTS.files, got, 'files', KbFileSchema);
     const facts = { endpoint: 'GET /files', asked, got: files?.length ?? null };
     if (!files || !got.ok) {
       this.add(
@@ -548,9 +626,13 @@ class Probe {
 function rankOf(check: string): number {
   const endpoints: string[] = Object.values(DOCTOR_ENDPOINTS);
   if (check.startsWith('envelope ')) return 10 + endpoints.indexOf(check.slice('envelope '.length));
+  if (check.startsWith('records ')) return 10.5 + endpoints.indexOf(check.slice('records '.length));
   const order = ['key', 'calls page cap', 'files page cap', 'date filters', ...CALL_FIELDS.map((f) => f.name), 'clock'];
   return order.indexOf(check) < 1 ? 0 : 100 + order.indexOf(check);
 }
+
+/** A record schema of the client's (parsed as it parses them). */
+type RecordSchema = { safeParse(v: unknown): { success: boolean } };
 
 interface CallsPage {
   /** The limit that was answered. */
@@ -590,7 +672,7 @@ interface FieldForm {
 }
 
 const text = (v: unknown) => typeof v === 'string' && v.trim() !== '';
-const num = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const num = (v: unknown) => numberOf(v) !== undefined;
 const messagesWith = (key: string) => (r: Record<string, unknown>) => Array.isArray(r.messages) && r.messages.some((m) => isRecord(m) && text(m[key]));
 
 /** Each call field Switchboard shows, with the forms it may take (the records' view reads any of them). */

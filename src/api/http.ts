@@ -1,13 +1,7 @@
 // The transport under the client: one keep-alive undici Pool per base URL, the x-api-key
 // header, timeouts, retries, error translation and the streamed multipart body.
 // client.ts decides paths and shapes; this file decides how bytes travel.
-import type { Pool as PoolType } from 'undici';
-// Only the pieces this transport uses. undici's index also loads fetch, WebSocket, the cache
-// stores, cookies and the mocks: modules whose set-up was the largest cost of a
-// command's (and the console's) start. These three lines are what the index does for a Pool.
-import PoolImpl from 'undici/lib/dispatcher/pool.js';
-import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
-import requestApi from 'undici/lib/api/index.js';
+import { Pool } from 'undici';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { constants as fsConstants } from 'node:fs';
@@ -21,10 +15,6 @@ import { ConnectionStateFeed, stateAfter } from './connection-state.js';
 // its ESM facade, which reads every export, the lazy ones too, and so loads Node's own bundled
 // undici on the console's thread. The lint config forbids the import.
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
-
-Object.assign(Dispatcher.prototype, requestApi);
-const Pool = PoolImpl as typeof PoolType;
-type Pool = PoolType;
 
 export interface Timeouts {
   /** Establishing the TCP/TLS connection. */
@@ -93,6 +83,27 @@ export interface RateLimitWait {
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+/**
+ * What one answer said about the service's load: its status, a Retry-After, and the
+ * X-RateLimit-* headers where it sends them (reset as ms from now).
+ */
+export interface LoadSignal {
+  status: number;
+  retryAfterMs?: number;
+  rateLimit?: { limit?: number; remaining?: number; resetMs?: number };
+}
+
+/**
+ * Requests sent in the background at a pace their owner sets (the archive's sync): over a pool
+ * of their own, so the console's own requests never queue behind them, with each answer's load
+ * signal handed to `onAnswer` and no 429 waited out here (the owner slows down and sends again).
+ */
+export interface Lane {
+  /** Connections of the lane's own pool. */
+  connections: number;
+  onAnswer?: (signal: LoadSignal) => void;
+}
+
 export interface StreamBody {
   contentType: string;
   length: number;
@@ -107,6 +118,7 @@ interface WireRequest {
   json?: unknown;
   stream?: StreamBody;
   signal?: AbortSignal;
+  lane?: Lane;
 }
 
 export interface WireResponse {
@@ -145,6 +157,12 @@ export function createTransport(opts: TransportOptions): Transport {
   const maxBytes = opts.maxResponseBytes ?? maxResponseBytes();
   const poolKey = `${base.origin}|${timeouts.connectMs}|${timeouts.headersMs}|${timeouts.bodyMs}`;
   const shared = acquirePool(poolKey, base.origin, timeouts);
+  // A lane's own pool, opened by its first request (most transports never have one).
+  let laneKey: string | undefined;
+  const lanePool = (lane: Lane): SharedPool => {
+    laneKey ??= `${poolKey}|lane|${lane.connections}`;
+    return pools.get(laneKey) ?? acquirePool(laneKey, base.origin, timeouts, lane.connections);
+  };
   const connection = new ConnectionStateFeed();
   let closed = false;
   // Ends the waits between retries when the client closes, so a quit never sleeps out a backoff.
@@ -171,7 +189,7 @@ export function createTransport(opts: TransportOptions): Transport {
       }
     }
     try {
-      const res = await shared.pool.request({
+      const res = await (req.lane ? lanePool(req.lane) : shared).pool.request({
         method: req.method,
         path: basePath + req.path,
         headers,
@@ -185,7 +203,9 @@ export function createTransport(opts: TransportOptions): Transport {
       const text = await readBounded(res.body, maxBytes, () => new ResponseTooLargeError(maxBytes, req.method, req.path, baseUrl));
       const ct = res.headers['content-type'];
       const ra = res.headers['retry-after'];
-      return { status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : (ct ?? ''), text, retryAfter: Array.isArray(ra) ? ra[0] : ra };
+      const answer: Answer = { status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : (ct ?? ''), text, retryAfter: Array.isArray(ra) ? ra[0] : ra };
+      req.lane?.onAnswer?.(loadSignal(answer, res.headers));
+      return answer;
     } catch (err) {
       const phase = watch?.firedPhase();
       if (phase) throw new TimeoutError(phase, phase === 'upload' ? timeouts.bodyMs : uploadAnswerMs(timeouts), req.method, req.path, baseUrl);
@@ -230,7 +250,7 @@ export function createTransport(opts: TransportOptions): Transport {
         await pause(wait, req, baseUrl, closing.signal);
         continue;
       }
-      if (mayRetry && answer.status === 429 && limited < RATE_LIMIT_RETRIES) {
+      if (mayRetry && answer.status === 429 && limited < RATE_LIMIT_RETRIES && !req.lane) {
         // A rate limit starts a little slower than a failure: the service asked for less traffic.
         const wait = retryAfterMs(answer.retryAfter) ?? backoff(retryBaseMs * 4, limited);
         if (wait <= RATE_LIMIT_MAX_WAIT_MS) {
@@ -242,7 +262,12 @@ export function createTransport(opts: TransportOptions): Transport {
           continue;
         }
       }
-      debug?.(`${req.method} ${req.path} → ${answer.status} (${took()})`);
+      if (answer.status === 429 && req.lane) {
+        // The lane's owner slows down and sends again; the person is still told why it waits.
+        const wait = retryAfterMs(answer.retryAfter);
+        debug?.(`${req.method} ${req.path} → 429 (${took()}), rate limited, the sync slows down${wait === undefined ? '' : ` for ${wait} ms`}`);
+        opts.onRateLimited?.({ method: req.method, path: req.path, waitMs: wait ?? 0 });
+      } else debug?.(`${req.method} ${req.path} → ${answer.status} (${took()})`);
       connection.set(stateAfter(answer));
       return interpret(answer, where);
     }
@@ -257,6 +282,7 @@ export function createTransport(opts: TransportOptions): Transport {
       closed = true;
       closing.abort();
       await releasePool(poolKey);
+      if (laneKey && pools.has(laneKey)) await releasePool(laneKey);
     },
   };
 }
@@ -328,7 +354,7 @@ function uploadAnswerMs(t: Timeouts): number {
   return t.bodyMs + t.headersMs;
 }
 
-function acquirePool(key: string, origin: string, t: Timeouts): SharedPool {
+function acquirePool(key: string, origin: string, t: Timeouts, connections = 8): SharedPool {
   let shared = pools.get(key);
   if (!shared) {
     const pool = new Pool(origin, {
@@ -336,7 +362,7 @@ function acquirePool(key: string, origin: string, t: Timeouts): SharedPool {
       headersTimeout: t.headersMs,
       bodyTimeout: t.bodyMs,
       // A handful of parallel requests (the console refreshes several lists) without flooding a remote service.
-      connections: 8,
+      connections,
     });
     shared = { pool, users: 0 };
     pools.set(key, shared);
@@ -387,6 +413,29 @@ async function pause(ms: number, req: WireRequest, baseUrl: string, closing: Abo
       throw new NetworkError(`the connection to ${baseUrl} was closed while waiting to retry`, undefined, req.method, req.path, baseUrl);
     throw new AbortedError(req.method, req.path, baseUrl);
   }
+}
+
+const header = (headers: Record<string, string | string[] | undefined>, name: string): number | undefined => {
+  const v = headers[name];
+  const n = Number(Array.isArray(v) ? v[0] : v);
+  return v === undefined || !Number.isFinite(n) ? undefined : n;
+};
+
+/** An answer's load signal; X-RateLimit-Reset as seconds from now, or as a Unix time in seconds when it reads like one. */
+function loadSignal(answer: Answer, headers: Record<string, string | string[] | undefined>, now = Date.now()): LoadSignal {
+  const out: LoadSignal = { status: answer.status };
+  const ra = retryAfterMs(answer.retryAfter, now);
+  if (ra !== undefined) out.retryAfterMs = ra;
+  const limit = header(headers, 'x-ratelimit-limit');
+  const remaining = header(headers, 'x-ratelimit-remaining');
+  const reset = header(headers, 'x-ratelimit-reset');
+  if (limit !== undefined || remaining !== undefined || reset !== undefined)
+    out.rateLimit = {
+      ...(limit !== undefined ? { limit } : {}),
+      ...(remaining !== undefined ? { remaining } : {}),
+      ...(reset !== undefined ? { resetMs: Math.max(0, reset > 1e9 ? reset * 1000 - now : reset * 1000) } : {}),
+    };
+  return out;
 }
 
 /** Retry-After as milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */

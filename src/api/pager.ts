@@ -86,7 +86,8 @@ export async function fetchCallsBefore(api: VoiceAgentApi, filters: CallFilters,
     filters.id || filters.assistantId || filters.phoneNumberId
       ? (c: Call) => is(filters.id, c.id) && is(filters.assistantId, c.assistantId) && is(filters.phoneNumberId, c.phoneNumberId)
       : undefined;
-  const request = (q: CallFilters) => (opts.details ? api.callDetails(q, { signal: opts.signal }) : api.listCalls(q, { signal: opts.signal }));
+  const ro = { signal: opts.signal, ...(opts.lane ? { lane: opts.lane } : {}) };
+  const request = (q: CallFilters) => (opts.details ? api.callDetails(q, ro) : api.listCalls(q, ro));
 
   for (let tries = 0; tries < MAX_TRIES; tries++) {
     const before = beforeText === undefined ? undefined : Date.parse(beforeText);
@@ -226,6 +227,49 @@ export async function* walkCallLog(
     cursor = page.cursor;
   } while (!cursor.done);
   if (cursor.unreachable) throw new PagingError(cursor.unreachable);
+}
+
+/**
+ * The newest `want` calls of the log matching `filters`, and whether more match: the last page's
+ * leftovers tell, else one more request for a single call (so a list cut at its limit can say so).
+ */
+export async function newestCalls(
+  api: VoiceAgentApi,
+  filters: CallFilters,
+  want: number,
+  opts: PageOptions & { onNotice?: (text: string) => void; onPage?: (calls: readonly Call[]) => void } = {},
+): Promise<{ calls: Call[]; more: boolean }> {
+  const calls: Call[] = [];
+  let cursor: CallCursor | undefined;
+  const said = new Set<string>();
+  const notice = (text: string | undefined) => {
+    if (text && !said.has(text)) {
+      said.add(text);
+      opts.onNotice?.(text);
+    }
+  };
+  let more: boolean;
+  do {
+    const page = await fetchCallsBefore(api, filters, cursor, { ...opts, pageSize: want });
+    notice(page.notice);
+    const taken = page.calls.slice(0, want - calls.length);
+    calls.push(...taken);
+    opts.onPage?.(taken);
+    more = page.calls.length > taken.length;
+    cursor = page.cursor;
+  } while (calls.length < want && !cursor.done);
+  if (calls.length < want && cursor.unreachable) throw new PagingError(cursor.unreachable);
+  if (!more && !cursor.done) {
+    try {
+      const peek = await fetchCallsBefore(api, filters, cursor, { ...opts, pageSize: 1 });
+      notice(peek.notice);
+      more = peek.calls.length > 0;
+    } catch (err) {
+      // Whether more exist is a courtesy: the calls asked for are all here.
+      if (!(err instanceof PagingError)) throw err;
+    }
+  }
+  return { calls, more };
 }
 
 export const IGNORED_NOTICE = 'the service ignores the created-at filters: Switchboard filters the calls by date itself';

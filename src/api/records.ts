@@ -5,11 +5,18 @@
 // Records are kept and printed as they came; everything that reads them reads these views.
 // No zod here (types only): the commands' parser loads this before anything heavy.
 import type { Assistant, Call, PhoneNumber } from './schemas.js';
+import { exampleOf, numberOf } from './adapt.js';
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const finite = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+// A number, or a numeric string's ("0.0018"): both count wherever Switchboard computes.
+const finite = numberOf;
+/**
+ * A field read as text: a string as it is; a value of another type (a field whose type differs)
+ * as received, in JSON, so it is shown rather than hidden; nothing for null or missing.
+ */
+export const shown = (v: unknown): string | undefined => (typeof v === 'string' ? v : v === null || v === undefined ? undefined : exampleOf(v, 80));
 
 /** A message's words: `content` (our spec) or `message` (the platform's); parts' text joined when content is a list of parts. */
 export function messageText(m: unknown): string {
@@ -24,7 +31,19 @@ export function messageText(m: unknown): string {
   return '';
 }
 
-const ROLES: Record<string, string> = { bot: 'assistant', assistant: 'assistant', user: 'user', customer: 'user', system: 'system' };
+const ROLES: Record<string, string> = {
+  bot: 'assistant',
+  assistant: 'assistant',
+  user: 'user',
+  customer: 'user',
+  system: 'system',
+  // The platform's tool messages (its docs spell them with - or _), and OpenAI's `tool` (a result).
+  tool_calls: 'tool-call',
+  'tool-calls': 'tool-call',
+  tool_call_result: 'tool-result',
+  'tool-call-result': 'tool-result',
+  tool: 'tool-result',
+};
 
 /** A message's speaker as 'assistant' | 'user' | 'system', another role as sent, or undefined when it names none. */
 export function messageRole(m: unknown): string | undefined {
@@ -35,7 +54,11 @@ export function messageRole(m: unknown): string | undefined {
 
 /** One turn of a call's transcript. */
 interface TurnView {
-  /** 'assistant' | 'user' | 'system', another role as sent, or undefined when the message named none */
+  /**
+   * 'assistant' | 'user' | 'system', 'tool-call' (one turn a call of a tool-calls message: its
+   * text is the tool's name and compact arguments) | 'tool-result' (its text the tool's name and
+   * result), another role as sent, or undefined when the message named none
+   */
   role: string | undefined;
   text: string;
   /** the message's own time as sent (epoch ms or ISO 8601) */
@@ -87,7 +110,58 @@ export const CALL_VIEW_FIELDS: ReadonlySet<string> = new Set([
   'messages',
 ]);
 
-const SPEAKER: Record<string, string> = { assistant: 'Assistant', user: 'Caller', system: 'System' };
+const SPEAKER: Record<string, string> = { assistant: 'Assistant', user: 'Caller', system: 'System', 'tool-call': 'Tool call', 'tool-result': 'Tool result' };
+
+/** Whether a turn is a tool's call or result rather than speech. */
+export const isToolTurn = (role: string | undefined): boolean => role === 'tool-call' || role === 'tool-result';
+
+/** A tool's arguments or result on one line: JSON compacted (a JSON string parsed first), other text as sent. */
+function compact(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') {
+    const t = v.trim();
+    if (/^[[{]/.test(t)) {
+      try {
+        return JSON.stringify(JSON.parse(t));
+      } catch {
+        // not JSON after all: the text as sent
+      }
+    }
+    return v.replace(/\s*\n\s*/g, ' ');
+  }
+  return JSON.stringify(v) ?? '';
+}
+
+/** Whether a list of messages holds a tool's call or result (read without making the turns). */
+function hasToolMessage(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  return messages.some((m) => isRec(m) && (Array.isArray(m.toolCalls) || Array.isArray(m.tool_calls) || isToolTurn(messageRole(m)) || 'result' in m));
+}
+
+/** The turns one message makes: a tool-calls message one a call, any other one. */
+function messageTurns(m: unknown): TurnView[] {
+  const role = messageRole(m);
+  if (!isRec(m)) return [{ role, text: messageText(m) }];
+  const calls = Array.isArray(m.toolCalls) ? m.toolCalls : Array.isArray(m.tool_calls) ? m.tool_calls : undefined;
+  if (calls && (role === 'tool-call' || role === 'assistant' || role === undefined)) {
+    const turns = calls.map((c): TurnView => {
+      const fn = isRec(c) && isRec(c.function) ? c.function : isRec(c) ? c : {};
+      // A call that names no function has nothing to show (its id alone says nothing to a reader).
+      const name = str(fn.name) ?? '';
+      const args = compact(fn.arguments);
+      return { role: 'tool-call', text: name && args ? `${name} ${args}` : name };
+    });
+    // An assistant's words beside its tool calls (OpenAI's shape) stay a turn of their own, first.
+    const said = messageText(m);
+    return role === 'assistant' && said ? [{ role, text: said }, ...turns] : turns;
+  }
+  if (role === 'tool-result' || (role === undefined && 'result' in m)) {
+    const name = str(m.name) ?? '';
+    const result = compact('result' in m ? m.result : m.content);
+    return [{ role: 'tool-result', text: name && result ? `${name}: ${result}` : name || result }];
+  }
+  return [{ role, text: messageText(m) }];
+}
 
 /** The word a transcript line starts with ("Assistant", "Caller"…). */
 export function speakerWord(role: string | undefined): string {
@@ -104,15 +178,17 @@ function secondsBetween(startedAt: unknown, endedAt: unknown): number | undefine
 
 function callTurns(messages: unknown): TurnView[] {
   if (!Array.isArray(messages)) return [];
-  return messages.map((m) => {
-    const t: TurnView = { role: messageRole(m), text: messageText(m) };
+  return messages.flatMap((m) => {
+    const turns = messageTurns(m);
     if (isRec(m)) {
       const at = finite(m.time) ?? str(m.time);
-      if (at !== undefined) t.at = at;
       const s = finite(m.secondsFromStart);
-      if (s !== undefined) t.secondsFromStart = s;
+      for (const t of turns) {
+        if (at !== undefined) t.at = at;
+        if (s !== undefined) t.secondsFromStart = s;
+      }
     }
-    return t;
+    return turns;
   });
 }
 
@@ -168,20 +244,24 @@ class RecordView implements CallView {
     this.#messages = Array.isArray(c.messages) && c.messages.length ? c.messages : (artifact?.messages ?? c.messages);
     this.id = String(c.id ?? '');
     this.createdAt = str(c.createdAt) ?? '';
-    this.assistantId = str(c.assistantId);
-    this.phoneNumberId = str(c.phoneNumberId);
-    this.type = str(c.type);
-    this.status = str(c.status);
-    this.customer = isRec(c.customer) ? { number: str(c.customer.number), name: str(c.customer.name) } : undefined;
+    this.assistantId = shown(c.assistantId);
+    this.phoneNumberId = shown(c.phoneNumberId);
+    this.type = shown(c.type);
+    this.status = shown(c.status);
+    this.customer = isRec(c.customer) ? { number: shown(c.customer.number), name: shown(c.customer.name) } : undefined;
     this.startedAt = str(c.startedAt);
     this.endedAt = str(c.endedAt);
-    this.endedReason = str(c.endedReason);
+    this.endedReason = shown(c.endedReason);
     this.updatedAt = str(c.updatedAt);
     this.durationSeconds = callDuration(c);
     this.cost = callCost(c);
     const analysis = isRec(c.analysis) ? c.analysis : undefined;
     this.summary = str(c.summary) || str(analysis?.summary) || undefined;
-    this.transcript = str(c.transcript) || str(artifact?.transcript) || turnsText(this.turns) || undefined;
+    // The service's own transcript text holds speech only: where the messages hold tool calls, the
+    // dialogue read from them (speech and tools in order) is the transcript, so a word only in a
+    // tool's arguments or result is exported and found.
+    const given = str(c.transcript) || str(artifact?.transcript);
+    this.transcript = (given && !hasToolMessage(this.#messages) ? given : turnsText(this.turns)) || given || undefined;
   }
 
   get turns(): TurnView[] {
@@ -211,6 +291,36 @@ type LinkSource = 'service' | 'here';
 export interface NumberLink {
   assistantId: string;
   source: LinkSource;
+}
+
+/** A number's phone number: `did` (our spec) or `number` (the platform's); undefined when it gives neither. */
+export function numberDid(n: PhoneNumber | Rec | undefined): string | undefined {
+  if (!n) return undefined;
+  const r = n as Rec;
+  return str(r.did) || str(r.number) || undefined;
+}
+
+/** What a number is called: its DID, else its name, else its id. */
+export function numberLabel(n: PhoneNumber | Rec): string {
+  return numberDid(n) ?? (str((n as Rec).name) || String((n as Rec).id ?? ''));
+}
+
+/**
+ * Whether a number takes calls: the spec's boolean `status`, or the platform's "active"; its
+ * other words ("activating", "blocked") are not active. Undefined when the record says nothing.
+ */
+export function numberActive(n: PhoneNumber | Rec): boolean | undefined {
+  const status = (n as Rec).status;
+  if (typeof status === 'boolean') return status;
+  if (typeof status === 'string' && status !== '') return status.toLowerCase() === 'active';
+  return undefined;
+}
+
+/** A number's status in words: "active" / "inactive" for the spec's boolean, the platform's own word as sent. */
+export function numberStatusWord(n: PhoneNumber | Rec): string {
+  const status = (n as Rec).status;
+  if (typeof status === 'boolean') return status ? 'active' : 'inactive';
+  return shown(status) ?? '';
 }
 
 /** The assistant id a number's record names: `assistantId`, or an `assistant` object's id. */

@@ -20,13 +20,15 @@ export function sentText(record: object): string {
  * array at `path` (keys from the top, as envelope.ts unwrapList found it). Nothing is tied when the
  * scan does not find one object per record (the records then fall back to JSON.stringify).
  */
-export function keepSentTexts(records: readonly object[], body: string, path: readonly string[]): void {
-  let spans: [number, number][] | undefined;
+export function keepSentTexts(records: readonly object[], body: string, path: readonly string[], kept?: readonly number[]): void {
+  let all: [number, number][] | undefined;
   try {
-    spans = listSpans(body, path);
+    all = listSpans(body, path);
   } catch {
     return;
   }
+  // `kept`: the list's positions the records came from, when some items were skipped.
+  const spans = all && kept ? (kept.every((i) => i < all.length) ? kept.map((i) => all[i]) : undefined) : all;
   if (!spans || spans.length !== records.length) return;
   for (const [start] of spans) if (body.charCodeAt(start) !== OPEN_BRACE) return;
   for (let i = 0; i < records.length; i++) Object.defineProperty(records[i], SENT, { value: body.slice(spans[i][0], spans[i][1]) });

@@ -23,7 +23,8 @@
 //   archive.count(query)                                  → number
 //   archive.indexOf(query, position, order)               → the row's offset in window(query) in that order
 //   archive.get(id)                                       → Call (full record) | undefined
-//   archive.withIdPrefix(prefix, limit)                   → ArchivedCall[] whose id starts so (a short id), newest first
+//   archive.withIdEnd(end, limit)                         → ArchivedCall[] whose id ends so (a short id), newest first
+//   archive.withIdPrefix(prefix, limit)                   → ArchivedCall[] whose id starts so, newest first
 //   archive.filterScan(what, query, order)                → FilterScan: the console's `/`, walked a slice at a time, its matches
 //       sorted as found in `order` (positions, indexOf; reorder) (filter.ts)
 //   archive.byPositions(positions) / positionOf(id)       → ArchivedCall[] in the order given / a call's position
@@ -34,10 +35,8 @@
 //   archive.stats(by, query)                              → { groups, total } (calls, seconds, minutes, cost, avgSeconds)
 //   archive.exportJson(query) / exportCalls(query)        → generators, constant memory
 //   archive.status()                                      → path, calls held, oldest/newest, last sync, bytes, who syncs
-//   peekCallLog(path, service, { limit, chartFrom })      → the call log's first screen, read-only (the frame before Ink)
 //   archive.lastSync()                                    → LastSync | undefined ("synced 40 s ago")
 //   archive.complete()                                    → the whole history is held
-//   archive.cached(key) / archive.remember(key, value)    → last-known JSON values (the other lists at start)
 //   archive.clear()                                       → empties it (a running sync elsewhere stops)
 //   archive.close()                                       → closes both connections
 //   lazyArchive(locate)                                   → ArchiveHandle: opened on first get(), or in a temp dir when
@@ -55,14 +54,17 @@ import { cacheDir, type Env } from '../config/paths.js';
 import { serviceOf, type Target } from '../config/resolve.js';
 import { transaction } from '../sqlite.js';
 import { ArchiveReader, type ArchivedCall, type CallOrder, type CallQuery, type DayCount, type SearchHit, type Stats, type StatsBy } from './query.js';
-import { ArchiveNotWritable, BUSY_TIMEOUT_MS, clearData, openArchiveDb, openArchiveDbReadOnly } from './schema.js';
+import { ArchiveNotWritable, BUSY_TIMEOUT_MS, clearData, openArchiveDb, openArchiveDbReadOnly, type UpgradeProgress } from './schema.js';
+export { ArchiveUnreadable, isUnreadableDb, removeArchiveFiles } from './schema.js';
 import {
   commitOpenBatch,
   historyComplete,
+  historyCoverage,
   readLastSync,
   readSyncState,
   syncArchive,
   syncHolder,
+  type HistoryCoverage,
   type LastSync,
   type LeaseHolder,
   type SyncOptions,
@@ -72,11 +74,12 @@ import { CallWriter } from './write.js';
 import { FilterScan, callsByRowid, rowidOf, type FilterText } from './filter.js';
 
 export type { ArchivedCall, CallOrder, CallQuery, DayCount, SearchHit, SnippetPart, Stats, StatsBy, StatsRow } from './query.js';
-export type { LastSync, SyncOptions, SyncProgress, SyncResult } from './sync.js';
+export type { HistoryCoverage, LastSync, SyncOptions, SyncProgress, SyncResult } from './sync.js';
 export type { FilterScan, FilterText } from './filter.js';
-export { CatchUps } from './sync.js';
 export { searchTerms } from './fts.js';
 export { syncInWorker } from './worker.js';
+export { SyncScheduler } from './schedule.js';
+export type { SyncStatus } from './schedule.js';
 export { serviceOf } from '../config/resolve.js';
 
 export interface ArchiveStatus {
@@ -106,8 +109,8 @@ export function archivePath(profile: string, env: Env = process.env): string {
   return join(cacheDir(env), 'archive', `${safe}.db`);
 }
 
-export function openArchiveFor(target: Target, env: Env = process.env): CallArchive {
-  return openArchive(archivePath(target.profile, env), { service: serviceOf(target) });
+export function openArchiveFor(target: Target, env: Env = process.env, onUpgrade?: UpgradeProgress): CallArchive {
+  return openArchive(archivePath(target.profile, env), { service: serviceOf(target), onUpgrade });
 }
 
 /**
@@ -115,60 +118,19 @@ export function openArchiveFor(target: Target, env: Env = process.env): CallArch
  * write it, else read-only (another user's archive, a read-only mount). Such a handle fails on
  * any write.
  */
-export function openArchiveToRead(target: Target, env: Env = process.env): CallArchive {
+export function openArchiveToRead(target: Target, env: Env = process.env, onUpgrade?: UpgradeProgress): CallArchive {
   const path = archivePath(target.profile, env);
   try {
-    return openArchiveFor(target, env);
+    return openArchiveFor(target, env, onUpgrade);
   } catch (err) {
     if (!(err instanceof ArchiveNotWritable) || !existsSync(path)) throw err;
     return new CallArchive(path, openArchiveDbReadOnly(path, serviceOf(target)));
   }
 }
 
-/** The call log's first screen as the archive holds it (see peekCallLog). */
-export interface CallLogPeek {
-  /** calls held */
-  total: number;
-  /** the newest calls */
-  calls: Call[];
-  /** calls per local day since `chartFrom` */
-  perDay: DayCount[];
-  /** when the last sync ended (ms) */
-  lastAt?: number;
-  /** the whole history is held */
-  complete: boolean;
-}
-
-/**
- * The call log's first screen, read without taking the write lock or creating anything (for the
- * frame drawn before Ink loads): undefined when there is no archive, or one of another schema or
- * service (the console will empty it), or it cannot be read.
- */
-export function peekCallLog(path: string, service: string, opts: { limit: number; chartFrom: number }): CallLogPeek | undefined {
-  if (!existsSync(path)) return undefined;
-  let db: DatabaseSync | undefined;
-  try {
-    // Throws (so: nothing to show) for another schema or service.
-    db = openArchiveDbReadOnly(path, service);
-    const reader = new ArchiveReader(db);
-    const last = readLastSync(db);
-    return {
-      total: reader.count({}),
-      calls: reader.window({}, { limit: opts.limit }).map((r) => r.call),
-      perDay: reader.perDay({ after: opts.chartFrom }),
-      lastAt: last ? Date.parse(last.at) : undefined,
-      complete: historyComplete(readSyncState(db)),
-    };
-  } catch {
-    return undefined;
-  } finally {
-    db?.close();
-  }
-}
-
-/** Opens (creating if needed) the archive at `path`. `service`: see serviceOf. */
-export function openArchive(path: string, opts: { service?: string } = {}): CallArchive {
-  return new CallArchive(path, openArchiveDb(path, opts.service));
+/** Opens (creating if needed) the archive at `path`. `service`: see serviceOf; `onUpgrade`: how far indexing an earlier version's archive again has come. */
+export function openArchive(path: string, opts: { service?: string; onUpgrade?: UpgradeProgress } = {}): CallArchive {
+  return new CallArchive(path, openArchiveDb(path, opts.service, opts.onUpgrade));
 }
 
 /** An archive opened on first use, and closed (a temp one removed) by its owner. */
@@ -274,6 +236,10 @@ export class CallArchive {
     return this.reader.get(id);
   }
 
+  withIdEnd(end: string, limit = 20): ArchivedCall[] {
+    return this.reader.withIdEnd(end, limit);
+  }
+
   withIdPrefix(prefix: string, limit = 20): ArchivedCall[] {
     return this.reader.withIdPrefix(prefix, limit);
   }
@@ -321,6 +287,12 @@ export class CallArchive {
     return readLastSync(this.db);
   }
 
+  /** How much of the history the archive holds while its back-fill is not done. */
+  coverage(): HistoryCoverage {
+    const span = this.reader.span();
+    return historyCoverage(readSyncState(this.db), this.reader.count({}), span.oldest, span.newest);
+  }
+
   /** The back-fill has reached the oldest call: the archive holds the whole history. */
   complete(): boolean {
     return historyComplete(readSyncState(this.db));
@@ -350,20 +322,7 @@ export class CallArchive {
     };
   }
 
-  /** A last-known value (a list of assistants, numbers, files) and when it was stored. */
-  cached<T = unknown>(key: string): { value: T; updatedAt: number } | undefined {
-    const row = this.db.prepare('SELECT value, updated_at FROM cache WHERE key = ?').get(key) as { value: string; updated_at: number } | undefined;
-    return row ? { value: JSON.parse(row.value) as T, updatedAt: row.updated_at } : undefined;
-  }
-
-  remember(key: string, value: unknown): void {
-    commitOpenBatch(this.db);
-    transaction(this.db, () => {
-      this.db.prepare('INSERT OR REPLACE INTO cache (key, value, updated_at) VALUES (?, ?, ?)').run(key, JSON.stringify(value), Date.now());
-    });
-  }
-
-  /** Empties the archive (calls, sync state; not the cached lists). A sync running elsewhere stops at its next page. */
+  /** Empties the archive (calls, sync state). A sync running elsewhere stops at its next page. */
   clear(): void {
     commitOpenBatch(this.db);
     transaction(this.db, () => clearData(this.db));

@@ -2,7 +2,7 @@
 // is newest first (rowid order, see schema.ts).
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { Call } from '../api/schemas.js';
-import { searchTerms } from './fts.js';
+import { searchTerms, WORD_BREAK } from './fts.js';
 import { BUCKET_MS, DIM, SLOTS, blocksOf, byKey, callsHeld, nameIs, nameOf } from './schema.js';
 
 /** Which calls: every field optional; all given must hold. */
@@ -55,6 +55,11 @@ export interface StatsRow {
   cost: number;
   /** seconds per call */
   avgSeconds: number;
+  /**
+   * The median and 95th percentile of the turn latency (ms) of the group's calls whose records
+   * carry performance metrics, and how many turns they are of; absent where none does.
+   */
+  latency?: { p50: number; p95: number; turns: number };
 }
 
 export interface Stats {
@@ -323,7 +328,21 @@ export class ArchiveReader {
     return (this.db.prepare(sql).get(...w.params, ...before.params, position) as { n: number }).n;
   }
 
-  /** Calls whose id starts with `prefix` (a short id typed in the palette), newest first; the id's unique index finds them. */
+  /**
+   * Calls whose id ends with `end` (a short id typed in the palette, src/format/short-id.ts), ASCII
+   * case aside, newest first: the index on ids' last 8 characters finds them when `end` has as
+   * many; a shorter end is looked for in every row.
+   */
+  withIdEnd(end: string, limit: number): ArchivedCall[] {
+    if (!end) return [];
+    const indexed = end.length >= 8 ? 'substr(c.id, -8) IN (substr(?, -8), substr(lower(?), -8), substr(upper(?), -8)) AND ' : '';
+    const rows = this.db
+      .prepare(`SELECT ${ROW_COLUMNS} FROM calls c WHERE ${indexed}lower(substr(c.id, -?)) = lower(?) ORDER BY c.rowid DESC LIMIT ?`)
+      .all(...(indexed ? [end, end, end] : []), end.length, end, Math.max(0, limit)) as unknown as Row[];
+    return rows.map(toArchived);
+  }
+
+  /** Calls whose id starts with `prefix` (the start of an id typed in the palette), newest first; every row is looked at. */
   withIdPrefix(prefix: string, limit: number): ArchivedCall[] {
     if (!prefix) return [];
     const rows = this.db
@@ -348,7 +367,9 @@ export class ArchiveReader {
     if (match === undefined) return [];
     const w = whereOf({ ...q, text: undefined }, false);
     const cond = w.sql ? w.sql.replace(/^WHERE /, ' AND ') : '';
-    const sql = `SELECT ${ROW_COLUMNS}, snippet(call_fts, -1, '${HIT_OPEN}', '${HIT_CLOSE}', '…', 12) AS snip
+    // A character of the unspaced scripts is a token of the index: their snippets take more tokens for as much text.
+    const tokens = match.includes(WORD_BREAK) ? 24 : 12;
+    const sql = `SELECT ${ROW_COLUMNS}, snippet(call_fts, -1, '${HIT_OPEN}', '${HIT_CLOSE}', '…', ${tokens}) AS snip
       FROM call_fts f JOIN calls c ON c.rowid = f.rowid
       WHERE call_fts MATCH ?${cond} ORDER BY f.rowid DESC LIMIT ? OFFSET ?`;
     const rows = this.db.prepare(sql).all(match, ...w.params, Math.max(0, opts.limit), Math.max(0, opts.offset ?? 0)) as unknown as (Row & {
@@ -411,7 +432,8 @@ export class ArchiveReader {
       cost: round(a.cost, 6),
       avgSeconds: a.calls ? round(a.seconds / a.calls, 3) : 0,
     });
-    const groups = [...acc].filter(([, a]) => a.calls > 0).map(([k, a]) => row(k, a));
+    const latency = this.latencies(by, q, col);
+    const groups = [...acc].filter(([, a]) => a.calls > 0).map(([k, a]) => withLatency(row(k, a), latency.get(k)));
     if (by === 'day') groups.sort((a, b) => (a.key! < b.key! ? -1 : 1));
     else groups.sort((a, b) => b.calls - a.calls || (String(a.key) < String(b.key) ? -1 : String(a.key) > String(b.key) ? 1 : 0));
     const total = { calls: 0, seconds: 0, cost: 0 };
@@ -420,7 +442,32 @@ export class ArchiveReader {
       total.seconds += a.seconds;
       total.cost += a.cost;
     }
-    return { by, groups, total: row(null, total) };
+    return { by, groups, total: withLatency(row(null, total), latency.get(ALL)) };
+  }
+
+  /** Every turn latency (ms) of the matching calls that carry them, by group (`ALL`: all of them). */
+  private latencies(by: StatsBy, q: CallQuery, col: string | null): Map<string | null | typeof ALL, number[]> {
+    const out = new Map<string | null | typeof ALL, number[]>();
+    const w = whereOf(q);
+    if (w.empty) return out;
+    const group = col ?? 'c.created_at';
+    const rows = this.db.prepare(`SELECT ${group} AS g, l.turns AS turns FROM latency l JOIN calls c ON c.rowid = l.rowid ${w.sql}`).all(...w.params) as {
+      g: string | number | null;
+      turns: string;
+    }[];
+    const all: number[] = [];
+    out.set(ALL, all);
+    for (const r of rows) {
+      const key = by === 'day' ? localDay(Number(r.g)) : (r.g as string | null);
+      let list = out.get(key);
+      if (!list) out.set(key, (list = []));
+      for (const t of r.turns.split(',')) {
+        const n = Number(t);
+        list.push(n);
+        all.push(n);
+      }
+    }
+    return out;
   }
 
   /** Calls per local day, oldest first: the call log's chart (the console's and the frame before it). */
@@ -463,6 +510,16 @@ export class ArchiveReader {
   }
 }
 
+const ALL = Symbol('all');
+
+/** The row with its latency percentiles (nearest rank), where it has turn latencies. */
+function withLatency(row: StatsRow, turns: number[] | undefined): StatsRow {
+  if (!turns?.length) return row;
+  const sorted = Float64Array.from(turns).sort();
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+  return { ...row, latency: { p50: at(0.5), p95: at(0.95), turns: sorted.length } };
+}
+
 function round(n: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
@@ -476,8 +533,8 @@ function localDay(ms: number): string {
 }
 
 function snippetParts(snip: string): SnippetPart[] {
-  // One line: a transcript's line breaks and runs of spaces become one space.
-  const text = snip.replace(/\s+/g, ' ').trim();
+  // One line: a transcript's line breaks and runs of spaces become one space; the index's word breaks go.
+  const text = snip.replaceAll(WORD_BREAK, '').replace(/\s+/g, ' ').trim();
   const parts: SnippetPart[] = [];
   let hit = false;
   for (const piece of text.split(/([\uE000\uE001])/)) {

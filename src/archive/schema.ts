@@ -1,7 +1,7 @@
 // The archive's tables. It is a cache of the service's call log: a database written by another
 // schema version, or for another service, is emptied and filled again by the next sync (the
 // version before this one is derived again from the records it holds instead: see rederive).
-import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, rmSync, statSync } from 'node:fs';
 import { privateDir } from '../config/private-dir.js';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,14 +9,24 @@ import type { DatabaseSync } from 'node:sqlite';
 import { viewCall } from '../api/records.js';
 import { openSqlite, pragmaValue, transaction } from '../sqlite.js';
 import { BLOCK_RECORDS, BLOCK_TABLES, RecordBlocks, refOf } from './blocks.js';
+import { ftsText } from './fts.js';
+import { turnLatencies } from '../api/call-details.js';
 
 /**
+ * Each version, and how an archive of the one before it is upgraded on open:
+ * 6: no `cache` table (the lists' last-known rows are JSON files: config/cached-lists.ts); a
+ *    version 5 archive drops it, and is read as it is where it cannot be written.
+ * 5: the full-text index holds a tool's calls and results with the transcript, and runs of
+ *    scripts written without spaces cut into words (fts.ts); a version 2 to 4 archive is indexed
+ *    again (reindex).
  * 4: the records are compressed in blocks (blocks.ts); a version 3 archive's records are
- * compressed on open (compressRecords), a version 2 one re-derived first. 3: the indexed text,
- * duration and cost are the call's view (src/api/records.ts), read from the record by SQL
- * functions this module registers.
+ *    compressed (compressRecords), a version 2 one re-derived first.
+ * 3: the indexed text, duration and cost are the call's view (src/api/records.ts), read from the
+ *    record by SQL functions this module registers.
  */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 6;
+/** Versions a read-only open reads as they are: 5 differs from 6 only by a table nothing reads. */
+const READABLE_VERSIONS: readonly number[] = [5, SCHEMA_VERSION];
 /** How long a write waits for another writer (a sync's transaction in another process or thread). */
 export const BUSY_TIMEOUT_MS = 10_000;
 
@@ -38,14 +48,14 @@ const CALL_TEXT_VIEW = `
 -- The text is the record's view (registerRecordFunctions), never stored twice.
 CREATE VIEW call_text AS
   SELECT c.rowid AS rowid, call_transcript(c.record) AS transcript, call_summary(c.record) AS summary,
-         c.customer_name AS customer_name, c.customer_number AS customer_number
+         fts_text(c.customer_name) AS customer_name, c.customer_number AS customer_number
   FROM calls c;`;
 
 /** The text view of a version 3 archive (records as JSON text), which rederive keeps until compressRecords. */
 const CALL_TEXT_VIEW_3 = `
 CREATE VIEW call_text AS
   SELECT c.rowid AS rowid, call_transcript(r.json) AS transcript, call_summary(r.json) AS summary,
-         c.customer_name AS customer_name, c.customer_number AS customer_number
+         fts_text(c.customer_name) AS customer_name, c.customer_number AS customer_number
   FROM calls c JOIN records r ON r.rowid = c.record;`;
 
 /**
@@ -79,6 +89,14 @@ CREATE INDEX calls_by_assistant ON calls(assistant);
 CREATE INDEX calls_by_number ON calls(number);
 CREATE INDEX calls_unfinished ON calls(created_at) WHERE ended = 0;`;
 
+/** A call's turn latencies (ms) as the latency table holds them, comma-separated; undefined for none. */
+export function latencyText(call: unknown): string | undefined {
+  const turns = turnLatencies(call);
+  return turns.length ? turns.map((n) => Math.round(n)).join(',') : undefined;
+}
+
+const LATENCY_TABLE = `CREATE TABLE latency (rowid INTEGER PRIMARY KEY, turns TEXT NOT NULL);`;
+
 const NAMES_TABLE = `CREATE TABLE names (rowid INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE);`;
 
 const SCHEMA = `
@@ -98,9 +116,11 @@ CREATE TABLE rollup (
   dim INTEGER NOT NULL, bucket INTEGER NOT NULL, key TEXT NOT NULL,
   calls INTEGER NOT NULL, seconds REAL NOT NULL, cost REAL NOT NULL,
   PRIMARY KEY (dim, bucket, key)) WITHOUT ROWID;
+-- Each call's turn latencies (ms, comma-separated) where its record carries them: the stats'
+-- percentiles need every turn, which no rollup can sum.
+${LATENCY_TABLE}
 CREATE TABLE lease (name TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL,
   since INTEGER NOT NULL, expires INTEGER NOT NULL);
-CREATE TABLE cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL);
 `;
 
 const blocksByDb = new WeakMap<DatabaseSync, RecordBlocks>();
@@ -138,15 +158,16 @@ function registerRecordFunctions(db: DatabaseSync): void {
     return v;
   };
   // Not deterministic: a ref's record is read from the blocks.
-  db.function('call_transcript', (record) => view(record)?.transcript ?? null);
-  db.function('call_summary', (record) => view(record)?.summary ?? null);
+  db.function('call_transcript', (record) => ftsText(view(record)?.transcript));
+  db.function('call_summary', (record) => ftsText(view(record)?.summary));
+  db.function('fts_text', { deterministic: true }, (text) => (typeof text === 'string' ? ftsText(text) : null));
 }
 
 const FTS_AUTOMERGE = 16;
 const PAGE_SIZE = 16_384;
 
 // The dictionaries too: they are made of records.
-const DATA_TABLES = ['calls', 'blocks', 'dicts', 'rollup'];
+const DATA_TABLES = ['calls', 'blocks', 'dicts', 'rollup', 'latency'];
 
 /**
  * Calls the archive holds, from the rollup (a row a quarter hour, kept in the same transaction as
@@ -164,16 +185,52 @@ export class ArchiveNotWritable extends Error {
   }
 }
 
-/** Opens (creating, 0700 dir / 0600 file) the archive at `path`; schema made or reset under a write lock when needed. */
-export function openArchiveDb(path: string, service: string | undefined): DatabaseSync {
+/**
+ * The archive's file is not a database SQLite can read (its first bytes overwritten, the file cut
+ * short): the message names it and how to get past it. It is a cache, so removing it loses nothing.
+ */
+export class ArchiveUnreadable extends Error {
+  override name = 'ArchiveUnreadable';
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(
+      `the call archive ${path} cannot be read (${cause instanceof Error ? cause.message : String(cause)}); it is a cache: ` +
+        '`switchboard archive clear` removes it, and the next sync rebuilds it',
+      { cause },
+    );
+  }
+}
+
+/** SQLite's answer for a file that is not a database, or one damaged (SQLITE_NOTADB, SQLITE_CORRUPT). */
+export function isUnreadableDb(err: unknown): boolean {
+  const errcode = (err as { errcode?: unknown }).errcode;
+  return typeof errcode === 'number' && [11, 26].includes(errcode & 0xff);
+}
+
+/** How far an upgrade of an archive written by an earlier version has come: calls indexed again of all. */
+export type UpgradeProgress = (done: number, total: number) => void;
+
+/**
+ * Opens (creating, 0700 dir / 0600 file) the archive at `path`; schema made or reset under a write
+ * lock when needed. `onUpgrade` hears how far the indexing of an earlier version's archive is.
+ */
+export function openArchiveDb(path: string, service: string | undefined, onUpgrade?: UpgradeProgress): DatabaseSync {
   try {
-    return openWritable(path, service);
+    return openWritable(path, service, onUpgrade);
   } catch (err) {
+    if (isUnreadableDb(err)) throw new ArchiveUnreadable(path, err);
     throw cannotWrite(err) ? new ArchiveNotWritable(path, err) : err;
   }
 }
 
-function openWritable(path: string, service: string | undefined): DatabaseSync {
+/** Removes the archive at `path` with SQLite's files beside it: for an archive that cannot be opened to be cleared. */
+export function removeArchiveFiles(path: string): void {
+  for (const p of [path, `${path}-wal`, `${path}-shm`]) rmSync(p, { force: true });
+}
+
+function openWritable(path: string, service: string | undefined, onUpgrade?: UpgradeProgress): DatabaseSync {
   // The archive dir and the cache dir above it (<cache>/switchboard/archive/<profile>.db).
   privateDir(dirname(path), dirname(dirname(path)));
   if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
@@ -200,10 +257,14 @@ function openWritable(path: string, service: string | undefined): DatabaseSync {
     let compressed = false;
     transaction(db, () => {
       const version = pragmaValue(db, 'user_version') as number;
-      if (version === 2 || version === 3) {
+      if (version >= 2 && version <= 5) {
         if (version === 2) rederive(db);
-        compressRecords(db);
-        compressed = true;
+        if (version <= 3) {
+          compressRecords(db);
+          compressed = true;
+        }
+        if (version <= 4) reindex(db, onUpgrade);
+        db.exec('DROP TABLE IF EXISTS cache');
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       } else if (version !== SCHEMA_VERSION) {
         if (version !== 0) dropAll(db);
@@ -251,6 +312,14 @@ function cannotWrite(err: unknown): boolean {
  * is read as immutable (no locks, no -shm), which is safe because nothing can be pending.
  */
 export function openArchiveDbReadOnly(path: string, service: string | undefined): DatabaseSync {
+  try {
+    return openReadOnly(path, service);
+  } catch (err) {
+    throw isUnreadableDb(err) ? new ArchiveUnreadable(path, err) : err;
+  }
+}
+
+function openReadOnly(path: string, service: string | undefined): DatabaseSync {
   const readable = (db: DatabaseSync) => {
     try {
       pragmaValue(db, 'user_version'); // SQLite opens lazily: the first read finds what is missing
@@ -278,7 +347,7 @@ export function openArchiveDbReadOnly(path: string, service: string | undefined)
   }
   try {
     const version = pragmaValue(db, 'user_version');
-    if (version !== SCHEMA_VERSION) {
+    if (!READABLE_VERSIONS.includes(version as number)) {
       throw new Error(
         `the call archive ${path} cannot be written by this user, and was made ` +
           `by ${version === 0 ? 'nothing yet' : `another version of Switchboard (archive schema ${String(version)}, this one reads ${SCHEMA_VERSION})`}; run ` +
@@ -424,6 +493,50 @@ function compressRecords(db: DatabaseSync): void {
   db.exec(CALLS_INDEXES);
   db.exec(CALL_TEXT_VIEW);
 }
+
+/**
+ * The full-text index made again from the text view, and the turn latencies read from the records (what this version indexes: tool calls, the
+ * unspaced scripts cut into words), in chunks so `onProgress` hears how far it has come. Run
+ * inside the opening transaction, so it happens once and whole, whoever opens the file first.
+ */
+function reindex(db: DatabaseSync, onProgress?: UpgradeProgress): void {
+  db.exec('DROP VIEW IF EXISTS call_text');
+  db.exec(CALL_TEXT_VIEW);
+  db.exec(LATENCY_TABLE.replace('CREATE TABLE', 'CREATE TABLE IF NOT EXISTS'));
+  db.exec('DELETE FROM latency');
+  const records = db.prepare(`SELECT rowid, record FROM calls WHERE rowid > ? ORDER BY rowid LIMIT ${REINDEX_CHUNK}`);
+  const latency = db.prepare('INSERT INTO latency (rowid, turns) VALUES (?, ?)');
+  const blocks = blocksOf(db);
+  db.exec(`INSERT INTO call_fts (call_fts) VALUES ('delete-all')`);
+  const total = (db.prepare('SELECT count(*) AS n FROM calls').get() as { n: number }).n;
+  const chunk = db.prepare(`INSERT INTO call_fts (rowid, transcript, summary, customer_name, customer_number)
+    SELECT rowid, transcript, summary, customer_name, customer_number FROM call_text WHERE rowid > ? ORDER BY rowid LIMIT ${REINDEX_CHUNK}`);
+  const last = db.prepare(`SELECT rowid FROM calls WHERE rowid > ? ORDER BY rowid LIMIT 1 OFFSET ${REINDEX_CHUNK - 1}`);
+  let after = -1;
+  let done = 0;
+  onProgress?.(0, total);
+  while (done < total) {
+    chunk.run(after);
+    for (const r of records.all(after) as { rowid: number; record: number }[]) {
+      const json = blocks.record(r.record);
+      if (json === undefined) continue;
+      let turns;
+      try {
+        turns = latencyText(JSON.parse(json));
+      } catch {
+        turns = undefined;
+      }
+      if (turns !== undefined) latency.run(r.rowid, turns);
+    }
+    const end = last.get(after) as { rowid: number } | undefined;
+    done = end ? done + REINDEX_CHUNK : total;
+    onProgress?.(Math.min(done, total), total);
+    if (!end) break;
+    after = end.rowid;
+  }
+}
+
+const REINDEX_CHUNK = 2000;
 
 function vacuumIfAlone(db: DatabaseSync): void {
   try {

@@ -4,8 +4,9 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Call } from '../api/schemas.js';
 import { viewCall } from '../api/records.js';
 import { sentText } from '../api/sent-text.js';
-import { BUCKET_MS, DIM, SLOTS, blocksOf, byKey, nameOf } from './schema.js';
+import { BUCKET_MS, DIM, SLOTS, blocksOf, byKey, latencyText, nameOf } from './schema.js';
 import { BLOCK_RECORDS, BLOCK_SLOTS, refOf } from './blocks.js';
+import { ftsText } from './fts.js';
 import type { Row } from './query.js';
 
 export interface WriteCounts {
@@ -41,7 +42,7 @@ function textOf(json: string | undefined): { transcript: string | null; summary:
   } catch {
     v = undefined;
   }
-  return { transcript: v?.transcript ?? null, summary: v?.summary ?? null };
+  return { transcript: ftsText(v?.transcript), summary: ftsText(v?.summary) };
 }
 
 export class CallWriter {
@@ -71,6 +72,8 @@ export class CallWriter {
            customer_number = ?, customer_name = ?, ended = ?, record = ? WHERE rowid = ?`,
       ),
       deleteCall: db.prepare('DELETE FROM calls WHERE rowid = ?'),
+      latencyDelete: db.prepare('DELETE FROM latency WHERE rowid = ?'),
+      latencyInsert: db.prepare('INSERT OR REPLACE INTO latency (rowid, turns) VALUES (?, ?)'),
       addName: db.prepare('INSERT OR IGNORE INTO names (value) VALUES (?)'),
       name: db.prepare('SELECT rowid FROM names WHERE value = ?'),
       ftsInsert: db.prepare('INSERT INTO call_fts (rowid, transcript, summary, customer_name, customer_number) VALUES (?, ?, ?, ?, ?)'),
@@ -158,12 +161,13 @@ export class CallWriter {
         customerName: str(v.customer?.name),
         ended: callEnded(call) ? 1 : 0,
       };
-      const transcript = v.transcript ?? null;
-      const summary = v.summary ?? null;
+      const transcript = ftsText(v.transcript);
+      const summary = ftsText(v.summary);
       let rowid: number;
       if (old) {
+        this.s.latencyDelete.run(old.rowid);
         const text = textOf(oldJson);
-        this.s.ftsDelete.run(old.rowid, text.transcript, text.summary, old.customer_name, old.customer_number);
+        this.s.ftsDelete.run(old.rowid, text.transcript, text.summary, ftsText(old.customer_name), old.customer_number);
         records.release(old.record);
         add(-1, old.created_at, {
           assistant: old.assistant_id,
@@ -200,7 +204,9 @@ export class CallWriter {
         counts.added++;
         rowid = this.insert(call.id, createdAt, row, records.add(json));
       }
-      this.s.ftsInsert.run(rowid, transcript, summary, row.customerName, row.customerNumber);
+      this.s.ftsInsert.run(rowid, transcript, summary, ftsText(row.customerName), row.customerNumber);
+      const turns = latencyText(call);
+      if (turns !== undefined) this.s.latencyInsert.run(rowid, turns);
       add(1, createdAt, { ...row, seconds: row.seconds ?? 0, cost: row.cost ?? 0 });
     }
     delta.forEach((byBucket, dim) => {
@@ -293,7 +299,7 @@ export class CallWriter {
     if (!old) return false;
     const blocks = blocksOf(this.db);
     const text = textOf(blocks.record(old.record));
-    this.s.ftsDelete.run(old.rowid, text.transcript, text.summary, old.customer_name, old.customer_number);
+    this.s.ftsDelete.run(old.rowid, text.transcript, text.summary, ftsText(old.customer_name), old.customer_number);
     const bucket = Math.floor(old.created_at / BUCKET_MS);
     const keys: [number, string | null][] = [
       [DIM.all, ''],
@@ -308,6 +314,7 @@ export class CallWriter {
       this.s.rollupSweep.run(dim, bucket, key ?? '');
     }
     this.s.deleteCall.run(old.rowid);
+    this.s.latencyDelete.run(old.rowid);
     blocks.release(old.record);
     return true;
   }

@@ -3,10 +3,11 @@
 // record as it was at the last pull or push, which tells a local edit from a change made on
 // the service. Commit both to git: the base copies make the drift check work on any checkout.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { readSmallTextFile } from '../config/files.js';
+import { readHandedFile, readHandedFileIfAny, tempName, UnreadableFileError } from '../config/files.js';
+import { makeDirs } from '../config/private-dir.js';
 import { parseAssistantYaml, renderAssistantYaml, type FileValue, type ParsedAssistantFile } from './document.js';
 
 export const ASSISTANT_FILE_SUFFIX = '.assistant.yaml';
@@ -33,10 +34,15 @@ export function assistantFilePaths(dir: string): string[] {
     .map((n) => join(dir, n));
 }
 
+/** An assistant file of `dir`, through the one reader for files people hand over (a symlink must stay inside `dir`). */
+export function readAssistantFile(dir: string, path: string): string {
+  return readHandedFile(path, 'an assistant file', { within: dir });
+}
+
 /** Reads and checks every file first: one bad file throws (AssistantFileError) before anything is sent. */
 export function readAssistantFiles(dir: string): LocalAssistant[] {
   const files = assistantFilePaths(dir).map((path) => {
-    const text = readSmallTextFile(path, 'an assistant file');
+    const text = readAssistantFile(dir, path);
     return { path, text, parsed: parseAssistantYaml(text, path) };
   });
   const seen = new Map<string, string>();
@@ -71,21 +77,46 @@ const basePath = (dir: string, id: string) => join(dir, BASE_FOLDER, `${fileStem
 
 /** The base copy of assistant `id`, or undefined when it was never pulled into this directory. */
 export function readBase(dir: string, id: string): FileValue | undefined {
-  let text: string;
-  try {
-    text = readFileSync(basePath(dir, id), 'utf8');
-  } catch {
-    return undefined;
-  }
+  baseFolder(dir);
+  const text = readHandedFileIfAny(basePath(dir, id), 'a base copy', { within: dir });
+  if (text === undefined) return undefined;
   const value: unknown = parseDocument(text).toJS();
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as FileValue) : undefined;
+}
+
+/**
+ * Whether `dir`'s base folder exists; refused when it is anything but a real directory: a
+ * symlinked `.switchboard/` (committed to a repository) would have base copies read from, and
+ * written to, wherever it points.
+ */
+function baseFolder(dir: string): boolean {
+  const path = join(dir, BASE_FOLDER);
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new UnreadableFileError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (st.isSymbolicLink())
+    throw new UnreadableFileError(
+      `${path} is a symlink; base copies are kept only in a real directory inside ${dir} (remove the link; a pull writes them again)`,
+    );
+  if (!st.isDirectory()) throw new UnreadableFileError(`${path} is not a directory; base copies are kept in it (remove it; a pull writes them again)`);
+  return true;
+}
+
+/** What a push locks while it writes `dir` (its lock file goes in the base folder, made here if need be). */
+export function pushLockPath(dir: string): string {
+  if (!baseFolder(dir)) makeDirs(join(dir, BASE_FOLDER));
+  return join(dir, BASE_FOLDER, 'push');
 }
 
 const BASE_NOTE = ['What the service held at the last pull or push (switchboard assistants diff/push compare against it). Do not edit.'];
 
 /** Writes the base copy of assistant `id`, and with it `file` when given: both or neither (see writeFilesAtomic). */
 export function writeBase(dir: string, id: string, value: FileValue, file?: { path: string; text: string }): void {
-  mkdirSync(join(dir, BASE_FOLDER), { recursive: true });
+  if (!baseFolder(dir)) makeDirs(join(dir, BASE_FOLDER));
   writeFilesAtomic([...(file ? [file] : []), { path: basePath(dir, id), text: renderAssistantYaml(value, BASE_NOTE) }]);
 }
 
@@ -103,9 +134,10 @@ function writeFilesAtomic(files: readonly { path: string; text: string }[]): voi
   const temps: string[] = [];
   try {
     for (const f of files) {
-      const tmp = `${f.path}.${process.pid}.tmp`;
+      // A new name, created exclusively: a file or symlink already there is never written through.
+      const tmp = tempName(f.path);
       temps.push(tmp);
-      writeFileSync(tmp, f.text);
+      writeFileSync(tmp, f.text, { flag: 'wx' });
     }
   } catch (err) {
     for (const tmp of temps) rmSync(tmp, { force: true });

@@ -3,8 +3,8 @@
 // the spec's order (the order of the zod schemas), then any field the service returned that the
 // spec does not name, under its own name; multi-line strings as literal block scalars, so a
 // prompt diffs line by line in git.
-import { Document, isMap, LineCounter, parseDocument, visit } from 'yaml';
-import { AliasBombError, valueOf } from '../yaml.js';
+import { Document, isMap, LineCounter, parseDocument } from 'yaml';
+import { AliasBombError, inertYaml, valueOf } from '../yaml.js';
 import { escapeLine } from '../format/escape.js';
 import { AssistantFileSchema, AssistantInputSchema, ModelSchema, TranscriberSchema, VoiceSchema, type Assistant } from '../api/schemas.js';
 import { brandError, InputError } from '../api/errors.js';
@@ -49,24 +49,7 @@ export function toFileValue(a: Assistant): FileValue {
 
 /** The YAML text of an assistant; `header` lines go on top as comments (the console's error note). */
 export function renderAssistantYaml(value: FileValue, header: readonly string[] = []): string {
-  return headerComment(header) + inertYaml(new Document(value, YAML_OPTIONS));
-}
-
-// What YAML leaves raw in any scalar style but a terminal obeys when the file is shown with cat
-// or a diff: DEL, C1 (U+009B is a CSI), the bidi controls and U+2028/U+2029. (C0 it escapes.)
-const TERMINAL_RAW = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
-
-/**
- * A document as text that is inert on a terminal: strings holding TERMINAL_RAW are double-quoted
- * with those characters as \u escapes (the same strings when read back).
- */
-function inertYaml(doc: Document): string {
-  visit(doc, {
-    Scalar(_key, node) {
-      if (typeof node.value === 'string' && TERMINAL_RAW.test(node.value)) node.type = 'QUOTE_DOUBLE';
-    },
-  });
-  return doc.toString(YAML_OPTIONS).replace(new RegExp(TERMINAL_RAW.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return headerComment(header) + inertYaml(new Document(value, YAML_OPTIONS), YAML_OPTIONS);
 }
 
 /** Lines as YAML comments, one `# ` line each (a line break in one starts another). */
@@ -153,7 +136,7 @@ function nodeStart(doc: Document, path: (string | number)[]): number | undefined
 export function withIdWritten(text: string, id: string): string {
   const doc = parseDocument(text);
   const contents = doc.contents;
-  const line = inertYaml(new Document({ id }, YAML_OPTIONS));
+  const line = inertYaml(new Document({ id }, YAML_OPTIONS), YAML_OPTIONS);
   if (isMap(contents) && !contents.flow && !contents.has('id') && contents.range) {
     const start = contents.range[0];
     const lineStart = text.lastIndexOf('\n', start - 1) + 1;

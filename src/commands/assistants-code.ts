@@ -1,7 +1,6 @@
 // Assistants as code: `switchboard assistants pull | diff | push | clone`. The files and their
 // base copies are src/ascode/dir.ts; what differs and what to send is src/ascode/diff.ts, which
 // the console's `E` uses too. Loaded only when one of these commands runs (it brings `yaml`).
-import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VoiceAgentApi } from '../api/contract.js';
 import { allFiles } from '../api/pager.js';
@@ -24,6 +23,8 @@ import {
 import {
   assistantFilePaths,
   DuplicateIdError,
+  pushLockPath,
+  readAssistantFile,
   readAssistantFiles,
   readBase,
   slugOf,
@@ -32,6 +33,8 @@ import {
   ASSISTANT_FILE_SUFFIX,
   type LocalAssistant,
 } from '../ascode/dir.js';
+import { UnreadableFileError } from '../config/files.js';
+import { makeDirs } from '../config/private-dir.js';
 import { escapeLine, jsonText } from '../format/escape.js';
 import { confirm } from './files.js';
 import { paint, printRecord, type OutputTarget } from './output.js';
@@ -39,6 +42,7 @@ import { ASSISTANT_COLUMNS } from './assistants.js';
 import { EXIT, UsageError, writeErr } from './runtime.js';
 import { noteUnread } from './written.js';
 import { unreadNote } from '../api/envelope.js';
+import { io } from './io.js';
 
 const painter =
   (out: OutputTarget): Paint =>
@@ -54,10 +58,12 @@ function filesById(dir: string): Map<string, { path: string; value: FileValue }>
   const byId = new Map<string, { path: string; value: FileValue }>();
   for (const path of assistantFilePaths(dir)) {
     try {
-      const parsed = parseAssistantYaml(readFileSync(path, 'utf8'), path);
+      const parsed = parseAssistantYaml(readAssistantFile(dir, path), path);
       if (parsed.id && !byId.has(parsed.id)) byId.set(parsed.id, { path, value: parsed.value });
-    } catch {
-      /* a broken file is left alone; the assistant gets a file of its own */
+    } catch (err) {
+      // A file that is not one to read (a device, a fifo, a symlink out of the directory) stops the pull;
+      // a broken one is left alone, and the assistant gets a file of its own.
+      if (err instanceof UnreadableFileError) throw err;
     }
   }
   return byId;
@@ -70,7 +76,7 @@ function filesById(dir: string): Map<string, { path: string; value: FileValue }>
  */
 export async function pullAssistants(api: VoiceAgentApi, out: OutputTarget, dir: string, ids: string[], force = false): Promise<number> {
   const assistants = ids.length ? await Promise.all(ids.map((id) => api.getAssistant(id))) : await api.listAssistants();
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const byId = filesById(dir);
   const owned = new Set([...byId.values()].map((f) => f.path));
   const taken = new Set(assistantFilePaths(dir).filter((p) => !owned.has(p)));
@@ -206,12 +212,19 @@ type Step =
     }
   | { kind: 'update'; local: Checked; id: string; remote: Assistant; patch: Record<string, unknown> };
 
-/** Pushes the directory; returns the exit code (1 when an assistant was refused or failed). */
-export async function pushAssistants(api: VoiceAgentApi, out: OutputTarget, dir: string, flags: PushFlags): Promise<number> {
+interface Plan {
+  steps: Step[];
+  failed: boolean;
+}
+
+/** What a push would write, read from the files and the service now; printed when `out` is given. */
+async function planPush(api: VoiceAgentApi, out: OutputTarget | undefined, dir: string, flags: PushFlags): Promise<Plan> {
   const locals = await readChecked(api, dir);
   const service = await api.listAssistants();
   const byId = new Map(service.map((a) => [a.id, a]));
-  const p = painter(out);
+  const say = out ? (text: string) => out.write(text) : () => {};
+  const warn = out ? writeErr : () => {};
+  const p: Paint = out ? painter(out) : (_tone, text) => text;
   let failed = false;
   const steps: Step[] = [];
 
@@ -221,13 +234,13 @@ export async function pushAssistants(api: VoiceAgentApi, out: OutputTarget, dir:
     if (!id) {
       const body = createBody(local.value) as Record<string, unknown>;
       steps.push({ kind: 'create', local, body });
-      out.write(`${where}: create\n  POST /assistants ${escapeLine(jsonText(body))}\n`);
+      say(`${where}: create\n  POST /assistants ${escapeLine(jsonText(body))}\n`);
       continue;
     }
     const remote = byId.get(id);
     if (!remote) {
       failed = true;
-      writeErr(`${local.path}: assistant ${id} is not on the service; not pushed (remove its id to create it again)`);
+      warn(`${local.path}: assistant ${id} is not on the service; not pushed (remove its id to create it again)`);
       continue;
     }
     const serviceValue = toFileValue(remote);
@@ -237,52 +250,83 @@ export async function pushAssistants(api: VoiceAgentApi, out: OutputTarget, dir:
     const drift = base && driftSince(base, serviceValue, local.value);
     if (drift && !flags.force) {
       failed = true;
-      writeErr(
+      warn(
         `${local.path}: refused: ${label(remote)} ${describeDrift(drift)}. ` +
           'Pull it again and redo the edit, or push --force to make the service match the file.',
       );
       continue;
     }
-    if (!base) writeErr(`${local.path}: no base copy in ${join(dir, '.switchboard')} (never pulled here): cannot check for changes made on the service`);
+    if (!base) warn(`${local.path}: no base copy in ${join(dir, '.switchboard')} (never pulled here): cannot check for changes made on the service`);
     steps.push({ kind: 'update', local, id, remote, patch });
-    out.write(`${where}: update ${label(remote)}${drift ? ' (--force: overwriting changes made on the service)' : ''}\n`);
-    for (const c of fieldChanges(serviceValue, local.value)) for (const line of changeLines(c, p)) out.write(`  ${line}\n`);
-    out.write(`  PATCH /assistants/${escapeLine(id)} (${Object.keys(patch).join(', ')})\n`);
+    say(`${where}: update ${label(remote)}${drift ? ' (--force: overwriting changes made on the service)' : ''}\n`);
+    for (const c of fieldChanges(serviceValue, local.value)) for (const line of changeLines(c, p)) say(`  ${line}\n`);
+    say(`  PATCH /assistants/${escapeLine(id)} (${Object.keys(patch).join(', ')})\n`);
   }
+  return { steps, failed };
+}
+
+/** A push holding the directory waits this long for another to finish (each write is a request to the service). */
+const PUSH_LOCK_WAIT_MS = 5 * 60_000;
+
+/** Pushes the directory; returns the exit code (1 when an assistant was refused or failed). */
+export async function pushAssistants(api: VoiceAgentApi, out: OutputTarget, dir: string, flags: PushFlags): Promise<number> {
+  const shown = await planPush(api, out, dir, flags);
+  const failedBefore = shown.failed;
+  const steps = shown.steps;
 
   if (flags.dryRun) {
     writeErr(`dry run: ${steps.length} assistant${steps.length === 1 ? '' : 's'} would be written; nothing was sent`);
-    return failed ? EXIT.failed : EXIT.ok;
+    return failedBefore ? EXIT.failed : EXIT.ok;
   }
   if (steps.length === 0) {
-    writeErr(failed ? 'nothing pushed' : `nothing to push: ${dir} and the service agree`);
-    return failed ? EXIT.failed : EXIT.ok;
+    writeErr(failedBefore ? 'nothing pushed' : `nothing to push: ${dir} and the service agree`);
+    return failedBefore ? EXIT.failed : EXIT.ok;
   }
   if (!flags.yes) {
     const what = `${steps.length} assistant${steps.length === 1 ? '' : 's'}`;
-    if (!process.stdin.isTTY)
+    if (!io().stdin.isTTY)
       throw new UsageError(`refusing to push ${what} without a terminal to confirm on; add --yes to push, or --dry-run to see what would be sent.`);
     if (!(await confirm(`Write ${what} to ${api.baseUrl}?`))) {
       writeErr('nothing pushed');
-      return failed ? EXIT.failed : EXIT.ok;
+      return failedBefore ? EXIT.failed : EXIT.ok;
     }
   }
 
-  for (const step of steps) {
-    try {
-      const notApplied = step.kind === 'create' ? await create(api, dir, step) : await update(api, dir, step);
-      if (notApplied.length)
-        writeErr(
-          `warning: ${step.local.path}: the service did not apply: ${notApplied.join(', ')} (a re-read shows ${notApplied.length === 1 ? 'it' : 'them'} ` +
-            `unchanged)`,
-        );
-    } catch (err) {
-      failed = true;
-      const { failure } = await import('../api/errors.js');
-      writeErr(`${step.local.path}: could not ${step.kind} the assistant: ${failure(err).message}`);
-    }
-  }
-  return failed ? EXIT.failed : EXIT.ok;
+  // One push at a time writes a directory: a second one (another terminal, a CI job run twice)
+  // waits, then reads the files again and finds the ids the first wrote back, creating nothing twice.
+  const { withLock } = await import('../config/lock.js');
+  return withLock(
+    pushLockPath(dir),
+    async () => {
+      const now = await planPush(api, undefined, dir, flags);
+      const kinds = new Map(now.steps.map((st) => [st.local.path, st.kind]));
+      for (const st of steps)
+        if (st.kind === 'create' && kinds.get(st.local.path) !== 'create')
+          writeErr(`${st.local.path}: holds an id now (another push wrote it meanwhile); not created again`);
+      let failed = now.failed;
+      if (now.steps.length === 0) {
+        writeErr(failed ? 'nothing pushed' : `nothing to push: ${dir} and the service agree`);
+        return failed ? EXIT.failed : EXIT.ok;
+      }
+      for (const step of now.steps) {
+        try {
+          const notApplied = step.kind === 'create' ? await create(api, dir, step) : await update(api, dir, step);
+          if (notApplied.length)
+            writeErr(
+              `warning: ${step.local.path}: the service did not apply: ${notApplied.join(', ')} (a re-read shows ${notApplied.length === 1 ? 'it' : 'them'} ` +
+                `unchanged)`,
+            );
+        } catch (err) {
+          failed = true;
+          const { failure } = await import('../api/errors.js');
+          writeErr(`${step.local.path}: could not ${step.kind} the assistant: ${failure(err).message}`);
+        }
+      }
+      return failed ? EXIT.failed : EXIT.ok;
+    },
+    // Its holder is alive as long as its pid is: a push of many assistants takes many requests.
+    { staleMs: Number.POSITIVE_INFINITY, waitMs: PUSH_LOCK_WAIT_MS },
+  );
 }
 
 async function create(api: VoiceAgentApi, dir: string, step: Extract<Step, { kind: 'create' }>): Promise<readonly string[]> {

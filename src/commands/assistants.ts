@@ -1,4 +1,5 @@
 // switchboard assistants list | get | create | update | pull | diff | push | clone
+import { ASSISTANT, resolveId } from './resolve.js';
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import { describeCatalog } from '../api/catalog.js';
@@ -23,11 +24,16 @@ export async function listAssistants(api: VoiceAgentApi, out: OutputTarget): Pro
   printList(out, await api.listAssistants(), ASSISTANT_COLUMNS);
 }
 
-export async function showAssistant(api: VoiceAgentApi, out: OutputTarget, id: string): Promise<void> {
-  printRecord(out, await api.getAssistant(id), ASSISTANT_COLUMNS);
+export async function showAssistant(api: VoiceAgentApi, out: OutputTarget, given: string): Promise<void> {
+  printRecord(out, await api.getAssistant(await resolveId(api, ASSISTANT, given)), ASSISTANT_COLUMNS);
 }
 
-async function createAssistant(api: VoiceAgentApi, out: OutputTarget, spec: AssistantInput, warn: (line: string) => void = writeErr): Promise<void> {
+export async function createAssistantAndReport(
+  api: VoiceAgentApi,
+  out: OutputTarget,
+  spec: AssistantInput,
+  warn: (line: string) => void = writeErr,
+): Promise<void> {
   const created = await api.createAssistant(spec);
   if (created.record) printRecord(out, created.record, ASSISTANT_COLUMNS);
   noteUnread('the assistant was created', created, `its id is unknown; look for it in: switchboard assistants list`, warn);
@@ -84,7 +90,7 @@ export function assistantsCommand(): Command {
   cmd
     .command('get')
     .description('show every field of one assistant')
-    .argument('<id>', 'assistant id', nonEmpty)
+    .argument('<id>', 'assistant: its id, short id or name', nonEmpty)
     .addHelpText('after', '\nExamples:\n  $ switchboard assistants get asst_123\n  $ switchboard assistants get asst_123 -o json')
     .action(action('get the assistant', async (id: string, _o: object, c: Command) => withApi(c, ({ api, out }) => showAssistant(api, out, id))));
 
@@ -100,14 +106,14 @@ export function assistantsCommand(): Command {
     .action(
       action('create the assistant', async (o: { file: string }, c: Command) => {
         const spec = (await readJsonObject(o.file)) as AssistantInput;
-        await withApi(c, ({ api, out }) => createAssistant(api, out, spec));
+        await withApi(c, ({ api, out }) => createAssistantAndReport(api, out, spec));
       }),
     );
 
   cmd
     .command('update')
     .description('change an assistant: flags, a JSON patch file, or both (flags win)')
-    .argument('<id>', 'assistant id', nonEmpty)
+    .argument('<id>', 'assistant: its id, short id or name', nonEmpty)
     .option('--name <name>', 'new name')
     .option('--description <text>', 'new description')
     .option('--status <on|off>', 'turn the assistant on or off', onOff)
@@ -181,7 +187,7 @@ function addAssistantsAsCode(cmd: Command): void {
   cmd
     .command('clone')
     .description('create a copy of an assistant')
-    .argument('<id>', 'assistant id', nonEmpty)
+    .argument('<id>', 'assistant: its id, short id or name', nonEmpty)
     .option('--name <name>', 'name of the copy (default: "<name> (copy)")', nonEmpty)
     .addHelpText('after', '\nExamples:\n  $ switchboard assistants clone asst_123 --name "Front desk (staging)"')
     .action(

@@ -2,42 +2,39 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call, CallFilters } from '../api/schemas.js';
-import { callCost, callDuration, speakerWord, viewCall } from '../api/records.js';
+import { callCost, callDuration, isToolTurn, shown, speakerWord, viewCall } from '../api/records.js';
+import { callSections, otherFields, tableLines } from '../api/call-details.js';
 import { wrapText } from '../format/display.js';
 import { phoneNumberIdOf } from './numbers.js';
+import { ASSISTANT, resolvedFlags, resolveId } from './resolve.js';
 import { endDate, startDate, e164, nonEmpty, positiveIntUpTo } from './input.js';
 import { MAX_CALL_PAGE } from '../api/pager.js';
 import { cellWidth, padCells, truncateCells } from '../format/cells.js';
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
-import {
-  listNamesFor,
-  listWriter,
-  paint,
-  printList,
-  printRecord,
-  SHORT_ID_CELLS,
-  statusTone,
-  toFieldList,
-  type ListNames,
-  type OutputTarget,
-} from './output.js';
+import { shortId } from '../format/table-text.js';
+import { SHORT_ID_LEAST } from '../format/short-id.js';
+import { listNamesFor, listWriter, noteMore, paint, printList, printRecord, statusTone, toFieldList, type ListNames, type OutputTarget } from './output.js';
 import { action, globalsOf, rejectStrayWords, withApi, writeErr } from './runtime.js';
 import { noteUnread } from './written.js';
 import { openConsole } from './console.js';
 import { addArchiveCommands } from './archive.js';
+import { grouped } from '../format/words.js';
+import { io } from './io.js';
 
 const CALL_COLUMNS: Column<Call>[] = [
   { header: 'id', value: (c) => c.id, priority: 2, id: true },
-  { header: 'created', value: (c) => c.createdAt, priority: 1 },
-  { header: 'type', value: (c) => c.type, priority: 5 },
-  { header: 'status', value: (c) => c.status, tone: (c) => statusTone(c.status), priority: 1 },
-  { header: 'assistant', value: (c) => c.assistantId, priority: 2, grow: true, width: 12 },
-  { header: 'number', value: (c) => c.phoneNumberId, priority: 6, grow: true, width: 12 },
-  { header: 'customer', value: (c) => c.customer?.number, priority: 3 },
-  { header: 'duration', value: (c) => callDuration(c), priority: 4, align: 'right' },
-  { header: 'cost', value: (c) => callCost(c), priority: 8, align: 'right' },
-  { header: 'ended reason', value: (c) => c.endedReason, priority: 9, grow: true, width: 12 },
+  // A field of another type than expected is shown as received (`shown`); cost and duration
+  // are numbers, or numeric strings read as numbers.
+  { header: 'created', value: (c) => shown(c.createdAt), priority: 1 },
+  { header: 'type', value: (c) => shown(c.type), priority: 5 },
+  { header: 'status', value: (c) => shown(c.status), tone: (c) => statusTone(c.status), priority: 1 },
+  { header: 'assistant', value: (c) => shown(c.assistantId), priority: 2, grow: true, width: 12 },
+  { header: 'number', value: (c) => shown(c.phoneNumberId), priority: 6, grow: true, width: 12 },
+  { header: 'customer', value: (c) => shown(c.customer?.number), priority: 3 },
+  { header: 'duration', value: (c) => callDuration(c) ?? shown(c.durationSeconds), priority: 4, align: 'right' },
+  { header: 'cost', value: (c) => callCost(c) ?? shown(c.cost), priority: 8, align: 'right' },
+  { header: 'ended reason', value: (c) => shown(c.endedReason), priority: 9, grow: true, width: 12 },
 ];
 
 /** The columns with assistant and number names where the list cache knows them (on a terminal). */
@@ -88,8 +85,8 @@ export async function listCalls(
   names?: ListNames,
 ): Promise<void> {
   const CALL_COLUMNS = namedCallColumns(names);
-  const filters = { ...callFilters(flags), limit: undefined };
-  const { walkCallLog, DEFAULT_CALL_PAGE, MAX_CALL_PAGE, PagingError } = await import('../api/pager.js');
+  const filters = { ...callFilters(await resolvedFlags(api, flags)), limit: undefined };
+  const { walkCallLog, newestCalls, DEFAULT_CALL_PAGE, MAX_CALL_PAGE, PagingError } = await import('../api/pager.js');
   // Where the service cannot be paged further, the calls read are right: shown, then the failure.
   const shownIf = (err: unknown, show: () => void) => {
     if (err instanceof PagingError) show();
@@ -100,15 +97,25 @@ export async function listCalls(
     // An id names one call: found, the list is whole.
     const want = flags.id ? 1 : (flags.limit ?? DEFAULT_CALL_PAGE);
     const calls: Call[] = [];
+    let more = false;
     try {
-      for await (const page of walkCallLog(api, filters, { pageSize: want, onNotice })) {
-        calls.push(...page.slice(0, want - calls.length));
-        if (calls.length >= want) break;
-      }
+      if (flags.id) {
+        for await (const page of walkCallLog(api, filters, { pageSize: want, onNotice })) {
+          calls.push(...page.slice(0, want - calls.length));
+          if (calls.length >= want) break;
+        }
+      } else more = (await newestCalls(api, filters, want, { onNotice, onPage: (page) => calls.push(...page) })).more;
     } catch (err) {
       throw shownIf(err, () => printList(out, calls, CALL_COLUMNS));
     }
     printList(out, calls, CALL_COLUMNS);
+    if (more)
+      noteMore(
+        note,
+        'calls',
+        `showed the newest ${grouped(calls.length)}`,
+        `--all for every one${want < MAX_CALL_PAGE ? `, or --limit up to ${grouped(MAX_CALL_PAGE)}` : ''}`,
+      );
     return;
   }
   const writer = listWriter(out, CALL_COLUMNS);
@@ -124,23 +131,42 @@ export async function showCall(api: VoiceAgentApi, out: OutputTarget, id: string
   const call = await api.getCall(id);
   if (out.format !== 'table') return printRecord(out, call, CALL_COLUMNS);
   const shown = callFieldsToShow(call);
-  const talk = dialogue(call, out.tty ? out.width : undefined);
+  const talk = dialogue(call, out.tty ? out.width : undefined, out.color);
   // The conversation reads as a dialogue below the fields, not as the messages' JSON.
   if (talk.length) {
     delete shown.messages;
     delete shown.transcript;
   }
   out.write(toFieldList(shown, out.tty, out.color));
+  // The cost breakdown, analysis, latencies and recording, each under its name, in the fields' form.
+  for (const section of callSections(call)) {
+    const rows: Record<string, unknown> = Object.fromEntries(section.rows);
+    out.write(`\n${paint(out.color, 'bold', section.title.toLowerCase())}\n`);
+    if (section.rows.length) out.write(toFieldList(rows, out.tty, out.color).replace(/^(?=.)/gm, '  '));
+    if (section.table)
+      out.write(
+        tableLines(section.table)
+          .map((l, i) => `  ${i === 0 ? paint(out.color, 'dim', escapeLine(l)) : escapeLine(l)}\n`)
+          .join(''),
+      );
+  }
   if (talk.length) out.write(`\n${paint(out.color, 'bold', 'transcript')}\n${talk.join('\n')}\n`);
 }
 
-/** A call's turns, "Speaker: words" a turn (wrapped under itself to `width` on a terminal); its transcript's lines when it has no turns. */
-function dialogue(call: Call, width: number | undefined): string[] {
+/**
+ * A call's turns, "Speaker: words" a turn (wrapped under itself to `width` on a terminal); its
+ * transcript's lines when it has no turns. A tool's call or result is a line of its own, dimmed
+ * where there is color.
+ */
+function dialogue(call: Call, width: number | undefined, color = false): string[] {
   const v = viewCall(call);
-  const turns = v.turns.filter((t) => t.text !== '' && t.role !== 'system').map((t) => `${speakerWord(t.role)}: ${t.text}`);
-  const lines = turns.length ? turns : (v.transcript?.split('\n').filter((l) => l.trim()) ?? []);
-  if (!width) return lines.map((l) => `  ${escapeLine(l)}`);
-  return lines.flatMap((l) => wrapText(l, Math.max(20, width - 4)).map((w, i) => (i === 0 ? `  ${w}` : `    ${w}`)));
+  const turns = v.turns
+    .filter((t) => t.text !== '' && t.role !== 'system')
+    .map((t) => ({ line: `${speakerWord(t.role)}: ${t.text}`, tool: isToolTurn(t.role) }));
+  const lines = turns.length ? turns : (v.transcript?.split('\n').filter((l) => l.trim()) ?? []).map((line) => ({ line, tool: false }));
+  const dim = (tool: boolean, s: string) => (tool ? paint(color, 'dim', s) : s);
+  if (!width) return lines.map((l) => dim(l.tool, `  ${escapeLine(l.line)}`));
+  return lines.flatMap((l) => wrapText(l.line, Math.max(20, width - 4)).map((w, i) => dim(l.tool, i === 0 ? `  ${w}` : `    ${w}`)));
 }
 
 /**
@@ -149,10 +175,11 @@ function dialogue(call: Call, width: number | undefined): string[] {
  */
 function callFieldsToShow(call: Call): Record<string, unknown> {
   const v = viewCall(call);
-  const shown: Record<string, unknown> = { ...call };
+  // The fields the sections show are there; the artifact's others are listed one by one.
+  const shown: Record<string, unknown> = Object.fromEntries(otherFields(call, new Set()));
   if (call.durationSeconds == null && v.durationSeconds !== undefined) shown.duration = `${Math.round(v.durationSeconds)}s (startedAt to endedAt)`;
   if (call.cost == null && v.cost !== undefined) shown.cost = v.cost;
-  if (!call.summary && v.summary) shown.summary = v.summary;
+  if (!call.summary && v.summary && !callSections(call).some((s) => s.title === 'Analysis')) shown.summary = v.summary;
   if (!call.transcript && v.transcript) shown.transcript = v.transcript;
   return shown;
 }
@@ -166,9 +193,10 @@ interface OutboundFlags {
 
 async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundFlags, warn: (line: string) => void = writeErr): Promise<void> {
   const since = new Date(Date.now() - 60_000).toISOString();
+  const assistantId = await resolveId(api, ASSISTANT, flags.assistant);
   const phoneNumberId = await phoneNumberIdOf(api, flags.number);
   const placed = await api.placeOutboundCall({
-    assistantId: flags.assistant,
+    assistantId,
     phoneNumberId,
     customer: flags.name === undefined ? { number: flags.to } : { number: flags.to, name: flags.name },
   });
@@ -177,7 +205,7 @@ async function placeCall(api: VoiceAgentApi, out: OutputTarget, flags: OutboundF
   noteUnread(
     'the service accepted the call',
     placed,
-    `the call's id is unknown; to find it: switchboard calls list --assistant ${flags.assistant} --number ${phoneNumberId} --after ${since}`,
+    `the call's id is unknown; to find it: switchboard calls list --assistant ${assistantId} --number ${phoneNumberId} --after ${since}`,
     warn,
   );
 }
@@ -201,7 +229,7 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
   const seen = new Map<string, string | null | undefined>();
   // Calls from the last hour may still be changing status; older ones are done.
   const since = new Date(Date.now() - 3600_000).toISOString();
-  const filters: CallFilters = { ...callFilters(flags), createdAtGt: flags.after ?? since, limit: 1000 };
+  const filters: CallFilters = { ...callFilters(await resolvedFlags(api, flags)), createdAtGt: flags.after ?? since, limit: 1000 };
   let first = true;
   const rows = listWriter(out, CALL_COLUMNS);
   while (!signal.aborted) {
@@ -219,7 +247,7 @@ export async function watchCalls(api: VoiceAgentApi, out: OutputTarget, flags: L
       else if (out.format === 'table' && out.tty) out.write(changed.map((c) => watchLine(c, out) + '\n').join(''));
       else rows.add(changed);
     }
-    if (first && out.tty && out.format === 'table') process.stderr.write('watching the call log; Ctrl-C to stop\n');
+    if (first && out.tty && out.format === 'table') io().stderr.write('watching the call log; Ctrl-C to stop\n');
     first = false;
     await sleep(flags.interval * 1000, signal);
   }
@@ -236,7 +264,7 @@ function watchLine(c: Call, out: OutputTarget): string {
     const t = escapeLine(s);
     return padCells(t, Math.max(width, cellWidth(t)));
   };
-  const id = out.wide ? escapeLine(c.id) : truncateCells(escapeLine(c.id), SHORT_ID_CELLS);
+  const id = out.wide ? escapeLine(c.id) : (shortId(escapeLine(c.id), SHORT_ID_LEAST) ?? truncateCells(escapeLine(c.id), SHORT_ID_LEAST));
   const status = cell(c.status ?? '', 11);
   const type = cell(c.type === 'inboundPhoneCall' ? 'inbound' : c.type === 'outboundPhoneCall' ? 'outbound' : (c.type ?? ''), 8);
   const head = `${time}  ${id}  ${status}  ${type}`;
@@ -268,8 +296,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 function filterOptions(cmd: Command): Command {
   return cmd
-    .option('--assistant <id>', 'only calls handled by this assistant', nonEmpty)
-    .option('--number <phoneNumberId>', 'only calls on this phone number', nonEmpty)
+    .option('--assistant <id|name>', 'only calls handled by this assistant (its id, short id or name)', nonEmpty)
+    .option('--number <id|DID>', 'only calls on this phone number (its id, short id or DID)', nonEmpty)
     .option('--after <date>', 'created on or after (ISO 8601, YYYY-MM-DD, or 24h / 7d ago)', startDate)
     .option('--before <date>', 'created on or before (same forms as --after)', endDate);
 }
@@ -288,7 +316,7 @@ export function callsCommand(): Command {
     .action(
       action('open the call log', async (_o: unknown, c: Command) => {
         rejectStrayWords(c);
-        if (!process.stdin.isTTY || !process.stdout.isTTY) {
+        if (!io().stdin.isTTY || !io().stdout.isTTY) {
           c.help({ error: true });
           return;
         }
@@ -325,8 +353,8 @@ export function callsCommand(): Command {
   cmd
     .command('outbound')
     .description('place an outbound call from one of your numbers')
-    .requiredOption('--assistant <id>', 'assistant that talks on the call', nonEmpty)
-    .requiredOption('--number <number>', 'phone number to call from: its id, or its DID (+12125550142)', nonEmpty)
+    .requiredOption('--assistant <id|name>', 'assistant that talks on the call: its id, short id or name', nonEmpty)
+    .requiredOption('--number <id|DID>', 'phone number to call from: its id, short id or DID (+12125550142)', nonEmpty)
     .requiredOption('--to <E.164>', 'customer number in E.164 form, like +14155550123', e164)
     .option('--name <customer name>', 'customer name')
     .addHelpText(

@@ -9,6 +9,7 @@ import { colorWanted } from './color.js';
 import { setExitCode, takeExitCode, UsageError } from './exit.js';
 import type { Globals } from './runtime.js';
 import type { ConsoleOptions } from '../ui/start.js';
+import { io } from './io.js';
 
 export interface OpenConsole {
   /** What to name in the refusal off a terminal ("the console", "the chat console"). */
@@ -36,7 +37,7 @@ export async function openConsoleAlone(): Promise<number> {
 }
 
 export async function openConsole(g: Globals, o: OpenConsole): Promise<void> {
-  if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError(`${o.what} needs an interactive terminal; for scripts use ${o.forScripts}`);
+  if (!io().stdin.isTTY || !io().stdout.isTTY) throw new UsageError(`${o.what} needs an interactive terminal; for scripts use ${o.forScripts}`);
   if (g.output) throw new UsageError(`--output is for the commands; ${o.what} has no output format`);
   // A dumb terminal cannot move the cursor or switch screens: refused, not drawn as a scroll of frames.
   if (process.env.TERM === 'dumb')

@@ -41,7 +41,8 @@ export function doctorCommand(): Command {
     .addHelpText(
       'after',
       '\nChecks, one line each (ok, adapted, warning or failed): the key; the envelope of each list and\n' +
-        'record; the page size GET /calls and GET /files allow; which created-at filters GET /calls honours,\n' +
+        'record; its records, read field by field as the commands read them; the page size GET /calls\n' +
+        'and GET /files allow; which created-at filters GET /calls honours,\n' +
         'strict or inclusive; where calls keep transcript, summary, duration and cost; the clock.\n\n' +
         'Exit codes: 0 every check ok, adapted or a warning; 1 a check failed; 4 the key was refused.\n\nExamples:\n  $ switchboard doctor\n' +
         '  $ switchboard --profile prod doctor -o json',

@@ -25,8 +25,11 @@ let exitCode: number = EXIT.ok;
 export function setExitCode(code: number): void {
   exitCode = code;
 }
+/** The code set since the last take, then back to 0: a second run in one process starts clean. */
 export function takeExitCode(): number {
-  return exitCode;
+  const code = exitCode;
+  exitCode = EXIT.ok;
+  return code;
 }
 
 brandError(UsageError, 'UsageError');

@@ -1,4 +1,5 @@
 // switchboard files list | get | upload | delete
+import { FILE, resolveId } from './resolve.js';
 import { serviceOfRecord, serviceWords } from '../api/records.js';
 import { Command } from 'commander';
 import type { VoiceAgentApi, Written } from '../api/contract.js';
@@ -14,8 +15,9 @@ const MAX_PAGE_NUMBER = 1_000_000;
 import { type Column } from '../format/column.js';
 import { escapeLine, jsonText } from '../format/escape.js';
 import { count, grouped } from '../format/words.js';
-import { printList, printRecord, statusTone, toCsv, type OutputTarget } from './output.js';
+import { noteMore, printList, printRecord, statusTone, toCsv, type OutputTarget } from './output.js';
 import { action, UsageError, withApi, writeErr } from './runtime.js';
+import { io } from './io.js';
 
 const FILE_COLUMNS: Column<KbFile>[] = [
   { header: 'id', value: (f) => f.id, priority: 2, id: true },
@@ -45,20 +47,20 @@ export async function listFiles(
   // Whether more pages exist goes to stderr, in every format: stdout stays the records alone, so
   // pipes and parsers are unchanged, and a script or a person still learns the list is not whole.
   const { page, totalPages, total } = pagination;
-  if (page < totalPages) note(`more files: this is page ${page} of ${totalPages} (${count(total, 'file')}); --page ${page + 1} for the next`);
+  if (page < totalPages) noteMore(note, 'files', `this is page ${page} of ${totalPages} (${count(total, 'file')})`, `--page ${page + 1} for the next`);
   else if (page > totalPages && page > 1) note(`page ${page} is past the last page (${Math.max(1, totalPages)}, ${count(total, 'file')})`);
 }
 
 async function uploadFile(api: VoiceAgentApi, out: OutputTarget, path: string): Promise<void> {
   // Progress only for a person watching; a script's stderr stays quiet.
-  const progress = process.stderr.isTTY
-    ? (sent: number, total: number) => process.stderr.write(`\ruploading ${escapeLine(path)}: ${total > 0 ? Math.floor((sent / total) * 100) : 0}%`)
+  const progress = io().stderr.isTTY
+    ? (sent: number, total: number) => io().stderr.write(`\ruploading ${escapeLine(path)}: ${total > 0 ? Math.floor((sent / total) * 100) : 0}%`)
     : undefined;
   let uploaded: Written<KbFile>;
   try {
     uploaded = await api.uploadFile(path, { onProgress: progress });
   } finally {
-    if (progress) process.stderr.write('\r\u001b[K');
+    if (progress) io().stderr.write('\r\u001b[K');
   }
   if (uploaded.record) printRecord(out, uploaded.record, FILE_COLUMNS);
   noteUnread(`${path} was uploaded`, uploaded, 'its id is unknown; look for it in: switchboard files list');
@@ -71,7 +73,7 @@ function refuseUpload(problem: string | null): void {
 /** Asks on the terminal; resolves true only for an explicit yes. */
 export async function confirm(question: string): Promise<boolean> {
   const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const rl = createInterface({ input: io().stdin, output: io().stderr });
   try {
     const answer = await rl.question(`${question} [y/N] `);
     return /^y(es)?$/i.test(answer.trim());
@@ -86,7 +88,7 @@ const DELETED_COLUMNS: Column<{ id: string; message: string }>[] = [
 ];
 
 function refuseWithoutTerminal(id: string): void {
-  if (!process.stdin.isTTY) throw new UsageError(`refusing to delete file ${id} without a terminal to confirm on; add --yes to delete it.`);
+  if (!io().stdin.isTTY) throw new UsageError(`refusing to delete file ${id} without a terminal to confirm on; add --yes to delete it.`);
 }
 
 /**
@@ -134,11 +136,11 @@ export function filesCommand(): Command {
   cmd
     .command('get')
     .description("show one file's record")
-    .argument('<id>', 'file id', nonEmpty)
-    .addHelpText('after', '\nExamples:\n  $ switchboard files get file_123')
+    .argument('<id>', 'file: its id, short id or name', nonEmpty)
+    .addHelpText('after', '\nExamples:\n  $ switchboard files get file_123\n  $ switchboard files get opening-hours.md')
     .action(
       action('get the file', async (id: string, _o: object, c: Command) =>
-        withApi(c, async ({ api, out }) => printRecord(out, await api.getFile(id), FILE_COLUMNS)),
+        withApi(c, async ({ api, out }) => printRecord(out, await api.getFile(await resolveId(api, FILE, id)), FILE_COLUMNS)),
       ),
     );
 

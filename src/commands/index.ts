@@ -8,6 +8,7 @@ import { cellWidth, wrapCells } from '../format/cells.js';
 import { escapeLine } from '../format/escape.js';
 import { applySettings, rootProgram } from './root.js';
 import { EXIT, CommandFailed, takeExitCode, writeErr } from './runtime.js';
+import { io, withIo, type Io } from './io.js';
 
 /** Each command that can be built alone, by the name it is run with. */
 const ONE_COMMAND: Record<string, () => Promise<Command>> = {
@@ -24,6 +25,7 @@ const ONE_COMMAND: Record<string, () => Promise<Command>> = {
   whoami: () => import('./whoami.js').then((m) => m.whoamiCommand()),
   doctor: () => import('./doctor.js').then((m) => m.doctorCommand()),
   test: () => import('./test.js').then((m) => m.testCommand()),
+  mcp: () => import('./mcp.js').then((m) => m.mcpCommand()),
 };
 
 /** The root's options that take a value: the word after one is not a command's name. */
@@ -50,15 +52,23 @@ async function programFor(argv: string[], version: string): Promise<Command> {
   return program;
 }
 
-/** Runs one invocation; never throws, never prints a stack trace. */
-export async function runCommands(argv: string[], version: string): Promise<number> {
+/**
+ * Runs one invocation; never throws, never prints a stack trace. `streams`, when given, are its
+ * standard streams in place of the process's (the tests run the program in process).
+ */
+export function runCommands(argv: string[], version: string, streams?: Io): Promise<number> {
+  return withIo(streams, () => run(argv, version));
+}
+
+async function run(argv: string[], version: string): Promise<number> {
   // `switchboard calls list --all | head` closes the pipe early: that is the reader's choice, not an error.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  io().stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
     writeErr(`switchboard: cannot write the output: ${err.message}`);
     process.exit(EXIT.failed);
   });
   const program = await programFor(argv, version);
+  takeExitCode(); // an earlier run in this process (the tests run many) leaves no code behind
   try {
     await program.parseAsync(argv, { from: 'user' });
     return takeExitCode();
@@ -79,7 +89,7 @@ const LONG_LINE_CELLS = 300;
 function errorLines(message: string, debug: boolean): string[] | undefined {
   const raw = message.split(/\r?\n/);
   if (raw.length <= MAX_ERROR_LINES && cellWidth(message) <= LONG_LINE_CELLS) return undefined; // one line, as always
-  const width = Math.max(40, Math.min(process.stderr.columns ?? 160, 160) - 2);
+  const width = Math.max(40, Math.min(io().stderr.columns ?? 160, 160) - 2);
   const lines = raw.flatMap((l) => (l.trim() === '' ? [] : wrapCells(escapeLine(l), width)));
   if (debug || lines.length <= MAX_ERROR_LINES) return lines;
   const shown = lines.slice(0, MAX_ERROR_LINES - 1);

@@ -1,11 +1,13 @@
 // Checks on what users type, run by commander while it parses (before any request), so a bad
 // value exits 2 with a message naming it.
 import { InvalidArgumentError } from 'commander';
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { parseDateInput } from '../api/dates.js';
 import { InputError } from '../api/errors.js';
+import { readHandedFile } from '../config/files.js';
 import { E164_HINT, isE164 } from '../api/validate.js';
 import { UsageError } from './runtime.js';
+import { io } from './io.js';
 
 export function nonEmpty(value: string): string {
   const v = value.trim();
@@ -84,7 +86,7 @@ function readableFile(path: string): string {
  */
 export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of io().stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -92,7 +94,7 @@ export async function readStdin(): Promise<string> {
 export async function readJsonObject(path: string): Promise<Record<string, unknown>> {
   if (path !== '-') readableFile(path);
   const source = path === '-' ? 'stdin' : path;
-  const text = path === '-' ? await readStdin() : readFileSync(path, 'utf8');
+  const text = path === '-' ? await readStdin() : readHandedFile(path, 'a JSON file');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -2,15 +2,13 @@
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { PhoneNumber } from '../api/schemas.js';
-import { ApiError } from '../api/errors.js';
-import { isE164 } from '../api/validate.js';
+import { ASSISTANT, PHONE_NUMBER, resolveId } from './resolve.js';
 import { nonEmpty } from './input.js';
 import { type Column } from '../format/column.js';
-import { activeWord } from '../format/words.js';
 import { escapeLine, jsonText } from '../format/escape.js';
 import { printList, printRecord, statusTone, type OutputTarget } from './output.js';
 import { action, withApi, writeErr } from './runtime.js';
-import { linkOfNumber, linkWords } from '../api/records.js';
+import { linkOfNumber, linkWords, numberActive, numberDid, numberStatusWord } from '../api/records.js';
 import { failure } from '../api/errors.js';
 import { loadLinks, rememberLink, type NumberLinks } from '../config/links.js';
 import type { Target } from '../target.js';
@@ -22,10 +20,11 @@ import type { Target } from '../target.js';
 function numberColumns(links?: NumberLinks): Column<PhoneNumber>[] {
   return [
     { header: 'id', value: (n) => n.id, priority: 2, id: true },
-    { header: 'did', value: (n) => n.did, priority: 1 },
+    { header: 'did', value: (n) => numberDid(n), priority: 1 },
+    { header: 'name', value: (n) => n.name, priority: 5, hideWhenSame: true },
     { header: 'provider', value: (n) => n.provider, priority: 3 },
     { header: 'domain', value: (n) => n.domain, priority: 4, grow: true, width: 12 },
-    { header: 'status', value: (n) => activeWord(n.status), tone: (n) => statusTone(n.status), priority: 2 },
+    { header: 'status', value: (n) => numberStatusWord(n), tone: (n) => statusTone(numberActive(n) ?? n.status), priority: 2 },
     { header: 'assistant', value: (n) => linkWords(linkOfNumber(n, links), (id) => id), priority: 1, grow: true, width: 12 },
   ];
 }
@@ -37,30 +36,20 @@ export async function listNumbers(api: VoiceAgentApi, out: OutputTarget, target?
   printList(out, numbers, numberColumns(target ? loadLinks(target.profile, api.baseUrl) : undefined));
 }
 
-/** The id of a number given by id or by DID (`+12125550142`, as `sandbox ring` takes it). */
-export async function phoneNumberIdOf(api: VoiceAgentApi, idOrDid: string): Promise<string> {
-  if (!isE164(idOrDid)) return idOrDid;
-  const found = (await api.listPhoneNumbers()).find((n) => n.did === idOrDid);
-  if (!found)
-    throw new ApiError(
-      404,
-      `no phone number with DID ${idOrDid}; switchboard numbers list shows the numbers there are`,
-      'GET',
-      '/phone-numbers',
-      api.baseUrl,
-      'Not Found',
-    );
-  return found.id;
+/** The id of a number given by id, short id or DID (`+12125550142`, as `sandbox ring` takes it). */
+export function phoneNumberIdOf(api: VoiceAgentApi, given: string): Promise<string> {
+  return resolveId(api, PHONE_NUMBER, given);
 }
 
 export async function linkNumber(
   api: VoiceAgentApi,
   out: OutputTarget,
   idOrDid: string,
-  assistantId: string,
+  assistantGiven: string,
   target?: Pick<Target, 'profile' | 'kind'>,
 ): Promise<void> {
   const phoneNumberId = await phoneNumberIdOf(api, idOrDid);
+  const assistantId = await resolveId(api, ASSISTANT, assistantGiven);
   const res = await api.linkNumber({ phoneNumberId, assistantId });
   // Kept for `numbers list` and the console, for a service whose numbers do not say their
   // assistant (the embedded sandbox's do, and its address changes every run).
@@ -91,8 +80,8 @@ export function numbersCommand(): Command {
   cmd
     .command('link')
     .description('link an assistant to a phone number for inbound calls')
-    .argument('<number>', 'phone number id, or its DID (+12125550142)', nonEmpty)
-    .requiredOption('--assistant <id>', 'assistant that answers calls to this number', nonEmpty)
+    .argument('<number>', 'phone number: its id, short id or DID (+12125550142)', nonEmpty)
+    .requiredOption('--assistant <id|name>', 'assistant that answers calls to this number: its id, short id or name', nonEmpty)
     .addHelpText(
       'after',
       '\nExamples:\n  $ switchboard numbers link pn_123 --assistant asst_456\n  $ switchboard numbers link +12125550142 --assistant asst_456',

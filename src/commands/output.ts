@@ -9,6 +9,7 @@ import { cellWidth, padCells, truncateCells } from '../format/cells.js';
 import { cellText, COLUMN_GAP, layoutColumns, type Cell, type Column, type Tone } from '../format/column.js';
 import { escapeLine, escapeText, jsonText } from '../format/escape.js';
 import { shortId } from '../format/table-text.js';
+import { shortIdLength } from '../format/short-id.js';
 
 /** Where and how output goes; built once per invocation from the global options. */
 export interface OutputTarget {
@@ -22,9 +23,6 @@ export interface OutputTarget {
   wide?: boolean;
   write: (text: string) => void;
 }
-
-/** The fewest cells an id shrinks to in a terminal table too narrow for it; a `calls watch` line's id, unless --wide. */
-export const SHORT_ID_CELLS = 12;
 
 const ANSI: Record<Tone | 'bold', [number, number]> = {
   bold: [1, 22],
@@ -87,14 +85,19 @@ export function toTable<T>(records: readonly T[], allColumns: readonly Column<T>
   if (short && layout.width && total > layout.width) {
     // Too wide for the terminal: the console's layout (src/format/column.ts) drops the columns of
     // lowest priority and shrinks the growing ones, whose cells are cut with an ellipsis.
-    // An id gives way before other columns go: it shrinks, down to SHORT_ID_CELLS.
-    const fitting = allColumns.map((c) => (c.id && !c.grow ? { ...c, grow: true, width: c.width ?? SHORT_ID_CELLS } : c));
+    // An id gives way before other columns go: it shrinks to its short form (src/format/short-id.ts:
+    // its end, as long as the ids of this table need to be told apart), the form the console shows.
+    const idLengths = allColumns.map((c, i) => (c.id ? shortIdLength(rows.map((cells) => cells[i])) : 0));
+    const fitting = allColumns.map((c, i) => (c.id ? { ...c, grow: true, width: Math.min(widths[i], Math.max(c.width ?? 0, idLengths[i])) } : c));
     const fitted = layoutColumns(fitting, layout.width, widths);
     const keep = fitted.map((f) => fitting.indexOf(f.col));
     columns = keep.map((i) => allColumns[i]);
     headers = keep.map((i) => allHeaders[i]);
-    widths = fitted.map((f) => f.width);
-    rows = rows.map((cells) => keep.map((i, k) => (allColumns[i].id && shortId(cells[i], widths[k])) || truncateCells(cells[i], widths[k])));
+    // An id column too narrow for whole ids is as wide as its short ids.
+    widths = fitted.map((f, k) => (f.col.id && f.width < widths[keep[k]] ? Math.min(f.width, Math.max(idLengths[keep[k]], cellWidth(f.col.header))) : f.width));
+    rows = rows.map((cells) =>
+      keep.map((i, k) => (allColumns[i].id && shortId(cells[i], widths[k], idLengths[i])?.trimEnd()) || truncateCells(cells[i], widths[k])),
+    );
     headers = headers.map((h, k) => truncateCells(h, widths[k]));
   }
   const last = columns.length - 1;
@@ -235,7 +238,7 @@ export function statusTone(status: unknown): Tone | undefined {
   }
 }
 
-/** Names for ids, from the lists the console last saw (src/archive/lists.ts); an id not in them stays an id. */
+/** Names for ids, from the lists the console last saw (src/config/cached-lists.ts); an id not in them stays an id. */
 export interface ListNames {
   assistant(id: string | null | undefined): string | undefined;
   number(id: string | null | undefined): string | undefined;
@@ -247,7 +250,7 @@ export interface ListNames {
  */
 export async function listNamesFor(out: OutputTarget, target: Parameters<typeof serviceOf>[0] & { profile: string }): Promise<ListNames | undefined> {
   if (out.format !== 'table' || !out.tty || out.wide) return undefined;
-  const { readCachedList } = await import('../archive/lists.js');
+  const { readCachedList } = await import('../config/cached-lists.js');
   const { cacheDir } = await import('../config/paths.js');
   const read = (name: 'assistants' | 'numbers') =>
     readCachedList<{ id?: string; name?: string | null; did?: string | null }[]>(cacheDir(process.env), target.profile, serviceOf(target), name)?.rows;
@@ -255,10 +258,18 @@ export async function listNamesFor(out: OutputTarget, target: Parameters<typeof 
   const numbers = read('numbers');
   if (!assistants && !numbers) return undefined;
   const index = (
-    rows: { id?: string; name?: string | null; did?: string | null }[] | undefined,
-    label: (r: { name?: string | null; did?: string | null }) => string | null | undefined,
+    rows: { id?: string; name?: string | null; did?: string | null; number?: string | null }[] | undefined,
+    label: (r: { name?: string | null; did?: string | null; number?: string | null }) => string | null | undefined,
   ) => new Map((Array.isArray(rows) ? rows : []).flatMap((r) => (r.id && label(r) ? [[r.id, label(r)!] as const] : [])));
   const a = index(assistants, (r) => r.name);
-  const n = index(numbers, (r) => r.name || r.did);
+  const n = index(numbers, (r) => r.name || r.did || r.number);
   return { assistant: (id) => (id ? a.get(id) : undefined), number: (id) => (id ? n.get(id) : undefined) };
+}
+
+/**
+ * Says that a list was cut: what was shown and how to get the rest (`more calls: showed the newest
+ * 100; --all for every one`). On stderr only (`note`), so a pipe's records stay whole and clean.
+ */
+export function noteMore(note: (line: string) => void, what: string, shown: string, how: string): void {
+  note(`more ${what}: ${shown}; ${how}`);
 }

@@ -1,10 +1,12 @@
-// switchboard profiles list | use | remove
+// switchboard profiles list | use | remove | read-only | allow-http
 import { Command } from 'commander';
 import type { ProfileSummary } from '../config/config.js';
 import { nonEmpty } from './input.js';
 import { type Column } from '../format/column.js';
 import { printList } from './output.js';
+import { escapeLine } from '../format/escape.js';
 import { action, globalsOf, outputFor, refuseWhenReadOnly, UsageError } from './runtime.js';
+import { io } from './io.js';
 
 /** A saved profile as scripts see it in json too: `id` is the name, the key is masked. */
 type ProfileRow = ProfileSummary & { id: string };
@@ -46,7 +48,7 @@ export function profilesCommand(): Command {
       action('switch profiles', async (name: string, _o: object, c: Command) => {
         refuseWhenReadOnly(c, 'changing the current profile');
         (await config()).setCurrentProfile(name);
-        process.stdout.write(`active profile: ${name}\n`);
+        io().stdout.write(`active profile: ${name}\n`);
       }),
     );
 
@@ -59,7 +61,7 @@ export function profilesCommand(): Command {
       action('remove the profile', async (name: string, _o: object, c: Command) => {
         refuseWhenReadOnly(c, 'removing a profile');
         (await config()).removeProfile(name);
-        process.stdout.write(`removed profile ${name}\n`);
+        io().stdout.write(`removed profile ${name}\n`);
       }),
     );
 
@@ -73,14 +75,34 @@ export function profilesCommand(): Command {
       action("change the profile's read-only setting", async (name: string, on: boolean, _o: object, c: Command) => {
         refuseWhenReadOnly(c, 'changing a profile');
         (await config()).setProfileReadOnly(name, on);
-        process.stdout.write(`profile ${name}: read-only ${on ? 'on' : 'off'}\n`);
+        io().stdout.write(`profile ${name}: read-only ${on ? 'on' : 'off'}\n`);
+      }),
+    );
+
+  cmd
+    .command('allow-http')
+    .description(
+      "set a profile's allow-http setting: on lets its base URL be http:// to a host that is not this machine (the key then crosses the network unencrypted)",
+    )
+    .argument('<name>', 'profile name', nonEmpty)
+    .argument('<on|off>', 'on or off', onOffFor('allow-http'))
+    .addHelpText('after', '\nExamples:\n  $ switchboard profiles allow-http lab on')
+    .action(
+      action("change the profile's allow-http setting", async (name: string, on: boolean, _o: object, c: Command) => {
+        refuseWhenReadOnly(c, 'changing a profile');
+        (await config()).setProfileAllowHttp(name, on);
+        io().stdout.write(`profile ${name}: allow-http ${on ? 'on (its key is sent unencrypted over http://)' : 'off'}\n`);
       }),
     );
 
   return cmd;
 }
 
-function onOff(value: string): boolean {
-  if (value === 'on' || value === 'off') return value === 'on';
-  throw new UsageError(`read-only takes on or off, not ${JSON.stringify(value)}`);
+const onOff = onOffFor('read-only');
+
+function onOffFor(setting: string): (value: string) => boolean {
+  return (value) => {
+    if (value === 'on' || value === 'off') return value === 'on';
+    throw new UsageError(`${setting} takes on or off, not "${escapeLine(value)}"`);
+  };
 }

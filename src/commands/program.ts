@@ -17,6 +17,7 @@ import { sandboxCommand } from './sandbox.js';
 import { sessionsCommand } from './sessions.js';
 import { whoamiCommand } from './whoami.js';
 import { testCommand } from './test.js';
+import { mcpCommand } from './mcp.js';
 
 export function buildProgram(version: string): Command {
   const program = rootProgram(version);
@@ -34,6 +35,7 @@ export function buildProgram(version: string): Command {
     whoamiCommand(),
     doctorCommand(),
     testCommand(),
+    mcpCommand(),
     completionCommand(),
   ]) {
     program.addCommand(cmd);

@@ -7,6 +7,7 @@ import { FORMATS } from './output.js';
 import { ROOT_CONSOLE, openConsole } from './console.js';
 import { UsageError, action, globalsOf, rejectStrayWords } from './runtime.js';
 import { TEST_FORMATS } from '../scenarios/report.js';
+import { io } from './io.js';
 
 export function rootProgram(version: string): Command {
   const program = new Command('switchboard')
@@ -59,8 +60,8 @@ export function applySettings(cmd: Command): void {
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => process.stdout.write(s),
-      writeErr: (s) => process.stderr.write(s),
+      writeOut: (s) => io().stdout.write(s),
+      writeErr: (s) => io().stderr.write(s),
       // One line: "switchboard: unknown command 'asistants' (Did you mean assistants?)". It quotes
       // the user's own argument, which may hold escape sequences pasted from anywhere.
       outputError: (s, write) =>

@@ -11,6 +11,7 @@ import type { Format, OutputTarget } from './output.js';
 
 export { EXIT, UsageError, CommandFailed, setExitCode, takeExitCode } from './exit.js';
 import { UsageError, CommandFailed } from './exit.js';
+import { io } from './io.js';
 
 /**
  * For commands that have an action and subcommands (`chat`, `sandbox`): a stray word is a
@@ -54,19 +55,19 @@ function scrub(text: string): string {
 
 /** One line on stderr: service text in it (error messages, names) escaped, keys scrubbed. */
 export function writeErr(line: string): void {
-  process.stderr.write(scrub(escapeLine(line.replace(/\n$/, ''))) + '\n');
+  io().stderr.write(scrub(escapeLine(line.replace(/\n$/, ''))) + '\n');
 }
 
 export function outputFor(g: Globals): OutputTarget {
-  const tty = process.stdout.isTTY === true;
+  const tty = io().stdout.isTTY === true;
   return {
     format: g.output ?? 'table',
     tty,
     color: colorWanted(g.color, process.env, tty),
-    width: tty ? process.stdout.columns : undefined,
+    width: tty ? io().stdout.columns : undefined,
     wide: g.wide === true,
     write: (text) => {
-      process.stdout.write(text);
+      io().stdout.write(text);
     },
   };
 }
@@ -89,6 +90,7 @@ export async function withApi<T>(cmd: Command, fn: (ctx: ApiContext) => Promise<
     readOnly: globals.readOnly,
     sandboxIn: 'shared',
     debug: globals.debug ? (line: string) => writeErr(`debug: ${line}`) : undefined,
+    onWarning: (line: string) => writeErr(`warning: ${line}`),
   });
   addSecret(conn.target.apiKey);
   try {

@@ -3,15 +3,20 @@
 // switchboard sandbox seed --calls N      bulk-insert past calls (large data dirs for the benchmark)
 // The sandbox (fastify, sqlite) is imported only inside these actions.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 // A few lines with no dependency: --help and flag parsing never load the sandbox itself.
+import { InputError } from '../api/errors.js';
+import { readHandedFile } from '../config/files.js';
+import { maskUserInfo } from '../config/url.js';
+import { escapeLine } from '../format/escape.js';
 import { checkCorsOrigin } from '../sandbox/cors.js';
 import { nonEmpty, positiveInt, positiveIntUpTo } from './input.js';
 import { MAX_RING_EVERY, RING_EVERY_VAR } from '../sandbox/child.js';
 import { type Column } from '../format/column.js';
 import { printRecord } from './output.js';
 import { action, globalsOf, outputFor, refuseWhenReadOnly, rejectStrayWords, setExitCode, UsageError } from './runtime.js';
+import { io } from './io.js';
 
 interface SandboxFlags {
   port?: number;
@@ -47,7 +52,9 @@ function logFile(value: string): string {
 
 function corsOrigin(value: string): string {
   if (checkCorsOrigin(value)) return value;
-  throw new InvalidArgumentError(`--cors takes an origin like http://localhost:5173 (scheme, host and port, no path) or *; got ${JSON.stringify(value)}`);
+  throw new InvalidArgumentError(
+    `--cors takes an origin like http://localhost:5173 (scheme, host and port, no path) or *; got "${escapeLine(maskUserInfo(value))}"`,
+  );
 }
 
 function port(value: string): number {
@@ -64,16 +71,10 @@ function keyFile(value: string): string {
   const path = resolvePath(nonEmpty(value));
   let text: string;
   try {
-    const bytes = readFileSync(path);
-    if (bytes.length > KEY_FILE_MAX_BYTES)
-      throw new InvalidArgumentError(`${path} is larger than a key (${bytes.length} bytes); give a file holding just the key.`);
-    text = bytes.toString('utf8');
+    text = readHandedFile(path, 'a key file', { maxBytes: KEY_FILE_MAX_BYTES, tooLargeHint: 'give a file holding just the key' });
   } catch (err) {
-    if (err instanceof InvalidArgumentError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
-    throw new InvalidArgumentError(`Cannot read ${path}: ${why}.`);
+    if (err instanceof InputError) throw new InvalidArgumentError(err.message);
+    throw err;
   }
   const key = text.split(/\r?\n/, 1)[0].trim();
   if (!key) throw new InvalidArgumentError(`${path} holds no key on its first line.`);
@@ -87,9 +88,7 @@ function keyFile(value: string): string {
 function sandboxKey(flags: SandboxFlags, env: NodeJS.ProcessEnv): string | undefined {
   if (flags.apiKey !== undefined && flags.apiKeyFile !== undefined) throw new UsageError('give the key with --api-key or --api-key-file, not both.');
   if (flags.apiKey !== undefined) {
-    process.stderr.write(
-      'warning: a key given with --api-key is visible to other users of this machine (ps); prefer --api-key-file or SWITCHBOARD_SANDBOX_KEY\n',
-    );
+    io().stderr.write('warning: a key given with --api-key is visible to other users of this machine (ps); prefer --api-key-file or SWITCHBOARD_SANDBOX_KEY\n');
     return flags.apiKey;
   }
   if (flags.apiKeyFile !== undefined) return flags.apiKeyFile;
@@ -201,7 +200,7 @@ export function sandboxCommand(): Command {
         const { db } = openSeeded(dataDir, true);
         try {
           const added = await asUsage(() => seedCalls(db, o.calls));
-          process.stdout.write(`added ${added} calls to ${dataDir}\n`);
+          io().stdout.write(`added ${added} calls to ${dataDir}\n`);
         } finally {
           db.close();
         }

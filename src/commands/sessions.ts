@@ -1,4 +1,5 @@
 // switchboard sessions create | list | show — chat sessions for scripts (the console has its own screen).
+import { ASSISTANT, resolveId } from './resolve.js';
 import { Command } from 'commander';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { ChatSession, Message } from '../api/schemas.js';
@@ -102,7 +103,8 @@ async function listRememberedSessions(
   return rows;
 }
 
-async function createSession(api: VoiceAgentApi, out: OutputTarget, assistantId: string, name?: string): Promise<ChatSession | undefined> {
+async function createSession(api: VoiceAgentApi, out: OutputTarget, assistant: string, name?: string): Promise<ChatSession | undefined> {
+  const assistantId = await resolveId(api, ASSISTANT, assistant);
   const created = await api.createSession(name === undefined ? { assistantId } : { assistantId, name });
   noteUnread('the session was created', created, 'its id is unknown (the service has no list of sessions to look it up in); create another if you need one');
   if (created.record) printRecord(out, created.record, SESSION_COLUMNS);
@@ -144,7 +146,7 @@ export function sessionsCommand(): Command {
   cmd
     .command('create')
     .description('start a chat session with an assistant; prints the session')
-    .requiredOption('--assistant <id>', 'assistant to chat with', nonEmpty)
+    .requiredOption('--assistant <id|name>', 'assistant to chat with: its id, short id or name', nonEmpty)
     .option('--name <name>', 'a name to find the session by')
     .addHelpText(
       'after',

@@ -1,11 +1,13 @@
 // switchboard test [PATH…] — conversation tests from YAML scenario files (src/scenarios/).
+import { count } from '../format/words.js';
 import { Command, InvalidArgumentError } from 'commander';
-import { positiveInt, positiveIntUpTo } from './input.js';
+import { nonEmpty, positiveInt, positiveIntUpTo } from './input.js';
 import { paint } from './output.js';
 import { action, EXIT, globalsOf, outputFor, setExitCode, UsageError, withApi, writeErr } from './runtime.js';
 import { TEST_FORMATS, type TestFormat } from '../scenarios/report.js';
 import type { ScenarioFile } from '../scenarios/scenario.js';
 import type { ScenarioResult } from '../scenarios/run.js';
+import { io } from './io.js';
 
 interface TestOptions {
   schema?: boolean;
@@ -48,6 +50,40 @@ function amount(value: string): number {
   return n;
 }
 
+/** test from-call <id>: a regression test from a real call. */
+function fromCallCommand(): Command {
+  return new Command('from-call')
+    .description("write a scenario file from a call in the archive: the caller's lines as turns, each reply a snapshot (or --judge: a rubric)")
+    .argument('<id>', 'the call: its id or a short id (syncs the archive first, unless --offline)', nonEmpty)
+    .option('--out <file>', 'the scenario file to write (*.test.yaml); default: a new file under ./tests named after the call')
+    .option('--judge', "judge the whole conversation against a rubric drawn from the call's summary and analysis, instead of snapshots")
+    .option('--offline', 'read only the archive (no sync, no connection)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ switchboard test from-call 0a62f3\n' +
+        '  $ switchboard test from-call call_123 --judge --out tests/refund.test.yaml\n  $ switchboard test tests',
+    )
+    .action(
+      action('make a test from the call', async (id: string, o: { out?: string; judge?: boolean; offline?: boolean }, c: Command) => {
+        const [{ withArchive }, { callForTest, writeTestFromCall }, { DEFAULT_TEST_DIR }, { escapeLine, jsonText }] = await Promise.all([
+          import('./archive.js'),
+          import('./test-from-call.js'),
+          import('../scenarios/files.js'),
+          import('../format/escape.js'),
+        ]);
+        await withArchive(c, o.offline === true, async ({ archive, api, out }) => {
+          const call = await callForTest(archive, api, id);
+          // `test` has an --out of its own (the report's file), which commander gives the parent wherever it stands.
+          const file = o.out ?? c.parent?.opts<{ out?: string }>().out;
+          const { path } = await writeTestFromCall(call, { judge: o.judge, out: file, dir: DEFAULT_TEST_DIR });
+          if (out.format === 'json') out.write(jsonText({ path, call: call.id }) + '\n');
+          else if (out.format === 'ids') out.write(`${escapeLine(path)}\n`);
+          else out.write(`wrote ${escapeLine(path)} from call ${escapeLine(call.id)}; run it: switchboard test ${escapeLine(path)}\n`);
+        });
+      }),
+    );
+}
+
 export function testCommand(): Command {
   return new Command('test')
     .description('run conversation tests: YAML scenario files (*.test.yaml) against an assistant, each in a new chat session')
@@ -66,6 +102,7 @@ export function testCommand(): Command {
     .option('--update-snapshots', "store each turn's reply beside the file (<name>.snap.yaml) for `expect: { snapshot: true }`")
     .option('--out <file>', 'write the report (-o text|json|junit|tap) to this file; the text report still goes to stdout')
     .option('--schema', 'print the JSON Schema of scenario files and exit')
+    .addCommand(fromCallCommand())
     .addHelpText(
       'after',
       [
@@ -92,7 +129,7 @@ export function testCommand(): Command {
         if (o.schema) {
           if (paths.length) throw new UsageError('--schema takes no paths.');
           const { jsonText } = await import('../format/escape.js');
-          process.stdout.write(jsonText(scenarioJsonSchema(), 2) + '\n');
+          io().stdout.write(jsonText(scenarioJsonSchema(), 2) + '\n');
           return;
         }
         if (o.cleanup) {
@@ -119,8 +156,8 @@ export function testCommand(): Command {
         const samples = o.samples ?? o.repeat ?? 1;
         const grep = o.grep === undefined ? undefined : regex(o.grep);
         const { writeFileSync } = await import('node:fs');
-        const { readSmallTextFile } = await import('../config/files.js');
-        const { findScenarioFiles, DEFAULT_TEST_DIR } = await import('../scenarios/files.js');
+        const { readHandedFile } = await import('../config/files.js');
+        const { findScenarioFiles, readScenarioFile, DEFAULT_TEST_DIR } = await import('../scenarios/files.js');
         const files = findScenarioFiles(paths.length ? paths : [DEFAULT_TEST_DIR]);
         if (files.length === 0)
           throw new UsageError(`no scenario files (*.test.yaml, *.test.yml) under ${(paths.length ? paths : [DEFAULT_TEST_DIR]).join(', ')}.`);
@@ -129,7 +166,7 @@ export function testCommand(): Command {
         let bad = 0;
         for (const f of files) {
           try {
-            parsed.push(parseScenarioFile(f, readSmallTextFile(f, 'a scenario file')));
+            parsed.push(parseScenarioFile(f.path, readScenarioFile(f)));
           } catch (err) {
             bad++;
             writeErr(`switchboard: ${(err as Error).message}`);
@@ -143,7 +180,7 @@ export function testCommand(): Command {
         const order = selectScenarios(parsed, grep);
         // A bad baseline is found before anything is sent.
         const { parseBaseline, compareWithBaseline, estimateCost } = await import('../scenarios/baseline.js');
-        const baseline = o.baseline === undefined ? undefined : parseBaseline(o.baseline, readSmallTextFile(o.baseline, 'a JSON report'));
+        const baseline = o.baseline === undefined ? undefined : parseBaseline(o.baseline, readHandedFile(o.baseline, 'a JSON report'));
         if (o.failOnRegression && !baseline) throw new UsageError('--fail-on-regression needs --baseline <report.json>.');
         if (order.length === 0) throw new UsageError(`no scenario name matches --grep ${o.grep} (in ${files.length} file${files.length === 1 ? '' : 's'}).`);
         const { renderReport, scenarioText, summaryText } = await import('../scenarios/report.js');
@@ -162,8 +199,8 @@ export function testCommand(): Command {
             const plan = planOf(order, samples);
             const estimate = baseline && estimateCost(baseline, order, samples);
             writeErr(
-              `switchboard test: ${order.length} scenario${order.length === 1 ? '' : 's'} × ${samples} sample${samples === 1 ? '' : 's'}: ` +
-                `${plan.sessions} chat sessions, up to ${plan.chats} chats on ${target.profile}; ` +
+              `switchboard test: ${count(order.length, 'scenario')} × ${count(samples, 'sample')}: ` +
+                `${count(plan.sessions, 'chat session')}, up to ${count(plan.chats, 'chat')} on ${target.profile}; ` +
                 (estimate === undefined
                   ? 'the cost is as the service reports it per chat (--baseline gives an estimate)'
                   : `about ${estimate} by the baseline's cost per sample`) +

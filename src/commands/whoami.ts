@@ -1,6 +1,7 @@
 // switchboard whoami: which service the commands talk to, with which profile and key (masked).
 import { Command } from 'commander';
 import { maskKey } from '../config/mask.js';
+import { jsonText } from '../format/escape.js';
 import { type Column } from '../format/column.js';
 import { toCsv, toFieldList } from './output.js';
 import { action, globalsOf, outputFor } from './runtime.js';
@@ -38,7 +39,7 @@ export function whoamiCommand(): Command {
         const g = globalsOf(c);
         const me = await whoami(g.profile);
         const out = outputFor(g);
-        if (out.format === 'json') out.write(JSON.stringify(me, null, 2) + '\n');
+        if (out.format === 'json') out.write(jsonText(me, 2) + '\n');
         else if (out.format === 'ids') out.write(me.profile + '\n');
         else if (out.format === 'csv') out.write(toCsv([me], IDENTITY_COLUMNS));
         else out.write(toFieldList({ ...me }, out.tty, out.color));

@@ -3,7 +3,6 @@
 import { statSync } from 'node:fs';
 // A namespace import lets the bundler keep only what is used (`{ z }` pulls in every locale).
 import * as z from 'zod';
-import { lazySchema } from '../api/lazy.js';
 import { ConfigError, readJsonFile, writePrivateFile } from './files.js';
 import { withLockSync } from './lock.js';
 import { maskKey } from './mask.js';
@@ -14,19 +13,22 @@ export { ConfigError } from './files.js';
 export { ENV_PROFILE, SANDBOX_PROFILE, serviceOf, type Target } from './resolve.js';
 
 // readOnly: every write refused for this profile, as with --read-only.
-// Built when a config file is first read (lazy.ts): with none, a command builds neither.
-const ProfileSchema = lazySchema(function profileSchema() {
-  return z.looseObject({ baseUrl: z.string().min(1), apiKey: z.string().min(1), readOnly: z.boolean().optional() });
+// allowHttp: its base URL may be http:// to another host (the key then crosses the network unencrypted).
+// syncConcurrency: the most history requests the archive's sync keeps in flight, as with `archive sync --concurrency`.
+const ProfileSchema = z.looseObject({
+  baseUrl: z.string().min(1),
+  apiKey: z.string().min(1),
+  readOnly: z.boolean().optional(),
+  allowHttp: z.boolean().optional(),
+  syncConcurrency: z.number().int().min(1).max(64).optional(),
 });
-const ConfigSchema = lazySchema(function configSchema() {
-  return z.looseObject({
-    current: z.string().optional(),
-    // The console takes clicks and the wheel, as with --mouse.
-    mouse: z.boolean().optional(),
-    // The console's colours, as with --theme: light, dark or a theme file's path.
-    theme: z.string().optional(),
-    profiles: z.record(z.string(), ProfileSchema).default({}),
-  });
+const ConfigSchema = z.looseObject({
+  current: z.string().optional(),
+  // The console takes clicks and the wheel, as with --mouse.
+  mouse: z.boolean().optional(),
+  // The console's colours, as with --theme: light, dark or a theme file's path.
+  theme: z.string().optional(),
+  profiles: z.record(z.string(), ProfileSchema).default({}),
 });
 
 export type Profile = z.infer<typeof ProfileSchema>;
@@ -41,6 +43,7 @@ export interface ProfileSummary {
   /** The profile used when neither --profile nor the environment chooses one. */
   current: boolean;
   readOnly?: boolean;
+  allowHttp?: boolean;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -62,22 +65,22 @@ export function loadConfig(env: Env = process.env): Config {
  */
 export function saveProfile(
   name: string,
-  profile: { baseUrl: string; apiKey: string },
+  profile: { baseUrl: string; apiKey: string; allowHttp?: boolean },
   env: Env = process.env,
   opts: { becomeCurrent?: 'if-none'; /** Refuse a name already saved (the console's add), decided under the lock. */ onlyNew?: boolean } = {},
 ): void {
   const checked = checkProfile(name, profile);
   updateConfig(env, (config) => {
     if (opts.onlyNew && profileOf(config, name)) throw new ConfigError(`there is a profile named "${name}" already; choose another name`);
-    config.profiles[name] = checked;
+    config.profiles[name] = { ...checked, ...(profile.allowHttp ? { allowHttp: true } : {}) };
     if (opts.becomeCurrent === 'if-none' && config.current === undefined) config.current = name;
   });
 }
 
 /** A profile as it would be saved (URL without its trailing slashes, key trimmed), or a ConfigError naming what is wrong. */
-export function checkProfile(name: string, profile: { baseUrl: string; apiKey: string }): { baseUrl: string; apiKey: string } {
+export function checkProfile(name: string, profile: { baseUrl: string; apiKey: string; allowHttp?: boolean }): { baseUrl: string; apiKey: string } {
   checkProfileName(name);
-  checkBaseUrl(profile.baseUrl, 'the base URL');
+  checkBaseUrl(profile.baseUrl, 'the base URL', { allowed: profile.allowHttp, how: 'allow it for this profile (switchboard login --allow-http)' });
   const apiKey = profile.apiKey.trim();
   if (!apiKey || /\s/.test(apiKey)) throw new ConfigError('the API key must be non-empty and contain no spaces');
   return { baseUrl: profile.baseUrl.replace(/\/+$/, ''), apiKey };
@@ -98,6 +101,16 @@ export function setProfileReadOnly(name: string, on: boolean, env: Env = process
     if (!p) throw unknownProfile(name, config, 'to change');
     if (on) p.readOnly = true;
     else delete p.readOnly;
+  });
+}
+
+/** A profile's allow-http setting: on, its base URL may be http:// to a host that is not this machine. */
+export function setProfileAllowHttp(name: string, on: boolean, env: Env = process.env): void {
+  updateConfig(env, (config) => {
+    const p = profileOf(config, name);
+    if (!p) throw unknownProfile(name, config, 'to change');
+    if (on) p.allowHttp = true;
+    else delete p.allowHttp;
   });
 }
 
@@ -123,6 +136,7 @@ export function listProfiles(env: Env = process.env): ProfileSummary[] {
         apiKey: maskKey(p.apiKey),
         current: current === name,
         ...(p.readOnly ? { readOnly: true } : {}),
+        ...(p.allowHttp ? { allowHttp: true } : {}),
       })),
   ];
 }

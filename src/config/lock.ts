@@ -2,9 +2,10 @@
 // traits): <file>.lock, created exclusively and holding the owner's pid. A holder that died or
 // stalls past LOCK_STALE_MS is taken over. Writers read what the file holds now under the lock,
 // apply their change and replace the file by an atomic rename, so no writer loses another's.
-import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError, tempName } from './files.js';
+import { makeDirs } from './private-dir.js';
 
 /** A lock older than this belongs to a writer that died or hung (a write takes milliseconds). */
 const LOCK_STALE_MS = 5_000;
@@ -26,8 +27,14 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-function isStale(text: string, mtimeMs: number): boolean {
-  return !pidAlive(Number(text.trim())) || Date.now() - mtimeMs > LOCK_STALE_MS;
+/** How long a holder may keep the lock, and a writer wait for it: a lock held across requests to a service needs longer. */
+export interface LockTimes {
+  staleMs?: number;
+  waitMs?: number;
+}
+
+function isStale(text: string, mtimeMs: number, staleMs: number): boolean {
+  return !pidAlive(Number(text.trim())) || Date.now() - mtimeMs > staleMs;
 }
 
 // The protocol is written once, as a generator that yields each file-system call's result
@@ -123,7 +130,7 @@ async function runAsync<R>(steps: Steps<R>): Promise<R> {
 // Gives the lock taken (the file written, looked at before it is linked: a link changes neither
 // its inode nor its mtime, and nothing can fail between taking the lock and returning it), or
 // undefined to try again.
-function* tryLock(fs: LockFs, lock: string, ownPidIsMine: boolean): Steps<Held | undefined> {
+function* tryLock(fs: LockFs, lock: string, ownPidIsMine: boolean, staleMs: number): Steps<Held | undefined> {
   const tmp = tempName(lock);
   try {
     yield* step(fs.writeFile(tmp, String(process.pid)));
@@ -140,7 +147,7 @@ function* tryLock(fs: LockFs, lock: string, ownPidIsMine: boolean): Steps<Held |
     try {
       const held = yield* step(fs.inspect(lock));
       if (ownPidIsMine && Number(held.text.trim()) === process.pid) return held;
-      if (isStale(held.text, held.mtimeMs)) yield* breakStale(fs, lock, held);
+      if (isStale(held.text, held.mtimeMs, staleMs)) yield* breakStale(fs, lock, held);
     } catch {
       // gone meanwhile: try again
     }
@@ -171,15 +178,16 @@ function* breakStale(fs: LockFs, lock: string, judged: Held): Steps<void> {
 
 /** The directory does not exist yet: made private, like the file. */
 function mkdirPrivate(lock: string): void {
-  mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
+  makeDirs(dirname(lock), 0o700);
 }
 
-function* locked<T>(fs: LockFs, path: string, fn: () => Io<T>, ownPidIsMine: boolean): Steps<T> {
+function* locked<T>(fs: LockFs, path: string, fn: () => Io<T>, ownPidIsMine: boolean, times: LockTimes): Steps<T> {
   const lock = lockFor(path);
-  const deadline = Date.now() + LOCK_WAIT_MS;
+  const waitMs = times.waitMs ?? LOCK_WAIT_MS;
+  const deadline = Date.now() + waitMs;
   let mine: Held | undefined;
-  for (let wait = 2; !(mine = yield* tryLock(fs, lock, ownPidIsMine)); wait = Math.min(wait * 2, 50)) {
-    if (Date.now() > deadline) throw new ConfigError(`${lock} stayed locked for ${LOCK_WAIT_MS / 1000}s; if no other switchboard is running, delete it`);
+  for (let wait = 2; !(mine = yield* tryLock(fs, lock, ownPidIsMine, times.staleMs ?? LOCK_STALE_MS)); wait = Math.min(wait * 2, 50)) {
+    if (Date.now() > deadline) throw new ConfigError(`${lock} stayed locked for ${waitMs / 1000}s; if no other switchboard is running, delete it`);
     yield* step(fs.sleep(wait));
   }
   try {
@@ -206,9 +214,9 @@ function* release(fs: LockFs, lock: string, mine: Held): Steps<void> {
 
 /** `exiting`: a lock holding this process's pid is its own (an async write that will never resume). */
 export function withLockSync<T>(path: string, fn: () => T, exiting = false): T {
-  return runSync(locked(syncFs, path, fn, exiting));
+  return runSync(locked(syncFs, path, fn, exiting, {}));
 }
 
-export async function withLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  return runAsync(locked(asyncFs, path, fn, false));
+export async function withLock<T>(path: string, fn: () => Promise<T>, times: LockTimes = {}): Promise<T> {
+  return runAsync(locked(asyncFs, path, fn, false, times));
 }

@@ -5,6 +5,7 @@
 import type { Config, Profile } from './config.js';
 import { ConfigError } from './files.js';
 import { configFile, dataDir, sandboxDataDir, type Env } from './paths.js';
+import { maskUserInfo, sendsKeyInClear } from './url.js';
 
 /** The embedded sandbox: what runs when nothing else is configured. */
 export const SANDBOX_PROFILE = 'sandbox';
@@ -23,6 +24,8 @@ export interface Target {
   sandboxDataDir?: string;
   /** Writes are refused (--read-only, or the profile's readOnly): the client sends none. */
   readOnly?: boolean;
+  /** The profile's ceiling of history requests in flight for the archive's sync. */
+  syncConcurrency?: number;
 }
 
 export interface TargetChoice {
@@ -67,7 +70,19 @@ function namedTarget(name: string, why: string, env: Env, config: () => Config):
   const cfg = config();
   const p = profileOf(cfg, name);
   if (!p) throw unknownProfile(name, cfg, `(${why})`);
-  return { kind: 'remote', profile: name, baseUrl: p.baseUrl, apiKey: p.apiKey, dataDir: dataDir(env), ...(p.readOnly ? { readOnly: true } : {}) };
+  checkBaseUrl(p.baseUrl, `profile ${name}'s base URL`, {
+    allowed: p.allowHttp === true || httpAllowedBy(env),
+    how: `turn it on for this profile: switchboard profiles allow-http ${name} on`,
+  });
+  return {
+    kind: 'remote',
+    profile: name,
+    baseUrl: p.baseUrl,
+    apiKey: p.apiKey,
+    dataDir: dataDir(env),
+    ...(p.readOnly ? { readOnly: true } : {}),
+    ...(p.syncConcurrency ? { syncConcurrency: p.syncConcurrency } : {}),
+  };
 }
 
 function envTarget(env: Env): Target {
@@ -75,7 +90,7 @@ function envTarget(env: Env): Target {
   const apiKey = env.SWITCHBOARD_API_KEY;
   if (!baseUrl) throw new ConfigError('SWITCHBOARD_API_KEY is set but SWITCHBOARD_BASE_URL is not; set both, or neither to use a profile');
   if (!apiKey) throw new ConfigError('SWITCHBOARD_BASE_URL is set but SWITCHBOARD_API_KEY is not; set the key too (or use a profile: switchboard login)');
-  checkBaseUrl(baseUrl, 'SWITCHBOARD_BASE_URL');
+  checkBaseUrl(baseUrl, 'SWITCHBOARD_BASE_URL', { allowed: httpAllowedBy(env), how: `set ${ALLOW_HTTP_VAR}=1` });
   return { kind: 'remote', profile: ENV_PROFILE, baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, dataDir: dataDir(env) };
 }
 
@@ -93,13 +108,29 @@ export function unknownProfile(name: string, config: Config, context: string): C
   return new ConfigError(`there is no profile named "${name}" ${context}; known profiles: ${known}. Add one with \`switchboard login --profile ${name}\``);
 }
 
-export function checkBaseUrl(text: string, what: string): void {
+/** Where a user says http:// to another host is meant: named in the refusal. */
+const ALLOW_HTTP_VAR = 'SWITCHBOARD_ALLOW_HTTP';
+
+const httpAllowedBy = (env: Env) => /^(1|true|yes|on)$/i.test(env[ALLOW_HTTP_VAR] ?? '');
+
+/**
+ * A service URL as given (`what` names where it came from), or a ConfigError saying what is
+ * wrong: not a URL, another scheme, a user name or password in it, or http:// to a host that is
+ * not this machine (the key would cross the network unencrypted) unless `allowHttp` says so; then
+ * `how` names the flag or setting that does. An echoed URL never shows its user information.
+ */
+export function checkBaseUrl(text: string, what: string, http: { allowed?: boolean; how?: string } = {}): void {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`${what} "${text}" is not a URL; expected something like https://api.example.com`);
+    throw new ConfigError(`${what} "${maskUserInfo(text)}" is not a URL; expected something like https://api.example.com`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${what} must start with http:// or https://`);
   if (url.username || url.password) throw new ConfigError(`${what} must not contain a user name or password; the API key is kept separately`);
+  if (!http.allowed && sendsKeyInClear(text))
+    throw new ConfigError(
+      `${what} ${text} is http:// to ${url.host}, which is not this machine: the API key would cross the network unencrypted. ` +
+        `Use https://, or if that is meant, ${http.how ?? `set ${ALLOW_HTTP_VAR}=1`}`,
+    );
 }

@@ -34,7 +34,17 @@ const RememberedSessionSchema = z.looseObject({
   totalCost: z.number().optional(),
   variableValues: z.record(z.string(), z.unknown()).optional(),
   /** When each turn was said and what it cost, by position: the service's messages carry neither. */
-  turnStamps: z.array(z.looseObject({ role: z.string().optional(), chars: z.number(), at: z.string().optional(), cost: z.number().optional() })).optional(),
+  turnStamps: z
+    .array(
+      z.looseObject({
+        role: z.string().optional(),
+        chars: z.number(),
+        at: z.string().optional(),
+        cost: z.number().optional(),
+        variables: z.record(z.string(), z.string()).optional().catch(undefined),
+      }),
+    )
+    .optional(),
   /** The service the session lives on (config's serviceOf); entries written before this have none and are always listed. */
   service: z.string().optional(),
 });

@@ -6,8 +6,10 @@ import { cellText, COLUMN_GAP, layoutColumns, type Column } from './column.js';
 import { pad } from './display.js';
 import { cellWidth } from './cells.js';
 import { escapeLine } from './escape.js';
+import { SHORT_ID_LEAST, shortIdLength, shortIdOf } from './short-id.js';
 
-export type Layout<T> = ReturnType<typeof layoutColumns<T>>;
+/** The columns kept and their widths; an id column also carries its list's short-id length (short-id.ts). */
+export type Layout<T> = (ReturnType<typeof layoutColumns<T>>[number] & { idLength?: number })[];
 
 const line = (cells: string[]) => cells.join(' '.repeat(COLUMN_GAP));
 
@@ -16,21 +18,21 @@ export function headerLine<T>(cols: Layout<T>): string {
 }
 
 /**
- * An id too long for its column, cut to its first characters with no ellipsis, as git shows a
- * short hash (the palette takes it); undefined when the text is not such an id or fits. The
- * console's tables and the commands' terminal tables cut ids alike.
+ * An id too long for its column, as its short form (short-id.ts: its last `length` characters, no
+ * ellipsis, what the palette takes back), padded to the column; undefined when the text is not
+ * such an id or fits. The console's tables and the commands' terminal tables show ids alike.
  */
-export function shortId(text: string, w: number): string | undefined {
-  return text.length > w && /^[\x21-\x7e]*$/.test(text) ? text.slice(0, w) : undefined;
+export function shortId(text: string, w: number, length = SHORT_ID_LEAST): string | undefined {
+  return text.length > w && /^[\x21-\x7e]*$/.test(text) ? shortIdOf(text, Math.min(length, w)).padEnd(w) : undefined;
 }
 
-function cell<T>(col: Column<T>, row: T, w: number): string {
+function cell<T>(col: Column<T>, row: T, w: number, idLength?: number): string {
   const text = cellText(col.value(row));
-  return (col.id && shortId(text, w)) || pad(text, w, col.align);
+  return (col.id && shortId(text, w, idLength)) || pad(text, w, col.align);
 }
 
 export function rowLine<T>(cols: Layout<T>, row: T): string {
-  return line(cols.map(({ col, width: w }) => cell(col, row, w)));
+  return line(cols.map(({ col, width: w, idLength }) => cell(col, row, w, idLength)));
 }
 
 /** Rows measured for a layout: enough for what a screen shows and its neighbours, without measuring a long list on every change. */
@@ -39,20 +41,40 @@ const MEASURED_ROWS = 500;
 /**
  * The console's layout for these rows (the <Table> and the frame before Ink both use it): each
  * column as wide as its widest cell, growers shrinking first, and a `hideWhenSame` column left
- * out when every row holds the same value (it says nothing about any one row).
+ * out when every row holds the same value (it says nothing about any one row). An id column with
+ * no room for whole ids is as wide as its short ids, and gives the rest to the other columns.
+ * `idLength`: the short-id length of the list these rows are part of (default: of these rows).
  */
-export function fitColumns<T>(columns: readonly Column<T>[], rows: readonly T[], width: number): Layout<T> {
+export function fitColumns<T>(columns: readonly Column<T>[], rows: readonly T[], width: number, idLength?: number): Layout<T> {
   const sample = rows.length > MEASURED_ROWS ? rows.slice(0, MEASURED_ROWS) : rows;
   if (sample.length === 0) return layoutColumns(columns, width);
   const cells = sample.map((r) => measuredCells(columns, r));
   const shown: Column<T>[] = [];
   const natural: number[] = [];
+  const idLengths = new Map<Column<T>, number>();
   columns.forEach((c, i) => {
     if (c.hideWhenSame && cells.length > 1 && cells.every((m) => m.texts[i] === cells[0].texts[i])) return;
+    const widest = cells.reduce((most, m) => Math.max(most, m.widths[i]), cellWidth(c.header));
+    if (c.id) {
+      const n = idLength ?? shortIdLength(rows.map((r) => cellText(c.value(r))));
+      // The short ids are never cut: the column is at least as wide as they are.
+      c = { ...c, width: Math.min(widest, Math.max(c.width ?? 0, n)) };
+      idLengths.set(c, n);
+    }
     shown.push(c);
-    natural.push(cells.reduce((most, m) => Math.max(most, m.widths[i]), cellWidth(c.header)));
+    natural.push(widest);
   });
-  return layoutColumns(shown, width, natural, 'priority');
+  let fitted = layoutColumns(shown, width, natural, 'priority');
+  // An id column that cannot show whole ids shows short ones: the spare it was given goes to the others.
+  const cut = fitted.filter((f) => f.col.id && f.width < natural[shown.indexOf(f.col)]);
+  if (cut.length) {
+    for (const f of cut) natural[shown.indexOf(f.col)] = Math.max(f.col.width ?? 0, cellWidth(f.col.header));
+    fitted = layoutColumns(shown, width, natural, 'priority');
+  }
+  return fitted.map((f) => {
+    const n = idLengths.get(f.col);
+    return n === undefined ? f : { ...f, idLength: n };
+  });
 }
 
 interface Measured {

@@ -148,7 +148,9 @@ function bestPassage(question: string, passages: Passage[]): Passage | undefined
     for (const t of q) {
       const idf = Math.log(1 + passages.length / (df.get(t) || 1));
       if (p.terms.has(t)) score += idf;
-      if (p.headingTerms.has(t)) score += idf * 0.75; // a section's title says what it is about
+      // A section's title says what the whole section is about; a word in its text may be in passing
+      // ("outside opening hours" in a section on emergencies), so the title weighs more.
+      if (p.headingTerms.has(t)) score += idf * 1.5;
     }
     if (p.source === '') score *= 0.6; // prefer the knowledge base over the prompt's instructions
     if (score > bestScore + 1e-9) {
@@ -176,6 +178,11 @@ function speakAsSelf(sentence: string): string {
 }
 
 const isGreeting = (input: string) => /^\s*(hi|hello|hey|hiya|good (morning|afternoon|evening))\b[\s!,.?]*\S{0,12}[\s!.?]*$/i.test(input);
+// A caller closing the conversation ("that's all, thanks", "bye") is answered with a goodbye, as on a call.
+const isClosing = (input: string) =>
+  /^\s*(great|ok(ay)?|perfect|thanks?|thank you|no)?[\s,!.]*(that'?s all|that is all|thanks?|thank you|bye|goodbye)\b[^?]{0,40}$/i.test(input);
+/** The goodbye an assistant of the sandbox says when the caller closes, in chat and on calls alike. */
+const GOODBYE = "You're welcome. Have a great day, goodbye!";
 const asksIdentity = (input: string) => /\b(who are you|what are you|your name|what (can|do) you do|help me with)\b/i.test(input);
 
 function introduction(p: Persona): string {
@@ -184,11 +191,11 @@ function introduction(p: Persona): string {
 }
 
 const SAY = String.raw`(?:say|tell (?:them|him|her|the caller|the customer|the user)|answer|reply|respond|explain)`;
-const INSTRUCTED = new RegExp(String.raw`^(?:if|when(?:ever)?)\b[^,]*,\s*(?:then\s+)?${SAY}(?:\s+(?:with|that))?[:\s]+(.+)$`, 'is');
+const INSTRUCTED = new RegExp(String.raw`^(?:if|when(?:ever)?)\b([^,]*),\s*(?:then\s+)?${SAY}(?:\s+(?:with|that))?[:\s]+(.+)$`, 'is');
 
 /** What a conditional instruction of the prompt tells the assistant to say, as said: quotes dropped, first letter up. */
 function instructedAnswer(sentence: string): string | undefined {
-  const said = INSTRUCTED.exec(sentence.trim())?.[1]?.trim();
+  const said = INSTRUCTED.exec(sentence.trim())?.[2]?.trim();
   if (!said) return undefined;
   const bare = said.replace(/^["“'](.*)["”'][.!?]?$/s, '$1').trim();
   if (!bare) return undefined;
@@ -196,11 +203,49 @@ function instructedAnswer(sentence: string): string | undefined {
   return /[.!?]$/.test(spoken) ? spoken : `${spoken}.`;
 }
 
-/** The assistant's answer to `input`. */
+/** Words of a rule's condition that frame it ("if the caller asks about …") rather than name its topic. */
+const FRAMING = new Set(
+  terms(
+    'ask asks asked asking caller callers customer customers user users someone anyone people person ' +
+      'question questions inquire inquires mention mentions say says talk wants',
+  ),
+);
+
+/**
+ * The prompt's explicit rule for `question`: "If asked about hours, say 8 to 6 on weekdays." answers
+ * "8 to 6 on weekdays." to any question naming a topic of its condition. The rule naming most of the
+ * question's words wins; on a tie, the first in the prompt.
+ */
+function ruleFor(prompt: string, question: string): string | undefined {
+  const asked = new Set(terms(question));
+  let best: string | undefined;
+  let bestScore = 0;
+  for (const { text } of passagesOf('', prompt, true)) {
+    const condition = INSTRUCTED.exec(text.trim())?.[1];
+    const answer = condition === undefined ? undefined : instructedAnswer(text);
+    if (!answer) continue;
+    const score = terms(condition!).filter((t) => !FRAMING.has(t) && asked.has(t)).length;
+    if (score > bestScore) {
+      best = answer;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * The assistant's answer to `input`. Precedence: a greeting gets the first message; an explicit rule
+ * of the prompt ("if asked about X, say Y") beats everything else, the knowledge base included, as the
+ * prompt is what the user tunes; then who it is; then the best passage of the knowledge base (or else
+ * of the prompt).
+ */
 export function composeReply(p: Persona, docs: KnowledgeDoc[], input: string): string {
   const question = input.trim();
   if (question === '') return `Sorry, I didn't catch that. ${introduction(p)} How can I help?`;
   if (isGreeting(question)) return p.firstMessage.trim() || `Hello! ${introduction(p)} How can I help?`;
+  if (isClosing(question)) return GOODBYE;
+  const ruled = ruleFor(p.systemPrompt, question);
+  if (ruled) return ruled;
   if (asksIdentity(question)) {
     const kbNote = docs.length ? ` I can answer questions from ${docs.map((d) => d.name).join(', ')}.` : '';
     return `${introduction(p)}${kbNote}`;

@@ -686,7 +686,11 @@ const paths = {
       operationId: 'ringSandboxNumber',
       tag: 'Sandbox',
       summary: 'Simulate an inbound call (sandbox only)',
-      description: 'Rings a DID; the linked assistant answers. Without a DID: the next number with an assistant linked, in turn.',
+      description:
+        'Rings a DID; the linked assistant answers. Without a DID: the next number with an assistant linked, in turn. ' +
+        'An inactive assistant (`status: false`) answers no calls: the call rings and ends unanswered, with no messages and ' +
+        "`endedReason: assistant-not-valid` (sandbox choice: the nearest of the platform's ended reasons, Vapi API reference, Call.endedReason, " +
+        'https://docs.vapi.ai/api-reference/calls/get; the hosted reference does not say what an inactive assistant does with a call).',
       requestBody: body(strictBody({ did: idStr('like +14155550100, or a phone number id; default: the next linked number') }, [])),
       success: [201, ok('the inbound call', obj({ message: str(), call: ref('Call') }, ['message', 'call']))],
       extraErrors: [404, 409],

@@ -54,6 +54,8 @@ function ringNumber(store: SandboxStore, dataDir: string, didOrId: string, opts:
     },
     createdAt,
     pace: opts.pace ?? 1000,
+    // An inactive assistant answers no calls (what linking one warns): the call rings and ends unanswered.
+    ...(assistant.body.status === false ? { endedReason: 'assistant-not-valid' as const } : {}),
   });
   store.insertCall(call);
   return callView(call, Date.now(), true);

@@ -16,6 +16,8 @@ export const ENDED_REASONS = [
   'customer-did-not-answer',
   'customer-busy',
   'voicemail',
+  // An inbound call to a number whose assistant is inactive: the service has no assistant to start, and nobody answers.
+  'assistant-not-valid',
 ] as const;
 export type EndedReason = (typeof ENDED_REASONS)[number];
 
@@ -51,6 +53,9 @@ export function unitHash(seed: string): number {
  * callers ask (its knowledge-base headings, so answers are grounded) and its answers. Built
  * once per assistant and memoised, so seeding thousands of calls stays cheap.
  */
+/** What every simulated caller says last; the assistant answers it as it would in a chat. */
+const CLOSING = "Great, that's all I needed. Thanks!";
+
 export class CallScript {
   readonly questions: string[];
   readonly name: string;
@@ -103,8 +108,8 @@ export class CallScript {
           { role: 'bot', message: this.greeting(customerName) },
           { role: 'user', message: question },
           { role: 'bot', message: this.answer(question) },
-          { role: 'user', message: "Great, that's all I needed. Thanks!" },
-          { role: 'bot', message: "You're welcome. Have a great day, goodbye!" },
+          { role: 'user', message: CLOSING },
+          { role: 'bot', message: this.answer(CLOSING) },
         ].map((m) => Object.freeze(m)),
       );
       this.conversations.set(key, c);
@@ -136,13 +141,16 @@ export interface PlanInput {
   talkSeconds?: number;
 }
 
+/** The ends of a call nobody answered: no talk, no messages. */
+const UNANSWERED = new Set<EndedReason>(['customer-did-not-answer', 'customer-busy', 'assistant-not-valid']);
+
 /** Plans a whole call: outbound waits 1 s queued and rings 2 s; inbound rings at once for 2 s. */
 export function planCall(p: PlanInput): CallRow {
   const id = p.id ?? timeOrderedId(p.createdAt);
   const h = unitHash(id);
   const ringingAt = p.createdAt + (p.type === 'outboundPhoneCall' ? 1 : 0) * p.pace;
   const reason: EndedReason = p.endedReason ?? 'customer-ended-call';
-  const answered = reason !== 'customer-did-not-answer' && reason !== 'customer-busy';
+  const answered = !UNANSWERED.has(reason);
   const answeredAt = ringingAt + 2 * p.pace;
   const talkSeconds = p.talkSeconds ?? 4 + Math.floor(h * 5);
   const question = p.script.questions[Math.floor(h * p.script.questions.length)];

@@ -1,19 +1,31 @@
 // Finding scenario files, and the snapshot file beside each (`<name>.snap.yaml`).
-import { closeSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { Document, parse } from 'yaml';
+import { inertYaml } from '../yaml.js';
 import { InputError } from '../api/errors.js';
+import { readHandedFile, readHandedFileIfAny } from '../config/files.js';
 import { baseName, SCENARIO_FILE } from './scenario.js';
 
 /** The default place for scenario files, relative to the working directory. */
 export const DEFAULT_TEST_DIR = 'tests';
 
+/** A scenario file found, and the directory walked to find it (a symlink there must stay inside it). */
+export interface FoundFile {
+  path: string;
+  within?: string;
+}
+
+/** How deep a walk goes: far below any real test tree, and an end for a tree that has none (a bind mount of itself). */
+const MAX_WALK_DEPTH = 32;
+
 /**
  * Scenario files under the given paths, sorted: a directory is searched for `*.test.yaml` /
- * `*.test.yml` (dot-directories and node_modules skipped); a file named directly is taken as is.
+ * `*.test.yml` (dot-directories and node_modules skipped, symlinked directories not followed);
+ * a file named directly is taken as is.
  */
-export function findScenarioFiles(paths: readonly string[]): string[] {
-  const found = new Set<string>();
+export function findScenarioFiles(paths: readonly string[]): FoundFile[] {
+  const found = new Map<string, FoundFile>();
   for (const p of paths) {
     let st;
     try {
@@ -23,19 +35,25 @@ export function findScenarioFiles(paths: readonly string[]): string[] {
         p === DEFAULT_TEST_DIR ? `no ./${DEFAULT_TEST_DIR} directory here; name the scenario files or directories to run` : `${p}: no such file or directory`,
       );
     }
-    if (st.isDirectory()) walk(p, found);
-    else found.add(p);
+    if (st.isDirectory()) walk(p, p, found, 0);
+    else if (!found.has(p)) found.set(p, { path: p });
   }
-  return [...found].sort();
+  return [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function walk(dir: string, into: Set<string>): void {
+function walk(root: string, dir: string, into: Map<string, FoundFile>, depth: number): void {
+  if (depth > MAX_WALK_DEPTH) throw new InputError(`${dir}: more than ${MAX_WALK_DEPTH} directories deep; name a directory nearer the scenario files`);
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     if (e.name.startsWith('.') || e.name === 'node_modules') continue;
     const p = join(dir, e.name);
-    if (e.isDirectory()) walk(p, into);
-    else if (SCENARIO_FILE.test(e.name)) into.add(p);
+    if (e.isDirectory()) walk(root, p, into, depth + 1);
+    else if (SCENARIO_FILE.test(e.name) && !into.has(p)) into.set(p, { path: p, within: root });
   }
+}
+
+/** A scenario file's text, read through the one reader for files people hand over. */
+export function readScenarioFile(f: FoundFile): string {
+  return readHandedFile(f.path, 'a scenario file', { within: f.within });
 }
 
 /** `returns.test.yaml` → `returns.snap.yaml`, in the same directory. */
@@ -53,12 +71,8 @@ export type Snapshots = Record<string, SnapshotTurn[]>;
 
 export function readSnapshots(file: string): Snapshots {
   const path = snapshotPath(file);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return {};
-  }
+  const text = readHandedFileIfAny(path, 'a snapshot file');
+  if (text === undefined) return {};
   let value: unknown;
   try {
     value = parse(text);
@@ -90,7 +104,7 @@ export function writeSnapshots(file: string, update: Snapshots): string {
   return withLock(`${path}.lock`, () => {
     const merged = { ...readSnapshots(file), ...update };
     const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, SNAPSHOT_HEADER + stringify(merged, { lineWidth: 0 }));
+    writeFileSync(tmp, SNAPSHOT_HEADER + inertYaml(new Document(merged), { lineWidth: 0 }));
     renameSync(tmp, path);
     return path;
   });

@@ -1,6 +1,7 @@
 // A test run as text (a terminal or a log), JSON, JUnit XML, TAP or GitHub workflow annotations. Every reply, name and user
 // line is service or user text: it goes through the one escaping function (format/escape.ts)
 // before it meets a terminal, and is also made safe for XML.
+import { count } from '../format/words.js';
 import { escapeLine, escapeText, jsonText } from '../format/escape.js';
 import type { JudgeResult, RunResult, ScenarioResult, TestReport, TurnResult } from './run.js';
 
@@ -65,7 +66,7 @@ function summaryLine(report: TestReport): string {
   if (c.flaky) parts.push(`${c.flaky} flaky`);
   if (c.skipped) parts.push(`${c.skipped} skipped`);
   const cost = report.cost > 0 ? `, cost ${report.cost}` : '';
-  return `${parts.join(', ')} · ${report.results.length} scenarios, ${turns} turns sent${cost}, ${(report.durationMs / 1000).toFixed(1)} s`;
+  return `${parts.join(', ')} · ${count(report.results.length, 'scenario')}, ${count(turns, 'turn')} sent${cost}, ${(report.durationMs / 1000).toFixed(1)} s`;
 }
 
 const ms = (x: number | undefined) => (x === undefined ? '—' : String(Math.round(x)));

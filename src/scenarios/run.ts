@@ -245,14 +245,18 @@ async function runOnce(ctx: RunContext, s: Scenario, assistantId: string, stored
     return done({ error: fail(err) });
   }
   const sessionId = session.sessionId;
-  const variableValues = s.variables && Object.keys(s.variables).length ? s.variables : undefined;
+  /** The scenario's variables, with a scripted turn's own over them. */
+  const variablesOf = (own: Scenario['variables']) => {
+    const all = { ...s.variables, ...own };
+    return Object.keys(all).length ? all : undefined;
+  };
   /** Sends one user line; false when the conversation cannot go on. */
-  const turn = async (user: string, expect: Expect | undefined, i: number, simulated: boolean): Promise<boolean> => {
+  const turn = async (user: string, expect: Expect | undefined, i: number, simulated: boolean, own?: Scenario['variables']): Promise<boolean> => {
     const t0 = performance.now();
     const base = { user, expect, ...(simulated ? { simulated } : {}) };
     let sent;
     try {
-      sent = await session.send(user, variableValues);
+      sent = await session.send(user, variablesOf(own));
     } catch (err) {
       turns.push({ ...base, failures: [], error: fail(err) });
       return false; // the rest of the conversation would not be the one written
@@ -271,7 +275,7 @@ async function runOnce(ctx: RunContext, s: Scenario, assistantId: string, stored
   let ok = true;
   let ended: string | undefined;
   try {
-    for (const [i, t] of scripted.entries()) if (!(ok = await turn(t.user, t.expect, i, false))) break;
+    for (const [i, t] of scripted.entries()) if (!(ok = await turn(t.user, t.expect, i, false, t.variables))) break;
     if (ok && s.simulate) ended = await simulate(ctx, s, assistantId, run, turns, (line, i) => turn(line, undefined, i, true));
   } catch (err) {
     if (!(err instanceof BudgetSpent)) throw err;

@@ -1,10 +1,14 @@
-// A chat conversation saved as a scenario file: the user's turns as typed, each expecting its
-// reply as snapshotted, and the snapshot file beside it, so the file passes as saved.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { stringify } from 'yaml';
+// A chat conversation saved as a scenario file: the user's turns as typed, with the variables
+// each was sent with, each expecting its reply as snapshotted, and the snapshot file beside it,
+// so the file passes as saved. A call is saved the same way (from-call.ts), or judged whole.
+import { writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { Document } from 'yaml';
+import { inertYaml } from '../yaml.js';
+import { escapeLine } from '../format/escape.js';
 import { InputError } from '../api/errors.js';
-import { messageRole, messageText } from '../api/records.js';
+import { isToolTurn, messageRole, messageText } from '../api/records.js';
+import { makeDirs } from '../config/private-dir.js';
 import { writeSnapshots } from './files.js';
 
 /** A message of the chat: the console's turn or the service's message, read by src/api/records.ts. */
@@ -17,18 +21,38 @@ export interface ConversationToSave {
   name: string;
   variables?: Record<string, string>;
   messages: readonly SavedMessage[];
+  /** A judge's rubric instead of snapshots: the turns are replayed and the whole conversation judged. */
+  rubric?: string;
+  /** The first line of the file, a comment saying where it came from. */
+  origin?: string;
 }
 
-/** Each user message with the assistant's words that answered it (an opening line before the first is not a reply). */
-function exchanges(messages: readonly SavedMessage[]): { user: string; reply: string }[] {
-  const out: { user: string; reply: string[] }[] = [];
+type Variables = Record<string, string>;
+
+/** The variables a console's user turn was sent with; undefined for a message that does not say (one read from the service). */
+function variablesSent(m: SavedMessage): Variables | undefined {
+  const v = m && typeof m === 'object' ? (m as { variables?: unknown }).variables : undefined;
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Variables) : undefined;
+}
+
+/**
+ * Each user message with the assistant's words that answered it (an opening line before the first
+ * is not a reply) and the variables it was sent with (`fallback` where the message does not say).
+ */
+function exchanges(messages: readonly SavedMessage[], fallback: Variables): { user: string; reply: string; variables: Variables }[] {
+  const out: { user: string; reply: string[]; variables: Variables }[] = [];
   for (const m of messages) {
     const role = messageRole(m);
-    if (role === 'user') out.push({ user: messageText(m), reply: [] });
-    else if (out.length && role !== 'system') out[out.length - 1].reply.push(messageText(m));
+    if (role === 'user') out.push({ user: messageText(m), reply: [], variables: variablesSent(m) ?? fallback });
+    else if (out.length && role !== 'system' && !isToolTurn(role)) out[out.length - 1].reply.push(messageText(m));
   }
-  return out.map((e) => ({ user: e.user, reply: e.reply.join('\n') }));
+  return out.map((e) => ({ ...e, reply: e.reply.join('\n') }));
 }
+
+const sameVariables = (a: Variables, b: Variables) => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+
+/** The stored replies of a conversation, for its snapshot file. */
+const snapshotsOf = (c: ConversationToSave) => ({ [c.name]: exchanges(c.messages, c.variables ?? {}).map((t) => ({ user: t.user, reply: t.reply })) });
 
 /** A file name from the scenario's name: letters, digits and dashes. */
 function slug(name: string): string {
@@ -43,21 +67,58 @@ function slug(name: string): string {
   );
 }
 
+/** The scenario file's text: the user's turns, each expecting its snapshot, or judged whole against the rubric. */
+export function scenarioText(c: ConversationToSave): string {
+  const turns = exchanges(c.messages, c.variables ?? {});
+  if (turns.length === 0) throw new InputError('nothing to save yet: send a message first');
+  // The test sends what the chat sent: one set for the whole file when every turn had the same,
+  // else each turn its own (variables set part-way through leave the turns before them without).
+  const shared = turns.every((t) => sameVariables(t.variables, turns[0].variables)) ? turns[0].variables : undefined;
+  const scenario = {
+    name: c.name,
+    assistant: c.assistant,
+    ...(shared && Object.keys(shared).length ? { variables: shared } : {}),
+    turns: turns.map((t) => ({
+      user: t.user,
+      ...(!shared && Object.keys(t.variables).length ? { variables: t.variables } : {}),
+      ...(c.rubric === undefined ? { expect: { snapshot: true } } : {}),
+    })),
+    ...(c.rubric === undefined ? {} : { judge: [{ rubric: c.rubric }] }),
+  };
+  const origin = c.origin ?? 'Saved from a chat in the Switchboard console';
+  return `# ${escapeLine(origin)}; run it with: switchboard test\n${inertYaml(new Document(scenario), { lineWidth: 0 })}`;
+}
+
+const relativeToCwd = (path: string) => {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') ? rel : path;
+};
+
+/**
+ * Writes the scenario to `file` (a new file: an existing one is refused) and, for snapshots, its
+ * `.snap.yaml` beside it. Returns the path, relative to the working directory when inside it.
+ */
+export function saveConversationAs(file: string, c: ConversationToSave): string {
+  if (!/\.test\.ya?ml$/.test(file)) throw new InputError(`${file}: a scenario file's name ends in .test.yaml, so switchboard test finds it`);
+  const text = scenarioText(c);
+  makeDirs(dirname(file));
+  try {
+    writeFileSync(file, text, { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new InputError(`${file} exists already; name another file, or remove it first`);
+    throw err;
+  }
+  if (c.rubric === undefined) writeSnapshots(file, snapshotsOf(c));
+  return relativeToCwd(file);
+}
+
 /**
  * Writes `<dir>/<slug>.test.yaml` (never over an existing file: -2, -3… are added) and its
  * `<slug>.snap.yaml`. Returns the scenario file's path, relative to the working directory when inside it.
  */
 export function saveConversation(dir: string, c: ConversationToSave): string {
-  const turns = exchanges(c.messages);
-  if (turns.length === 0) throw new InputError('nothing to save yet: send a message first');
-  mkdirSync(dir, { recursive: true });
-  const scenario = {
-    name: c.name,
-    assistant: c.assistant,
-    ...(c.variables && Object.keys(c.variables).length ? { variables: c.variables } : {}),
-    turns: turns.map((t) => ({ user: t.user, expect: { snapshot: true } })),
-  };
-  const text = `# Saved from a chat in the Switchboard console; run it with: switchboard test\n${stringify(scenario, { lineWidth: 0 })}`;
+  const text = scenarioText(c);
+  makeDirs(dir);
   for (let n = 1; ; n++) {
     const path = join(dir, `${slug(c.name)}${n > 1 ? `-${n}` : ''}.test.yaml`);
     try {
@@ -66,8 +127,7 @@ export function saveConversation(dir: string, c: ConversationToSave): string {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST' && n < 1000) continue;
       throw err;
     }
-    writeSnapshots(path, { [c.name]: turns.map((t) => ({ user: t.user, reply: t.reply })) });
-    const rel = relative(process.cwd(), path);
-    return rel && !rel.startsWith('..') ? rel : path;
+    if (c.rubric === undefined) writeSnapshots(path, snapshotsOf(c));
+    return relativeToCwd(path);
   }
 }

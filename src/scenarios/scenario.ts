@@ -27,12 +27,16 @@ const ExpectSchema = z
   })
   .describe('what the reply to this turn must satisfy');
 
+const VariableValue = z.union([z.string(), z.number(), z.boolean()]);
+
 const TurnSchema = z.strictObject({
   user: z.string().min(1).describe('what the user says'),
+  variables: z
+    .record(z.string(), VariableValue)
+    .optional()
+    .describe("sent with this turn only, over the scenario's `variables` (a chat whose variables were set part-way through, saved as it happened)"),
   expect: ExpectSchema.optional(),
 });
-
-const VariableValue = z.union([z.string(), z.number(), z.boolean()]);
 
 const SimulateSchema = z
   .strictObject({

@@ -8,14 +8,29 @@
 // `--outdir <dir>` builds the same bundle elsewhere (the benchmark builds its own copy so it never
 // races a concurrent `npm test` rebuilding dist/); the dir must sit inside the repo so the
 // assets/ resolve from it (the bundle reads seed data and knowledge-base samples from ../assets).
+//
+// The bundle is built from patched packages only: src/patches are applied to node_modules here,
+// before esbuild reads them (patch-package leaves a package whose patches are in untouched, and
+// fails on one that no longer applies). Not at install time: the published package runs no script
+// when it is installed, and has no patch-package to run (src/patches/README.md).
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { esmBundleOptions } from './esm-bundle.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+const patching = spawnSync(process.execPath, [fileURLToPath(import.meta.resolve('patch-package/index.js')), '--patch-dir', 'src/patches', '--error-on-fail'], {
+  cwd: root,
+  encoding: 'utf8',
+});
+if (patching.status !== 0) {
+  process.stderr.write(patching.stdout + patching.stderr);
+  console.error('build.mjs: the patches in src/patches did not apply to node_modules; nothing was built');
+  process.exit(1);
+}
 const at = process.argv.indexOf('--outdir');
 const outdir = at >= 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]) : resolve(root, 'dist');
 // All but test/: npm test's bundles of the test files (test-build.mjs), which a rebuild while they run must not take away.
@@ -50,29 +65,6 @@ const esmParts = {
     });
   },
 };
-// Node modules a package loads with itself but uses rarely, each loaded when first used instead (stand-ins
-// in the commands bundle for the package named). commander's node:child_process is for executable
-// subcommands, which this program has none of; it brought net, dgram and the streams to every command.
-// undici only ever calls assert(value), which fails with node:assert's own error.
-const LAZY_BUILTINS = {
-  'node:child_process': {
-    from: /[\\/]node_modules[\\/]commander[\\/]/,
-    contents: "export default { spawn: (...a) => process.getBuiltinModule('node:child_process').spawn(...a) };",
-  },
-  'node:assert': {
-    from: /[\\/]node_modules[\\/]undici[\\/]/,
-    contents: "module.exports = (value, message) => { if (!value) process.getBuiltinModule('node:assert')(value, message); };",
-  },
-};
-const lazyBuiltins = {
-  name: 'lazy-builtins',
-  setup(b) {
-    b.onResolve({ filter: /^node:(child_process|assert)$/ }, (a) =>
-      LAZY_BUILTINS[a.path].from.test(a.importer) ? { path: a.path, namespace: 'lazy-builtin' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (a) => ({ contents: LAZY_BUILTINS[a.path].contents, loader: 'js' }));
-  },
-};
 await build({
   entryPoints: { commands: resolve(root, 'src/cli.ts') },
   outdir,
@@ -87,7 +79,7 @@ await build({
   logLevel: 'warning',
   sourcemap: 'linked',
   external: ['react-devtools-core'],
-  plugins: [esmParts, lazyBuiltins],
+  plugins: [esmParts],
   define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__sbImportMetaUrl', __SWITCHBOARD_VERSION__: version },
   banner: { js: "var __sbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
@@ -124,6 +116,9 @@ await build({
   define: { __SWITCHBOARD_VERSION__: version },
   banner: { js: '#!/usr/bin/env node' },
 });
+// The bin is executable as built: npm makes it so when it links it, but only then, and a build
+// after that (npx's cache keeps its link) would leave `npx switchboard` with "Permission denied".
+chmodSync(resolve(outdir, 'cli.js'), 0o755);
 // dist/cli.js is CommonJS whatever the package.json above says (and wherever the dir sits).
 mkdirSync(outdir, { recursive: true });
 writeFileSync(resolve(outdir, 'package.json'), '{ "type": "commonjs" }\n');

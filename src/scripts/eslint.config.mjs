@@ -14,6 +14,9 @@ const NODE_HTTP = ['node:http', 'http'].map((name) => ({
   message: "an ESM import of node:http loads Node's bundled undici (~25 ms): use process.getBuiltinModule('node:http')",
 }));
 
+// undici is used through its public index and its published types, not its modules by path.
+const UNDICI_INTERNALS = [{ group: ['undici/*'], message: "import from 'undici' (its public index and types), not its internals" }];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -65,7 +68,7 @@ export default tseslint.config(
         { property: 'toLocaleString', message: 'ICU start-up costs ~20 ms: use grouped() from src/format/words.ts' },
         { property: 'localeCompare', message: 'ICU start-up costs ~20 ms: compare with < and >' },
       ],
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: NODE_HTTP }],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: NODE_HTTP, patterns: UNDICI_INTERNALS }],
     },
   },
   {

@@ -24,6 +24,8 @@ const WORKER_FINDER = 'src/archive/worker.ts';
  * this build too, so that each start loads one bundle rather than compiling its modules through tsx.
  */
 const SANDBOX_CHILD = { in: 'test/support/sandbox-child.ts', out: 'support/sandbox-child' };
+/** The archive sync a test kills with SIGKILL and starts again (test/archive/sync-windows.test.ts): the same, for the same reason. */
+const SYNC_CHILD = { in: 'test/support/sync-child.ts', out: 'support/sync-child' };
 
 /**
  * Packages only the tests use, as tools rather than code under test: they stay in node_modules, where
@@ -75,6 +77,7 @@ export async function buildTests(root, files, outdir) {
       ...files.map((f) => ({ in: resolve(root, f), out: outName(f) })),
       { in: resolve(root, WORKER_ENTRY), out: 'chunks/sync-worker' },
       { in: resolve(root, SANDBOX_CHILD.in), out: SANDBOX_CHILD.out },
+      { in: resolve(root, SYNC_CHILD.in), out: SYNC_CHILD.out },
     ],
     outdir,
     outExtension: { '.js': '.mjs' },

@@ -8,16 +8,14 @@ import type { Call, CallFilters } from '../api/schemas.js';
 import type { Target } from '../config/config.js';
 import {
   archivePath,
-  type CatchUps,
   lazyArchive,
   searchTerms,
   serviceOf,
-  syncInWorker,
+  SyncScheduler,
   type ArchiveHandle,
   type CallQuery,
   type SearchHit,
-  type SyncOptions,
-  type SyncProgress,
+  type SyncStatus,
 } from '../archive/index.js';
 
 export type { SnippetPart } from '../archive/index.js';
@@ -30,6 +28,7 @@ export function searchedWords(text: string): string[] {
 }
 import { failure } from '../api/errors.js';
 import type { ConsoleTarget, Resource, SliceCreator } from './types.js';
+import type { NavigationActions } from './navigation.js';
 import { resourceError } from './types.js';
 import type { UiActions } from './ui.js';
 
@@ -67,6 +66,8 @@ export interface StatGroup {
   calls: number;
   minutes: number;
   cost: number;
+  /** the turn latency's median and 95th percentile (ms), where the group's records carry performance metrics */
+  latency?: { p50: number; p95: number; turns: number };
 }
 
 interface CallStats {
@@ -96,18 +97,8 @@ interface SearchResults {
 const SEARCH_LIMIT = 200;
 
 export interface ArchiveState {
-  /** The background sync, for "synced 40 s ago" and "syncing…". */
-  archiveSync: {
-    running: boolean;
-    phase?: SyncProgress['phase'];
-    /** when the last sync of any process ended (ms) */
-    lastAt?: number;
-    /** the archive holds the whole history */
-    complete: boolean;
-    error?: string;
-    /** what to do about the error (a wrong key: switchboard login) */
-    hint?: string;
-  };
+  /** The background sync, for "synced 40 s ago" and "syncing…" (src/archive/schedule.ts). */
+  archiveSync: SyncStatus;
   callStats: Resource<CallStats>;
   assistantActivity: Record<string, Resource<AssistantActivity>>;
   searches: Record<string, SearchResults>;
@@ -122,96 +113,50 @@ export interface ArchiveActions {
   syncArchive(opts?: { backfill?: boolean }): Promise<void>;
   /** Calls, minutes and cost per day and per assistant for the call log's filters. */
   loadCallStats(opts?: { force?: boolean }): void;
+  /** The call log's filters changed: its stats are read again when next shown. */
+  callLogFiltered(): void;
   loadAssistantActivity(id: string): void;
   /** Full-text search over the archive (words, "phrases", prefix*), newest first. */
   searchCalls(text: string): void;
-  /** The call log filtered to one assistant. */
   /** The call log filtered to one assistant's or one number's calls, on top of the view it was asked from (Esc or `-` come back). */
   showRelatedCalls(of: { assistantId: string } | { phoneNumberId: string }): void;
 }
 
+/**
+ * What the archive's views ask of the call log, whoever holds it (calls.ts): the query its
+ * filters make, and a re-read of its rows once a sync has written pages.
+ */
+export interface ArchiveReaders {
+  /** The call log's filters as an archive query, and the id filter (which shows one call at most). */
+  callLogQuery(): { query: CallQuery; id?: string };
+  rereadCalls(): void;
+}
+
 type Full = ArchiveState & {
-  callLog: { filters: CallFilters; form: import('./calls.js').CallFilterForm };
-  actions: ArchiveActions &
-    UiActions & {
-      applyCallFilters(form: import('./calls.js').CallFilterForm): string | null;
-      push(route: import('./types.js').Route): void;
-      rereadCalls(): void;
-    };
+  actions: ArchiveActions & ArchiveReaders & Pick<UiActions, 'flash'> & Pick<NavigationActions, 'push'>;
 };
 
-/** Pages a sync on the store's own thread asks for. */
-const CONSOLE_SYNC_PAGE = 200;
-/**
- * A sync of a whole archive that was last synced this recently (the live refresh's, every few
- * seconds) runs on the store's thread: it can only find the calls of the last moments (one short
- * request and write), and starting a worker costs far more CPU than that each time. Any other
- * sync (the first of a console, a back-fill, a catch-up after a while) runs in a worker.
- */
-const QUICK_SYNC_WITHIN_MS = 60_000;
-/** Re-read the screen's rows at most this often while a sync writes pages. */
-const REREAD_MS = 250;
-
-const group = (r: { key: string | null; calls: number; minutes: number; cost: number }): StatGroup => ({
+const group = (r: { key: string | null; calls: number; minutes: number; cost: number; latency?: StatGroup['latency'] }): StatGroup => ({
   key: r.key ?? '',
   calls: r.calls,
   minutes: r.minutes,
   cost: r.cost,
+  ...(r.latency ? { latency: r.latency } : {}),
 });
 
 export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full> = (set, get, deps) => {
-  const { api } = deps;
-  // The sync under way, its callers and its stop (aborted by dispose()): deps.runtime.sync.
-  const sync = deps.runtime.sync;
-  const { catchUps, stop, said } = sync;
-  // Calls made while a sync runs each asked it to catch up: answered once it has, or after the next sync.
-  const answer = (upTo: number) => {
-    const left: typeof sync.waiters = [];
-    for (const w of sync.waiters) {
-      if (w.n <= upTo) w.done();
-      else left.push(w);
-    }
-    sync.waiters = left;
-  };
-  // Re-reads as pages land: at most every REREAD_MS, and never in a key's way (key-gaps.ts).
-  const rr = deps.runtime.reread;
-  const setSync = (patch: Partial<ArchiveState['archiveSync']>) => set((s) => ({ archiveSync: { ...s.archiveSync, ...patch } }));
-
-  /** The screen's rows as the archive holds them now. */
-  const reread = () => {
-    rr.queued = false;
-    if (rr.timer) {
-      clearTimeout(rr.timer);
-      rr.timer = undefined;
-    }
-    if (stop.signal.aborted) return;
-    rr.last = Date.now();
-    get().actions.rereadCalls();
-    for (const fn of rr.then.splice(0)) fn();
-  };
-  /** A re-read in the next gap between keys (at once when no key is coming); `then` after it. */
-  const rereadInGap = (then?: () => void) => {
-    if (then) rr.then.push(then);
-    if (rr.queued) return;
-    rr.queued = true;
-    deps.gaps.run(reread);
-  };
-  /** The screen's rows follow the archive as pages land, but not more often than REREAD_MS. */
-  const rereadSoon = () => {
-    if (rr.queued || rr.timer) return;
-    const wait = rr.last + REREAD_MS - Date.now();
-    if (wait <= 0) return rereadInGap();
-    rr.timer = setTimeout(() => {
-      rr.timer = undefined;
-      rereadInGap();
-    }, wait);
-    rr.timer.unref?.();
-  };
-
-  const lastSyncAt = () => {
-    const last = deps.archive.get().lastSync();
-    return last ? Date.parse(last.at) : undefined;
-  };
+  const scheduler = new SyncScheduler({
+    archive: () => deps.archive.get(),
+    api: deps.api,
+    worker: deps.syncWorker,
+    inGap: (fn) => deps.gaps.run(fn),
+    status: () => get().archiveSync,
+    setStatus: (patch) => set((s) => ({ archiveSync: { ...s.archiveSync, ...patch } })),
+    reread: () => get().actions.rereadCalls(),
+    // How the service had to be read (it ignores the date filters, …): said once a console.
+    note: (text) => get().actions.flash(text),
+  });
+  deps.onDispose(() => scheduler.stop());
 
   return {
     state: {
@@ -222,84 +167,14 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
     },
     actions: {
       syncArchive(opts) {
-        if (sync.running) {
-          const n = catchUps.ask();
-          return new Promise<void>((done) => sync.waiters.push({ n, done }));
-        }
-        const archive = deps.archive.get();
-        const was = get().archiveSync;
-        const quick = was.complete && was.error === undefined && was.lastAt !== undefined && Date.now() - was.lastAt < QUICK_SYNC_WITHIN_MS;
-        // What the archive holds already ("1,000 calls", not "1,000 calls+" for a whole history).
-        setSync({ running: true, error: undefined, hint: undefined, lastAt: lastSyncAt(), complete: was.complete || archive.complete() });
-        sync.running = (async () => {
-          try {
-            const common: SyncOptions & { catchUp: CatchUps } = {
-              backfill: opts?.backfill ?? true,
-              wait: false,
-              signal: stop.signal,
-              catchUp: catchUps,
-              // Pages landing while keys come are taken in the gap after one (key-gaps.ts).
-              onProgress: (p) =>
-                deps.gaps.run(() => {
-                  if (stop.signal.aborted) return;
-                  if (get().archiveSync.phase !== p.phase) setSync({ phase: p.phase });
-                  if (p.caughtUp !== undefined) {
-                    // The calls asked for are on screen when the callers go on.
-                    const upTo = p.caughtUp;
-                    rereadInGap(() => answer(upTo));
-                  } else if (p.added || p.updated) rereadSoon();
-                }),
-            };
-            const r =
-              deps.syncWorker && !quick
-                ? await deps
-                    .syncWorker()
-                    .then((t) =>
-                      syncInWorker(
-                        archive.path,
-                        { baseUrl: t.baseUrl, apiKey: t.apiKey, traits: t.traits },
-                        { ...common, debug: t.debug, onRateLimited: t.onRateLimited },
-                      ),
-                    )
-                : await archive.sync(api, { ...common, pageSize: CONSOLE_SYNC_PAGE });
-            if (stop.signal.aborted) return; // the store is gone: its archive is closed
-            // How the service had to be read (it ignores the date filters, …): said once a console.
-            for (const text of r.notes ?? []) {
-              if (said.has(text)) continue;
-              said.add(text);
-              get().actions.flash(text);
-            }
-            // The rows as the sync left them, before it is said to be over (when another process
-            // holds the sync, what it writes is read from the same file); nothing to read when
-            // nothing changed (the live refresh, most of the time).
-            if (r.added || r.updated || r.removed || r.busy) await new Promise<void>((done) => rereadInGap(done));
-            if (stop.signal.aborted) return;
-            setSync({ running: false, phase: undefined, lastAt: lastSyncAt() ?? Date.now(), complete: r.complete || archive.status().complete });
-            // Another process's sync (busy) is read as it writes: no sync after this one for that.
-            answer(r.busy ? Infinity : r.caughtUp);
-          } catch (err) {
-            if (stop.signal.aborted) return; // the store is gone
-            await new Promise<void>((done) => rereadInGap(done));
-            if (stop.signal.aborted) return;
-            const { error, hint } = resourceError(err);
-            setSync({ running: false, phase: undefined, error, hint, lastAt: lastSyncAt() });
-            answer(Infinity); // the error is on screen; another sync now would meet it again
-          } finally {
-            sync.running = undefined;
-            if (stop.signal.aborted) answer(Infinity);
-            // Asked for after this sync's last walk for new calls: one more sync, the quick kind.
-            else if (sync.waiters.length) void get().actions.syncArchive();
-          }
-        })();
-        return sync.running;
+        return scheduler.sync(opts);
       },
       loadCallStats(opts) {
         const cur = get().callStats;
         if (cur.status === 'ready' && !opts?.force) return;
         try {
           const archive = deps.archive.get();
-          const q = archiveQuery(get().callLog.filters);
-          const id = get().callLog.filters.id;
+          const { query: q, id } = get().actions.callLogQuery();
           // The id filter shows one call at most; its stats are that call's.
           const byDay = id ? { groups: [], total: { key: null, calls: 0, minutes: 0, cost: 0 } } : archive.stats('day', q);
           const byAssistant = id ? { groups: [] } : archive.stats('assistant', q);
@@ -313,6 +188,9 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
         } catch (err) {
           set({ callStats: { status: 'error', ...resourceError(err) } });
         }
+      },
+      callLogFiltered() {
+        set({ callStats: { status: 'idle' } });
       },
       loadAssistantActivity(id) {
         try {
@@ -336,7 +214,7 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
       searchCalls(text) {
         try {
           const archive = deps.archive.get();
-          const q = archiveQuery(get().callLog.filters);
+          const q = get().actions.callLogQuery().query;
           const hits = archive.search(text, q, { limit: SEARCH_LIMIT });
           const total = hits.length < SEARCH_LIMIT ? hits.length : archive.countSearch(text, q);
           set((s) => ({ searches: { ...s.searches, [text]: { status: 'ready', hits, total } } }));
@@ -345,9 +223,8 @@ export const createArchiveSlice: SliceCreator<ArchiveState, ArchiveActions, Full
         }
       },
       showRelatedCalls(of) {
-        const error = get().actions.applyCallFilters({ ...get().callLog.form, assistantId: '', phoneNumberId: '', id: '', ...of });
-        if (error) get().actions.flash(error, 'error');
-        else get().actions.push({ name: 'calls' });
+        // Its filter is the drill-down's (store/index.ts scopes the log by the stack): leaving it, the log is as it was.
+        get().actions.push({ name: 'calls', drill: of });
       },
     },
   };

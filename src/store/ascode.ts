@@ -58,7 +58,9 @@ class EditRejected extends Error {}
 
 const NOTE = ['Lines starting with # on top are ignored. Save and quit to review the changes; save an empty file to cancel.'];
 
-export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> = (set, get, { api, runtime }) => {
+export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> = (set, get, { api }) => {
+  /** An external editor is open on an assistant's YAML: a second edit waits. */
+  let editing = false;
   const allFiles = (): Promise<KbFile[]> => allFilesOf(api);
 
   return {
@@ -66,8 +68,8 @@ export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> =
     actions: {
       async editAssistantAsCode(id, edit) {
         const { flash, push } = get().actions;
-        if (runtime.editing) return;
-        runtime.editing = true;
+        if (editing) return;
+        editing = true;
         try {
           // The YAML parser loads with the first `E`, not with the console.
           const { AssistantFileError, headerComment, parseAssistantYaml, renderAssistantYaml, toFileValue, withoutHeaderComments } =
@@ -114,7 +116,7 @@ export const createAsCodeSlice: SliceCreator<AsCodeState, AsCodeActions, Full> =
             return;
           }
         } finally {
-          runtime.editing = false;
+          editing = false;
         }
       },
 

@@ -19,7 +19,7 @@ import {
 } from '../config/sessions.js';
 import { serviceKey } from './cached.js';
 import type { Resource, Route, SliceCreator } from './types.js';
-import { routeKey } from './types.js';
+import type { NavigationActions, NavigationState } from './navigation.js';
 import type { UiActions } from './ui.js';
 
 /** One message of a conversation; `at` and `cost` are known for the turns this console saw happen. */
@@ -30,6 +30,8 @@ export interface Turn {
   content: string;
   at?: string;
   cost?: number;
+  /** On a user turn sent from this console: the variables sent with it (none: `{}`), so a chat saved as a test sends each turn's own. */
+  variables?: Variables;
 }
 
 export type Variables = Record<string, string>;
@@ -73,6 +75,8 @@ export interface ChatState {
 
 export interface ChatActions {
   loadSessionIndex(): void;
+  /** The remembered sessions, read from disk when the index is not loaded yet; sets nothing (the palette asks while it draws). */
+  rememberedSessions(): RememberedSession[];
   /** POST /sessions, remember it, and put its conversation on top in place of `asking` (if still there). */
   startChat(assistantId: string, name?: string, asking?: Route): Promise<string | null>;
   /** GET /chats/session/{id}; the index entry (last message, count) is refreshed from it. */
@@ -89,7 +93,7 @@ export interface ChatActions {
   flushSessionIndex(): Promise<void>;
 }
 
-type Full = ChatState & { stack: Route[]; actions: ChatActions & UiActions };
+type Full = ChatState & Pick<NavigationState, 'stack'> & { actions: ChatActions & Pick<UiActions, 'flash'> & Pick<NavigationActions, 'replaceTop'> };
 
 /** Variable values as the editor shows them (the index may hold any JSON value). */
 export function variablesFrom(values: Record<string, unknown> | undefined): Variables {
@@ -135,7 +139,9 @@ export function mergeTurns(known: Turn[], messages: readonly Message[] | null | 
     const content = messageText(m);
     const stamp = stamps[i];
     const seen = k && k.role === role && k.content === content ? k : stamp && stamp.role === role && stamp.chars === content.length ? stamp : undefined;
-    const kept = seen ? { ...(seen.at ? { at: seen.at } : {}), ...(seen.cost != null ? { cost: seen.cost } : {}) } : {};
+    const kept = seen
+      ? { ...(seen.at ? { at: seen.at } : {}), ...(seen.cost != null ? { cost: seen.cost } : {}), ...(seen.variables ? { variables: seen.variables } : {}) }
+      : {};
     return { ...(role !== undefined ? { role } : {}), content, ...kept, ...(timeOf(m) ? { at: timeOf(m) } : {}) };
   });
 }
@@ -147,6 +153,7 @@ function stampsOf(turns: readonly Turn[]): TurnStamp[] {
     chars: t.content.length,
     ...(t.at ? { at: t.at } : {}),
     ...(t.cost != null ? { cost: t.cost } : {}),
+    ...(t.variables ? { variables: t.variables } : {}),
   }));
 }
 
@@ -169,13 +176,14 @@ const blank = (id: string, remembered?: RememberedSession): Conversation => ({
   stamps: remembered?.turnStamps,
 });
 
-export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set, get, { api, target, disposers, runtime }) => {
+export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set, get, { api, target, onDispose, viewKey }) => {
   const profile = target.profile;
   const service = serviceKey(target);
   const dir = target.dataDir;
-  /** In-flight sends by session id, and each session's turn version (runtime.ts). */
-  const inFlight = runtime.sends;
-  const versions = runtime.turnVersions;
+  /** Sends in flight, by session id. */
+  const inFlight = new Map<string, AbortController>();
+  /** Bumped when a send lands in a session, so a slower load started earlier cannot overwrite newer turns. */
+  const versions = new Map<string, number>();
 
   const conv = (id: string) => get().chat.conversations[id];
   const patch = (id: string, p: Partial<Conversation> | ((c: Conversation) => Partial<Conversation>)) =>
@@ -206,7 +214,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
     },
     onError: (err) => get().actions.flash(`Could not remember the session: ${failure(err).message}`, 'error'),
   });
-  disposers.push(() => writer.flushSync());
+  onDispose(() => writer.flushSync());
   const remember = (asked: SessionPatch) => {
     const at = new Date().toISOString();
     // Each entry names the service it lives on: another service under this profile's name lists none of them.
@@ -270,6 +278,16 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
           set((s) => ({ chat: { ...s.chat, index: { status: 'ready', data, fetchedAt: Date.now() } } }));
         } catch (err) {
           set((s) => ({ chat: { ...s.chat, index: { ...s.chat.index, status: 'error', error: failure(err).message } } }));
+        }
+      },
+
+      rememberedSessions() {
+        const index = get().chat.index;
+        if (index.data) return index.data;
+        try {
+          return listSessions(profile, dir, service);
+        } catch {
+          return []; // the id is asked of the service as typed
         }
       },
 
@@ -371,7 +389,7 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
             sending: null,
             draft: '',
             unsettled: undefined,
-            turns: [...cur.turns, { role: 'user', content: input, at: new Date(startedAt).toISOString() }, ...replies],
+            turns: [...cur.turns, { role: 'user', content: input, at: new Date(startedAt).toISOString(), variables: { ...vars } }, ...replies],
           }));
           const after = conv(id)!;
           remember({
@@ -406,9 +424,8 @@ export const createChatSlice: SliceCreator<ChatState, ChatActions, Full> = (set,
         // A conversation opened straight from the command line or the palette gets the sessions
         // list under it, so Esc leads somewhere.
         const { stack } = get();
-        if (routeKey(stack[stack.length - 1]) !== routeKey(asking)) return; // the user has moved on
-        const below = stack.slice(0, -1);
-        set({ stack: [...(below.length ? below : [{ name: 'chat' } as Route]), { name: 'chat-session', sessionId: id }] });
+        if (viewKey(stack[stack.length - 1]) !== viewKey(asking)) return; // the user has moved on
+        get().actions.replaceTop({ name: 'chat-session', sessionId: id }, { name: 'chat' });
       },
 
       cancelSend(id) {

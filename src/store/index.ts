@@ -8,7 +8,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/shallow';
 import type { VoiceAgentApi } from '../api/contract.js';
-import { routeKey, type ConsoleTarget, type Deps, type Route } from './types.js';
+import { type ConsoleTarget, type Deps, type Route } from './types.js';
 import { EMPTY_VIEW, createNavigationSlice, topRoute, type NavigationActions, type NavigationState } from './navigation.js';
 import { createUiSlice, type UiActions, type UiState } from './ui.js';
 import { createResourcesSlice, type ResourcesActions, type ResourcesState } from './resources.js';
@@ -19,8 +19,7 @@ import { createTestsSlice, type TestsActions, type TestsState } from './tests.js
 import { createProfilesSlice, type ProfileSwitch, type ProfilesActions, type ProfilesState } from './profiles.js';
 import { archiveOpener, createArchiveSlice, type ArchiveActions, type ArchiveState } from './archive.js';
 import { KeyGaps } from './key-gaps.js';
-import { createRuntime, releaseRuntime, type StoreRuntime } from './runtime.js';
-import { behaviourOf, type RouteTable } from './routes.js';
+import { behaviourOf, viewKeyOf, type RouteTable } from './routes.js';
 
 export type ConsoleActions = NavigationActions &
   UiActions &
@@ -31,7 +30,7 @@ export type ConsoleActions = NavigationActions &
   AsCodeActions &
   TestsActions &
   ProfilesActions & {
-    /** Stops timers (flash, polling), the sync and the scan (releaseRuntime); call when the console closes. */
+    /** Stops polling and what each slice registered with deps.onDispose (its timers, the scan, the sync); call when the console closes. */
     dispose(): void;
     /** Told by the keypress dispatcher after each key it drew: the store's background work goes in the gap after it (key-gaps.ts). */
     keyHandled(): void;
@@ -52,14 +51,14 @@ export type ConsoleState = NavigationState &
     actions: ConsoleActions;
   };
 
-/** The store, and what its actions hold that is not state (runtime.ts). */
-export type ConsoleStore = StoreApi<ConsoleState> & { readonly runtime: StoreRuntime };
+/** The store; `disposed` once actions.dispose() has run. */
+export type ConsoleStore = StoreApi<ConsoleState> & { readonly disposed: boolean };
 
 export function createConsoleStore(
   api: VoiceAgentApi,
   target: ConsoleTarget,
   opts: {
-    /** What each route loads, polls and retries: the screens' specs (src/ui/screens/specs.ts), given so the store imports no UI. */
+    /** What each route loads, polls and retries: the screens' specs (src/ui/screens/routes.ts), given so the store imports no UI. */
     routes: RouteTable;
     pollMs?: number;
     initialRoute?: Route;
@@ -74,17 +73,16 @@ export function createConsoleStore(
   let current: () => ConsoleTarget = () => target;
   const archive = archiveOpener(() => current());
   const gaps = new KeyGaps();
-  const runtime = createRuntime();
+  const viewKey = (r: Route) => viewKeyOf(opts.routes, r);
   const deps: Deps = {
     api,
+    viewKey,
     syncWorker: opts.syncWorker,
     target,
     archive,
     gaps,
     debugLog: opts.debugLog,
-    disposers,
     onDispose: (fn) => void disposers.push(fn),
-    runtime,
     profiles: opts.profiles,
   };
   let disposed = false;
@@ -142,7 +140,6 @@ export function createConsoleStore(
         disposed = true;
         unwatch();
         clearInterval(loop);
-        releaseRuntime(runtime);
         for (const fn of disposers.splice(0)) fn();
         gaps.dispose();
         archive.close();
@@ -158,7 +155,12 @@ export function createConsoleStore(
   }
   current = () => store.getState().target;
   store.subscribe((s, prev) => {
-    if (s.stack !== prev.stack && routeKey(topRoute(s)) !== routeKey(topRoute(prev))) enter(s);
+    if (s.stack !== prev.stack) {
+      // The call log's filters are those of the topmost call log on the stack (a drill-down's own, or the log's).
+      const log = [...s.stack].reverse().find((r) => r.name === 'calls');
+      s.actions.scopeCallLog(log?.name === 'calls' ? log.drill : undefined);
+    }
+    if (s.stack !== prev.stack && viewKey(topRoute(s)) !== viewKey(topRoute(prev))) enter(store.getState());
     // The call log holds a window of rows around its cursor: a move past it reads the next one
     // (synchronously, before the frame), and its `/` filter walks the whole archive.
     const view = s.views.calls;
@@ -175,7 +177,7 @@ export function createConsoleStore(
   });
   if (opts.initialRoute) store.setState({ stack: [opts.initialRoute] });
   enter(store.getState());
-  return Object.assign(store, { runtime });
+  return Object.defineProperty(store, 'disposed', { get: () => disposed, enumerable: true }) as ConsoleStore;
 }
 
 const StoreContext = createContext<ConsoleStore | null>(null);

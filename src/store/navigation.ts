@@ -1,7 +1,6 @@
 // Navigation: a stack of routes (k9s style). Pushing pauses the view below; Esc pops;
 // `-` swaps back to the stack as it was before the last push or jump (k9s's previous view). View state is kept per route key.
 import type { Route, SliceCreator } from './types.js';
-import { routeKey } from './types.js';
 
 export interface ViewState {
   cursor: number;
@@ -44,6 +43,8 @@ export interface NavigationActions {
   push(route: Route): void;
   /** Opens `route` on top; in place of the top route when that is one of its kind (a new search from the results). */
   pushOrReplace(route: Route): void;
+  /** Puts `route` in place of the top route; on a stack of one, `under` goes below it (so Esc leads somewhere). */
+  replaceTop(route: Route, under?: Route): void;
   /** Pops the top route; the bottom route stays. */
   back(): void;
   /** Jump to a top-level screen: the stack becomes just this route. */
@@ -77,16 +78,20 @@ export function scrollFor(cursor: number, scroll: number, height: number): numbe
   return scroll;
 }
 
-export const createNavigationSlice: SliceCreator<NavigationState, NavigationActions, NavigationState & { actions: NavigationActions }> = (set, get) => {
+export const createNavigationSlice: SliceCreator<NavigationState, NavigationActions, NavigationState & { actions: NavigationActions }> = (
+  set,
+  get,
+  { viewKey },
+) => {
   const updateView = (patch: (v: ViewState) => Partial<ViewState>) =>
     set((s) => {
-      const key = routeKey(topRoute(s));
+      const key = viewKey(topRoute(s));
       const v = viewOf(s, key);
       const next: ViewState = { ...v, ...patch(v) };
       if (next.key === undefined) delete next.key; // a list that does not follow its row has none
       return { views: { ...s.views, [key]: next } };
     });
-  const sameRoute = (a: Route, b: Route) => routeKey(a) === routeKey(b);
+  const sameRoute = (a: Route, b: Route) => viewKey(a) === viewKey(b);
 
   return {
     state: { stack: [{ name: 'assistants' }], previousStack: null, views: {} },
@@ -101,6 +106,10 @@ export const createNavigationSlice: SliceCreator<NavigationState, NavigationActi
         if (topRoute(s).name !== route.name) return get().actions.push(route);
         if (sameRoute(topRoute(s), route)) return;
         set({ stack: [...s.stack.slice(0, -1), route], previousStack: s.stack });
+      },
+      replaceTop(route, under) {
+        const below = get().stack.slice(0, -1);
+        set({ stack: [...(below.length || !under ? below : [under]), route] });
       },
       back() {
         const s = get();

@@ -53,6 +53,9 @@ type Needs = ProfilesState & { target: ConsoleTarget; actions: ProfilesActions &
 
 export const createProfilesSlice: SliceCreator<ProfilesState, ProfilesActions, Needs> = (set, get, deps) => {
   const env = deps.profiles?.env ?? process.env;
+  // A switch that succeeds disposes this store before its action ends: nothing to set then.
+  let disposed = false;
+  deps.onDispose(() => (disposed = true));
   const rows = (): ProfileRow[] => {
     const live = get().target;
     const listed: ProfileRow[] = listProfiles(env).map(({ current, ...p }) => ({ ...p, isDefault: current, live: p.name === live.profile }));
@@ -121,7 +124,7 @@ export const createProfilesSlice: SliceCreator<ProfilesState, ProfilesActions, N
         } catch (err) {
           flash(`Could not switch to profile ${name}: ${failure(err).message}`, 'error');
         } finally {
-          if (!deps.runtime.disposed) set({ switching: null });
+          if (!disposed) set({ switching: null });
         }
       },
     },

@@ -55,6 +55,8 @@ interface LoadOptions {
 export interface ResourcesActions {
   /** Resolves once the lists' cached rows being written are on disk (before the console closes). */
   flushCachedLists(): Promise<void>;
+  /** Sets a single record (`kind:id`) that another slice loaded itself (a call, from the archive or the service). */
+  putRecord(key: string, record: Resource<unknown>): void;
   loadAssistants(opts?: LoadOptions): Promise<void>;
   loadNumbers(opts?: LoadOptions): Promise<void>;
   /** First page (or reload of every page loaded); `more` appends the next page if there is one. */
@@ -97,11 +99,16 @@ type Full = ResourcesState & { target: ConsoleTarget; actions: ResourcesActions 
 
 const idle = { status: 'idle' } as const;
 
-export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, target, debugLog, gaps, runtime }) => {
+export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions, Full> = (set, get, { api, target, debugLog, gaps, onDispose }) => {
+  // The console closed: answers that arrive after it are neither shown nor cached.
+  let disposed = false;
+  onDispose(() => (disposed = true));
+  /** The lists' cached rows being written: flushCachedLists() waits for them. */
+  const cacheWrites = new Set<Promise<void>>();
   /** Files per page: ours, or fewer where the service caps its pages (the page numbers must count in what it sends). */
   const filesPage = () => Math.min(FILES_PAGE_SIZE, api.traits.filesPageCap ?? FILES_PAGE_SIZE);
   /** Loads into a top-level cache key unless it is already loading (or ready, unless forced). */
-  const inFlight = runtime.loading;
+  const inFlight = new Set<string>();
   async function load<K extends 'assistants' | 'numbers' | 'files'>(key: K, opts: LoadOptions = {}, fetch: () => Promise<ResourcesState[K]['data']>) {
     const cur = get()[key];
     const fresh = cur.status === 'ready' && !opts.force && (opts.maxAgeMs === undefined || Date.now() - (cur.fetchedAt ?? 0) < opts.maxAgeMs);
@@ -112,21 +119,32 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
     try {
       const fetched = await fetch();
       await gaps.gap(); // drawn between two keys, not in front of one
-      if (runtime.disposed) return; // the console closed meanwhile: nothing to show, nor to cache
+      if (disposed) return; // the console closed meanwhile: nothing to show, nor to cache
       // What the service sent is what is shown (the cached rows, a poll's answer): the same
       // object stays, so the screens built on it (the call log's names) format nothing again.
       const same = cur.data !== undefined && JSON.stringify(fetched) === JSON.stringify(get()[key].data);
       const data = same ? get()[key].data : fetched;
       set({ [key]: { status: 'ready', data, fetchedAt: Date.now() } } as Partial<Full>);
-      const write = saveCachedList(target, key, data);
-      runtime.cacheWrites.add(write);
-      void write.then(() => runtime.cacheWrites.delete(write));
+      keep(key);
     } catch (err) {
       // Data already shown stays, marked stale with the error (the header says so).
       set({ [key]: { ...get()[key], status: 'error', ...resourceError(err, debugLog) } } as Partial<Full>);
     } finally {
       inFlight.delete(key);
     }
+  }
+
+  /**
+   * Writes a list as the store now holds it to the next start's cache: after a load, and after an
+   * edit made here (a save, a link, an upload, a delete), so a restart never shows the rows from
+   * before the edit. Saved as of when its rows were fetched, so the mark's age stays true.
+   */
+  function keep(key: 'assistants' | 'numbers' | 'files') {
+    const { data, fetchedAt } = get()[key];
+    if (data === undefined || disposed) return;
+    const write = saveCachedList(target, key, data, fetchedAt);
+    cacheWrites.add(write);
+    void write.then(() => cacheWrites.delete(write));
   }
 
   async function loadRecord(key: string, fetch: () => Promise<unknown>, quiet = false) {
@@ -157,7 +175,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
     set({ numberLinks: links });
   }
 
-  const replaceAssistant = (a: Assistant) =>
+  const replaceAssistant = (a: Assistant) => {
     set((s) => ({
       assistants: s.assistants.data
         ? {
@@ -167,6 +185,8 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
         : s.assistants,
       records: { ...s.records, [`assistant:${a.id}`]: { status: 'ready', data: a, fetchedAt: Date.now() } },
     }));
+    keep('assistants');
+  };
 
   return {
     state: {
@@ -181,13 +201,16 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
     },
     actions: {
       async flushCachedLists() {
-        await Promise.all(runtime.cacheWrites);
+        await Promise.all(cacheWrites);
+      },
+      putRecord(key, record) {
+        set((s) => ({ records: { ...s.records, [key]: record } }));
       },
       loadAssistants: (opts) => load('assistants', opts, () => api.listAssistants()),
       async loadNumbers(opts) {
         await load('numbers', opts, () => api.listPhoneNumbers());
         const t = get().target;
-        if (t.stateDir && !runtime.disposed) {
+        if (t.stateDir && !disposed) {
           const links = loadLinks(t.profile, t.baseUrl, t.stateDir);
           if (JSON.stringify(links) !== JSON.stringify(get().numberLinks)) set({ numberLinks: links });
         }
@@ -290,6 +313,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
           if (r.phoneNumber) {
             const pn = r.phoneNumber;
             set((s) => ({ numbers: s.numbers.data ? { ...s.numbers, data: s.numbers.data.map((n) => (n.id === pn.id ? pn : n)) } : s.numbers }));
+            keep('numbers');
           } else {
             await get().actions.loadNumbers({ force: true });
           }
@@ -331,6 +355,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
               : s.files,
             records: { ...s.records, [`file:${file.id}`]: { status: 'ready', data: file, fetchedAt: Date.now() } },
           }));
+          keep('files');
           get().actions.flash(`Uploaded ${file.name ?? path}`);
           return file;
         } catch (err) {
@@ -348,6 +373,7 @@ export const createResourcesSlice: SliceCreator<ResourcesState, ResourcesActions
               ? { ...s.files, data: { files: s.files.data.files.filter((f) => f.id !== id), pagination: counted(s.files.data.pagination, -1) } }
               : s.files,
           }));
+          keep('files');
           get().actions.flash(r.message || `Deleted ${name}`);
           return true;
         } catch (err) {

@@ -5,7 +5,7 @@
 // so the arrow stays ui → store. Imports only types (and nothing heavy): the first frame, drawn
 // before React loads, reads the same specs.
 import type { ConsoleActions, ConsoleState } from './index.js';
-import type { Route, RouteName } from './types.js';
+import { routeKey, type Route, type RouteName } from './types.js';
 
 export type RouteOf<N extends RouteName> = Extract<Route, { name: N }>;
 
@@ -37,14 +37,21 @@ export interface RouteBehaviour<N extends RouteName> {
   afterSync?(route: RouteOf<N>, a: ConsoleActions): void;
   /** Whether what it shows is being fetched again or stale (the header's mark); fresh when not given. */
   freshness?(route: RouteOf<N>, s: ConsoleState): Freshness;
+  /** The key its view state (cursor, filter, scroll) is kept under, when its name and id are not enough (routeKey). */
+  viewKey?(route: RouteOf<N>): string;
 }
 
-/** Every route's behaviour, by name (src/ui/screens/specs.ts builds it from the screen folders). */
+/** Every route's behaviour, by name (src/ui/screens/routes.ts builds it from the screen folders). */
 export type RouteTable = { [N in RouteName]: RouteBehaviour<N> };
 
 /** The behaviour of a route, typed for any route. */
 export function behaviourOf(table: RouteTable, route: Route): RouteBehaviour<RouteName> {
   return table[route.name] as RouteBehaviour<RouteName>;
+}
+
+/** The key a route's view state is kept under: its spec's `viewKey`, else its name and id (routeKey). */
+export function viewKeyOf(table: RouteTable, route: Route): string {
+  return behaviourOf(table, route)?.viewKey?.(route) ?? routeKey(route);
 }
 
 /** Lists a screen only looks names up in are fetched again when older than this. */

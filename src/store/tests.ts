@@ -6,6 +6,7 @@ import { relative, resolve } from 'node:path';
 import { failure } from '../api/errors.js';
 import type { ScenarioResult, TestReport } from '../scenarios/run.js';
 import type { ScenarioFile } from '../scenarios/scenario.js';
+import type { Call } from '../api/schemas.js';
 import type { SliceCreator } from './types.js';
 import type { ChatState } from './chat.js';
 import type { ResourcesState } from './resources.js';
@@ -35,6 +36,8 @@ export interface TestsActions {
   runTests(path?: string, samples?: number): Promise<void>;
   /** Saves the conversation as `<tests dir>/<name>.test.yaml` plus its snapshots; flashes where. */
   saveChatAsScenario(sessionId: string): Promise<string | null>;
+  /** Saves a call (its full record) as a scenario in the tests directory: its caller's lines replayed, its replies snapshots. */
+  saveCallAsScenario(call: Call): Promise<string | null>;
 }
 
 type Full = TestsState & ChatState & ResourcesState & { actions: TestsActions & UiActions };
@@ -44,7 +47,9 @@ function testsDirOf(dir: string | undefined): string {
   return resolve(dir ?? 'tests');
 }
 
-export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (set, get, { api, target, runtime }) => {
+export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (set, get, { api, target }) => {
+  /** The run under way: a new run stops it from starting more scenarios. */
+  let underWay: AbortController | undefined;
   const update = (p: Partial<TestsState['tests']>) => set((s) => ({ tests: { ...s.tests, ...p } }));
   return {
     state: { tests: { status: 'idle', errors: [], results: [], total: 0, run: 0 } },
@@ -53,12 +58,11 @@ export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (s
         const run = get().tests.run + 1;
         const mine = () => get().tests.run === run;
         // The run under way stops starting more scenarios.
-        runtime.testRun?.abort();
-        const controller = (runtime.testRun = new AbortController());
+        underWay?.abort();
+        const controller = (underWay = new AbortController());
         update({ path, samples, status: 'running', errors: [], results: [], report: undefined, total: 0, run });
         try {
-          const { readFile } = await import('node:fs/promises');
-          const { findScenarioFiles } = await import('../scenarios/files.js');
+          const { findScenarioFiles, readScenarioFile } = await import('../scenarios/files.js');
           const { parseScenarioFile } = await import('../scenarios/scenario.js');
           const { runScenarios, selectScenarios } = await import('../scenarios/run.js');
           const dir = path ? resolve(path) : testsDirOf(target.testsDir);
@@ -70,7 +74,7 @@ export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (s
           const errors: string[] = [];
           for (const f of files) {
             try {
-              parsed.push(parseScenarioFile(f, await readFile(f, 'utf8')));
+              parsed.push(parseScenarioFile(f.path, readScenarioFile(f)));
             } catch (err) {
               errors.push(failure(err).message);
             }
@@ -120,6 +124,19 @@ export const createTestsSlice: SliceCreator<TestsState, TestsActions, Full> = (s
           return path;
         } catch (err) {
           get().actions.flash(`Could not save the chat as a test: ${failure(err).message}`, 'error');
+          return null;
+        }
+      },
+
+      async saveCallAsScenario(call) {
+        try {
+          const [{ conversationOfCall }, { saveConversation }] = await Promise.all([import('../scenarios/from-call.js'), import('../scenarios/save.js')]);
+          const path = saveConversation(testsDirOf(target.testsDir), conversationOfCall(call));
+          const shown = relative(process.cwd(), path);
+          get().actions.flash(`Saved the call as a test; run it: switchboard test ${shown.startsWith('..') ? path : shown} (or :test)`);
+          return path;
+        } catch (err) {
+          get().actions.flash(`Could not make a test from the call: ${failure(err).message}`, 'error');
           return null;
         }
       },

@@ -3,49 +3,24 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { VoiceAgentApi } from '../api/contract.js';
 import { failure } from '../api/errors.js';
+import type { RouteParams } from '../ui/screens/routes.js';
 
-/** Where the console is: one entry of the navigation stack. */
-export type Route =
-  | { name: 'assistants'; /** Only those whose knowledge base holds this file. */ usingFile?: string; /** Its name, for the title. */ fileName?: string }
-  | { name: 'assistant'; id: string }
-  | { name: 'assistant-new'; /** Duplicate: pre-filled from this assistant. */ from?: string }
-  | { name: 'assistant-edit'; id: string }
-  | { name: 'assistant-kb'; id: string }
-  | { name: 'assistant-yaml'; id: string }
-  | { name: 'numbers'; /** Only those linked to this assistant. */ assistantId?: string }
-  | { name: 'number'; id: string }
-  | { name: 'number-link'; id: string }
-  | { name: 'calls' }
-  | { name: 'call'; id: string; match?: string }
-  | { name: 'call-search'; text: string }
-  | { name: 'call-stats' }
-  | { name: 'call-filters' }
-  | { name: 'call-outbound'; assistantId?: string }
-  | { name: 'chat'; sessionId?: string; assistantId?: string }
-  | { name: 'chat-new' }
-  | { name: 'chat-session'; sessionId: string }
-  | { name: 'files' }
-  | { name: 'file'; id: string }
-  | { name: 'file-upload' }
-  | { name: 'tests'; path?: string; samples?: number }
-  | { name: 'test-result'; id: string; scenario: string }
-  | { name: 'profiles' }
-  | { name: 'profile-new' }
-  | { name: 'help' }
-  | { name: 'json'; title: string; value: unknown }
-  | { name: 'message'; text: string }
-  /** The records a palette argument could mean, to pick one and open it as `open`. */
-  | { name: 'pick'; title: string; items: { id: string; label: string; detail?: string }[]; open: 'assistant' | 'call' | 'file' };
+/**
+ * Where the console is: one entry of the navigation stack. Made from the screen folders' specs
+ * (ui/screens/routes.ts ROUTE_LIST, each folder's `defineRoutes<{ name: params }>`): a type only,
+ * so the store knows the routes' shapes and imports no UI code.
+ */
+export type Route = { [N in keyof RouteParams & string]: { name: N } & RouteParams[N] }[keyof RouteParams & string];
 
 export type RouteName = Route['name'];
 
-/** Stable key of a route: view state (cursor, filter, scroll) is remembered per key. */
+/**
+ * A route's view state key by its name and id (the spec's `viewKey` when those are not enough:
+ * store/routes.ts viewKeyOf, which the store and the UI read).
+ */
 export function routeKey(r: Route): string {
-  if (r.name === 'json' || r.name === 'pick') return `${r.name}:${r.title}`;
-  if (r.name === 'tests') return `${r.path ? `tests:${r.path}` : 'tests'}${r.samples ? `×${r.samples}` : ''}`;
-  if (r.name === 'call-search') return `call-search:${r.text}`;
   const id = 'id' in r ? r.id : 'sessionId' in r ? r.sessionId : 'assistantId' in r ? r.assistantId : 'usingFile' in r ? r.usingFile : undefined;
-  return id ? `${r.name}:${id}` : r.name;
+  return typeof id === 'string' && id ? `${r.name}:${id}` : r.name;
 }
 
 type LoadStatus = 'idle' | 'loading' | 'error' | 'ready';
@@ -113,6 +88,8 @@ export interface SyncWorkerTarget {
 
 export interface Deps {
   api: VoiceAgentApi;
+  /** The key a route's view state is kept under (its spec's viewKey, else routeKey): store/routes.ts viewKeyOf over the store's routes. */
+  viewKey(route: Route): string;
   /**
    * The target for the archive sync's worker, once connected. Without one (a store made from an
    * api alone: tests, embedders) the sync runs on the store's own thread with `api`.
@@ -125,12 +102,12 @@ export interface Deps {
   gaps: import('./key-gaps.js').KeyGaps;
   /** Appends a line to the debug log (keys masked); returns the log's path as shown, or undefined when it could not be written. */
   debugLog?: (line: string) => string | undefined;
-  /** Run by actions.dispose() (last writes of the session index). */
-  disposers: (() => void)[];
-  /** Registers what to close when the store is disposed (the archive's connections). */
+  /**
+   * Registers what to stop or write when the store is disposed (a slice's timers, its scan, the
+   * sync, the session index's last writes); run by actions.dispose() in the order registered.
+   * What a slice keeps between calls that nothing draws lives in the slice and is released here.
+   */
   onDispose(fn: () => void): void;
-  /** What the actions keep between calls that nothing draws (runtime.ts); released by actions.dispose(). */
-  runtime: import('./runtime.js').StoreRuntime;
   /** The config's profiles and the console's switch between them; without it (a store on an api alone) the console cannot switch. */
   profiles?: import('./profiles.js').ProfileSwitch;
 }

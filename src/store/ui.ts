@@ -59,7 +59,12 @@ export interface UiActions {
 const FLASH_MS = 5000;
 
 export const createUiSlice: SliceCreator<UiState, UiActions, UiState & { actions: UiActions }> = (set, get, deps) => {
-  const held = deps.runtime.flash;
+  // The flash on screen: its expiry, and the last flash's id (an expiry clears only its own flash).
+  const held: { timer?: ReturnType<typeof setTimeout>; seq: number } = { seq: 0 };
+  deps.onDispose(() => {
+    if (held.timer) clearTimeout(held.timer);
+    held.timer = undefined;
+  });
   return {
     state: {
       mode: 'normal',

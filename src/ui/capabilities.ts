@@ -1,7 +1,9 @@
-// What the console's terminal can show, decided once as it starts (start.ts) from the flags and
-// the environment, and read by whatever draws: colour (NO_COLOR, --no-color, FORCE_COLOR), a
-// UTF-8 locale (LC_ALL, LC_CTYPE, LANG). (TERM=dumb is refused before the console starts: src/commands/console.ts.)
-// Tests set it with setCapabilities. Free of React and Ink: start.ts reads it before they load.
+// What the console's terminal can show, decided once as it starts (terminal.ts, when start.ts
+// takes the terminal) from the flags and the environment: colour (NO_COLOR, --no-color,
+// FORCE_COLOR), a UTF-8 locale (LC_ALL, LC_CTYPE, LANG). (TERM=dumb is refused before the console
+// starts: src/commands/console.ts.) A value handed down, never a module's state: to React through
+// context (hooks/theme-context.tsx, useCapabilities), to the frame drawn before Ink as an argument.
+// Free of React and Ink: start.ts reads it before they load.
 import { cellWidth, graphemes } from '../format/cells.js';
 
 export interface Capabilities {
@@ -11,20 +13,8 @@ export interface Capabilities {
   unicode: boolean;
 }
 
-let current: Capabilities = { color: true, unicode: true };
-
-// Ink's colorize (Text colours, backgrounds, borders: every colour Ink draws, ours and the
-// libraries') returns its text uncoloured while this is set; see src/patches (no-color).
-const NO_COLOR = Symbol.for('switchboard.noColor');
-
-export function capabilities(): Capabilities {
-  return current;
-}
-
-export function setCapabilities(caps: Partial<Capabilities>): void {
-  current = { ...current, ...caps };
-  (globalThis as Record<symbol, unknown>)[NO_COLOR] = !current.color;
-}
+/** A colour terminal with a UTF-8 locale: what a component drawn with no console above it assumes. */
+export const FULL_CAPABILITIES: Readonly<Capabilities> = { color: true, unicode: true };
 
 /** The locale's character set is UTF-8: the first of LC_ALL, LC_CTYPE, LANG that is set says so (none set: assumed UTF-8). */
 export function isUtf8Locale(env: NodeJS.ProcessEnv = process.env): boolean {

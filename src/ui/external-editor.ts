@@ -41,7 +41,33 @@ export async function editInEditor(text: string, fileName: string, env: NodeJS.P
 
 const FALLBACK_PAGER = 'less -R';
 
-/** Shows `text` (already escaped: the caller's service text) in $PAGER; resolves when the pager exits. */
+// Pagers that hold the terminal until the user quits them, whatever the text's length: once they
+// exit, the user has read the text. Any other pager (cat, `less -F` on a short text, more at the
+// end of its text, bat's default `less -F`) may print and exit at once, and the console's repaint
+// would wipe what it printed: for those the console waits for a key first, as lazygit and k9s do.
+const HOLDING_PAGERS = new Set(['less', 'most', 'lv', 'vi', 'vim', 'nvim', 'view']);
+
+/** Whether `command` (a $PAGER) keeps the terminal until the user quits it, so no key need be waited for after it. */
+export function pagerHoldsScreen(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const [program = '', ...args] = command.split(/\s+/).map((word) => word.replace(/^['"]|['"]$/g, ''));
+  const name = program.slice(program.lastIndexOf('/') + 1);
+  if (!HOLDING_PAGERS.has(name)) return false;
+  if (name !== 'less') return true;
+  // less -F (--quit-if-one-screen, also from $LESS) exits by itself on a text that fits the screen.
+  const quitsByItself = (flags: string) => /^-[^-]*F/.test(flags) || flags === '--quit-if-one-screen';
+  const fromEnv = (env.LESS ?? '').split(/\s+/).filter(Boolean);
+  return ![...args, ...fromEnv.map((f) => (f.startsWith('-') ? f : `-${f}`))].some(quitsByItself);
+}
+
+// Reads one key from the terminal (the whole read, so an arrow's escape sequence is one key) in a
+// shell of its own: the console's key reader never sees it, and the terminal's modes are put back.
+const WAIT_FOR_KEY = `printf '\\n%s' "$1"; s=$(stty -g); stty raw -echo; dd bs=64 count=1 >/dev/null 2>&1; stty "$s"; printf '\\n'`;
+const PAGER_DONE_PROMPT = 'press any key to return to switchboard';
+
+/**
+ * Shows `text` (already escaped: the caller's service text) in $PAGER; resolves when the pager
+ * exits, and for a pager that may exit by itself, once a key is then pressed.
+ */
 export async function showInPager(text: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const command = env.PAGER?.trim() || FALLBACK_PAGER;
   const code = await new Promise<number | null>((resolve, reject) => {
@@ -52,5 +78,12 @@ export async function showInPager(text: string, env: NodeJS.ProcessEnv = process
     child.stdin.on('error', () => undefined);
     child.stdin.end(text);
   });
+  if (!pagerHoldsScreen(command, env)) {
+    await new Promise<void>((resolve) => {
+      const wait = spawn('/bin/sh', ['-c', WAIT_FOR_KEY, 'wait', PAGER_DONE_PROMPT], { stdio: 'inherit', env });
+      wait.on('error', () => resolve());
+      wait.on('exit', () => resolve());
+    });
+  }
   if (code !== 0 && code !== null) throw new EditorFailed(`the pager (${command}) exited with code ${code}`);
 }

@@ -2,7 +2,8 @@
 // (after gemini-cli's KeypressContext, which reads stdin itself rather than through Ink). A run
 // of plain characters in one read (`jjjj`, `:calls⏎` typed ahead of a slow frame) is that many
 // keys; an escape sequence is one key (arrows, Home/End, PgUp/PgDn, Delete, Insert, Shift-Tab,
-// F-keys; with Shift/Alt/Ctrl); ESC before a key is Alt; a bracketed paste (ESC[200~ … ESC[201~)
+// F-keys; with Shift/Alt/Ctrl); ESC before a key is Alt (only an Alt key a binding wants, when
+// the caller says which: else Esc, then the key); a bracketed paste (ESC[200~ … ESC[201~)
 // is one paste event. A read may end inside a sequence or a paste: the rest waits for the next
 // read. A lone ESC can't be told from the start of a sequence until time passes, so the caller
 // calls `flush()` when no more input came for a short while (keypress.tsx owns that timer).
@@ -233,7 +234,16 @@ function sequenceKey(body: string, meta: boolean): { input: string; key: Key } |
   };
 }
 
-export function createKeyParser(): KeyParser {
+export interface KeyParserOptions {
+  /**
+   * Whether ESC then this printable character is the Alt key a binding wants. When it is not, it is
+   * Esc and then that character: the two read at once are a fast Esc and a key (read together on a
+   * busy console), not an Alt key that nothing takes and that would lose both. Unset: every one is Alt.
+   */
+  isAltChar?: (ch: string) => boolean;
+}
+
+export function createKeyParser(opts: KeyParserOptions = {}): KeyParser {
   let buffer = '';
   /** In a paste: where to look for its end next (the text before cannot hold it). */
   let pasteFrom = -1;
@@ -292,6 +302,11 @@ export function createKeyParser(): KeyParser {
         continue;
       }
       const next = String.fromCodePoint(buffer.codePointAt(intro)!);
+      if (opts.isAltChar && next >= ' ' && next !== '\x7f' && !opts.isAltChar(next)) {
+        events.push(charKey(ESC, false));
+        i = intro;
+        continue;
+      }
       events.push(charKey(next, true));
       i = intro + next.length;
     }

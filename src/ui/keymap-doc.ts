@@ -1,14 +1,15 @@
 // The README's key table, generated from the keymap (so the docs can't drift from the keys).
-import { HELP_SECTIONS, bindingsFor } from './keymap.js';
+import { DEFAULT_ROUTES } from './screens/routes.js';
 
 /** One row per help section: each key live there with what it does (a key live in two sections is in both). */
 function keyTableMarkdown(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const lines = ['| where | keys |', '|---|---|'];
-  for (const section of HELP_SECTIONS) {
+  const keymap = DEFAULT_ROUTES.keymap;
+  for (const section of keymap.sections) {
     const seen = new Set<string>();
     const keys: string[] = [];
-    for (const b of bindingsFor(section.contexts)) {
+    for (const b of keymap.bindingsFor(section.contexts)) {
       if (seen.has(b.command)) continue;
       seen.add(b.command);
       keys.push(`\`${cell(b.keys)}\` ${cell(b.hint)}`);

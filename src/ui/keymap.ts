@@ -1,6 +1,8 @@
 // Key bindings are data: one table of commands → keys, the contexts where each is active and a
-// hint. The footer, the `?` help screen and the dispatcher all read this table; screens and
-// components bind commands to handlers with `useBindings` (hooks/bindings.tsx).
+// hint. The footer, the `?` help screen and the dispatcher all read one `Keymap` (this table, the
+// routes' own keys and digits from their specs, ui/screens/routes.ts, and the user's keys file,
+// keys-file.ts), which reaches components through React context (hooks/keymap-context.tsx);
+// screens and components bind commands to handlers with `useBindings` (hooks/bindings.tsx).
 //
 // Which command a key means depends on the contexts alone: they are searched in the order given
 // (a route's most specific first, routes.ts), and within one context no two commands share a key
@@ -14,11 +16,6 @@ export enum Command {
   Back = 'back',
   PreviousView = 'previousView',
   LastMessage = 'lastMessage',
-  GoAssistants = 'goAssistants',
-  GoNumbers = 'goNumbers',
-  GoCalls = 'goCalls',
-  GoChat = 'goChat',
-  GoFiles = 'goFiles',
   Palette = 'palette',
   Filter = 'filter',
   Help = 'help',
@@ -29,7 +26,6 @@ export enum Command {
   PageUp = 'pageUp',
   PageDown = 'pageDown',
   Open = 'open',
-  RunTestsAgain = 'runTestsAgain',
   Refresh = 'refresh',
   Retry = 'retry',
   RawJson = 'rawJson',
@@ -41,16 +37,11 @@ export enum Command {
   Chat = 'chat',
   Outbound = 'outbound',
   Link = 'link',
-  CallFilters = 'callFilters',
-  ToggleLive = 'toggleLive',
-  Search = 'search',
-  Stats = 'stats',
   OpenAssistant = 'openAssistant',
   AssistantCalls = 'assistantCalls',
   AssistantNumbers = 'assistantNumbers',
   FileAssistants = 'fileAssistants',
   ChartMetric = 'chartMetric',
-  Upload = 'upload',
   Delete = 'delete',
   Clone = 'clone',
   OpenSessionId = 'openSessionId',
@@ -65,9 +56,6 @@ export enum Command {
   NewLine = 'newLine',
   Variables = 'variables',
   LeaveChat = 'leaveChat',
-  // Reviewing an edit made in $EDITOR
-  ApplyEdit = 'applyEdit',
-  DiscardEdit = 'discardEdit',
   SaveAsTest = 'saveAsTest',
   // In forms, pickers and dialogs
   NextField = 'nextField',
@@ -104,8 +92,16 @@ export enum Command {
   LineBreak = 'lineBreak',
 }
 
-/** Where a binding is live. Screens declare the contexts they are in. */
-export type KeyContext =
+/**
+ * A command: one of the table's, or a key a route's spec declares (its `keys`, or `go…` for its
+ * digit), named as the spec names it.
+ */
+export type CommandId = Command | (string & {});
+
+/** Where a binding is live. Screens declare the contexts they are in; a route may bring its own (any name). */
+export type KeyContext = BaseContext | (string & {});
+
+type BaseContext =
   | 'global'
   | 'list'
   | 'detail'
@@ -173,18 +169,14 @@ export interface Binding {
 /** Footer priorities: higher stays longer on a narrow terminal. */
 export const Footer = { Low: 1, Normal: 2, High: 3, Always: 9 } as const;
 
-export const KEYMAP: Record<Command, Binding> = {
+/** The keys the console has whatever its routes: a route's own keys and digit come from its spec. */
+const BASE_BINDINGS: Readonly<Record<Command, Binding>> = {
   [Command.ForceQuit]: { keys: [{ char: 'c', ctrl: true }], contexts: ['global'], hint: 'quit (always)' },
   [Command.Suspend]: { keys: [{ char: 'z', ctrl: true }], contexts: ['global'], hint: 'suspend (fg resumes)' },
   [Command.Quit]: { keys: [{ char: 'q' }], contexts: ['global'], hint: 'quit', footer: Footer.Low },
   [Command.Back]: { keys: [{ key: 'escape' }], contexts: ['global'], hint: 'back', footer: Footer.High },
   [Command.PreviousView]: { keys: [{ char: '-' }], contexts: ['global'], hint: 'previous view' },
   [Command.LastMessage]: { keys: [{ char: '!' }], contexts: ['global'], hint: 'the last message, whole' },
-  [Command.GoAssistants]: { keys: [{ char: '1' }], contexts: ['global'], hint: 'assistants' },
-  [Command.GoNumbers]: { keys: [{ char: '2' }], contexts: ['global'], hint: 'numbers' },
-  [Command.GoCalls]: { keys: [{ char: '3' }], contexts: ['global'], hint: 'calls' },
-  [Command.GoChat]: { keys: [{ char: '4' }], contexts: ['global'], hint: 'chat' },
-  [Command.GoFiles]: { keys: [{ char: '5' }], contexts: ['global'], hint: 'files' },
   [Command.Palette]: { keys: [{ char: ':' }], contexts: ['global'], hint: 'command', footer: Footer.Always },
   [Command.Filter]: { keys: [{ char: '/' }], contexts: ['list', 'help', 'picker'], hint: 'filter', footer: Footer.Normal },
   [Command.Help]: { keys: [{ char: '?' }], contexts: ['global'], hint: 'help', footer: Footer.Always },
@@ -195,7 +187,6 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.PageUp]: { keys: [{ key: 'pageUp' }, { char: 'b', ctrl: true }], contexts: ['list', 'detail', 'scroll', 'chat', 'picker'], hint: 'page up' },
   [Command.PageDown]: { keys: [{ key: 'pageDown' }, { char: 'f', ctrl: true }], contexts: ['list', 'detail', 'scroll', 'chat', 'picker'], hint: 'page down' },
   [Command.Open]: { keys: [{ key: 'return' }], contexts: ['list'], hint: 'open', footer: Footer.High },
-  [Command.RunTestsAgain]: { keys: [{ char: 'r' }], contexts: ['tests'], hint: 'run again', footer: Footer.Normal },
   [Command.Refresh]: { keys: [{ char: 'r' }], contexts: ['list', 'detail'], hint: 'refresh', footer: Footer.Low },
   [Command.Retry]: { keys: [{ char: 'r' }], contexts: ['chat'], hint: 'load the session again', footer: Footer.High },
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
@@ -213,16 +204,11 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Chat]: { keys: [{ char: 'c' }], contexts: ['assistants', 'assistant'], hint: 'chat', footer: Footer.Normal, write: true },
   [Command.Outbound]: { keys: [{ char: 'o' }], contexts: ['assistants', 'assistant', 'calls'], hint: 'call out', footer: Footer.Normal, write: true },
   [Command.Link]: { keys: [{ char: 'l' }], contexts: ['numbers', 'number'], hint: 'link assistant', footer: Footer.Normal, write: true },
-  [Command.CallFilters]: { keys: [{ char: 'f' }], contexts: ['calls'], hint: 'filters', footer: Footer.Normal },
-  [Command.ToggleLive]: { keys: [{ char: 'L' }], contexts: ['calls'], hint: 'live on/off', footer: Footer.Normal },
-  [Command.Search]: { keys: [{ char: 's' }], contexts: ['calls', 'search'], hint: 'search transcripts (:search text)', footer: Footer.Normal },
-  [Command.Stats]: { keys: [{ char: 'S' }], contexts: ['calls'], hint: 'stats', footer: Footer.Normal },
   [Command.OpenAssistant]: { keys: [{ char: 'a' }], contexts: ['calls', 'call', 'search', 'numbers', 'number'], hint: 'its assistant', footer: Footer.Normal },
   [Command.AssistantCalls]: { keys: [{ char: 'C' }], contexts: ['assistants', 'assistant', 'numbers', 'number'], hint: 'its calls', footer: Footer.Normal },
   [Command.AssistantNumbers]: { keys: [{ char: 'N' }], contexts: ['assistants', 'assistant'], hint: 'its numbers', footer: Footer.Normal },
   [Command.FileAssistants]: { keys: [{ char: 'a' }], contexts: ['files', 'file'], hint: 'assistants using it', footer: Footer.Normal },
   [Command.ChartMetric]: { keys: [{ char: 'm' }, { key: 'tab' }], contexts: ['stats'], hint: 'chart calls/minutes/cost', footer: Footer.Normal },
-  [Command.Upload]: { keys: [{ char: 'u' }], contexts: ['files'], hint: 'upload', footer: Footer.Normal, write: true },
   [Command.Delete]: { keys: [{ char: 'd' }], contexts: ['files', 'file', 'profiles'], hint: 'delete', footer: Footer.Normal, write: true },
   [Command.Clone]: { keys: [{ char: 'D' }], contexts: ['assistants', 'assistant'], hint: 'duplicate (new, pre-filled)', write: true },
   [Command.OpenSessionId]: { keys: [{ char: 'o' }], contexts: ['sessions'], hint: 'open a session id', footer: Footer.Normal },
@@ -255,8 +241,6 @@ export const KEYMAP: Record<Command, Binding> = {
   [Command.Variables]: { keys: [{ char: 'v', ctrl: true }], contexts: ['chat'], hint: 'variables', footer: Footer.Normal },
   [Command.LeaveChat]: { keys: [{ key: 'escape' }], contexts: ['chat'], hint: 'cancel send / back (the draft is kept)', footer: Footer.High },
   [Command.SaveAsTest]: { keys: [{ char: 't', ctrl: true }], contexts: ['chat'], hint: 'save as test', footer: Footer.Low, write: true },
-  [Command.ApplyEdit]: { keys: [{ key: 'return' }], contexts: ['review'], hint: 'apply the changes', footer: Footer.High, write: true },
-  [Command.DiscardEdit]: { keys: [{ key: 'escape' }], contexts: ['review'], hint: 'discard them', footer: Footer.High },
   [Command.NextField]: { keys: [{ key: 'tab', shift: false }, { key: 'downArrow' }], contexts: ['form'], hint: 'next field', footer: Footer.Normal },
   [Command.PrevField]: { keys: [{ key: 'tab', shift: true }, { key: 'upArrow' }], contexts: ['form'], hint: 'previous field' },
   [Command.OptionPrevious]: { keys: [{ key: 'leftArrow' }], contexts: ['form'], hint: 'previous option' },
@@ -321,14 +305,134 @@ export function keysAt(b: Binding, context: KeyContext | undefined): KeyDescript
   return (context && b.keysIn?.[context]) || b.keys;
 }
 
+/** A help section: its title and the contexts whose keys it lists. */
+export interface HelpSection {
+  title: string;
+  contexts: KeyContext[];
+}
+
+/** Help's first sections, before the routes' own (their specs' `help`). */
+const HELP_HEAD: HelpSection[] = [
+  { title: 'Everywhere', contexts: ['global'] },
+  { title: 'Lists and details', contexts: ['list', 'detail', 'scroll', 'help', 'json'] },
+];
+/** Help's last sections, after the routes' own. */
+const HELP_TAIL: HelpSection[] = [
+  { title: 'Forms, pickers, dialogs', contexts: ['form', 'picker', 'dialog', 'palette', 'prompt'] },
+  { title: 'Text inputs', contexts: ['input'] },
+];
+
+/** What a route's spec says about its keys (ui/screens/route-spec.ts): read to make the keymap. */
+export interface RouteKeys {
+  name: string;
+  /** Its contexts, its own first: its keys live in that one. */
+  contexts: readonly KeyContext[];
+  /** Its digit (or other global key): opens it in place of the screen on top. */
+  jump?: string;
+  /** Its own keys, by command name. */
+  keys?: Readonly<Record<string, Omit<Binding, 'contexts' | 'keysIn'>>>;
+  /** The help section its own context is listed in (routes with the same title share one). */
+  help?: string;
+}
+
+/** The command a route's digit is bound to: `goCalls` for `calls`. */
+export function jumpCommand(route: string): string {
+  return `go${route.replace(/(^|-)(\w)/g, (_m, _d: string, c: string) => c.toUpperCase())}`;
+}
+
+/** What routes sharing a command must agree on: its keys, label, hint, footer place and whether it writes. */
+const bindingShape = (b: Omit<Binding, 'contexts' | 'keysIn'>) => JSON.stringify([b.keys, b.label, b.hint, b.footer, b.write]);
+
+/** The bindings and help sections of these routes over the base table, in the routes' order. */
+export function routeBindings(
+  routes: readonly RouteKeys[],
+  base: Readonly<Record<string, Binding>> = BASE_BINDINGS,
+): { table: Record<string, Binding>; sections: HelpSection[] } {
+  const table: Record<string, Binding> = { ...base };
+  /** The routes' own commands, each with what its routes must agree on. */
+  const shared: Record<string, string> = {};
+  const own: HelpSection[] = [];
+  for (const r of routes) {
+    if (r.jump) table[jumpCommand(r.name)] = { keys: [{ char: r.jump }], contexts: ['global'], hint: r.name };
+    const context = r.contexts[0];
+    for (const [command, b] of Object.entries(r.keys ?? {})) {
+      const had = table[command];
+      // Routes may share a command (a list and its record's page, `e` on both): one binding, live in
+      // each one's context, so keys.yaml remaps it by one name; they must agree on what it is.
+      if (had && !(command in shared)) throw new Error(`route ${r.name}: its key "${command}" is a command already`);
+      if (had && shared[command] !== bindingShape(b)) throw new Error(`route ${r.name}: its key "${command}" is another route's, with other keys or hint`);
+      if (had) table[command] = { ...had, contexts: had.contexts.includes(context) ? had.contexts : [...had.contexts, context] };
+      else table[command] = { ...b, contexts: [context] };
+      shared[command] = bindingShape(b);
+    }
+    if (r.help && context) {
+      const section = own.find((s) => s.title === r.help);
+      if (!section) own.push({ title: r.help, contexts: [context] });
+      else if (!section.contexts.includes(context)) section.contexts.push(context);
+    }
+  }
+  return { table, sections: [...HELP_HEAD, ...own, ...HELP_TAIL] };
+}
+
 /**
- * Makes `table` the one every reader uses (dispatcher, footer, help): the console calls it once at
- * start with the table the user's keys file made. Replaced in place, so every importer sees it.
+ * The keys the console reads: every command's binding and help's sections. Made once at start
+ * (the routes' keys, then the user's keys file) and handed down, never changed in place.
  */
-export function installKeymap(table: Record<Command, Binding>): void {
-  if (table === KEYMAP) return; // emptied first, it would be copied from itself
-  for (const c of Object.keys(KEYMAP) as Command[]) delete KEYMAP[c];
-  Object.assign(KEYMAP, table);
+export class Keymap {
+  constructor(
+    readonly table: Readonly<Record<string, Binding>>,
+    readonly sections: readonly HelpSection[],
+  ) {}
+
+  binding(command: CommandId): Binding | undefined {
+    return this.table[command];
+  }
+
+  /** Whether some binding, in any context (the user's keys too), is Alt and this character. */
+  isAltChar(ch: string): boolean {
+    return Object.values(this.table).some((b) => [b.keys, ...Object.values(b.keysIn ?? {})].some((ks) => ks?.some((d) => d.alt && d.char === ch)));
+  }
+
+  /** Whether the command changes something (refused in a read-only console). */
+  writes(command: CommandId): boolean {
+    return this.table[command]?.write === true;
+  }
+
+  /**
+   * The command a keypress means in these contexts: the first context, in the order given, with a
+   * binding for the key (within one context a key has one binding at most, so the table's order never matters).
+   */
+  commandFor(input: string, key: Key, contexts: readonly KeyContext[]): CommandId | undefined {
+    for (const context of contexts) {
+      for (const [cmd, b] of Object.entries(this.table)) {
+        if (b.contexts.includes(context) && keysAt(b, context).some((d) => matchesDescriptor(d, input, key))) return cmd;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Bindings live in these contexts, listed in table order. `reachable`: only those a key can reach
+   * there (`commandFor`'s view: a binding whose keys all belong to one in an earlier context is left
+   * out), as for one screen's footer and help; without it, every binding of every context, as in a
+   * help section that spans several screens.
+   */
+  bindingsFor(
+    contexts: readonly KeyContext[],
+    opts: { reachable?: boolean; footerOnly?: boolean } = {},
+  ): { command: CommandId; keys: string; hint: string; footer: number }[] {
+    const entries = Object.entries(this.table);
+    const live = new Map<string, KeyContext>();
+    const taken = new Set<string>();
+    for (const context of contexts) {
+      const here = entries.filter(([cmd, b]) => b.contexts.includes(context) && !live.has(cmd));
+      for (const [cmd, b] of here) if (!opts.reachable || !keysAt(b, context).every((d) => taken.has(descriptorId(d)))) live.set(cmd, context);
+      for (const [, b] of here) for (const d of keysAt(b, context)) taken.add(descriptorId(d));
+    }
+    return entries
+      .filter(([cmd, b]) => live.has(cmd) && (!opts.footerOnly || b.footer))
+      .map(([command, b]) => ({ command, keys: keysOf(b, [live.get(command)!]), hint: b.hint, footer: b.footer ?? 0 }));
+  }
 }
 
 function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
@@ -339,19 +443,6 @@ function matchesDescriptor(d: KeyDescriptor, input: string, key: Key): boolean {
     return (key.ctrl && input.toLowerCase() === d.char) || (!key.meta && d.char.length === 1 && input === String.fromCharCode(d.char.charCodeAt(0) - 96));
   if (d.alt) return key.meta && !key.ctrl && input === d.char;
   return !key.ctrl && !key.meta && input === d.char;
-}
-
-/**
- * The command a keypress means in these contexts: the first context, in the order given, with a
- * binding for the key (within one context a key has one binding at most, so the table's order never matters).
- */
-export function commandFor(input: string, key: Key, contexts: readonly KeyContext[]): Command | undefined {
-  for (const context of contexts) {
-    for (const [cmd, b] of Object.entries(KEYMAP) as [Command, Binding][]) {
-      if (b.contexts.includes(context) && keysAt(b, context).some((d) => matchesDescriptor(d, input, key))) return cmd;
-    }
-  }
-  return undefined;
 }
 
 const NAMED_KEYS: readonly KeyName[] = [
@@ -408,42 +499,3 @@ export function keysOf(b: Binding, contexts: readonly KeyContext[] = []): string
 }
 
 const descriptorId = (d: KeyDescriptor) => JSON.stringify([d.char, d.key, !!d.ctrl, !!d.alt, d.shift]);
-
-/**
- * Bindings live in these contexts, listed in table order. `reachable`: only those a key can reach
- * there (`commandFor`'s view: a binding whose keys all belong to one in an earlier context is left
- * out), as for one screen's footer and help; without it, every binding of every context, as in a
- * help section that spans several screens.
- */
-export function bindingsFor(
-  contexts: readonly KeyContext[],
-  opts: { reachable?: boolean; footerOnly?: boolean } = {},
-): { command: Command; keys: string; hint: string; footer: number }[] {
-  const entries = Object.entries(KEYMAP) as [Command, Binding][];
-  const live = new Map<Command, KeyContext>();
-  const taken = new Set<string>();
-  for (const context of contexts) {
-    const here = entries.filter(([cmd, b]) => b.contexts.includes(context) && !live.has(cmd));
-    for (const [cmd, b] of here) if (!opts.reachable || !keysAt(b, context).every((d) => taken.has(descriptorId(d)))) live.set(cmd, context);
-    for (const [, b] of here) for (const d of keysAt(b, context)) taken.add(descriptorId(d));
-  }
-  return entries
-    .filter(([cmd, b]) => live.has(cmd) && (!opts.footerOnly || b.footer))
-    .map(([command, b]) => ({ command, keys: keysOf(b, [live.get(command)!]), hint: b.hint, footer: b.footer ?? 0 }));
-}
-
-/** Help lists these in this order, one section each. */
-export const HELP_SECTIONS: { title: string; contexts: KeyContext[] }[] = [
-  { title: 'Everywhere', contexts: ['global'] },
-  { title: 'Lists and details', contexts: ['list', 'detail', 'scroll', 'help', 'json'] },
-  { title: 'Assistants', contexts: ['assistants', 'assistant'] },
-  { title: 'Numbers', contexts: ['numbers', 'number'] },
-  { title: 'Calls', contexts: ['calls', 'call', 'search', 'stats'] },
-  { title: 'Files', contexts: ['files', 'file'] },
-  { title: 'Chat', contexts: ['sessions', 'chat'] },
-  { title: 'Reviewing a YAML edit', contexts: ['review'] },
-  { title: 'Tests', contexts: ['tests'] },
-  { title: 'Profiles', contexts: ['profiles'] },
-  { title: 'Forms, pickers, dialogs', contexts: ['form', 'picker', 'dialog', 'palette', 'prompt'] },
-  { title: 'Text inputs', contexts: ['input'] },
-];

@@ -1,6 +1,6 @@
 // The user's keys: `${XDG_CONFIG_HOME:-~/.config}/switchboard/keys.yaml` remaps commands per key
 // context (k9s hotkeys, lazygit `keybinding:`). It makes a new keymap table from the default one;
-// the console installs it at start (keymap.ts installKeymap), so the dispatcher, the footer and
+// the console makes it at start (ui/start.ts) and hands it down, so the dispatcher, the footer and
 // help all read the user's keys. A mistake in the file is one line naming it, before the console
 // takes the terminal.
 //
@@ -8,18 +8,17 @@
 //     refresh: R        # a command: one key, or a list
 //   list:
 //     down: [j, ctrl-n, down]
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../config/files.js';
+import { ConfigError, readHandedFile } from '../config/files.js';
 import { configDir, type Env } from '../config/paths.js';
-import { Command, KEYMAP, describeKey, keysAt, type Binding, type KeyContext, type KeyDescriptor } from './keymap.js';
+import { Command, Keymap, describeKey, keysAt, type Binding, type KeyContext, type KeyDescriptor } from './keymap.js';
 
 function keysFilePath(env: Env = process.env): string {
   return join(configDir(env), 'keys.yaml');
 }
 
 /** Ctrl-C and Ctrl-Z stay where every terminal user expects them. */
-const FIXED = new Set<Command>([Command.ForceQuit, Command.Suspend]);
+const FIXED = new Set<string>([Command.ForceQuit, Command.Suspend]);
 
 const NAMED: Record<string, NonNullable<KeyDescriptor['key']>> = {
   enter: 'return',
@@ -71,20 +70,23 @@ const sameKey = (a: KeyDescriptor, b: KeyDescriptor) =>
  * The table `base` with the file's keys in it; throws an Error whose message is the one line to
  * show (an unknown context or command, a key that is no key, two commands on one key in a context).
  */
-export function keymapWith(base: Record<Command, Binding>, raw: unknown): Record<Command, Binding> {
-  if (raw === null || raw === undefined) return base;
+export function keymapWith(keymap: Keymap, raw: unknown): Keymap {
+  if (raw === null || raw === undefined) return keymap;
   if (typeof raw !== 'object' || Array.isArray(raw)) throw new Error('expected key contexts (calls:, list:, global:, …), each with command: key lines');
-  const table = Object.fromEntries(Object.entries(base).map(([c, b]) => [c, { ...b, keysIn: { ...b.keysIn } }])) as Record<Command, Binding>;
-  const contexts = new Set((Object.values(base) as Binding[]).flatMap((b) => b.contexts));
-  const commands = new Set<string>(Object.values(Command));
+  const base = keymap.table;
+  const table: Record<string, Binding> = Object.fromEntries(Object.entries(base).map(([c, b]) => [c, { ...b, keysIn: { ...b.keysIn } }]));
+  const contexts = new Set(Object.values(base).flatMap((b) => b.contexts));
+  const commands = new Set<string>(Object.keys(base));
   for (const [context, entries] of Object.entries(raw as Record<string, unknown>)) {
     if (!contexts.has(context as KeyContext)) throw new Error(`"${context}" is not a key context; known: ${[...contexts].join(', ')}`);
     if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) throw new Error(`${context}: expected command: key lines`);
     for (const [command, keys] of Object.entries(entries as Record<string, unknown>)) {
-      const here = (Object.entries(base) as [Command, Binding][]).filter(([, b]) => b.contexts.includes(context as KeyContext)).map(([c]) => c);
+      const here = Object.entries(base)
+        .filter(([, b]) => b.contexts.includes(context))
+        .map(([c]) => c);
       if (!commands.has(command)) throw new Error(`${context}: "${command}" is not a command; in ${context}: ${here.join(', ')}`);
-      if (!here.includes(command as Command)) throw new Error(`${context}: "${command}" has no key in ${context}; in ${context}: ${here.join(', ')}`);
-      if (FIXED.has(command as Command)) throw new Error(`${context}: ${command} stays on ${describeKey(base[command as Command].keys[0])}`);
+      if (!here.includes(command)) throw new Error(`${context}: "${command}" has no key in ${context}; in ${context}: ${here.join(', ')}`);
+      if (FIXED.has(command)) throw new Error(`${context}: ${command} stays on ${describeKey(base[command].keys[0])}`);
       const list = Array.isArray(keys) ? keys : [keys];
       if (list.length === 0 || list.some((k) => typeof k !== 'string' || k === '')) throw new Error(`${context}.${command}: expected a key or a list of keys`);
       const parsed = (list as string[]).map((k) => {
@@ -94,11 +96,11 @@ export function keymapWith(base: Record<Command, Binding>, raw: unknown): Record
           throw new Error(`${context}.${command}: ${(err as Error).message}`, { cause: err });
         }
       });
-      table[command as Command].keysIn![context as KeyContext] = parsed;
+      table[command].keysIn![context as KeyContext] = parsed;
     }
   }
   for (const context of contexts) {
-    const bound = (Object.entries(table) as [Command, Binding][]).filter(([, b]) => b.contexts.includes(context));
+    const bound = Object.entries(table).filter(([, b]) => b.contexts.includes(context));
     for (const [i, [a, ba]] of bound.entries()) {
       for (const [b, bb] of bound.slice(i + 1)) {
         const clash = keysAt(ba, context).find((d) => keysAt(bb, context).some((e) => sameKey(d, e)));
@@ -106,23 +108,23 @@ export function keymapWith(base: Record<Command, Binding>, raw: unknown): Record
       }
     }
   }
-  return table;
+  return new Keymap(table, keymap.sections);
 }
 
-/** The table the keys file makes, or the default when there is none; a mistake is a ConfigError (one line). */
-export async function loadUserKeymap(env: Env = process.env): Promise<Record<Command, Binding>> {
+/** The keymap `base` with the keys file in it, or `base` when there is none; a mistake is a ConfigError (one line). */
+export async function loadUserKeymap(base: Keymap, env: Env = process.env): Promise<Keymap> {
   const path = keysFilePath(env);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readHandedFile(path, 'a keys file');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return KEYMAP;
-    throw new ConfigError(`${path} could not be read: ${(err as Error).message}`);
+    if ((err as { code?: string }).code === 'ENOENT') return base;
+    throw new ConfigError(`${path} could not be read: ${(err as Error).message.replace(/^cannot read .*?: /, '')}`);
   }
   // The YAML parser loads only when there is a file: the first frame does not wait for it otherwise.
   const { settingsValue } = await import('../yaml.js');
   try {
-    return keymapWith(KEYMAP, settingsValue(text));
+    return keymapWith(base, settingsValue(text));
   } catch (err) {
     throw new ConfigError(`${path}: ${(err as Error).message}`);
   }

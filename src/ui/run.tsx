@@ -9,8 +9,9 @@ import { archiveLocation, createConsoleStore, type ConsoleTarget, type ProfileSw
 import { ApiOnceConnected, connect, traitsKeyOf, type Connection, type Target } from '../target.js';
 import { lowerOtherThreads } from '../priority.js';
 import { LiveApp } from './app.js';
+import { ThemeProvider } from './hooks/theme-context.js';
 import { LiveConsole, type OpenedConsole } from './live-console.js';
-import { ROUTES, loadScreen, loadScreens } from './screens/routes.js';
+import { DEFAULT_ROUTES, ROUTES } from './screens/routes.js';
 import { consoleTarget, shownTarget, type Started } from './start.js';
 
 export async function runConsole(started: Started): Promise<number> {
@@ -98,15 +99,20 @@ export async function runConsole(started: Started): Promise<number> {
   terminal.reportCrashesTo((line) => flash(line, 'error'));
   try {
     // Ink's first frame waits for the first route's screen alone; the others load after it (a key for one waits until it is in).
-    await loadScreen(started.route.name);
-    const app = render(<LiveApp live={live} stop={terminal.stop} handOver={terminal.handOver} copy={terminal.copy} />, {
-      stdout: terminal.output,
-      exitOnCtrlC: false,
-      patchConsole: true,
-      maxFps: 60,
-      incrementalRendering: true,
-    });
-    setImmediate(() => void loadScreens().catch((err: unknown) => flash(`Could not load a screen: ${String(err)}`, 'error')));
+    await DEFAULT_ROUTES.load(started.route.name);
+    const app = render(
+      <ThemeProvider palette={started.palette} capabilities={terminal.capabilities}>
+        <LiveApp live={live} keymap={started.keymap} stop={terminal.stop} handOver={terminal.handOver} copy={terminal.copy} />
+      </ThemeProvider>,
+      {
+        stdout: terminal.output,
+        exitOnCtrlC: false,
+        patchConsole: true,
+        maxFps: 60,
+        incrementalRendering: true,
+      },
+    );
+    setImmediate(() => void DEFAULT_ROUTES.loadAll().catch((err: unknown) => flash(`Could not load a screen: ${String(err)}`, 'error')));
     await app.waitUntilExit();
   } finally {
     // The session index's last changes, written under its lock (milliseconds; a hung service does not delay it).

@@ -1,14 +1,14 @@
 // The one owner of the terminal while the console runs: it takes it (alternate screen, raw mode,
-// bracketed paste, the quit signals), decides colour and glyphs (capabilities.ts), and puts it back however the console ends:
+// bracketed paste, the quit signals), decides colour and glyphs (its `capabilities`, capabilities.ts), and puts it back however the console ends:
 // a normal quit, a signal, process.exit, or a crash the console could not show. Nothing else in the console
 // writes these modes or listens for these signals. Small and free of React/Ink: start.ts takes
 // the terminal before they load.
 import { setCrashCleanup, setCrashReporter } from '../crash.js';
-import { asciiText, isUtf8Locale, setCapabilities } from './capabilities.js';
+import { asciiText, isUtf8Locale, type Capabilities } from './capabilities.js';
 
 export interface Terminal {
-  /** Colour is on for this console (flags and environment decided, and the terminal has it). */
-  readonly color: boolean;
+  /** What it can show: colour (flags and environment decided, and the terminal has it), a UTF-8 locale. */
+  readonly capabilities: Capabilities;
   readonly columns: number;
   readonly rows: number;
   /** Writes to the screen (the first frame, drawn before Ink is up). */
@@ -25,10 +25,11 @@ export interface Terminal {
   /** Leaves the alternate screen and raw mode, shows the cursor; safe to call twice (also runs on exit). */
   restore(): void;
   /**
-   * Job control (Ctrl-Z): gives the terminal back as restore does, stops the process (SIGTSTP, as
-   * a shell expects), and once continued (`fg`) takes the terminal again exactly as before.
+   * Job control (Ctrl-Z): gives the terminal back as restore does, stops the console's whole
+   * process group (SIGTSTP, as a shell expects), and once continued (`fg`) takes the terminal again
+   * exactly as before. False when nothing stopped: no shell with job control started the console.
    */
-  stop(): Promise<void>;
+  stop(): Promise<boolean>;
   /**
    * Gives the terminal to another program (the `$EDITOR` of `E`) for as long as `run` takes, as
    * stop does but without stopping the process, then takes it back exactly as before.
@@ -68,7 +69,12 @@ const LEAVE_ALT = '\x1b[?25h\x1b[?1049l'; // show the cursor, leave the alternat
 // during start-up is bracketed too; off on every way out, or the shell would get the brackets.
 const PASTE_ON = '\x1b[?2004h';
 const PASTE_OFF = '\x1b[?2004l';
+// Ink's colorize (Text colours, backgrounds, borders: every colour Ink draws, ours and the
+// libraries') returns its text uncoloured while this is set; see src/patches (no-color).
+const NO_COLOR = Symbol.for('switchboard.noColor');
 const QUIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** How long a stop that did not happen is waited for (the SIGCONT of one that did follows at once). */
+const NO_STOP_MS = 500;
 // Mouse reports (button presses and the wheel, 1000) in SGR form (1006: ESC[<b;x;yM, any column),
 // only with --mouse; off on every way out like the paste brackets, or the shell would get them.
 const MOUSE_ON = '\x1b[?1000h\x1b[?1006h';
@@ -78,10 +84,12 @@ export function takeTerminal(opts: TakeOptions): Terminal {
   const stdin = process.stdin;
   const stdout = process.stdout;
   const color = opts.color && (stdout.hasColors?.() ?? false);
-  // Without colour the console still draws text styles (inverse, bold, dim): Ink's colours are
-  // dropped by the capabilities (the no-color Ink patch), not by chalk's level 0, which drops both.
+  // Without colour the console still draws text styles (inverse, bold, dim), not chalk's level 0,
+  // which drops both: its own colours are blank (the palette handed down with these capabilities,
+  // hooks/theme-context.tsx), and the flag has Ink drop a library component's colours too (the
+  // no-color Ink patch) on this process's one terminal.
   const unicode = isUtf8Locale();
-  setCapabilities({ color, unicode });
+  (globalThis as Record<symbol, unknown>)[NO_COLOR] = !color;
   // Not UTF-8: every write (the first frame, then Ink's) in ASCII through the one glyph table.
   const out = unicode ? (text: string) => stdout.write(text) : (text: string) => stdout.write(asciiText(text));
   const on = ENTER_ALT + PASTE_ON + (opts.mouse ? MOUSE_ON : '');
@@ -134,18 +142,36 @@ export function takeTerminal(opts: TakeOptions): Terminal {
       if (!restored) enter();
     }
   };
-  const stop = async () => {
-    if (restored) return;
+  const stop = async (): Promise<boolean> => {
+    if (restored) return true;
     leave();
     // A signal listener does not keep Node running, and stdin is paused: without a timer,
     // the loop would be empty on SIGCONT and Ink would unmount on 'beforeExit'.
     const alive = setInterval(() => undefined, 1 << 30);
-    const continued = new Promise<void>((resolve) => process.once('SIGCONT', () => resolve()));
-    process.kill(process.pid, 'SIGTSTP');
-    await continued;
+    let notStopped = () => {};
+    const continued = new Promise<boolean>((resolve) => {
+      const onContinue = () => resolve(true);
+      process.once('SIGCONT', onContinue);
+      notStopped = () => {
+        process.off('SIGCONT', onContinue);
+        resolve(false);
+      };
+    });
+    // The whole process group, as vim does, not this process alone: the shell's job is the group,
+    // and under `npm start` or `npx` its leader is npm (then `sh -c`), which the shell waits on. Only
+    // once they stop too does the shell print `Stopped` and take the terminal back; `fg` continues
+    // the group. The embedded sandbox, in the group too, stops with the console (commands never
+    // use the console's sandbox). SIGTSTP, not SIGSTOP: a process of the group that handles it decides for itself.
+    process.kill(0, 'SIGTSTP');
+    // Stopped, this process gets here only once continued, and the SIGCONT event is already on its
+    // way. A group no shell controls (the console as a terminal's or tmux's only program) has the
+    // stop discarded by the kernel: no SIGCONT will come, so (as vim) wait briefly, then carry on.
+    const noStop = setTimeout(() => notStopped(), NO_STOP_MS);
+    const stopped = await continued;
+    clearTimeout(noStop);
     clearInterval(alive);
-    if (restored) return;
-    enter();
+    if (!restored) enter();
+    return stopped;
   };
   function onSignal(signal: NodeJS.Signals) {
     if (handedOver && signal === 'SIGINT') return;
@@ -153,6 +179,19 @@ export function takeTerminal(opts: TakeOptions): Terminal {
     restore();
     process.exit(0);
   }
+  // The terminal is gone (its window closed, the connection dropped): a write or read of it fails
+  // with EIO (or EPIPE, ENXIO). That is a hang-up, not a crash: nothing more is drawn, and the
+  // console quits as on SIGHUP, which usually comes with it.
+  let hungUp = false;
+  const onTerminalError = (err: NodeJS.ErrnoException) => {
+    if (!['EIO', 'EPIPE', 'ENXIO'].includes(err.code ?? '')) throw err;
+    if (hungUp) return;
+    hungUp = true;
+    restored = true; // nothing to restore on a terminal that is not there
+    onSignal('SIGHUP');
+  };
+  stdout.on('error', onTerminalError);
+  stdin.on('error', onTerminalError);
   stdout.write(on);
   // Raw now, so keys typed before the app is up are neither echoed nor lost (they wait in stdin).
   if (stdin.isTTY) stdin.setRawMode(true);
@@ -161,7 +200,7 @@ export function takeTerminal(opts: TakeOptions): Terminal {
   setCrashCleanup(restore); // a crash that ends the process prints its line on the main screen
 
   return {
-    color,
+    capabilities: { color, unicode },
     get columns() {
       return stdout.columns || 80;
     },

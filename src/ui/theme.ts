@@ -1,4 +1,6 @@
-// The console's few named colours: every colour it draws is one of these, read through theme().
+// The console's few named colours: every colour it draws is one of these. The palette is a value
+// made once at start (ui/start.ts loads it) and handed down: to React through context
+// (hooks/theme-context.tsx, useTheme), to the frame drawn before Ink as an argument.
 // Two are shipped (dark, the default, and light); `--theme` or `"theme"` in config.json picks
 // light, dark or a theme file, and with neither `${XDG_CONFIG_HOME:-~/.config}/switchboard/theme.yaml`
 // is read when it exists. A theme file starts from a shipped theme and sets any of the names:
@@ -8,11 +10,10 @@
 //   warning: magenta
 //
 // A mistake in the file is one line naming it, before the console takes the terminal (as keys-file.ts).
-// NO_COLOR and --no-color still win: capabilities.ts turns every colour off, whatever the theme.
+// NO_COLOR and --no-color still win: without colour the console draws in COLOURLESS, whatever the theme.
 // Free of React and Ink: start.ts reads it for the frame it draws before they load.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../config/files.js';
+import { ConfigError, readHandedFile } from '../config/files.js';
 import { configDir, type Env } from '../config/paths.js';
 import type { Tone } from '../format/column.js';
 
@@ -40,22 +41,18 @@ const LIGHT: Palette = { accent: 'blue', good: 'green', warning: 'magenta', erro
 
 export const THEMES: Readonly<Record<'dark' | 'light', Palette>> = { dark: DARK, light: LIGHT };
 
-let current: Palette = DARK;
+/**
+ * What a console without colour draws in: every name blank, which Ink draws as no colour at all
+ * (text styles such as inverse and bold stay).
+ */
+export const COLOURLESS: Palette = { accent: '', good: '', warning: '', error: '', muted: '', headerBg: '', headerText: '' };
 
-export function theme(): Palette {
-  return current;
-}
-
-export function setTheme(palette: Palette): void {
-  current = palette;
-}
-
-/** A column's tone (format/column.ts) in this theme's colours; dim is a style, not a colour. */
-export function toneColor(tone: Tone | undefined): string | undefined {
-  if (tone === 'green') return current.good;
-  if (tone === 'yellow') return current.warning;
-  if (tone === 'red') return current.error;
-  if (tone === 'cyan') return current.accent;
+/** A column's tone (format/column.ts) in this palette's colours; dim is a style, not a colour. */
+export function toneColor(palette: Palette, tone: Tone | undefined): string | undefined {
+  if (tone === 'green') return palette.good;
+  if (tone === 'yellow') return palette.warning;
+  if (tone === 'red') return palette.error;
+  if (tone === 'cyan') return palette.accent;
   return undefined;
 }
 
@@ -133,12 +130,12 @@ export async function loadTheme(setting: string | undefined, env: Env = process.
   const path = setting ?? themeFilePath(env);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readHandedFile(path, 'a theme file');
   } catch (err) {
-    if (setting === undefined && (err as NodeJS.ErrnoException).code === 'ENOENT') return DARK;
-    if (setting !== undefined && (err as NodeJS.ErrnoException).code === 'ENOENT')
+    if (setting === undefined && (err as { code?: string }).code === 'ENOENT') return DARK;
+    if (setting !== undefined && (err as { code?: string }).code === 'ENOENT')
       throw new ConfigError(`theme "${setting}" is not light, dark or a theme file (${path} does not exist)`);
-    throw new ConfigError(`${path} could not be read: ${(err as Error).message}`);
+    throw new ConfigError(`${path} could not be read: ${(err as Error).message.replace(/^cannot read .*?: /, '')}`);
   }
   // The YAML parser loads only when there is a file: the first frame does not wait for it otherwise.
   const { settingsValue } = await import('../yaml.js');

@@ -62,15 +62,30 @@ describe('envelopes', () => {
     assert.equal((await api.placeOutboundCall(input)).record!.status, 'queued');
   });
 
+  test('a list record that cannot be read (no id, not an object) is skipped with a warning naming its position; the rest of the page is kept', async () => {
+    const warnings: string[] = [];
+    const { api } = await serve((_req, res) => json(res, 200, { assistants: [{ name: 'no id' }, 'text', { id: 'a2', name: 'kept' }] }), {
+      onWarning: (l) => warnings.push(l),
+    });
+    const got = await api.listAssistants();
+    assert.deepEqual(
+      got.map((a) => a.id),
+      ['a2'],
+    );
+    assert.equal(warnings.length, 2, warnings.join('\n'));
+    assert.match(warnings[0], /^GET \/assistants: assistants\[0\] skipped, it cannot be read \(no id\)/);
+    assert.match(warnings[1], /assistants\[1\] skipped, it cannot be read \(not an object: a string\)/);
+  });
+
   test('a 200 with the wrong shape is a ResponseShapeError naming the request, not a zod dump', async () => {
-    const { api } = await serve((_req, res) => json(res, 200, { assistants: [{ name: 'no id' }] }));
-    const err = await api.listAssistants().then(
+    const { api } = await serve((_req, res) => json(res, 200, { assistant: { name: 'no id' } }));
+    const err = await api.getAssistant('a1').then(
       () => assert.fail('should throw'),
       (e: unknown) => e,
     );
     assert.ok(err instanceof ResponseShapeError);
     assert.ok(err instanceof ApiError, 'part of the ApiError family');
-    assert.match(err.message, /^the service answered GET \/assistants with an unexpected shape: assistants\[0\]\.id: /);
+    assert.match(err.message, /^the service answered GET \/assistants\/a1 with an unexpected shape: assistant\.id: /);
     assert.ok(!err.message.includes('"code"'), err.message);
     // JSON in a shape we did not expect is still the service: no hint that the base URL is wrong.
     assert.doesNotMatch(failure(err).hint ?? '', /base URL/);

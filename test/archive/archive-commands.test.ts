@@ -3,7 +3,7 @@
 // handles calls sharing one timestamp and re-reads calls that were still in progress.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, startCli, type CliHome } from '../support/cli.js';
 import { sandboxForCli, type RunningSandbox } from '../support/sandbox.js';
@@ -169,6 +169,18 @@ describe('calls search | stats | export on the archive', () => {
     assert.equal(mine.length, calls.filter((c) => c.assistantId === assistant).length);
   });
 
+  test('--out in a directory that does not exist is refused before the sync, naming the path; a failed export leaves no file', async () => {
+    const missing = join(on.home.dir, 'no-such-dir', 'calls.csv');
+    const r = await runCli(['calls', 'export', '--format', 'csv', '--out', missing], { env: on.env });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, `switchboard: --out ${missing}: cannot write it (its directory does not exist)\n`);
+    // An export that fails after its file is open (a bad filter, answered by the service) leaves neither the file nor its side file.
+    const dir = mkdtempSync(join(on.home.dir, 'export-'));
+    const bad = await runCli(['calls', 'export', '--assistant', 'no-such-assistant-name', '--out', join(dir, 'calls.ndjson')], { env: on.env });
+    assert.notEqual(bad.code, 0, bad.stdout);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
   test('calls sharing one timestamp, on a page boundary and at the newest instant, are all archived', async () => {
     // 700 calls in one millisecond, placed so that pages of 1000 split them; then one more call
     // at exactly the newest archived instant, which only an inclusive lower bound sees.
@@ -302,7 +314,11 @@ describe('archive sync with many calls', () => {
   test('two processes syncing at once lose nothing', async () => {
     await ok(on, ['archive', 'clear', '--yes']);
     const ids = new Set(lines(await ok(on, ['calls', 'list', '--all', '-o', 'ids'])));
-    const [a, b] = await Promise.all([runCli(['archive', 'sync', '-o', 'json'], { env: on.env }), runCli(['archive', 'sync', '-o', 'json'], { env: on.env })]);
+    // Two processes, as two terminals would be: the lease is between processes.
+    const [a, b] = await Promise.all([
+      runCli(['archive', 'sync', '-o', 'json'], { env: on.env, process: true }),
+      runCli(['archive', 'sync', '-o', 'json'], { env: on.env, process: true }),
+    ]);
     assert.equal(a.code, 0, a.stderr);
     assert.equal(b.code, 0, b.stderr);
     const results = [JSON.parse(a.stdout), JSON.parse(b.stdout)] as { added: number; held: number; waited: boolean }[];

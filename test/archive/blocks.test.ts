@@ -205,7 +205,7 @@ test('a version 3 archive (records as JSON text) is compressed on open: records,
     }
     const db = openSqlite(path, { readOnly: true });
     try {
-      assert.equal(pragmaValue(db, 'user_version'), 4);
+      assert.equal(pragmaValue(db, 'user_version'), 6);
       assert.equal(db.prepare(`SELECT name FROM sqlite_schema WHERE name IN ('records', 'calls_3')`).all().length, 0);
     } finally {
       db.close();

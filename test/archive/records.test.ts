@@ -160,7 +160,7 @@ test('an archive indexed by the version before (no durations, no text from messa
     }
     const after = openSqlite(path, { readOnly: true });
     try {
-      assert.equal(pragmaValue(after, 'user_version'), 4);
+      assert.equal(pragmaValue(after, 'user_version'), 6);
     } finally {
       after.close();
     }

@@ -10,12 +10,12 @@
 // config as dist/, so a concurrent `npm test` rebuilding dist/ cannot pull it away mid-run).
 // --quick: fewer runs and shorter load, to try the bench out (figures are less stable).
 // --no-build: measure dist/ (or SWITCHBOARD_BENCH_BUILD, e.g. a bundle built with some patches left out) as it is instead.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { firstErrorLine, type BenchContext } from './fixtures.js';
 import { cleanupAll, installCleanupHandlers, run } from './procs.js';
-import { RESULTS_FILE, benchCommand, isFullRun, machine, renderTable, resultsMarkdown, toJson, type Figure } from './report.js';
+import { RESULTS_FILE, benchCommand, isFullRun, machine, measuredSection, renderTable, resultsMarkdown, toJson, type Figure } from './report.js';
 import { versionRow } from './rows/version.js';
 import { startupRows } from './rows/startup.js';
 import { callLogRows } from './rows/calllog.js';
@@ -30,6 +30,8 @@ import { burstRow, filterRow, longPromptRow } from './rows/keys.js';
 import { consoleArchiveRows } from './rows/console-archive.js';
 import { chatLoadRows } from './rows/chat-load.js';
 import { commandRows } from './rows/commands.js';
+import { mcpRows } from './rows/mcp.js';
+import { remoteSyncRows } from './rows/remote-sync.js';
 
 /** Inside the repo, so the bundle resolves assets/ exactly as dist/ does
  *  (SWITCHBOARD_BENCH_BUILD: another dir under the repo, for two benches at once). */
@@ -93,6 +95,16 @@ const GROUPS: RowGroup[] = [
       18: { name: 'command start: archive and remote reads; embedded-sandbox commands', target: '≤ 1.5× node (archive, remote); ≤ 2× node (embedded)' },
     },
     run: commandRows,
+  },
+  {
+    rows: [19],
+    titles: { 19: { name: 'remote sync: 20,000 calls at 150 ms a page; under 10 req/s; killed and resumed', target: '≤ 1.5× ideal; ≥ 80% of the rate; once' } },
+    run: remoteSyncRows,
+  },
+  {
+    rows: [20],
+    titles: { 20: { name: '`switchboard mcp` tool latency on a 100,000-call sandbox (stdio, the SDK client)', target: '≤ 100 ms median' } },
+    run: mcpRows,
   },
 ];
 
@@ -160,7 +172,10 @@ async function main(): Promise<void> {
   const printed = `${header}${renderTable(figures)}`;
   // The last full run is kept in the repository; a subset or a quick try is not a result.
   const kept = isFullRun(args) ? RESULTS_FILE : undefined;
-  if (kept) writeFileSync(kept, resultsMarkdown(printed, benchCommand(process.env, process.argv.slice(2)), seconds));
+  if (kept) {
+    const measured = existsSync(kept) ? measuredSection(readFileSync(kept, 'utf8')) : '';
+    writeFileSync(kept, resultsMarkdown(printed, benchCommand(process.env, process.argv.slice(2)), seconds, measured));
+  }
   process.stdout.write(`\n${printed}\n\nfigures as JSON: ${out}${kept ? `; the table: ${kept}` : ''} (bench took ${seconds.toFixed(0)} s)\n`);
 }
 

@@ -114,11 +114,21 @@ export function benchCommand(env: Record<string, string | undefined>, argv: stri
   return [...settings, 'npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' ');
 }
 
+/** The heading of RESULTS.md's section of same-run A/B measurements, which a full run keeps as it is. */
+const MEASURED_HEADING = '## Measured in the same run';
+
+/** RESULTS.md's section of same-run measurements (from its heading to the end), or '' without one. */
+export function measuredSection(results: string): string {
+  const at = results.indexOf(`\n${MEASURED_HEADING}\n`);
+  return at < 0 ? '' : results.slice(at + 1);
+}
+
 /**
  * RESULTS.md: how the run was made and how long it took, then what the bench printed: its
- * header (date, machine, Node version) and the table.
+ * header (date, machine, Node version) and the table; then `measured`, the same-run A/B
+ * measurements behind decisions (a mechanism kept or removed), carried over from the last file.
  */
-export function resultsMarkdown(printed: string, command: string, seconds: number): string {
+export function resultsMarkdown(printed: string, command: string, seconds: number, measured = ''): string {
   return [
     "# The bench's last full run",
     '',
@@ -132,5 +142,6 @@ export function resultsMarkdown(printed: string, command: string, seconds: numbe
     printed.trimEnd(),
     '```',
     '',
+    ...(measured ? [measured.trimEnd(), ''] : []),
   ].join('\n');
 }

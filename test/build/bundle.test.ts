@@ -4,7 +4,7 @@
 // Reads the bundle `npm test` just built.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI } from '../support/cli.js';
 
@@ -53,6 +53,13 @@ test('the entry is CommonJS and answers --version before it imports anything', (
   assert.deepEqual([...staticClosure('main.mjs')], ['main.mjs'], 'the main loads no chunk up front');
 });
 
+// A checkout's `npx switchboard` runs the bin through the link in npx's cache, which npm made
+// executable once: a rebuild must leave it so.
+test('the entry is executable as built, with its shebang', () => {
+  assert.ok(statSync(CLI).mode & 0o100, `${CLI} is not executable`);
+  assert.match(readFileSync(CLI, 'utf8'), /^#!\/usr\/bin\/env node\n/);
+});
+
 test('the commands are one CommonJS file that loads the console and the sandbox lazily, as ESM entries', () => {
   const code = readFileSync(join(dir, 'commands.cjs'), 'utf8');
   assert.ok(code.includes('// node_modules/commander/'), 'it is commander');
@@ -69,14 +76,6 @@ test('the commands file is ASCII, so V8 holds its source one byte a character an
   const bytes = readFileSync(join(dir, 'commands.cjs'));
   const at = bytes.findIndex((b) => b > 0x7f);
   assert.equal(at, -1, `commands.cjs has a non-ASCII byte at ${at}: …${bytes.subarray(Math.max(0, at - 40), at + 10).toString('utf8')}`);
-});
-
-test("undici calls node:assert only as assert(value), which the commands bundle's stand-in for it answers (build.mjs)", () => {
-  const code = readFileSync(join(dir, 'commands.cjs'), 'utf8');
-  const undici = code.split(/^\/\/ /m).filter((part) => part.startsWith('node_modules/undici/'));
-  assert.ok(undici.length > 10, 'commands.cjs holds undici');
-  for (const part of undici) assert.doesNotMatch(part, /\bassert\d*\.[A-Za-z]+\(/, part.slice(0, part.indexOf('\n')));
-  assert.ok(!code.includes('require("node:assert")'), 'nothing else in the bundle requires node:assert');
 });
 
 const HEAVY = [

@@ -38,8 +38,8 @@ describe('calls outbound and get', () => {
     assert.equal(call.phoneNumberId, number.id);
 
     const unknown = await runCli(['calls', 'outbound', '--assistant', assistant.id, '--number', '+19995550000', '--to', '+14155550199'], { env });
-    assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /no phone number with DID \+19995550000/);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no phone number "\+19995550000" by id, short id or DID/);
     assert.equal(unknown.stderr.trim().split('\n').length, 1, unknown.stderr);
 
     // The call ends with a transcript; then `calls get` shows it as turns.

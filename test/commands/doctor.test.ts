@@ -152,7 +152,8 @@ test("the README's example of doctor's output is what it prints against such a s
   const readme = readFileSync('README.md', 'utf8');
   const example = /\$ switchboard --profile prod doctor\n([\s\S]*?)\n```/.exec(readme)?.[1];
   assert.ok(example, 'README has the example under "Against a hosted service"');
-  await withFixture({ pageCap: 'silent', pageCapSize: 100, calls: 250 }, async (f) => {
+  // A service that forwards the platform's records: money as decimal strings, its own phone numbers.
+  await withFixture({ pageCap: 'silent', pageCapSize: 100, calls: 250, records: 'platform' }, async (f) => {
     const report = await runDoctor({ baseUrl: f.url, apiKey: f.apiKey });
     const printed = toTable(report.checks, CHECK_COLUMNS, true, false, { wide: true }).split('\n');
     printed.push(`kept for profile prod: ${describeLearned(report.learned!)}`);

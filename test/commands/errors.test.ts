@@ -34,11 +34,12 @@ describe('exit codes and errors', () => {
     noKey(r, wrong);
   });
 
+  // `assistants get` looks the name up first (an unknown one is a usage error, exit 2); `calls get` sends the id as given.
   test('1 for a service error (404), one line naming what failed', async () => {
-    const r = await runCli(['assistants', 'get', 'no-such-assistant'], { env: on.env });
+    const r = await runCli(['calls', 'get', 'no-such-call'], { env: on.env });
     assert.equal(r.code, 1);
     const line = oneLine(r);
-    assert.match(line, /^switchboard: could not get the assistant: .*404/);
+    assert.match(line, /^switchboard: could not get the call: .*404/);
     assert.match(line, /hint: check the id/);
   });
 

@@ -35,6 +35,15 @@ describe('--help', () => {
         for (const a of cmd.registeredArguments) assert.ok(r.stdout.includes(a.name()), `${where} names <${a.name()}>`);
         for (const c of cmd.commands) assert.match(r.stdout, new RegExp(`^  ${c.name()}\\b`, 'm'), `${where} lists ${c.name()}`);
         assert.match(r.stdout, /\nExamples:\n {2}\$ /, `${where} has examples`);
+        // Commander adds "(default: x)" for an option or argument with a default: its description must not say it again.
+        for (const line of r.stdout.split('\n')) assert.ok((line.match(/\(default:?\s/gi) ?? []).length <= 1, `${where} says a default twice: ${line.trim()}`);
+        for (const o of [...cmd.options, ...cmd.registeredArguments])
+          if (o.defaultValue !== undefined && !o.defaultValueDescription)
+            assert.doesNotMatch(
+              o.description,
+              /\bdefault\b/i,
+              `${where}: ${'flags' in o ? o.flags : o.name()}'s description repeats the default commander shows`,
+            );
       }),
     );
   });

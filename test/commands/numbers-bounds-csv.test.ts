@@ -25,8 +25,9 @@ describe('numbers by DID, values out of range, a very long list, CSV formulas', 
     const after = JSON.parse(await ok(['numbers', 'list', '-o', 'json'])) as { id: string; assistantId?: string | null }[];
     assert.equal(after.find((n) => n.id === target.id)?.assistantId, assistant.id);
     const unknown = await runCli(['numbers', 'link', '+19995550100', '--assistant', assistant.id], { env: on.env });
-    assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /\+19995550100/);
+    // No such number: bad input (exit 2), named, with how many numbers there are.
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no phone number "\+19995550100" by id, short id or DID \(\d+ numbers on this service/);
   });
 
   test('out-of-range values exit 2 before any request', async () => {

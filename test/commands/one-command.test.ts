@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildProgram } from '../../src/commands/program.js';
-import { runCli, tempHome, type CliHome } from '../support/cli.js';
+import { runBinary, tempHome, type CliHome } from '../support/cli.js';
 
 let home: CliHome;
 before(() => {
@@ -20,7 +20,7 @@ after(() => home.cleanup());
 async function calledIn(args: string[], name: string): Promise<Set<string>> {
   const dir = join(home.dir, `coverage-${name}`);
   // Its own TMPDIR: a code cache made under coverage is not the one the other tests share.
-  const r = await runCli(args, { env: { ...home.env, TMPDIR: home.dir, NODE_V8_COVERAGE: dir } });
+  const r = await runBinary(args, { env: { ...home.env, TMPDIR: home.dir, NODE_V8_COVERAGE: dir } });
   assert.equal(r.code, 0, r.stderr);
   const called = new Set<string>();
   for (const f of readdirSync(dir)) {
@@ -71,7 +71,7 @@ test("a command built alone prints the same help as the whole program's", async 
   assert.ok(names.length >= 13);
   await Promise.all(
     names.map(async (n) => {
-      const [alone, whole] = await Promise.all([runCli([n, '--help'], { env: home.env }), runCli(['help', n], { env: home.env })]);
+      const [alone, whole] = await Promise.all([runBinary([n, '--help'], { env: home.env }), runBinary(['help', n], { env: home.env })]);
       assert.equal(alone.code, 0, alone.stderr);
       assert.equal(alone.stdout, whole.stdout, `switchboard ${n} --help`);
     }),

@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { sandboxDataDir } from '../../src/config/paths.js';
 import { startTestSandbox } from '../support/sandbox.js';
-import { runCli, startCli, tempHome, type CliHome } from '../support/cli.js';
+import { runBinary, startCli, tempHome, type CliHome } from '../support/cli.js';
 
 const homes: CliHome[] = [];
 after(() => {
@@ -23,7 +23,7 @@ test('20 commands in parallel on a fresh HOME all succeed', async () => {
   const home = freshHome();
   const started = performance.now();
   const runs = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => runCli(i % 2 ? ['assistants', 'list', '-o', 'ids'] : ['numbers', 'list', '-o', 'json'], { env: home.env })),
+    Array.from({ length: 20 }, (_, i) => runBinary(i % 2 ? ['assistants', 'list', '-o', 'ids'] : ['numbers', 'list', '-o', 'json'], { env: home.env })),
   );
   const failed = runs.filter((r) => r.code !== 0);
   console.log(`# 20 parallel first starts: ${runs.length - failed.length} succeeded in ${Math.round(performance.now() - started)} ms`);
@@ -108,7 +108,7 @@ test("a command started during another process's upload does not break that uplo
     const uploads = join(dir, 'uploads');
     for (let i = 0; i < 200 && readdirSync(uploads).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     assert.equal(readdirSync(uploads).length, 1, 'the upload has its part file');
-    const r = await runCli(['assistants', 'list', '-o', 'ids'], { env: home.env });
+    const r = await runBinary(['assistants', 'list', '-o', 'ids'], { env: home.env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(readdirSync(uploads).length, 1, "the command's start left the live upload's part file alone");
     held[0]();

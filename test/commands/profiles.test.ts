@@ -120,7 +120,9 @@ describe('login, profiles, whoami', () => {
     const own = tempHome();
     try {
       const names = Array.from({ length: 20 }, (_, i) => `par${i}`);
-      const results = await Promise.all(names.map((n) => runCli(['login', '--profile', n, '--base-url', sb.url], { env: own.env, stdin: sb.apiKey })));
+      const results = await Promise.all(
+        names.map((n) => runCli(['login', '--profile', n, '--base-url', sb.url], { env: own.env, stdin: sb.apiKey, process: true })),
+      );
       for (const r of results) assert.equal(r.code, 0, r.stderr);
       const listed = await runCli(['profiles', 'list', '-o', 'json'], { env: own.env });
       const rows = JSON.parse(listed.stdout) as ProfileRow[];

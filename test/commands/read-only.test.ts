@@ -15,13 +15,21 @@ const seen: string[] = [];
 let env: NodeJS.ProcessEnv;
 let baseUrl: string;
 const assistant = { id: 'asst_1', name: 'Front desk', createdAt: '2026-11-25T10:00:00.000Z' };
+const number = { id: 'pn_1', did: '+12125550142', createdAt: '2026-11-25T10:00:00.000Z' };
 
 before(async () => {
   server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
     req.resume();
     req.on('end', () => {
-      const body = req.url?.startsWith('/assistants/asst_1') ? assistant : req.url?.startsWith('/assistants') ? [assistant] : [];
+      // The lists hold the records the writes name (commands look names up with a read first).
+      const body = req.url?.startsWith('/assistants/asst_1')
+        ? assistant
+        : req.url?.startsWith('/assistants')
+          ? [assistant]
+          : req.url?.startsWith('/phone-numbers')
+            ? [number]
+            : [];
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
   });

@@ -113,6 +113,6 @@ describe('sandbox commands', () => {
 
     const missing = await runCli(['sandbox', '--api-key-file', join(home.dir, 'nope.key')], { env: home.env });
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /Cannot read .*nope\.key: there is no such file/);
+    assert.match(missing.stderr, /cannot read .*nope\.key: no such file/);
   });
 });

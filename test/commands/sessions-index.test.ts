@@ -6,14 +6,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listSessions, SessionIndexWriter } from '../../src/config/sessions.js';
 import { sandboxForCli, startTestSandbox } from '../support/sandbox.js';
-import { runCli } from '../support/cli.js';
+import { runBinary } from '../support/cli.js';
 
 const on = sandboxForCli();
 /** The env profile's index (commands pointed at the sandbox by SWITCHBOARD_BASE_URL). */
 const index = () => listSessions('env', join(on.home.env.XDG_DATA_HOME!, 'switchboard'));
 
 async function ok(args: string[]): Promise<string> {
-  const r = await runCli(args, { env: on.env });
+  const r = await runBinary(args, { env: on.env });
   assert.equal(r.code, 0, `${args.join(' ')} exited ${r.code}: ${r.stderr}`);
   return r.stdout;
 }
@@ -37,7 +37,9 @@ describe('the session index with many writers', () => {
       await console.flush();
     })();
     const runs = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => runCli(['sessions', 'create', '--assistant', assistant, '--name', `parallel ${i}`, '-o', 'ids'], { env: on.env })),
+      Array.from({ length: 20 }, (_, i) =>
+        runBinary(['sessions', 'create', '--assistant', assistant, '--name', `parallel ${i}`, '-o', 'ids'], { env: on.env }),
+      ),
     );
     await queueing;
     // A bookkeeping failure exits 0 with a warning (the session exists): any stderr is a failure here.
@@ -111,7 +113,7 @@ describe('the session index with many writers', () => {
     writeFileSync(file, '{"sessions": [ not json');
     try {
       const assistant = (JSON.parse(await ok(['assistants', 'list', '-o', 'json'])) as { id: string }[])[0].id;
-      const r = await runCli(['sessions', 'create', '--assistant', assistant, '-o', 'json'], { env: on.env });
+      const r = await runBinary(['sessions', 'create', '--assistant', assistant, '-o', 'json'], { env: on.env });
       assert.equal(r.code, 0, r.stderr);
       assert.ok((JSON.parse(r.stdout) as { id?: string }).id, 'the session is printed');
       assert.match(r.stderr, /warning: the session was created, but the local session index was not updated/);
@@ -131,7 +133,7 @@ describe('the session index with many writers', () => {
         'listed on its own service',
       );
       // The same profile name ('env'), another base URL.
-      const elsewhere = await runCli(['sessions', 'list', '-o', 'json'], {
+      const elsewhere = await runBinary(['sessions', 'list', '-o', 'json'], {
         env: { ...on.env, SWITCHBOARD_BASE_URL: other.url, SWITCHBOARD_API_KEY: other.apiKey },
       });
       assert.equal(elsewhere.code, 0, elsewhere.stderr);

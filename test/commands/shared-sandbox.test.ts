@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { sandboxDataDir } from '../../src/config/paths.js';
 import { spawnSandbox } from '../../src/sandbox/child.js';
 import { SHARED_SANDBOX_IDLE_MS } from '../../src/target.js';
-import { CLI, runCli, startCli, tempHome, type CliHome } from '../support/cli.js';
+import { CLI, runBinary, startCli, tempHome, type CliHome } from '../support/cli.js';
 import { until } from '../support/wait.js';
 import { pidAlive } from '../../src/config/lock.js';
 
@@ -28,7 +28,7 @@ const entries = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) 
 const pidOf = (name: string) => Number(name.split('-')[0]);
 
 async function ok(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const r = await runCli(args, { env });
+  const r = await runBinary(args, { env });
   assert.equal(r.code, 0, `switchboard ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }

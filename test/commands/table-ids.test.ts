@@ -1,5 +1,6 @@
 // The commands' terminal tables print ids whole (they are for copying); only a width too narrow
-// for them cuts an id, and then as the console does: its first characters, no ellipsis.
+// for them cuts an id, and then as the console does: its short form (src/format/short-id.ts, its
+// last characters), no ellipsis.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Column } from '../../src/format/column.js';
@@ -24,11 +25,12 @@ test('a terminal table that fits prints whole ids', () => {
   assert.doesNotMatch(text, /…/);
 });
 
-test('too narrow for a whole id: cut to its first characters as the console cuts it, with no ellipsis', () => {
+test('too narrow for a whole id: its short form, the end the console shows, with no ellipsis', () => {
   const ids = [{ ...COLUMNS[0], grow: true, width: 8 }, COLUMNS[1]];
   const text = toTable(ROWS, ids, true, false, { width: 30 });
   const lines = text.trimEnd().split('\n');
   assert.doesNotMatch(text, /…/, text);
-  assert.match(lines[1], /^ea54c06b-f9a1-4c1e\s+Front desk$/, text);
+  assert.match(lines[1], /^3e2a9b71\s+Front desk$/, text);
+  assert.match(lines[2], /^c7d8e9f0\s+Sales$/, text);
   for (const l of lines) assert.ok(l.length <= 30, l);
 });

@@ -25,8 +25,8 @@ function file(name: string, text: string): string {
   return p;
 }
 
-const cli = async (args: string[], env = on.env) => {
-  const r = await runCli(['test', ...args], { env });
+const cli = async (args: string[], env = on.env, opts: { process?: boolean } = {}) => {
+  const r = await runCli(['test', ...args], { env, ...opts });
   assert.ok(!(r.stdout + r.stderr).includes(on.sb.apiKey), 'the key leaked');
   assert.doesNotMatch(r.stderr, /\n\s+at /, 'a stack trace');
   return r;
@@ -100,7 +100,8 @@ describe('switchboard test', () => {
     const text = await cli([f1]);
     assert.equal(text.code, 0);
     assert.match(text.stdout, /^✓ Quotes the return window/m);
-    assert.match(text.stdout, /1 passed, 0 failed/);
+    assert.match(text.stdout, /1 passed, 0 failed · 1 scenario, \d+ turns? sent/);
+    assert.doesNotMatch(text.stdout, /\b1 (scenarios|turns)\b/);
   });
 
   test('with nothing configured it runs against the embedded sandbox', async () => {
@@ -317,7 +318,11 @@ describe('switchboard test', () => {
 `,
     );
     const snap = join(dir, 'locked/two.snap.yaml');
-    const [a, b] = await Promise.all([cli([f, '--update-snapshots', '--grep', '^A$']), cli([f, '--update-snapshots', '--grep', '^B$'])]);
+    const [a, b] = await Promise.all([
+      // Two processes at once: the snapshot file's lock is between processes.
+      cli([f, '--update-snapshots', '--grep', '^A$'], on.env, { process: true }),
+      cli([f, '--update-snapshots', '--grep', '^B$'], on.env, { process: true }),
+    ]);
     assert.equal(a.code, 0, a.stderr);
     assert.equal(b.code, 0, b.stderr);
     assert.deepEqual(Object.keys(parse(readFileSync(snap, 'utf8')) as object).sort(), ['A', 'B']);

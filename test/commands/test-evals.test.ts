@@ -253,7 +253,12 @@ describe('switchboard test: samples, pass rates and baselines', () => {
     const f = file('baseline/returns.test.yaml', scenario('Ask how long you have to return an item. Ask whether sale items can be returned.'));
     const first = await cli([f, '-o', 'json', '--out', base]);
     assert.equal(first.code, 0, first.stdout + first.stderr);
-    assert.equal((JSON.parse(readFileSync(base, 'utf8')) as JsonReport).scenarios[0].scores['quotes "30 days" and "final sale"'], 1);
+    const written = JSON.parse(readFileSync(base, 'utf8')) as JsonReport;
+    assert.equal(written.scenarios[0].scores['quotes "30 days" and "final sale"'], 1);
+    // The baseline's latency goes: a slow turn on a busy machine is a latency regression of its own,
+    // and this test is about scores (the latency rule is tested on its own in test/scenarios).
+    for (const s of written.scenarios) s.latency = [];
+    writeFileSync(base, JSON.stringify(written));
 
     file('baseline/returns.test.yaml', scenario('Ask how long you have to return an item.'));
     const r = await cli([f, '--baseline', base]);

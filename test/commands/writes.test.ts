@@ -56,7 +56,10 @@ describe('calls outbound', () => {
     assert.doesNotMatch(r.stderr, /could not|failed/);
     assert.match(r.stderr, /the service accepted the call; its answer \(201: "Call queued"\)/);
     assert.match(r.stderr, /the call's id is unknown; to find it: switchboard calls list --assistant asst_1 --number pn_1 --after \d{4}-\d\d-\d\dT/);
-    assert.deepEqual(seen, ['POST /calls/outbound']);
+    assert.deepEqual(
+      seen.filter((s) => !s.startsWith('GET ')),
+      ['POST /calls/outbound'],
+    );
   });
 
   test('a connection lost after sending: sent once, and the message says it may have happened and where to look', async () => {
@@ -68,7 +71,11 @@ describe('calls outbound', () => {
       r.stderr,
       /it may have happened anyway: look in the call log for a call to \+14155550123 \(`switchboard calls list --assistant asst_1 --number pn_1 --after /,
     );
-    assert.deepEqual(seen, ['POST /calls/outbound'], 'never re-sent');
+    assert.deepEqual(
+      seen.filter((s) => !s.startsWith('GET ')),
+      ['POST /calls/outbound'],
+      'never re-sent',
+    );
   });
 });
 

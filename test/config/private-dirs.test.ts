@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCrashLog } from '../../src/crash.js';
 import { openArchive } from '../../src/archive/index.js';
-import { writeCachedList } from '../../src/archive/lists.js';
+import { writeCachedList } from '../../src/config/cached-lists.js';
 import { cacheDir, stateDir } from '../../src/config/paths.js';
 import { tempHome } from '../support/cli.js';
 

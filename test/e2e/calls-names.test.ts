@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { sandboxForFile } from '../support/sandbox.js';
 import { CLI, runCli, tempHome } from '../support/cli.js';
 import { hasTmux, startTmux } from '../support/tmux.js';
-import { writeCachedList } from '../../src/archive/lists.js';
+import { writeCachedList } from '../../src/config/cached-lists.js';
 
 const skip = !hasTmux() && 'tmux is not installed';
 const sb = sandboxForFile({}, { skip });

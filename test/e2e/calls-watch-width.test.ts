@@ -2,7 +2,6 @@
 // the call's id short as in a table; its end still shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { sandboxForFile } from '../support/sandbox.js';
 import { CLI, runCli, tempHome } from '../support/cli.js';
 import { hasTmux, startTmux } from '../support/tmux.js';
@@ -43,8 +42,9 @@ test('calls watch lines fit a 60-column terminal', { skip }, async () => {
     assert.equal(placed.code, 0, placed.stderr);
     await t.waitFor(/ended/);
     // -J joins a line the terminal wrapped: a line wider than the pane would show here whole.
-    const lines = spawnSync('tmux', ['capture-pane', '-p', '-J', '-t', t.name], { encoding: 'utf8' })
-      .stdout.split('\n')
+    const lines = t
+      .screen({ joined: true })
+      .split('\n')
       .filter((l) => l.trim());
     const events = lines.filter((l) => /^\d\d:\d\d:\d\d /.test(l));
     assert.ok(events.length >= 1, lines.join('\n'));

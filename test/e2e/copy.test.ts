@@ -3,7 +3,6 @@
 // wrote is checked byte for byte. No other key writes an OSC.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,7 +53,7 @@ describe('copy keys', { skip }, () => {
     sessions.push(t);
     await t.waitFor('NAME');
     const rawFile = join(dir, 'raw');
-    spawnSync('tmux', ['pipe-pane', '-o', '-t', t.name, `cat >> ${JSON.stringify(rawFile)}`]);
+    t.record(rawFile);
     const raw = () => (existsSync(rawFile) ? readFileSync(rawFile, 'latin1') : '');
     // Moves, a screen change and back: frames, but no OSC.
     t.keys('j', 'k', '2');
@@ -71,7 +70,7 @@ describe('copy keys', { skip }, () => {
     assert.equal(copied.code, '52');
     const id = clipboard(copied.body);
     assert.ok(ids.includes(id), `an assistant's id on the clipboard, got ${JSON.stringify(id)}`);
-    await t.waitFor(`Copied the id ${id}`);
+    await t.waitFor(`Sent the id ${id}`);
 
     t.keys('2');
     const screen = await t.waitFor('DID');
@@ -85,7 +84,7 @@ describe('copy keys', { skip }, () => {
     t.keys('#');
     const second = await until(() => oscs(raw())[1], 'an OSC 52 after #');
     assert.equal(clipboard(second.body), did);
-    await t.waitFor(`Copied the DID ${did}`);
+    await t.waitFor(`Sent the DID ${did}`);
     assert.equal(oscs(raw()).length, 2, 'one OSC a copy key, nothing else');
     t.keys('C-c');
     assert.equal(await t.waitForExit(), 0);

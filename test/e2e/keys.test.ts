@@ -2,7 +2,6 @@
 // app, and a paste arrives bracketed (text, not commands) and the brackets are off again after.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { saveProfile } from '../../src/config/config.js';
 import { CLI, tempHome, type CliHome } from '../support/cli.js';
@@ -40,7 +39,7 @@ function open(name: string, then?: string): TmuxSession {
   return t;
 }
 
-const withSgr = (t: TmuxSession) => spawnSync('tmux', ['capture-pane', '-p', '-e', '-t', t.name], { encoding: 'utf8' }).stdout;
+const withSgr = (t: TmuxSession) => t.screen({ colours: true });
 
 /** Which row of the call log is highlighted (inverse): 0 for the first under the header, -1 for none. */
 function highlightedRow(t: TmuxSession): number {
@@ -55,12 +54,6 @@ async function highlightOn(t: TmuxSession, row: number) {
   await until(() => highlightedRow(t) === row, `the highlight on row ${row}`).catch(() =>
     assert.fail(`the highlight is on row ${highlightedRow(t)}, not ${row}:\n${t.screen()}`),
   );
-}
-
-function paste(t: TmuxSession, text: string) {
-  spawnSync('tmux', ['set-buffer', '-b', t.name, text]);
-  // -p: brackets around the paste when the program in the pane asked for bracketed paste.
-  spawnSync('tmux', ['paste-buffer', '-p', '-d', '-b', t.name, '-t', t.name]);
 }
 
 describe('keys in a real terminal', { skip }, () => {
@@ -83,46 +76,17 @@ describe('keys in a real terminal', { skip }, () => {
     t.keys('3');
     await t.waitFor('calls/day');
     await t.waitFor(/CREATED[\s\S]*\d{4}-\d\d-\d\d \d\d:\d\d/);
-    paste(t, 'jjj');
+    t.paste('jjj');
     await t.waitFor('Nothing was pasted');
     assert.equal(highlightedRow(t), 0, 'the pasted letters moved nothing');
     t.keys('j');
     await highlightOn(t, 1);
     t.keys('q');
     await t.waitFor('console-exited');
-    paste(t, 'after quit');
+    t.paste('after quit');
     t.keys('Enter');
     const screen = await t.waitFor(/after quit\s*\n\s*after quit/);
     assert.doesNotMatch(screen, /\^\[\[20[01]~/, 'bracketed paste is off once the console has quit');
     t.keys('C-d');
-  });
-
-  test('Ctrl-Z hands the terminal back to the shell; fg takes it again exactly: a full redraw, keys work', { timeout: 10 * 60_000 }, async () => {
-    // A shell with job control in the pane: the console is its job.
-    const t = startTmux({
-      name: `sb-keys-jobs-${process.pid}`,
-      cwd: root,
-      env: { ...home.env, TERM: 'xterm-256color', PS1: 'shell$ ' },
-      command: 'bash --norc --noprofile -i',
-    });
-    sessions.push(t);
-    await t.waitFor('shell$');
-    t.type([process.execPath, cli, '--profile', 'lab'].map((a) => JSON.stringify(a)).join(' '));
-    t.keys('Enter');
-    await t.waitFor(/● online[\s\S]*NAME/);
-    t.keys('C-z');
-    await t.waitFor(/Stopped[\s\S]*^shell\$\s*$/m);
-    assert.doesNotMatch(t.screen(), /NAME/, 'the alternate screen was left');
-    t.type("stty -a | tr ' ' '\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' '; echo");
-    t.keys('Enter');
-    await t.waitFor(/^icanon echo\s*$/m);
-    t.type('fg');
-    t.keys('Enter');
-    const redrawn = await t.waitFor(/● online[\s\S]*NAME/);
-    assert.doesNotMatch(redrawn, /Stopped|shell\$/, 'the whole frame is drawn again on the alternate screen');
-    t.keys('3');
-    await t.waitFor('calls/day');
-    t.keys('C-c');
-    await t.waitFor(/^shell\$ fg[\s\S]*^shell\$\s*$/m);
   });
 });

@@ -81,6 +81,9 @@ test('v shows a call, and a raw JSON, in $PAGER, escaped; the console comes back
   const said = viewCall(call).turns.find((x) => x.role !== 'system' && x.text)!.text;
   assert.ok(paged.includes(said.split(/\s+/).slice(0, 4).join(' ')), `the transcript's first words in:\n${paged}`);
   writeFileSync(`${state}.go1`, '');
+  // A pager not known to hold the screen until quit: what it printed stays until a key is pressed.
+  await t.waitFor(/PAGER RUN 1 HAS THE TERMINAL[\s\S]*press any key to return to switchboard/);
+  t.keys('Space');
   await t.waitFor(/Transcript[\s\S]*v view in \$PAGER/);
   assert.ok(!t.screen().includes('PAGER RUN'), 'the console drew its whole screen again');
 
@@ -96,8 +99,43 @@ test('v shows a call, and a raw JSON, in $PAGER, escaped; the console comes back
   assert.ok(!/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(json), 'no raw control character reaches the pager');
   assert.equal((JSON.parse(json) as { description: string }).description, 'Red \x1b[31mALERT\x1b[0m and a bell\x07', 'the same value, parsed back');
   writeFileSync(`${state}.go2`, '');
+  await t.waitFor('press any key to return to switchboard');
+  // An arrow key (a whole escape sequence) is the one key: none of it reaches the console.
+  t.keys('Down');
   await t.waitFor(/JSON assistant[\s\S]*v view in \$PAGER/);
 
   t.keys('q');
   assert.equal(await t.waitForExit(), 0);
+});
+
+test('PAGER=cat: the text it printed stays on the screen until a key is pressed, then the console comes back', { skip }, async () => {
+  const listed = (await api.listCalls({})).find((c) => c.status === 'ended')!;
+  const catHome = mkdtempSync(join(tmpdir(), 'sb-pager-cat-'));
+  const cat = startTmux({
+    name: `sb-pager-cat-${process.pid}`,
+    cwd: root,
+    command: `${JSON.stringify(process.execPath)} ${cli}`,
+    env: { ...homeEnv(catHome), TERM: 'xterm-256color', SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey, PAGER: 'cat' },
+  });
+  try {
+    await cat.waitFor(/NAME[\s\S]*UPDATED/);
+    cat.type(`:calls ${listed.id}`);
+    cat.keys('Enter');
+    await cat.waitFor('v view in $PAGER');
+    cat.keys('v');
+    const shown = await cat.waitFor(/press any key to return to switchboard/);
+    assert.match(shown, new RegExp(`Call ${listed.id}`), 'what cat printed is on the screen');
+    assert.ok(!shown.includes('v view in $PAGER'), 'the console has not drawn over it');
+    // Still there a moment later: the console waits for the key, not for a clock.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.match(cat.screen(), /press any key to return to switchboard/);
+    cat.keys('q');
+    await cat.waitFor(/Transcript[\s\S]*v view in \$PAGER/);
+    assert.ok(!cat.screen().includes('press any key'), 'the console drew its whole screen again');
+    cat.keys('q');
+    assert.equal(await cat.waitForExit(), 0, 'the q that answered the prompt was not also a key of the console');
+  } finally {
+    cat.kill();
+    removeTree(catHome);
+  }
 });

@@ -2,10 +2,10 @@
 // exits on q / Ctrl-C at once, abandoning the requests in flight instead of draining them.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
+import { running, startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 import { homeEnv, removeTree } from '../support/cli.js';
 import { startFaultyServer } from '../support/faulty-server.js';
 import { DEFAULT_TIMEOUTS } from '../../src/api/http.js';
@@ -63,3 +63,24 @@ async function quitWithHungRequest(key: 'q' | 'C-c', attempt: number): Promise<n
     await hung.close();
   }
 }
+
+// The terminal closed under the console (its window shut, an ssh connection dropped, tmux killed):
+// a hang-up. The console ends without a word to anyone: nothing can be drawn any more, and a
+// write to the gone terminal (EIO) is the end of the terminal, not a crash to report.
+test('a hang-up (the terminal closed) ends the console quietly: no crash in its debug log', { skip }, async () => {
+  const dir = join(home, 'hup');
+  const t = startTmux({
+    name: `sb-quit-hup-${process.pid}`,
+    cwd: root,
+    command: `${JSON.stringify(process.execPath)} ${cli}`,
+    env: { ...homeEnv(dir), TERM: 'xterm-256color' },
+  });
+  sessions.push(t);
+  await t.waitFor(/● online[\s\S]*NAME/);
+  const pid = t.pid();
+  t.kill(); // the terminal goes: tmux hangs up the pane, and kill waits until the program has ended
+  assert.equal(running(pid), false, 'the console ended');
+  const log = join(dir, 'state', 'switchboard', 'debug.log');
+  const logged = existsSync(log) ? readFileSync(log, 'utf8') : '';
+  assert.doesNotMatch(logged, /uncaught|EIO|unhandled/i, logged);
+});

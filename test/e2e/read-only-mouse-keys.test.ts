@@ -5,7 +5,6 @@
 // changes the header's colours, and a bad theme file is one line before the console starts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { saveProfile } from '../../src/config/config.js';
@@ -45,10 +44,9 @@ function open(name: string, args: string[], then?: string, width = 120): TmuxSes
 }
 
 /** The pane's mouse modes as tmux tracks them: what the program in it asked the terminal for. */
-const mouseModes = (t: TmuxSession) =>
-  spawnSync('tmux', ['display-message', '-p', '-t', t.name, '#{mouse_standard_flag}#{mouse_sgr_flag}'], { encoding: 'utf8' }).stdout.trim();
+const mouseModes = (t: TmuxSession) => t.display('#{mouse_standard_flag}#{mouse_sgr_flag}');
 
-const withSgr = (t: TmuxSession) => spawnSync('tmux', ['capture-pane', '-p', '-e', '-t', t.name], { encoding: 'utf8' }).stdout;
+const withSgr = (t: TmuxSession) => t.screen({ colours: true });
 
 /** Which row of the call log is highlighted (inverse): 0 for the first under the header, -1 for none. */
 function highlightedRow(t: TmuxSession): number {

@@ -4,7 +4,6 @@
 // debug log: stderr is the screen). Off a terminal each of them gets the one-line refusal.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -43,7 +42,7 @@ function open(name: string, args: string[], env: NodeJS.ProcessEnv = home.env): 
 }
 
 /** The screen with its SGR sequences (tmux capture-pane -e). */
-const coloured = (t: TmuxSession) => spawnSync('tmux', ['capture-pane', '-p', '-e', '-t', t.name], { encoding: 'utf8' }).stdout;
+const coloured = (t: TmuxSession) => t.screen({ colours: true });
 /**
  * A foreground or background colour: 30–37, 40–47, 90–97, 100–107, 38;… or 48;… in any SGR (39
  * and 49, the default colours, are what tmux writes before a text style such as bold or inverse).

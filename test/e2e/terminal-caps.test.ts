@@ -4,7 +4,6 @@
 // header), and below 40×10 one line asks for more room until the window grows again.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { CLI, tempHome, type CliHome } from '../support/cli.js';
 import { sandboxForFile } from '../support/sandbox.js';
@@ -38,7 +37,7 @@ function open(name: string, env: Record<string, string>, size: { width?: number;
   return t;
 }
 
-const coloured = (t: TmuxSession) => spawnSync('tmux', ['capture-pane', '-p', '-e', '-t', t.name], { encoding: 'utf8' }).stdout;
+const coloured = (t: TmuxSession) => t.screen({ colours: true });
 /** A colour in any SGR (39 and 49, the default colours, tmux writes before a text style). */
 const hasColour = (screen: string) =>
   [...screen.matchAll(/\x1b\[([\d;]*)m/g)].some((m) => m[1].split(';').some((p) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(p)));

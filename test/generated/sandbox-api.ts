@@ -287,7 +287,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate an inbound call (sandbox only)
-         * @description Rings a DID; the linked assistant answers. Without a DID: the next number with an assistant linked, in turn.
+         * @description Rings a DID; the linked assistant answers. Without a DID: the next number with an assistant linked, in turn. An inactive assistant (`status: false`) answers no calls: the call rings and ends unanswered, with no messages and `endedReason: assistant-not-valid` (sandbox choice: the nearest of the platform's ended reasons, Vapi API reference, Call.endedReason, https://docs.vapi.ai/api-reference/calls/get; the hosted reference does not say what an inactive assistant does with a call).
          */
         post: operations["ringSandboxNumber"];
         delete?: never;
@@ -611,7 +611,7 @@ export interface components {
             };
             startedAt: string | null;
             endedAt: string | null;
-            endedReason: ("customer-ended-call" | "assistant-ended-call" | "silence-timed-out" | "exceeded-max-duration" | "customer-did-not-answer" | "customer-busy" | "voicemail") | null;
+            endedReason: ("customer-ended-call" | "assistant-ended-call" | "silence-timed-out" | "exceeded-max-duration" | "customer-did-not-answer" | "customer-busy" | "voicemail" | "assistant-not-valid") | null;
             /** @description US dollars; 0 until the call ends */
             cost: number;
             /** @description the platform's breakdown of cost; all 0 until the call ends */

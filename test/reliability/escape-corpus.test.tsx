@@ -13,12 +13,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Command } from 'commander';
-import { buildProgram } from '../../src/commands/program.js';
 import { ROUTES } from '../../src/ui/screens/routes.js';
 import type { Route, RouteName } from '../../src/store/index.js';
 import type { VoiceAgentApi } from '../../src/api/contract.js';
-import { CLI, runCli, startCli, tempHome, type CliHome, removeTree } from '../support/cli.js';
+import { CLI, leafCommands, runCli, startCli, tempHome, type CliHome, removeTree } from '../support/cli.js';
 import { ESCAPE_CORPUS, ID_CORPUS, startHostedFixture, type HostedFixture } from '../support/hosted-fixture.js';
 import { KEYS } from '../support/ink.js';
 import { openConsole } from '../ui/support.js';
@@ -124,6 +122,8 @@ interface Fixture {
   longRunning?: boolean;
   during?: () => void;
   stdin?: string;
+  /** Variables set for the run, {X} filled as in args: what a user may paste into the environment. */
+  env?: Record<string, string>;
   /** Why this command is not run against the service. */
   skip?: string;
 }
@@ -180,7 +180,7 @@ const FIXTURES: Record<string, Fixture> = {
       ['--offline', '--format', 'csv'],
       ['--offline', '--format', 'ndjson'],
     ],
-    formats: ['table'],
+    formats: ['table', 'json'],
   },
   'archive status': { args: [[]] },
   'archive sync': { args: [[]] },
@@ -195,35 +195,30 @@ const FIXTURES: Record<string, Fixture> = {
   'chat send': { args: [['hello', '--session', '{S}']] },
   'sandbox ring': { skip: 'talks to the local sandbox only' },
   'sandbox seed': { skip: 'writes a local sandbox data dir only' },
-  login: { args: [['--profile', 'hostile', '--base-url', '{URL}']], stdin: '{KEY}\n', formats: ['table'] },
+  login: { args: [['--profile', 'hostile', '--base-url', '{URL}']], stdin: '{KEY}\n', formats: ['table', 'json'] },
   'profiles list': { args: [[]] },
-  'profiles use': { args: [['{BAD}']], formats: ['table'] },
-  'profiles remove': { args: [['{BAD}']], formats: ['table'] },
-  'profiles read-only': { args: [['{BAD}', 'on']], formats: ['table'] },
-  whoami: { args: [[]] },
+  'profiles use': { args: [['{BAD}']], formats: ['table', 'json'] },
+  'profiles remove': { args: [['{BAD}']], formats: ['table', 'json'] },
+  'profiles read-only': { args: [['{BAD}', 'on']], formats: ['table', 'json'] },
+  'profiles allow-http': { args: [['{BAD}', 'on']], formats: ['table', 'json'] },
+  // A base URL holding the corpus (pasted into the environment): whoami prints it back.
+  whoami: { args: [[]], env: { SWITCHBOARD_BASE_URL: '{URL}/{BAD}' } },
   doctor: { args: [[]], formats: ['table', 'json', 'csv'] },
   test: { args: [['{SCEN}'], ['{SCEN}', '--out', '{DIR}/report']], formats: ['text', 'json', 'junit', 'tap', 'github'] },
+  'test from-call': { args: [['{C}', '--out', '{DIR}/from-call.test.yaml'], ['{CH}', '--judge', '--out', '{DIR}/judged.test.yaml'], ['{BAD}']] },
+  // A protocol server on stdio, not a command that prints: test/mcp/mcp.test.ts holds its results to this corpus.
+  mcp: { skip: 'serves the protocol on stdio; its results are checked against the corpus in test/mcp/mcp.test.ts' },
   completion: { skip: 'prints a fixed shell script' },
 };
 
 /** The leaf commands of the program, as their words ("calls export"). */
-function leafCommands(): string[] {
-  const out: string[] = [];
-  const walk = (c: Command, words: string[]) => {
-    if (c.commands.length === 0) out.push(words.join(' '));
-    for (const s of c.commands) walk(s, [...words, s.name()]);
-  };
-  for (const c of buildProgram('0').commands) walk(c, [c.name()]);
-  return out;
-}
-
 const ptyKind = spawnSync('script', ['-qfec', 'true', '/dev/null']).status === 0 ? 'script' : undefined;
 
 /** Runs the binary on a pseudo-terminal (util-linux `script`): what the terminal received, stdout and stderr together. */
-function runOnPty(args: string[], opts: { stdin?: string; stopAfterMs?: number }): Promise<string> {
+function runOnPty(args: string[], opts: { stdin?: string; stopAfterMs?: number; env?: NodeJS.ProcessEnv }): Promise<string> {
   const quoted = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = spawn('script', ['-qfec', quoted, '/dev/null'], {
-    env: { ...env, COLUMNS: '120', LINES: '40' },
+    env: { ...env, ...opts.env, COLUMNS: '120', LINES: '40' },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
@@ -274,19 +269,24 @@ async function runOne(words: string[], args: string[], format: string, fixture: 
   const label = `${tty ? 'pty' : 'pipe'}: switchboard ${asRun}`;
   const stopAfterMs = fixture.longRunning ? 6000 : undefined;
   const stdin = fixture.stdin === undefined ? undefined : fill(fixture.stdin);
+  const runEnv = Object.fromEntries(Object.entries(fixture.env ?? {}).map(([k, v]) => [k, fill(v)]));
   const timers = fixture.during ? [setTimeout(fixture.during, 2000), setTimeout(fixture.during, 3500)] : [];
   const tally = shown.get(words.join(' ')) ?? { runs: 0, shown: 0 };
   shown.set(words.join(' '), tally);
   tally.runs++;
   if (tty) {
-    const out = await runOnPty(argv, { stdin, stopAfterMs });
+    const out = await runOnPty(argv, { stdin, stopAfterMs, env: runEnv });
     if (out.includes(MARKER)) tally.shown++;
     for (const l of leaks(out, true)) problems.push(`${label}: on the terminal: ${l}`);
   } else {
-    const started = startCli(argv, { env, stdin: stdin ?? '' });
-    const timer = setTimeout(() => started.child.kill('SIGTERM'), stopAfterMs ?? 60_000);
-    const r = await started.result;
-    clearTimeout(timer);
+    // In this process, as the commands' tests run them; what runs until stopped (calls watch) is a
+    // process of its own, stopped as Ctrl-C would.
+    const r = await (async () => {
+      if (!stopAfterMs) return runCli(argv, { env: { ...env, ...runEnv }, stdin: stdin ?? '' });
+      const started = startCli(argv, { env: { ...env, ...runEnv }, stdin: stdin ?? '' });
+      const timer = setTimeout(() => started.child.kill('SIGTERM'), stopAfterMs);
+      return started.result.finally(() => clearTimeout(timer));
+    })();
     if ((r.stdout + r.stderr).includes(MARKER)) tally.shown++;
     for (const l of leaks(r.stdout, false)) problems.push(`${label}: stdout: ${l}`);
     for (const l of leaks(r.stderr, false)) problems.push(`${label}: stderr: ${l}`);
@@ -318,6 +318,11 @@ async function runOne(words: string[], args: string[], format: string, fixture: 
 test('every command of the program has an escape-corpus fixture or a reason to be skipped', () => {
   const missing = leafCommands().filter((c) => !FIXTURES[c]);
   assert.deepEqual(missing, [], 'add these commands to FIXTURES in test/reliability/escape-corpus.test.tsx');
+});
+
+test('every command run against the corpus is run with -o json too', () => {
+  const withoutJson = leafCommands().filter((c) => FIXTURES[c] && !FIXTURES[c].skip && FIXTURES[c].formats && !FIXTURES[c].formats.includes('json'));
+  assert.deepEqual(withoutJson, [], 'add json to these fixtures: every JSON output goes through the escaping writer');
 });
 
 // The formats whose output asks whether stdout is a terminal (colour, width, the aligned table,

@@ -28,6 +28,8 @@ export interface LoadOptions {
   clients: number;
   /** Stop after this long… */
   seconds: number;
+  /** …but not before each client has done this many operations (10: one of each kind), however slow the machine. */
+  minOps?: number;
   /** …or when this is aborted (the crash test kills the sandbox). */
   signal?: AbortSignal;
   /** Called after each acknowledged write, with the running count. */
@@ -92,7 +94,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     let mySession: string | undefined;
     let myAssistant = seedAssistant;
     let myFile: string | undefined;
-    for (let i = 0; performance.now() < until && !opts.signal?.aborted; i++) {
+    for (let i = 0; (performance.now() < until || i < (opts.minOps ?? 0)) && !opts.signal?.aborted; i++) {
       try {
         switch (i % 10) {
           case 0: {

@@ -60,7 +60,7 @@ test('the embedded sandbox keeps its data private and its generated key nowhere 
   const runs = [
     await runCli(['--debug', 'numbers', 'list'], { env: h.env }),
     await runCli(['--debug', 'files', 'upload', upload], { env: h.env }),
-    await runCli(['--debug', 'assistants', 'get', 'no-such-id'], { env: h.env }),
+    await runCli(['--debug', 'calls', 'get', 'no-such-id'], { env: h.env }),
   ];
   assert.deepEqual(
     runs.map((r) => r.code),

@@ -3,7 +3,6 @@
 // off, main screen); piped stdin gets the one-line message and exit 2; the key never shows.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,7 +26,6 @@ after(async () => {
 });
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const tmux = (...args: string[]) => spawnSync('tmux', args, { encoding: 'utf8' }).stdout.trim();
 
 /** Runs `command` in a shell that, once it ends, prints its exit code and whether the terminal is back in cooked mode. */
 function open(name: string, command: string, size = { width: 100, height: 30 }): TmuxSession {
@@ -55,7 +53,7 @@ function open(name: string, command: string, size = { width: 100, height: 30 }):
 /** After the console has ended: cursor shown, main screen, cooked mode. */
 function assertRestored(t: TmuxSession, screen: string) {
   assert.match(screen, /MODE=icanon\b/, `raw mode is off:\n${screen}`);
-  assert.equal(tmux('display-message', '-p', '-t', t.name, '#{alternate_on} #{cursor_flag}'), '0 1', 'main screen, cursor visible');
+  assert.equal(t.display('#{alternate_on} #{cursor_flag}'), '0 1', 'main screen, cursor visible');
 }
 
 test('a burst of resizes and a 40×12 window: alive, not garbled, still responsive; Ctrl-C restores the terminal', { skip, timeout: 10 * 60_000 }, async () => {
@@ -63,8 +61,8 @@ test('a burst of resizes and a 40×12 window: alive, not garbled, still responsi
   const screens: string[] = [];
   screens.push(await t.waitFor('NAME'));
   // A deterministic burst: 60 sizes from tiny to wide, as fast as tmux takes them.
-  for (let i = 0; i < 60; i++) tmux('resize-window', '-t', t.name, '-x', String(20 + ((i * 37) % 180)), '-y', String(5 + ((i * 13) % 55)));
-  tmux('resize-window', '-t', t.name, '-x', '40', '-y', '12');
+  for (let i = 0; i < 60; i++) t.resize(20 + ((i * 37) % 180), 5 + ((i * 13) % 55));
+  t.resize(40, 12);
   assert.equal(t.exitStatus(), null, 'the console survived the burst');
   const small = await t.waitFor(/^Switchboard/m);
   screens.push(small);
@@ -79,7 +77,7 @@ test('a burst of resizes and a 40×12 window: alive, not garbled, still responsi
   screens.push(await t.waitFor(/Calls/));
   t.keys('1');
   screens.push(await t.waitFor(/Assistants/));
-  tmux('resize-window', '-t', t.name, '-x', '100', '-y', '30');
+  t.resize(100, 30);
   screens.push(await t.waitFor('NAME'));
   assert.ok(
     screens.every((s) => !s.includes(sb.apiKey)),

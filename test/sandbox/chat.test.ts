@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { sandboxForFile } from '../support/sandbox.js';
 import { composeReply, personaOf, substitute } from '../../src/sandbox/chat.js';
 import { eventually, get, isErrorBody, post, upload } from './http.js';
+import { readFileSync } from 'node:fs';
 
 const MENU = `# Luigi's menu
 
@@ -107,6 +108,36 @@ describe('sessions and chat', () => {
     const rb = await post(sb, '/chats', { sessionId: b.id, input: 'What time do you deliver?' });
     assert.equal(ra.body.chat.output[0].content, rb.body.chat.output[0].content);
     assert.match(ra.body.chat.output[0].content, /18:00 and 23:00/);
+  });
+
+  test("the prompt's explicit rule beats the knowledge base, and retrieval quotes the section the question is about", async () => {
+    const hours = readFileSync(new URL('../../assets/kb/opening-hours.md', import.meta.url), 'utf8');
+    const file = (await upload(sb, 'opening-hours.md', hours)).body.file;
+    await eventually(async () => ((await get(sb, `/files/${file.id}`)).body.file.status === 'done' ? true : undefined));
+    const ask = async (prompt: string, input: string) => {
+      const a = (
+        await post(sb, '/assistants', {
+          name: 'Front desk',
+          model: { provider: 'openai', model: 'gpt-4o', messages: [{ role: 'system', content: prompt }] },
+          knowledgeBase: { fileIds: [file.id] },
+        })
+      ).body.assistant;
+      const s = (await post(sb, '/sessions', { assistantId: a.id })).body.session;
+      return (await post(sb, '/chats', { sessionId: s.id, input })).body.chat.output[0].content as string;
+    };
+    const ruled = 'You are the front desk of Bright Smile Dental. If asked about hours, say 8 to 6 on weekdays.';
+    assert.equal(await ask(ruled, 'What are your hours?'), '8 to 6 on weekdays.');
+    assert.equal(await ask(ruled, 'What are your opening hours?'), '8 to 6 on weekdays.');
+    // A question the rule does not name still gets the knowledge base.
+    assert.match(await ask(ruled, 'Is there parking?'), /\(Parking and access\): "Free parking/);
+    // Without the rule: the section titled for the question, not one that mentions its word in passing.
+    const plain = 'You are the front desk of Bright Smile Dental.';
+    for (const q of ['What are your hours?', 'What are your opening hours?']) {
+      const reply = await ask(plain, q);
+      assert.match(reply, /opening-hours\.md \(Opening hours\): "Monday to Friday: 8:00 to 18:00\./, q);
+      assert.doesNotMatch(reply, /Emergencies/, q);
+    }
+    assert.match(await ask(plain, 'What about emergencies?'), /\(Emergencies\)/);
   });
 
   test('errors: unknown session or assistant 404, missing fields 400', async () => {

@@ -92,6 +92,40 @@ describe('phone numbers and inbound calls', () => {
   });
 });
 
+describe('a number linked to an inactive assistant', () => {
+  const sb = sandboxForFile({ callPace: 25 });
+
+  test('rings, and ends unanswered: no messages, no talk, endedReason assistant-not-valid', async () => {
+    const created = await post(sb, '/assistants', { name: 'Sleepy', status: false, firstMessage: 'Hello from Sleepy' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const assistant = created.body.assistant;
+    const number = (await get(sb, '/phone-numbers')).body.phoneNumbers[0];
+    assert.equal((await post(sb, '/phone-numbers/inbound/setup', { assistantId: assistant.id, phoneNumberId: number.id })).status, 200);
+    const r = await post(sb, '/sandbox/ring', { did: number.did });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    assert.match(r.body.message, /is ringing; its assistant Sleepy is inactive, so nobody will answer$/);
+    const ended = await eventually(async () => {
+      const c = (await get(sb, `/calls/details?id=${r.body.call.id}`)).body.calls[0];
+      return c.status === 'ended' ? c : undefined;
+    });
+    assert.equal(ended.endedReason, 'assistant-not-valid');
+    assert.equal(ended.startedAt, null);
+    assert.deepEqual(ended.messages, []);
+    assert.equal(ended.transcript, '');
+    assert.doesNotMatch(JSON.stringify(ended), /Hello from Sleepy/);
+    // Made active again, the same number's next call is answered.
+    assert.equal((await send(sb, 'PATCH', `/assistants/${assistant.id}`, { status: true })).status, 200);
+    const again = await post(sb, '/sandbox/ring', { did: number.did });
+    assert.match(again.body.message, /is ringing$/);
+    const answered = await eventually(async () => {
+      const c = (await get(sb, `/calls/details?id=${again.body.call.id}`)).body.calls[0];
+      return c.status === 'ended' ? c : undefined;
+    });
+    assert.equal(answered.endedReason, 'customer-ended-call');
+    assert.equal(answered.messages[0].message, 'Hello from Sleepy');
+  });
+});
+
 describe('ringing through the data dir', () => {
   test('ringViaDataDir adds an inbound call a running sandbox serves at once, and explains an unlinked number', async () => {
     const sb = await startTestSandbox({ seed: true });

@@ -7,13 +7,14 @@ import { join, resolve } from 'node:path';
 import { removeTree } from './cli.js';
 import { generateApiKey, type RunningSandbox } from '../../src/sandbox/server.js';
 
-const SCRIPT = join(import.meta.dirname, 'sandbox-child.ts');
-
-/** The child's own bundle under `npm test` (src/scripts/test-build.mjs), else its source through tsx. */
-function childArgs(): string[] {
+/**
+ * How to start a test helper of test/support/ (`sandbox-child`, `sync-child`) as a process: its own
+ * bundle under `npm test` (src/scripts/test-build.mjs), else its source through tsx.
+ */
+export function helperArgs(name: string): string[] {
   const dir = process.env.SWITCHBOARD_TEST_BUILD;
-  const built = dir && join(dir, 'support', 'sandbox-child.mjs');
-  return built && existsSync(built) ? ['--enable-source-maps', built] : ['--import', 'tsx', SCRIPT];
+  const built = dir && join(dir, 'support', `${name}.mjs`);
+  return built && existsSync(built) ? ['--enable-source-maps', built] : ['--import', 'tsx', join(import.meta.dirname, `${name}.ts`)];
 }
 
 /** Usable as a `RunningSandbox`: its `close` is `stop`. */
@@ -47,7 +48,7 @@ export interface ChildOptions {
 export async function startChildSandbox(opts: ChildOptions = {}): Promise<ChildSandbox> {
   const dataDir = opts.dataDir ?? join(mkdtempSync(join(tmpdir(), 'switchboard-rel-')), 'data');
   const apiKey = opts.apiKey ?? generateApiKey();
-  const child = spawn(process.execPath, childArgs(), {
+  const child = spawn(process.execPath, helperArgs('sandbox-child'), {
     env: {
       ...process.env,
       SANDBOX_DATA_DIR: dataDir,

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
+import { platformAccepted, platformCall, platformNumbers } from './platform-records.js';
 
 /** How a single record comes back. `documented`: as the callhq reference shows where it shows one. */
 type SingleEnvelope = 'documented' | 'bare' | 'named' | 'data' | 'messageData' | 'messageNamed';
@@ -23,6 +24,14 @@ type DateFilters = 'vapi' | 'inclusive' | 'renamed' | 'ignored';
 type ErrorStyle = 'nested' | 'string' | 'array' | 'errors' | 'html' | 'plain';
 
 export interface FixtureVariant {
+  /**
+   * The records' shapes. callhq: calls as the callhq reference shows Vapi's, numbers in its own
+   * shape (did, boolean status, organization). platform: calls and numbers generated from the
+   * platform's OpenAPI document (platform-records.ts: every message type, tool calls, costs,
+   * analysis, performance metrics, decimal-string money, CJK and Thai words, every optional field
+   * missing somewhere), and an outbound call answered 202 {id, status}.
+   */
+  records: 'callhq' | 'platform';
   single: SingleEnvelope;
   list: ListEnvelope;
   pageCap: PageCap;
@@ -59,9 +68,17 @@ export interface FixtureVariant {
    * service's own key order, escapes, number spellings and spacing. Not with `hostile`.
    */
   callText?: (call: Json) => string;
+  /** Every request is answered this many ms after it arrived (a service far away). */
+  latencyMs: number;
+  /**
+   * At most `perSecond` requests in any second (those past it answered 429 with Retry-After);
+   * with `headers`, every answer carries X-RateLimit-Limit, -Remaining and -Reset (seconds).
+   */
+  rateLimit?: { perSecond: number; headers: boolean };
 }
 
 const DEFAULT_VARIANT: FixtureVariant = {
+  records: 'callhq',
   single: 'documented',
   list: 'documented',
   pageCap: 'none',
@@ -74,6 +91,7 @@ const DEFAULT_VARIANT: FixtureVariant = {
   newest: '2026-11-20T12:00:00.000Z',
   spacingSeconds: 420,
   hostile: false,
+  latencyMs: 0,
 };
 
 /**
@@ -161,6 +179,10 @@ export interface HostedFixture {
   /** Each PATCH /assistants/{id} body as sent (only name, status, description are applied). */
   patches: { id: string; body: Json }[];
   faults: Fault[];
+  /** GET /calls and /calls/details answered: the query as sent and the status, in the order answered. */
+  callPages: { query: string; status: number }[];
+  /** The most requests the fixture held at once (in its latency or answering). */
+  inFlightMax: number;
   /** The call with this id, as held. */
   call(id: string): Json | undefined;
   /** Requests whose path is `path` (the query ignored). */
@@ -303,6 +325,11 @@ function seedCalls(v: FixtureVariant, assistants: Json[], numbers: Json[]): Json
     const startMs = created[i] + 2000;
     const inProgress = i === 0;
     const noAnswer = !inProgress && n % 9 === 0;
+    if (v.records === 'platform') {
+      const seed = { n, id: uuid('ca11da7a', n), orgId: ORG_ID, createdAt: created[i], inProgress, noAnswer, assistant, number, customer };
+      calls.push(platformCall(seed));
+      continue;
+    }
     const durationS = noAnswer ? 0 : 45 + ((n * 37) % 300);
     const endMs = startMs + durationS * 1000;
     const messages: Json[] = [{ role: 'system', message: `You are the ${String(assistant.name)} assistant of Acme.`, time: startMs, secondsFromStart: 0 }];
@@ -404,7 +431,10 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
   const variant: FixtureVariant = { ...DEFAULT_VARIANT, ...opts };
   const apiKey = `hq_test_${Math.random().toString(36).slice(2, 14)}`;
   const assistants = seedAssistants();
-  const phoneNumbers = seedNumbers();
+  const phoneNumbers =
+    variant.records === 'platform'
+      ? platformNumbers({ orgId: ORG_ID, at: ALWAYS_SEEN_AT, id: (k) => uuid('9e0b7c11', k), assistantIds: assistants.slice(0, 2).map((a) => String(a.id)) })
+      : seedNumbers();
   const state = {
     calls: seedCalls(variant, assistants, phoneNumbers),
     assistants,
@@ -425,15 +455,76 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
   const links: { assistantId: string; phoneNumberId: string }[] = [];
   const patches: { id: string; body: Json }[] = [];
   const faults: Fault[] = [];
+  const callPages: { query: string; status: number }[] = [];
+  // Each record's creation time parsed once (a page of a large log scans every record), and
+  // whether the calls are newest first. Tests rewrite times and add calls in place: each request
+  // checks the index against the array (one cheap pass) and rebuilds it where they differ.
+  let index: { calls: Json[]; texts: unknown[]; times: Float64Array; sorted: boolean } | undefined;
+  const timesIndex = () => {
+    const calls = state.calls;
+    if (index && index.calls.length === calls.length) {
+      let same = true;
+      for (let i = 0; i < calls.length && same; i++) same = calls[i] === index.calls[i] && calls[i].createdAt === index.texts[i];
+      if (same) return index;
+    }
+    const times = new Float64Array(calls.length);
+    let sorted = true;
+    for (let i = 0; i < calls.length; i++) {
+      times[i] = Date.parse(calls[i].createdAt as string);
+      if (Number.isNaN(times[i]) || (i > 0 && times[i] > times[i - 1])) sorted = false;
+    }
+    index = { calls: [...calls], texts: calls.map((c) => c.createdAt), times, sorted };
+    return index;
+  };
+  let inFlight = 0;
+  let inFlightMax = 0;
+  /** When the requests of the last second were let through (the rate limit's sliding window). */
+  const admitted: number[] = [];
   let counter = 1000;
   const nextId = (prefix: string) => uuid(prefix, ++counter);
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendError(res, 500, `fixture failure: ${err instanceof Error ? err.message : String(err)}`);
-      else res.destroy();
-    });
+    inFlight++;
+    inFlightMax = Math.max(inFlightMax, inFlight);
+    res.once('close', () => inFlight--);
+    const answer = async () => {
+      if (!limited(req, res)) await handle(req, res);
+    };
+    const run = () =>
+      Promise.resolve()
+        .then(answer)
+        .catch((err: unknown) => {
+          if (!res.headersSent) sendError(res, 500, `fixture failure: ${err instanceof Error ? err.message : String(err)}`);
+          else res.destroy();
+        });
+    if (variant.latencyMs > 0) setTimeout(run, variant.latencyMs);
+    else void run();
   });
+
+  /** The rate limit: true when this request was answered 429; the headers set on every answer where the variant sends them. */
+  function limited(req: IncomingMessage, res: ServerResponse): boolean {
+    const rl = variant.rateLimit;
+    if (!rl) return false;
+    const now = Date.now();
+    while (admitted.length > 0 && admitted[0] <= now - 1000) admitted.shift();
+    const full = admitted.length >= rl.perSecond;
+    if (!full) admitted.push(now);
+    const resetS = admitted.length > 0 ? Math.max(1, Math.ceil((admitted[0] + 1000 - now) / 1000)) : 1;
+    if (rl.headers) {
+      res.setHeader('x-ratelimit-limit', String(rl.perSecond));
+      res.setHeader('x-ratelimit-remaining', String(Math.max(0, rl.perSecond - admitted.length)));
+      res.setHeader('x-ratelimit-reset', String(resetS));
+    }
+    if (!full) return false;
+    const url = new URL(req.url ?? '/', 'http://fixture.local');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    if (path === '/calls' || path === '/calls/details') callPages.push({ query: url.search, status: 429 });
+    requests.push({ method: (req.method ?? 'GET').toUpperCase(), path, query: Object.fromEntries(url.searchParams) });
+    req.resume();
+    res.setHeader('retry-after', String(resetS));
+    sendError(res, 429, 'Too many requests, slow down');
+    return true;
+  }
 
   function send(res: ServerResponse, status: number, body: unknown) {
     const text = JSON.stringify(variant.hostile ? poison(body) : body);
@@ -517,17 +608,18 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
       return undefined;
     }
     if (variant.pageCap === 'silent') limit = Math.min(limit, variant.pageCapSize);
-    const bounds: { key: string; cmp: (t: number, b: number) => boolean }[] = [];
+    const bounds: { key: string; cmp: (t: number, b: number) => boolean; upper: boolean }[] = [];
     const gt = (t: number, b: number) => t > b;
     const ge = (t: number, b: number) => t >= b;
     const lt = (t: number, b: number) => t < b;
     const le = (t: number, b: number) => t <= b;
-    if (variant.dateFilters === 'vapi')
-      bounds.push({ key: 'createdAtGt', cmp: gt }, { key: 'createdAtLt', cmp: lt }, { key: 'createdAtGe', cmp: ge }, { key: 'createdAtLe', cmp: le });
+    const lower = (key: string, cmp: (t: number, b: number) => boolean) => ({ key, cmp, upper: false });
+    const upper = (key: string, cmp: (t: number, b: number) => boolean) => ({ key, cmp, upper: true });
+    if (variant.dateFilters === 'vapi') bounds.push(lower('createdAtGt', gt), upper('createdAtLt', lt), lower('createdAtGe', ge), upper('createdAtLe', le));
     if (variant.dateFilters === 'inclusive')
-      bounds.push({ key: 'createdAtGt', cmp: ge }, { key: 'createdAtLt', cmp: le }, { key: 'createdAtGe', cmp: ge }, { key: 'createdAtLe', cmp: le });
-    if (variant.dateFilters === 'renamed') bounds.push({ key: 'createdAfter', cmp: ge }, { key: 'createdBefore', cmp: le });
-    const active: { at: number; cmp: (t: number, b: number) => boolean }[] = [];
+      bounds.push(lower('createdAtGt', ge), upper('createdAtLt', le), lower('createdAtGe', ge), upper('createdAtLe', le));
+    if (variant.dateFilters === 'renamed') bounds.push(lower('createdAfter', ge), upper('createdBefore', le));
+    const active: { at: number; cmp: (t: number, b: number) => boolean; upper: boolean }[] = [];
     for (const b of bounds) {
       const raw = q[b.key];
       if (raw === undefined || raw === '') continue;
@@ -536,15 +628,34 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
         sendError(res, 400, `${b.key} must be a valid ISO 8601 date string`);
         return undefined;
       }
-      active.push({ at, cmp: b.cmp });
+      active.push({ at, cmp: b.cmp, upper: b.upper });
+    }
+    const { times, sorted } = timesIndex();
+    const calls = state.calls;
+    // Newest first: the calls the upper bounds let in start at one index (found by bisection), and
+    // the first call below a lower bound ends the scan. A service answers from an index too: a
+    // scan of every newer call for each page would cost the bench's machine more than the client.
+    let from = 0;
+    const uppers = active.filter((b) => b.upper);
+    if (sorted && uppers.length > 0) {
+      let hi = calls.length;
+      while (from < hi) {
+        const mid = (from + hi) >>> 1;
+        if (uppers.every((b) => b.cmp(times[mid], b.at))) hi = mid;
+        else from = mid + 1;
+      }
     }
     const out: Json[] = [];
-    for (const c of state.calls) {
+    for (let i = from; i < calls.length; i++) {
+      const c = calls[i];
+      const t = times[i];
+      if (!active.every((b) => b.cmp(t, b.at))) {
+        if (sorted && active.some((b) => !b.upper && !b.cmp(t, b.at))) break;
+        continue;
+      }
       if (q.id && c.id !== q.id) continue;
       if (q.assistantId && c.assistantId !== q.assistantId) continue;
       if (q.phoneNumberId && c.phoneNumberId !== q.phoneNumberId) continue;
-      const t = Date.parse(c.createdAt as string);
-      if (!active.every((b) => b.cmp(t, b.at))) continue;
       out.push(c);
       if (out.length >= limit) break;
     }
@@ -575,6 +686,7 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
     const fault = faults.find((f) => (!f.method || f.method === method) && (typeof f.path === 'string' ? f.path === path : f.path.test(path)));
     if (fault) {
       if (fault.times !== undefined && --fault.times <= 0) faults.splice(faults.indexOf(fault), 1);
+      if (path === '/calls' || path === '/calls/details') callPages.push({ query: url.search, status: fault.status });
       return sendError(res, fault.status, fault.message);
     }
 
@@ -584,6 +696,7 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
     // Calls. The callhq reference shows { message, calls }; the records are Vapi's Call objects.
     if (method === 'GET' && (path === '/calls' || path === '/calls/details')) {
       const found = callsQuery(query, res);
+      callPages.push({ query: url.search, status: found ? 200 : 400 });
       if (!found) return;
       const write = variant.hostile ? undefined : variant.callText;
       if (!write) return send(res, 200, list('calls', found, 'Calls fetched successfully', 'named'));
@@ -616,6 +729,10 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
         customer,
       };
       state.calls.unshift(call);
+      if (variant.records === 'platform') {
+        const accepted = platformAccepted(call);
+        return send(res, accepted.status, accepted.body);
+      }
       return send(res, 201, single('call', call, 'Outbound call initiated successfully', 'messageData'));
     }
 
@@ -710,6 +827,8 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
         return sendError(res, 404, 'Assistant or phone number not found');
       }
       links.push({ assistantId: b.assistantId, phoneNumberId: b.phoneNumberId });
+      // The platform's numbers name their assistant.
+      if (variant.records === 'platform') state.phoneNumbers.find((p) => p.id === b.phoneNumberId)!.assistantId = b.assistantId;
       const text = `Inbound agent configured successfully${variant.hostile ? ESCAPE_CORPUS : ''}`;
       if (variant.textPlainSuccess) {
         res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
@@ -781,6 +900,10 @@ export async function startHostedFixture(opts: Partial<FixtureVariant> = {}): Pr
     links,
     patches,
     faults,
+    callPages,
+    get inFlightMax() {
+      return inFlightMax;
+    },
     call: (id) => state.calls.find((c) => c.id === id),
     requestsTo: (p, method) => requests.filter((r) => r.path === p && (!method || r.method === method)),
     close: () =>

@@ -1,7 +1,10 @@
 // Render helpers that wait for React (after Shopify cli-kit's testing/ui.ts): yield to the
 // scheduler after render and after every key, then assert on the last frame.
 import { render } from 'ink-testing-library';
-import type { ReactElement } from 'react';
+import { createElement, type ReactElement } from 'react';
+import { ThemeProvider } from '../../src/ui/hooks/theme-context.js';
+import { FULL_CAPABILITIES, type Capabilities } from '../../src/ui/capabilities.js';
+import { THEMES, type Palette } from '../../src/ui/theme.js';
 import { GUARD_MS } from './wait.js';
 
 export const KEYS = {
@@ -49,8 +52,18 @@ function giveRows(stdout: object) {
   if (!Object.hasOwn(proto, 'rows')) Object.defineProperty(proto, 'rows', { get: () => ROWS, configurable: true });
 }
 
-export async function renderApp(tree: ReactElement) {
-  const app = render(tree);
+export interface LookOptions {
+  /** The colours the tree draws in (the console's come from its theme, ui/start.ts); dark when not given. */
+  palette?: Palette;
+  /** What the terminal can show (the console's from terminal.ts); a colour UTF-8 terminal's when not given. */
+  capabilities?: Partial<Capabilities>;
+}
+
+/** `look`: the palette and capabilities handed down to the tree, as run.tsx hands the console's. */
+export async function renderApp(tree: ReactElement, look: LookOptions = {}) {
+  const app = render(
+    createElement(ThemeProvider, { palette: look.palette ?? THEMES.dark, capabilities: { ...FULL_CAPABILITIES, ...look.capabilities }, children: tree }),
+  );
   giveRows(app.stdout);
   await tick();
   return {

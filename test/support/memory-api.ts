@@ -313,10 +313,13 @@ export function createMemoryApi(opts: MemoryApiOptions = {}): MemoryApi {
           customer: { number: from, name: 'Jordan Lee' },
           createdAt: Date.now(),
           pace: opts.callPace ?? 1000,
+          ...(assistant.body.status === false ? { endedReason: 'assistant-not-valid' as const } : {}),
         });
         records.calls.push(call);
         records.calls.sort(byNewest);
-        return { message: `Inbound call from ${from} to ${number.did} is ringing`, call: CallSchema.parse(callView(call, Date.now(), true)) };
+        const unanswered =
+          assistant.body.status === false ? `; its assistant ${String(assistant.body.name ?? assistant.id)} is inactive, so nobody will answer` : '';
+        return { message: `Inbound call from ${from} to ${number.did} is ringing${unanswered}`, call: CallSchema.parse(callView(call, Date.now(), true)) };
       }),
     listPhoneNumbers: (ro) =>
       op('listPhoneNumbers', 'GET', '/phone-numbers', ro?.signal, () => records.numbers.map((n) => PhoneNumberSchema.parse(phoneNumberRecord(n)))),

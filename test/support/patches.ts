@@ -1,5 +1,5 @@
 // The changes the console makes to Ink and a few other packages are unified diffs in src/patches,
-// applied where the packages are installed (patch-package, at npm install). For a test or a bench
+// applied to node_modules (patch-package, when src/scripts/build.mjs builds). For a test or a bench
 // that compares with the packages as published, or with only some of the patches, this makes a
 // copy of the installed packages with the patches taken back out (git apply -R), then put back in
 // as asked. The copy lives outside the repository, so git applies the diffs as plain patches.

@@ -1,6 +1,8 @@
 // A real sandbox for tests: fresh temp data dir (removed on close), random loopback port,
 // generated key, seeded unless `seed: false`.
 import { mkdtempSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setUpAndTearDown } from './hooks.js';
@@ -158,6 +160,39 @@ export async function startRestartableSandbox(opts: Partial<SandboxOptions> = {}
     close: async () => {
       await stop();
       removeTree(dataDir);
+    },
+  };
+}
+
+/** A service behind a loopback proxy that holds every request back `ms` before passing it on. */
+export interface SlowService {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real service made slow on purpose: an HTTP proxy on loopback in front of `target` (a sandbox's
+ * url) that waits `ms` before forwarding each request, so keys typed ahead surely arrive before the
+ * answer a screen waits for. The answers themselves are the service's, byte for byte.
+ */
+export async function withLatency(target: string, ms: number): Promise<SlowService> {
+  const up = new URL(target);
+  const server = createServer((req, res) => {
+    setTimeout(() => {
+      const out = request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      out.on('error', () => res.destroy());
+      req.pipe(out);
+    }, ms);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
     },
   };
 }

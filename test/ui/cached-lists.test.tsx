@@ -1,4 +1,4 @@
-// The lists open with their last-known rows (src/archive/lists.ts via the store), marked cached
+// The lists open with their last-known rows (src/config/cached-lists.ts via the store), marked cached
 // until the service answers; the service's answer replaces them and becomes the next start's cache.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { createConsoleStore } from '../../src/store/index.js';
 import { App } from '../../src/ui/app.js';
 import { ApiOnceConnected } from '../../src/target.js';
 import { createClient } from '../../src/api/client.js';
-import { cachedListPath, readCachedList } from '../../src/archive/lists.js';
+import { cachedListPath, readCachedList } from '../../src/config/cached-lists.js';
 import { renderApp } from '../support/ink.js';
 import { openConsole } from './support.js';
 import { sandboxForFile } from '../support/sandbox.js';
@@ -85,5 +85,56 @@ test("another service under the same profile name does not show the first one's 
     assert.equal(c.store.getState().assistants.data, undefined, 'no rows of the other service');
   } finally {
     await c.close();
+  }
+});
+
+test('an edit made here is written to the cache: the next start shows the edited value, not the one from before', async () => {
+  const first = await openConsole(sb, { cacheDir });
+  let id: string;
+  let fetchedAt: number | undefined;
+  try {
+    await first.waitFor(/\d+ assistants · \d+\/\d+\s*$/m);
+    const before = first.store.getState().assistants;
+    fetchedAt = before.fetchedAt;
+    id = before.data![0]!.id;
+    for (let i = 0; i < 100 && readCachedList(cacheDir, 'sandbox', `sandbox:${sb.url}`, 'assistants')?.savedAt !== fetchedAt; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    const saved = await first.store.getState().actions.updateAssistant(id, { name: 'Renamed in the console' });
+    assert.ok(saved && saved !== 'saved', 'the service took the edit');
+  } finally {
+    await first.close();
+  }
+  const kept = readCachedList<{ id: string; name?: string }[]>(cacheDir, 'sandbox', `sandbox:${sb.url}`, 'assistants');
+  assert.equal(kept?.rows.find((a) => a.id === id)?.name, 'Renamed in the console', 'the cached row is the edited one');
+  assert.equal(kept?.savedAt, fetchedAt, 'saved as of when the list was fetched: the cached mark says how old the other rows are');
+
+  // The next start, its service not answering yet: the edited value, marked cached.
+  const api = new ApiOnceConnected(new Promise(() => undefined));
+  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, { routes: ROUTES });
+  const app = await renderApp(createElement(App, { store }));
+  try {
+    const frame = app.frame();
+    assert.match(frame, /cached from .* · refreshing…/);
+    assert.ok(frame.includes('Renamed in the'), `the edited name at the first frame:\n${frame}`);
+  } finally {
+    app.unmount();
+    store.getState().actions.dispose();
+  }
+});
+
+test("an assistant's page drawn from the cached list says it is cached until its record lands", async () => {
+  const kept = readCachedList<{ id: string; name?: string }[]>(cacheDir, 'sandbox', `sandbox:${sb.url}`, 'assistants');
+  const row = kept!.rows[0]!;
+  const api = new ApiOnceConnected(new Promise(() => undefined));
+  const store = createConsoleStore(api, { kind: 'sandbox', profile: 'sandbox', baseUrl: sb.url, cacheDir }, { routes: ROUTES });
+  const app = await renderApp(createElement(App, { store }));
+  try {
+    store.getState().actions.push({ name: 'assistant', id: row.id });
+    const frame = await app.waitFor('System prompt');
+    assert.ok(frame.includes((row.name ?? row.id).slice(0, 12)), `the cached row's fields:\n${frame}`);
+    assert.match(frame, /cached from .* · refreshing…/, `the cached mark on the page:\n${frame}`);
+  } finally {
+    app.unmount();
+    store.getState().actions.dispose();
   }
 });

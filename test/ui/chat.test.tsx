@@ -47,6 +47,22 @@ function sessionIdOf(route: Route): string {
 describe('Chat screen', () => {
   const sb = sandboxForFile();
 
+  test('a list filtered to nothing offers Enter as off, and says why when it is pressed', async () => {
+    const c = await openChat(sb.url, sb.apiKey);
+    try {
+      await c.waitFor('NAME');
+      await c.press('/');
+      await c.type('zzzz');
+      await c.press(KEYS.enter);
+      await c.waitFor(/Enter open \(no assistant here\)/);
+      await c.press(KEYS.enter);
+      await c.waitFor('"open" is off: no assistant here');
+      assert.equal(c.topRoute().name, 'assistants', 'nothing opened');
+    } finally {
+      await c.close();
+    }
+  });
+
   test('4, n, pick the assistant, send: the first message opens, the reply appears, the index remembers it', async () => {
     const c = await openChat(sb.url, sb.apiKey);
     try {

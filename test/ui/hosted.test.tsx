@@ -38,47 +38,71 @@ async function scrollAll(c: Awaited<ReturnType<typeof consoleOn>>, steps: number
 }
 
 const squash = (s: string) => s.replace(/\s+/g, ' ');
+/** The records' shapes the call and number tests run against: the callhq reference's, and the platform's own (platform-records.ts). */
+const RECORDS = ['callhq', 'platform'] as const;
 
 describe('the console against the hosted-service fixture', () => {
-  test('a call detail shows the transcript from messages[].message, a duration from startedAt/endedAt and the summary from analysis.summary', async () => {
-    const fx = await fixture();
-    const call = fx.calls[3];
-    const c = await consoleOn(fx, { initialRoute: { name: 'call', id: String(call.id) } });
-    try {
-      await c.waitFor('Transcript');
-      await until(() => c.store.getState().records[`call:${String(call.id)}`]?.status === 'ready', 'the whole call record');
-      const summary = String((call.analysis as Rec).summary);
-      const top = c.frame();
-      const seconds = Math.round((Date.parse(call.endedAt as string) - Date.parse(call.startedAt as string)) / 1000);
-      const duration = top.match(/duration\s+(\S+)/)?.[1];
-      assert.ok(duration && duration !== '—' && duration !== '0s', `duration shown: ${duration}\n${top}`);
-      assert.ok(duration.includes(`${Math.floor(seconds / 60)}m`), `duration ${duration} for ${seconds} s`);
-      const all = squash(await scrollAll(c, 60));
-      assert.ok(all.includes(summary.slice(0, 40)), `the summary in:\n${all}`);
-      for (const m of (call.messages as Rec[]).filter((x) => x.role !== 'system')) {
-        assert.ok(all.includes(String(m.message).slice(0, 30)), `"${String(m.message)}" in the transcript:\n${all}`);
+  for (const records of RECORDS)
+    test(`a call detail: the transcript from messages[].message, the duration from startedAt/endedAt, analysis.summary (${records} records)`, async () => {
+      const fx = await fixture({ records });
+      // A call that has them all (the platform's leave each optional field out of some).
+      const call = fx.calls
+        .slice(3)
+        .find((x) => Array.isArray(x.messages) && x.messages.length > 2 && (x.analysis as Rec | undefined)?.summary && x.startedAt && x.endedAt)!;
+      const c = await consoleOn(fx, { initialRoute: { name: 'call', id: String(call.id) } });
+      try {
+        await c.waitFor('Transcript');
+        await until(() => c.store.getState().records[`call:${String(call.id)}`]?.status === 'ready', 'the whole call record');
+        const summary = String((call.analysis as Rec).summary);
+        const top = c.frame();
+        const seconds = Math.round((Date.parse(call.endedAt as string) - Date.parse(call.startedAt as string)) / 1000);
+        const duration = top.match(/duration\s+(\S+)/)?.[1];
+        assert.ok(duration && duration !== '—' && duration !== '0s', `duration shown: ${duration}\n${top}`);
+        assert.ok(duration.includes(`${Math.floor(seconds / 60)}m`), `duration ${duration} for ${seconds} s`);
+        const all = squash(await scrollAll(c, 60));
+        assert.ok(all.includes(summary.slice(0, 40)), `the summary in:\n${all}`);
+        for (const m of (call.messages as Rec[]).filter((x) => x.role === 'bot' || x.role === 'user')) {
+          assert.ok(all.includes(String(m.message).slice(0, 30)), `"${String(m.message)}" in the transcript:\n${all}`);
+        }
+        assert.doesNotMatch(all, /(Assistant|Caller):\s*(Assistant|Caller|$)/, 'no blank speaker lines');
+      } finally {
+        await c.close();
       }
-      assert.doesNotMatch(all, /(Assistant|Caller):\s*(Assistant|Caller|$)/, 'no blank speaker lines');
-    } finally {
-      await c.close();
-    }
-  });
+    });
 
-  test('the call log shows durations and costs (costBreakdown.total where cost is absent)', async () => {
-    const fx = await fixture();
-    const c = await consoleOn(fx, { initialRoute: { name: 'calls' } });
+  for (const records of RECORDS)
+    test(`the call log shows durations and costs (costBreakdown.total where cost is absent; ${records} records)`, async () => {
+      const fx = await fixture({ records });
+      const c = await consoleOn(fx, { initialRoute: { name: 'calls' } });
+      try {
+        await c.waitFor('calls/day');
+        await until(() => c.store.getState().callLog.calls.length >= 10, 'the first page of the log');
+        const frame = c.frame();
+        // An ended call without `cost`: its row still shows a duration like 4m48s and a cost.
+        const row = fx.calls.slice(0, 10).find((x) => x.status === 'ended' && !('cost' in x) && x.startedAt && x.endedAt && x.endedAt !== x.startedAt);
+        assert.ok(row, 'the seed has such a call on the first screen');
+        // Rows are newest first, as the fixture holds them: the row's place on screen is its index.
+        const rows = frame.split('\n').filter((l) => /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(l));
+        const line = rows[fx.calls.indexOf(row)];
+        assert.ok(line, `the row of ${String(row.id)}:\n${frame}`);
+        assert.match(line, /\d+m\d{2}s/, `a duration on ${line}`);
+      } finally {
+        await c.close();
+      }
+    });
+
+  test('the numbers list in the platform shape: its number, name and status word', async () => {
+    const fx = await fixture({ records: 'platform' });
+    const c = await consoleOn(fx, { initialRoute: { name: 'numbers' } });
     try {
-      await c.waitFor('calls/day');
-      await until(() => c.store.getState().callLog.calls.length >= 10, 'the first page of the log');
+      await c.waitFor('+14155550123');
       const frame = c.frame();
-      // An ended call without `cost`: its row still shows a duration like 4m48s and a cost.
-      const row = fx.calls.slice(0, 10).find((x) => x.status === 'ended' && !('cost' in x) && x.endedAt !== x.startedAt);
-      assert.ok(row, 'the seed has such a call on the first screen');
-      // Rows are newest first, as the fixture holds them: the row's place on screen is its index.
-      const rows = frame.split('\n').filter((l) => /\b(in-progress|ended|queued|ringing)\b/.test(l));
-      const line = rows[fx.calls.indexOf(row)];
-      assert.ok(line, `the row of ${String(row.id)}:\n${frame}`);
-      assert.match(line, /\d+m\d{2}s/, `a duration on ${line}`);
+      const row = frame.split('\n').find((l) => l.includes('+14155550123'));
+      assert.match(row ?? '', /activating/, frame);
+      // The SIP number has no number: its name stands for it, else its id.
+      const sip = fx.phoneNumbers.find((n) => n.provider === 'vapi')!;
+      assert.equal(sip.number, undefined);
+      await c.waitFor(String(sip.name ?? sip.id).slice(0, 20));
     } finally {
       await c.close();
     }
@@ -98,18 +122,19 @@ describe('the console against the hosted-service fixture', () => {
     });
   }
 
-  test('an assistant page counts minutes from startedAt/endedAt, not 0.0', async () => {
-    const fx = await fixture();
-    const c = await consoleOn(fx, { initialRoute: { name: 'assistant', id: String(fx.assistants[0].id) } });
-    try {
-      // The counts come from the archive, which the console syncs in the background.
-      const seen = await c.waitFor(/[1-9][\d,]* · [\d.]+ min/);
-      const minutes = Number(seen.match(/[1-9][\d,]* · ([\d.]+) min/)![1]);
-      assert.ok(minutes > 0, `minutes on the page: ${seen}`);
-    } finally {
-      await c.close();
-    }
-  });
+  for (const records of RECORDS)
+    test(`an assistant page counts minutes from startedAt/endedAt, not 0.0 (${records} records)`, async () => {
+      const fx = await fixture({ records });
+      const c = await consoleOn(fx, { initialRoute: { name: 'assistant', id: String(fx.assistants[0].id) } });
+      try {
+        // The counts come from the archive, which the console syncs in the background.
+        const seen = await c.waitFor(/[1-9][\d,]* · [\d.]+ min/);
+        const minutes = Number(seen.match(/[1-9][\d,]* · ([\d.]+) min/)![1]);
+        assert.ok(minutes > 0, `minutes on the page: ${seen}`);
+      } finally {
+        await c.close();
+      }
+    });
 
   test('a chat session whose messages carry no role is readable', async () => {
     const fx = await fixture({ messagesWithoutRole: true });
@@ -163,31 +188,34 @@ describe('the console against the hosted-service fixture', () => {
     }
   });
 
-  test('the outbound form answered {message, data}: Ctrl-S again places no second call, and the call is reported placed', async () => {
-    const fx = await fixture();
-    const c = await consoleOn(fx, { initialRoute: { name: 'calls' } });
-    try {
-      await c.waitFor('calls/day');
-      await c.press('o');
-      await c.waitFor('Place an outbound call');
-      await c.press(KEYS.tab, KEYS.tab);
-      await c.type('+14155550142');
-      await c.press(KEYS.ctrlS);
-      await c.waitFor('Place this call?');
-      await c.press('y');
-      await until(() => fx.requestsTo('/calls/outbound', 'POST').length === 1, 'the POST');
-      await new Promise((r) => setTimeout(r, 300));
-      // A second Ctrl-S, as a person would press it seeing no success: at most a confirmation.
-      await c.press(KEYS.ctrlS);
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal(fx.requestsTo('/calls/outbound', 'POST').length, 1, 'no second call placed');
-      await c.waitFor('Calling +14155550142');
-      assert.ok(
-        c.store.getState().callLog.calls.some((x) => x.id === fx.calls[0].id) || c.frame().includes(String(fx.calls[0].id)),
-        'the placed call is shown',
-      );
-    } finally {
-      await c.close();
-    }
-  });
+  for (const records of RECORDS) {
+    const answer = records === 'callhq' ? '{message, data}' : '202 {id, status}';
+    test(`the outbound form answered ${answer}: Ctrl-S again places no second call, and the call is reported placed`, async () => {
+      const fx = await fixture({ records });
+      const c = await consoleOn(fx, { initialRoute: { name: 'calls' } });
+      try {
+        await c.waitFor('calls/day');
+        await c.press('o');
+        await c.waitFor('Place an outbound call');
+        await c.press(KEYS.tab, KEYS.tab);
+        await c.type('+14155550142');
+        await c.press(KEYS.ctrlS);
+        await c.waitFor('Place this call?');
+        await c.press('y');
+        await until(() => fx.requestsTo('/calls/outbound', 'POST').length === 1, 'the POST');
+        await new Promise((r) => setTimeout(r, 300));
+        // A second Ctrl-S, as a person would press it seeing no success: at most a confirmation.
+        await c.press(KEYS.ctrlS);
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal(fx.requestsTo('/calls/outbound', 'POST').length, 1, 'no second call placed');
+        await c.waitFor('Calling +14155550142');
+        assert.ok(
+          c.store.getState().callLog.calls.some((x) => x.id === fx.calls[0].id) || c.frame().includes(String(fx.calls[0].id)),
+          'the placed call is shown',
+        );
+      } finally {
+        await c.close();
+      }
+    });
+  }
 });

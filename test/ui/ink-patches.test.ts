@@ -1,5 +1,5 @@
-// Ink and a few packages are patched where they are installed (src/patches, applied by
-// patch-package at npm install). These tests check that every diff is applied to the installed
+// Ink and a few packages are patched in node_modules (src/patches, applied by
+// patch-package when src/scripts/build.mjs builds). These tests check that every diff is applied to the installed
 // packages, that the tests' Ink is that one, and bundle Ink's frame Output and log-update as
 // published and as patched to check that frames come out the same.
 import { after, before, test } from 'node:test';

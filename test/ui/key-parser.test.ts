@@ -164,3 +164,17 @@ test('every key has the whole Key shape, as Ink gives it', () => {
     'upArrow',
   ]);
 });
+
+test('told which Alt keys are bound: ESC then another printable key read at once is Esc, then that key', () => {
+  const isAltChar = (ch: string) => ch === 'b' || ch === 'f';
+  const parseWith = (...reads: string[]) => {
+    const p = createKeyParser({ isAltChar });
+    return show([...reads.flatMap((r) => p.push(r)), ...p.flush()]);
+  };
+  // A fast Esc (back) and 3 (the call log), read together on a busy console.
+  assert.deepEqual(parseWith('\x1b3'), ['|escape', '3']);
+  assert.deepEqual(parseWith('\x1b\x1b3'), ['|escape', '|escape', '3']);
+  assert.deepEqual(parseWith('\x1b', 'q'), ['|escape', 'q']);
+  assert.deepEqual(parseWith('\x1bb\x1bf'), ['b|meta', 'f|meta'], 'the bound Alt keys stay Alt');
+  assert.deepEqual(parseWith('\x1b\r\x1b\x7f\x1b[A'), ['\r|return,meta', '|backspace,meta', '|upArrow'], 'Alt-Enter, Alt-Backspace and sequences too');
+});

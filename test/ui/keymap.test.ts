@@ -5,8 +5,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Key } from 'ink';
-import { Command, HELP_SECTIONS, KEYMAP, commandFor, type Binding, type KeyContext, type KeyDescriptor } from '../../src/ui/keymap.js';
-import { ROUTES } from '../../src/ui/screens/routes.js';
+import { Command, Keymap, type Binding, type KeyContext, type KeyDescriptor } from '../../src/ui/keymap.js';
+import { DEFAULT_ROUTES, ROUTES } from '../../src/ui/screens/routes.js';
+
+const KEYS = DEFAULT_ROUTES.keymap;
+const KEYMAP = KEYS.table;
+const HELP_SECTIONS = KEYS.sections;
 import { keyWith } from '../../src/ui/key-parser.js';
 
 const NO_KEY: Key = keyWith();
@@ -24,7 +28,7 @@ const contexts = [...new Set((Object.values(KEYMAP) as Binding[]).flatMap((b) =>
 test('within one context a key has one binding at most (so no order among rows can matter)', () => {
   for (const context of contexts) {
     for (const p of presses) {
-      const hits = (Object.entries(KEYMAP) as [Command, Binding][]).filter(([, b]) => b.contexts.includes(context) && b.keys.some((d) => sameKey(d, p)));
+      const hits = Object.entries(KEYMAP).filter(([, b]) => b.contexts.includes(context) && b.keys.some((d) => sameKey(d, p)));
       assert.ok(hits.length <= 1, `${p.name} in '${context}' is bound to ${hits.map(([c]) => c).join(' and ')}`);
     }
   }
@@ -32,45 +36,30 @@ test('within one context a key has one binding at most (so no order among rows c
 
 /** Whether descriptor d matches the press p, judged by commandFor over a one-row table. */
 function sameKey(d: KeyDescriptor, p: { input: string; key: Key }): boolean {
-  const saved = { ...KEYMAP };
-  try {
-    for (const c of Object.keys(KEYMAP) as Command[]) delete KEYMAP[c];
-    KEYMAP[Command.Help] = { keys: [d], contexts: ['global'], hint: '' };
-    return commandFor(p.input, p.key, ['global']) === Command.Help;
-  } finally {
-    for (const c of Object.keys(KEYMAP) as Command[]) delete KEYMAP[c];
-    Object.assign(KEYMAP, saved);
-  }
+  return new Keymap({ [Command.Help]: { keys: [d], contexts: ['global'], hint: '' } }, []).commandFor(p.input, p.key, ['global']) === Command.Help;
 }
 
 /** Which command each table key gives in each route's contexts (and each single context). */
-function meanings(): string[] {
+function meanings(keymap: Keymap): string[] {
   const sets: (readonly KeyContext[])[] = [...Object.values(ROUTES).map((r) => r.contexts), ...contexts.map((c) => [c])];
-  return sets.flatMap((cs) => presses.map((p) => `${cs.join(',')} ${p.name} → ${commandFor(p.input, p.key, cs) ?? '-'}`));
+  return sets.flatMap((cs) => presses.map((p) => `${cs.join(',')} ${p.name} → ${keymap.commandFor(p.input, p.key, cs) ?? '-'}`));
 }
 
 test("shuffling the table's rows changes no key's command on any screen", () => {
-  const before = meanings();
-  const rows = Object.entries(KEYMAP) as [Command, Binding][];
-  try {
-    // Reversed, then rotated: every pair of rows is met in both orders.
-    for (const order of [[...rows].reverse(), [...rows.slice(7), ...rows.slice(0, 7)]]) {
-      for (const [c] of rows) delete KEYMAP[c];
-      for (const [c, b] of order) KEYMAP[c] = b;
-      assert.deepEqual(meanings(), before);
-    }
-  } finally {
-    for (const [c] of rows) delete KEYMAP[c];
-    for (const [c, b] of rows) KEYMAP[c] = b;
+  const before = meanings(KEYS);
+  const rows = Object.entries(KEYMAP);
+  // Reversed, then rotated: every pair of rows is met in both orders.
+  for (const order of [[...rows].reverse(), [...rows.slice(7), ...rows.slice(0, 7)]]) {
+    assert.deepEqual(meanings(new Keymap(Object.fromEntries(order), HELP_SECTIONS)), before);
   }
 });
 
 test("a route's own context comes first: r runs the tests again on the results, refreshes a list", () => {
   const r = press({ char: 'r' });
-  assert.equal(commandFor(r.input, r.key, ROUTES.tests.contexts), Command.RunTestsAgain);
-  assert.equal(commandFor(r.input, r.key, ROUTES['test-result'].contexts), Command.RunTestsAgain);
-  assert.equal(commandFor(r.input, r.key, ROUTES.calls.contexts), Command.Refresh);
-  assert.equal(commandFor(r.input, r.key, ROUTES['chat-session'].contexts), Command.Retry);
+  assert.equal(KEYS.commandFor(r.input, r.key, ROUTES.tests.contexts), 'runTestsAgain');
+  assert.equal(KEYS.commandFor(r.input, r.key, ROUTES['test-result'].contexts), 'runTestsAgain');
+  assert.equal(KEYS.commandFor(r.input, r.key, ROUTES.calls.contexts), Command.Refresh);
+  assert.equal(KEYS.commandFor(r.input, r.key, ROUTES['chat-session'].contexts), Command.Retry);
 });
 
 test('every context a binding names is in a help section, so help and the README list it', () => {
@@ -96,4 +85,16 @@ test('no key is read outside the bindings: src/ui tests no input text or key fla
     )
     .map(({ f, i, line }) => `${f}:${i + 1}: ${line.trim()}`);
   assert.deepEqual(offenders, []);
+});
+
+test('m/Tab, which switches only the stats chart, is listed under the stats, not the call log (whose chart it does not switch)', () => {
+  const rows = (title: string) => {
+    const section = HELP_SECTIONS.find((s) => s.title.startsWith(title));
+    assert.ok(section, title);
+    return KEYS.bindingsFor(section.contexts).map((b) => b.command);
+  };
+  assert.ok(!rows('Calls').includes(Command.ChartMetric), 'not in the Calls row');
+  assert.ok(rows('Call stats').includes(Command.ChartMetric), 'in the stats row');
+  // And on the call log no key means it.
+  assert.equal(KEYS.commandFor('m', { ...NO_KEY }, ROUTES.calls.contexts), undefined);
 });

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, KEYMAP, bindingsFor, commandFor, installKeymap, type Binding } from '../../src/ui/keymap.js';
+import { Command } from '../../src/ui/keymap.js';
+import { DEFAULT_ROUTES } from '../../src/ui/screens/routes.js';
 import { keymapWith, loadUserKeymap, parseKey } from '../../src/ui/keys-file.js';
 import { footerLine } from '../../src/ui/chrome-text.js';
 import { keyWith } from '../../src/ui/key-parser.js';
@@ -13,24 +14,21 @@ import { ConfigError } from '../../src/config/files.js';
 import { openConsole } from './support.js';
 import { createMemoryApi } from '../support/memory-api.js';
 
-const DEFAULT = { ...KEYMAP } as Record<Command, Binding>;
+const DEFAULT = DEFAULT_ROUTES.keymap;
 const plain = keyWith();
 
 describe('keymapWith', () => {
   test('a command remapped in one context answers its new key there, and keeps its own keys elsewhere', () => {
     const t = keymapWith(DEFAULT, { list: { refresh: ['R', 'ctrl-r'] } });
-    installKeymap(t);
-    try {
-      assert.equal(commandFor('R', plain, ['assistants', 'list', 'global']), Command.Refresh);
-      assert.equal(commandFor('r', keyWith({ ctrl: true }), ['assistants', 'list', 'global']), Command.Refresh);
-      assert.equal(commandFor('r', plain, ['assistants', 'list', 'global']), undefined, 'r no longer refreshes a list');
-      assert.equal(commandFor('r', plain, ['assistant', 'detail', 'global']), Command.Refresh, 'a detail keeps r');
-      const help = bindingsFor(['assistants', 'list', 'global'], { reachable: true }).find((b) => b.command === Command.Refresh);
-      assert.equal(help?.keys, 'R/Ctrl-R');
-      assert.match(footerLine([Command.Refresh], 200, ['assistants', 'list', 'global']), /R\/Ctrl-R refresh/);
-    } finally {
-      installKeymap(DEFAULT);
-    }
+    assert.equal(t.commandFor('R', plain, ['assistants', 'list', 'global']), Command.Refresh);
+    assert.equal(t.commandFor('r', keyWith({ ctrl: true }), ['assistants', 'list', 'global']), Command.Refresh);
+    assert.equal(t.commandFor('r', plain, ['assistants', 'list', 'global']), undefined, 'r no longer refreshes a list');
+    assert.equal(t.commandFor('r', plain, ['assistant', 'detail', 'global']), Command.Refresh, 'a detail keeps r');
+    const help = t.bindingsFor(['assistants', 'list', 'global'], { reachable: true }).find((b) => b.command === Command.Refresh);
+    assert.equal(help?.keys, 'R/Ctrl-R');
+    assert.match(footerLine(t, [Command.Refresh], 200, ['assistants', 'list', 'global']), /R\/Ctrl-R refresh/);
+    // The default keymap is not changed: another console (or a test) still has r.
+    assert.equal(DEFAULT.commandFor('r', plain, ['assistants', 'list', 'global']), Command.Refresh);
   });
 
   test('mistakes are one line naming them', () => {
@@ -68,19 +66,19 @@ describe('the keys file', () => {
   after(() => rmSync(home, { recursive: true, force: true }));
 
   test('none: the default table; a mistake: a ConfigError naming the file', async () => {
-    assert.equal(await loadUserKeymap(env), KEYMAP);
+    assert.equal(await loadUserKeymap(DEFAULT, env), DEFAULT);
     mkdirSync(join(home, 'config', 'switchboard'), { recursive: true });
     writeFileSync(join(home, 'config', 'switchboard', 'keys.yaml'), 'list:\n  refresh: j\n');
-    await assert.rejects(loadUserKeymap(env), (err: Error) => err instanceof ConfigError && /keys\.yaml: j is bound twice in list/.test(err.message));
+    await assert.rejects(loadUserKeymap(DEFAULT, env), (err: Error) => err instanceof ConfigError && /keys\.yaml: j is bound twice in list/.test(err.message));
     writeFileSync(join(home, 'config', 'switchboard', 'keys.yaml'), 'list: [\n');
-    await assert.rejects(loadUserKeymap(env), (err: Error) => err instanceof ConfigError && /keys\.yaml: /.test(err.message));
+    await assert.rejects(loadUserKeymap(DEFAULT, env), (err: Error) => err instanceof ConfigError && /keys\.yaml: /.test(err.message));
   });
 
   test("in the console: the file's key runs the command, the footer and help show it", async () => {
     writeFileSync(join(home, 'config', 'switchboard', 'keys.yaml'), 'assistants:\n  new: I\nglobal:\n  help: F1x\n'.replace('F1x', 'H'));
-    installKeymap(await loadUserKeymap(env));
+    const keymap = await loadUserKeymap(DEFAULT, env);
     const api = createMemoryApi();
-    const c = await openConsole(api, { initialRoute: { name: 'assistants' } });
+    const c = await openConsole(api, { initialRoute: { name: 'assistants' }, keymap });
     try {
       await c.waitFor('Assistants');
       await c.waitFor('I new');
@@ -95,7 +93,6 @@ describe('the keys file', () => {
       assert.equal(c.store.getState().stack.at(-1)?.name, 'assistant-new');
     } finally {
       await c.close();
-      installKeymap(DEFAULT);
     }
   });
 });

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openConsole } from './support.js';
+import { tick } from '../support/ink.js';
 import { createMemoryApi } from '../support/memory-api.js';
 import { filterRows } from '../../src/ui/screens/shared.js';
 import { ASSISTANT_COLUMNS } from '../../src/ui/screens/lists.js';
@@ -45,6 +46,48 @@ test('assistants: / then O sorts the matches by name both ways; "k of n assistan
     assert.deepEqual(order(await c.waitFor('NAME ▼')), [...asc].reverse());
     await c.press('G');
     await c.waitFor(`${k} of ${names.length} assistants match · ${k}/${k}`);
+  } finally {
+    await c.close();
+  }
+});
+
+test("at 80 columns a / filter keeps the whole list's widths: NAME is not cut to make room for an ID, so two names still read apart", async () => {
+  const own = createMemoryApi();
+  const [a, b] = own.records.assistants;
+  for (const [row, side] of [
+    [a, 'east'],
+    [b, 'west'],
+  ] as const) {
+    row.body = {
+      ...row.body,
+      name: `Support line north — ${side}`,
+      voice: { provider: 'x', voiceId: 'v' },
+      model: { provider: 'openai', model: 'gpt-4o-mini' },
+    };
+  }
+  const c = await openConsole(own, { initialRoute: { name: 'assistants' } });
+  try {
+    await c.waitFor('Support line north');
+    c.store.getState().actions.resize(80, 24);
+    await tick();
+    const whole = c.frame();
+    const nameCells = (frame: string) =>
+      frame
+        .split('\n')
+        .filter((l) => l.includes('Support line north'))
+        .map((l) => l.trim().split(/\s{2,}/)[0]);
+    const before = nameCells(whole);
+    assert.equal(new Set(before).size, 2, `two names apart:\n${whole}`);
+    await c.press('/');
+    await c.type('support line');
+    await c.press(KEYS.enter);
+    const filtered = await c.waitFor('2 of');
+    assert.deepEqual(nameCells(filtered), before, `the filtered rows read as before:\n${filtered}`);
+    assert.doesNotMatch(
+      filtered.split('\n').find((l) => l.includes('NAME'))!,
+      /\bID\b/,
+      'no ID column squeezed in',
+    );
   } finally {
     await c.close();
   }

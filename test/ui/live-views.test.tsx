@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { until } from '../support/wait.js';
 import { SandboxStore, openDatabase } from '../../src/sandbox/db.js';
 import { topRoute } from '../../src/store/index.js';
-import { freshnessOf, specOf } from '../../src/ui/screens/routes.js';
+import { DEFAULT_ROUTES, specOf } from '../../src/ui/screens/routes.js';
 import { openConsole } from './support.js';
 import { sandboxForFile, startRestartableSandbox } from '../support/sandbox.js';
 
@@ -61,9 +61,9 @@ describe('live views', () => {
       await c.waitFor('files ·');
       c.store.getState().actions.goTo({ name: 'assistants' });
       assert.equal(c.store.getState().assistants.data, before, 'the cached rows are shown meanwhile');
-      assert.equal(freshnessOf(topRoute(c.store.getState()), c.store.getState()).state, 'refreshing');
+      assert.equal(DEFAULT_ROUTES.freshness(topRoute(c.store.getState()), c.store.getState()).state, 'refreshing');
       await c.waitFor('Late Arrival');
-      assert.equal(freshnessOf(topRoute(c.store.getState()), c.store.getState()).state, 'fresh');
+      assert.equal(DEFAULT_ROUTES.freshness(topRoute(c.store.getState()), c.store.getState()).state, 'fresh');
     } finally {
       await c.close();
     }
@@ -97,7 +97,7 @@ describe('live views', () => {
     const c = await openConsole(own, { initialRoute: { name: 'assistants' }, pollMs: 100 });
     try {
       await c.waitFor('NAME');
-      const shown = c.store.getState().assistants.data![0].id.slice(0, 8);
+      const shown = c.store.getState().assistants.data![0].id.slice(-8);
       // Down, without removing its data dir: the same service comes back on the same port.
       await own.stop();
       await c.press('r');

@@ -7,6 +7,7 @@ import { until } from '../support/wait.js';
 import { callLines } from '../../src/ui/screens/calls/CallDetail.js';
 import { openConsole } from './support.js';
 import { createMemoryApi } from '../support/memory-api.js';
+import { THEMES } from '../../src/ui/theme.js';
 
 describe('Numbers and Calls screens', () => {
   // The service, in memory: these tests are about the console, not HTTP.
@@ -62,12 +63,12 @@ describe('Numbers and Calls screens', () => {
       await c.press('G');
       await c.waitFor(/Assistant:|Caller:/);
       const names = { assistant: 'a', number: 'n' };
-      const fromRow = callLines(calls[0], names, 80, 'loading…').map((l) => l.text);
+      const fromRow = callLines(THEMES.dark, calls[0], names, 80, 'loading…').map((l) => l.text);
       assert.ok(
         !fromRow.some((t) => t.includes(summary.slice(0, 20))) && fromRow.filter((t) => t === '  loading…').length === 2,
         'summary and transcript say they are loading',
       );
-      assert.ok(callLines(full, names, 80).some((l) => l.text.includes(summary.split(' ')[0])));
+      assert.ok(callLines(THEMES.dark, full, names, 80).some((l) => l.text.includes(summary.split(' ')[0])));
       await c.press(KEYS.escape);
       await c.press('f');
       await c.waitFor('Filter the call log');
@@ -108,6 +109,35 @@ describe('Numbers and Calls screens', () => {
       assert.ok(c.store.getState().callLog.calls.some((x) => x.customer?.number === '+14155550199'));
       // The detail polls while the call is unfinished: wait for it to end (bounded).
       await c.waitFor(/status\s+ended/);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a number's page says its status in the list's word (active), not the service's boolean", async () => {
+    const [n] = await sb.listPhoneNumbers();
+    const c = await openConsole(sb, { initialRoute: { name: 'number', id: n.id } });
+    try {
+      await c.waitFor(/assistant\s+/);
+      assert.match(c.frame(), /^status\s+active$/m);
+      assert.doesNotMatch(c.frame(), /^status\s+true$/m);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("an assistant's numbers, none yet: the footer offers no l (link needs a number), and l changes nothing", async () => {
+    const lonely = (await sb.createAssistant({ name: 'Lonely' })).record!;
+    const c = await openConsole(sb, { initialRoute: { name: 'numbers', assistantId: lonely.id } });
+    try {
+      await c.waitFor('No number sends its calls to Lonely');
+      const footer = () => c.frame().trimEnd().split('\n').at(-1) ?? '';
+      assert.doesNotMatch(footer(), /link assistant/, footer());
+      // Nor the other keys of a number's row: with no row, Enter and a do nothing either.
+      assert.doesNotMatch(footer(), /Enter open|its assistant|its calls/, footer());
+      await c.press('l');
+      assert.deepEqual(c.store.getState().stack.at(-1), { name: 'numbers', assistantId: lonely.id });
+      assert.match(c.frame(), /No number sends its calls to Lonely/);
     } finally {
       await c.close();
     }

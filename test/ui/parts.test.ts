@@ -10,12 +10,18 @@ import { markPieces } from '../../src/ui/components/ScrollView.js';
 import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
 import { truncate, wrapText } from '../../src/format/display.js';
 import { callFiltersFromForm, EMPTY_CALL_FILTERS } from '../../src/store/calls.js';
-import { Command, commandFor, bindingsFor } from '../../src/ui/keymap.js';
+import { Command } from '../../src/ui/keymap.js';
+import { DEFAULT_ROUTES } from '../../src/ui/screens/routes.js';
+
+const KEYS = DEFAULT_ROUTES.keymap;
+const commandFor = KEYS.commandFor.bind(KEYS);
+const bindingsFor = KEYS.bindingsFor.bind(KEYS);
 import { keyWith } from '../../src/ui/key-parser.js';
 import { footerLine, routeFooter } from '../../src/ui/chrome-text.js';
 import { filterRows } from '../../src/ui/screens/shared.js';
 import { helpLines } from '../../src/ui/screens/help/Help.js';
 import { cellWidth } from '../../src/format/cells.js';
+import { THEMES } from '../../src/ui/theme.js';
 
 const cols: Column<string>[] = [
   { header: 'A', width: 10, priority: 1, grow: true, value: (s) => s },
@@ -159,21 +165,21 @@ test('the footer fits the width dropping the lowest-priority hints first; ? help
     ['calls', 'list', 'global'],
     ['assistant', 'detail', 'global'],
   ] as const) {
-    const wide = footerLine(routeFooter(contexts), 400);
+    const wide = footerLine(KEYS, routeFooter(KEYS, contexts), 400);
     for (const width of [200, 100, 80, 60, 40, 30]) {
-      const line = footerLine(routeFooter(contexts), width);
+      const line = footerLine(KEYS, routeFooter(KEYS, contexts), width);
       assert.ok(cellWidth(line) <= width, `${line} fits ${width}`);
       assert.match(line, /\? help/, `${contexts.join()} at ${width}: ${line}`);
       assert.match(line, /: command/, `${contexts.join()} at ${width}: ${line}`);
     }
     // q quit (low) goes before Enter open or e edit (normal and high).
-    const mid = footerLine(routeFooter(contexts), cellWidth(wide) - 3);
+    const mid = footerLine(KEYS, routeFooter(KEYS, contexts), cellWidth(wide) - 3);
     assert.doesNotMatch(mid, /q quit/, mid);
   }
 });
 
 test("help lists every key of each section: the Chat section has the chat's page, new-line and leave keys", () => {
-  const lines = helpLines().map((l) => l.text);
+  const lines = helpLines(THEMES.dark, KEYS, DEFAULT_ROUTES).map((l) => l.text);
   const start = lines.indexOf('Chat');
   const end = lines.indexOf('', start);
   const chat = lines.slice(start, end).join('\n');

@@ -11,6 +11,7 @@ import { KEYS } from '../support/ink.js';
 import { createClient } from '../../src/api/client.js';
 import { listProfiles, loadConfig, saveProfile, setProfileReadOnly } from '../../src/config/config.js';
 import { maskKey } from '../../src/config/mask.js';
+import { cellWidth } from '../../src/format/cells.js';
 
 const CTRL_U = '\x15';
 /** The form's save row, drawn again once a refused save is over (keys meanwhile are the busy form's). */
@@ -64,7 +65,7 @@ describe('profiles in the console', () => {
       await c.waitFor(/^Switchboard │ http\S+ \(sk-…\w+\) │ profile beta │/);
       await c.waitFor('Only in Beta');
       assert.notEqual(c.store, first, 'a store made for the new target');
-      assert.equal(first.runtime.disposed, true, "the old target's pollers and requests are stopped");
+      assert.equal(first.disposed, true, "the old target's pollers and requests are stopped");
       assert.deepEqual(c.store.getState().stack, [{ name: 'assistants' }]);
       assert.equal(c.store.getState().target.baseUrl, beta.url);
       noKeyIn(c.frames, alpha.apiKey, beta.apiKey);
@@ -180,6 +181,22 @@ describe('profiles in the console', () => {
       await c.waitFor(/^Switchboard │ http\S+ \(sk-…\w+\) │ profile alpha │/);
       await c.press('n');
       assert.equal(c.store.getState().stack.at(-1)?.name, 'assistant-new');
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('at 80×24 the add-profile form keeps each hint in its field: the save row is the button alone', async () => {
+    const c = await open();
+    try {
+      c.store.getState().actions.resize(80, 24);
+      await profilesOpened(c);
+      await c.press('n');
+      const f = await c.waitFor(SAVE);
+      const save = f.split('\n').find((l) => l.includes(SAVE))!;
+      assert.equal(save.trim(), SAVE, `the save row:\n${f}`);
+      for (const l of f.split('\n')) assert.ok(cellWidth(l) <= 80, `a row wider than the terminal: ${l}`);
+      assert.match(f, /API key\s+typed masked; checked with one request, then saved/);
     } finally {
       await c.close();
     }

@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import type { Route, RouteName } from '../../src/store/index.js';
-import { ROUTES, specOf, titleOf } from '../../src/ui/screens/routes.js';
+import { DEFAULT_ROUTES, ROUTES, specOf } from '../../src/ui/screens/routes.js';
 import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
-import { bindingsFor } from '../../src/ui/keymap.js';
 
 const SCREENS = join(import.meta.dirname, '../../src/ui/screens');
 
@@ -43,9 +42,9 @@ test('every screen folder has a spec.ts, and every route it declares is in the l
 test('every route has a title, key contexts that have keys, and a component', async () => {
   for (const name of Object.keys(ROUTES) as RouteName[]) {
     const spec = specOf(sample(name));
-    assert.ok(titleOf(sample(name)).length > 0, `${name}: a title`);
+    assert.ok(DEFAULT_ROUTES.title(sample(name)).length > 0, `${name}: a title`);
     assert.ok(spec.contexts.length > 0, `${name}: key contexts`);
-    assert.ok(bindingsFor(spec.contexts).length > 0, `${name}: its contexts have keys`);
+    assert.ok(DEFAULT_ROUTES.keymap.bindingsFor(spec.contexts).length > 0, `${name}: its contexts have keys`);
     assert.equal(typeof (await spec.component()), 'function', `${name}: a component`);
     // Retrying a route while offline is entering it again: only a route whose entry loads something.
     if (spec.retried) assert.ok(spec.enter, `${name} is retried but loads nothing`);

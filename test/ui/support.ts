@@ -17,13 +17,14 @@ import { maskKey } from '../../src/config/mask.js';
 import type { Env } from '../../src/config/paths.js';
 import { Form, type Field } from '../../src/ui/components/Form.js';
 import { KeypressProvider } from '../../src/ui/hooks/keypress.js';
-import { renderApp } from '../support/ink.js';
+import { renderApp, type LookOptions } from '../support/ink.js';
 import type { MemoryApi } from '../support/memory-api.js';
 import { until } from '../support/wait.js';
 import { walkCallLog } from '../../src/api/pager.js';
 import type { Call } from '../../src/api/schemas.js';
 import { routeKey, viewOf } from '../../src/store/index.js';
-import { ROUTES } from '../../src/ui/screens/routes.js';
+import { ROUTES, type RouteRegistry } from '../../src/ui/screens/routes.js';
+import type { Keymap } from '../../src/ui/keymap.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
@@ -50,7 +51,11 @@ export async function openConsole(
      * each switch connects to the profile (target.ts) and makes a store for it like this one.
      */
     profiles?: { env: Env };
-  } = {},
+    /** The keys the console reads (a keys file's); the routes' own when not given. */
+    keymap?: Keymap;
+    /** The routes (a test's own route among them); the console's when not given. */
+    registry?: RouteRegistry;
+  } & LookOptions = {},
 ) {
   const memory = 'records' in sb ? sb : undefined;
   const baseUrl = 'records' in sb ? sb.baseUrl : sb.url;
@@ -62,7 +67,13 @@ export async function openConsole(
   const stores: ConsoleStore[] = [];
   const make = (api: VoiceAgentApi, target: ConsoleTarget, syncTo: { baseUrl: string; apiKey: string } | undefined, profiles?: ProfileSwitch, home?: Route) => {
     const initialRoute = home ?? opts.initialRoute;
-    const store = createConsoleStore(api, target, { routes: ROUTES, ...opts, initialRoute, profiles, syncWorker: syncTo && (async () => syncTo) });
+    const store = createConsoleStore(api, target, {
+      ...opts,
+      routes: opts.registry?.table ?? ROUTES,
+      initialRoute,
+      profiles,
+      syncWorker: syncTo && (async () => syncTo),
+    });
     stores.push(store);
     return store;
   };
@@ -91,7 +102,12 @@ export async function openConsole(
       )
     : undefined;
   const store = live?.store ?? first();
-  const app = await renderApp(live ? createElement(LiveApp, { live, copy: opts.copy }) : createElement(App, { store, copy: opts.copy }));
+  const app = await renderApp(
+    live
+      ? createElement(LiveApp, { live, copy: opts.copy, keymap: opts.keymap, routes: opts.registry })
+      : createElement(App, { store, copy: opts.copy, keymap: opts.keymap, routes: opts.registry }),
+    opts,
+  );
   return {
     ...app,
     /** The store of the profile the console is on (a switch replaces it). */

@@ -12,7 +12,6 @@ import { ROUTES } from '../../src/ui/screens/routes.js';
 process.env.FORCE_COLOR = '1';
 const { openConsole } = await import('./support.js');
 const { sandboxForFile } = await import('../support/sandbox.js');
-const { setCapabilities } = await import('../../src/ui/capabilities.js');
 const { createClient } = await import('../../src/api/client.js');
 const { KEYS } = await import('../support/ink.js');
 const { until } = await import('../support/wait.js');
@@ -56,7 +55,6 @@ setUpAndTearDown(
     }
   },
   async () => {
-    setCapabilities({ color: true });
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   },
 );
@@ -67,51 +65,48 @@ const plain = (text: string) => text.replace(/\x1b\[[\d;]*m/g, '');
 const settle = () => new Promise((r) => setTimeout(r, 60));
 
 test('NO_COLOR: no colour anywhere (header included), the selected row marked by a › column in the lists and the picker', async () => {
-  setCapabilities({ color: false });
-  try {
-    for (const initialRoute of [{ name: 'assistants' }, { name: 'numbers' }, { name: 'files' }, { name: 'calls' }, { name: 'chat' }] as Route[]) {
-      const c = await openConsole(sb, { initialRoute, target: { dataDir } });
-      try {
-        await c.waitFor(/● online[\s\S]*(NAME|DID|CREATED|SIZE)/);
-        // Waits by the frame, not a clock: a busy machine draws later, not differently. The marker
-        // is looked for in the text without its SGR codes, which may stand before it.
-        await until(() => /^› \S/m.test(plain(c.frame())), `${initialRoute.name}: the selected row's › marker`);
-        const frame = c.frame();
-        assert.ok(!hasColour(c.frames.join('')), `${initialRoute.name}: colour codes on screen:\n${JSON.stringify(frame.slice(0, 300))}`);
-        assert.match(plain(frame), /^› \S/m, `${initialRoute.name}: the selected row is marked:\n${plain(frame)}`);
-        // The marker follows the cursor.
-        const before = plain(frame)
-          .split('\n')
-          .findIndex((l) => l.startsWith('› '));
-        await c.press('j');
-        await until(
-          () =>
-            plain(c.frame())
-              .split('\n')
-              .findIndex((l) => l.startsWith('› ')) ===
-            before + 1,
-          `${initialRoute.name}: the marker one row down`,
-        );
-        const after = plain(c.frame())
-          .split('\n')
-          .findIndex((l) => l.startsWith('› '));
-        assert.equal(after, before + 1, `${initialRoute.name}: the marker moved with j`);
-      } finally {
-        await c.close();
-      }
-    }
-    const c = await openConsole(sb, { initialRoute: { name: 'numbers' } });
+  // The capabilities the console is handed, as run.tsx hands it the terminal's.
+  const noColor = { capabilities: { color: false } };
+  for (const initialRoute of [{ name: 'assistants' }, { name: 'numbers' }, { name: 'files' }, { name: 'calls' }, { name: 'chat' }] as Route[]) {
+    const c = await openConsole(sb, { initialRoute, target: { dataDir }, ...noColor });
     try {
-      await c.waitFor('DID');
-      await c.press('l');
-      await c.waitFor('Link an assistant');
-      assert.match(plain(c.frame()), /^› \S/m, 'the picker marks its selected row');
-      assert.ok(!hasColour(c.frames.join('')), 'no colour in the picker');
+      await c.waitFor(/● online[\s\S]*(NAME|DID|CREATED|SIZE)/);
+      // Waits by the frame, not a clock: a busy machine draws later, not differently. The marker
+      // is looked for in the text without its SGR codes, which may stand before it.
+      await until(() => /^› \S/m.test(plain(c.frame())), `${initialRoute.name}: the selected row's › marker`);
+      const frame = c.frame();
+      assert.ok(!hasColour(c.frames.join('')), `${initialRoute.name}: colour codes on screen:\n${JSON.stringify(frame.slice(0, 300))}`);
+      assert.match(plain(frame), /^› \S/m, `${initialRoute.name}: the selected row is marked:\n${plain(frame)}`);
+      // The marker follows the cursor.
+      const before = plain(frame)
+        .split('\n')
+        .findIndex((l) => l.startsWith('› '));
+      await c.press('j');
+      await until(
+        () =>
+          plain(c.frame())
+            .split('\n')
+            .findIndex((l) => l.startsWith('› ')) ===
+          before + 1,
+        `${initialRoute.name}: the marker one row down`,
+      );
+      const after = plain(c.frame())
+        .split('\n')
+        .findIndex((l) => l.startsWith('› '));
+      assert.equal(after, before + 1, `${initialRoute.name}: the marker moved with j`);
     } finally {
       await c.close();
     }
+  }
+  const picker = await openConsole(sb, { initialRoute: { name: 'numbers' }, ...noColor });
+  try {
+    await picker.waitFor('DID');
+    await picker.press('l');
+    await picker.waitFor('Link an assistant');
+    assert.match(plain(picker.frame()), /^› \S/m, 'the picker marks its selected row');
+    assert.ok(!hasColour(picker.frames.join('')), 'no colour in the picker');
   } finally {
-    setCapabilities({ color: true });
+    await picker.close();
   }
   // And with colour: the same console is coloured, without the marker column.
   const c = await openConsole(sb, { initialRoute: { name: 'assistants' } });
@@ -347,5 +342,22 @@ test('an error state of any length: a few lines ending in …, the whole message
     store.getState().actions.dispose();
     await api.close();
     await new Promise((r) => server.close(r));
+  }
+});
+
+test('the call log at 40×10 keeps its table header: the chart goes first when the rows run short', async () => {
+  const c = await openConsole(sb, { initialRoute: { name: 'calls' } });
+  try {
+    await c.waitFor('calls/day');
+    c.store.getState().actions.resize(40, 10);
+    await until(() => plain(c.frame()).split('\n').length <= 10 && /^\W*CREATED\s+\S/m.test(plain(c.frame())), 'the table header at 40×10');
+    const lines = plain(c.frame()).split('\n');
+    assertFrame(c.frame(), 10, 'the call log at 40×10');
+    const header = lines.findIndex((l) => /CREATED/.test(l));
+    assert.ok(lines.slice(header + 1).filter((l) => /^\W*\d{4}-\d\d-\d\d/.test(l)).length >= 2, `rows under the header:\n${lines.join('\n')}`);
+    c.store.getState().actions.resize(80, 24);
+    await until(() => /calls\/day/.test(plain(c.frame())) && /CREATED/.test(plain(c.frame())), 'the chart and the header at 80×24');
+  } finally {
+    await c.close();
   }
 });

@@ -7,7 +7,6 @@
 // (also across resizes, which go back to Ink's full redraw).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,7 +87,7 @@ async function showsCursor(t: TmuxSession, cursor: number, rows: number): Promis
   let screen = '';
   let why: string | undefined;
   for (let i = 0; i < 100; i++) {
-    screen = spawnSync('tmux', ['capture-pane', '-e', '-p', '-t', t.name], { encoding: 'utf8' }).stdout;
+    screen = t.screen({ colours: true });
     why = mismatch(screen, cursor, rows);
     if (!why) return;
     await new Promise((r) => setTimeout(r, 100));

@@ -2,7 +2,7 @@
 // (then passed by the built `switchboard test`), and `:test` showing the results view.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -11,7 +11,8 @@ import { KEYS } from '../support/ink.js';
 import { runCli, tempHome } from '../support/cli.js';
 import { createClient } from '../../src/api/client.js';
 import type { Route } from '../../src/store/index.js';
-import { KEYMAP, Command } from '../../src/ui/keymap.js';
+import { Command } from '../../src/ui/keymap.js';
+import { DEFAULT_ROUTES } from '../../src/ui/screens/routes.js';
 import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
 import { sandboxForFile } from '../support/sandbox.js';
 
@@ -39,8 +40,9 @@ describe('conversation tests in the console', () => {
   });
 
   test('the save key is in the keymap (so footer and help show it)', () => {
-    assert.deepEqual(KEYMAP[Command.SaveAsTest].keys, [{ char: 't', ctrl: true }]);
-    assert.ok(KEYMAP[Command.SaveAsTest].contexts.includes('chat'));
+    const save = DEFAULT_ROUTES.keymap.binding(Command.SaveAsTest)!;
+    assert.deepEqual(save.keys, [{ char: 't', ctrl: true }]);
+    assert.ok(save.contexts.includes('chat'));
   });
 
   test('Ctrl-T saves the conversation as tests/<name>.test.yaml with snapshots; switchboard test passes it; :test shows it', async () => {
@@ -111,6 +113,75 @@ describe('conversation tests in the console', () => {
     }
   });
 
+  test('T on a call makes a test of it; switchboard test passes it against the same service', async () => {
+    const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    const calls = await api.listCalls({ limit: 50 });
+    await api.close();
+    const call = calls.find((x) => x.status === 'ended' && x.endedReason !== 'customer-did-not-answer' && x.endedReason !== 'customer-busy')!;
+    const testsDir = join(dir, 'tests');
+    const before = new Set(existsSync(testsDir) ? readdirSync(testsDir) : []);
+    const c = await open({ name: 'call', id: call.id });
+    try {
+      await c.waitFor('Transcript');
+      await c.press('T');
+      await c.waitFor('Saved the call as a test');
+      const made = readdirSync(testsDir).filter((f) => !before.has(f) && f.endsWith('.test.yaml'));
+      assert.equal(made.length, 1, made.join(', '));
+      assert.match(readFileSync(join(testsDir, made[0]), 'utf8'), new RegExp(`Made from call ${call.id}`));
+      const home = tempHome();
+      try {
+        const r = await runCli(['test', join(testsDir, made[0])], { env: { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey } });
+        assert.equal(r.code, 0, r.stdout + r.stderr);
+        assert.match(r.stdout, /1 passed, 0 failed/);
+      } finally {
+        home.cleanup();
+      }
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a chat whose variables were set part-way through is saved as it happened: each turn its own variables; it passes its first run', async () => {
+    const api = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    const riley = (await api.listAssistants()).find((a) => a.name === 'Riley — Northwind support')!;
+    await api.close();
+    const testsDir = join(dir, 'vars-tests');
+    const c = await openConsole(sb, {
+      initialRoute: { name: 'chat', assistantId: riley.id },
+      target: { dataDir: join(dir, 'vars-data'), testsDir },
+    });
+    try {
+      await c.waitFor('type a message');
+      await c.type('Who are you?');
+      await c.press(KEYS.enter);
+      await c.waitFor('support agent for {{company}}');
+      const id = Object.keys(c.store.getState().chat.conversations)[0];
+      c.store.getState().actions.setVariables(id, { company: 'Northwind' });
+      await c.type('Who are you?');
+      await c.press(KEYS.enter);
+      await c.waitFor('support agent for Northwind');
+      await c.press(CTRL_T);
+      await c.waitFor('Saved as');
+      const testFile = readdirSync(testsDir).find((f) => f.endsWith('.test.yaml'))!;
+      const scenario = parse(readFileSync(join(testsDir, testFile), 'utf8')) as Record<string, unknown>;
+      assert.equal(scenario.variables, undefined, 'not one set for every turn: the first turn had none');
+      assert.deepEqual(scenario.turns, [
+        { user: 'Who are you?', expect: { snapshot: true } },
+        { user: 'Who are you?', variables: { company: 'Northwind' }, expect: { snapshot: true } },
+      ]);
+      const home = tempHome();
+      try {
+        const r = await runCli(['test', testsDir], { env: { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey } });
+        assert.equal(r.code, 0, r.stdout + r.stderr);
+        assert.match(r.stdout, /1 passed, 0 failed/);
+      } finally {
+        home.cleanup();
+      }
+    } finally {
+      await c.close();
+    }
+  });
+
   test(':test shows a simulated conversation as a transcript, and each judge with its score and reason', async () => {
     const { writeFileSync, mkdirSync } = await import('node:fs');
     const d = join(dir, 'simulated');
@@ -141,6 +212,29 @@ describe('conversation tests in the console', () => {
       await c.press(KEYS.enter);
       const sampled = await c.waitFor('Samples: 2 of 2 passed');
       assert.match(sampled, /1\. ✓ scores 1\.00\n\s+2\. ✓ scores 1\.00/);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("a result's line at 80 columns wraps its long file path whole and still names the assistant", async () => {
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    const d = join(dir, 'a-rather-long-directory-name-for-tests', 'and-one-more-level');
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, 'riley-northwind-support-2026-12-02-04-31.test.yaml'), 'name: Hello\nassistant: Riley — Northwind support\nturns:\n  - user: Hi\n');
+    const c = await open();
+    try {
+      c.store.getState().actions.resize(80, 24);
+      await c.waitFor('NAME');
+      await c.press(':');
+      await c.type(`test ${d}`);
+      await c.press(KEYS.enter);
+      await c.waitFor(/passed.*Hello/);
+      await c.press(KEYS.enter);
+      await c.waitFor(/Turn 1/);
+      const flat = c.frame().replace(/\s+/g, '');
+      assert.ok(flat.includes('riley-northwind-support-2026-12-02-04-31.test.yaml'), `the whole path:\n${c.frame()}`);
+      assert.match(c.frame(), /assistant\s+Riley — Northwind support/);
     } finally {
       await c.close();
     }

@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Palette } from '../../src/ui/theme.js';
 
 // Colour on in chalk, as on a colour terminal; chalk reads this when Ink loads, hence the late imports.
 process.env.FORCE_COLOR = '1';
-const { THEMES, loadTheme, paletteFrom, setTheme, sgrColor } = await import('../../src/ui/theme.js');
+const { THEMES, loadTheme, paletteFrom, sgrColor } = await import('../../src/ui/theme.js');
 const { ConfigError } = await import('../../src/config/files.js');
-const { setCapabilities } = await import('../../src/ui/capabilities.js');
 const { chromeFrame } = await import('../../src/ui/start.js');
 const { openConsole } = await import('./support.js');
 const { createMemoryApi } = await import('../support/memory-api.js');
@@ -88,17 +88,12 @@ describe('the theme setting and file', () => {
 
 /** Every SGR parameter list in the text. */
 const sgrs = (text: string) => [...text.matchAll(/\x1b\[([\d;]*)m/g)].map((m) => m[1]);
+const unstyled = (text: string) => text.replace(/\x1b\[[\d;]*m/g, '');
 const hasColour = (text: string) => sgrs(text).some((s) => s.split(';').some((p) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(p)));
 
 describe('in the console', () => {
-  after(() => {
-    setTheme(THEMES.dark);
-    setCapabilities({ color: true });
-  });
-
-  const frameWith = async (palette: (typeof THEMES)['dark']) => {
-    setTheme(palette);
-    const c = await openConsole(createMemoryApi(), { initialRoute: { name: 'assistants' } });
+  const frameWith = async (palette: Palette, color = true) => {
+    const c = await openConsole(createMemoryApi(), { initialRoute: { name: 'assistants' }, palette, capabilities: { color } });
     try {
       await c.waitFor(/online[\s\S]*NAME/);
       return c.frame();
@@ -118,21 +113,38 @@ describe('in the console', () => {
   });
 
   test('NO_COLOR wins over a theme: no colour at all, the text is the same', async () => {
-    setCapabilities({ color: false });
+    const frame = await frameWith(THEMES.light, false);
+    assert.ok(!hasColour(frame), JSON.stringify(frame.slice(0, 300)));
+    assert.match(frame, /NAME/);
+  });
+
+  test('two consoles open in one process each draw in their own colours, frame after frame', async () => {
+    const api = createMemoryApi();
+    const dark = await openConsole(api, { initialRoute: { name: 'assistants' }, palette: THEMES.dark });
+    const light = await openConsole(api, { initialRoute: { name: 'assistants' }, palette: THEMES.light });
+    const bare = await openConsole(api, { initialRoute: { name: 'assistants' }, palette: THEMES.light, capabilities: { color: false } });
     try {
-      const frame = await frameWith(THEMES.light);
-      assert.ok(!hasColour(frame), JSON.stringify(frame.slice(0, 300)));
-      assert.match(frame, /NAME/);
+      for (const c of [dark, light, bare]) await c.waitFor(/online[\s\S]*NAME/);
+      // Each draws again after the others have: a flash is a new frame, in that console's colours.
+      for (const c of [dark, light, bare]) {
+        c.store.getState().actions.flash('Drawn again', 'error');
+        await c.waitFor('Drawn again');
+      }
+      const headerOf = (frame: string) => sgrs(frame.split('\n')[0]).join(' ');
+      assert.ok(sgrs(dark.frame()).includes('44') && !sgrs(dark.frame()).includes('46'), `dark: ${headerOf(dark.frame())}`);
+      assert.ok(sgrs(light.frame()).includes('46') && !sgrs(light.frame()).includes('44'), `light: ${headerOf(light.frame())}`);
+      assert.ok(!hasColour(bare.frame()), `no colour: ${JSON.stringify(bare.frame().slice(0, 300))}`);
+      assert.match(unstyled(bare.frame()), /^› \S/m, 'without colour, the selected row is marked');
+      assert.doesNotMatch(unstyled(light.frame()), /^› /m, 'with colour, no marker column');
     } finally {
-      setCapabilities({ color: true });
+      for (const c of [dark, light, bare]) await c.close();
     }
   });
 
   test('the frame drawn before Ink uses the theme too, and none without colour', () => {
-    setTheme(THEMES.light);
     const target = { kind: 'sandbox' as const, profile: 'sandbox', baseUrl: 'http://127.0.0.1:1' };
-    const frame = chromeFrame(target, { name: 'assistants' }, 80, 24, true);
+    const frame = chromeFrame(target, { name: 'assistants' }, 80, 24, true, undefined, undefined, THEMES.light);
     assert.ok(frame.includes('\x1b[30;46m'), JSON.stringify(frame.slice(0, 120)));
-    assert.ok(!hasColour(chromeFrame(target, { name: 'assistants' }, 80, 24, false)));
+    assert.ok(!hasColour(chromeFrame(target, { name: 'assistants' }, 80, 24, false, undefined, undefined, THEMES.light)));
   });
 });

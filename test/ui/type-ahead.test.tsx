@@ -3,40 +3,24 @@
 // response back, so the keys surely arrive first.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { openConsole, startTestSandbox } from './support.js';
 import { tick } from '../support/ink.js';
 import { seedCalls } from '../../src/sandbox/seed.js';
-import { sandboxForFile } from '../support/sandbox.js';
+import { sandboxForFile, withLatency, type SlowService } from '../support/sandbox.js';
 /** More rows than the first screen (and the first window of rows the store holds) shows. */
 const CALLS_PAGE_SIZE = 50;
 
 const sb = sandboxForFile();
-let slow: Server;
+let slow: SlowService;
 let slowUrl: string;
 const DELAY_MS = 400;
 
 before(async () => {
   await sb.started;
-  const up = new URL(sb.url);
-  slow = createServer((req, res) => {
-    setTimeout(() => {
-      const out = request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
-      out.on('error', () => res.destroy());
-      req.pipe(out);
-    }, DELAY_MS);
-  });
-  await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
-  slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+  slow = await withLatency(sb.url, DELAY_MS);
+  slowUrl = slow.url;
 });
-after(async () => {
-  slow.closeAllConnections();
-  await new Promise((r) => slow.close(r));
-});
+after(() => slow.close());
 
 test('j j Enter typed before the assistants arrive open the third assistant', async () => {
   const c = await openConsole({ ...sb, url: slowUrl });

@@ -14,6 +14,10 @@ export function adminRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const { did } = parseBody(Ring, request.body);
     const { call, to } = did === undefined ? ringNextLinked(ctx) : { call: ringInSandbox(ctx, did), to: did };
     const from = (call.customer as { number: string }).number;
-    return reply.code(201).send({ message: `Inbound call from ${from} to ${to} is ringing`, call });
+    const assistant = ctx.store.getAssistant(String(call.assistantId));
+    // The call rings either way (a caller does dial it); the message says when nobody will pick up.
+    const unanswered =
+      assistant?.body.status === false ? `; its assistant ${String(assistant.body.name ?? assistant.id)} is inactive, so nobody will answer` : '';
+    return reply.code(201).send({ message: `Inbound call from ${from} to ${to} is ringing${unanswered}`, call });
   });
 }

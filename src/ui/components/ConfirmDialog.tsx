@@ -7,7 +7,7 @@ import type { ConfirmDialog as Dialog } from '../../store/ui.js';
 import { truncate, wrapText } from '../../format/display.js';
 import { truncateCells } from '../../format/cells.js';
 import { ChoiceList } from './ChoiceList.js';
-import { theme } from '../theme.js';
+import { useTheme } from '../hooks/theme-context.js';
 
 const boxWidth = (width: number) => Math.min(width, 70);
 // The border and padding take two columns each side.
@@ -20,6 +20,7 @@ export function dialogHeight(dialog: Dialog, width: number): number {
 
 /** `height`: the rows it may take (app.tsx); a message longer than what is left is cut, ending in …. */
 export function ConfirmDialog({ width, height }: { width: number; height: number }) {
+  const theme = useTheme();
   const dialog = useConsole((s) => s.dialog);
   const actions = useActions();
   if (!dialog) return null;
@@ -34,7 +35,7 @@ export function ConfirmDialog({ width, height }: { width: number; height: number
   return (
     <Box
       borderStyle="round"
-      borderColor={theme().warning}
+      borderColor={theme.warning}
       flexDirection="column"
       paddingX={1}
       width={boxWidth(width)}
@@ -43,7 +44,7 @@ export function ConfirmDialog({ width, height }: { width: number; height: number
       flexShrink={0}
     >
       {showTitle ? (
-        <Text bold color={theme().warning}>
+        <Text bold color={theme.warning}>
           {truncate(dialog.title, boxWidth(width) - 4)}
         </Text>
       ) : null}

@@ -16,7 +16,7 @@ import { ChoiceList } from './ChoiceList.js';
 import { truncate, wrapText } from '../../format/display.js';
 import { cellWidth } from '../../format/cells.js';
 import { escapeLine, escapeText } from '../../format/escape.js';
-import { theme } from '../theme.js';
+import { useTheme } from '../hooks/theme-context.js';
 
 /** Rows a focused multi-line field shows before it scrolls. */
 const MULTILINE_ROWS = 5;
@@ -118,6 +118,7 @@ export function Form(props: {
   /** Errors from outside (the service's 400 naming a field), by field key: shown under their fields until changed. */
   errors?: Record<string, string>;
 }) {
+  const theme = useTheme();
   const { fields, width } = props;
   const [values, setValues] = useState<FormValues>(() => normalize(fields, props.initial));
   const [focus, setFocus] = useState(0);
@@ -161,9 +162,11 @@ export function Form(props: {
     setValues((old) => normalize(fields, { ...old, [key]: value }, old, typed ? key : undefined));
   };
   const actions = useOptionalActions();
-  // Esc on a changed form asks first; an unchanged one just leaves.
+  // Esc on a changed form asks first; an unchanged one just leaves, and so does a form of one line
+  // (a path to upload): typing it again costs less than the question.
   const [opened] = useState(() => normalize(fields, props.initial));
-  const changed = fields.some((f) => (values[f.key] ?? '') !== (opened[f.key] ?? ''));
+  const oneLine = fields.length === 1 && fields[0].kind === 'text' && !fields[0].multiline;
+  const changed = !oneLine && fields.some((f) => (values[f.key] ?? '') !== (opened[f.key] ?? ''));
   // While a dialog asks (discard, or one the submit opened), the form's inputs take no keys (an n is the dialog's).
   const [discarding, setAsking] = useState(false);
   const asking = useDialogOpen() || discarding;
@@ -206,6 +209,8 @@ export function Form(props: {
   };
 
   const typingHere = typing !== null && typing.key === current?.key;
+  // ← → Space cycle a toggle or a choice only: on a text field they are the input's (the footer offers them only here).
+  const cycles = current?.kind === 'toggle' || (current?.kind === 'select' && !typingHere);
   // While saving, every key waits and then goes on in order (to the form if the save failed, else to
   // the screen it leaves for): typed into the form, it would change values already sent.
   useHoldKeys(busy);
@@ -224,8 +229,8 @@ export function Form(props: {
           [Command.Submit]: () => void submit(),
           [Command.NextField]: () => moveFocus((f) => Math.min(submitRow, f + 1)),
           [Command.PrevField]: () => moveFocus((f) => Math.max(0, f - 1)),
-          [Command.OptionPrevious]: () => cycle(-1),
-          [Command.Toggle]: () => cycle(1),
+          [Command.OptionPrevious]: cycles && (() => cycle(-1)),
+          [Command.Toggle]: cycles && (() => cycle(1)),
           [Command.FieldEnter]: () => {
             if (current?.kind === 'select' && !typingHere) setChoosing(true);
             else if (focus === submitRow) void submit();
@@ -247,7 +252,7 @@ export function Form(props: {
     const lines: (ReactElement | null)[] = [];
     if (f.group)
       lines.push(
-        <Text key={`${f.key}-g`} bold color={theme().accent}>
+        <Text key={`${f.key}-g`} bold color={theme.accent}>
           {f.group}
         </Text>,
       );
@@ -354,7 +359,7 @@ export function Form(props: {
     lines.push(
       <Box key={f.key} height={tall}>
         <Box width={labelWidth + 2} flexShrink={0}>
-          <Text color={focused ? theme().warning : undefined} bold={focused}>
+          <Text color={focused ? theme.warning : undefined} bold={focused}>
             {`${focused ? '› ' : '  '}${truncate(f.label, labelWidth)}`}
           </Text>
         </Box>
@@ -367,7 +372,7 @@ export function Form(props: {
       const shownChoices = wrapText(choices.list.join('  '), valueWidth).slice(0, 3);
       shownChoices.forEach((l, n) =>
         lines.push(
-          <Text key={`${f.key}-c${n}`} color={theme().accent}>
+          <Text key={`${f.key}-c${n}`} color={theme.accent}>
             {' '.repeat(labelWidth + 2)}
             {l}
           </Text>,
@@ -381,17 +386,20 @@ export function Form(props: {
           {truncate(f.hint, valueWidth)}
         </Text>,
       );
+    // Whole, wrapped under its field: nothing else on a form shows it (the `!` of the message view types here).
     if (err)
-      lines.push(
-        <Text key={`${f.key}-e`} color={theme().error}>
-          {' '.repeat(labelWidth + 2)}
-          {truncate(err, valueWidth)}
-        </Text>,
+      wrapText(err, valueWidth).forEach((l, n) =>
+        lines.push(
+          <Text key={`${f.key}-e${n}`} color={theme.error}>
+            {' '.repeat(labelWidth + 2)}
+            {l}
+          </Text>,
+        ),
       );
     return lines;
   });
   blocks.push([
-    <Text key="submit" inverse={focus === submitRow} color={focus === submitRow ? theme().good : undefined}>
+    <Text key="submit" inverse={focus === submitRow} color={focus === submitRow ? theme.good : undefined}>
       {busy ? '  … working' : `  [ ${props.submitLabel} ]`}
     </Text>,
   ]);

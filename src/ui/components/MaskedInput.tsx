@@ -5,6 +5,7 @@
 // operations. The cursor stays at the end, as in a shell's password prompt: typing and a paste
 // append, Backspace and Ctrl-U/Ctrl-W delete; nothing else of the key is ever shown.
 import { useRef } from 'react';
+import { truncateCells } from '../../format/cells.js';
 import InkTextInput from 'ink-text-input';
 import { Text } from 'ink';
 import { Priority } from '../hooks/keypress.js';
@@ -49,8 +50,9 @@ export function MaskedInput(props: { value: string; onChange: (v: string) => voi
       {value.length > room ? '…' : ''}
       <InkTextInput value={shown} mask={MASK} focus={false} showCursor={false} onChange={noop} />
       {focus ? <Text inverse> </Text> : ''}
-      {/* Ours, not its placeholder: that one is coloured by chalk, beside the console's own colour choice (capabilities.ts). */}
-      {!focus && !value && props.placeholder ? <Text dimColor>{props.placeholder}</Text> : ''}
+      {/* Ours, not its placeholder: that one is coloured by chalk, beside the console's own colours (hooks/theme-context.tsx). */}
+      {/* Cut to the box in cells: wrapped, it would run into the row below (the form's save button). */}
+      {!focus && !value && props.placeholder ? <Text dimColor>{truncateCells(props.placeholder, Math.max(1, props.width - 1))}</Text> : ''}
     </Text>
   );
 }

@@ -1,7 +1,7 @@
 // The `:` command palette: the commands the route specs declare (:assistants :numbers :calls
 // :search <text> :stats :chat :files :test [path] :help, each in its screen folder's spec.ts) and
 // :ring [did] and :q, each by any prefix that names one command or by its alias (:a, :c …), most with an optional
-// id (`:calls <id>` opens that call: a whole id, the short id a list shows, or a name, with a pick
+// id (`:calls <id>` opens that call: a whole id, the short id a list shows (its end), or a name, with a pick
 // list when it names several); Tab completes, and pressed again cycles through the commands that match.
 import { useRef, useState } from 'react';
 import { Text } from 'ink';
@@ -11,9 +11,10 @@ import { useBindings, useRefuseWrite } from '../hooks/bindings.js';
 import { Command } from '../keymap.js';
 import { TextInput } from './TextInput.js';
 import { escapeLine } from '../../format/escape.js';
+import { shortIdOf } from '../../format/short-id.js';
 import { ROUTES } from '../screens/routes.js';
 import type { PaletteCommand as RoutePaletteCommand } from '../screens/route-spec.js';
-import { theme } from '../theme.js';
+import { useTheme } from '../hooks/theme-context.js';
 
 interface PaletteCommand extends Omit<RoutePaletteCommand<RouteName>, 'open'> {
   /** What the command opens; none: it runs `act`, or quits. */
@@ -91,7 +92,7 @@ function argumentHint(line: string, state: ConsoleState): string {
   const found = cmd.find?.(arg, state);
   if (!found) return '';
   if (!found.items.length) return `no ${found.what} matches`;
-  const shown = found.items.slice(0, 5).map((i) => escapeLine(i.label === i.id ? i.id.slice(0, 8) : i.label));
+  const shown = found.items.slice(0, 5).map((i) => escapeLine(i.label === i.id ? shortIdOf(i.id) : i.label));
   return shown.join(' · ') + (found.items.length > shown.length ? ` (+${found.items.length - shown.length})` : '');
 }
 
@@ -107,6 +108,7 @@ export function completePalette(line: string): string {
 }
 
 export function Palette() {
+  const theme = useTheme();
   const seed = useConsole((s) => s.paletteSeed);
   const [line, setLine] = useState(seed);
   const columns = useConsole((s) => s.columns);
@@ -165,7 +167,7 @@ export function Palette() {
       : argumentHint(line, readState());
   return (
     <Text>
-      <Text color={theme().warning}>:</Text>
+      <Text color={theme.warning}>:</Text>
       <TextInput value={line} onChange={setLine} focus width={Math.max(10, columns - 2 - Math.min(hint.length + 1, Math.floor(columns / 2)))} />
       <Text dimColor> {hint}</Text>
     </Text>
@@ -173,6 +175,7 @@ export function Palette() {
 }
 
 export function FilterBar({ value, editing }: { value: string; editing: boolean }) {
+  const theme = useTheme();
   const actions = useActions();
   const columns = useConsole((s) => s.columns);
   // Esc clears the filter and leaves it; Enter leaves it, kept. The list's moves still reach the list.
@@ -189,7 +192,7 @@ export function FilterBar({ value, editing }: { value: string; editing: boolean 
   );
   return (
     <Text>
-      <Text color={theme().warning}>/</Text>
+      <Text color={theme.warning}>/</Text>
       <TextInput value={value} onChange={actions.setFilter} focus={editing} width={Math.max(10, columns - 2)} />
       {!editing ? <Text dimColor> (/ edit, Esc in filter clears)</Text> : null}
     </Text>

@@ -8,9 +8,10 @@ import { Priority } from '../hooks/keypress.js';
 import { useBindings } from '../hooks/bindings.js';
 import { Command, typedText } from '../keymap.js';
 import { scrollFor } from '../../store/navigation.js';
+import { useOptionalActions } from '../../store/index.js';
 import { escapeLine } from '../../format/escape.js';
 import { truncate } from '../../format/display.js';
-import { capabilities } from '../capabilities.js';
+import { useCapabilities } from '../hooks/theme-context.js';
 import { markerOf } from './Table.js';
 
 export interface PickItem {
@@ -86,12 +87,16 @@ export function Picker(props: {
     if (text) type(text);
     else run();
   };
-  // Modal; the printable keys no command takes type the filter.
+  const actions = useOptionalActions();
+  // Modal; the printable keys no command takes type the filter. `:` opens the palette, as on every
+  // screen (k9s), unless the filter is being typed: then `:` and `/` are off (the footer leaves them
+  // out) and type; the other global keys (q, digits) type here.
   useBindings(
-    ['picker'],
+    ['picker', 'global'],
     {
+      [Command.Palette]: actions && !filtering && (() => actions.setMode('command')),
       [Command.Cancel]: filtering ? () => (setFiltering(false), setFilter(''), move(0)) : props.onCancel,
-      [Command.Filter]: orType(() => setFiltering(true)),
+      [Command.Filter]: !filtering && (() => setFiltering(true)),
       [Command.PreviousItem]: orType(() => move(cur - 1)),
       [Command.NextItem]: orType(() => move(cur + 1)),
       [Command.PageUp]: () => move(cur - bodyHeight),
@@ -118,7 +123,7 @@ export function Picker(props: {
     },
   );
 
-  const marker = !capabilities().color;
+  const marker = !useCapabilities().color;
   const chooseWords = props.multi ? `Space toggle · Enter/Ctrl-S save (${selected.size} marked)` : 'Enter choose';
   const top = Math.min(scroll, Math.max(0, items.length - bodyHeight));
   const visibleTop = scrollFor(cur, top, bodyHeight);

@@ -2,7 +2,7 @@
 // view state, so coming back restores it. Each line is service text: escaped and cut to the width here.
 import { Box, Text } from 'ink';
 import { truncate } from '../../format/display.js';
-import { theme } from '../theme.js';
+import { useTheme } from '../hooks/theme-context.js';
 
 export interface Line {
   text: string;
@@ -40,6 +40,7 @@ export function markPieces(text: string, marks: string[]): { text: string; hit: 
 }
 
 export function ScrollView({ lines, scroll, height, width }: { lines: Line[]; scroll: number; height: number; width: number }) {
+  const theme = useTheme();
   // With more lines than fit, the last row says where we are, so height - 1 rows show lines (the
   // last line included once scrolled to the end).
   const room = lines.length > height ? Math.max(1, height - 1) : height;
@@ -52,7 +53,7 @@ export function ScrollView({ lines, scroll, height, width }: { lines: Line[]; sc
           {l.marks
             ? markPieces(truncate(l.text, width), l.marks).map((p, j) =>
                 p.hit ? (
-                  <Text key={j} color={theme().warning} bold inverse>
+                  <Text key={j} color={theme.warning} bold inverse>
                     {p.text}
                   </Text>
                 ) : (

@@ -5,7 +5,8 @@ import { Spinner } from './Spinner.js';
 import { useConsole } from '../../store/index.js';
 import { wrapText } from '../../format/display.js';
 import { truncateCells } from '../../format/cells.js';
-import { theme } from '../theme.js';
+import { useWaitKeys } from '../hooks/keypress.js';
+import { useTheme } from '../hooks/theme-context.js';
 
 /** `what` often names a record (a session id, an assistant's name): it is escaped here, once for every caller. */
 export function Loading({ what }: { what: string }) {
@@ -23,6 +24,9 @@ const ERROR_LINES = 3;
 const NOT_RUNNING = 'check that the service is running';
 
 export function ErrorState({ what, message, hint: given, logged }: { what: string; message?: string; hint?: string; logged?: string }) {
+  const theme = useTheme();
+  // Keys typed ahead for this screen go to its own keys (r retries), not the global ones.
+  useWaitKeys('failed');
   const width = useConsole((s) => s.columns);
   const all = wrapText(message ?? 'unknown error', Math.max(10, width));
   const lines =
@@ -31,11 +35,11 @@ export function ErrorState({ what, message, hint: given, logged }: { what: strin
   const hint = sandbox && given?.startsWith(NOT_RUNNING) ? 'the embedded sandbox is not answering; the console starts it again and retries by itself' : given;
   return (
     <Box flexDirection="column">
-      <Text color={theme().error} bold>
+      <Text color={theme.error} bold>
         Could not load {escapeLine(what)}
       </Text>
       {lines.map((line, i) => (
-        <Text key={i} color={theme().error} wrap="truncate">
+        <Text key={i} color={theme.error} wrap="truncate">
           {line}
         </Text>
       ))}

@@ -5,9 +5,8 @@ import { memo, useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { layoutColumns, type Column } from '../../format/column.js';
 import { fitColumns, headerLine, rowLine, tableBodyHeight } from '../../format/table-text.js';
-import { capabilities } from '../capabilities.js';
 import { useTableAt } from '../hooks/table-at.js';
-import { theme } from '../theme.js';
+import { useCapabilities, useTheme } from '../hooks/theme-context.js';
 
 export { layoutColumns, tableBodyHeight };
 
@@ -46,9 +45,21 @@ export function Table<T extends object>(props: {
   colorOf?: (row: T) => string | undefined;
   /** Widths from the rows in view, not all the rows given (a window of a long log, which moves as it scrolls). */
   fitToView?: boolean;
+  /**
+   * The short-id length of the whole list these rows show part of (short-id.ts shortIdLengthOf): a
+   * list filtered or windowed shows the ids the palette resolves among all of it. Default: of the rows.
+   */
+  idLength?: number;
+  /**
+   * The rows the widths are measured on, when not the rows shown: a `/`-filtered list measures the
+   * whole list, so typing a filter never reflows it, and a column of low priority (the ID) that fits
+   * only beside the few rows left never takes a name's width.
+   */
+  measured?: readonly T[];
 }) {
+  const theme = useTheme();
   const { rows, cursor, height } = props;
-  const marker = !capabilities().color;
+  const marker = !useCapabilities().color;
   const width = props.width - (marker ? MARKER_WIDTH : 0);
   const bodyHeight = tableBodyHeight(height);
   // The stored scroll keeps the cursor in view; clamp again in case the window shrank.
@@ -58,10 +69,10 @@ export function Table<T extends object>(props: {
   // Widths by content: measured again when the rows change (a filter, a sync) or, fitted to the view, when it scrolls; not on a cursor move.
   const fitView = props.fitToView ? scroll : -1;
   const cols = useMemo(
-    () => fitColumns(props.columns, fitView >= 0 ? rows.slice(fitView, fitView + bodyHeight) : rows, width),
-    [props.columns, rows, width, fitView, bodyHeight],
+    () => fitColumns(props.columns, fitView >= 0 ? rows.slice(fitView, fitView + bodyHeight) : (props.measured ?? rows), width, props.idLength),
+    [props.columns, rows, width, fitView, bodyHeight, props.idLength, props.measured],
   );
-  const shape = cols.map((c) => `${c.col.header}:${c.width}`).join(' ');
+  const shape = cols.map((c) => `${c.col.header}:${c.width}:${c.idLength ?? ''}`).join(' ');
   // Lines of the rows drawn lately, valid while the columns and their widths stay: scrolling through a
   // 100,000-call log keeps no line for every row it passed.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `shape` stands for `cols`: a new layout of the same widths keeps the lines
@@ -78,7 +89,7 @@ export function Table<T extends object>(props: {
   };
   return (
     <Box ref={at} flexDirection="column" height={height} width={props.width}>
-      <Text bold color={theme().accent}>
+      <Text bold color={theme.accent}>
         {marker ? markerOf(false) : ''}
         {headerLine(cols)}
       </Text>

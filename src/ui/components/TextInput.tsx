@@ -14,7 +14,7 @@ import { Box, Text } from 'ink';
 import { Priority } from '../hooks/keypress.js';
 import { useBindings, type Bindings } from '../hooks/bindings.js';
 import { Command, type KeyContext } from '../keymap.js';
-import { graphemes } from '../../format/cells.js';
+import { graphemes, truncateCells } from '../../format/cells.js';
 import {
   cellsBetween,
   cursorAt,
@@ -125,20 +125,23 @@ export function TextInput(props: {
     onPaste: (text) => (apply(insertText(buf.current, pastedText(text, multiline, props.enterAddsLine))), true),
   });
 
+  // A hint is cut to the box (in cells): wrapped, it would run into the row below it.
+  const placeholder = props.placeholder && width !== undefined ? truncateCells(props.placeholder, Math.max(1, width - 1)) : props.placeholder;
   if (!focus) {
     const shown = props.display ?? (props.mask ? masked(value) : value);
-    if (!shown && props.placeholder) return <Text dimColor>{props.placeholder}</Text>;
+    if (!shown && placeholder) return <Text dimColor>{placeholder}</Text>;
     return <Text>{shown}</Text>;
   }
   const shown = props.mask ? maskedBuffer(buf.current) : buf.current;
   // A tab (kept in a pasted prompt) shows as one space: same length, so indexes still match.
   const text = tabsAsSpaces(shown.text);
   const cursor = shown.cursor;
-  if (!text && props.placeholder) {
+  if (!text && placeholder) {
+    const first = graphemes(placeholder)[Symbol.iterator]().next().value?.segment ?? '';
     return (
       <Text>
-        <Text inverse>{props.placeholder[0]}</Text>
-        <Text dimColor>{props.placeholder.slice(1)}</Text>
+        <Text inverse>{first}</Text>
+        <Text dimColor>{placeholder.slice(first.length)}</Text>
       </Text>
     );
   }

@@ -6,16 +6,22 @@
 //   useBindings(['calls', 'list', 'global'], {
 //     [Command.Refresh]: () => actions.loadCalls({ force: true }),
 //     [Command.Open]: selected && (() => actions.push({ name: 'call', id: selected.id })),  // off without a row
+//     [Command.RawJson]: { disabled: 'no call here' },  // off, and says why: footer, help, and a flash when pressed
 //   }, { priority: Priority.Screen });
 import { createContext, useContext, useLayoutEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { Key } from 'ink';
-import { KEYMAP, commandFor, typedText, type Command, type KeyContext } from '../keymap.js';
-import { useKeypress, type MouseHandler, type PasteHandler } from './keypress.js';
+import { typedText, type CommandId, type KeyContext } from '../keymap.js';
+import { useKeymap } from './keymap-context.js';
+import { ScreenRouteContext, useKeypress, type MouseHandler, type PasteHandler } from './keypress.js';
 
 /** Runs the command; returning false passes the key on (to the handlers below) as if unbound. */
 type BindingHandler = (input: string, key: Key) => boolean | void;
-/** Each command's handler, or a falsy value: bound but off for now (the footer leaves it out, the key goes on). */
-export type Bindings = Partial<Record<Command, BindingHandler | false | null | undefined>>;
+/**
+ * Each command's handler; a falsy value: bound but off for now (the footer leaves it out, the key
+ * goes on); `{ disabled }`: off, and why (lazygit's DisabledReason): the footer shows the key with
+ * the reason, and pressing it flashes the reason.
+ */
+export type Bindings = Partial<Record<CommandId, BindingHandler | { disabled: string } | false | null | undefined>>;
 
 export interface BindingOptions {
   priority: number;
@@ -31,20 +37,22 @@ export interface BindingOptions {
 interface Layer {
   priority: number;
   seq: number;
-  commands: readonly Command[];
+  commands: readonly CommandId[];
+  /** Commands of `commands` that are off, with why. */
+  disabled: ReadonlyMap<string, string>;
   modal: boolean;
   /** The route of the screen it is in (routeKey), when it is in one. */
   route?: string;
 }
 
-/** What the footer reads: the commands in front, and the routes whose screens have bound keys. */
+/** What the footer reads: the commands in front (those off with why), and the routes whose screens have bound keys. */
 interface Shown {
-  commands: readonly Command[];
+  commands: readonly CommandId[];
+  disabled: ReadonlyMap<string, string>;
   routes: readonly (string | undefined)[];
+  /** The commands end at a modal layer of no screen (a dialog drawn over any): they are right whatever screen is under it. */
+  overlay: boolean;
 }
-
-/** Given by the app around the screen in view: its route's key, so the footer knows whose bindings it has. */
-export const ScreenRouteContext = createContext<string | undefined>(undefined);
 
 /** The bindings of the mounted, active handlers: what the footer shows. */
 class LiveBindings {
@@ -59,15 +67,25 @@ class LiveBindings {
     else this.layers.delete(id);
     // From the front: the newest of the highest priority first, down to the first modal layer.
     const front = [...this.layers.values()].sort((a, b) => b.priority - a.priority || b.seq - a.seq);
-    const commands: Command[] = [];
+    const commands: CommandId[] = [];
+    const disabled = new Map<string, string>();
+    let overlay = false;
     for (const l of front) {
-      for (const c of l.commands) if (!commands.includes(c)) commands.push(c);
-      if (l.modal) break;
+      for (const c of l.commands) {
+        if (commands.includes(c)) continue;
+        commands.push(c);
+        if (l.disabled.has(c)) disabled.set(c, l.disabled.get(c)!);
+      }
+      if (l.modal) {
+        overlay = l.route === undefined;
+        break;
+      }
     }
     const routes = [...new Set(front.map((l) => l.route))];
     const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-    if (this.shown && same(commands, this.shown.commands) && same(routes, this.shown.routes)) return;
-    this.shown = { commands, routes };
+    const sameOff = this.shown && this.shown.disabled.size === disabled.size && [...disabled].every(([c, r]) => this.shown!.disabled.get(c) === r);
+    if (this.shown && sameOff && same(commands, this.shown.commands) && same(routes, this.shown.routes) && overlay === this.shown.overlay) return;
+    this.shown = { commands, disabled, routes, overlay };
     for (const fn of this.listeners) fn();
   }
   subscribe = (fn: () => void) => {
@@ -82,32 +100,38 @@ const LiveBindingsContext = createContext<LiveBindings | null>(null);
 /** In a read-only console: says why a write command's key did nothing (the keymap's `write` bindings). */
 type RefuseWrite = (hint: string) => void;
 const RefuseWriteContext = createContext<RefuseWrite | null>(null);
+/** Says why a key that is off did nothing (its `{ disabled }` binding). */
+type SayDisabled = (hint: string, reason: string) => void;
+const SayDisabledContext = createContext<SayDisabled | null>(null);
 
 /** Says why a write did nothing in a read-only console; null when writes are allowed (the palette's writes). */
 export function useRefuseWrite(): RefuseWrite | null {
   return useContext(RefuseWriteContext);
 }
 
-export function BindingsProvider({ children, refuseWrite }: { children: ReactNode; refuseWrite?: RefuseWrite }) {
+export function BindingsProvider({ children, refuseWrite, sayDisabled }: { children: ReactNode; refuseWrite?: RefuseWrite; sayDisabled?: SayDisabled }) {
   const live = useRef<LiveBindings>(null);
   live.current ??= new LiveBindings();
   return (
     <LiveBindingsContext.Provider value={live.current}>
-      <RefuseWriteContext.Provider value={refuseWrite ?? null}>{children}</RefuseWriteContext.Provider>
+      <RefuseWriteContext.Provider value={refuseWrite ?? null}>
+        <SayDisabledContext.Provider value={sayDisabled ?? null}>{children}</SayDisabledContext.Provider>
+      </RefuseWriteContext.Provider>
     </LiveBindingsContext.Provider>
   );
 }
 
 /**
  * The commands bound and enabled in front, once the screen of `route` (its routeKey) has bound its
- * keys; before that (the first commit of a screen, whose layout effects have not run yet) null, and
- * the caller shows the route's table entries rather than the screen that is leaving.
+ * keys, or when a dialog over any screen takes every key (the screen's own keys may all be off
+ * while it asks); before that (the first commit of a screen, whose layout effects have not run
+ * yet) null, and the caller shows the route's table entries rather than the screen that is leaving.
  */
-export function useLiveCommands(route: string): readonly Command[] | null {
+export function useLiveCommands(route: string): Pick<Shown, 'commands' | 'disabled'> | null {
   const live = useContext(LiveBindingsContext);
   const none = () => null;
   const shown = useSyncExternalStore(live?.subscribe ?? (() => () => {}), live?.footer ?? none, live?.footer ?? none);
-  return shown && shown.routes.includes(route) ? shown.commands : null;
+  return shown && (shown.overlay || shown.routes.includes(route)) ? shown : null;
 }
 
 /**
@@ -119,13 +143,19 @@ export function useBindings(contexts: readonly KeyContext[], bindings: Bindings,
   const active = opts.active ?? true;
   const modal = opts.modal ?? false;
   const refuseWrite = useContext(RefuseWriteContext);
+  const sayDisabled = useContext(SayDisabledContext);
+  const keymap = useKeymap();
   useKeypress(
     (input, key) => {
-      const cmd = commandFor(input, key, contexts);
+      const cmd = keymap.commandFor(input, key, contexts);
       const run = cmd && bindings[cmd];
       // Read-only: a write's key is refused here, the one place every key passes, before its handler opens anything.
-      if (run && refuseWrite && KEYMAP[cmd].write) {
-        refuseWrite(KEYMAP[cmd].hint);
+      if (run && refuseWrite && keymap.writes(cmd)) {
+        refuseWrite(keymap.binding(cmd)!.hint);
+        return true;
+      }
+      if (run && typeof run === 'object') {
+        sayDisabled?.(keymap.binding(cmd)!.hint, run.disabled);
         return true;
       }
       if (run && run(input, key) !== false) return true;
@@ -140,18 +170,22 @@ export function useBindings(contexts: readonly KeyContext[], bindings: Bindings,
 
   const live = useContext(LiveBindingsContext);
   const route = useContext(ScreenRouteContext);
-  const commands = (Object.keys(bindings) as Command[]).filter(
-    (c) => bindings[c] && KEYMAP[c].contexts.some((x) => contexts.includes(x)) && !(refuseWrite && KEYMAP[c].write),
+  const commands = Object.keys(bindings).filter(
+    (c) => bindings[c] && keymap.binding(c)?.contexts.some((x) => contexts.includes(x)) && !(refuseWrite && keymap.writes(c)),
   );
+  const off = commands.flatMap((c) => {
+    const b = bindings[c];
+    return b && typeof b === 'object' ? [[c, b.disabled] as const] : [];
+  });
   const id = useRef<{ seq: number } | null>(null);
-  const shape = `${active}|${modal}|${commands.join()}`;
+  // What the footer shows, as one string: the layout effect runs again only when it changes.
+  const shape = JSON.stringify([active, modal, commands, off]);
   useLayoutEffect(() => {
     if (!live) return;
     id.current ??= { seq: live.nextSeq() };
-    const [on, isModal, list] = shape.split('|');
-    if (on !== 'true') return live.set(id.current, null);
-    const commands = (list ? list.split(',') : []) as Command[];
-    live.set(id.current, { priority: opts.priority, seq: id.current.seq, commands, modal: isModal === 'true', route });
+    const [on, isModal, list, reasons] = JSON.parse(shape) as [boolean, boolean, string[], [string, string][]];
+    if (!on) return live.set(id.current, null);
+    live.set(id.current, { priority: opts.priority, seq: id.current.seq, commands: list, disabled: new Map(reasons), modal: isModal, route });
   }, [live, shape, route, opts.priority]);
   useLayoutEffect(() => () => void (live && id.current && live.set(id.current, null)), [live]);
 }

@@ -13,7 +13,9 @@ export function useCopy(): (what: string, text: string | null | undefined) => ()
   return (what, text) => () => {
     if (!text) return actions.flash(`No ${what} to copy here`, 'error');
     if (!copy) return actions.flash('Nothing copied: the console has no terminal to copy with', 'error');
-    if (copy(text)) actions.flash(`Copied the ${what} ${text} to the clipboard`);
+    // OSC 52 asks the terminal to set its clipboard; whether it did, nothing tells (tmux drops it unless
+    // set-clipboard is on): the flash says what was sent, not that it was copied.
+    if (copy(text)) actions.flash(`Sent the ${what} ${text} to the terminal's clipboard (OSC 52)`);
     else actions.flash(`Not copied: the ${what} "${escapeLine(text)}" is not a plain id`, 'error');
   };
 }

@@ -3,7 +3,7 @@
 // the route's key contexts (routes.ts).
 import { topRoute, useActions, useConsole } from '../../store/index.js';
 import { Command, type KeyContext } from '../keymap.js';
-import { ROUTES } from '../screens/routes.js';
+import { useRoutes } from './keymap-context.js';
 import { Priority, useHoldKeys } from './keypress.js';
 import { useBindings, type Bindings } from './bindings.js';
 import { tableBodyHeight } from '../components/Table.js';
@@ -12,7 +12,8 @@ import type { MouseEvent } from '../key-parser.js';
 
 /** The key contexts of the route in view, most specific first. */
 export function useRouteContexts(): readonly KeyContext[] {
-  return useConsole((s) => ROUTES[topRoute(s).name].contexts);
+  const routes = useRoutes();
+  return useConsole((s) => routes.spec(topRoute(s)).contexts);
 }
 
 /** A screen's move handler, then its own for the same command (a list that loads more near its end). */
@@ -20,7 +21,7 @@ function withMoves(moves: Bindings, own: Bindings): Bindings {
   const out: Bindings = { ...own, ...moves };
   for (const [cmd, move] of Object.entries(moves) as [Command, NonNullable<Bindings[Command]>][]) {
     const after = own[cmd];
-    if (after && move) out[cmd] = (input, key) => void (move(input, key), after(input, key));
+    if (typeof after === 'function' && typeof move === 'function') out[cmd] = (input, key) => void (move(input, key), after(input, key));
   }
   return out;
 }
@@ -33,6 +34,11 @@ export function useListKeys(opts: {
   /** Loading its first rows: keys wait until they are in (a `j` typed ahead moves on them). */
   loading?: boolean;
   bindings: Bindings;
+  /**
+   * Why Enter opens nothing once the list is in with no rows ("no call here"): the footer, help and
+   * the key say so. Not while it loads, so the footer is the one the frame before Ink drew.
+   */
+  empty?: string;
 }) {
   const actions = useActions();
   useHoldKeys(opts.loading ?? false);
@@ -59,7 +65,8 @@ export function useListKeys(opts: {
     actions.moveCursor(delta, opts.count, rows);
     return true;
   };
-  useBindings(useRouteContexts(), withMoves(moves, opts.bindings), { priority: Priority.Screen, active: opts.active, onMouse });
+  const off = opts.empty && opts.count === 0 && !opts.loading && opts.bindings[Command.Open] ? { [Command.Open]: { disabled: opts.empty } } : {};
+  useBindings(useRouteContexts(), withMoves(moves, { ...opts.bindings, ...off }), { priority: Priority.Screen, active: opts.active, onMouse });
 }
 
 /** Rows one notch of the wheel moves. */

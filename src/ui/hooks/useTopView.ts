@@ -1,7 +1,9 @@
-import { routeKey, topRoute, viewOf, useConsole } from '../../store/index.js';
+import { topRoute, viewOf, useConsole } from '../../store/index.js';
 import type { ViewState } from '../../store/navigation.js';
+import { useRoutes } from './keymap-context.js';
 
-/** The view state (cursor, scroll, filter) of the route on top of the stack. */
+/** The view state (cursor, scroll, filter) of the route on top of the stack, under its spec's view key. */
 export function useTopView(): ViewState {
-  return useConsole((s) => viewOf(s, routeKey(topRoute(s))));
+  const routes = useRoutes();
+  return useConsole((s) => viewOf(s, routes.viewKey(topRoute(s))));
 }

@@ -1,21 +1,24 @@
-// What the palette's `:assistants <x>`, `:calls <x>`, `:files <x>` mean by <x>: what the lists
-// show — a whole id, the short id a list shows (any start of an id), or a name. Plain data, no
-// React: the route specs use it, and the first frame loads them.
+// What the palette's `:assistants <x>`, `:calls <x>`, `:files <x>`, `:chat <x>` mean by <x>: what
+// the lists show — a whole id, the short id a list shows (its end: src/format/short-id.ts, which
+// owns both the short ids and this resolution), or a name. Plain data, no React: the route specs
+// use it, and the first frame loads them.
 import type { PickItem } from '../components/Picker.js';
+import { matchRecords } from '../../format/short-id.js';
 
-/** The records `query` names, best first: the one with that id; else those with that name; else those whose id or name starts with it. */
+/** The records `query` names, best first, as pick-list items (short-id.ts matchRecords: the commands' arguments mean the same). */
 export function findRecords<T extends { id: string }>(
   query: string,
   records: readonly T[],
   nameOf: (r: T) => string | null | undefined,
   detailOf?: (r: T) => string,
 ): PickItem[] {
-  const q = query.trim().toLowerCase();
-  if (!q) return [];
-  const item = (r: T): PickItem => ({ id: r.id, label: nameOf(r) ?? r.id, detail: detailOf ? detailOf(r) : r.id });
-  const byId = records.find((r) => r.id.toLowerCase() === q);
-  if (byId) return [item(byId)];
-  const named = records.filter((r) => nameOf(r)?.trim().toLowerCase() === q);
-  if (named.length) return named.map(item);
-  return records.filter((r) => r.id.toLowerCase().startsWith(q) || nameOf(r)?.toLowerCase().startsWith(q)).map(item);
+  return pickItems(matchRecords(query, records, nameOf).records, nameOf, detailOf);
+}
+
+export function pickItems<T extends { id: string }>(
+  records: readonly T[],
+  nameOf: (r: T) => string | null | undefined,
+  detailOf?: (r: T) => string,
+): PickItem[] {
+  return records.map((r) => ({ id: r.id, label: nameOf(r) ?? r.id, detail: detailOf ? detailOf(r) : r.id }));
 }

@@ -1,7 +1,7 @@
 // The list screens' columns and status lines as plain data and functions (no Ink), shared by the
 // screens and by the frame drawn before Ink has loaded (start.ts), which shows the cached rows.
 import type { Assistant, KbFile, PhoneNumber } from '../../api/schemas.js';
-import { linkOfNumber, linkWords } from '../../api/records.js';
+import { linkOfNumber, linkWords, numberLabel, numberStatusWord } from '../../api/records.js';
 import type { Column } from '../../format/column.js';
 import { ago } from '../../store/cached.js';
 import type { Resource } from '../../store/types.js';
@@ -18,13 +18,23 @@ export const ASSISTANT_COLUMNS: Column<Assistant>[] = [
   { header: 'ID', width: 8, priority: 6, grow: true, id: true, value: (a) => a.id },
 ];
 
+/** A number's status as the Numbers list and its page say it: active/inactive (a boolean), or the service's word. */
+export function numberStatus(n: PhoneNumber): string {
+  return typeof n.status === 'boolean' || n.status == null ? activeWord(n.status ?? true) : numberStatusWord(n);
+}
+
 /** `links`: the numbers this profile linked itself, shown "(linked here)" where the service's record does not say. */
 export function numberColumns(assistantName: (id: string | null | undefined) => string, links?: Readonly<Record<string, string>>): Column<PhoneNumber>[] {
   return [
-    { header: 'DID', width: 16, priority: 1, value: (n) => n.did ?? n.id },
+    { header: 'DID', width: 16, priority: 1, value: (n) => numberLabel(n) },
     { header: 'PROVIDER', width: 10, priority: 3, value: (n) => n.provider ?? '—' },
     { header: 'SIP DOMAIN', width: 18, priority: 4, grow: true, hideWhenSame: true, value: (n) => n.domain ?? '—' },
-    { header: 'STATUS', width: 8, priority: 2, value: (n) => activeWord(n.status ?? true) },
+    {
+      header: 'STATUS',
+      width: 8,
+      priority: 2,
+      value: numberStatus,
+    },
     { header: 'ASSISTANT', width: 16, priority: 1, grow: true, value: (n) => linkWords(linkOfNumber(n, links), assistantName) },
     { header: 'ID', width: 8, priority: 6, grow: true, id: true, value: (n) => n.id },
   ];
@@ -49,7 +59,7 @@ export const FILE_COLUMNS: Column<KbFile>[] = [
  * just gave; "cached …" for last-known rows from the local cache until the service answers (and
  * why it did not, when it failed).
  */
-function cachedNote(res: Pick<Resource<unknown>, 'cached' | 'fetchedAt' | 'status' | 'error'>, now = Date.now()): string {
+export function cachedNote(res: Pick<Resource<unknown>, 'cached' | 'fetchedAt' | 'status' | 'error'>, now = Date.now()): string {
   if (!res.cached) return '';
   const when = res.fetchedAt ? ` from ${ago(now - res.fetchedAt)}` : '';
   return res.status === 'error' ? `cached${when} · could not refresh: ${res.error ?? 'no answer'}` : `cached${when} · refreshing…`;

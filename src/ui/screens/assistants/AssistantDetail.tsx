@@ -1,7 +1,7 @@
 // One assistant, every field, grouped: model and prompt, voice, transcriber, call behaviour,
 // knowledge-base files by name, analysis plan, hang-up prompt, and anything else it came with.
 import { useMemo } from 'react';
-import { kbFileIds, linkOfNumber } from '../../../api/records.js';
+import { kbFileIds, linkOfNumber, numberLabel } from '../../../api/records.js';
 import type { Assistant, KbFile, PhoneNumber } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { useAssistantBindings } from './assistant-bindings.js';
@@ -16,7 +16,9 @@ import { Command } from '../../keymap.js';
 import { dateTime, money, show, wrapText, yesNo } from '../../../format/display.js';
 import type { ScreenProps } from '../shared.js';
 import { activeWord, grouped } from '../../../format/words.js';
-import { theme } from '../../theme.js';
+import { cachedNote } from '../lists.js';
+import { useTheme } from '../../hooks/theme-context.js';
+import type { Palette } from '../../theme.js';
 
 const KNOWN = new Set([
   'id',
@@ -63,15 +65,15 @@ function activityLines(
       : field('calls', 'reading the call archive…', true);
   const linked = (numbers ?? []).flatMap((n) => {
     const l = linkOfNumber(n, links);
-    return l?.assistantId === assistantId ? [`${n.did ?? n.id}${l.source === 'here' ? ' (linked here)' : ''}`] : [];
+    return l?.assistantId === assistantId ? [`${numberLabel(n)}${l.source === 'here' ? ' (linked here)' : ''}`] : [];
   });
   const nums = field('phone numbers', !numbers ? 'loading…' : linked.length ? linked.join(' · ') : 'none (2, then l links one)', !numbers || !linked.length);
   return [calls, nums];
 }
 
-function assistantLines(a: Assistant, files: KbFile[], width: number): Line[] {
+function assistantLines(theme: Palette, a: Assistant, files: KbFile[], width: number): Line[] {
   const lines: Line[] = [];
-  const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: theme().accent });
+  const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: theme.accent });
   const field = (label: string, value: unknown) => {
     const text = show(value);
     const wrapped = wrapText(text, Math.max(10, width - 26));
@@ -135,8 +137,11 @@ function assistantLines(a: Assistant, files: KbFile[], width: number): Line[] {
 }
 
 export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'assistant'; id: string }>) {
+  const theme = useTheme();
   const rec = useConsole((s) => s.records[`assistant:${route.id}`]);
   const listed = useConsole((s) => s.assistants.data?.find((a) => a.id === route.id));
+  // Shown from the list's cached rows until the record lands, it says so, as the list does.
+  const listCachedAt = useConsole((s) => (s.assistants.cached ? (s.assistants.fetchedAt ?? 0) : undefined));
   const files = useConsole((s) => s.files.data?.files);
   const numbers = useConsole((s) => s.numbers.data);
   const links = useConsole((s) => s.numberLinks);
@@ -145,12 +150,14 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
   const actions = useActions();
   const a = (rec?.data as Assistant | undefined) ?? listed;
   // Laid out once per record, files and width: a j/k only scrolls (a prompt may be 100,000 characters).
-  const fields = useMemo(() => (a ? assistantLines(a, files ?? [], width) : []), [a, files, width]);
+  const fields = useMemo(() => (a ? assistantLines(theme, a, files ?? [], width) : []), [theme, a, files, width]);
   // Its calls and numbers right under its name and status, where they are seen without scrolling.
-  const lines = useMemo(
-    () => (fields.length ? [...fields.slice(0, 3), ...activityLines(route.id, activity, numbers, links), ...fields.slice(3)] : []),
-    [fields, activity, numbers, links, route.id],
-  );
+  const fromCache = !rec?.data && listCachedAt !== undefined;
+  const lines = useMemo(() => {
+    if (!fields.length) return [];
+    const note: Line[] = fromCache ? [{ text: cachedNote({ cached: true, fetchedAt: listCachedAt || undefined, status: 'loading' }), dim: true }] : [];
+    return [...note, ...fields.slice(0, 3), ...activityLines(route.id, activity, numbers, links), ...fields.slice(3)];
+  }, [fields, activity, numbers, links, route.id, fromCache, listCachedAt]);
   // Off until the assistant is in.
   const on = (fn: (id: string) => void) => a && (() => fn(a.id));
   const assistant = useAssistantBindings(on);

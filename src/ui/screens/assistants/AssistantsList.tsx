@@ -13,6 +13,7 @@ import { Command } from '../../keymap.js';
 import { truncate } from '../../../format/display.js';
 import { filterRows, firstLoad, useSortedList, type ScreenProps } from '../shared.js';
 import { ASSISTANT_COLUMNS, countLine } from '../lists.js';
+import { shortIdLengthOf } from '../../../format/short-id.js';
 
 export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'assistants'; usingFile?: string; fileName?: string }>) {
   const res = useConsole((s) => s.assistants);
@@ -23,11 +24,13 @@ export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'as
   const list = useSortedList(filterRows(users, ASSISTANT_COLUMNS, view.filter), ASSISTANT_COLUMNS, view.sort);
   const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
-  // A row's commands do nothing without a row, but stay bound: the footer keeps its keys as rows come and go (the frame before Ink has none yet).
+  // A row's commands do nothing without a row, but stay bound: the footer keeps its keys as rows come
+  // and go (the frame before Ink has none yet). Enter, once the list is in with none, says why.
   const on = (fn: (id: string) => void) => () => void (selected && fn(selected.id));
   const assistant = useAssistantBindings(on);
   const copy = useCopy();
   useListKeys({
+    empty: 'no assistant here',
     count: rows.length,
     height: height - 1,
     loading: firstLoad(res),
@@ -58,7 +61,17 @@ export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'as
           text={view.filter ? `No assistant matches "${view.filter}".` : file ? `No assistant uses ${file}.` : 'No assistants yet. Press n to create one.'}
         />
       ) : (
-        <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(a) => a.id} />
+        <Table
+          columns={list.columns}
+          rows={rows}
+          measured={users}
+          cursor={view.cursor}
+          scroll={view.scroll}
+          height={height - 1}
+          width={width}
+          rowKey={(a) => a.id}
+          idLength={shortIdLengthOf(res.data ?? [])}
+        />
       )}
     </Box>
   );

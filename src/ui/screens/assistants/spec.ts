@@ -1,14 +1,26 @@
 // The assistants' routes: the list, one assistant, its forms, its knowledge base and its YAML changes.
 import { freshnessOfResource, lookup } from '../../../store/routes.js';
-import type { RouteSpecs } from '../route-spec.js';
+import { Footer } from '../../keymap.js';
+import { defineRoutes } from '../route-spec.js';
 import { findRecords } from '../find.js';
 import { escapeLine } from '../../../format/escape.js';
 
-export const ASSISTANTS = {
+export const ASSISTANTS = defineRoutes<{
+  assistants: { /** Only those whose knowledge base holds this file. */ usingFile?: string; /** Its name, for the title. */ fileName?: string };
+  assistant: { id: string };
+  /** Duplicate: pre-filled from this assistant. */
+  'assistant-new': { from?: string };
+  'assistant-edit': { id: string };
+  'assistant-kb': { id: string };
+  'assistant-yaml': { id: string };
+}>()({
   assistants: {
     title: (r) => (r.usingFile ? `assistants using ${escapeLine(r.fileName ?? r.usingFile)}` : 'Assistants'),
     contexts: ['assistants', 'list', 'global'],
+    jump: '1',
+    help: 'Assistants',
     component: () => import('./AssistantsList.js').then((m) => m.AssistantsList),
+    firstFrame: () => 'Loading assistants…',
     enter: (_r, a) => void a.loadAssistants({ force: true }),
     retried: true,
     freshness: (_r, s) => freshnessOfResource(s.assistants),
@@ -25,6 +37,7 @@ export const ASSISTANTS = {
   assistant: {
     title: (r) => `assistant ${r.id}`,
     contexts: ['assistant', 'detail', 'global'],
+    help: 'Assistants',
     component: () => import('./AssistantDetail.js').then((m) => m.AssistantDetail),
     enter(r, a) {
       // Its calls, cost and last call from the archive (read again when a sync ends), its numbers.
@@ -68,6 +81,18 @@ export const ASSISTANTS = {
     title: () => 'YAML changes',
     // No 'global': Esc discards here, and q must not quit past an unapplied edit. j/k scroll (useDetailKeys).
     contexts: ['review', 'scroll'],
+    help: 'Reviewing a YAML edit',
     component: () => import('./AssistantYamlChanges.js').then((m) => m.AssistantYamlChanges),
+    keys: {
+      applyEdit: {
+        keys: [{ key: 'return' }],
+        hint: 'apply the changes',
+        footer: Footer.High,
+        write: true,
+        run: ({ actions }) => void actions.applyAssistantEdit(),
+        disabled: ({ state: { assistantEdit: edit } }) => (!edit ? 'nothing to review' : edit.status === 'applying' ? 'applying them' : undefined),
+      },
+      discardEdit: { keys: [{ key: 'escape' }], hint: 'discard them', footer: Footer.High, run: ({ actions }) => actions.discardAssistantEdit() },
+    },
   },
-} satisfies RouteSpecs<'assistants' | 'assistant' | 'assistant-new' | 'assistant-edit' | 'assistant-kb' | 'assistant-yaml'>;
+});

@@ -2,7 +2,8 @@
 // service returned that we don't know, as it came.
 import { useEffect, useMemo, useRef } from 'react';
 import type { Call } from '../../../api/schemas.js';
-import { CALL_VIEW_FIELDS, speakerWord, viewCall } from '../../../api/records.js';
+import { CALL_VIEW_FIELDS, isToolTurn, numberDid, speakerWord, viewCall } from '../../../api/records.js';
+import { callSections, otherFields, tableLines } from '../../../api/call-details.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { searchedWords } from '../../../store/archive.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
@@ -16,7 +17,8 @@ import { Command } from '../../keymap.js';
 import { dateTime, duration, money, show, wrapText } from '../../../format/display.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
 import { openAssistantOf } from './Calls.js';
-import { theme } from '../../theme.js';
+import { useTheme } from '../../hooks/theme-context.js';
+import type { Palette } from '../../theme.js';
 
 /**
  * The lines that hold one of `words`, marked, and the one to scroll to: the first match in the
@@ -44,6 +46,7 @@ function markMatches(lines: Line[], words: string[]): { lines: Line[]; first: nu
 const PAGER_WIDTH = 400;
 
 export function callLines(
+  theme: Palette,
   call: Call,
   names: { assistant: string; number: string },
   width: number,
@@ -52,7 +55,7 @@ export function callLines(
 ): Line[] {
   const c = viewCall(call);
   const lines: Line[] = [];
-  const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: theme().accent });
+  const group = (t: string) => lines.push({ text: '' }, { text: t, bold: true, color: theme.accent });
   const field = (label: string, value: unknown) => {
     wrapText(show(value), Math.max(10, width - 24)).forEach((w, i) => lines.push({ text: `${(i ? '' : label).padEnd(22)}  ${w}` }));
   };
@@ -79,14 +82,30 @@ export function callLines(
   else if (turns.length && !(opts.transcriptText && c.transcript)) {
     for (const t of turns) {
       const who = speakerWord(t.role);
-      wrapText(t.text, Math.max(10, width - 12)).forEach((w, i) =>
-        lines.push({ text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && t.role === 'user' ? theme().warning : undefined }),
+      // A tool's call or result is not speech: its own label, indented under it, dimmed.
+      const tool = isToolTurn(t.role);
+      const label = tool ? who.length + 3 : 12;
+      wrapText(t.text, Math.max(10, width - label)).forEach((w, i) =>
+        lines.push(
+          tool
+            ? { text: `${(i ? '' : who + ':').padEnd(label - 2)}  ${w}`, color: theme.muted, dim: true }
+            : { text: `${(i ? '' : who + ':').padEnd(10)}  ${w}`, color: i === 0 && t.role === 'user' ? theme.warning : undefined },
+        ),
       );
     }
   } else if (c.transcript) {
     for (const w of wrapText(c.transcript, width - 2)) lines.push({ text: `  ${w}` });
   } else lines.push({ text: c.status === 'ended' ? '  no transcript' : '  (the transcript arrives when the call ends)', dim: true });
-  const extra = Object.entries(call).filter(([k]) => !CALL_VIEW_FIELDS.has(k));
+  // What else the platform sent (cost breakdown, analysis, latencies, recording), in its sections,
+  // after the dialogue, which is what the page is opened for.
+  for (const section of callSections(call)) {
+    const rows = section.title === 'Analysis' ? section.rows.filter(([label]) => label !== 'summary') : section.rows;
+    if (!rows.length && !section.table) continue;
+    group(section.title);
+    for (const [label, value] of rows) field(label, value);
+    if (section.table) for (const [i, l] of tableLines(section.table).entries()) lines.push({ text: `  ${escapeLine(l)}`, dim: i === 0 });
+  }
+  const extra = otherFields(call, CALL_VIEW_FIELDS);
   if (extra.length) {
     group('Other fields (as returned)');
     for (const [k, v] of extra) field(k, v);
@@ -95,6 +114,7 @@ export function callLines(
 }
 
 export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call'; id: string; match?: string }>) {
+  const theme = useTheme();
   const rec = useConsole((s) => s.records[`call:${route.id}`]);
   // The log can hold 100k calls: select the array (a stable reference) and search it only when it changes.
   const logged = useConsole((s) => s.callLog.calls);
@@ -106,14 +126,14 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
   const actions = useActions();
   const c = (rec?.data as Call | undefined) ?? listed;
   const pending = rec?.data ? undefined : rec?.status === 'error' ? `could not load the whole call: ${rec.error}` : 'loading…';
-  const names = { assistant: assistantName(c?.assistantId), number: numbers?.find((n) => n.id === c?.phoneNumberId)?.did ?? c?.phoneNumberId ?? '—' };
-  const plain = c ? callLines(c, names, width, pending) : [];
+  const names = { assistant: assistantName(c?.assistantId), number: numberDid(numbers?.find((n) => n.id === c?.phoneNumberId)) ?? c?.phoneNumberId ?? '—' };
+  const plain = c ? callLines(theme, c, names, width, pending) : [];
   // Opened from a search: the match highlighted and, once the whole record is in, scrolled into view (once).
   const words = useMemo(() => (route.match ? searchedWords(route.match) : []), [route.match]);
   let { lines, first } = markMatches(plain, words);
   // The search matched the transcript's text; the dialogue may word it differently: show that text.
   if (words.length && c && viewCall(c).transcript && !pending && !lines.slice(lines.findIndex((l) => l.bold && l.text === 'Transcript')).some((l) => l.marks)) {
-    ({ lines, first } = markMatches(callLines(c, names, width, pending, { transcriptText: true }), words));
+    ({ lines, first } = markMatches(callLines(theme, c, names, width, pending, { transcriptText: true }), words));
   }
   const scrolled = useRef(false);
   useEffect(() => {
@@ -137,7 +157,7 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
         (() =>
           page(
             () =>
-              `${callLines(c, names, PAGER_WIDTH, pending)
+              `${callLines(theme, c, names, PAGER_WIDTH, pending)
                 .map((l) => escapeLine(l.text))
                 .join('\n')}\n`,
           )),

@@ -1,6 +1,6 @@
 // The call-log filter form and the outbound call form (its From number one linked to the assistant; sent after a yes naming who calls whom).
 import { isE164, E164_HINT } from '../../../api/validate.js';
-import { linkOfNumber } from '../../../api/records.js';
+import { linkOfNumber, numberDid, numberLabel } from '../../../api/records.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { Form, type Field } from '../../components/Form.js';
 import { Loading } from '../../components/Status.js';
@@ -22,7 +22,7 @@ export function CallFilters({ width, height }: ScreenProps<{ name: 'call-filters
       kind: 'select',
       key: 'phoneNumberId',
       label: 'Phone number',
-      options: () => [{ value: '', label: '(any)' }, ...numbers.map((n) => ({ value: n.id, label: n.did ?? n.id }))],
+      options: () => [{ value: '', label: '(any)' }, ...numbers.map((n) => ({ value: n.id, label: numberLabel(n) }))],
     },
     { kind: 'text', key: 'from', label: 'From', hint: 'YYYY-MM-DD or 24h, 7d' },
     { kind: 'text', key: 'to', label: 'To', hint: 'YYYY-MM-DD or 24h, 7d' },
@@ -64,11 +64,11 @@ export function CallOutbound({ route, width, height }: ScreenProps<{ name: 'call
   // The numbers linked to the chosen assistant first: a customer who calls back reaches the same assistant.
   const fromOptions = (assistantId: unknown) => {
     const mine = linkedTo(assistantId);
-    const label = (n: (typeof numbers)[number]) => `${n.did ?? n.id}${mine.includes(n) ? ' (linked to it)' : ''}`;
+    const label = (n: (typeof numbers)[number]) => `${numberLabel(n)}${mine.includes(n) ? ' (linked to it)' : ''}`;
     return [...mine, ...numbers.filter((n) => !mine.includes(n))].map((n) => ({ value: n.id, label: label(n) }));
   };
   const assistantName = (id: string) => assistants.find((a) => a.id === id)?.name ?? id;
-  const did = (id: string) => numbers.find((n) => n.id === id)?.did ?? id;
+  const did = (id: string) => numberDid(numbers.find((n) => n.id === id)) ?? id;
   const fields: Field[] = [
     { kind: 'select', key: 'assistantId', label: 'Assistant', options: () => assistants.map((a) => ({ value: a.id, label: a.name ?? a.id })) },
     { kind: 'select', key: 'phoneNumberId', label: 'From number', options: (v) => fromOptions(v.assistantId) },

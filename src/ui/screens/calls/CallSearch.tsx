@@ -14,13 +14,13 @@ import { Command } from '../../keymap.js';
 import { truncate } from '../../../format/display.js';
 import { fitColumns, headerLine, markSorted, rowLine, sortRows } from '../../../format/table-text.js';
 import { CALL_SORT_COLUMNS } from '../../../store/calls.js';
-import { callColumns } from './log-text.js';
+import { callColumns, callFilterWords } from './log-text.js';
 import { placeWords } from '../lists.js';
 import { escapeLine } from '../../../format/escape.js';
 import { cellWidth, truncateCells } from '../../../format/cells.js';
 import { filterRows, useAssistantName, type ScreenProps } from '../shared.js';
 import { openAssistantOf } from './Calls.js';
-import { theme } from '../../theme.js';
+import { useCapabilities, useTheme } from '../../hooks/theme-context.js';
 
 /**
  * A snippet's parts escaped (each part on its own, so a highlight can never be forged by what the
@@ -45,6 +45,7 @@ export function fitSnippet(parts: SnippetPart[], width: number): SnippetPart[] {
 }
 
 const Hit = memo(function Hit({ head, parts, selected, width }: { head: string; parts: SnippetPart[]; selected: boolean; width: number }) {
+  const theme = useTheme();
   return (
     <Box flexDirection="column" width={width}>
       <Text inverse={selected} wrap="truncate">
@@ -54,7 +55,7 @@ const Hit = memo(function Hit({ head, parts, selected, width }: { head: string; 
         {'    '}
         {fitSnippet(parts, width - 4).map((p, i) =>
           p.hit ? (
-            <Text key={i} color={theme().warning} bold inverse>
+            <Text key={i} color={theme.warning} bold inverse>
               {p.text}
             </Text>
           ) : (
@@ -69,15 +70,18 @@ const Hit = memo(function Hit({ head, parts, selected, width }: { head: string; 
 });
 
 export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-search'; text: string }>) {
+  const theme = useTheme();
   const res = useConsole((s) => s.searches[route.text]);
   const numbers = useConsole((s) => s.numbers.data);
+  const form = useConsole((s) => s.callLog.form);
   const assistantName = useAssistantName();
   const view = useTopView();
   const actions = useActions();
   const copy = useCopy();
   const found = res?.hits;
   // The hits' calls in the call log's columns, fitted to these calls; a header line above them.
-  const columns = useMemo(() => callColumns(assistantName, numbers), [assistantName, numbers]);
+  const { color } = useCapabilities();
+  const columns = useMemo(() => callColumns(assistantName, numbers, color), [assistantName, numbers, color]);
   // The hits loaded, filtered (`/`) and sorted (O) by their calls' columns.
   const hits = useMemo(() => {
     const all = found ?? [];
@@ -114,7 +118,6 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
     height: perScreen + 1,
     bindings: {
       [Command.Refresh]: () => actions.searchCalls(route.text),
-      [Command.Search]: () => actions.openPalette(`search ${route.text}`),
       [Command.Open]: () => void (selected && actions.push({ name: 'call', id: selected.call.id, match: route.text })),
       [Command.OpenAssistant]: () => void (selected && openAssistantOf(selected.call, actions)),
       [Command.RawJson]: () => void (selected && actions.showCallJson(selected.call.id)),
@@ -129,19 +132,26 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
   const shown = hits.slice(top, top + perScreen);
   const loaded = found?.length ?? 0;
   const more = res.total > loaded ? ` (the newest ${loaded} shown)` : '';
+  // The search is of the calls the log's filters let through (`calls search` has none): said first, before the line is cut.
+  const filters = callFilterWords(form, assistantName, numbers);
+  const among = filters ? ` among the call log's filters (${filters}; f there changes them)` : '';
   const matched = hits.length < loaded ? `${hits.length} of them match /${view.filter.trim()}` : '';
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
         {truncate(
-          [`${res.total} call${res.total === 1 ? '' : 's'} mention ${route.text}${more}`, matched, placeWords({ cursor: view.cursor, shown: hits.length })]
+          [
+            `${res.total} call${res.total === 1 ? '' : 's'} mention ${route.text}${among}${more}`,
+            matched,
+            placeWords({ cursor: view.cursor, shown: hits.length }),
+          ]
             .filter(Boolean)
             .join(' · ') + ' · Enter opens the call at the match · s searches again',
           width,
         )}
       </Text>
       {hits.length ? (
-        <Text bold color={theme().accent} wrap="truncate">
+        <Text bold color={theme.accent} wrap="truncate">
           {headerLine(cols)}
         </Text>
       ) : null}
@@ -150,7 +160,8 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
           text={
             loaded > 0
               ? `No call found matches /${truncate(view.filter.trim(), Math.max(10, width - 40))}.`
-              : `No archived call mentions ${truncate(route.text, Math.max(10, width - 40))}. Words, "a phrase" and prefix* are understood.`
+              : `No archived call${filters ? ` the call log's filters let through (${filters})` : ''} mentions ` +
+                `${truncate(route.text, Math.max(10, width - 40))}. Words, "a phrase" and prefix* are understood.`
           }
         />
       ) : (

@@ -14,7 +14,8 @@ import { padCells } from '../../../format/cells.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
 import { callFilterWords, everyDay } from './log-text.js';
 import { grouped } from '../../../format/words.js';
-import { theme } from '../../theme.js';
+import { useTheme } from '../../hooks/theme-context.js';
+import type { Palette } from '../../theme.js';
 
 export type Metric = 'calls' | 'minutes' | 'cost';
 const METRICS: Metric[] = ['calls', 'minutes', 'cost'];
@@ -35,9 +36,14 @@ const numbers = (g: StatGroup) => `${grouped(g.calls).padStart(9)} calls ${minut
 /** The per-assistant table's figures, each right under its header (ASSISTANT_FIGURES). */
 const figures = (g: StatGroup) => `${grouped(g.calls).padStart(9)}  ${g.minutes.toFixed(1).padStart(10)}  ${moneyColumn(g.cost).padStart(10)}`;
 const ASSISTANT_FIGURES = `${'CALLS'.padStart(9)}  ${'MINUTES'.padStart(10)}  ${'COST'.padStart(10)}`;
+const LATENCY_FIGURES = `${'P50 TURN'.padStart(9)}  ${'P95 TURN'.padStart(9)}`;
+/** A group's turn latency percentiles under LATENCY_FIGURES; blank where its records carry none. */
+const latencyFigures = (g: StatGroup) =>
+  g.latency ? `${`${Math.round(g.latency.p50)}`.padStart(9)}  ${`${Math.round(g.latency.p95)}`.padStart(9)}` : `${'—'.padStart(9)}  ${'—'.padStart(9)}`;
 
 /** The view's lines: the chart (one labelled line per day), the total, and the table per assistant. Exported for tests. */
 export function statsLines(
+  theme: Palette,
   stats: { byDay: StatGroup[]; byAssistant: StatGroup[]; total: StatGroup },
   metric: Metric,
   width: number,
@@ -54,22 +60,35 @@ export function statsLines(
   lines.push({
     text: `${metric === 'calls' ? 'Calls' : metric === 'minutes' ? 'Minutes' : 'Cost'} per day · m: ${others} · ${filters}`,
     bold: true,
-    color: theme().accent,
+    color: theme.accent,
   });
   if (days.length === 0) lines.push({ text: '  no calls', dim: true });
   for (const d of days)
-    lines.push({ text: `${label(d.key)}  ${bar(figure(d, metric), max, barWidth)} ${numbers(d)}`, color: d.calls ? undefined : theme().muted });
+    lines.push({ text: `${label(d.key)}  ${bar(figure(d, metric), max, barWidth)} ${numbers(d)}`, color: d.calls ? undefined : theme.muted });
   lines.push({ text: `${padCells('total', 14)}  ${''.padEnd(barWidth)} ${numbers(stats.total)}`, bold: true });
-  lines.push({ text: '' }, { text: 'Per assistant', bold: true, color: theme().accent });
-  const nameWidth = Math.max(10, width - ASSISTANT_FIGURES.length - 2);
-  lines.push({ text: `${padCells('ASSISTANT', nameWidth)}  ${ASSISTANT_FIGURES}`, bold: true });
+  // Where the records carry the platform's performance metrics: the turn latency, per day and per assistant.
+  const latency = stats.total.latency !== undefined;
+  if (latency) {
+    lines.push({ text: '' }, { text: 'Turn latency per day (ms)', bold: true, color: theme.accent });
+    lines.push({ text: `${''.padEnd(14)}  ${LATENCY_FIGURES}`, bold: true });
+    for (const d of days) if (d.latency) lines.push({ text: `${label(d.key)}  ${latencyFigures(d)}` });
+    lines.push({ text: `${padCells('total', 14)}  ${latencyFigures(stats.total)}`, bold: true });
+  }
+  lines.push({ text: '' }, { text: 'Per assistant', bold: true, color: theme.accent });
+  const header = latency ? `${ASSISTANT_FIGURES}  ${LATENCY_FIGURES}` : ASSISTANT_FIGURES;
+  const nameWidth = Math.max(10, width - header.length - 2);
+  lines.push({ text: `${padCells('ASSISTANT', nameWidth)}  ${header}`, bold: true });
   const rows = [...stats.byAssistant].sort((a, b) => b.calls - a.calls || (a.key < b.key ? -1 : 1));
-  for (const g of rows) lines.push({ text: `${padCells(truncate(g.key ? assistantName(g.key) : '(no assistant)', nameWidth), nameWidth)}  ${figures(g)}` });
+  for (const g of rows) {
+    const name = padCells(truncate(g.key ? assistantName(g.key) : '(no assistant)', nameWidth), nameWidth);
+    lines.push({ text: `${name}  ${figures(g)}${latency ? `  ${latencyFigures(g)}` : ''}` });
+  }
   if (rows.length === 0) lines.push({ text: '  no calls', dim: true });
   return lines;
 }
 
 export function CallStats({ width, height }: ScreenProps<{ name: 'call-stats' }>) {
+  const theme = useTheme();
   const stats = useConsole((s) => s.callStats);
   const { form } = useConsoleShallow((s) => ({ form: s.callLog.form }));
   const numbersList = useConsole((s) => s.numbers.data);
@@ -79,8 +98,8 @@ export function CallStats({ width, height }: ScreenProps<{ name: 'call-stats' }>
   const [metric, setMetric] = useState<Metric>('calls');
   const filters = callFilterWords(form, assistantName, numbersList);
   const lines = useMemo(
-    () => (stats.data ? statsLines(stats.data, metric, width, assistantName, filters ? `filters: ${filters}` : 'all calls') : []),
-    [stats.data, metric, width, assistantName, filters],
+    () => (stats.data ? statsLines(theme, stats.data, metric, width, assistantName, filters ? `filters: ${filters}` : 'all calls') : []),
+    [theme, stats.data, metric, width, assistantName, filters],
   );
   useDetailKeys({
     lines: lines.length,

@@ -2,7 +2,7 @@
 // filters, how fresh the archive is), then the table, newest first or in the order O chose. The
 // store holds a window of rows around the cursor and syncs the archive in the background while the
 // log is on top.
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import type { Call } from '../../../api/schemas.js';
 import { Box, Text } from 'ink';
 import { escapeLine } from '../../../format/escape.js';
@@ -10,6 +10,7 @@ import { useActions, useConsole, useConsoleShallow } from '../../../store/index.
 import { CALL_SORT_COLUMNS } from '../../../store/calls.js';
 import { scrollFor } from '../../../store/navigation.js';
 import { markSorted } from '../../../format/table-text.js';
+import { shortIdLengthOf } from '../../../format/short-id.js';
 import { Table, tableBodyHeight } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
@@ -19,18 +20,19 @@ import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
-import { CHART_ROWS, LIVE_MARK, callColor, callColumns, callFilterWords, callStatusText, chartText, syncWords } from './log-text.js';
-import { theme } from '../../theme.js';
+import { CHART_ROWS, LIVE_MARK, callColor, callLogLayout, callColumns, callFilterWords, callStatusText, chartText, syncWords } from './log-text.js';
+import { useCapabilities, useTheme } from '../../hooks/theme-context.js';
 
 const callKey = (c: Call) => c.id;
 
 /** Memoized: the cursor moves on every keypress, the per-day counts only when a sync lands. */
-const CallsChart = memo(function CallsChart({ perDay, width }: { perDay: { day: string; count: number }[]; width: number }) {
-  const chart = useMemo(() => chartText(perDay, width), [perDay, width]);
+const CallsChart = memo(function CallsChart({ perDay, width, filtered }: { perDay: { day: string; count: number }[]; width: number; filtered: boolean }) {
+  const theme = useTheme();
+  const chart = useMemo(() => chartText(perDay, width, filtered), [perDay, width, filtered]);
   return (
     <Box flexDirection="column" height={CHART_ROWS + 1}>
       {chart.rows.map((row, i) => (
-        <Text key={i} color={theme().good} wrap="truncate">
+        <Text key={i} color={theme.good} wrap="truncate">
           {row || ' '}
         </Text>
       ))}
@@ -48,6 +50,9 @@ function firstShown(log: { from: number; calls: readonly Call[] }, cursor: numbe
 }
 
 export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
+  const theme = useTheme();
+  const { color } = useCapabilities();
+  const colorOf = useCallback((c: Call) => callColor(theme, c), [theme]);
   // Not the window of rows the store holds around the screen: a read ahead moves it in a key gap
   // (store/calls.ts), and only the rows on screen (below) decide whether this draws again.
   const log = useConsoleShallow(({ callLog: { calls: _calls, positions: _positions, from: _from, ...rest } }) => rest);
@@ -74,12 +79,12 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const columns = useMemo(
     () =>
       markSorted(
-        callColumns(assistantName, numbers).map((col) => (col.header === sort?.column ? { ...col, priority: 1 } : col)),
+        callColumns(assistantName, numbers, color).map((col) => (col.header === sort?.column ? { ...col, priority: 1 } : col)),
         sort,
       ),
-    [assistantName, numbers, sort],
+    [assistantName, numbers, color, sort],
   );
-  const tableHeight = Math.max(3, height - CHART_ROWS - 2);
+  const { chart: showChart, tableHeight } = callLogLayout(height);
   // The store holds rows `from`…`from + calls.length - 1` of `total`, around the cursor.
   const cursor = Math.min(view.cursor, Math.max(0, log.total - 1));
   // The rows on screen, where the table puts them (its own clamp, over the rows held), kept as the
@@ -91,21 +96,20 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   });
   const shownFrom = useConsole(({ callLog: l }) => l.from + firstShown(l, cursor, view.scroll, body));
   const selected = shown[cursor - shownFrom];
+  // Short ids unique among every row held, which the palette's `:calls <id>` looks in first.
+  const idLength = useConsole(({ callLog: l }) => shortIdLengthOf(l.calls));
   const empty = log.total === 0;
   const copy = useCopy();
 
   useListKeys({
+    empty: 'no call here',
     count: log.total,
     height: tableHeight,
     // The first screen of an archive that holds nothing yet: keys wait for the first page.
     loading: log.status === 'idle' || (empty && sync.running && !log.filtering && !view.filter),
     bindings: {
       [Command.Refresh]: () => void actions.loadCalls({ force: true }),
-      [Command.CallFilters]: () => actions.push({ name: 'call-filters' }),
-      [Command.ToggleLive]: () => actions.toggleLive(),
       [Command.Outbound]: () => actions.push({ name: 'call-outbound' }),
-      [Command.Search]: () => actions.openPalette('search '),
-      [Command.Stats]: () => actions.push({ name: 'call-stats' }),
       [Command.Sort]: () => actions.cycleSort(CALL_SORT_COLUMNS),
       [Command.Open]: () => void (selected && actions.push({ name: 'call', id: selected.id })),
       [Command.RawJson]: () => void (selected && actions.showCallJson(selected.id)),
@@ -118,7 +122,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const filters = callFilterWords(log.form, assistantName, numbers);
   const status = (
     <Text dimColor wrap="truncate">
-      {log.live ? <Text color={theme().good}>{LIVE_MARK.live}</Text> : <Text color={theme().warning}>{LIVE_MARK.paused}</Text>}
+      {log.live ? <Text color={theme.good}>{LIVE_MARK.live}</Text> : <Text color={theme.warning}>{LIVE_MARK.paused}</Text>}
       {callStatusText({
         filters,
         total: log.total,
@@ -127,7 +131,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
         filtering: log.filtering,
         sync: syncWords({ ...sync, running: slowSync }, now),
       })}
-      {log.error ? <Text color={theme().error}>{`  ${escapeLine(log.error)}`}</Text> : ''}
+      {log.error ? <Text color={theme.error}>{`  ${escapeLine(log.error)}`}</Text> : ''}
     </Text>
   );
   if (log.status === 'idle') return <Loading what="the call log" />;
@@ -137,7 +141,7 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   if (empty && sync.error && !view.filter && !filters) return <ErrorState what="the call log" message={sync.error} hint={sync.hint} />;
   return (
     <Box flexDirection="column" height={height}>
-      <CallsChart perDay={log.perDay} width={width} />
+      {showChart && <CallsChart perDay={log.perDay} width={width} filtered={!!filters || !!view.filter} />}
       {status}
       {empty ? (
         <Empty text={log.filtering ? 'Filtering…' : view.filter || filters ? 'No calls match these filters.' : 'No calls yet. Press o to place one.'} />
@@ -150,8 +154,9 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
           height={tableHeight}
           width={width}
           rowKey={callKey}
-          colorOf={callColor}
+          colorOf={colorOf}
           fitToView
+          idLength={idLength}
         />
       )}
     </Box>

@@ -2,18 +2,27 @@
 // line and the table's columns, shared by the Calls screen and the frame drawn before Ink has
 // loaded (src/ui/start.ts), which shows the archive's first rows when the console opens on the log.
 import type { Call, PhoneNumber } from '../../../api/schemas.js';
-import { callCost, callDuration } from '../../../api/records.js';
+import { callCost, callDuration, numberDid, shown } from '../../../api/records.js';
 import type { StatGroup } from '../../../store/archive.js';
 import type { CallFilterForm } from '../../../store/calls.js';
 import { ago } from '../../../store/cached.js';
 import type { Column } from '../../../format/column.js';
 import { count, grouped } from '../../../format/words.js';
-import { capabilities } from '../../capabilities.js';
-import { theme } from '../../theme.js';
+import type { Palette } from '../../theme.js';
 import { dateTime, duration, moneyColumn, truncate } from '../../../format/display.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
 export const CHART_ROWS = 3;
+
+/**
+ * The call log's rows in a body `height` rows tall: the chart and its legend, the status line,
+ * then the table (its header and at least two rows). Too short for all of it, the chart goes
+ * first: the table's header is never the row that is cut.
+ */
+export function callLogLayout(height: number): { chart: boolean; tableHeight: number } {
+  const chart = height >= CHART_ROWS + 1 + 1 + 3;
+  return { chart, tableHeight: Math.max(3, height - 1 - (chart ? CHART_ROWS + 1 : 0)) };
+}
 
 /** The bar chart's text rows, top first: one column per day, eighth-block resolution. */
 export function chartRows(counts: number[], rows = CHART_ROWS): string[] {
@@ -46,14 +55,16 @@ export function everyDay(days: StatGroup[]): StatGroup[] {
 }
 
 /** The chart for the last days that fit `width` (two cells a day): its bar rows and its legend. */
-export function chartText(perDay: { day: string; count: number }[], width: number): { rows: string[]; legend: string } {
+export function chartText(perDay: { day: string; count: number }[], width: number, filtered = false): { rows: string[]; legend: string } {
   const days = everyDay(perDay.map((d) => ({ key: d.day, calls: d.count, minutes: 0, cost: 0 }))).slice(-Math.max(1, Math.floor((width - 2) / 2)));
   const max = Math.max(0, ...days.map((d) => d.calls));
   return {
     rows: chartRows(days.map((d) => d.calls)),
     legend: days.length
       ? truncate(`calls/day ${days[0].key} → ${days[days.length - 1].key} · busiest day ${max} · S: stats`, width)
-      : 'calls/day: no calls in the archive yet',
+      : filtered
+        ? 'calls/day: no calls match the filters'
+        : 'calls/day: no calls in the archive yet',
   };
 }
 
@@ -61,7 +72,7 @@ export function chartText(perDay: { day: string; count: number }[], width: numbe
 export function callFilterWords(f: CallFilterForm, assistantName: (id: string) => string, numbers: PhoneNumber[] | undefined): string {
   return [
     f.assistantId && `assistant ${assistantName(f.assistantId)}`,
-    f.phoneNumberId && `number ${numbers?.find((n) => n.id === f.phoneNumberId)?.did ?? f.phoneNumberId}`,
+    f.phoneNumberId && `number ${numberDid(numbers?.find((n) => n.id === f.phoneNumberId)) ?? f.phoneNumberId}`,
     f.from && `from ${f.from}`,
     f.to && `to ${f.to}`,
     f.id && `id ${f.id}`,
@@ -107,11 +118,11 @@ const CALL_STATE_LOOK: Record<CallState, { color?: 'warning' | 'good' | 'error';
   failed: { color: 'error', glyph: '✗' },
 };
 
-/** A call row's colour by its state, in the theme's colours. */
-export function callColor(c: Call): string | undefined {
+/** A call row's colour by its state, in the palette's colours. */
+export function callColor(theme: Palette, c: Call): string | undefined {
   const s = callState(c);
   const name = s && CALL_STATE_LOOK[s].color;
-  return name && theme()[name];
+  return name && theme[name];
 }
 
 /** The STATUS cell: without colour, the state's glyph first, so the states still stand apart. */
@@ -121,21 +132,24 @@ function statusCell(c: Call, color: boolean): string {
 }
 
 /** The call log's columns; names of assistants and numbers come from the lists the console holds. */
-export function callColumns(
-  assistantName: (id: string | null | undefined) => string,
-  numbers: PhoneNumber[] | undefined,
-  color = capabilities().color,
-): Column<Call>[] {
+export function callColumns(assistantName: (id: string | null | undefined) => string, numbers: PhoneNumber[] | undefined, color: boolean): Column<Call>[] {
   return [
     { header: 'CREATED', width: 16, priority: 1, value: (c) => dateTime(c.createdAt), sortBy: (c) => Date.parse(c.createdAt) },
     { header: 'ID', width: 8, priority: 5, grow: true, id: true, value: (c) => c.id },
-    { header: 'TYPE', width: 8, priority: 6, value: (c) => (c.type ?? '—').replace(/PhoneCall$/, '') },
+    { header: 'TYPE', width: 8, priority: 6, value: (c) => (shown(c.type) ?? '—').replace(/PhoneCall$/, '') },
     { header: 'STATUS', width: 11, priority: 1, value: (c) => statusCell(c, color), sortBy: (c) => c.status },
     { header: 'ASSISTANT', width: 12, priority: 2, grow: true, value: (c) => assistantName(c.assistantId) },
-    { header: 'NUMBER', width: 13, priority: 7, value: (c) => numbers?.find((n) => n.id === c.phoneNumberId)?.did ?? c.phoneNumberId ?? '—' },
+    { header: 'NUMBER', width: 13, priority: 7, value: (c) => numberDid(numbers?.find((n) => n.id === c.phoneNumberId)) ?? c.phoneNumberId ?? '—' },
     { header: 'CUSTOMER', width: 13, priority: 3, value: (c) => c.customer?.number ?? '—' },
     { header: 'NAME', width: 10, priority: 8, grow: true, hideWhenSame: true, value: (c) => c.customer?.name ?? '' },
     { header: 'DUR', width: 6, priority: 4, align: 'right', value: (c) => duration(callDuration(c)), sortBy: (c) => callDuration(c) },
-    { header: 'COST', width: 7, priority: 9, align: 'right', value: (c) => moneyColumn(callCost(c)), sortBy: (c) => callCost(c) },
+    {
+      header: 'COST',
+      width: 7,
+      priority: 9,
+      align: 'right',
+      value: (c) => (callCost(c) === undefined && c.cost != null ? (shown(c.cost) ?? '') : moneyColumn(callCost(c))),
+      sortBy: (c) => callCost(c),
+    },
   ];
 }

@@ -1,8 +1,10 @@
 // The calls' routes: the call log, one call, full-text search, stats, the filters and an outbound call.
 import type { Call } from '../../../api/schemas.js';
 import { freshnessOfResource, lookup } from '../../../store/routes.js';
-import type { RouteSpecs } from '../route-spec.js';
-import { findRecords } from '../find.js';
+import { Footer } from '../../keymap.js';
+import { defineRoutes, type NoParams } from '../route-spec.js';
+import { pickItems } from '../find.js';
+import { matchRecords } from '../../../format/short-id.js';
 
 /** The calls loaded, then the archive's others. */
 function withArchived(loaded: readonly Call[], archived: readonly Call[]): Call[] {
@@ -10,16 +12,43 @@ function withArchived(loaded: readonly Call[], archived: readonly Call[]): Call[
   return [...loaded, ...archived.filter((c) => !held.has(c.id))];
 }
 
-export const CALLS = {
+/** `s` on the log and on a search's matches: the palette's `:search`, with the text searched for there. */
+const SEARCH = { keys: [{ char: 's' }], hint: 'search transcripts (:search text)', footer: Footer.Normal };
+
+export const CALLS = defineRoutes<{
+  // `drill`: the log of one assistant's or one number's calls (`C`), whose filter is its own: leaving it, the log has its filters again.
+  calls: { drill?: { assistantId: string } | { phoneNumberId: string } };
+  call: { id: string; match?: string };
+  'call-search': { text: string };
+  'call-stats': NoParams;
+  'call-filters': NoParams;
+  'call-outbound': { assistantId?: string };
+}>()({
   calls: {
     title: () => 'Calls',
     contexts: ['calls', 'list', 'global'],
+    jump: '3',
+    help: 'Calls',
     component: () => import('./Calls.js').then((m) => m.Calls),
+    firstFrame: () => 'Loading the call log…',
     enter(_r, a, s) {
       void a.loadAssistants(lookup);
       void a.loadNumbers(lookup);
       // The call log is folded into, not reloaded: the calls loaded and the cursor stay.
       void (s.callLog.status === 'ready' ? a.refreshCalls() : a.loadCalls());
+    },
+    keys: {
+      callFilters: { keys: [{ char: 'f' }], hint: 'filters', footer: Footer.Normal, run: ({ actions }) => actions.push({ name: 'call-filters' }) },
+      toggleLive: { keys: [{ char: 'L' }], hint: 'live on/off', footer: Footer.Normal, run: ({ actions }) => actions.toggleLive() },
+      search: { ...SEARCH, run: ({ actions }) => actions.openPalette('search ') },
+      stats: {
+        keys: [{ char: 'S' }],
+        hint: 'stats',
+        footer: Footer.Normal,
+        run: ({ actions }) => actions.push({ name: 'call-stats' }),
+        // The log is read and holds none (of its filters' calls, or at all): every figure would be 0.
+        disabled: ({ state: { callLog: l } }) => (l.status === 'ready' && l.total === 0 && !l.filtering ? 'no call to count' : undefined),
+      },
     },
     // The live call log.
     poll: (_r, s) => (s.callLog.live && s.callLog.status === 'ready' ? () => s.actions.refreshCalls() : null),
@@ -36,25 +65,44 @@ export const CALLS = {
       aliases: ['c'],
       arg: 'id',
       open: (id) => [{ name: 'calls' }, id ? { name: 'call', id } : undefined],
-      // The calls the log holds and those the archive holds with that id's start: a short id opens its call; an id
-      // found in neither is asked of the service.
-      find: (arg, s) => ({
-        items: findRecords(
-          arg,
-          withArchived(s.callLog.calls, s.actions.callsWithIdPrefix(arg)),
-          () => undefined,
-          (c) => [c.createdAt, c.customer?.number].filter(Boolean).join(' · '),
-        ),
-        what: 'call',
-        open: 'call',
-        complete: false,
-      }),
+      // A whole id or a short id (its end) of a call the log holds names that call: the log's short ids are
+      // unique among the calls it holds. Else the archive's calls are looked in too; an id found in neither
+      // is asked of the service.
+      find: (arg, s) => {
+        const held = matchRecords(arg, s.callLog.calls);
+        const found = held.by === 'id' || held.by === 'end' ? held : matchRecords(arg, withArchived(s.callLog.calls, s.actions.callsWithIdPart(arg)));
+        return {
+          items: pickItems(
+            found.records,
+            () => undefined,
+            (c) => [c.createdAt, c.customer?.number].filter(Boolean).join(' · '),
+          ),
+          what: 'call',
+          open: 'call',
+          complete: false,
+        };
+      },
     },
   },
   call: {
     title: (r) => `call ${r.id}`,
     contexts: ['call', 'detail', 'global'],
+    help: 'Calls',
     component: () => import('./CallDetail.js').then((m) => m.CallDetail),
+    keys: {
+      testFromCall: {
+        keys: [{ char: 'T' }],
+        hint: 'make a test from it',
+        footer: Footer.Low,
+        write: true,
+        run: ({ route, state, actions }) => void actions.saveCallAsScenario(state.records[`call:${route.id}`]!.data as Call),
+        // The full record only: a listed call has no transcript to replay.
+        disabled({ route, state }) {
+          const rec = state.records[`call:${route.id}`];
+          return rec?.data ? undefined : rec?.status === 'error' ? 'the whole call could not be loaded' : 'the whole call is not in yet';
+        },
+      },
+    },
     enter(r, a) {
       void a.loadAssistants(lookup);
       void a.loadNumbers(lookup);
@@ -72,8 +120,11 @@ export const CALLS = {
   'call-search': {
     // Quoted once: a search for "a phrase" brings its own quotes.
     title: (r) => (r.text.includes('"') ? `search ${r.text}` : `search "${r.text}"`),
+    viewKey: (r) => `call-search:${r.text}`,
     contexts: ['search', 'list', 'global'],
+    help: 'Calls',
     component: () => import('./CallSearch.js').then((m) => m.CallSearch),
+    keys: { search: { ...SEARCH, run: ({ route, actions }) => actions.openPalette(`search ${route.text}`) } },
     enter(r, a) {
       void a.loadAssistants();
       void a.loadNumbers();
@@ -92,6 +143,8 @@ export const CALLS = {
   'call-stats': {
     title: () => 'stats',
     contexts: ['stats', 'detail', 'global'],
+    // Its own section: the call log has a chart too, which `m` does not switch.
+    help: 'Call stats (S)',
     component: () => import('./CallStats.js').then((m) => m.CallStats),
     enter(_r, a) {
       void a.loadAssistants();
@@ -119,4 +172,4 @@ export const CALLS = {
       void a.loadNumbers(lookup);
     },
   },
-} satisfies RouteSpecs<'calls' | 'call' | 'call-search' | 'call-stats' | 'call-filters' | 'call-outbound'>;
+});

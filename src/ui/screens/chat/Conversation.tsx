@@ -12,16 +12,17 @@ import { TextInput, inputRows } from '../../components/TextInput.js';
 import { Spinner } from '../../components/Spinner.js';
 import { useKeyGap } from '../../hooks/useKeyGap.js';
 import { ErrorState, Loading } from '../../components/Status.js';
-import { Priority } from '../../hooks/keypress.js';
+import { Priority, useWaitKeys } from '../../hooks/keypress.js';
 import { useBindings } from '../../hooks/bindings.js';
 import { useTopView } from '../../hooks/useTopView.js';
-import { Command, KEYMAP, describeKey, keysAt, type KeyContext } from '../../keymap.js';
+import { Command, describeKey, keysAt, type KeyContext } from '../../keymap.js';
+import { useKeymap } from '../../hooks/keymap-context.js';
 import { money, truncate, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 import type { ScreenProps } from '../shared.js';
 import { turnLines, unsetVariables, windowTurns } from './transcript.js';
 import { VariablesEditor } from './VariablesEditor.js';
-import { theme } from '../../theme.js';
+import { useTheme } from '../../hooks/theme-context.js';
 
 /** The draft box grows to this many rows, then scrolls. */
 const MAX_INPUT_LINES = 5;
@@ -29,6 +30,8 @@ const MAX_ERROR_LINES = 3;
 const CHAT: KeyContext[] = ['chat'];
 
 export function Conversation({ route, width, height }: ScreenProps<Extract<Route, { name: 'chat-session' }>>) {
+  const theme = useTheme();
+  const keymap = useKeymap();
   const id = route.sessionId;
   const meta = useConsoleShallow((s) => {
     const c = s.chat.conversations[id];
@@ -64,7 +67,10 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
     },
     { priority: Priority.Screen, active: waiting },
   );
-  if (waiting && meta.status === 'error') return <ErrorState what={`session ${id}`} message={meta.error} />;
+  // Typed ahead (the first words of a message, typed as the chat opened): they wait for the input.
+  const failed = waiting && meta.status === 'error';
+  useWaitKeys(failed ? 'ready' : waiting || !turns || !meta.variables ? 'waiting' : 'ready');
+  if (failed) return <ErrorState what={`session ${id}`} message={meta.error} />;
   if (waiting || !turns || !meta.variables) return <Loading what={`session ${id}`} />;
 
   const vars = Object.entries(meta.variables);
@@ -76,7 +82,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
     meta.name === `Chat with ${assistantName}` ? '' : meta.name, // the service's default name says nothing new
     count(turns.length, 'message'),
     total !== undefined ? `total ${money(total)}` : '',
-    vars.length ? `vars ${vars.map(([k, v]) => `${k}=${v}`).join(' ')}` : `${describeKey(keysAt(KEYMAP[Command.Variables], 'chat')[0])} variables`,
+    vars.length ? `vars ${vars.map(([k, v]) => `${k}=${v}`).join(' ')}` : `${describeKey(keysAt(keymap.binding(Command.Variables)!, 'chat')[0])} variables`,
   ]
     .filter(Boolean)
     .join(' · ');
@@ -87,7 +93,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
   const counts = turns.map((t) => turnLines(t, assistantName, width).length);
   const win = windowTurns(counts, transcriptHeight, scroll);
   const unset = unsetVariables(turns);
-  const varsKey = describeKey(KEYMAP[Command.Variables].keys[0]);
+  const varsKey = describeKey(keymap.binding(Command.Variables)!.keys[0]);
 
   return (
     <Box flexDirection="column" width={width} height={height}>
@@ -111,7 +117,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
         <Transcript turns={turns} assistantName={assistantName} width={width} height={transcriptHeight} scroll={scroll} />
       )}
       {refreshLine ? (
-        <Text color={theme().error} wrap="truncate">
+        <Text color={theme.error} wrap="truncate">
           {truncate(`Could not refresh the conversation: ${meta.error}`, width)}
         </Text>
       ) : null}
@@ -121,12 +127,12 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
         </Text>
       ) : meta.sendError ? (
         <Box height={errorLines} overflow="hidden">
-          <Text color={theme().error} wrap="wrap">
+          <Text color={theme.error} wrap="wrap">
             Not sent: {meta.sendError}
           </Text>
         </Box>
       ) : unset.length && scroll === 0 ? (
-        <Text color={theme().warning} wrap="truncate">
+        <Text color={theme.warning} wrap="truncate">
           {truncate(
             `${unset.map((v) => `{{${v}}}`).join(', ')} ${unset.length === 1 ? 'has' : 'have'} no value in this chat · ${varsKey} sets variables`,
             width,
@@ -170,8 +176,9 @@ const Transcript = memo(function Transcript(props: { turns: Turn[]; assistantNam
 });
 
 const TurnBlock = memo(function TurnBlock(props: { turn: Turn; assistantName: string; width: number; from: number; to: number }) {
+  const theme = useTheme();
   const lines = turnLines(props.turn, props.assistantName, props.width).slice(props.from, props.to);
-  const color = props.turn.role === 'user' ? theme().accent : props.turn.role === 'assistant' ? theme().good : theme().warning;
+  const color = props.turn.role === 'user' ? theme.accent : props.turn.role === 'assistant' ? theme.good : theme.warning;
   return (
     <>
       {lines.map((l, i) => (
@@ -195,6 +202,7 @@ function Elapsed({ since }: { since: number }) {
 
 /** The input line and the conversation's keys: Enter sends, ↑/↓ recall, PgUp/PgDn scroll, Esc cancels or goes back. */
 function ChatInput(props: { id: string; width: number; lines: number; maxScroll: number; pageSize: number; active: boolean; onVariables: () => void }) {
+  const theme = useTheme();
   const { id } = props;
   const draft = useConsole((s) => s.chat.conversations[id]?.draft ?? '');
   const sending = useConsole((s) => !!s.chat.conversations[id]?.sending);
@@ -249,7 +257,7 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
   // A long draft scrolls inside its box, keeping the cursor's row in view.
   return (
     <Box height={props.lines} width={props.width} overflow="hidden">
-      <Text color={sending ? theme().muted : theme().warning}>› </Text>
+      <Text color={sending ? theme.muted : theme.warning}>› </Text>
       {sending ? (
         <Text dimColor wrap="truncate">
           {draft.replace(/\n/g, ' ↵ ')}

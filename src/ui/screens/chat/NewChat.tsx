@@ -6,15 +6,16 @@ import { Picker } from '../../components/Picker.js';
 import { TextInput } from '../../components/TextInput.js';
 import { ErrorState, Loading } from '../../components/Status.js';
 import { Spinner } from '../../components/Spinner.js';
-import { Priority } from '../../hooks/keypress.js';
+import { Priority, useWaitKeys } from '../../hooks/keypress.js';
 import { useBindings } from '../../hooks/bindings.js';
 import { Command } from '../../keymap.js';
 import type { ScreenProps } from '../shared.js';
 import { activeWord } from '../../../format/words.js';
 import { escapeLine } from '../../../format/escape.js';
-import { theme } from '../../theme.js';
+import { useTheme } from '../../hooks/theme-context.js';
 
 export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new' }>) {
+  const theme = useTheme();
   const assistants = useConsole((s) => s.assistants);
   const actions = useActions();
   const [assistantId, setAssistantId] = useState<string | null>(null);
@@ -22,16 +23,15 @@ export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new'
   const start = useConsole((s) => (assistantId ? s.chat.starts[assistantId] : undefined));
   const starting = start?.status === 'loading';
 
-  // While the session starts, every key waits on it (modal, nothing bound).
+  // While the session starts, every key waits, in order, for the conversation's input that takes this screen's place.
+  useWaitKeys(starting ? 'waiting' : 'ready');
   useBindings(
     ['prompt'],
-    starting
-      ? {}
-      : {
-          [Command.Cancel]: () => setAssistantId(null),
-          [Command.Accept]: assistantId !== null && (() => void actions.startChat(assistantId, name, route)),
-        },
-    { priority: Priority.Overlay, active: assistantId !== null, modal: starting },
+    {
+      [Command.Cancel]: () => setAssistantId(null),
+      [Command.Accept]: assistantId !== null && (() => void actions.startChat(assistantId, name, route)),
+    },
+    { priority: Priority.Overlay, active: assistantId !== null },
   );
 
   if (!assistants.data && assistants.status === 'error') return <ErrorState what="assistants" message={assistants.error} />;
@@ -53,7 +53,7 @@ export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new'
     <Box flexDirection="column">
       <Text bold>New chat with {escapeLine(chosen?.name ?? assistantId)}</Text>
       <Text>
-        <Text color={theme().warning}>Name (optional): </Text>
+        <Text color={theme.warning}>Name (optional): </Text>
         <TextInput value={name} onChange={setName} focus={!starting} placeholder="a name to find it by" width={Math.max(10, width - 17)} />
       </Text>
       {starting ? (
@@ -61,7 +61,7 @@ export function NewChat({ route, width, height }: ScreenProps<{ name: 'chat-new'
           <Spinner /> Starting the session…
         </Text>
       ) : start?.status === 'error' ? (
-        <Text color={theme().error} wrap="wrap">
+        <Text color={theme.error} wrap="wrap">
           Could not start the chat: {escapeLine(start.error ?? '')}
         </Text>
       ) : null}

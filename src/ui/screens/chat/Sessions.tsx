@@ -9,15 +9,16 @@ import type { Column } from '../../../format/column.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { TextInput } from '../../components/TextInput.js';
-import { Priority } from '../../hooks/keypress.js';
+import { Priority, useWaitKeys } from '../../hooks/keypress.js';
 import { useCopy } from '../../hooks/useCopy.js';
 import { useBindings } from '../../hooks/bindings.js';
 import { useListKeys, useRouteContexts } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { dateTime } from '../../../format/display.js';
+import { matchRecords, shortIdLengthOf } from '../../../format/short-id.js';
 import { filterRows, firstLoad, useSortedList, type ScreenProps } from '../shared.js';
-import { theme } from '../../theme.js';
+import { useTheme } from '../../hooks/theme-context.js';
 
 /** Newest first by when the session was created (entries without a date by when they were remembered). */
 function newestFirst(sessions: RememberedSession[]): RememberedSession[] {
@@ -36,30 +37,39 @@ function sessionColumns(assistantName: (id?: string) => string): Column<Remember
     { header: 'CREATED', width: 16, priority: 4, value: (s) => dateTime(s.createdAt) },
     { header: 'LAST MESSAGE', width: 20, priority: 3, grow: true, value: (s) => s.lastMessage ?? '—' },
     { header: 'MSGS', width: 4, priority: 5, align: 'right', value: (s) => (s.messageCount == null ? '—' : String(s.messageCount)) },
-    { header: 'ID', width: 12, priority: 6, value: (s) => s.id },
+    { header: 'ID', width: 8, priority: 6, grow: true, id: true, value: (s) => s.id },
   ];
 }
 
 export function ChatSessions({ route, width, height }: ScreenProps<Extract<Route, { name: 'chat' }>>) {
   if (route.assistantId) return <StartingChat assistantId={route.assistantId} />;
-  if (route.sessionId) return <Loading what={`session ${route.sessionId}`} />;
+  if (route.sessionId) return <OpeningSession id={route.sessionId} />;
   return <SessionList width={width} height={height} />;
 }
 
+/** `:chat <id>` until its conversation takes this route's place: keys typed ahead wait for its input. */
+function OpeningSession({ id }: { id: string }) {
+  useWaitKeys('waiting');
+  return <Loading what={`session ${id}`} />;
+}
+
 function StartingChat({ assistantId }: { assistantId: string }) {
+  const theme = useTheme();
   const start = useConsole((s) => s.chat.starts[assistantId]);
   const name = useConsole((s) => s.assistants.data?.find((a) => a.id === assistantId)?.name ?? assistantId);
   const actions = useActions();
   // r asks again once the start failed (the list's refresh key: this is the list's route).
   const contexts = useRouteContexts();
   useBindings(contexts, { [Command.Refresh]: start?.status === 'error' && (() => void actions.startChat(assistantId)) }, { priority: Priority.Screen });
+  // What is typed while the session is created is for the conversation's input (q, ? and digits too).
+  useWaitKeys(start?.status === 'error' ? 'failed' : 'waiting');
   if (start?.status === 'error') {
     return (
       <Box flexDirection="column">
-        <Text color={theme().error} bold>
+        <Text color={theme.error} bold>
           Could not start a chat with {name}
         </Text>
-        <Text color={theme().error} wrap="wrap">
+        <Text color={theme.error} wrap="wrap">
           {start.error}
         </Text>
         <Text dimColor>Press r to retry, 4 for your sessions.</Text>
@@ -70,6 +80,7 @@ function StartingChat({ assistantId }: { assistantId: string }) {
 }
 
 function SessionList({ width, height }: { width: number; height: number }) {
+  const theme = useTheme();
   const index = useConsole((s) => s.chat.index);
   const assistants = useConsole((s) => s.assistants.data);
   const view = useTopView();
@@ -102,10 +113,13 @@ function SessionList({ width, height }: { width: number; height: number }) {
     {
       [Command.Cancel]: () => setAsking(null),
       [Command.Accept]: () => {
-        const id = (asking ?? '').trim();
-        if (!id) return; // nothing typed yet: stay
+        const typed = (asking ?? '').trim();
+        if (!typed) return; // nothing typed yet: stay
+        // The short id (or the name) this list shows names its session, as with `:chat`; one it
+        // does not have is asked of the service as typed.
+        const found = matchRecords(typed, index.data ?? [], (x) => x.name).records;
         setAsking(null);
-        actions.push({ name: 'chat-session', sessionId: id });
+        actions.push({ name: 'chat-session', sessionId: found.length === 1 ? found[0].id : typed });
       },
     },
     { priority: Priority.Overlay, active: asking !== null },
@@ -115,7 +129,7 @@ function SessionList({ width, height }: { width: number; height: number }) {
     asking === null ? null : (
       <Box flexDirection="column">
         <Text>
-          <Text color={theme().warning}>Session id: </Text>
+          <Text color={theme.warning}>Session id: </Text>
           <TextInput value={asking} onChange={setAsking} focus placeholder="paste a session id" width={Math.max(10, width - 12)} />
         </Text>
         <Text dimColor>Enter open · Esc cancel</Text>
@@ -126,7 +140,20 @@ function SessionList({ width, height }: { width: number; height: number }) {
   else if (!index.data) body = <Loading what="sessions" />;
   else if (rows.length === 0)
     body = <Empty text={view.filter ? `No session matches "${view.filter}".` : 'No chats yet. Press n to start one, or o to open a session id.'} />;
-  else body = <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={bodyHeight} width={width} rowKey={(s) => s.id} />;
+  else
+    body = (
+      <Table
+        columns={list.columns}
+        rows={rows}
+        cursor={view.cursor}
+        scroll={view.scroll}
+        height={bodyHeight}
+        width={width}
+        rowKey={(s) => s.id}
+        idLength={shortIdLengthOf(index.data ?? [])}
+        measured={index.data}
+      />
+    );
   return (
     <Box flexDirection="column">
       {prompt}

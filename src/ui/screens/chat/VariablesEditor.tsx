@@ -9,7 +9,7 @@ import { Priority } from '../../hooks/keypress.js';
 import { useBindings } from '../../hooks/bindings.js';
 import { Command } from '../../keymap.js';
 import { truncate } from '../../../format/display.js';
-import { theme } from '../../theme.js';
+import { useTheme } from '../../hooks/theme-context.js';
 
 const LINE = /^\s*([\w.-]+)\s*=(.*)$/;
 
@@ -26,6 +26,7 @@ export function parseVariables(lines: string[]): { vars: Variables } | { error: 
 }
 
 export function VariablesEditor(props: { initial: Variables; width: number; onSave: (vars: Variables) => void; onCancel: () => void }) {
+  const theme = useTheme();
   const [lines, setLines] = useState(() => [...Object.entries(props.initial).map(([k, v]) => `${k}=${v}`), '']);
   const [focus, setFocus] = useState(() => lines.length - 1);
   const [error, setError] = useState<string | null>(null);
@@ -58,11 +59,11 @@ export function VariablesEditor(props: { initial: Variables; width: number; onSa
     setLines((ls) => ls.map((l, i) => (i === focus ? v : l)));
   };
   return (
-    <Box flexDirection="column" flexShrink={0} borderStyle="round" borderColor={theme().warning} paddingX={1} width={Math.min(props.width, 72)}>
+    <Box flexDirection="column" flexShrink={0} borderStyle="round" borderColor={theme.warning} paddingX={1} width={Math.min(props.width, 72)}>
       <Text bold>Variables — sent with every message of this session</Text>
       {lines.map((l, i) => (
         <Text key={i}>
-          <Text color={i === focus ? theme().warning : undefined}>{i === focus ? '› ' : '  '}</Text>
+          <Text color={i === focus ? theme.warning : undefined}>{i === focus ? '› ' : '  '}</Text>
           {i === focus ? (
             <TextInput value={l} onChange={edit} focus placeholder="name=value" width={Math.max(10, Math.min(props.width, 72) - 6)} />
           ) : (
@@ -70,7 +71,7 @@ export function VariablesEditor(props: { initial: Variables; width: number; onSa
           )}
         </Text>
       ))}
-      {error ? <Text color={theme().error}>{error}</Text> : null}
+      {error ? <Text color={theme.error}>{error}</Text> : null}
       <Text dimColor>Enter new line · ↑↓ move · Ctrl-S save · Esc cancel</Text>
     </Box>
   );

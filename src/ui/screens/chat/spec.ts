@@ -1,11 +1,19 @@
 // The chat's routes: the sessions, a new chat, and a conversation.
-import type { RouteSpecs } from '../route-spec.js';
+import { defineRoutes, type NoParams } from '../route-spec.js';
+import { findRecords } from '../find.js';
 
-export const CHAT = {
+export const CHAT = defineRoutes<{
+  chat: { sessionId?: string; assistantId?: string };
+  'chat-new': NoParams;
+  'chat-session': { sessionId: string };
+}>()({
   chat: {
     title: () => 'Chat',
     contexts: ['sessions', 'list', 'global'],
+    jump: '4',
+    help: 'Chat',
     component: () => import('./Sessions.js').then((m) => m.ChatSessions),
+    firstFrame: () => 'Loading chat sessions…',
     enter(r, a) {
       void a.loadAssistants();
       // `:chat <id>` and `chat --assistant <id>` ask for a conversation: it takes the list's place.
@@ -13,7 +21,26 @@ export const CHAT = {
       if (r.assistantId) return void a.startChat(r.assistantId);
       a.loadSessionIndex();
     },
-    palette: { name: 'chat', aliases: ['ch'], arg: 'session id', open: (id) => [id ? { name: 'chat', sessionId: id } : { name: 'chat' }] },
+    palette: {
+      name: 'chat',
+      aliases: ['ch'],
+      arg: 'session id or name',
+      rest: true,
+      open: (id) => [id ? { name: 'chat', sessionId: id } : { name: 'chat' }],
+      // The sessions this profile remembers (the list `4` shows); an id found there by its end or
+      // name opens that session, one not there is asked of the service as typed.
+      find: (arg, s) => ({
+        items: findRecords(
+          arg,
+          s.actions.rememberedSessions(),
+          (x) => x.name,
+          (x) => [x.name, x.createdAt, x.id].filter(Boolean).join(' · '),
+        ),
+        what: 'session',
+        open: 'session',
+        complete: false,
+      }),
+    },
   },
   'chat-new': {
     title: () => 'new chat',
@@ -25,10 +52,11 @@ export const CHAT = {
     title: (r) => `session ${r.sessionId}`,
     // No 'global': the input line has the keys, so q and the digits are text here.
     contexts: ['chat'],
+    help: 'Chat',
     component: () => import('./Conversation.js').then((m) => m.Conversation),
     enter(r, a) {
       void a.loadAssistants();
       void a.openSession(r.sessionId);
     },
   },
-} satisfies RouteSpecs<'chat' | 'chat-new' | 'chat-session'>;
+});

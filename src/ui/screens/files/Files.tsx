@@ -18,9 +18,11 @@ import { dateTime, humanBytes, show, truncate, wrapText } from '../../../format/
 import { escapeLine } from '../../../format/escape.js';
 import { filterRows, firstLoad, useSortedList, type ScreenProps } from '../shared.js';
 import { FILE_COLUMNS, filesLine } from '../lists.js';
+import { shortIdLengthOf } from '../../../format/short-id.js';
 import { checkUploadPath, completePath, expandHome } from './pathInput.js';
 import { knownUploadLimit } from '../../../api/upload-check.js';
-import { theme } from '../../theme.js';
+import { basename } from 'node:path';
+import { useTheme } from '../../hooks/theme-context.js';
 
 function useDeleteFile() {
   const actions = useActions();
@@ -41,6 +43,7 @@ function useDeleteFile() {
 }
 
 export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
+  const theme = useTheme();
   const res = useConsole((s) => s.files);
   const view = useTopView();
   const actions = useActions();
@@ -54,12 +57,12 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   // Near the end of the loaded pages, a move down fetches the next one too (the store ignores repeats).
   const loadMore = view.cursor >= rows.length - 6 && more && (() => void actions.loadFiles({ more: true }));
   useListKeys({
+    empty: 'no file here',
     count: rows.length,
     height: tableHeight,
     loading: firstLoad(res),
     bindings: {
       [Command.Refresh]: () => void actions.loadFiles({ force: true }),
-      [Command.Upload]: () => actions.push({ name: 'file-upload' }),
       ...list.bindings,
       [Command.Down]: loadMore,
       [Command.PageDown]: loadMore,
@@ -77,18 +80,29 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
         {truncate(filesLine(res, { cursor: view.cursor, shown: rows.length }), width)}
-        {res.status === 'error' && !res.cached ? <Text color={theme().error}>{`  ${escapeLine(res.error ?? '')}`}</Text> : ''}
+        {res.status === 'error' && !res.cached ? <Text color={theme.error}>{`  ${escapeLine(res.error ?? '')}`}</Text> : ''}
       </Text>
       {rows.length === 0 ? (
         <Empty text={view.filter ? `No file matches "${view.filter}".` : 'No files yet. Press u to upload one.'} />
       ) : (
-        <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={tableHeight} width={width} rowKey={(f) => f.id} />
+        <Table
+          columns={list.columns}
+          rows={rows}
+          cursor={view.cursor}
+          scroll={view.scroll}
+          height={tableHeight}
+          width={width}
+          rowKey={(f) => f.id}
+          idLength={shortIdLengthOf(res.data?.files ?? [])}
+          measured={res.data?.files}
+        />
       )}
     </Box>
   );
 }
 
 export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file'; id: string }>) {
+  const theme = useTheme();
   const rec = useConsole((s) => s.records[`file:${route.id}`]);
   const listed = useConsole((s) => s.files.data?.files.find((f) => f.id === route.id));
   const assistants = useConsole((s) => s.assistants.data);
@@ -108,7 +122,7 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
       const value = k === 'bytes' ? `${humanBytes(f.bytes)} (${f.bytes} bytes)` : k.endsWith('At') ? dateTime(String(v)) : show(v);
       wrapText(value, Math.max(10, width - 22)).forEach((w, i) => lines.push({ text: `${(i ? '' : k).padEnd(20)}  ${w}` }));
     }
-    lines.push({ text: '' }, { text: 'Used by assistants', bold: true, color: theme().accent });
+    lines.push({ text: '' }, { text: 'Used by assistants', bold: true, color: theme.accent });
     const users = (assistants ?? []).filter((a) => kbFileIds(a).includes(f.id));
     if (!assistants) lines.push({ text: '  (loading assistants…)', dim: true });
     else if (users.length === 0) lines.push({ text: '  none', dim: true });
@@ -134,6 +148,7 @@ export function FileUpload({ width, height }: ScreenProps<{ name: 'file-upload' 
   const actions = useActions();
   const upload = useConsole((s) => s.upload);
   const limit = knownUploadLimit(useConsole((s) => s.target.kind));
+  const listed = useConsole((s) => s.files.data?.files);
   const uploading = upload.status === 'uploading';
   const pct = upload.total ? Math.floor((upload.sent / upload.total) * 100) : 0;
   return (
@@ -157,11 +172,26 @@ export function FileUpload({ width, height }: ScreenProps<{ name: 'file-upload' 
         height={Math.max(4, height - 2)}
         onCancel={actions.back}
         onSubmit={async (v) => {
-          const file = await actions.uploadFile(expandHome(String(v.path).trim()));
-          if (file) {
-            actions.back();
-            actions.push({ name: 'file', id: file.id });
-          }
+          const path = expandHome(String(v.path).trim());
+          const send = async () => {
+            const file = await actions.uploadFile(path);
+            if (file) {
+              actions.back();
+              actions.push({ name: 'file', id: file.id });
+            }
+          };
+          // Two files of one name make `knowledgeBase: { files: [that-name] }` ambiguous: ask first (of the files listed).
+          const name = basename(path);
+          const same = (listed ?? []).filter((f) => f.name === name);
+          if (same.length === 0) return send();
+          actions.confirm({
+            title: `A file named ${name} is already there`,
+            message:
+              `${same.length === 1 ? `It is ${same[0].id}` : `${same.length} are (${same.map((f) => f.id).join(', ')})`}. ` +
+              `Another of the same name makes knowledgeBase: { files: [${name}] } ambiguous (an id is not). Upload it anyway?`,
+            confirmLabel: `upload a second ${name}`,
+            onConfirm: send,
+          });
         }}
       />
       {uploading ? (

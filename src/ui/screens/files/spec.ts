@@ -1,14 +1,25 @@
 // The knowledge-base files' routes: the list, one file, and an upload.
 import type { KbFile } from '../../../api/schemas.js';
 import { freshnessOfResource, lookup } from '../../../store/routes.js';
-import type { RouteSpecs } from '../route-spec.js';
+import { Footer } from '../../keymap.js';
+import { defineRoutes, type NoParams } from '../route-spec.js';
 import { findRecords } from '../find.js';
 
-export const FILES = {
+export const FILES = defineRoutes<{
+  files: NoParams;
+  file: { id: string };
+  'file-upload': NoParams;
+}>()({
   files: {
     title: () => 'Files',
     contexts: ['files', 'list', 'global'],
+    jump: '5',
+    help: 'Files',
     component: () => import('./Files.js').then((m) => m.Files),
+    firstFrame: () => 'Loading files…',
+    keys: {
+      upload: { keys: [{ char: 'u' }], hint: 'upload', footer: Footer.Normal, write: true, run: ({ actions }) => actions.push({ name: 'file-upload' }) },
+    },
     enter(_r, a) {
       void a.loadFiles({ force: true });
       void a.loadAssistants(lookup); // the delete dialog names the assistants that lose the file
@@ -35,6 +46,7 @@ export const FILES = {
   file: {
     title: (r) => `file ${r.id}`,
     contexts: ['file', 'detail', 'global'],
+    help: 'Files',
     component: () => import('./Files.js').then((m) => m.FileDetail),
     enter(r, a) {
       void a.loadAssistants(lookup);
@@ -49,4 +61,4 @@ export const FILES = {
     contexts: ['form'],
     component: () => import('./Files.js').then((m) => m.FileUpload),
   },
-} satisfies RouteSpecs<'files' | 'file' | 'file-upload'>;
+});

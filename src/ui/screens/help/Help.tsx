@@ -3,34 +3,47 @@
 // every section; `/` filters its rows as you type.
 import { useMemo } from 'react';
 import type { Route } from '../../../store/index.js';
-import { useConsole } from '../../../store/index.js';
+import { useActions, useConsole } from '../../../store/index.js';
 import { wrapText } from '../../../format/display.js';
-import { jsonText } from '../../../format/escape.js';
+import { escapeLine, jsonText } from '../../../format/escape.js';
 import { usePager } from '../../hooks/useEditText.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
-import { Command, HELP_SECTIONS, KEYMAP, bindingsFor } from '../../keymap.js';
-import { ROUTES, titleOf } from '../routes.js';
+import { Command, type Keymap } from '../../keymap.js';
+import { useKeymap, useRoutes } from '../../hooks/keymap-context.js';
+import type { RouteRegistry } from '../routes.js';
 import type { ScreenProps } from '../shared.js';
-import { theme } from '../../theme.js';
+import { useTheme } from '../../hooks/theme-context.js';
+import type { Palette } from '../../theme.js';
 
-type Row = ReturnType<typeof bindingsFor>[number];
+type Row = ReturnType<Keymap['bindingsFor']>[number];
 
 /**
  * Help's lines. `on`: the screen help was opened on; its own keys come first (those a key reaches
- * there, less the global ones, which are next), then each HELP_SECTIONS entry with what is left.
+ * there, less the global ones, which are next), then each of the keymap's sections with what is left.
  * `filter`: only rows whose keys, description or section name hold it (case-insensitive).
+ * `disabled`: the keys of `on` that are off now, with why (its spec's `disabled`), said beside them.
  */
-export function helpLines(on?: Route, filter = ''): Line[] {
+export function helpLines(
+  theme: Palette,
+  keymap: Keymap,
+  routes: RouteRegistry,
+  on?: Route,
+  filter = '',
+  disabled: ReadonlyMap<string, string> = new Map(),
+): Line[] {
   const sections: { title: string; rows: Row[] }[] = [];
   const shown = new Set<string>();
   if (on) {
-    const rows = bindingsFor(ROUTES[on.name].contexts, { reachable: true }).filter((b) => !KEYMAP[b.command].contexts.includes('global'));
-    sections.push({ title: `This screen: ${titleOf(on)}`, rows });
+    const rows = keymap
+      .bindingsFor(routes.spec(on).contexts, { reachable: true })
+      .filter((b) => !keymap.binding(b.command)!.contexts.includes('global'))
+      .map((b) => (disabled.has(b.command) ? { ...b, hint: `${b.hint} (off: ${escapeLine(disabled.get(b.command)!)})` } : b));
+    sections.push({ title: `This screen: ${routes.title(on)}`, rows });
     for (const b of rows) shown.add(b.command);
   }
-  for (const s of HELP_SECTIONS) sections.push({ title: s.title, rows: bindingsFor(s.contexts).filter((b) => !shown.has(b.command)) });
+  for (const s of keymap.sections) sections.push({ title: s.title, rows: keymap.bindingsFor(s.contexts).filter((b) => !shown.has(b.command)) });
   const want = filter.trim().toLowerCase();
   const lines: Line[] = [];
   for (const s of sections) {
@@ -38,7 +51,7 @@ export function helpLines(on?: Route, filter = ''): Line[] {
     const rows = want && !titleHit ? s.rows.filter((b) => `${b.keys} ${b.hint}`.toLowerCase().includes(want)) : s.rows;
     if (!rows.length) continue;
     const marks = want ? [want] : undefined;
-    lines.push({ text: s.title, bold: true, color: theme().accent, marks });
+    lines.push({ text: s.title, bold: true, color: theme.accent, marks });
     for (const b of rows) lines.push({ text: `  ${b.keys.padEnd(22)} ${b.hint}`, marks });
     lines.push({ text: '' });
   }
@@ -47,10 +60,19 @@ export function helpLines(on?: Route, filter = ''): Line[] {
 }
 
 export function Help({ width, height }: ScreenProps<{ name: 'help' }>) {
+  const theme = useTheme();
   const view = useTopView();
   // The screen under help on the stack: the one `?` (or :help) was pressed on.
   const on = useConsole((s) => s.stack[s.stack.length - 2]);
-  const lines = useMemo(() => helpLines(on, view.filter), [on, view.filter]);
+  const keymap = useKeymap();
+  const routes = useRoutes();
+  const actions = useActions();
+  // Why the keys of the screen under help are off, as one string (a re-render only when that changes).
+  const reasons = useConsole((state) => (on ? JSON.stringify([...routes.disabled(on, { state, actions })]) : '[]'));
+  const lines = useMemo(
+    () => helpLines(theme, keymap, routes, on, view.filter, new Map(JSON.parse(reasons) as [string, string][])),
+    [theme, keymap, routes, on, view.filter, reasons],
+  );
   useDetailKeys({ lines: lines.length, height });
   const scroll = Math.min(view.scroll, Math.max(0, lines.length - height + 1));
   return <ScrollView lines={lines} scroll={scroll} height={height} width={width} />;

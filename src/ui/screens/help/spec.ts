@@ -1,7 +1,11 @@
 // `?` help, `y` raw JSON and `!` the last message: text views any screen opens.
-import type { RouteSpecs } from '../route-spec.js';
+import { defineRoutes, type NoParams } from '../route-spec.js';
 
-export const HELP = {
+export const HELP = defineRoutes<{
+  help: NoParams;
+  json: { title: string; value: unknown };
+  message: { text: string };
+}>()({
   help: {
     title: () => 'Help',
     contexts: ['help', 'scroll', 'global'],
@@ -10,6 +14,7 @@ export const HELP = {
   },
   json: {
     title: (r) => `JSON ${r.title}`,
+    viewKey: (r) => `json:${r.title}`,
     contexts: ['json', 'scroll', 'global'],
     component: () => import('./Help.js').then((m) => m.JsonView),
   },
@@ -19,4 +24,4 @@ export const HELP = {
     contexts: ['scroll', 'global'],
     component: () => import('./Help.js').then((m) => m.MessageView),
   },
-} satisfies RouteSpecs<'help' | 'json' | 'message'>;
+});

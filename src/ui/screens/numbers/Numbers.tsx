@@ -14,22 +14,25 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { filterRows, firstLoad, useAssistantName, useSortedList, type ScreenProps } from '../shared.js';
 import { dateTime, show, truncate, wrapText } from '../../../format/display.js';
-import { countLine, numberColumns } from '../lists.js';
-import { linkOfNumber, linkWords } from '../../../api/records.js';
+import { countLine, numberColumns, numberStatus } from '../lists.js';
+import { shortIdLengthOf } from '../../../format/short-id.js';
+import { linkOfNumber, linkWords, numberDid, numberLabel } from '../../../api/records.js';
 
 /** The keys one number's row and its page share: its linked assistant, its calls, linking. */
 function numberBindings(n: PhoneNumber | undefined, links: Readonly<Record<string, string>>, actions: ConsoleActions) {
-  const did = n?.did ?? n?.id;
+  const did = n ? numberLabel(n) : undefined;
   return {
-    [Command.Link]: () => void (n && actions.push({ name: 'number-link', id: n.id })),
-    [Command.OpenAssistant]: () => {
-      if (!n) return;
-      const link = linkOfNumber(n, links);
-      if (link) actions.push({ name: 'assistant', id: link.assistantId });
-      else actions.flash(`${did} has no assistant: l links one`, 'error');
-    },
-    [Command.AssistantCalls]: () => void (n && actions.showRelatedCalls({ phoneNumberId: n.id })),
-    [Command.RawJson]: () => void (n && actions.push({ name: 'json', title: `number ${did}`, value: n })),
+    // Off without a number (an assistant's numbers, none yet): the footer then does not offer them.
+    [Command.Link]: n && (() => actions.push({ name: 'number-link', id: n.id })),
+    [Command.OpenAssistant]:
+      n &&
+      (() => {
+        const link = linkOfNumber(n, links);
+        if (link) actions.push({ name: 'assistant', id: link.assistantId });
+        else actions.flash(`${did} has no assistant: l links one`, 'error');
+      }),
+    [Command.AssistantCalls]: n && (() => actions.showRelatedCalls({ phoneNumberId: n.id })),
+    [Command.RawJson]: n && (() => actions.push({ name: 'json', title: `number ${did}`, value: n })),
   };
 }
 
@@ -52,11 +55,11 @@ export function Numbers({ route, width, height }: ScreenProps<{ name: 'numbers';
     loading: firstLoad(res),
     bindings: {
       [Command.Refresh]: () => void actions.loadNumbers({ force: true }),
-      [Command.Open]: () => void (selected && actions.push({ name: 'number', id: selected.id })),
+      [Command.Open]: selected && (() => actions.push({ name: 'number', id: selected.id })),
       ...numberBindings(selected, links, actions),
       ...list.bindings,
       [Command.CopyId]: copy('id', selected?.id),
-      [Command.CopyNumber]: copy('DID', selected?.did),
+      [Command.CopyNumber]: copy('DID', numberDid(selected)),
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="phone numbers" />;
@@ -79,7 +82,17 @@ export function Numbers({ route, width, height }: ScreenProps<{ name: 'numbers';
       {rows.length === 0 ? (
         <Empty text={empty} />
       ) : (
-        <Table columns={list.columns} rows={rows} cursor={view.cursor} scroll={view.scroll} height={height - 1} width={width} rowKey={(n) => n.id} />
+        <Table
+          columns={list.columns}
+          rows={rows}
+          cursor={view.cursor}
+          scroll={view.scroll}
+          height={height - 1}
+          width={width}
+          rowKey={(n) => n.id}
+          idLength={shortIdLengthOf(res.data ?? [])}
+          measured={mine}
+        />
       )}
     </Box>
   );
@@ -95,10 +108,10 @@ export function NumberDetail({ route, width, height }: ScreenProps<{ name: 'numb
   const actions = useActions();
   const lines: Line[] = [];
   if (n) {
-    lines.push({ text: n.did ?? n.id, bold: true });
+    lines.push({ text: numberLabel(n), bold: true });
     lines.push({ text: `${'assistant'.padEnd(20)}  ${linkWords(linkOfNumber(n, links), assistantName)}` });
     for (const [k, v] of Object.entries(n)) {
-      const value = k.endsWith('At') && typeof v === 'string' ? dateTime(v) : show(v);
+      const value = k === 'status' ? numberStatus(n) : k.endsWith('At') && typeof v === 'string' ? dateTime(v) : show(v);
       wrapText(value, Math.max(10, width - 22)).forEach((w, i) => lines.push({ text: `${(i ? '' : k).padEnd(20)}  ${w}` }));
     }
   }
@@ -127,7 +140,7 @@ export function NumberLink({ route, width, height }: ScreenProps<{ name: 'number
     );
   const link0 = number ? linkOfNumber(number, links) : undefined;
   const linkedNow = link0?.assistantId;
-  const did = number?.did ?? route.id;
+  const did = number ? numberLabel(number) : route.id;
   const link = async (assistantId: string) => {
     if (await actions.linkNumber(route.id, assistantId)) actions.back();
   };

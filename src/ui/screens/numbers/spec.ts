@@ -1,12 +1,19 @@
 // The numbers' routes: the list (all, or one assistant's), one number, and linking a number to an assistant.
 import { freshnessOfResource, lookup } from '../../../store/routes.js';
-import type { RouteSpecs } from '../route-spec.js';
+import { defineRoutes } from '../route-spec.js';
 
-export const NUMBERS = {
+export const NUMBERS = defineRoutes<{
+  numbers: { /** Only those linked to this assistant. */ assistantId?: string };
+  number: { id: string };
+  'number-link': { id: string };
+}>()({
   numbers: {
     title: (r) => (r.assistantId ? `numbers of ${r.assistantId}` : 'Numbers'),
     contexts: ['numbers', 'list', 'global'],
+    jump: '2',
+    help: 'Numbers',
     component: () => import('./Numbers.js').then((m) => m.Numbers),
+    firstFrame: () => 'Loading numbers…',
     enter(_r, a) {
       void a.loadAssistants(lookup);
       void a.loadNumbers({ force: true });
@@ -18,6 +25,7 @@ export const NUMBERS = {
   number: {
     title: (r) => `number ${r.id}`,
     contexts: ['number', 'detail', 'global'],
+    help: 'Numbers',
     component: () => import('./Numbers.js').then((m) => m.NumberDetail),
     enter(_r, a) {
       void a.loadAssistants(lookup);
@@ -34,4 +42,4 @@ export const NUMBERS = {
     retried: true,
     freshness: (_r, s) => freshnessOfResource(s.assistants),
   },
-} satisfies RouteSpecs<'numbers' | 'number' | 'number-link'>;
+});

@@ -15,7 +15,7 @@ export function Pick({ route, width, height }: ScreenProps<Extract<Route, { name
       onChoose={([id]) => {
         if (!id) return;
         actions.back();
-        actions.push({ name: route.open, id });
+        actions.push(route.open === 'session' ? { name: 'chat-session', sessionId: id } : { name: route.open, id });
       }}
     />
   );

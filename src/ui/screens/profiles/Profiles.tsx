@@ -2,6 +2,7 @@
 // settings, `*` on the one the console is on. Enter switches the console to one live (the store
 // is replaced by one made for it: store/profiles.ts, ui/live-console.ts); `n` adds one, its key
 // typed masked and checked with one request before it is saved; `d` removes one, after asking.
+import { count } from '../../../format/words.js';
 import { useState } from 'react';
 import { Box, Text } from 'ink';
 import { useActions, useConsole, type ProfileRow } from '../../../store/index.js';
@@ -64,7 +65,7 @@ export function Profiles({ width, height }: ScreenProps<{ name: 'profiles' }>) {
   });
   if (res.status === 'idle') return <Loading what="profiles" />;
   if (res.status === 'error' && !res.data) return <ErrorState what="profiles" message={res.error} hint={res.hint} />;
-  const line = switching ? `switching to ${switching}…` : `${rows.length} profiles · * the one in use · Enter switches to one · n adds one`;
+  const line = switching ? `switching to ${switching}…` : `${count(rows.length, 'profile')} · * the one in use · Enter switches to one · n adds one`;
   return (
     <Box flexDirection="column" height={height}>
       <Text dimColor wrap="truncate">
@@ -82,7 +83,7 @@ export function Profiles({ width, height }: ScreenProps<{ name: 'profiles' }>) {
 const NEW_PROFILE: Field[] = [
   { kind: 'text', key: 'name', label: 'Name', required: true, hint: "letters, digits, '.', '_' or '-'" },
   { kind: 'text', key: 'baseUrl', label: 'Base URL', required: true, hint: 'https://api.example.com' },
-  { kind: 'text', key: 'apiKey', label: 'API key', required: true, mask: true, hint: 'typed masked; checked with one request before it is saved' },
+  { kind: 'text', key: 'apiKey', label: 'API key', required: true, mask: true, hint: 'typed masked; checked with one request, then saved' },
 ];
 
 export function ProfileNew({ width, height }: ScreenProps<{ name: 'profile-new' }>) {

@@ -15,7 +15,8 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { money, truncate, wrapText } from '../../../format/display.js';
 import { filterRows, useSortedList, type ScreenProps } from '../shared.js';
-import { theme, toneColor } from '../../theme.js';
+import { toneColor, type Palette } from '../../theme.js';
+import { useTheme } from '../../hooks/theme-context.js';
 
 const MARK: Record<ScenarioResult['status'], string> = { passed: '✓ passed', failed: '✗ failed', flaky: '~ flaky', skipped: '- skipped' };
 const TONE = { passed: 'green', failed: 'red', flaky: 'yellow', skipped: 'dim' } as const;
@@ -33,6 +34,7 @@ const COLUMNS: Column<ScenarioResult>[] = [
 const resultId = (r: ScenarioResult) => `${r.scenario.file}#${r.scenario.name}`;
 
 export function TestResults({ route, width, height }: ScreenProps<Extract<Route, { name: 'tests' }>>) {
+  const theme = useTheme();
   const t = useConsole((s) => s.tests);
   const view = useTopView();
   const actions = useActions();
@@ -48,11 +50,11 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
         : '';
   const bodyHeight = Math.max(2, height - 1 - (t.status === 'error' ? Math.min(t.errors.length, height - 4) + 1 : 0));
   useListKeys({
+    empty: 'no result here',
     count: rows.length,
     height: bodyHeight,
     bindings: {
       ...list.bindings,
-      [Command.RunTestsAgain]: () => void actions.runTests(route.path, route.samples),
       [Command.Open]: () => void (selected && actions.push({ name: 'test-result', id: resultId(selected), scenario: selected.scenario.name })),
     },
   });
@@ -68,17 +70,17 @@ export function TestResults({ route, width, height }: ScreenProps<Extract<Route,
         ) : (
           <>
             <Text bold>{truncate(where, Math.max(10, width - 40))}</Text>
-            {summary ? <Text color={t.report && t.report.counts.failed + t.report.counts.flaky > 0 ? theme().error : theme().good}> {summary}</Text> : null}
+            {summary ? <Text color={t.report && t.report.counts.failed + t.report.counts.flaky > 0 ? theme.error : theme.good}> {summary}</Text> : null}
           </>
         )}
       </Text>
       {t.status === 'error' ? (
         <Box flexDirection="column">
-          <Text color={theme().error} bold>
+          <Text color={theme.error} bold>
             Nothing was run
           </Text>
           {t.errors.slice(0, Math.max(1, height - 4)).map((e, i) => (
-            <Text key={i} color={theme().error} wrap="truncate">
+            <Text key={i} color={theme.error} wrap="truncate">
               {truncate(e, width)}
             </Text>
           ))}
@@ -107,21 +109,19 @@ function expectations(e: Expect | undefined): string[] {
 }
 
 /** The lines of one scenario's result: each turn, its expectations (broken ones in red) and the reply. */
-function resultLines(r: ScenarioResult, width: number): Line[] {
+function resultLines(theme: Palette, r: ScenarioResult, width: number): Line[] {
   const run = shownRun(r);
+  const status =
+    `${MARK[r.status]} · ${r.scenario.file} · ` +
+    `assistant ${r.scenario.assistant}${r.runs.length > 1 ? ` · ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} runs passed` : ''}`;
+  // Wrapped, not cut: a file's path (and the assistant after it) is read here, whole, or nowhere.
   const lines: Line[] = [
     { text: r.scenario.name, bold: true },
-    {
-      text:
-        `${MARK[r.status]} · ${r.scenario.file} · ` +
-        `assistant ${r.scenario.assistant}${r.runs.length > 1 ? ` · ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} runs passed` : ''}`,
-      color: toneColor(TONE[r.status]),
-      dim: r.status === 'skipped',
-    },
+    ...wrapText(status, Math.max(10, width)).map((text) => ({ text, color: toneColor(theme, TONE[r.status]), dim: r.status === 'skipped' })),
   ];
   if (r.variedTurns.length)
-    lines.push({ text: `The reply to turn ${r.variedTurns.map((i) => i + 1).join(', ')} was not the same in every run.`, color: theme().warning });
-  if (run?.error) lines.push({ text: `Could not start a session: ${run.error}`, color: theme().error });
+    lines.push({ text: `The reply to turn ${r.variedTurns.map((i) => i + 1).join(', ')} was not the same in every run.`, color: theme.warning });
+  if (run?.error) lines.push({ text: `Could not start a session: ${run.error}`, color: theme.error });
   const indent = (text: string, color?: string, dim?: boolean) => wrapText(text, Math.max(10, width - 4)).map((l) => ({ text: `    ${l}`, color, dim }));
   const scripted = r.scenario.turns ?? [];
   // A simulated conversation goes on after the scripted turns: its lines are the caller's.
@@ -139,51 +139,45 @@ function resultLines(r: ScenarioResult, width: number): Line[] {
         bold: true,
       },
     );
-    lines.push({ text: simulated ? '  Caller (simulated)' : '  You', color: theme().accent }, ...indent(turn.user));
+    lines.push({ text: simulated ? '  Caller (simulated)' : '  You', color: theme.accent }, ...indent(turn.user));
     const expected = expectations(turn.expect);
     if (expected.length) {
       lines.push({ text: '  Expect', dim: true });
       for (const e of expected) {
         const broken = got?.failures.some((f) => f.startsWith(e.split(' ')[0]));
-        lines.push(...indent(`${broken ? '✗' : got ? '✓' : '·'} ${e}`, broken ? theme().error : got ? theme().good : undefined));
+        lines.push(...indent(`${broken ? '✗' : got ? '✓' : '·'} ${e}`, broken ? theme.error : got ? theme.good : undefined));
       }
-      for (const f of got?.failures ?? []) lines.push(...indent(`  ${f}`, theme().error));
+      for (const f of got?.failures ?? []) lines.push(...indent(`  ${f}`, theme.error));
     }
-    if (got?.error) lines.push(...indent(`request failed: ${got.error}`, theme().error));
-    else if (got?.reply !== undefined) lines.push({ text: '  Reply', color: theme().good }, ...indent(got.reply));
+    if (got?.error) lines.push(...indent(`request failed: ${got.error}`, theme.error));
+    else if (got?.reply !== undefined) lines.push({ text: '  Reply', color: theme.good }, ...indent(got.reply));
     else lines.push({ text: '  (not sent)', dim: true });
   });
   if (run?.ended) lines.push({ text: '' }, { text: `Ended: ${run.ended}`, dim: true });
   for (const j of run?.judges ?? []) {
     const verdict = j.error ?? `score ${j.score!.toFixed(2)} (threshold ${j.threshold})${j.reason ? `: ${j.reason}` : ''}`;
-    lines.push(
-      { text: '' },
-      { text: `Judge ${j.passed ? '✓' : '✗'} ${j.rubric}`, bold: true, color: j.passed ? theme().good : theme().error },
-      ...indent(verdict),
-    );
+    lines.push({ text: '' }, { text: `Judge ${j.passed ? '✓' : '✗'} ${j.rubric}`, bold: true, color: j.passed ? theme.good : theme.error }, ...indent(verdict));
   }
   if (r.runs.length > 1) {
     lines.push({ text: '' }, { text: `Samples: ${r.runs.filter((x) => x.passed).length} of ${r.runs.length} passed`, bold: true });
     r.runs.forEach((x, i) => {
       const scores = (x.judges ?? []).map((j) => (j.score === undefined ? 'judge error' : j.score.toFixed(2))).join(', ');
-      lines.push(...indent(`${i + 1}. ${x.passed ? '✓' : '✗'}${scores ? ` scores ${scores}` : ''}`, x.passed ? theme().good : theme().error));
+      lines.push(...indent(`${i + 1}. ${x.passed ? '✓' : '✗'}${scores ? ` scores ${scores}` : ''}`, x.passed ? theme.good : theme.error));
     });
   }
   return lines;
 }
 
 export function TestResultDetail({ route, width, height }: ScreenProps<Extract<Route, { name: 'test-result' }>>) {
+  const theme = useTheme();
   const result = useConsole((s) => s.tests.results.find((r) => resultId(r) === route.id));
-  const path = useConsole((s) => s.tests.path);
-  const samples = useConsole((s) => s.tests.samples);
   const view = useTopView();
-  const actions = useActions();
-  const lines = result ? resultLines(result, width) : [{ text: 'Not in the latest run (it is running again, or the file changed). Esc goes back.', dim: true }];
+  const lines = result
+    ? resultLines(theme, result, width)
+    : [{ text: 'Not in the latest run (it is running again, or the file changed). Esc goes back.', dim: true }];
   useDetailKeys({
     lines: lines.length,
     height,
-    // The result shows again once its scenario has run.
-    bindings: { [Command.RunTestsAgain]: () => void actions.runTests(path, samples) },
   });
   return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
 }

@@ -7,7 +7,7 @@
 // never half of one. It is a cache: no fsync (a write must not hold up a keypress), and a file
 // that cannot be read or parsed is treated as no cache at all.
 import { readFileSync } from 'node:fs';
-import { privateDir } from '../config/private-dir.js';
+import { privateDir } from './private-dir.js';
 import { join } from 'node:path';
 
 export type CachedListName = 'assistants' | 'numbers' | 'files';

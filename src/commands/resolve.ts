@@ -1,6 +1,6 @@
-// What a command's argument names: a whole id, the short id the console shows (any start of an
-// id), or a name (a number: its DID), matched as the console's palette matches them
-// (src/api/find.ts, the one matcher of both). Several: exit 2 listing them; none: exit 2 naming it.
+// What a command's argument names: a whole id, the short id the console shows (an id's end, or
+// its start), or a name (a number: its DID), matched as the console's palette matches them
+// (format/short-id.ts, the one matcher of both). Several: exit 2 listing them; none: exit 2 naming it.
 import type { VoiceAgentApi } from '../api/contract.js';
 import { numberLabel } from '../api/records.js';
 import type { Assistant, KbFile, PhoneNumber } from '../api/schemas.js';

@@ -3,23 +3,30 @@
 import type { CallArchive } from '../archive/index.js';
 import type { VoiceAgentApi } from '../api/contract.js';
 import type { Call } from '../api/schemas.js';
+import { ID_END_LEAST, idQuery } from '../format/short-id.js';
+import { escapeLine } from '../format/escape.js';
 import { UsageError } from './runtime.js';
 
-/** The call `id` names: in the archive by id or a unique short id, else (connected) from the service. */
-export async function callForTest(archive: CallArchive, api: VoiceAgentApi | undefined, id: string): Promise<Call> {
+/**
+ * The call `id` names: in the archive by id, or by a unique short id — its end, as lists show it,
+ * else its start (store/calls.ts reads what is typed the same way) — else (connected) from the service.
+ */
+export async function callForTest(archive: CallArchive, api: VoiceAgentApi | undefined, given: string): Promise<Call> {
+  const id = idQuery(given);
   const held = archive.get(id);
   if (held) return held;
-  const prefixed = archive.withIdPrefix(id, 6);
-  if (prefixed.length === 1) {
-    const full = archive.get(prefixed[0].call.id);
+  const ends = id.length >= ID_END_LEAST ? archive.withIdEnd(id, 6) : [];
+  const matched = ends.length ? ends : archive.withIdPrefix(id, 6);
+  if (matched.length === 1) {
+    const full = archive.get(matched[0].call.id);
     if (full) return full;
   }
-  if (prefixed.length > 1)
+  if (matched.length > 1)
     throw new UsageError(
-      `${id} matches ${prefixed.length === 6 ? '6 or more' : prefixed.length} archived calls ` +
-        `(${prefixed.map((p) => p.call.id).join(', ')}); give more of the id`,
+      `${escapeLine(id)} matches ${matched.length === 6 ? '6 or more' : matched.length} archived calls ` +
+        `(${matched.map((p) => escapeLine(p.call.id)).join(', ')}); give more of the id`,
     );
-  if (!api) throw new UsageError(`no call ${id} in the archive; sync it (drop --offline) or check the id with: switchboard calls search`);
+  if (!api) throw new UsageError(`no call ${escapeLine(id)} in the archive; sync it (drop --offline) or check the id with: switchboard calls search`);
   return api.getCall(id);
 }
 

@@ -45,6 +45,11 @@ test('a test made from a sandbox call passes on the sandbox, and fails once the 
   assert.ok(scenario.turns.length >= 1 && scenario.turns.every((t) => t.expect?.snapshot === true));
   assert.ok(existsSync(join(dir, 'snap.snap.yaml')));
 
+  // The short id the lists show is the id's end: that names it too.
+  const byShort = await cli(['test', 'from-call', call.id.slice(-8), '--out', join(dir, 'short.test.yaml')]);
+  assert.equal(byShort.code, 0, byShort.stderr);
+  assert.match(byShort.stdout, new RegExp(`from call ${call.id}`));
+
   const judged = join(dir, 'judged.test.yaml');
   assert.equal((await cli(['test', 'from-call', call.id, '--judge', '--out', judged])).code, 0);
   assert.match(readFileSync(judged, 'utf8'), /judge:\n\s+- rubric: /);

@@ -149,6 +149,12 @@ export function buildServer(b: McpBackend): McpServer {
       async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
         const refused = refusal(spec, b);
         if (refused) return errorResult(b, `refused: ${refused}`);
+        // What spends money on a live service is asked first, where the client can ask (calls_outbound asks in its run).
+        if (spec.asks && spec.callsWhenLive && b.conn.target.kind !== 'sandbox' && !(await ctx.confirm(spec.asks(args, b.conn.target.profile))))
+          return {
+            content: [{ type: 'text', text: b.scrub(`declined: the user did not confirm, so ${spec.name} did nothing`) }],
+            structuredContent: { declined: true },
+          };
         // Where the client asked for progress, the archive's sync reports it (and so keeps the client's timeout from running out).
         const token = extra._meta?.progressToken;
         let step = 0;

@@ -40,6 +40,8 @@ export interface ToolSpec<S extends z.ZodRawShape = z.ZodRawShape> {
   power: Power;
   /** Needs --allow-calls only against a live service (chats and tests are free on the sandbox). */
   callsWhenLive?: boolean;
+  /** With callsWhenLive: what the person is asked to confirm on a live service, where the client can ask. */
+  asks?: (args: Record<string, unknown>, profile: string) => string;
   input: S;
   run(ctx: ToolContext, args: z.infer<z.ZodObject<S>>): Promise<ToolResult>;
 }
@@ -92,6 +94,20 @@ const filters = {
   before: dateField('created on or before'),
 };
 
+/** Paging of a list the service gives whole: the same limit and cursor as the paged lists, so an agent is never handed all of it. */
+const slicePaging = {
+  limit: z.number().int().min(1).max(LIST_MAX).default(50).describe(`records per page (1 to ${LIST_MAX}, default 50)`),
+  cursor: z.string().optional().describe('the nextCursor of the previous page'),
+};
+function sliced<T>(all: readonly T[], args: { limit: number; cursor?: string }): { items: T[]; total: number; nextCursor?: string } {
+  const offset = decodeCursor<{ offset: number }>(args.cursor)?.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new ToolInputError('cursor: not a cursor this server gave; pass the nextCursor of the previous page, or none for the first');
+  const items = all.slice(offset, offset + args.limit);
+  const next = offset + items.length;
+  return { items, total: all.length, ...(next < all.length ? { nextCursor: encodeCursor({ offset: next }) } : {}) };
+}
+
 async function archiveQuery(args: { assistant?: string; number?: string; after?: string; before?: string }): Promise<CallQuery> {
   const { startDate, endDate } = await import('../commands/input.js');
   return {
@@ -115,15 +131,17 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: 'assistants_list',
     title: 'List assistants',
-    description: 'Every assistant on the live target, as the service returns them (id, name, status, model, voice, prompt…).',
+    description:
+      'The assistants on the live target, as the service returns them (id, name, status, model, voice, prompt…), ' +
+      `at most ${LIST_MAX} a page; pass nextCursor back for the next page.`,
     power: 'read',
-    input: {},
-    async run({ api }) {
+    input: slicePaging,
+    async run({ api }, args) {
       const { listAssistants } = await import('../commands/assistants.js');
       const c = capture();
       await listAssistants(api, c.out);
-      const items = c.json() as unknown[];
-      return { data: { items }, summary: count(items.length, 'assistant') };
+      const page = sliced(c.json() as unknown[], args);
+      return { data: page, summary: `${count(page.items.length, 'assistant')} of ${page.total}` };
     },
   }),
   tool({
@@ -211,15 +229,17 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: 'numbers_list',
     title: 'List phone numbers',
-    description: 'Every phone number: its DID, provider, status and the assistant that answers it.',
+    description:
+      'The phone numbers: each DID, provider, status and the assistant that answers it, ' +
+      `at most ${LIST_MAX} a page; pass nextCursor back for the next page.`,
     power: 'read',
-    input: {},
-    async run({ api, target }) {
+    input: slicePaging,
+    async run({ api, target }, args) {
       const { listNumbers } = await import('../commands/numbers.js');
       const c = capture();
       await listNumbers(api, c.out, target);
-      const items = c.json() as unknown[];
-      return { data: { items }, summary: count(items.length, 'phone number') };
+      const page = sliced(c.json() as unknown[], args);
+      return { data: page, summary: `${count(page.items.length, 'phone number')} of ${page.total}` };
     },
   }),
   tool({
@@ -374,6 +394,8 @@ export const TOOLS: readonly ToolSpec[] = [
     description: 'Starts a chat session with an assistant; chat_send then talks to it. Free on the sandbox; against a live service it needs --allow-calls.',
     power: 'write',
     callsWhenLive: true,
+    asks: (a, profile) =>
+      `Start a chat with assistant ${String(a.assistant)} on ${profile}? Each message in it runs the live assistant, which the service bills.`,
     input: { assistant: idField('the assistant id'), name: z.string().min(1).optional().describe("the session's name") },
     async run({ api }, { assistant, name }) {
       const made = await api.createSession({ assistantId: assistant, ...(name ? { name } : {}) });
@@ -389,6 +411,9 @@ export const TOOLS: readonly ToolSpec[] = [
     description: "Sends one message in a chat session and returns the assistant's reply (and the chat record).",
     power: 'write',
     callsWhenLive: true,
+    asks: (a, profile) =>
+      `Send ${JSON.stringify(String(a.message).slice(0, 120))} in chat session ${String(a.session)} on ${profile}? ` +
+      'The live assistant answers it, which the service bills.',
     input: {
       session: idField('the session id'),
       message: z.string().min(1).describe('what the user says'),
@@ -462,6 +487,10 @@ export const TOOLS: readonly ToolSpec[] = [
       'Free on the sandbox; against a live service it needs --allow-calls.',
     power: 'write',
     callsWhenLive: true,
+    asks: (a, profile) =>
+      `Run the conversation tests in ${Array.isArray(a.paths) && a.paths.length ? a.paths.join(', ') : './tests'}` +
+      `${a.grep ? ` matching ${String(a.grep)}` : ''} ` +
+      `(${String(a.samples ?? 1)} sample(s) each) against ${profile}? Each turn is a chat with the live assistant, which the service bills.`,
     input: {
       paths: z.array(z.string().min(1)).optional().describe('scenario files or directories (default: ./tests)'),
       grep: z.string().min(1).optional().describe('only the scenarios whose name matches this regular expression (case-insensitive)'),

@@ -197,6 +197,61 @@ test('writes need --allow-writes, calls --allow-calls, and a read-only profile r
   }
 });
 
+test('assistants as code, an update, a session read back and a file upload, over the tools', { skip }, async () => {
+  const home = tempHome();
+  const s = await overStdio(home, ['--allow-writes', '--allow-calls'], onSandbox());
+  try {
+    const dir = join(home.dir, 'assistants');
+    const pulled = await runCli(['assistants', 'pull', '--dir', dir], { env: { ...home.env, ...onSandbox() } });
+    assert.equal(pulled.code, 0, pulled.stderr);
+    const same = await s.client.callTool({ name: 'assistants_diff', arguments: { dir } });
+    assert.ok(!same.isError, text(same));
+    assert.deepEqual(data(same).entries, []);
+    writeFileSync(join(dir, 'pushed.assistant.yaml'), 'name: Pushed over MCP\nfirstMessage: Hello from a file\n');
+    const differs = await s.client.callTool({ name: 'assistants_diff', arguments: { dir } });
+    assert.match(JSON.stringify(data(differs).entries), /pushed\.assistant\.yaml/);
+    const names = async () =>
+      (data(await s.client.callTool({ name: 'assistants_list', arguments: { limit: 100 } })).items as { name: string }[]).map((a) => a.name);
+    // A push is a dry run unless told otherwise: nothing is written.
+    const dry = await s.client.callTool({ name: 'assistants_push', arguments: { dir } });
+    assert.equal(data(dry).dryRun, true);
+    assert.match(data(dry).report as string, /Pushed over MCP/);
+    assert.ok(!(await names()).includes('Pushed over MCP'));
+    const pushed = await s.client.callTool({ name: 'assistants_push', arguments: { dir, dryRun: false } });
+    assert.equal(data(pushed).ok, true, text(pushed));
+    assert.ok((await names()).includes('Pushed over MCP'));
+
+    const assistants = data(await s.client.callTool({ name: 'assistants_list', arguments: { limit: 1 } }));
+    assert.equal((assistants.items as unknown[]).length, 1);
+    assert.ok((assistants.total as number) > 1);
+    const second = data(await s.client.callTool({ name: 'assistants_list', arguments: { limit: 1, cursor: assistants.nextCursor } }));
+    const [a, b] = [(assistants.items as { id: string }[])[0], (second.items as { id: string }[])[0]];
+    assert.notEqual(a.id, b.id, 'the second page starts after the first');
+    const updated = await s.client.callTool({ name: 'assistants_update', arguments: { id: a.id, patch: { firstMessage: 'Changed over MCP' } } });
+    assert.ok(!updated.isError, text(updated));
+    assert.equal((data(updated).record as { firstMessage: string }).firstMessage, 'Changed over MCP');
+
+    const session = (data(await s.client.callTool({ name: 'chat_create', arguments: { assistant: a.id } })).session as { id: string }).id;
+    await s.client.callTool({ name: 'chat_send', arguments: { session, message: 'what are your hours?' } });
+    const read = await s.client.callTool({ name: 'chat_get', arguments: { session } });
+    assert.ok(!read.isError, text(read));
+    assert.match(JSON.stringify(data(read).session), /what are your hours\?/);
+
+    const file = join(home.dir, 'faq.txt');
+    writeFileSync(file, 'Opening hours: 8 to 6 on weekdays.\n');
+    const uploaded = await s.client.callTool({ name: 'files_upload', arguments: { path: file } });
+    assert.ok(!uploaded.isError, text(uploaded));
+    const fileId = (data(uploaded).record as { id: string }).id;
+    const got = await s.client.callTool({ name: 'files_get', arguments: { id: fileId } });
+    assert.equal((data(got).record as { name: string }).name, 'faq.txt');
+    const missing = await s.client.callTool({ name: 'files_upload', arguments: { path: join(home.dir, 'no-such-file') } });
+    assert.match(text(missing), /^bad input: path: /);
+  } finally {
+    await s.close();
+    home.cleanup();
+  }
+});
+
 test('where the client can be asked, a call is placed only once the user confirms it', { skip }, async () => {
   const home = tempHome();
   const s = await overStdio(home, ['--allow-writes', '--allow-calls'], onSandbox(), { elicitation: {} });
@@ -217,6 +272,22 @@ test('where the client can be asked, a call is placed only once the user confirm
     const placed = await s.client.callTool(call);
     assert.equal(data(placed).placed, true);
     assert.equal(asked.length, 2);
+
+    // A chat and a test run on a live service are asked too, with what they will do.
+    answer = 'decline';
+    const declined2 = await s.client.callTool({ name: 'chat_create', arguments: { assistant } });
+    assert.equal(data(declined2).declined, true);
+    assert.match(asked[2], new RegExp(`chat with assistant ${assistant}.*bills`));
+    answer = 'accept';
+    const session = (data(await s.client.callTool({ name: 'chat_create', arguments: { assistant } })).session as { id: string }).id;
+    answer = 'decline';
+    const unsent = await s.client.callTool({ name: 'chat_send', arguments: { session, message: 'are you open on Sunday?' } });
+    assert.equal(data(unsent).declined, true);
+    assert.match(asked[4], /"are you open on Sunday\?"/);
+    const noTests = await s.client.callTool({ name: 'tests_run', arguments: { paths: [home.dir] } });
+    assert.equal(data(noTests).declined, true);
+    assert.match(asked[5], /conversation tests in .*bills/);
+    assert.equal(asked.length, 6);
   } finally {
     await s.close();
     home.cleanup();

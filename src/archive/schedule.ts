@@ -31,7 +31,7 @@ export interface SyncStatus {
 }
 
 /** The service a sync in a worker thread talks to, and where that client's --debug lines and rate-limit waits go. */
-type WorkerTarget = SyncTarget & Pick<WorkerSyncOptions, 'debug' | 'onRateLimited'>;
+type WorkerTarget = SyncTarget & Pick<WorkerSyncOptions, 'debug' | 'onRateLimited' | 'concurrency'>;
 
 /** What the scheduler is given by its owner (the store's archive slice). */
 export interface SyncHost {
@@ -149,7 +149,7 @@ export class SyncScheduler {
                 syncInWorker(
                   archive.path,
                   { baseUrl: t.baseUrl, apiKey: t.apiKey, traits: t.traits },
-                  { ...common, debug: t.debug, onRateLimited: t.onRateLimited },
+                  { ...common, debug: t.debug, onRateLimited: t.onRateLimited, concurrency: t.concurrency },
                 ),
               )
             : await archive.sync(host.api, { ...common, pageSize: this.#opts.pageSize });

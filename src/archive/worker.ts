@@ -25,7 +25,7 @@ export interface SyncTarget {
   traits?: { profile: string; url: string };
 }
 
-export interface WorkerSyncOptions extends Pick<SyncOptions, 'backfill' | 'wait' | 'pageSize' | 'signal' | 'onProgress'> {
+export interface WorkerSyncOptions extends Pick<SyncOptions, 'backfill' | 'wait' | 'pageSize' | 'concurrency' | 'signal' | 'onProgress'> {
   /** The client's request lines (--debug), as the caller's own client would write them. */
   debug?: (line: string) => void;
   /** Told before each wait on a 429. */
@@ -42,7 +42,7 @@ export interface SyncWorkerData {
   target: SyncTarget;
   owner: string;
   debug: boolean;
-  options: Pick<SyncOptions, 'backfill' | 'wait' | 'pageSize'>;
+  options: Pick<SyncOptions, 'backfill' | 'wait' | 'pageSize' | 'concurrency'>;
   /** The latest catch-up request when the worker started (answered by its first walk). */
   catchUp: number;
 }
@@ -84,7 +84,7 @@ export function syncInWorker(path: string, target: SyncTarget, opts: WorkerSyncO
     target,
     owner,
     debug: opts.debug !== undefined,
-    options: { backfill: opts.backfill, wait: opts.wait, pageSize: opts.pageSize },
+    options: { backfill: opts.backfill, wait: opts.wait, pageSize: opts.pageSize, concurrency: opts.concurrency },
     catchUp: opts.catchUp?.latest ?? 0,
   };
   return new Promise<SyncResult>((resolve, reject) => {

@@ -84,6 +84,8 @@ export interface SyncWorkerTarget {
   traits?: { profile: string; url: string };
   debug?: (line: string) => void;
   onRateLimited?: (wait: import('../api/http.js').RateLimitWait) => void;
+  /** The profile's ceiling of history requests in flight (its syncConcurrency), as the commands' syncs use it. */
+  concurrency?: number;
 }
 
 export interface Deps {

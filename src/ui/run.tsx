@@ -41,6 +41,7 @@ export async function runConsole(started: Started): Promise<number> {
         traits: traitsKeyOf(c.target),
         debug: started.debugLog ? (line) => void writeDebug(line) : undefined,
         onRateLimited: rateLimited,
+        concurrency: c.target.syncConcurrency,
       };
     };
     // The call archive of this profile: the call log opens from it before the service answers.

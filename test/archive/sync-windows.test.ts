@@ -13,6 +13,9 @@ import { openArchive, type CallArchive } from '../../src/archive/index.js';
 import { builtSkip, runCli, tempHome } from '../support/cli.js';
 import { fixturesForFile, type HostedFixture } from '../support/hosted-fixture.js';
 import { helperArgs } from '../support/child-sandbox.js';
+import { createConsoleStore } from '../../src/store/index.js';
+import { ROUTES } from '../../src/ui/screens/routes.js';
+import { until } from '../support/wait.js';
 
 const fixture = fixturesForFile();
 
@@ -185,6 +188,36 @@ function setUnfinished(fx: HostedFixture, groups: [number, number][], unfinished
     }
   return ids;
 }
+
+describe("the console's sync, in its worker thread", () => {
+  // The console reads the profile's syncConcurrency as the commands do (src/ui/run.tsx gives it to the worker).
+  test("keeps to the profile's ceiling of history requests in flight", async () => {
+    const fx = await fixture({ calls: 1500, pageCap: 'silent', pageCapSize: 100, latencyMs: 20 });
+    const api = createClient({ baseUrl: fx.url, apiKey: fx.apiKey });
+    const cacheDir = mkdtempSync(join(tmpdir(), 'switchboard-console-sync-'));
+    const store = createConsoleStore(
+      api,
+      { kind: 'remote', profile: 'far', baseUrl: fx.url, cacheDir },
+      {
+        routes: ROUTES,
+        initialRoute: { name: 'calls' },
+        pollMs: 3_600_000,
+        syncWorker: async () => ({ baseUrl: fx.url, apiKey: fx.apiKey, concurrency: 1 }),
+      },
+    );
+    try {
+      store.getState().actions.resize(100, 30);
+      await until(() => store.getState().archiveSync.complete && !store.getState().archiveSync.running, 'the whole history archived');
+      // One history request at a time, beside at most one other (the new calls' walk, the screen's own read);
+      // without the setting the default ceiling keeps 6 to 8 in flight here.
+      assert.ok(fx.inFlightMax <= 2, `the service saw ${fx.inFlightMax} requests at once`);
+    } finally {
+      store.getState().actions.dispose();
+      await api.close();
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('unfinished calls read again in few requests', () => {
   // Three stretches of unfinished calls: one of two pages, two of one; their first and last calls

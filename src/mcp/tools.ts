@@ -4,7 +4,7 @@
 // so the tools and the commands cannot drift apart. server.ts registers them and enforces the gates.
 import * as z from 'zod';
 import type { VoiceAgentApi } from '../api/contract.js';
-import type { Call } from '../api/schemas.js';
+import { AssistantInputSchema, type Call } from '../api/schemas.js';
 import type { CallArchive, CallQuery } from '../archive/index.js';
 import type { Target } from '../target.js';
 import type { OutputTarget } from '../commands/output.js';
@@ -177,11 +177,12 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Create an assistant',
     description: "Creates an assistant from the fields of the service's assistant (name, model, voice, transcriber, firstMessage, …).",
     power: 'write',
-    input: { spec: z.record(z.string(), z.unknown()).describe("the assistant's fields, as POST /assistants takes them; name is required") },
+    // The commands' own schema of an assistant's fields: what an agent is shown is what is checked.
+    input: { spec: AssistantInputSchema.describe("the assistant's fields, as POST /assistants takes them; name is required") },
     async run({ api }, { spec }) {
       const { createAssistantAndReport } = await import('../commands/assistants.js');
       const c = capture();
-      await createAssistantAndReport(api, c.out, await assistantInput('spec', spec), (l) => c.notes.push(l.trim()));
+      await createAssistantAndReport(api, c.out, spec, (l) => c.notes.push(l.trim()));
       return { data: { record: c.json(), notes: c.notes }, summary: c.notes[0] ?? 'created' };
     },
   }),
@@ -192,12 +193,12 @@ export const TOOLS: readonly ToolSpec[] = [
     power: 'write',
     input: {
       id: idField('the assistant id'),
-      patch: z.record(z.string(), z.unknown()).describe('the fields to change, as PATCH /assistants/{id} takes them'),
+      patch: AssistantInputSchema.describe('the fields to change, as PATCH /assistants/{id} takes them'),
     },
     async run({ api }, { id, patch }) {
       const { updateAssistantAndReport } = await import('../commands/assistants.js');
       const c = capture();
-      await updateAssistantAndReport(api, c.out, id, await assistantInput('patch', patch), (l) => c.notes.push(l.trim()));
+      await updateAssistantAndReport(api, c.out, id, patch, (l) => c.notes.push(l.trim()));
       return { data: { record: c.json(), notes: c.notes }, summary: c.notes[0] ?? `updated ${id}` };
     },
   }),
@@ -566,14 +567,3 @@ export const TOOLS: readonly ToolSpec[] = [
 
 /** A tool refused by the server's flags or the profile: the message says which flag allows it. */
 export class GateError extends Error {}
-
-/** An assistant's fields, checked with the schema the commands and the client use. */
-async function assistantInput(field: string, value: Record<string, unknown>) {
-  const { AssistantInputSchema } = await import('../api/schemas.js');
-  const parsed = AssistantInputSchema.safeParse(value);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new ToolInputError(`${[field, ...first.path].join('.')}: ${first.message}`);
-  }
-  return value;
-}

@@ -56,7 +56,11 @@ test('on a fresh machine with nothing configured, the embedded sandbox answers t
   const s = await overStdio(home);
   try {
     assert.match(s.client.getInstructions() ?? '', /embedded sandbox/);
-    const names = (await s.client.listTools()).tools.map((t) => t.name);
+    const tools = (await s.client.listTools()).tools;
+    const names = tools.map((t) => t.name);
+    // An assistant's fields are shown from the commands' own schema, not as a free-form object.
+    const spec = tools.find((t) => t.name === 'assistants_create')?.inputSchema.properties?.spec as { properties?: Record<string, unknown> };
+    assert.ok(spec.properties && 'firstMessage' in spec.properties && 'voice' in spec.properties, JSON.stringify(spec));
     for (const n of ['assistants_list', 'calls_list', 'calls_search', 'calls_stats', 'chat_send', 'tests_run', 'tests_from_call', 'doctor'])
       assert.ok(names.includes(n), `${n} in ${names.join(' ')}`);
     const assistants = await s.client.callTool({ name: 'assistants_list', arguments: {} });

@@ -183,6 +183,8 @@ export function testCommand(): Command {
         const baseline = o.baseline === undefined ? undefined : parseBaseline(o.baseline, readHandedFile(o.baseline, 'a JSON report'));
         if (o.failOnRegression && !baseline) throw new UsageError('--fail-on-regression needs --baseline <report.json>.');
         if (order.length === 0) throw new UsageError(`no scenario name matches --grep ${o.grep} (in ${files.length} file${files.length === 1 ? '' : 's'}).`);
+        // Where the report goes is checked before anything is sent: found only at the end, a run would be lost.
+        if (o.out) await writableOut(o.out);
         const { renderReport, scenarioText, summaryText } = await import('../scenarios/report.js');
         const out = outputFor(globals);
         const colored = (tone: 'green' | 'red' | 'yellow' | 'dim', s: string) => paint(out.color, tone, s);
@@ -230,4 +232,26 @@ export function testCommand(): Command {
         setExitCode(reportPassed(report) && !regressed ? EXIT.ok : EXIT.failed);
       }),
     );
+}
+
+/** A report file that can be written: its directory exists and takes files, and it is no directory itself. */
+async function writableOut(path: string): Promise<void> {
+  const { accessSync, constants, statSync } = await import('node:fs');
+  const { dirname, resolve } = await import('node:path');
+  const why = (() => {
+    try {
+      if (statSync(path).isDirectory()) return 'it is a directory';
+    } catch {
+      // Not there yet: its directory must take it.
+    }
+    try {
+      if (!statSync(dirname(resolve(path))).isDirectory()) return 'its directory is not a directory';
+      accessSync(dirname(resolve(path)), constants.W_OK);
+      return undefined;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    }
+  })();
+  if (why) throw new UsageError(`--out ${path}: cannot write the report (${why})`);
 }

@@ -140,6 +140,12 @@ describe('switchboard test', () => {
     assert.match(r.stdout, /turn 2: What about sale items\?\n\s+expected contains "60 days"\n\s+expected notContains "final sale"\n\s+reply {3}.*final sale/);
     assert.match(r.stdout, /1 passed, 2 failed/);
 
+    // A report that could not be written is refused before any scenario runs, not after all of them.
+    const nowhere = await cli([join(dir, 'fail'), '-o', 'junit', '--out', join(dir, 'no-such-dir', 'results.xml')]);
+    assert.equal(nowhere.code, 2, nowhere.stdout + nowhere.stderr);
+    assert.match(nowhere.stderr, /--out .*no-such-dir.*results\.xml: cannot write the report \(its directory does not exist\)/);
+    assert.equal(nowhere.stdout, '', 'no scenario ran');
+
     const root = parseXml(readFileSync(out, 'utf8'));
     assert.equal(root.name, 'testsuites');
     const suites = elements(root, 'testsuite');

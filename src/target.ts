@@ -61,8 +61,8 @@ export interface ConnectOptions {
    */
   sandboxIn?: 'process' | 'child' | 'shared';
   /**
-   * Load the HTTP client only after this settles (the console passes its UI's loading, so its
-   * first frame does not wait for the client's code; the request waits for both anyway).
+   * Load the HTTP client only after this settles (the console passes Ink's first frame, so no frame
+   * waits for the client's code; the request waits for both anyway).
    */
   loadClientAfter?: Promise<unknown>;
 }

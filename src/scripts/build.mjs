@@ -85,15 +85,19 @@ await build({
 });
 
 // esbuild escapes what is not ASCII in strings, but not in comments, regular expressions or raw
-// templates. One such character makes V8 hold the whole source two bytes a character, and the code
-// cache reads an ASCII file as latin1, the cheapest decoding: so escape them. In a comment or a regular
-// expression \uXXXX means the same; a raw template would read it as six characters (the one in the
-// bundle is a RegExp's source, where it means the same again).
-const commandsFile = resolve(outdir, 'commands.cjs');
-writeFileSync(
-  commandsFile,
-  readFileSync(commandsFile, 'utf8').replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-);
+// templates. One such character makes V8 hold the whole source two bytes a character (an
+// ellipsis in one comment made the console's chunk of React and Ink twice its size in memory), and
+// the code cache reads an ASCII file as latin1, the cheapest decoding: so escape them, in the
+// commands file and in every ESM file. In a comment or a regular expression \uXXXX means the same;
+// a raw template would read it as six characters (the one in the bundle is a RegExp's source, where
+// it means the same again).
+const asciiOnly = (file) =>
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+asciiOnly(resolve(outdir, 'commands.cjs'));
+for (const file of readdirSync(outdir, { recursive: true })) if (file.endsWith('.mjs')) asciiOnly(resolve(outdir, file));
 
 // The entry: its one import (./cli.js, the ESM main in the source) is the bundle's main.mjs.
 const mainIsBundle = {

@@ -113,9 +113,14 @@ export async function runConsole(started: Started): Promise<number> {
         incrementalRendering: true,
       },
     );
-    setImmediate(() => void DEFAULT_ROUTES.loadAll().catch((err: unknown) => flash(`Could not load a screen: ${String(err)}`, 'error')));
+    // Ink has drawn its first frame by now: the client's code and the other screens load after it.
+    setImmediate(() => {
+      started.firstFrameDrawn();
+      void DEFAULT_ROUTES.loadAll().catch((err: unknown) => flash(`Could not load a screen: ${String(err)}`, 'error'));
+    });
     await app.waitUntilExit();
   } finally {
+    started.firstFrameDrawn(); // when the console ends before Ink drew, so the connection it closes can settle
     // The session index's last changes, written under its lock (milliseconds; a hung service does not delay it).
     await live.close(() => terminal.restore());
   }

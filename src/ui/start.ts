@@ -58,6 +58,8 @@ export interface Started {
   readOnly?: boolean;
   /** Who is told of each wait on a 429 from now on (the connection starts before the app is up). */
   onRateLimited(listener: (wait: RateLimitWait) => void): void;
+  /** Says Ink's first frame is out (or that the console ends without one): the HTTP client's code loads only then. */
+  firstFrameDrawn(): void;
 }
 
 function routeFrom(r: ConsoleOptions['initialRoute']): Route {
@@ -90,14 +92,16 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   const palette = await loadTheme(opts.theme ?? config.theme);
   // Taken before Ink loads: colour and glyphs (the terminal's capabilities) are decided here, and the first frame is drawn with them.
   const terminal = takeTerminal({ color: opts.color, mouse: opts.mouse || config.mouse === true });
-  let uiSettled = (): void => undefined;
-  const uiLoaded = new Promise<void>((resolve) => (uiSettled = resolve));
+  // The HTTP client's code (undici, the wire's schemas) waits for Ink's first frame: nothing on it
+  // needs the client, and every request waits for the connection anyway.
+  let drawn = (): void => undefined;
+  const firstFrameDrawn = new Promise<void>((resolve) => (drawn = resolve));
   const debugLog = opts.debug ? debugLogPath() : undefined;
   let rateLimited: ((wait: RateLimitWait) => void) | undefined;
   const connecting = connect({
     resolved,
     sandboxIn: 'child',
-    loadClientAfter: uiLoaded,
+    loadClientAfter: firstFrameDrawn,
     debug: debugLog ? debugLogWriter() : undefined,
     onRateLimited: (w) => rateLimited?.(w),
   });
@@ -107,9 +111,8 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   terminal.write(chromeFrame(target, route, terminal.columns, terminal.rows, terminal.capabilities.color, keymap, DEFAULT_ROUTES, palette));
   // Started only once the frame is out: from Node 24, import() reads and compiles the whole UI graph
   // (React, Ink, zod, the first screen) before it returns, which would hold the frame back that long.
-  const ui = import('./run.js');
-  void ui.then(uiSettled, uiSettled);
-  const run = await ui.catch((err: unknown) => {
+  const run = await import('./run.js').catch((err: unknown) => {
+    drawn();
     terminal.restore(); // so the line that says why is printed on the main screen, where it stays
     throw err;
   });
@@ -124,6 +127,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
     debugLog,
     readOnly: opts.readOnly,
     onRateLimited: (l) => void (rateLimited = l),
+    firstFrameDrawn: drawn,
   });
 }
 

@@ -72,10 +72,17 @@ test('the commands are one CommonJS file that loads the console and the sandbox 
   for (const part of ['console-start.mjs', 'sandbox-server.mjs']) assert.ok(readFileSync(join(dir, part), 'utf8').startsWith('import'), `${part} is ESM`);
 });
 
-test('the commands file is ASCII, so V8 holds its source one byte a character and the code cache reads it as latin1', () => {
-  const bytes = readFileSync(join(dir, 'commands.cjs'));
-  const at = bytes.findIndex((b) => b > 0x7f);
-  assert.equal(at, -1, `commands.cjs has a non-ASCII byte at ${at}: …${bytes.subarray(Math.max(0, at - 40), at + 10).toString('utf8')}`);
+test('the commands file and every ESM file are ASCII, so V8 holds their source one byte a character and the code cache reads it as latin1', () => {
+  const files = ['commands.cjs', ...readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mjs') && !f.startsWith('test'))];
+  assert.ok(
+    files.some((f) => f.startsWith('chunks')),
+    'the chunks are checked too',
+  );
+  for (const file of files) {
+    const bytes = readFileSync(join(dir, file));
+    const at = bytes.findIndex((b) => b > 0x7f);
+    assert.equal(at, -1, `${file} has a non-ASCII byte at ${at}: …${bytes.subarray(Math.max(0, at - 40), at + 10).toString('utf8')}`);
+  }
 });
 
 const HEAVY = [

@@ -97,7 +97,8 @@ const asciiOnly = (file) =>
     readFileSync(file, 'utf8').replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
   );
 asciiOnly(resolve(outdir, 'commands.cjs'));
-for (const file of readdirSync(outdir, { recursive: true })) if (file.endsWith('.mjs')) asciiOnly(resolve(outdir, file));
+// dist/test (the bundled tests, made afresh by each run) is not the program's.
+for (const file of readdirSync(outdir, { recursive: true })) if (file.endsWith('.mjs') && !/^test[\\/]/.test(file)) asciiOnly(resolve(outdir, file));
 
 // The entry: its one import (./cli.js, the ESM main in the source) is the bundle's main.mjs.
 const mainIsBundle = {

@@ -195,16 +195,10 @@ describe("the console's sync, in its worker thread", () => {
     const fx = await fixture({ calls: 1500, pageCap: 'silent', pageCapSize: 100, latencyMs: 20 });
     const api = createClient({ baseUrl: fx.url, apiKey: fx.apiKey });
     const cacheDir = mkdtempSync(join(tmpdir(), 'switchboard-console-sync-'));
-    const store = createConsoleStore(
-      api,
-      { kind: 'remote', profile: 'far', baseUrl: fx.url, cacheDir },
-      {
-        routes: ROUTES,
-        initialRoute: { name: 'calls' },
-        pollMs: 3_600_000,
-        syncWorker: async () => ({ baseUrl: fx.url, apiKey: fx.apiKey, concurrency: 1 }),
-      },
-    );
+    // The profile's ceiling reaches the store as the console's run.tsx hands it over: with the worker's target.
+    const worker = async () => ({ baseUrl: fx.url, apiKey: fx.apiKey, concurrency: 1 });
+    const target = { kind: 'remote', profile: 'far', baseUrl: fx.url, cacheDir } as const;
+    const store = createConsoleStore(api, target, { routes: ROUTES, initialRoute: { name: 'calls' }, pollMs: 3_600_000, syncWorker: worker });
     try {
       store.getState().actions.resize(100, 30);
       await until(() => store.getState().archiveSync.complete && !store.getState().archiveSync.running, 'the whole history archived');

@@ -253,5 +253,7 @@ async function writableOut(path: string): Promise<void> {
       return code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
     }
   })();
-  if (why) throw new UsageError(`--out ${path}: cannot write the report (${why})`);
+  if (!why) return;
+  const { escapeLine } = await import('../format/escape.js');
+  throw new UsageError(`--out ${escapeLine(path)}: cannot write the report (${escapeLine(why)})`);
 }

@@ -9,6 +9,7 @@ import type { CallArchive, CallQuery } from '../archive/index.js';
 import type { Target } from '../target.js';
 import type { OutputTarget } from '../commands/output.js';
 import { count } from '../format/words.js';
+import { escapeLine } from '../format/escape.js';
 
 /** What a tool may do: read only; write to the service (or this machine); spend money or reach people. */
 export type Power = 'read' | 'write' | 'call';
@@ -396,7 +397,7 @@ export const TOOLS: readonly ToolSpec[] = [
     power: 'write',
     callsWhenLive: true,
     asks: (a, profile) =>
-      `Start a chat with assistant ${String(a.assistant)} on ${profile}? Each message in it runs the live assistant, which the service bills.`,
+      `Start a chat with assistant ${escapeLine(String(a.assistant))} on ${profile}? Each message in it runs the live assistant, which the service bills.`,
     input: { assistant: idField('the assistant id'), name: z.string().min(1).optional().describe("the session's name") },
     async run({ api }, { assistant, name }) {
       const made = await api.createSession({ assistantId: assistant, ...(name ? { name } : {}) });
@@ -413,7 +414,7 @@ export const TOOLS: readonly ToolSpec[] = [
     power: 'write',
     callsWhenLive: true,
     asks: (a, profile) =>
-      `Send ${JSON.stringify(String(a.message).slice(0, 120))} in chat session ${String(a.session)} on ${profile}? ` +
+      `Send ${JSON.stringify(String(a.message).slice(0, 120))} in chat session ${escapeLine(String(a.session))} on ${profile}? ` +
       'The live assistant answers it, which the service bills.',
     input: {
       session: idField('the session id'),
@@ -489,8 +490,8 @@ export const TOOLS: readonly ToolSpec[] = [
     power: 'write',
     callsWhenLive: true,
     asks: (a, profile) =>
-      `Run the conversation tests in ${Array.isArray(a.paths) && a.paths.length ? a.paths.join(', ') : './tests'}` +
-      `${a.grep ? ` matching ${String(a.grep)}` : ''} ` +
+      `Run the conversation tests in ${Array.isArray(a.paths) && a.paths.length ? escapeLine(a.paths.join(', ')) : './tests'}` +
+      `${a.grep ? ` matching ${escapeLine(String(a.grep))}` : ''} ` +
       `(${String(a.samples ?? 1)} sample(s) each) against ${profile}? Each turn is a chat with the live assistant, which the service bills.`,
     input: {
       paths: z.array(z.string().min(1)).optional().describe('scenario files or directories (default: ./tests)'),

@@ -1,11 +1,10 @@
 // Keys in, in a real terminal (the built binary in tmux): keys typed during start-up wait for the
 // app, and a paste arrives bracketed (text, not commands) and the brackets are off again after.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { saveProfile } from '../../src/config/config.js';
-import { CLI, tempHome, type CliHome } from '../support/cli.js';
-import { sandboxForFile } from '../support/sandbox.js';
+import { CLI } from '../support/cli.js';
+import { labForFile } from '../support/lab.js';
 import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 import { until } from '../support/wait.js';
 
@@ -13,26 +12,15 @@ const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? CLI;
 const skip = tmuxSkip(cli);
 
-const sb = sandboxForFile();
-let home: CliHome;
-const sessions: TmuxSession[] = [];
-
-before(async () => {
-  await sb.started;
-  home = tempHome();
-  saveProfile('lab', { baseUrl: sb.url, apiKey: sb.apiKey }, home.env);
-});
-after(async () => {
-  sessions.forEach((s) => s.kill());
-  home.cleanup();
-});
+const lab = labForFile();
+const { sessions } = lab;
 
 /** The console on the lab profile; `then` runs in the same pane after it exits. */
 function open(name: string, then?: string): TmuxSession {
   const t = startTmux({
     name: `sb-keys-${name}-${process.pid}`,
     cwd: root,
-    env: { ...home.env, TERM: 'xterm-256color' },
+    env: { ...lab.home.env, TERM: 'xterm-256color' },
     command: [process.execPath, cli, '--profile', 'lab'].map((a) => JSON.stringify(a)).join(' ') + (then ? `; ${then}` : ''),
   });
   sessions.push(t);

@@ -3,13 +3,12 @@
 // and with --mouse the wheel and a click move the highlight and the modes are off after quitting;
 // a keys file's key works and a bad one is one line before the console starts; --theme light
 // changes the header's colours, and a bad theme file is one line before the console starts.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { saveProfile } from '../../src/config/config.js';
-import { CLI, tempHome, type CliHome } from '../support/cli.js';
-import { sandboxForFile } from '../support/sandbox.js';
+import { CLI } from '../support/cli.js';
+import { labForFile } from '../support/lab.js';
 import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 import { until } from '../support/wait.js';
 
@@ -17,26 +16,15 @@ const root = resolve(import.meta.dirname, '../..');
 const cli = process.env.SWITCHBOARD_E2E_CLI ?? CLI;
 const skip = tmuxSkip(cli);
 
-const sb = sandboxForFile();
-let home: CliHome;
-const sessions: TmuxSession[] = [];
-
-before(async () => {
-  await sb.started;
-  home = tempHome();
-  saveProfile('lab', { baseUrl: sb.url, apiKey: sb.apiKey }, home.env);
-});
-after(async () => {
-  sessions.forEach((s) => s.kill());
-  home.cleanup();
-});
+const lab = labForFile();
+const { sessions } = lab;
 
 function open(name: string, args: string[], then?: string, width = 120): TmuxSession {
   const t = startTmux({
     width,
     name: `sb-rmk-${name}-${process.pid}`,
     cwd: root,
-    env: { ...home.env, TERM: 'xterm-256color' },
+    env: { ...lab.home.env, TERM: 'xterm-256color' },
     command: [process.execPath, cli, '--profile', 'lab', ...args].map((a) => JSON.stringify(a)).join(' ') + (then ? `; ${then}` : ''),
   });
   sessions.push(t);
@@ -105,7 +93,7 @@ describe('read-only, mouse and keys in a terminal', { skip }, () => {
   });
 
   test('a keys file: its key works and the footer shows it; a bad one is one line and the console does not start', { timeout: 10 * 60_000 }, async () => {
-    const dir = join(home.env.XDG_CONFIG_HOME!, 'switchboard');
+    const dir = join(lab.home.env.XDG_CONFIG_HOME!, 'switchboard');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'keys.yaml'), 'calls:\n  stats: T\n');
     const t = open('keys', [], undefined, 200);
@@ -138,8 +126,8 @@ describe('read-only, mouse and keys in a terminal', { skip }, () => {
     assert.doesNotMatch(header(t), /\x1b\[(?:[\d;]*;)?44(?:;[\d;]*)?m/);
     t.keys('q');
     assert.equal(await t.waitForExit(), 0);
-    const file = join(home.env.XDG_CONFIG_HOME!, 'switchboard', 'theme.yaml');
-    mkdirSync(join(home.env.XDG_CONFIG_HOME!, 'switchboard'), { recursive: true });
+    const file = join(lab.home.env.XDG_CONFIG_HOME!, 'switchboard', 'theme.yaml');
+    mkdirSync(join(lab.home.env.XDG_CONFIG_HOME!, 'switchboard'), { recursive: true });
     writeFileSync(file, 'accent: blurple\n');
     try {
       const bad = open('badtheme', []);

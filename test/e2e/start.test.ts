@@ -2,35 +2,23 @@
 // tmux) exactly as a bare `switchboard` does, and mean there what they mean for the commands:
 // --profile picks the target, --no-color turns colour off, --debug logs each request (to the
 // debug log: stderr is the screen). Off a terminal each of them gets the one-line refusal.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { saveProfile } from '../../src/config/config.js';
 import { debugLogPath } from '../../src/crash.js';
-import { CLI, runCli, tempHome, type CliHome } from '../support/cli.js';
-import { sandboxForFile } from '../support/sandbox.js';
+import { CLI, runCli } from '../support/cli.js';
+import { labForFile } from '../support/lab.js';
 import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const skip = tmuxSkip();
 
-const sb = sandboxForFile();
-let home: CliHome;
-const sessions: TmuxSession[] = [];
+const lab = labForFile();
+const { sb, sessions } = lab;
 
-before(async () => {
-  await sb.started;
-  home = tempHome();
-  saveProfile('lab', { baseUrl: sb.url, apiKey: sb.apiKey }, home.env);
-});
-after(async () => {
-  sessions.forEach((s) => s.kill());
-  home.cleanup();
-});
-
-function open(name: string, args: string[], env: NodeJS.ProcessEnv = home.env): TmuxSession {
+function open(name: string, args: string[], env: NodeJS.ProcessEnv = lab.home.env): TmuxSession {
   const t = startTmux({
     name: `sb-start-${name}-${process.pid}`,
     cwd: root,
@@ -64,7 +52,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
   });
 
   test('--no-color: the console without a single colour (and with colour when not given)', { timeout: 10 * 60_000 }, async () => {
-    const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
+    const env = { ...lab.home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
     const plain = open('nocolor', ['--no-color'], env);
     await plain.waitFor(/● online[\s\S]*NAME/);
     const screen = coloured(plain);
@@ -78,7 +66,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
   });
 
   test('--debug: the console, with each request line in the debug log', { timeout: 10 * 60_000 }, async () => {
-    const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
+    const env = { ...lab.home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
     const t = open('debug', ['--debug'], env);
     await t.waitFor(/● online[\s\S]*NAME/);
     const log = readFileSync(debugLogPath(env), 'utf8');
@@ -88,7 +76,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
   });
 
   test('chat --assistant ID goes the same way: its profile, no colour', { timeout: 10 * 60_000 }, async () => {
-    const listed = await runCli(['--profile', 'lab', 'assistants', 'list', '-o', 'json'], { env: home.env });
+    const listed = await runCli(['--profile', 'lab', 'assistants', 'list', '-o', 'json'], { env: lab.home.env });
     assert.equal(listed.code, 0, listed.stderr);
     const riley = (JSON.parse(listed.stdout) as { id: string; name?: string }[]).find((a) => a.name?.startsWith('Riley'));
     assert.ok(riley, 'the seed has Riley');
@@ -104,7 +92,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
     const t = startTmux({
       name: `sb-start-output-${process.pid}`,
       cwd: root,
-      env: { ...home.env, TERM: 'xterm-256color' },
+      env: { ...lab.home.env, TERM: 'xterm-256color' },
       command: `sh -c '${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} -o json; echo EXIT=$?; sleep 60'`,
     });
     sessions.push(t);
@@ -117,8 +105,14 @@ describe('the global options open the console on a terminal', { skip }, () => {
   test('a bare switchboard loads neither commander nor the commands; with an option it goes through them', { timeout: 10 * 60_000 }, async () => {
     const hook = pathToFileURL(resolve(root, 'test/support/load-log.mjs')).href;
     const loaded = (args: string[]) => async () => {
-      const log = join(home.dir, `loads-${args.length}.txt`);
-      const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey, NODE_OPTIONS: `--import ${hook}`, SWITCHBOARD_LOAD_LOG: log };
+      const log = join(lab.home.dir, `loads-${args.length}.txt`);
+      const env = {
+        ...lab.home.env,
+        SWITCHBOARD_BASE_URL: sb.url,
+        SWITCHBOARD_API_KEY: sb.apiKey,
+        NODE_OPTIONS: `--import ${hook}`,
+        SWITCHBOARD_LOAD_LOG: log,
+      };
       const t = open(`loads-${args.length}`, args, env);
       await t.waitFor(/● online[\s\S]*NAME/);
       await quit(t);
@@ -155,7 +149,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
   });
 
   test('switchboard calls opens the console on the call log, from the archive', { timeout: 10 * 60_000 }, async () => {
-    const env = { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
+    const env = { ...lab.home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey };
     // An archive to open on: the command syncs it.
     const synced = await runCli(['archive', 'sync'], { env });
     assert.equal(synced.code, 0, synced.stderr);
@@ -176,7 +170,7 @@ describe('the global options open the console on a terminal', { skip }, () => {
 describe('off a terminal the console refuses in one line, exit 2', () => {
   for (const args of [['--profile', 'lab'], ['--debug'], ['--no-color'], []]) {
     test(`switchboard ${args.join(' ')}`.trim(), async () => {
-      const r = await runCli(args, { env: home.env });
+      const r = await runCli(args, { env: lab.home.env });
       assert.equal(r.code, 2);
       assert.equal(r.stdout, '');
       assert.equal(r.stderr, 'switchboard: the console needs an interactive terminal; for scripts use the commands (switchboard --help)\n');
@@ -184,13 +178,13 @@ describe('off a terminal the console refuses in one line, exit 2', () => {
   }
 
   test('switchboard calls off a terminal is the help, exit 2, as before', async () => {
-    const r = await runCli(['calls'], { env: home.env });
+    const r = await runCli(['calls'], { env: lab.home.env });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^Usage: switchboard calls/);
   });
 
   test('chat --assistant ID: its own refusal, through the same path', async () => {
-    const r = await runCli(['--no-color', 'chat', '--assistant', 'a1'], { env: home.env });
+    const r = await runCli(['--no-color', 'chat', '--assistant', 'a1'], { env: lab.home.env });
     assert.equal(r.code, 2);
     assert.equal(
       r.stderr,
@@ -199,13 +193,13 @@ describe('off a terminal the console refuses in one line, exit 2', () => {
   });
 
   test('an unknown command is still an unknown command, and --help still prints the help', async () => {
-    const r = await runCli(['asistants'], { env: home.env });
+    const r = await runCli(['asistants'], { env: lab.home.env });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^switchboard: unknown command 'asistants' \(Did you mean assistants\?\)\n$/);
-    const help = await runCli(['--help'], { env: home.env });
+    const help = await runCli(['--help'], { env: lab.home.env });
     assert.equal(help.code, 0);
     assert.match(help.stdout, /^Usage: switchboard /);
-    const word = await runCli(['help'], { env: home.env });
+    const word = await runCli(['help'], { env: lab.home.env });
     assert.equal(word.code, 0);
     assert.match(word.stdout, /^Usage: switchboard /);
   });

@@ -3,14 +3,13 @@
 // the console's process group, the shell's job: the shell gets its prompt back (`Stopped`) only
 // when all of them stop, and `fg` continues them all; the console then draws its whole frame again
 // and takes keys.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { saveProfile } from '../../src/config/config.js';
-import { CLI, tempHome, type CliHome } from '../support/cli.js';
-import { sandboxForFile } from '../support/sandbox.js';
-import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
+import { CLI } from '../support/cli.js';
+import { labForFile } from '../support/lab.js';
+import { startTmux, tmuxSkip } from '../support/tmux.js';
 import { GUARD_MS } from '../support/wait.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -20,19 +19,8 @@ const hasNpm = spawnSync('npm', ['--version'], { encoding: 'utf8' }).status === 
 const npmSkip = tmuxSkip(resolve(root, 'dist/cli.js')) || (hasNpm ? false : 'npm is not installed');
 if (npmSkip) console.log(`# skipping Ctrl-Z under npm start and npx: ${npmSkip}`);
 
-const sb = sandboxForFile();
-let home: CliHome;
-const sessions: TmuxSession[] = [];
-
-before(async () => {
-  await sb.started;
-  home = tempHome();
-  saveProfile('lab', { baseUrl: sb.url, apiKey: sb.apiKey }, home.env);
-});
-after(async () => {
-  sessions.forEach((s) => s.kill());
-  home.cleanup();
-});
+const lab = labForFile();
+const { sessions } = lab;
 
 // Each step of a launcher's test is bounded by a part of the test's own timeout, so a step that
 // never comes fails naming itself with the screen it left, rather than the test timing out mute.
@@ -51,7 +39,7 @@ describe('Ctrl-Z and fg, in a shell with job control', () => {
         name: `sb-suspend-${l.slug}-${process.pid}`,
         cwd: root,
         // npm's own checks for a newer npm would ask the registry.
-        env: { ...home.env, TERM: 'xterm-256color', PS1: 'shell$ ', npm_config_update_notifier: 'false' },
+        env: { ...lab.home.env, TERM: 'xterm-256color', PS1: 'shell$ ', npm_config_update_notifier: 'false' },
         command: 'bash --norc --noprofile -i',
       });
       sessions.push(t);
@@ -103,7 +91,7 @@ test('with no job control, Ctrl-Z says so and the console carries on', { skip: t
   const t = startTmux({
     name: `sb-suspend-none-${process.pid}`,
     cwd: root,
-    env: { ...home.env, TERM: 'xterm-256color' },
+    env: { ...lab.home.env, TERM: 'xterm-256color' },
     command: [process.execPath, cli, '--profile', 'lab'].map((a) => JSON.stringify(a)).join(' '),
   });
   sessions.push(t);

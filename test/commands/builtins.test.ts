@@ -3,11 +3,13 @@
 // src/patches/undici+…+lazy-http2).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pidAlive } from '../../src/config/lock.js';
 import { sandboxDataDir } from '../../src/config/paths.js';
-import { runBinary, tempHome } from '../support/cli.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { CLI, runBinary, tempHome } from '../support/cli.js';
 import { until } from '../support/wait.js';
 import { sandboxForCli } from '../support/sandbox.js';
 
@@ -63,6 +65,41 @@ test('a read on a remote service loads none of the modules it does not use', asy
     assert.ok(loaded.includes('NativeModule http'), `${args.join(' ')}: it made a request`);
     for (const m of LOADED_WHEN_USED_REMOTE) assert.ok(!loaded.includes(`NativeModule ${m}`), `${args.join(' ')} loads node:${m}`);
   }
+});
+
+// V8 compiles llhttp's parser again with TurboFan once it has run a while, on a worker thread that the
+// process's exit then waits for: a command must be done before that (src/entry.cts).
+test("a command's HTTP parser stays on WebAssembly's baseline compiler, so its exit waits for no compile", async () => {
+  for (const args of [
+    ['calls', 'list', '--limit', '1000'],
+    ['assistants', 'get', 'Riley'],
+  ]) {
+    // V8's own trace: a line for each WebAssembly function compiled, naming the compiler (run directly: NODE_OPTIONS takes no V8 flag).
+    // It fails (rejects) on a non-zero exit. The sandbox answers from this process: the run is awaited, not waited on synchronously.
+    const run = promisify(execFile);
+    const r = await run(process.execPath, ['--trace-wasm-compilation-times', CLI, ...args], { env: on.env, timeout: 60_000, maxBuffer: 64 << 20 });
+    assert.match(r.stdout, /using Liftoff/, `${args.join(' ')}: the trace shows llhttp compiled`);
+    assert.doesNotMatch(r.stdout, /using TurboFan/, `${args.join(' ')}: llhttp was compiled again with TurboFan`);
+  }
+});
+
+// The budget is raised only while the parser's module is made: V8 checks a code cache against a hash
+// of its flags, so a flag left changed would have every run reject the cache the last one wrote.
+test('a command that asks the service leaves a code cache that its next run takes as it is', async () => {
+  const tmp = join(on.home.dir, 'own-tmp');
+  mkdirSync(tmp, { recursive: true });
+  const env = { ...on.env, TMPDIR: tmp };
+  const root = join(tmp, `switchboard-code-cache-${process.getuid!()}`);
+  const first = await runBinary(['calls', 'list', '--limit', '1000'], { env });
+  assert.equal(first.code, 0, first.stderr);
+  const [build] = readdirSync(root);
+  const file = join(root, build, 'calls-list.bin');
+  // A cache V8 rejects is written again, to a new file renamed over it (src/code-cache.cts): a file born
+  // later (an inode number alone may be the old file's, freed by the rename).
+  const born = (f: string) => [statSync(f).ino, statSync(f).birthtimeMs];
+  const written = born(file);
+  for (let i = 0; i < 2; i++) assert.deepEqual(await runBinary(['calls', 'list', '--limit', '1000'], { env }), first);
+  assert.deepEqual(born(file), written, 'the cache was made again: V8 rejected it');
 });
 
 test('a read on the embedded sandbox, one already running, loads none of the modules it does not use', async () => {

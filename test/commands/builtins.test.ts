@@ -1,14 +1,14 @@
 // What a command's start loads: Node's modules it uses, and no others (a request over HTTP/1.1 does
 // not load node:http2: undici's HTTP/2 client takes it on its first HTTP/2 connection,
-// src/patches/undici+…+lazy-http2).
+// src/patches/undici+…+lazy-http2), and how its exit is kept from waiting on V8's compile of the HTTP parser.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pidAlive } from '../../src/config/lock.js';
 import { sandboxDataDir } from '../../src/config/paths.js';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { CLI, runBinary, tempHome } from '../support/cli.js';
 import { until } from '../support/wait.js';
 import { sandboxForCli } from '../support/sandbox.js';
@@ -68,7 +68,7 @@ test('a read on a remote service loads none of the modules it does not use', asy
 });
 
 // V8 compiles llhttp's parser again with TurboFan once it has run a while, on a worker thread that the
-// process's exit then waits for: a command must be done before that (src/entry.cts).
+// process's exit then waits for: a command must be done before that (src/patches/undici+…+llhttp-baseline).
 test("a command's HTTP parser stays on WebAssembly's baseline compiler, so its exit waits for no compile", async () => {
   for (const args of [
     ['calls', 'list', '--limit', '1000'],
@@ -98,7 +98,10 @@ test('a command that asks the service leaves a code cache that its next run take
   // later (an inode number alone may be the old file's, freed by the rename).
   const born = (f: string) => [statSync(f).ino, statSync(f).birthtimeMs];
   const written = born(file);
-  for (let i = 0; i < 2; i++) assert.deepEqual(await runBinary(['calls', 'list', '--limit', '1000'], { env }), first);
+  for (let i = 0; i < 2; i++) {
+    const again = await runBinary(['calls', 'list', '--limit', '1000'], { env });
+    assert.equal(again.code, 0, again.stderr);
+  }
   assert.deepEqual(born(file), written, 'the cache was made again: V8 rejected it');
 });
 

@@ -186,7 +186,8 @@ export function StoreProvider({ store, children }: { store: ConsoleStore; childr
   return createElement(StoreContext.Provider, { value: store }, children);
 }
 
-function useConsoleStore(): ConsoleStore {
+/** The store itself, for a subscription over it and something else (app.tsx RouteKeys: the screen's selection too). */
+export function useConsoleStore(): ConsoleStore {
   const store = useContext(StoreContext);
   if (!store) throw new Error('useConsole must be used inside <StoreProvider>');
   return store;

@@ -1,9 +1,9 @@
 // The app shell: header, the screen on top of the stack, filter/palette line, flash, footer.
 // Global keys (the routes' digits, :, /, ?, Esc, -, q) live here at the lowest priority, and the
 // route on top's own keys from its spec (RouteKeys).
-import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
 import { Box, Text, useApp, useStdout } from 'ink';
-import { StoreProvider, topRoute, useActions, useConsole, useReadState, viewOf, type ConsoleStore, type Route } from '../store/index.js';
+import { StoreProvider, topRoute, useActions, useConsole, useConsoleStore, useReadState, viewOf, type ConsoleStore, type Route } from '../store/index.js';
 import { KeypressProvider, Priority, ScreenRouteContext, useWaitKeys } from './hooks/keypress.js';
 import { TableAtProvider } from './hooks/table-at.js';
 import { BindingsProvider, useBindings, type Bindings } from './hooks/bindings.js';
@@ -16,8 +16,10 @@ import { truncate } from '../format/display.js';
 import { FilterBar, Palette } from './components/Palette.js';
 import { ConfirmDialog, dialogHeight } from './components/ConfirmDialog.js';
 import { DEFAULT_ROUTES, type RouteRegistry } from './screens/routes.js';
-import { EditorContext, PagerContext, type ShowText } from './hooks/useEditText.js';
-import { CopyContext } from './hooks/useCopy.js';
+import { EditorContext, PagerContext, useEditText, usePager, type ShowText } from './hooks/useEditText.js';
+import { CopyContext, useCopy } from './hooks/useCopy.js';
+import { Selection, SelectionContext } from './hooks/selection.js';
+import type { RouteUi } from './screens/route-spec.js';
 import { editInEditor, showInPager } from './external-editor.js';
 import type { EditText } from '../store/index.js';
 import type { Terminal } from './terminal.js';
@@ -138,6 +140,8 @@ function Shell() {
   const depth = useConsole((s) => s.stack.length);
   const screen = routes.spec(route);
   const key = routes.viewKey(route);
+  // What this screen has selected, for its route's keys: a new one for each route on top.
+  const selection = useMemo(() => new Selection(), [key]); // eslint-disable-line react-hooks/exhaustive-deps -- one per view key
 
   useEffect(() => {
     const tty = stdout as NodeJS.WriteStream;
@@ -188,10 +192,12 @@ function Shell() {
       {/* Hidden, not unmounted, while the window is too small: a form keeps what was typed. */}
       <Box flexDirection="column" width={width} height={rows} display={tooSmall ? 'none' : 'flex'}>
         <Header width={width} />
-        <RouteKeys route={route} active={mode === 'normal'} />
+        <RouteKeys route={route} active={mode === 'normal'} selection={selection} />
         <Box height={bodyHeight} flexDirection="column" overflow="hidden" flexShrink={0}>
           <ScreenRouteContext.Provider value={key}>
-            {Screen ? <Screen key={key} route={route} width={width} height={Math.max(1, bodyHeight)} /> : <ScreenLoading name={route.name} />}
+            <SelectionContext.Provider value={selection}>
+              {Screen ? <Screen key={key} route={route} width={width} height={Math.max(1, bodyHeight)} /> : <ScreenLoading name={route.name} />}
+            </SelectionContext.Provider>
           </ScreenRouteContext.Provider>
         </Box>
         {dialog ? <ConfirmDialog width={width} height={dialogRows} /> : null}
@@ -224,18 +230,35 @@ function ScreenLoading({ name }: { name: Route['name'] }) {
  * they are off. Outside the screen's route context: they are the spec's, not the screen's, so a
  * screen still loading still holds the keys typed ahead for it.
  */
-function RouteKeys({ route, active }: { route: Route; active: boolean }) {
+function RouteKeys({ route, active, selection }: { route: Route; active: boolean; selection: Selection }) {
   const routes = useRoutes();
   const actions = useActions();
   const read = useReadState();
+  const store = useConsoleStore();
+  const copy = useCopy();
+  const ui: RouteUi = { copy: (what, text) => copy(what, text)(), editText: useEditText(), page: usePager() };
   const spec = routes.spec(route);
-  // The reasons as one string: this re-renders when one comes or goes, not at every change of the store.
-  const reasons = useConsole((state) => (spec.keys ? JSON.stringify([...routes.disabled(route, { state, actions })]) : '[]'));
+  // The reasons as one string, over the store and what the screen has selected: this re-renders
+  // when one comes or goes, not at every change of either.
+  const reasons = useSyncExternalStore(
+    useCallback(
+      (changed: () => void) => {
+        const offStore = store.subscribe(changed);
+        const offSelection = selection.subscribe(changed);
+        return () => {
+          offStore();
+          offSelection();
+        };
+      },
+      [store, selection],
+    ),
+    () => (spec.keys ? JSON.stringify([...routes.disabled(route, { state: read(), actions, selected: selection.get() })]) : '[]'),
+  );
   const off = new Map(JSON.parse(reasons) as [string, string][]);
   const bindings: Bindings = Object.fromEntries(
     Object.entries(spec.keys ?? {}).map(([command, k]) => [
       command,
-      off.has(command) ? { disabled: off.get(command)! } : () => k.run({ route, state: read(), actions }),
+      off.has(command) ? { disabled: off.get(command)! } : () => k.run({ route, state: read(), actions, selected: selection.get(), ui }),
     ]),
   );
   useBindings(spec.contexts, bindings, { priority: Priority.Screen, active: active && spec.keys !== undefined });

@@ -126,18 +126,20 @@ describe('Numbers and Calls screens', () => {
     }
   });
 
-  test("an assistant's numbers, none yet: the footer offers no l (link needs a number), and l changes nothing", async () => {
+  test("an assistant's numbers, none yet: the footer says l and C are off and why, and l changes nothing but says so", async () => {
     const lonely = (await sb.createAssistant({ name: 'Lonely' })).record!;
     const c = await openConsole(sb, { initialRoute: { name: 'numbers', assistantId: lonely.id } });
     try {
       await c.waitFor('No number sends its calls to Lonely');
       const footer = () => c.frame().trimEnd().split('\n').at(-1) ?? '';
-      assert.doesNotMatch(footer(), /link assistant/, footer());
-      // Nor the other keys of a number's row: with no row, Enter and a do nothing either.
-      assert.doesNotMatch(footer(), /Enter open|its assistant|its calls/, footer());
+      // A number's keys (its spec's) are off with no number under the cursor, and say so where they are offered.
+      assert.match(footer(), /l link assistant \(no number here\)/, footer());
+      assert.match(footer(), /C its calls \(no number here\)/, footer());
+      assert.doesNotMatch(footer(), /Enter open/, footer());
       await c.press('l');
       assert.deepEqual(c.store.getState().stack.at(-1), { name: 'numbers', assistantId: lonely.id });
       assert.match(c.frame(), /No number sends its calls to Lonely/);
+      assert.match(c.store.getState().flash?.text ?? '', /no number here/);
     } finally {
       await c.close();
     }

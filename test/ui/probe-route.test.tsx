@@ -12,7 +12,10 @@ import { keymapWith } from '../../src/ui/keys-file.js';
 import { ROUTE_LIST, RouteRegistry } from '../../src/ui/screens/routes.js';
 import type { RouteGroup } from '../../src/ui/screens/route-spec.js';
 import type { ConsoleActions, ConsoleState } from '../../src/store/index.js';
-import { useDetailKeys } from '../../src/ui/hooks/useScreenKeys.js';
+import { useDetailKeys, useListKeys } from '../../src/ui/hooks/useScreenKeys.js';
+import { useTopView } from '../../src/ui/hooks/useTopView.js';
+import { useSelection } from '../../src/ui/hooks/selection.js';
+import { rowKey } from '../../src/ui/screens/keys.js';
 import { chromeFrame } from '../../src/ui/start.js';
 import { createMemoryApi } from '../support/memory-api.js';
 import { openConsole } from './support.js';
@@ -126,4 +129,63 @@ test("the probe's own key, declared only in its spec, is remapped by a keys file
     await c.close();
   }
   assert.throws(() => keymapWith(registry.keymap, { probe: { pingg: 'x' } }), /"pingg" is not a command; in probe: ping, pong/);
+});
+
+/** The probe list's rows (each test sets them) and the rows its spec's key took. */
+let probeRows: { id: string }[] = [];
+const taken: string[] = [];
+
+/** A list: its rows, the cursor's marked; it says which is under the cursor, and binds only movement. */
+function ProbeList({ height }: { height: number }) {
+  const view = useTopView();
+  const selected = probeRows[Math.min(view.cursor, probeRows.length - 1)];
+  useSelection({ row: selected });
+  useListKeys({ count: probeRows.length, height, bindings: {} });
+  const text = probeRows.length ? probeRows.map((r, i) => `${i === view.cursor ? '>' : ' '} row ${r.id}`).join('\n') : 'no probe rows';
+  return createElement(Text, null, text);
+}
+
+const PROBE_LIST = {
+  'probe-list': {
+    title: () => 'Probe list',
+    contexts: ['probe-list', 'list', 'global'],
+    jump: '8',
+    help: 'Probe list',
+    component: async () => ProbeList,
+    // Its key on a row, declared here only: the handler gets the row the list says is under the cursor.
+    keys: { take: rowKey<{ id: string }>({ keys: [{ char: 't' }], hint: 'take it', footer: Footer.Normal }, 'probe row', (r) => void taken.push(r.id)) },
+  },
+} as unknown as RouteGroup<{ 'probe-list': Record<never, never> }>;
+
+test("a list route's key on the row under the cursor lives in its spec: off with no row, and on the row j moved to", async () => {
+  const registry = new RouteRegistry([...ROUTE_LIST, PROBE_LIST] as unknown as RouteGroup<Record<string, object>>[]);
+  probeRows = [];
+  let c = await openConsole(createMemoryApi(), { initialRoute: { name: 'probe-list' } as never, registry });
+  try {
+    await c.waitFor('no probe rows');
+    await c.waitFor('t take it (no probe row here)');
+    await c.press('t');
+    await c.waitFor('"take it" is off: no probe row here');
+    assert.deepEqual(taken, []);
+  } finally {
+    await c.close();
+  }
+  probeRows = [{ id: 'a1' }, { id: 'b2' }, { id: 'c3' }];
+  c = await openConsole(createMemoryApi(), { initialRoute: { name: 'probe-list' } as never, registry });
+  try {
+    await c.waitFor('> row a1');
+    assert.doesNotMatch(c.frame(), /no probe row here/);
+    await c.press('j');
+    await c.waitFor('> row b2');
+    await c.press('t');
+    await until(() => taken.length === 1, 'take ran');
+    assert.deepEqual(taken, ['b2']);
+    await c.press('G');
+    await c.waitFor('> row c3');
+    await c.press('t');
+    await until(() => taken.length === 2, 'take ran again');
+    assert.deepEqual(taken, ['b2', 'c3']);
+  } finally {
+    await c.close();
+  }
 });

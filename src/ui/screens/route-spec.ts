@@ -10,6 +10,8 @@ import type { Binding, KeyContext } from '../keymap.js';
 import type { ScreenProps } from './shared.js';
 import type { ConsoleActions, ConsoleState } from '../../store/index.js';
 import type { PickItem } from '../components/Picker.js';
+import type { Selected } from '../hooks/selection.js';
+import type { EditText } from '../../store/index.js';
 
 type ScreenComponent<N extends RouteName> = ComponentType<ScreenProps<RouteOf<N>>>;
 
@@ -36,11 +38,26 @@ export interface PaletteCommand<N extends RouteName> {
   find?(arg: string, s: ConsoleState): { items: PickItem[]; what: string; open: 'assistant' | 'call' | 'file' | 'session'; complete: boolean } | undefined;
 }
 
-/** What a route's key handler and its disabled reason are given: the route on top, the store's state and actions. */
+/**
+ * What a route's key handler and its disabled reason are given: the route on top, the store's
+ * state and actions, and what its screen has selected (hooks/selection.ts: the row under a list's
+ * cursor, a page's record; undefined until the screen has said, as in the frame before Ink).
+ */
 export interface RouteKeyArgs<N extends RouteName> {
   route: RouteOf<N>;
   state: ConsoleState;
   actions: ConsoleActions;
+  selected?: Selected;
+}
+
+/** What a key's handler may do with the terminal (app.tsx provides it; a component test has none, and each says so in the flash). */
+export interface RouteUi {
+  /** Copies a text (OSC 52), saying what it is in words ("id", "DID"), or says why it did not. */
+  copy(what: string, text: string | null | undefined): void;
+  /** Hands the terminal to $EDITOR (`E`); undefined without a terminal. */
+  editText: EditText | undefined;
+  /** Shows a text in $PAGER. */
+  page(text: () => string): void;
 }
 
 /**
@@ -49,7 +66,7 @@ export interface RouteKeyArgs<N extends RouteName> {
  * `DisabledReason`): the footer and help say so, and pressed it flashes the reason.
  */
 interface RouteKey<N extends RouteName> extends Omit<Binding, 'contexts' | 'keysIn'> {
-  run(a: RouteKeyArgs<N>): void;
+  run(a: RouteKeyArgs<N> & { ui: RouteUi }): void;
   /** Why the key does nothing now, or nothing when it works. */
   disabled?(a: RouteKeyArgs<N>): string | undefined;
 }

@@ -4,12 +4,11 @@ import { useMemo } from 'react';
 import { kbFileIds, linkOfNumber, numberLabel } from '../../../api/records.js';
 import type { Assistant, KbFile, PhoneNumber } from '../../../api/schemas.js';
 import { useActions, useConsole } from '../../../store/index.js';
-import { useAssistantBindings } from './assistant-bindings.js';
 import type { AssistantActivity } from '../../../store/archive.js';
 import type { Resource } from '../../../store/types.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { ErrorState, Loading } from '../../components/Status.js';
-import { useCopy } from '../../hooks/useCopy.js';
+import { useSelection } from '../../hooks/selection.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
@@ -158,18 +157,14 @@ export function AssistantDetail({ route, width, height }: ScreenProps<{ name: 'a
     const note: Line[] = fromCache ? [{ text: cachedNote({ cached: true, fetchedAt: listCachedAt || undefined, status: 'loading' }), dim: true }] : [];
     return [...note, ...fields.slice(0, 3), ...activityLines(route.id, activity, numbers, links), ...fields.slice(3)];
   }, [fields, activity, numbers, links, route.id, fromCache, listCachedAt]);
-  // Off until the assistant is in.
-  const on = (fn: (id: string) => void) => a && (() => fn(a.id));
-  const assistant = useAssistantBindings(on);
-  const copy = useCopy();
+  // The record the spec's keys act on (e, E, c…): none yet while it loads; none at all if it cannot be read.
+  useSelection(a ? { row: a } : rec?.status === 'error' ? { row: undefined } : undefined);
   useDetailKeys({
     lines: lines.length,
     height,
     loading: !a && rec?.status === 'loading',
     bindings: {
       [Command.Refresh]: () => void actions.loadAssistant(route.id),
-      ...assistant,
-      [Command.CopyId]: a && copy('id', a.id),
       [Command.RawJson]: a && (() => actions.push({ name: 'json', title: `assistant ${a.name ?? a.id}`, value: a })),
     },
   });

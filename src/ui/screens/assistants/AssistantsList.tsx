@@ -3,11 +3,10 @@ import { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { kbFileIds } from '../../../api/records.js';
 import { useActions, useConsole } from '../../../store/index.js';
-import { useAssistantBindings } from './assistant-bindings.js';
 import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
-import { useCopy } from '../../hooks/useCopy.js';
+import { useSelection } from '../../hooks/selection.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { truncate } from '../../../format/display.js';
@@ -24,11 +23,8 @@ export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'as
   const list = useSortedList(filterRows(users, ASSISTANT_COLUMNS, view.filter), ASSISTANT_COLUMNS, view.sort);
   const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
-  // A row's commands do nothing without a row, but stay bound: the footer keeps its keys as rows come
-  // and go (the frame before Ink has none yet). Enter, once the list is in with none, says why.
-  const on = (fn: (id: string) => void) => () => void (selected && fn(selected.id));
-  const assistant = useAssistantBindings(on);
-  const copy = useCopy();
+  // The row the spec's keys act on (e, E, c…): none yet while the first rows load.
+  useSelection(firstLoad(res) ? undefined : { row: selected });
   useListKeys({
     empty: 'no assistant here',
     count: rows.length,
@@ -36,11 +32,8 @@ export function AssistantsList({ route, width, height }: ScreenProps<{ name: 'as
     loading: firstLoad(res),
     bindings: {
       [Command.Refresh]: () => void actions.loadAssistants({ force: true }),
-      [Command.New]: () => actions.push({ name: 'assistant-new' }),
-      [Command.Open]: on((id) => actions.push({ name: 'assistant', id })),
-      ...assistant,
+      [Command.Open]: () => void (selected && actions.push({ name: 'assistant', id: selected.id })),
       ...list.bindings,
-      [Command.CopyId]: copy('id', selected?.id),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `assistant ${selected.name ?? selected.id}`, value: selected })),
     },
   });

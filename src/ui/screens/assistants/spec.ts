@@ -4,6 +4,36 @@ import { Footer } from '../../keymap.js';
 import { defineRoutes } from '../route-spec.js';
 import { findRecords } from '../find.js';
 import { escapeLine } from '../../../format/escape.js';
+import { ASSISTANT_CALLS, NEW, OUTBOUND, copyIdKey, rowKey, type SharedKey } from '../keys.js';
+
+type Row = { id: string };
+
+/** One assistant's keys: on its row in the list and on its own page. */
+const ASSISTANT_KEYS: Record<string, SharedKey> = {
+  edit: rowKey<Row>({ keys: [{ char: 'e' }], hint: 'edit', footer: Footer.Normal, write: true }, 'assistant', ({ id }, { actions }) =>
+    actions.push({ name: 'assistant-edit', id }),
+  ),
+  editAsCode: rowKey<Row>({ keys: [{ char: 'E' }], hint: 'edit as YAML in $EDITOR', footer: Footer.Normal, write: true }, 'assistant', ({ id }, a) =>
+    a.ui.editText ? void a.actions.editAssistantAsCode(id, a.ui.editText) : a.actions.flash('No terminal to run an editor on', 'error'),
+  ),
+  clone: rowKey<Row>({ keys: [{ char: 'D' }], hint: 'duplicate (new, pre-filled)', write: true }, 'assistant', ({ id }, { actions }) =>
+    actions.push({ name: 'assistant-new', from: id }),
+  ),
+  knowledgeBase: rowKey<Row>(
+    { keys: [{ char: 'k', ctrl: true }, { char: 'K' }], hint: 'KB files', footer: Footer.Normal, write: true },
+    'assistant',
+    ({ id }, { actions }) => actions.push({ name: 'assistant-kb', id }),
+  ),
+  chat: rowKey<Row>({ keys: [{ char: 'c' }], hint: 'chat', footer: Footer.Normal, write: true }, 'assistant', ({ id }, { actions }) =>
+    actions.push({ name: 'chat', assistantId: id }),
+  ),
+  outbound: rowKey<Row>(OUTBOUND, 'assistant', ({ id }, { actions }) => actions.push({ name: 'call-outbound', assistantId: id })),
+  assistantCalls: rowKey<Row>(ASSISTANT_CALLS, 'assistant', ({ id }, { actions }) => actions.showRelatedCalls({ assistantId: id })),
+  assistantNumbers: rowKey<Row>({ keys: [{ char: 'N' }], hint: 'its numbers', footer: Footer.Normal }, 'assistant', ({ id }, { actions }) =>
+    actions.push({ name: 'numbers', assistantId: id }),
+  ),
+  copyId: copyIdKey('assistant'),
+};
 
 export const ASSISTANTS = defineRoutes<{
   assistants: { /** Only those whose knowledge base holds this file. */ usingFile?: string; /** Its name, for the title. */ fileName?: string };
@@ -21,6 +51,7 @@ export const ASSISTANTS = defineRoutes<{
     help: 'Assistants',
     component: () => import('./AssistantsList.js').then((m) => m.AssistantsList),
     firstFrame: () => 'Loading assistants…',
+    keys: { new: { ...NEW, run: ({ actions }) => actions.push({ name: 'assistant-new' }) }, ...ASSISTANT_KEYS },
     enter: (_r, a) => void a.loadAssistants({ force: true }),
     retried: true,
     freshness: (_r, s) => freshnessOfResource(s.assistants),
@@ -39,6 +70,7 @@ export const ASSISTANTS = defineRoutes<{
     contexts: ['assistant', 'detail', 'global'],
     help: 'Assistants',
     component: () => import('./AssistantDetail.js').then((m) => m.AssistantDetail),
+    keys: ASSISTANT_KEYS,
     enter(r, a) {
       // Its calls, cost and last call from the archive (read again when a sync ends), its numbers.
       a.loadAssistantActivity(r.id);

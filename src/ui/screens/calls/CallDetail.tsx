@@ -8,7 +8,7 @@ import { useActions, useConsole } from '../../../store/index.js';
 import { searchedWords } from '../../../store/archive.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { ErrorState, Loading } from '../../components/Status.js';
-import { useCopy } from '../../hooks/useCopy.js';
+import { useSelection } from '../../hooks/selection.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { usePager } from '../../hooks/useEditText.js';
@@ -16,7 +16,6 @@ import { escapeLine } from '../../../format/escape.js';
 import { Command } from '../../keymap.js';
 import { dateTime, duration, money, show, wrapText } from '../../../format/display.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
-import { openAssistantOf } from './Calls.js';
 import { useTheme } from '../../hooks/theme-context.js';
 import type { Palette } from '../../theme.js';
 
@@ -142,7 +141,7 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
     const max = Math.max(0, lines.length - height + 1);
     actions.scrollBy(Math.max(0, first - 2) - view.scroll, max);
   }, [first, pending, lines.length, height, actions, view.scroll]);
-  const copy = useCopy();
+  useSelection(c ? { row: c } : rec?.status === 'error' ? { row: undefined } : undefined);
   useDetailKeys({
     lines: lines.length,
     height,
@@ -150,7 +149,6 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
     bindings: {
       [Command.Refresh]: () => void actions.loadCall(route.id),
       [Command.RawJson]: c && (() => actions.push({ name: 'json', title: `call ${c.id}`, value: c })),
-      [Command.OpenAssistant]: c && (() => openAssistantOf(c, actions)),
       // The page as shown (fields, summary, transcript), unwrapped for the pager's own width; each line escaped on its way out.
       [Command.Pager]:
         c &&
@@ -161,8 +159,6 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
                 .map((l) => escapeLine(l.text))
                 .join('\n')}\n`,
           )),
-      [Command.CopyId]: c && copy('id', c.id),
-      [Command.CopyNumber]: c && copy('customer number', c.customer?.number),
     },
   });
   if (!c && rec?.status === 'error') return <ErrorState what="the call" message={rec.error} hint={rec.hint} logged={rec.logged} />;

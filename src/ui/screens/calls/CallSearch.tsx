@@ -7,8 +7,8 @@ import { Box, Text } from 'ink';
 import type { SnippetPart } from '../../../store/archive.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
+import { useSelection } from '../../hooks/selection.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
-import { useCopy } from '../../hooks/useCopy.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { truncate } from '../../../format/display.js';
@@ -19,7 +19,6 @@ import { placeWords } from '../lists.js';
 import { escapeLine } from '../../../format/escape.js';
 import { cellWidth, truncateCells } from '../../../format/cells.js';
 import { filterRows, useAssistantName, type ScreenProps } from '../shared.js';
-import { openAssistantOf } from './Calls.js';
 import { useCapabilities, useTheme } from '../../hooks/theme-context.js';
 
 /**
@@ -77,7 +76,6 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
   const assistantName = useAssistantName();
   const view = useTopView();
   const actions = useActions();
-  const copy = useCopy();
   const found = res?.hits;
   // The hits' calls in the call log's columns, fitted to these calls; a header line above them.
   const { color } = useCapabilities();
@@ -113,15 +111,14 @@ export function CallSearch({ route, width, height }: ScreenProps<{ name: 'call-s
   // Two lines a hit; the keys' window is in hits (useListKeys takes a table's height, header included).
   const perScreen = Math.max(1, Math.floor(listHeight / 2));
   const selected = hits[Math.min(view.cursor, hits.length - 1)];
+  useSelection(res && res.status !== 'loading' ? { row: selected?.call } : undefined);
   useListKeys({
     count: hits.length,
     height: perScreen + 1,
     bindings: {
       [Command.Refresh]: () => actions.searchCalls(route.text),
       [Command.Open]: () => void (selected && actions.push({ name: 'call', id: selected.call.id, match: route.text })),
-      [Command.OpenAssistant]: () => void (selected && openAssistantOf(selected.call, actions)),
       [Command.RawJson]: () => void (selected && actions.showCallJson(selected.call.id)),
-      [Command.CopyId]: copy('id', selected?.call.id),
       [Command.Sort]: () => actions.cycleSort(CALL_SORT_COLUMNS),
     },
   });

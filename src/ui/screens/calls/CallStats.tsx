@@ -6,6 +6,7 @@ import { useActions, useConsole, useConsoleShallow } from '../../../store/index.
 import type { StatGroup } from '../../../store/archive.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { ErrorState, Loading } from '../../components/Status.js';
+import { useSelection } from '../../hooks/selection.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
@@ -101,13 +102,12 @@ export function CallStats({ width, height }: ScreenProps<{ name: 'call-stats' }>
     () => (stats.data ? statsLines(theme, stats.data, metric, width, assistantName, filters ? `filters: ${filters}` : 'all calls') : []),
     [theme, stats.data, metric, width, assistantName, filters],
   );
+  // The spec's m / Tab switches the chart this screen holds.
+  useSelection({ nextMetric: () => setMetric((m) => METRICS[(METRICS.indexOf(m) + 1) % METRICS.length]) });
   useDetailKeys({
     lines: lines.length,
     height,
-    bindings: {
-      [Command.Refresh]: () => void actions.loadCallStats({ force: true }),
-      [Command.ChartMetric]: () => setMetric((m) => METRICS[(METRICS.indexOf(m) + 1) % METRICS.length]),
-    },
+    bindings: { [Command.Refresh]: () => void actions.loadCallStats({ force: true }) },
   });
   if (!stats.data && stats.status === 'error') return <ErrorState what="the stats" message={stats.error} hint={stats.hint} />;
   if (!stats.data) return <Loading what="the stats" />;

@@ -16,7 +16,7 @@ import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useLasting } from '../../hooks/useLasting.js';
 import { useKeyGap } from '../../hooks/useKeyGap.js';
-import { useCopy } from '../../hooks/useCopy.js';
+import { useSelection } from '../../hooks/selection.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
@@ -99,23 +99,20 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   // Short ids unique among every row held, which the palette's `:calls <id>` looks in first.
   const idLength = useConsole(({ callLog: l }) => shortIdLengthOf(l.calls));
   const empty = log.total === 0;
-  const copy = useCopy();
+  // The first screen of an archive that holds nothing yet: keys wait for the first page.
+  const loading = log.status === 'idle' || (empty && sync.running && !log.filtering && !view.filter);
+  useSelection(loading ? undefined : { row: selected });
 
   useListKeys({
     empty: 'no call here',
     count: log.total,
     height: tableHeight,
-    // The first screen of an archive that holds nothing yet: keys wait for the first page.
-    loading: log.status === 'idle' || (empty && sync.running && !log.filtering && !view.filter),
+    loading,
     bindings: {
       [Command.Refresh]: () => void actions.loadCalls({ force: true }),
-      [Command.Outbound]: () => actions.push({ name: 'call-outbound' }),
       [Command.Sort]: () => actions.cycleSort(CALL_SORT_COLUMNS),
       [Command.Open]: () => void (selected && actions.push({ name: 'call', id: selected.id })),
       [Command.RawJson]: () => void (selected && actions.showCallJson(selected.id)),
-      [Command.OpenAssistant]: () => void (selected && openAssistantOf(selected, actions)),
-      [Command.CopyId]: copy('id', selected?.id),
-      [Command.CopyNumber]: copy('customer number', selected?.customer?.number),
     },
   });
 
@@ -161,13 +158,4 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
       )}
     </Box>
   );
-}
-
-/** `a` on a call: its assistant's page (a call placed without one says so). */
-export function openAssistantOf(
-  call: Pick<Call, 'assistantId'>,
-  actions: { push(r: { name: 'assistant'; id: string }): void; flash(text: string, kind?: 'info' | 'error'): void },
-) {
-  if (call.assistantId) actions.push({ name: 'assistant', id: call.assistantId });
-  else actions.flash('This call has no assistant', 'error');
 }

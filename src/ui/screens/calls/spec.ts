@@ -5,6 +5,7 @@ import { Footer } from '../../keymap.js';
 import { defineRoutes, type NoParams } from '../route-spec.js';
 import { pickItems } from '../find.js';
 import { matchRecords } from '../../../format/short-id.js';
+import { COPY_NUMBER, OPEN_ASSISTANT, OUTBOUND, copyIdKey, rowKey, type SharedKey } from '../keys.js';
 
 /** The calls loaded, then the archive's others. */
 function withArchived(loaded: readonly Call[], archived: readonly Call[]): Call[] {
@@ -14,6 +15,18 @@ function withArchived(loaded: readonly Call[], archived: readonly Call[]): Call[
 
 /** `s` on the log and on a search's matches: the palette's `:search`, with the text searched for there. */
 const SEARCH = { keys: [{ char: 's' }], hint: 'search transcripts (:search text)', footer: Footer.Normal };
+
+/** `a` on a call: its assistant's page (a call placed without one says so). */
+const openAssistant = rowKey<Pick<Call, 'assistantId'>>(OPEN_ASSISTANT, 'call', (c, { actions }) =>
+  c.assistantId ? actions.push({ name: 'assistant', id: c.assistantId }) : actions.flash('This call has no assistant', 'error'),
+);
+
+/** The keys on one call: its row in the log, and its own page. */
+const CALL_KEYS: Record<string, SharedKey> = {
+  openAssistant,
+  copyId: copyIdKey('call'),
+  copyNumber: rowKey<Pick<Call, 'customer'>>(COPY_NUMBER, 'call', (c, { ui }) => ui.copy('customer number', c.customer?.number)),
+};
 
 export const CALLS = defineRoutes<{
   // `drill`: the log of one assistant's or one number's calls (`C`), whose filter is its own: leaving it, the log has its filters again.
@@ -38,6 +51,8 @@ export const CALLS = defineRoutes<{
       void (s.callLog.status === 'ready' ? a.refreshCalls() : a.loadCalls());
     },
     keys: {
+      outbound: { ...OUTBOUND, run: ({ actions }) => actions.push({ name: 'call-outbound' }) },
+      ...CALL_KEYS,
       callFilters: { keys: [{ char: 'f' }], hint: 'filters', footer: Footer.Normal, run: ({ actions }) => actions.push({ name: 'call-filters' }) },
       toggleLive: { keys: [{ char: 'L' }], hint: 'live on/off', footer: Footer.Normal, run: ({ actions }) => actions.toggleLive() },
       search: { ...SEARCH, run: ({ actions }) => actions.openPalette('search ') },
@@ -90,6 +105,7 @@ export const CALLS = defineRoutes<{
     help: 'Calls',
     component: () => import('./CallDetail.js').then((m) => m.CallDetail),
     keys: {
+      ...CALL_KEYS,
       testFromCall: {
         keys: [{ char: 'T' }],
         hint: 'make a test from it',
@@ -124,7 +140,12 @@ export const CALLS = defineRoutes<{
     contexts: ['search', 'list', 'global'],
     help: 'Calls',
     component: () => import('./CallSearch.js').then((m) => m.CallSearch),
-    keys: { search: { ...SEARCH, run: ({ route, actions }) => actions.openPalette(`search ${route.text}`) } },
+    // Its rows are matches: the screen gives the match's call.
+    keys: {
+      openAssistant,
+      copyId: copyIdKey('call'),
+      search: { ...SEARCH, run: ({ route, actions }) => actions.openPalette(`search ${route.text}`) },
+    },
     enter(r, a) {
       void a.loadAssistants();
       void a.loadNumbers();
@@ -146,6 +167,15 @@ export const CALLS = defineRoutes<{
     // Its own section: the call log has a chart too, which `m` does not switch.
     help: 'Call stats (S)',
     component: () => import('./CallStats.js').then((m) => m.CallStats),
+    keys: {
+      // The chart is the screen's: it gives the switch.
+      chartMetric: {
+        keys: [{ char: 'm' }, { key: 'tab' }],
+        hint: 'chart calls/minutes/cost',
+        footer: Footer.Normal,
+        run: ({ selected }) => (selected?.nextMetric as (() => void) | undefined)?.(),
+      },
+    },
     enter(_r, a) {
       void a.loadAssistants();
       void a.loadNumbers();

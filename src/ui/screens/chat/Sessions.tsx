@@ -10,7 +10,7 @@ import { Table } from '../../components/Table.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { TextInput } from '../../components/TextInput.js';
 import { Priority, useWaitKeys } from '../../hooks/keypress.js';
-import { useCopy } from '../../hooks/useCopy.js';
+import { useSelection } from '../../hooks/selection.js';
 import { useBindings } from '../../hooks/bindings.js';
 import { useListKeys, useRouteContexts } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
@@ -54,6 +54,8 @@ function OpeningSession({ id }: { id: string }) {
 }
 
 function StartingChat({ assistantId }: { assistantId: string }) {
+  // Not the list: no session under a cursor, no prompt for an id.
+  useSelection({ row: undefined });
   const theme = useTheme();
   const start = useConsole((s) => s.chat.starts[assistantId]);
   const name = useConsole((s) => s.assistants.data?.find((a) => a.id === assistantId)?.name ?? assistantId);
@@ -85,13 +87,13 @@ function SessionList({ width, height }: { width: number; height: number }) {
   const assistants = useConsole((s) => s.assistants.data);
   const view = useTopView();
   const actions = useActions();
-  const copy = useCopy();
   const [asking, setAsking] = useState<string | null>(null);
   const columns = sessionColumns((id) => (id ? (assistants?.find((a) => a.id === id)?.name ?? id) : '—'));
   const list = useSortedList(filterRows(newestFirst(index.data ?? []), columns, view.filter), columns, view.sort);
   const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const bodyHeight = Math.max(2, height - (asking === null ? 0 : 2));
+  useSelection(firstLoad(index) ? undefined : { row: selected, askId: () => setAsking('') });
 
   useListKeys({
     count: rows.length,
@@ -100,11 +102,8 @@ function SessionList({ width, height }: { width: number; height: number }) {
     loading: firstLoad(index),
     bindings: {
       [Command.Refresh]: () => actions.loadSessionIndex(),
-      [Command.New]: () => actions.push({ name: 'chat-new' }),
-      [Command.OpenSessionId]: () => setAsking(''),
       [Command.Open]: () => void (selected && actions.push({ name: 'chat-session', sessionId: selected.id })),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `session ${selected.name ?? selected.id}`, value: selected })),
-      [Command.CopyId]: copy('id', selected?.id),
       ...list.bindings,
     },
   });

@@ -1,6 +1,8 @@
 // The chat's routes: the sessions, a new chat, and a conversation.
 import { defineRoutes, type NoParams } from '../route-spec.js';
 import { findRecords } from '../find.js';
+import { Footer } from '../../keymap.js';
+import { NEW, copyIdKey } from '../keys.js';
 
 export const CHAT = defineRoutes<{
   chat: { sessionId?: string; assistantId?: string };
@@ -14,6 +16,18 @@ export const CHAT = defineRoutes<{
     help: 'Chat',
     component: () => import('./Sessions.js').then((m) => m.ChatSessions),
     firstFrame: () => 'Loading chat sessions…',
+    keys: {
+      new: { ...NEW, run: ({ actions }) => actions.push({ name: 'chat-new' }) },
+      // The prompt for it is the list's own (Sessions.tsx gives the key that opens it).
+      openSessionId: {
+        keys: [{ char: 'o' }],
+        hint: 'open a session id',
+        footer: Footer.Normal,
+        run: ({ selected }) => (selected?.askId as (() => void) | undefined)?.(),
+        disabled: ({ selected }) => (selected && !selected.askId ? 'not while a chat starts' : undefined),
+      },
+      copyId: copyIdKey('session'),
+    },
     enter(r, a) {
       void a.loadAssistants();
       // `:chat <id>` and `chat --assistant <id>` ask for a conversation: it takes the list's place.

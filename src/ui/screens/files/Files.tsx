@@ -1,5 +1,4 @@
-// Files: paged table; `u` upload from a path; Enter detail (with the assistants that use it);
-// `d` delete after a confirmation naming the file.
+// Files: paged table; Enter detail (with the assistants that use it). Its keys (u, d, a) are the spec's.
 import { kbFileIds, serviceOfRecord, serviceWords } from '../../../api/records.js';
 import { Box, Text } from 'ink';
 import type { KbFile } from '../../../api/schemas.js';
@@ -10,7 +9,7 @@ import { Form } from '../../components/Form.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { Spinner } from '../../components/Spinner.js';
-import { useCopy } from '../../hooks/useCopy.js';
+import { useSelection } from '../../hooks/selection.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
@@ -24,22 +23,11 @@ import { knownUploadLimit } from '../../../api/upload-check.js';
 import { basename } from 'node:path';
 import { useTheme } from '../../hooks/theme-context.js';
 
-function useDeleteFile() {
-  const actions = useActions();
+/** What a file's keys read (the spec's d, a, Y): the file, and the names of the assistants using it (none while they load). */
+function useFileSelected(f: KbFile | undefined, loading: boolean) {
   const assistants = useConsole((s) => s.assistants.data);
-  return (f: KbFile, after?: () => void) => {
-    const users = assistants?.filter((a) => kbFileIds(a).includes(f.id)).map((a) => a.name ?? a.id);
-    const losers = !users ? 'Assistants using it lose it' : users.length ? `${users.join(', ')} lose it` : 'No assistant uses it';
-    actions.confirm({
-      title: 'Delete file',
-      message: `Delete "${f.name ?? f.id}" (${humanBytes(f.bytes)})? ${losers}${users?.length === 0 ? '.' : ' from their knowledge base.'}`,
-      confirmLabel: 'delete',
-      cancelFirst: true,
-      onConfirm: async () => {
-        if ((await actions.deleteFile(f.id)) && after) after();
-      },
-    });
-  };
+  const users = f && assistants?.filter((a) => kbFileIds(a).includes(f.id)).map((a) => a.name ?? a.id);
+  useSelection(loading ? undefined : { row: f, users });
 }
 
 export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
@@ -47,14 +35,13 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
   const res = useConsole((s) => s.files);
   const view = useTopView();
   const actions = useActions();
-  const copy = useCopy();
-  const askDelete = useDeleteFile();
   const list = useSortedList(filterRows(res.data?.files ?? [], FILE_COLUMNS, view.filter), FILE_COLUMNS, view.sort);
   const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const more = res.data ? moreFiles(res.data) : false;
   const tableHeight = Math.max(3, height - 1);
   // Near the end of the loaded pages, a move down fetches the next one too (the store ignores repeats).
+  useFileSelected(selected, firstLoad(res));
   const loadMore = view.cursor >= rows.length - 6 && more && (() => void actions.loadFiles({ more: true }));
   useListKeys({
     empty: 'no file here',
@@ -68,10 +55,7 @@ export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {
       [Command.PageDown]: loadMore,
       [Command.Bottom]: loadMore,
       [Command.Open]: () => void (selected && actions.push({ name: 'file', id: selected.id })),
-      [Command.Delete]: () => void (selected && askDelete(selected)),
-      [Command.FileAssistants]: () => void (selected && actions.push({ name: 'assistants', usingFile: selected.id, fileName: selected.name ?? undefined })),
       [Command.RawJson]: () => void (selected && actions.push({ name: 'json', title: `file ${selected.name ?? selected.id}`, value: selected })),
-      [Command.CopyId]: copy('id', selected?.id),
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="files" />;
@@ -108,8 +92,6 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
   const assistants = useConsole((s) => s.assistants.data);
   const view = useTopView();
   const actions = useActions();
-  const copy = useCopy();
-  const askDelete = useDeleteFile();
   const f = (rec?.data as KbFile | undefined) ?? listed;
   const lines: Line[] = [];
   if (f) {
@@ -128,15 +110,13 @@ export function FileDetail({ route, width, height }: ScreenProps<{ name: 'file';
     else if (users.length === 0) lines.push({ text: '  none', dim: true });
     for (const a of users) lines.push({ text: `  ${a.name ?? a.id}  ${a.id}` });
   }
+  useFileSelected(f, !f && rec?.status !== 'error');
   useDetailKeys({
     lines: lines.length,
     height,
     bindings: {
       [Command.Refresh]: () => void actions.loadFile(route.id),
-      [Command.Delete]: f && (() => askDelete(f, actions.back)),
-      [Command.FileAssistants]: () => actions.push({ name: 'assistants', usingFile: route.id, fileName: f?.name ?? undefined }),
       [Command.RawJson]: f && (() => actions.push({ name: 'json', title: `file ${f.name ?? f.id}`, value: f })),
-      [Command.CopyId]: f && copy('id', f.id),
     },
   });
   if (!f && rec?.status === 'error') return <ErrorState what="the file" message={rec.error} hint={rec.hint} logged={rec.logged} />;

@@ -1,9 +1,31 @@
-// The knowledge-base files' routes: the list, one file, and an upload.
+// The knowledge-base files' routes: the list, one file, and an upload; `d` on a file, after a confirmation naming it.
 import type { KbFile } from '../../../api/schemas.js';
 import { freshnessOfResource, lookup } from '../../../store/routes.js';
 import { Footer } from '../../keymap.js';
 import { defineRoutes, type NoParams } from '../route-spec.js';
 import { findRecords } from '../find.js';
+import { humanBytes } from '../../../format/display.js';
+import { DELETE, copyIdKey, rowKey, rowOf, type KeyArgs, type KeyShape } from '../keys.js';
+
+const FILE_ASSISTANTS: KeyShape = { keys: [{ char: 'a' }], hint: 'assistants using it', footer: Footer.Normal };
+
+/**
+ * `d`: asks first, naming the file and the assistants that lose it (the screen gives their names:
+ * none while the assistants are not in), then deletes it; `after` once it is gone (a file's page goes back).
+ */
+function askDelete(f: KbFile, { actions, selected }: KeyArgs, after?: () => void) {
+  const users = selected?.users as string[] | undefined;
+  const losers = !users ? 'Assistants using it lose it' : users.length ? `${users.join(', ')} lose it` : 'No assistant uses it';
+  actions.confirm({
+    title: 'Delete file',
+    message: `Delete "${f.name ?? f.id}" (${humanBytes(f.bytes)})? ${losers}${users?.length === 0 ? '.' : ' from their knowledge base.'}`,
+    confirmLabel: 'delete',
+    cancelFirst: true,
+    onConfirm: async () => {
+      if ((await actions.deleteFile(f.id)) && after) after();
+    },
+  });
+}
 
 export const FILES = defineRoutes<{
   files: NoParams;
@@ -19,6 +41,11 @@ export const FILES = defineRoutes<{
     firstFrame: () => 'Loading files…',
     keys: {
       upload: { keys: [{ char: 'u' }], hint: 'upload', footer: Footer.Normal, write: true, run: ({ actions }) => actions.push({ name: 'file-upload' }) },
+      delete: rowKey<KbFile>(DELETE, 'file', (f, a) => askDelete(f, a)),
+      fileAssistants: rowKey<KbFile>(FILE_ASSISTANTS, 'file', (f, { actions }) =>
+        actions.push({ name: 'assistants', usingFile: f.id, fileName: f.name ?? undefined }),
+      ),
+      copyId: copyIdKey('file'),
     },
     enter(_r, a) {
       void a.loadFiles({ force: true });
@@ -48,6 +75,15 @@ export const FILES = defineRoutes<{
     contexts: ['file', 'detail', 'global'],
     help: 'Files',
     component: () => import('./Files.js').then((m) => m.FileDetail),
+    keys: {
+      delete: rowKey<KbFile>(DELETE, 'file', (f, a) => askDelete(f, a, a.actions.back)),
+      // Its id is the route's: on before the file is in.
+      fileAssistants: {
+        ...FILE_ASSISTANTS,
+        run: (a) => a.actions.push({ name: 'assistants', usingFile: a.route.id, fileName: rowOf<KbFile>(a)?.name ?? undefined }),
+      },
+      copyId: copyIdKey('file'),
+    },
     enter(r, a) {
       void a.loadAssistants(lookup);
       void a.loadFile(r.id);

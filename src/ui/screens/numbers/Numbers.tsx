@@ -1,15 +1,15 @@
-// Numbers: table of DID, provider, SIP domain, status, linked assistant; Enter opens a number,
-// `l` links an assistant, `a` opens the linked one, `C` its calls. Opened from an assistant (`N`), only its numbers.
+// Numbers: table of DID, provider, SIP domain, status, linked assistant; Enter opens a number.
+// Opened from an assistant (`N`), only its numbers. The keys on a number (l, a, C) are the spec's.
 import { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { PhoneNumber } from '../../../api/schemas.js';
-import { useActions, useConsole, type ConsoleActions } from '../../../store/index.js';
+import { useActions, useConsole } from '../../../store/index.js';
 import { Table } from '../../components/Table.js';
 import { Picker } from '../../components/Picker.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
-import { useCopy } from '../../hooks/useCopy.js';
+import { useSelection } from '../../hooks/selection.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
 import { filterRows, firstLoad, useAssistantName, useSortedList, type ScreenProps } from '../shared.js';
@@ -18,22 +18,9 @@ import { countLine, numberColumns, numberStatus } from '../lists.js';
 import { shortIdLengthOf } from '../../../format/short-id.js';
 import { linkOfNumber, linkWords, numberDid, numberLabel } from '../../../api/records.js';
 
-/** The keys one number's row and its page share: its linked assistant, its calls, linking. */
-function numberBindings(n: PhoneNumber | undefined, links: Readonly<Record<string, string>>, actions: ConsoleActions) {
-  const did = n ? numberLabel(n) : undefined;
-  return {
-    // Off without a number (an assistant's numbers, none yet): the footer then does not offer them.
-    [Command.Link]: n && (() => actions.push({ name: 'number-link', id: n.id })),
-    [Command.OpenAssistant]:
-      n &&
-      (() => {
-        const link = linkOfNumber(n, links);
-        if (link) actions.push({ name: 'assistant', id: link.assistantId });
-        else actions.flash(`${did} has no assistant: l links one`, 'error');
-      }),
-    [Command.AssistantCalls]: n && (() => actions.showRelatedCalls({ phoneNumberId: n.id })),
-    [Command.RawJson]: n && (() => actions.push({ name: 'json', title: `number ${did}`, value: n })),
-  };
+/** What a number's keys read (the spec's `l`, `a`, `C`, `#`): the number, its label and DID, its linked assistant as the list shows it. */
+function numberSelected(n: PhoneNumber | undefined, links: Readonly<Record<string, string>>) {
+  return n ? { row: n, label: numberLabel(n), did: numberDid(n), assistantId: linkOfNumber(n, links)?.assistantId } : { row: undefined };
 }
 
 export function Numbers({ route, width, height }: ScreenProps<{ name: 'numbers'; assistantId?: string }>) {
@@ -48,7 +35,7 @@ export function Numbers({ route, width, height }: ScreenProps<{ name: 'numbers';
   const list = useSortedList(filterRows(mine, columns, view.filter), columns, view.sort);
   const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
-  const copy = useCopy();
+  useSelection(firstLoad(res) ? undefined : numberSelected(selected, links));
   useListKeys({
     count: rows.length,
     height: height - 1,
@@ -56,10 +43,8 @@ export function Numbers({ route, width, height }: ScreenProps<{ name: 'numbers';
     bindings: {
       [Command.Refresh]: () => void actions.loadNumbers({ force: true }),
       [Command.Open]: selected && (() => actions.push({ name: 'number', id: selected.id })),
-      ...numberBindings(selected, links, actions),
+      [Command.RawJson]: selected && (() => actions.push({ name: 'json', title: `number ${numberLabel(selected)}`, value: selected })),
       ...list.bindings,
-      [Command.CopyId]: copy('id', selected?.id),
-      [Command.CopyNumber]: copy('DID', numberDid(selected)),
     },
   });
   if (!res.data && (res.status === 'loading' || res.status === 'idle')) return <Loading what="phone numbers" />;
@@ -115,11 +100,15 @@ export function NumberDetail({ route, width, height }: ScreenProps<{ name: 'numb
       wrapText(value, Math.max(10, width - 22)).forEach((w, i) => lines.push({ text: `${(i ? '' : k).padEnd(20)}  ${w}` }));
     }
   }
+  useSelection(firstLoad(res) ? undefined : numberSelected(n, links));
   useDetailKeys({
     lines: lines.length,
     height,
     loading: firstLoad(res),
-    bindings: { [Command.Refresh]: () => void actions.loadNumbers({ force: true }), ...numberBindings(n, links, actions) },
+    bindings: {
+      [Command.Refresh]: () => void actions.loadNumbers({ force: true }),
+      [Command.RawJson]: n && (() => actions.push({ name: 'json', title: `number ${numberLabel(n)}`, value: n })),
+    },
   });
   if (!n && res.status === 'error') return <ErrorState what="phone numbers" message={res.error} hint={res.hint} logged={res.logged} />;
   if (!n && res.status !== 'ready') return <Loading what="the number" />;

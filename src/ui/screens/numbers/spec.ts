@@ -1,6 +1,22 @@
 // The numbers' routes: the list (all, or one assistant's), one number, and linking a number to an assistant.
 import { freshnessOfResource, lookup } from '../../../store/routes.js';
 import { defineRoutes } from '../route-spec.js';
+import { Footer } from '../../keymap.js';
+import { ASSISTANT_CALLS, COPY_NUMBER, OPEN_ASSISTANT, copyIdKey, rowKey, type SharedKey } from '../keys.js';
+
+type Row = { id: string };
+
+/** A number's keys, on its row in the list and on its own page (Numbers.tsx gives its label and linked assistant). */
+const NUMBER_KEYS: Record<string, SharedKey> = {
+  link: rowKey<Row>({ keys: [{ char: 'l' }], hint: 'link assistant', footer: Footer.Normal, write: true }, 'number', ({ id }, { actions }) =>
+    actions.push({ name: 'number-link', id }),
+  ),
+  openAssistant: rowKey<Row>(OPEN_ASSISTANT, 'number', (_n, { actions, selected }) => {
+    if (typeof selected?.assistantId === 'string') actions.push({ name: 'assistant', id: selected.assistantId });
+    else actions.flash(`${String(selected?.label)} has no assistant: l links one`, 'error');
+  }),
+  assistantCalls: rowKey<Row>(ASSISTANT_CALLS, 'number', ({ id }, { actions }) => actions.showRelatedCalls({ phoneNumberId: id })),
+};
 
 export const NUMBERS = defineRoutes<{
   numbers: { /** Only those linked to this assistant. */ assistantId?: string };
@@ -14,6 +30,11 @@ export const NUMBERS = defineRoutes<{
     help: 'Numbers',
     component: () => import('./Numbers.js').then((m) => m.Numbers),
     firstFrame: () => 'Loading numbers…',
+    keys: {
+      ...NUMBER_KEYS,
+      copyId: copyIdKey('number'),
+      copyNumber: rowKey(COPY_NUMBER, 'number', (_n, { ui, selected }) => ui.copy('DID', selected?.did as string | undefined)),
+    },
     enter(_r, a) {
       void a.loadAssistants(lookup);
       void a.loadNumbers({ force: true });
@@ -27,6 +48,7 @@ export const NUMBERS = defineRoutes<{
     contexts: ['number', 'detail', 'global'],
     help: 'Numbers',
     component: () => import('./Numbers.js').then((m) => m.NumberDetail),
+    keys: NUMBER_KEYS,
     enter(_r, a) {
       void a.loadAssistants(lookup);
       void a.loadNumbers({ force: true });

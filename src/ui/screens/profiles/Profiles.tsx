@@ -12,6 +12,7 @@ import { truncate } from '../../../format/display.js';
 import { Table } from '../../components/Table.js';
 import { Form, type Field, type FormValues } from '../../components/Form.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
+import { useSelection } from '../../hooks/selection.js';
 import { useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
@@ -26,9 +27,6 @@ const PROFILE_COLUMNS: Column<ProfileRow>[] = [
   { header: 'DEFAULT', width: 7, priority: 4, value: (p) => (p.isDefault ? 'yes' : '') },
 ];
 
-/** Built-in profiles (the embedded sandbox, the environment's) are not in the config to remove. */
-const builtIn = (p: ProfileRow) => p.kind === 'sandbox' || p.name === 'env';
-
 export function Profiles({ width, height }: ScreenProps<{ name: 'profiles' }>) {
   const res = useConsole((s) => s.profiles);
   const switching = useConsole((s) => s.switching);
@@ -38,6 +36,8 @@ export function Profiles({ width, height }: ScreenProps<{ name: 'profiles' }>) {
   const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const tableHeight = Math.max(3, height - 1);
+  // The row the spec's Enter, n and d act on.
+  useSelection(res.status === 'idle' ? undefined : { row: selected });
   useListKeys({
     count: rows.length,
     height: tableHeight,
@@ -45,22 +45,6 @@ export function Profiles({ width, height }: ScreenProps<{ name: 'profiles' }>) {
     bindings: {
       ...list.bindings,
       [Command.Refresh]: actions.loadProfiles,
-      [Command.UseProfile]: selected && (() => void actions.switchProfile(selected.name)),
-      [Command.New]: () => actions.push({ name: 'profile-new' }),
-      [Command.Delete]:
-        selected &&
-        !builtIn(selected) &&
-        (() =>
-          // The one in use is refused at once (the store says why), not after asking.
-          selected.live
-            ? actions.deleteProfile(selected.name)
-            : actions.confirm({
-                title: 'Remove profile',
-                message: `Remove profile "${selected.name}" (${escapeLine(selected.baseUrl ?? '')}) and its key from the config? The service keeps everything.`,
-                confirmLabel: 'remove',
-                cancelFirst: true,
-                onConfirm: () => actions.deleteProfile(selected.name),
-              })),
     },
   });
   if (res.status === 'idle') return <Loading what="profiles" />;

@@ -252,15 +252,21 @@ function RouteKeys({ route, active, selection }: { route: Route; active: boolean
       },
       [store, selection],
     ),
-    () => (spec.keys ? JSON.stringify([...routes.disabled(route, { state: read(), actions, selected: selection.get() })]) : '[]'),
+    () => {
+      const selected = selection.get();
+      // A screen that says so (a prompt of its own open, a chat starting in the list's place) has none of the route's keys now.
+      if (!spec.keys || selected?.keysOff === true) return selected?.keysOff === true ? 'off' : '[]';
+      return JSON.stringify([...routes.disabled(route, { state: read(), actions, selected })]);
+    },
   );
-  const off = new Map(JSON.parse(reasons) as [string, string][]);
+  const keysOff = reasons === 'off';
+  const off = new Map(keysOff ? [] : (JSON.parse(reasons) as [string, string][]));
   const bindings: Bindings = Object.fromEntries(
     Object.entries(spec.keys ?? {}).map(([command, k]) => [
       command,
       off.has(command) ? { disabled: off.get(command)! } : () => k.run({ route, state: read(), actions, selected: selection.get(), ui }),
     ]),
   );
-  useBindings(spec.contexts, bindings, { priority: Priority.Screen, active: active && spec.keys !== undefined });
+  useBindings(spec.contexts, bindings, { priority: Priority.Screen, active: active && spec.keys !== undefined && !keysOff });
   return null;
 }

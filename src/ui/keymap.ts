@@ -174,7 +174,8 @@ const BASE_BINDINGS: Readonly<Record<Command, Binding>> = {
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
   [Command.Pager]: { keys: [{ char: 'v' }], contexts: ['call', 'json'], hint: 'view in $PAGER', footer: Footer.Low },
 
-  [Command.Sort]: { keys: [{ char: 'O' }], contexts: ['list'], hint: 'sort: next column / direction', footer: Footer.Low },
+  // Live in each list route's own context (PER_LIST), not in `list`: keys.yaml remaps it per list.
+  [Command.Sort]: { keys: [{ char: 'O' }], contexts: [], hint: 'sort: next column / direction', footer: Footer.Low },
   [Command.Send]: { keys: [{ key: 'return' }], contexts: ['chat'], hint: 'send', footer: Footer.High, write: true },
   [Command.RecallEarlier]: { keys: [{ key: 'upArrow' }], contexts: ['chat'], hint: 'earlier input', footer: Footer.Low },
   [Command.RecallLater]: { keys: [{ key: 'downArrow' }], contexts: ['chat'], hint: 'later input' },
@@ -284,6 +285,13 @@ export interface RouteKeys {
   help?: string;
 }
 
+/**
+ * Keys every list has (its component binds them), live in each route's own context when the route
+ * is a list, as the route's own keys are: so keys.yaml remaps them for one list (`calls: { sort: S }`)
+ * and help lists them in the route's section.
+ */
+const PER_LIST: readonly string[] = [Command.Sort];
+
 /** The command a route's digit is bound to: `goCalls` for `calls`. */
 export function jumpCommand(route: string): string {
   return `go${route.replace(/(^|-)(\w)/g, (_m, _d: string, c: string) => c.toUpperCase())}`;
@@ -304,6 +312,10 @@ export function routeBindings(
   for (const r of routes) {
     if (r.jump) table[jumpCommand(r.name)] = { keys: [{ char: r.jump }], contexts: ['global'], hint: r.name };
     const context = r.contexts[0];
+    for (const command of r.contexts.includes('list') && context ? PER_LIST : []) {
+      const b = table[command];
+      if (b && !b.contexts.includes(context)) table[command] = { ...b, contexts: [...b.contexts, context] };
+    }
     for (const [command, b] of Object.entries(r.keys ?? {})) {
       const had = table[command];
       // Routes may share a command (a list and its record's page, `e` on both): one binding, live in

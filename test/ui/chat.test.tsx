@@ -233,7 +233,9 @@ describe('Chat screen', () => {
       await c.press(KEYS.escape); // the sessions list was put under it
       await c.waitFor('No chats yet');
       await c.press('o');
-      await c.waitFor('Session id:');
+      const asking = await c.waitFor('Session id:');
+      // Its prompt has the keys: the list's are not offered under it.
+      assert.doesNotMatch(asking.trimEnd().split('\n').at(-1) ?? '', /n new|copy the id/);
       await c.type('no-such-session');
       await c.press(KEYS.enter);
       const f = await c.waitFor('Could not load session no-such-session');
@@ -252,6 +254,12 @@ describe('Chat screen: failures', () => {
       const f = await c.waitFor('Could not start a chat with no-such-assistant');
       assert.match(f, /404/);
       assert.match(f, /no-such-assistant/);
+      // The sessions list's keys are not this screen's: the footer offers r, and n opens nothing.
+      const footer = f.trimEnd().split('\n').at(-1) ?? '';
+      assert.match(footer, /r refresh/, footer);
+      assert.doesNotMatch(footer, /n new|open a session id|copy the id/, footer);
+      await c.press('n');
+      assert.equal(c.topRoute().name, 'chat');
       await c.press('4');
       await c.waitFor('No chats yet');
     } finally {

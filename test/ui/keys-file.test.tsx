@@ -31,6 +31,24 @@ describe('keymapWith', () => {
     assert.equal(DEFAULT.commandFor('r', plain, ['assistants', 'list', 'global']), Command.Refresh);
   });
 
+  test("a list's sort and a row key, remapped for one list, keep their own keys on the others", () => {
+    // `sort` is every list's (bound by its component), `copyId` a route's own (its spec): each is remapped by the list's context.
+    const t = keymapWith(DEFAULT, { calls: { sort: 'X', copyId: 'I' } });
+    const calls = ['calls', 'list', 'global'] as const;
+    assert.equal(t.commandFor('X', plain, [...calls]), Command.Sort);
+    assert.equal(t.commandFor('O', plain, [...calls]), undefined, 'O no longer sorts the call log');
+    assert.equal(t.commandFor('I', plain, [...calls]), 'copyId');
+    assert.equal(t.commandFor('Y', plain, [...calls]), undefined);
+    for (const list of ['assistants', 'files', 'tests'] as const) {
+      assert.equal(t.commandFor('O', plain, [list, 'list', 'global']), Command.Sort, `${list} keeps O`);
+    }
+    assert.equal(t.commandFor('Y', plain, ['assistants', 'list', 'global']), 'copyId', 'the assistants keep Y');
+    // Help lists sort in each list's own section, not under every list and detail.
+    const section = (title: string) => DEFAULT.sections.find((x) => x.title === title)!.contexts;
+    assert.ok(DEFAULT.bindingsFor(section('Tests')).some((b) => b.command === Command.Sort));
+    assert.ok(!DEFAULT.bindingsFor(section('Lists and details')).some((b) => b.command === Command.Sort));
+  });
+
   test('mistakes are one line naming them', () => {
     const line = (raw: unknown) => {
       try {

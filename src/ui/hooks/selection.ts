@@ -10,9 +10,14 @@
 // off, and the footer is the one the frame before Ink drew.
 import { createContext, useContext, useLayoutEffect } from 'react';
 
-/** What a screen gives: `row`, the record its keys act on (none: nothing under the cursor), and anything else its spec's keys read. */
+/**
+ * What a screen gives: `row`, the record its keys act on (none: nothing under the cursor), and
+ * anything else its spec's keys read. `keysOff`: the route's keys are not offered now (a prompt of
+ * the screen's own is open, a chat is starting in the list's place): the footer leaves them out.
+ */
 export interface Selected {
   row?: unknown;
+  keysOff?: boolean;
   [what: string]: unknown;
 }
 

@@ -1,7 +1,8 @@
 // Keys more than one screen folder gives its routes (a spec's `keys`): each is one command, named
 // as keys.yaml remaps it, with the same keys, hint and footer place wherever it is (routeBindings,
-// keymap.ts, holds routes sharing a command to that). A spec spreads one and adds its handler:
-// `copyId: { ...COPY_ID, run: …, disabled: noRow('assistant') }`. Plain data: the frame before Ink loads this.
+// keymap.ts, holds routes sharing a command to that). A spec gives the shape and its handler:
+// `openAssistant: rowKey(OPEN_ASSISTANT, 'call', (c, { actions }) => …)`, `copyId: copyIdKey('file')`, or
+// `new: { ...NEW, run: … }`. Plain data: the frame before Ink loads this.
 import { Footer, type KeyDescriptor } from '../keymap.js';
 import type { Selected } from '../hooks/selection.js';
 import type { ConsoleActions, ConsoleState } from '../../store/index.js';

@@ -101,7 +101,8 @@ export function Calls({ width, height }: ScreenProps<{ name: 'calls' }>) {
   const empty = log.total === 0;
   // The first screen of an archive that holds nothing yet: keys wait for the first page.
   const loading = log.status === 'idle' || (empty && sync.running && !log.filtering && !view.filter);
-  useSelection(loading ? undefined : { row: selected });
+  // Not known while the rows held are not the cursor's yet (a `/` scan still walking to it): keys then wait, not "no call here".
+  useSelection(loading || (!selected && !empty) ? undefined : { row: selected });
 
   useListKeys({
     empty: 'no call here',

@@ -49,13 +49,14 @@ export function ChatSessions({ route, width, height }: ScreenProps<Extract<Route
 
 /** `:chat <id>` until its conversation takes this route's place: keys typed ahead wait for its input. */
 function OpeningSession({ id }: { id: string }) {
+  useSelection({ keysOff: true });
   useWaitKeys('waiting');
   return <Loading what={`session ${id}`} />;
 }
 
 function StartingChat({ assistantId }: { assistantId: string }) {
-  // Not the list: no session under a cursor, no prompt for an id.
-  useSelection({ row: undefined });
+  // Not the list: its keys (n, o, Y) are not this screen's.
+  useSelection({ keysOff: true });
   const theme = useTheme();
   const start = useConsole((s) => s.chat.starts[assistantId]);
   const name = useConsole((s) => s.assistants.data?.find((a) => a.id === assistantId)?.name ?? assistantId);
@@ -93,7 +94,7 @@ function SessionList({ width, height }: { width: number; height: number }) {
   const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const bodyHeight = Math.max(2, height - (asking === null ? 0 : 2));
-  useSelection(firstLoad(index) ? undefined : { row: selected, askId: () => setAsking('') });
+  useSelection(asking !== null ? { keysOff: true } : firstLoad(index) ? undefined : { row: selected, askId: () => setAsking('') });
 
   useListKeys({
     count: rows.length,

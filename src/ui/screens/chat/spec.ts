@@ -24,7 +24,6 @@ export const CHAT = defineRoutes<{
         hint: 'open a session id',
         footer: Footer.Normal,
         run: ({ selected }) => (selected?.askId as (() => void) | undefined)?.(),
-        disabled: ({ selected }) => (selected && !selected.askId ? 'not while a chat starts' : undefined),
       },
       copyId: copyIdKey('session'),
     },

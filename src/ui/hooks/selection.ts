@@ -11,14 +11,14 @@
 import { createContext, useContext, useLayoutEffect } from 'react';
 
 /**
- * What a screen gives: `row`, the record its keys act on (none: nothing under the cursor), and
- * anything else its spec's keys read. `keysOff`: the route's keys are not offered now (a prompt of
+ * What a screen gives: `row`, the record its keys act on (none: nothing under the cursor). A
+ * spec whose keys read more declares it as an interface over this one (numbers' `NumberSelection`),
+ * which the component passes `useSelection` and the keys read with `selectedOf`. `keysOff`: the route's keys are not offered now (a prompt of
  * the screen's own is open, a chat is starting in the list's place): the footer leaves them out.
  */
 export interface Selected {
   row?: unknown;
   keysOff?: boolean;
-  [what: string]: unknown;
 }
 
 /** One screen's selection, made for each route on top (its view key). */
@@ -48,7 +48,7 @@ export const SelectionContext = createContext<Selection | undefined>(undefined);
  * Gives the route's keys what the screen has selected. Pass undefined while it cannot say (its
  * first rows loading); `{ row: undefined }` once it can and nothing is there.
  */
-export function useSelection(value: Selected | undefined): void {
+export function useSelection<T extends Selected>(value: T | undefined): void {
   const selection = useContext(SelectionContext);
   useLayoutEffect(() => selection?.set(value));
   // Gone with the screen: a route's keys never act on a row another screen left behind.

@@ -54,6 +54,14 @@ export function rowKey<T>(shape: KeyShape, what: string, run: (row: T, a: KeyArg
 /** `Y`: copies the id of the record under the cursor. */
 export const copyIdKey = (what: string): SharedKey => rowKey<{ id: string }>(COPY_ID, what, (r, { ui }) => ui.copy('id', r.id));
 
+/**
+ * What the screen gave, as the shape its spec declares for it (a spec exports it, and its
+ * component passes `useSelection` one of that type: a field renamed on one side fails to compile).
+ */
+export function selectedOf<T extends Selected>(a: { selected?: Selected }): T | undefined {
+  return a.selected as T | undefined;
+}
+
 /** The record the screen's keys act on, as its screen gave it (hooks/selection.ts), typed as the spec knows it is. */
 export function rowOf<T>(a: { selected?: Selected }): T | undefined {
   return a.selected?.row as T | undefined;

@@ -7,6 +7,7 @@ import type { StatGroup } from '../../../store/archive.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { ErrorState, Loading } from '../../components/Status.js';
 import { useSelection } from '../../hooks/selection.js';
+import type { StatsSelection } from './spec.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
@@ -103,7 +104,7 @@ export function CallStats({ width, height }: ScreenProps<{ name: 'call-stats' }>
     [theme, stats.data, metric, width, assistantName, filters],
   );
   // The spec's m / Tab switches the chart this screen holds.
-  useSelection({ nextMetric: () => setMetric((m) => METRICS[(METRICS.indexOf(m) + 1) % METRICS.length]) });
+  useSelection<StatsSelection>({ nextMetric: () => setMetric((m) => METRICS[(METRICS.indexOf(m) + 1) % METRICS.length]) });
   useDetailKeys({
     lines: lines.length,
     height,

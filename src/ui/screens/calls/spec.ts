@@ -5,7 +5,13 @@ import { Footer } from '../../keymap.js';
 import { defineRoutes, type NoParams } from '../route-spec.js';
 import { pickItems } from '../find.js';
 import { matchRecords } from '../../../format/short-id.js';
-import { COPY_NUMBER, OPEN_ASSISTANT, OUTBOUND, copyIdKey, rowKey, type SharedKey } from '../keys.js';
+import { COPY_NUMBER, OPEN_ASSISTANT, OUTBOUND, copyIdKey, rowKey, selectedOf, type SharedKey } from '../keys.js';
+import type { Selected } from '../../hooks/selection.js';
+
+/** What CallStats.tsx gives `m`: the switch of the chart it holds. */
+export interface StatsSelection extends Selected {
+  nextMetric?: () => void;
+}
 
 /** The calls loaded, then the archive's others. */
 function withArchived(loaded: readonly Call[], archived: readonly Call[]): Call[] {
@@ -173,7 +179,7 @@ export const CALLS = defineRoutes<{
         keys: [{ char: 'm' }, { key: 'tab' }],
         hint: 'chart calls/minutes/cost',
         footer: Footer.Normal,
-        run: ({ selected }) => (selected?.nextMetric as (() => void) | undefined)?.(),
+        run: (a) => selectedOf<StatsSelection>(a)?.nextMetric?.(),
       },
     },
     enter(_r, a) {

@@ -11,6 +11,7 @@ import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { TextInput } from '../../components/TextInput.js';
 import { Priority, useWaitKeys } from '../../hooks/keypress.js';
 import { useSelection } from '../../hooks/selection.js';
+import type { SessionsSelection } from './spec.js';
 import { useBindings } from '../../hooks/bindings.js';
 import { useListKeys, useRouteContexts } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
@@ -94,7 +95,7 @@ function SessionList({ width, height }: { width: number; height: number }) {
   const rows = list.rows;
   const selected = rows[Math.min(view.cursor, rows.length - 1)];
   const bodyHeight = Math.max(2, height - (asking === null ? 0 : 2));
-  useSelection(asking !== null ? { keysOff: true } : firstLoad(index) ? undefined : { row: selected, askId: () => setAsking('') });
+  useSelection<SessionsSelection>(asking !== null ? { keysOff: true } : firstLoad(index) ? undefined : { row: selected, askId: () => setAsking('') });
 
   useListKeys({
     count: rows.length,

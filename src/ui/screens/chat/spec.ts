@@ -2,7 +2,13 @@
 import { defineRoutes, type NoParams } from '../route-spec.js';
 import { findRecords } from '../find.js';
 import { Footer } from '../../keymap.js';
-import { NEW, copyIdKey } from '../keys.js';
+import { NEW, copyIdKey, selectedOf } from '../keys.js';
+import type { Selected } from '../../hooks/selection.js';
+
+/** What the sessions list gives its keys: the session under the cursor, and the key that opens its id prompt. */
+export interface SessionsSelection extends Selected {
+  askId?: () => void;
+}
 
 export const CHAT = defineRoutes<{
   chat: { sessionId?: string; assistantId?: string };
@@ -23,7 +29,7 @@ export const CHAT = defineRoutes<{
         keys: [{ char: 'o' }],
         hint: 'open a session id',
         footer: Footer.Normal,
-        run: ({ selected }) => (selected?.askId as (() => void) | undefined)?.(),
+        run: (a) => selectedOf<SessionsSelection>(a)?.askId?.(),
       },
       copyId: copyIdKey('session'),
     },

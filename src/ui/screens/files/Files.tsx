@@ -10,6 +10,7 @@ import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { Empty, ErrorState, Loading } from '../../components/Status.js';
 import { Spinner } from '../../components/Spinner.js';
 import { useSelection } from '../../hooks/selection.js';
+import type { FileSelection } from './spec.js';
 import { useDetailKeys, useListKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command } from '../../keymap.js';
@@ -27,7 +28,7 @@ import { useTheme } from '../../hooks/theme-context.js';
 function useFileSelected(f: KbFile | undefined, loading: boolean) {
   const assistants = useConsole((s) => s.assistants.data);
   const users = f && assistants?.filter((a) => kbFileIds(a).includes(f.id)).map((a) => a.name ?? a.id);
-  useSelection(loading ? undefined : { row: f, users });
+  useSelection<FileSelection>(loading ? undefined : { row: f, users });
 }
 
 export function Files({ width, height }: ScreenProps<{ name: 'files' }>) {

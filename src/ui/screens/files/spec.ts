@@ -5,7 +5,14 @@ import { Footer } from '../../keymap.js';
 import { defineRoutes, type NoParams } from '../route-spec.js';
 import { findRecords } from '../find.js';
 import { humanBytes } from '../../../format/display.js';
-import { DELETE, copyIdKey, rowKey, rowOf, type KeyArgs, type KeyShape } from '../keys.js';
+import { DELETE, copyIdKey, rowKey, rowOf, selectedOf, type KeyArgs, type KeyShape } from '../keys.js';
+import type { Selected } from '../../hooks/selection.js';
+
+/** What Files.tsx gives a file's keys: the file, and the names of the assistants using it (none while they load). */
+export interface FileSelection extends Selected {
+  row?: KbFile;
+  users?: string[];
+}
 
 const FILE_ASSISTANTS: KeyShape = { keys: [{ char: 'a' }], hint: 'assistants using it', footer: Footer.Normal };
 
@@ -13,8 +20,9 @@ const FILE_ASSISTANTS: KeyShape = { keys: [{ char: 'a' }], hint: 'assistants usi
  * `d`: asks first, naming the file and the assistants that lose it (the screen gives their names:
  * none while the assistants are not in), then deletes it; `after` once it is gone (a file's page goes back).
  */
-function askDelete(f: KbFile, { actions, selected }: KeyArgs, after?: () => void) {
-  const users = selected?.users as string[] | undefined;
+function askDelete(f: KbFile, a: KeyArgs, after?: () => void) {
+  const { actions } = a;
+  const users = selectedOf<FileSelection>(a)?.users;
   const losers = !users ? 'Assistants using it lose it' : users.length ? `${users.join(', ')} lose it` : 'No assistant uses it';
   actions.confirm({
     title: 'Delete file',

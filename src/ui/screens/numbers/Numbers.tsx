@@ -17,9 +17,10 @@ import { dateTime, show, truncate, wrapText } from '../../../format/display.js';
 import { countLine, numberColumns, numberStatus } from '../lists.js';
 import { shortIdLengthOf } from '../../../format/short-id.js';
 import { linkOfNumber, linkWords, numberDid, numberLabel } from '../../../api/records.js';
+import type { NumberSelection } from './spec.js';
 
 /** What a number's keys read (the spec's `l`, `a`, `C`, `#`): the number, its label and DID, its linked assistant as the list shows it. */
-function numberSelected(n: PhoneNumber | undefined, links: Readonly<Record<string, string>>) {
+function numberSelected(n: PhoneNumber | undefined, links: Readonly<Record<string, string>>): NumberSelection {
   return n ? { row: n, label: numberLabel(n), did: numberDid(n), assistantId: linkOfNumber(n, links)?.assistantId } : { row: undefined };
 }
 

@@ -2,18 +2,28 @@
 import { freshnessOfResource, lookup } from '../../../store/routes.js';
 import { defineRoutes } from '../route-spec.js';
 import { Footer } from '../../keymap.js';
-import { ASSISTANT_CALLS, COPY_NUMBER, OPEN_ASSISTANT, copyIdKey, rowKey, type SharedKey } from '../keys.js';
+import { ASSISTANT_CALLS, COPY_NUMBER, OPEN_ASSISTANT, copyIdKey, rowKey, selectedOf, type SharedKey } from '../keys.js';
+import type { Selected } from '../../hooks/selection.js';
 
 type Row = { id: string };
+
+/** What Numbers.tsx gives a number's keys: the number, its label and DID, its linked assistant as the list shows it. */
+export interface NumberSelection extends Selected {
+  row?: Row;
+  label?: string;
+  did?: string;
+  assistantId?: string;
+}
 
 /** A number's keys, on its row in the list and on its own page (Numbers.tsx gives its label and linked assistant). */
 const NUMBER_KEYS: Record<string, SharedKey> = {
   link: rowKey<Row>({ keys: [{ char: 'l' }], hint: 'link assistant', footer: Footer.Normal, write: true }, 'number', ({ id }, { actions }) =>
     actions.push({ name: 'number-link', id }),
   ),
-  openAssistant: rowKey<Row>(OPEN_ASSISTANT, 'number', (_n, { actions, selected }) => {
-    if (typeof selected?.assistantId === 'string') actions.push({ name: 'assistant', id: selected.assistantId });
-    else actions.flash(`${String(selected?.label)} has no assistant: l links one`, 'error');
+  openAssistant: rowKey<Row>(OPEN_ASSISTANT, 'number', (n, a) => {
+    const { assistantId, label } = selectedOf<NumberSelection>(a) ?? {};
+    if (assistantId) a.actions.push({ name: 'assistant', id: assistantId });
+    else a.actions.flash(`${label ?? n.id} has no assistant: l links one`, 'error');
   }),
   assistantCalls: rowKey<Row>(ASSISTANT_CALLS, 'number', ({ id }, { actions }) => actions.showRelatedCalls({ phoneNumberId: id })),
 };
@@ -33,7 +43,7 @@ export const NUMBERS = defineRoutes<{
     keys: {
       ...NUMBER_KEYS,
       copyId: copyIdKey('number'),
-      copyNumber: rowKey(COPY_NUMBER, 'number', (_n, { ui, selected }) => ui.copy('DID', selected?.did as string | undefined)),
+      copyNumber: rowKey(COPY_NUMBER, 'number', (_n, a) => a.ui.copy('DID', selectedOf<NumberSelection>(a)?.did)),
     },
     enter(_r, a) {
       void a.loadAssistants(lookup);

@@ -2,7 +2,7 @@
 // switches the console to one live; `n` adds one after its key is checked.
 import { defineRoutes, type NoParams } from '../route-spec.js';
 import { Footer } from '../../keymap.js';
-import { DELETE, NEW, rowKey } from '../keys.js';
+import { DELETE, NEW, rowKey, rowOf } from '../keys.js';
 import { escapeLine } from '../../../format/escape.js';
 import type { ProfileRow } from '../../../store/index.js';
 
@@ -42,7 +42,7 @@ export const PROFILES = defineRoutes<{
               }),
         ),
         disabled: (a) => {
-          const p = a.selected?.row as Row | undefined;
+          const p = rowOf<Row>(a);
           return a.selected && !p ? 'no profile here' : p && builtIn(p) ? `${p.name} is built in: not in the config to remove` : undefined;
         },
       },

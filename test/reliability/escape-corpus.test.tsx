@@ -448,8 +448,9 @@ test('every console screen against the hostile service: no raw sequence in any f
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-escapes-ui-'));
   const id = (r: Record<string, unknown>) => r.id as string;
   const a = fx.assistants[0];
-  // One route of each kind; a new route fails here until it is added.
-  const routes: Record<RouteName, Route[]> = {
+  // One route of each kind. A route with a digit opens with no params, so one not listed is driven
+  // as `{ name }` by itself (a new top-level screen needs no line here); any other fails until added.
+  const listed: Partial<Record<RouteName, Route[]>> = {
     assistants: [{ name: 'assistants' }, { name: 'assistants', usingFile: P.BAD }],
     assistant: [
       { name: 'assistant', id: id(a) },
@@ -463,7 +464,6 @@ test('every console screen against the hostile service: no raw sequence in any f
     numbers: [{ name: 'numbers' }, { name: 'numbers', assistantId: id(a) }],
     number: [{ name: 'number', id: P.NH }],
     'number-link': [{ name: 'number-link', id: P.NH }],
-    calls: [{ name: 'calls' }],
     call: [
       { name: 'call', id: P.C },
       { name: 'call', id: P.CH },
@@ -481,7 +481,6 @@ test('every console screen against the hostile service: no raw sequence in any f
       { name: 'chat-session', sessionId: P.S },
       { name: 'chat-session', sessionId: P.BAD },
     ],
-    files: [{ name: 'files' }],
     file: [
       { name: 'file', id: P.F },
       { name: 'file', id: P.FH },
@@ -496,6 +495,8 @@ test('every console screen against the hostile service: no raw sequence in any f
     profiles: [{ name: 'profiles' }],
     'profile-new': [{ name: 'profile-new' }],
   };
+  const routes: Partial<Record<RouteName, Route[]>> = { ...listed };
+  for (const [name, spec] of Object.entries(ROUTES) as [RouteName, { jump?: string }][]) if (!routes[name] && spec.jump) routes[name] = [{ name } as Route];
   assert.deepEqual(
     Object.keys(ROUTES).filter((r) => !(r in routes)),
     [],

@@ -11,10 +11,11 @@
 import { createContext, useContext, useLayoutEffect } from 'react';
 
 /**
- * What a screen gives: `row`, the record its keys act on (none: nothing under the cursor). A
- * spec whose keys read more declares it as an interface over this one (numbers' `NumberSelection`),
- * which the component passes `useSelection` and the keys read with `selectedOf`. `keysOff`: the route's keys are not offered now (a prompt of
- * the screen's own is open, a chat is starting in the list's place): the footer leaves them out.
+ * What a screen gives: `row`, the record its keys act on (none: nothing under the cursor). A spec
+ * whose keys read more declares an interface over this one (numbers' `NumberSelection`), which
+ * its component passes `useSelection` and its keys read with `selectedOf`. `keysOff`: the route's
+ * keys are not offered now (a prompt of the screen's own is open, a chat is starting in the list's
+ * place): the footer leaves them out.
  */
 export interface Selected {
   row?: unknown;

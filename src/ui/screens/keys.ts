@@ -69,7 +69,8 @@ export function rowOf<T>(a: { selected?: Selected }): T | undefined {
 
 /**
  * A row key's reason to be off: the screen has said, and nothing is under its cursor ("no
- * assistant here"). None while the screen has not said (its rows loading): the key then waits.
+ * assistant here"). None while the screen has not said: a list holds the keys typed while its
+ * first rows load (useListKeys), and a key pressed on a page still loading does nothing.
  */
 function noRow(what: string): (a: { selected?: Selected }) => string | undefined {
   return (a) => (a.selected && a.selected.row === undefined ? `no ${what} here` : undefined);

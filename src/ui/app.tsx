@@ -262,10 +262,12 @@ function RouteKeys({ route, active, selection }: { route: Route; active: boolean
   const keysOff = reasons === 'off';
   const off = new Map(keysOff ? [] : (JSON.parse(reasons) as [string, string][]));
   const bindings: Bindings = Object.fromEntries(
-    Object.entries(spec.keys ?? {}).map(([command, k]) => [
-      command,
-      off.has(command) ? { disabled: off.get(command)! } : () => k.run({ route, state: read(), actions, selected: selection.get(), ui }),
-    ]),
+    // A key with no handler here is its screen's to bind.
+    Object.entries(spec.keys ?? {}).flatMap(([command, k]) => {
+      const run = k.run;
+      if (!run) return [];
+      return [[command, off.has(command) ? { disabled: off.get(command)! } : () => run({ route, state: read(), actions, selected: selection.get(), ui })]];
+    }),
   );
   useBindings(spec.contexts, bindings, { priority: Priority.Screen, active: active && spec.keys !== undefined && !keysOff });
   return null;

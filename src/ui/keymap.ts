@@ -27,18 +27,10 @@ export enum Command {
   PageDown = 'pageDown',
   Open = 'open',
   Refresh = 'refresh',
-  Retry = 'retry',
   RawJson = 'rawJson',
-  Pager = 'pager',
   Sort = 'sort',
   // In a chat conversation (the input line has the printable keys)
-  Send = 'send',
-  RecallEarlier = 'recallEarlier',
-  RecallLater = 'recallLater',
   NewLine = 'newLine',
-  Variables = 'variables',
-  LeaveChat = 'leaveChat',
-  SaveAsTest = 'saveAsTest',
   // In forms, pickers and dialogs
   NextField = 'nextField',
   PrevField = 'prevField',
@@ -170,15 +162,10 @@ const BASE_BINDINGS: Readonly<Record<Command, Binding>> = {
   [Command.PageDown]: { keys: [{ key: 'pageDown' }, { char: 'f', ctrl: true }], contexts: ['list', 'detail', 'scroll', 'chat', 'picker'], hint: 'page down' },
   [Command.Open]: { keys: [{ key: 'return' }], contexts: ['list'], hint: 'open', footer: Footer.High },
   [Command.Refresh]: { keys: [{ char: 'r' }], contexts: ['list', 'detail'], hint: 'refresh', footer: Footer.Low },
-  [Command.Retry]: { keys: [{ char: 'r' }], contexts: ['chat'], hint: 'load the session again', footer: Footer.High },
   [Command.RawJson]: { keys: [{ char: 'y' }], contexts: ['list', 'detail'], hint: 'raw JSON' },
-  [Command.Pager]: { keys: [{ char: 'v' }], contexts: ['call', 'json'], hint: 'view in $PAGER', footer: Footer.Low },
 
   // Live in each list route's own context (PER_LIST), not in `list`: keys.yaml remaps it per list.
   [Command.Sort]: { keys: [{ char: 'O' }], contexts: [], hint: 'sort: next column / direction', footer: Footer.Low },
-  [Command.Send]: { keys: [{ key: 'return' }], contexts: ['chat'], hint: 'send', footer: Footer.High, write: true },
-  [Command.RecallEarlier]: { keys: [{ key: 'upArrow' }], contexts: ['chat'], hint: 'earlier input', footer: Footer.Low },
-  [Command.RecallLater]: { keys: [{ key: 'downArrow' }], contexts: ['chat'], hint: 'later input' },
   [Command.NewLine]: {
     keys: [
       { key: 'return', alt: true },
@@ -188,9 +175,6 @@ const BASE_BINDINGS: Readonly<Record<Command, Binding>> = {
     hint: 'new line in the message',
     footer: Footer.Low,
   },
-  [Command.Variables]: { keys: [{ char: 'v', ctrl: true }], contexts: ['chat'], hint: 'variables', footer: Footer.Normal },
-  [Command.LeaveChat]: { keys: [{ key: 'escape' }], contexts: ['chat'], hint: 'cancel send / back (the draft is kept)', footer: Footer.High },
-  [Command.SaveAsTest]: { keys: [{ char: 't', ctrl: true }], contexts: ['chat'], hint: 'save as test', footer: Footer.Low, write: true },
   [Command.NextField]: { keys: [{ key: 'tab', shift: false }, { key: 'downArrow' }], contexts: ['form'], hint: 'next field', footer: Footer.Normal },
   [Command.PrevField]: { keys: [{ key: 'tab', shift: true }, { key: 'upArrow' }], contexts: ['form'], hint: 'previous field' },
   [Command.OptionPrevious]: { keys: [{ key: 'leftArrow' }], contexts: ['form'], hint: 'previous option' },

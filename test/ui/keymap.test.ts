@@ -59,7 +59,7 @@ test("a route's own context comes first: r runs the tests again on the results, 
   assert.equal(KEYS.commandFor(r.input, r.key, ROUTES.tests.contexts), 'runTestsAgain');
   assert.equal(KEYS.commandFor(r.input, r.key, ROUTES['test-result'].contexts), 'runTestsAgain');
   assert.equal(KEYS.commandFor(r.input, r.key, ROUTES.calls.contexts), Command.Refresh);
-  assert.equal(KEYS.commandFor(r.input, r.key, ROUTES['chat-session'].contexts), Command.Retry);
+  assert.equal(KEYS.commandFor(r.input, r.key, ROUTES['chat-session'].contexts), 'retry');
 });
 
 test('every context a binding names is in a help section, so help and the README list it', () => {

@@ -11,7 +11,6 @@ import { KEYS } from '../support/ink.js';
 import { runCli, tempHome } from '../support/cli.js';
 import { createClient } from '../../src/api/client.js';
 import type { Route } from '../../src/store/index.js';
-import { Command } from '../../src/ui/keymap.js';
 import { DEFAULT_ROUTES } from '../../src/ui/screens/routes.js';
 import { completePalette, parsePalette } from '../../src/ui/components/Palette.js';
 import { sandboxForFile } from '../support/sandbox.js';
@@ -40,7 +39,7 @@ describe('conversation tests in the console', () => {
   });
 
   test('the save key is in the keymap (so footer and help show it)', () => {
-    const save = DEFAULT_ROUTES.keymap.binding(Command.SaveAsTest)!;
+    const save = DEFAULT_ROUTES.keymap.binding('saveAsTest')!;
     assert.deepEqual(save.keys, [{ char: 't', ctrl: true }]);
     assert.ok(save.contexts.includes('chat'));
   });

@@ -21,6 +21,8 @@ export const OUTBOUND: KeyShape = { keys: [{ char: 'o' }], hint: 'call out', foo
 export const OPEN_ASSISTANT: KeyShape = { keys: [{ char: 'a' }], hint: 'its assistant', footer: Footer.Normal };
 export const ASSISTANT_CALLS: KeyShape = { keys: [{ char: 'C' }], hint: 'its calls', footer: Footer.Normal };
 const COPY_ID: KeyShape = { keys: [{ char: 'Y' }], hint: 'copy the id', footer: Footer.Low };
+/** `v`: the page as shown, in $PAGER (its screen binds it: the lines are the component's). */
+export const PAGER: KeyShape = { keys: [{ char: 'v' }], hint: 'view in $PAGER', footer: Footer.Low };
 export const COPY_NUMBER: KeyShape = { keys: [{ char: '#' }], hint: 'copy the DID / customer number' };
 
 /** What a key shared by several routes is given (a route's own `RouteKeyArgs` less its route). */

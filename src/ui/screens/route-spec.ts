@@ -66,7 +66,11 @@ export interface RouteUi {
  * `DisabledReason`): the footer and help say so, and pressed it flashes the reason.
  */
 interface RouteKey<N extends RouteName> extends Omit<Binding, 'contexts' | 'keysIn'> {
-  run(a: RouteKeyArgs<N> & { ui: RouteUi }): void;
+  /**
+   * Its handler. None: its screen binds it by command name (useBindings), for a key that works on
+   * what only the component holds (a conversation's input and its recall, a page's own lines).
+   */
+  run?(a: RouteKeyArgs<N> & { ui: RouteUi }): void;
   /** Why the key does nothing now, or nothing when it works. */
   disabled?(a: RouteKeyArgs<N>): string | undefined;
 }

@@ -150,7 +150,7 @@ export function CallDetail({ route, width, height }: ScreenProps<{ name: 'call';
       [Command.Refresh]: () => void actions.loadCall(route.id),
       [Command.RawJson]: c && (() => actions.push({ name: 'json', title: `call ${c.id}`, value: c })),
       // The page as shown (fields, summary, transcript), unwrapped for the pager's own width; each line escaped on its way out.
-      [Command.Pager]:
+      pager:
         c &&
         (() =>
           page(

@@ -5,7 +5,7 @@ import { Footer } from '../../keymap.js';
 import { defineRoutes, type NoParams } from '../route-spec.js';
 import { pickItems } from '../find.js';
 import { matchRecords } from '../../../format/short-id.js';
-import { COPY_NUMBER, OPEN_ASSISTANT, OUTBOUND, copyIdKey, rowKey, selectedOf, type SharedKey } from '../keys.js';
+import { COPY_NUMBER, OPEN_ASSISTANT, OUTBOUND, PAGER, copyIdKey, rowKey, selectedOf, type SharedKey } from '../keys.js';
 import type { Selected } from '../../hooks/selection.js';
 
 /** What CallStats.tsx gives `m`: the switch of the chart it holds. */
@@ -112,6 +112,8 @@ export const CALLS = defineRoutes<{
     component: () => import('./CallDetail.js').then((m) => m.CallDetail),
     keys: {
       ...CALL_KEYS,
+      // The page as shown, which CallDetail.tsx lays out: it binds this.
+      pager: PAGER,
       testFromCall: {
         keys: [{ char: 'T' }],
         hint: 'make a test from it',

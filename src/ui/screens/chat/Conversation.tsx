@@ -13,13 +13,14 @@ import { Spinner } from '../../components/Spinner.js';
 import { useKeyGap } from '../../hooks/useKeyGap.js';
 import { ErrorState, Loading } from '../../components/Status.js';
 import { Priority, useWaitKeys } from '../../hooks/keypress.js';
-import { useBindings } from '../../hooks/bindings.js';
+import { useBindings, type Bindings } from '../../hooks/bindings.js';
 import { useTopView } from '../../hooks/useTopView.js';
 import { Command, describeKey, keysAt, type KeyContext } from '../../keymap.js';
 import { useKeymap } from '../../hooks/keymap-context.js';
 import { money, truncate, wrapText } from '../../../format/display.js';
 import { escapeLine } from '../../../format/escape.js';
 import type { ScreenProps } from '../shared.js';
+import type { ConversationKey } from './spec.js';
 import { turnLines, unsetVariables, windowTurns } from './transcript.js';
 import { VariablesEditor } from './VariablesEditor.js';
 import { useTheme } from '../../hooks/theme-context.js';
@@ -28,6 +29,9 @@ import { useTheme } from '../../hooks/theme-context.js';
 const MAX_INPUT_LINES = 5;
 const MAX_ERROR_LINES = 3;
 const CHAT: KeyContext[] = ['chat'];
+/** Its keys are its spec's, bound here by name: a name the spec does not declare fails to compile. */
+type Keys = { [K in ConversationKey | Command]?: Bindings[K] };
+const VARIABLES: ConversationKey = 'variables';
 
 export function Conversation({ route, width, height }: ScreenProps<Extract<Route, { name: 'chat-session' }>>) {
   const theme = useTheme();
@@ -62,9 +66,9 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
   useBindings(
     CHAT,
     {
-      [Command.LeaveChat]: () => actions.back(),
-      [Command.Retry]: meta.status === 'error' && (() => void actions.openSession(id)),
-    },
+      leaveChat: () => actions.back(),
+      retry: meta.status === 'error' && (() => void actions.openSession(id)),
+    } satisfies Keys,
     { priority: Priority.Screen, active: waiting },
   );
   // Typed ahead (the first words of a message, typed as the chat opened): they wait for the input.
@@ -82,7 +86,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
     meta.name === `Chat with ${assistantName}` ? '' : meta.name, // the service's default name says nothing new
     count(turns.length, 'message'),
     total !== undefined ? `total ${money(total)}` : '',
-    vars.length ? `vars ${vars.map(([k, v]) => `${k}=${v}`).join(' ')}` : `${describeKey(keysAt(keymap.binding(Command.Variables)!, 'chat')[0])} variables`,
+    vars.length ? `vars ${vars.map(([k, v]) => `${k}=${v}`).join(' ')}` : `${describeKey(keysAt(keymap.binding(VARIABLES)!, 'chat')[0])} variables`,
   ]
     .filter(Boolean)
     .join(' · ');
@@ -93,7 +97,7 @@ export function Conversation({ route, width, height }: ScreenProps<Extract<Route
   const counts = turns.map((t) => turnLines(t, assistantName, width).length);
   const win = windowTurns(counts, transcriptHeight, scroll);
   const unset = unsetVariables(turns);
-  const varsKey = describeKey(keymap.binding(Command.Variables)!.keys[0]);
+  const varsKey = describeKey(keymap.binding(VARIABLES)!.keys[0]);
 
   return (
     <Box flexDirection="column" width={width} height={height}>
@@ -215,9 +219,9 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
   const setRecall = (r: { at: number; stash: string } | null) => setWalk(r && { ...r, turns });
   const said = (turns ?? []).filter((t) => t.role === 'user').map((t) => t.content);
 
-  const always = {
+  const always: Keys = {
     // The draft stays with its session: coming back shows it.
-    [Command.LeaveChat]: () => (sending ? actions.cancelSend(id) : actions.back()),
+    leaveChat: () => (sending ? actions.cancelSend(id) : actions.back()),
     [Command.PageUp]: () => actions.scrollBy(props.pageSize, props.maxScroll),
     [Command.PageDown]: () => actions.scrollBy(-props.pageSize, props.maxScroll),
   };
@@ -226,20 +230,20 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
     CHAT,
     sending
       ? always
-      : {
+      : ({
           ...always,
-          [Command.Send]: () => void actions.sendMessage(id).then((ok) => ok && actions.scrollBy(-Infinity, props.maxScroll)),
-          [Command.Variables]: props.onVariables,
-          [Command.SaveAsTest]: () => void actions.saveChatAsScenario(id),
+          send: () => void actions.sendMessage(id).then((ok) => ok && actions.scrollBy(-Infinity, props.maxScroll)),
+          variables: props.onVariables,
+          saveAsTest: () => void actions.saveChatAsScenario(id),
           // Off until something was said; ↓ only while walking back.
-          [Command.RecallEarlier]:
+          recallEarlier:
             said.length > 0 &&
             (() => {
               const at = recall ? Math.max(0, recall.at - 1) : said.length - 1;
               setRecall({ at, stash: recall?.stash ?? draft });
               actions.setDraft(id, said[at]);
             }),
-          [Command.RecallLater]:
+          recallLater:
             recall &&
             (() => {
               if (recall.at + 1 >= said.length) {
@@ -250,7 +254,7 @@ function ChatInput(props: { id: string; width: number; lines: number; maxScroll:
                 actions.setDraft(id, said[recall.at + 1]);
               }
             }),
-        },
+        } satisfies Keys),
     { priority: Priority.Screen, active: props.active, modal: sending },
   );
 

@@ -2,13 +2,30 @@
 import { defineRoutes, type NoParams } from '../route-spec.js';
 import { findRecords } from '../find.js';
 import { Footer } from '../../keymap.js';
-import { NEW, copyIdKey, selectedOf } from '../keys.js';
+import { NEW, copyIdKey, selectedOf, type KeyShape } from '../keys.js';
 import type { Selected } from '../../hooks/selection.js';
 
 /** What the sessions list gives its keys: the session under the cursor, and the key that opens its id prompt. */
 export interface SessionsSelection extends Selected {
   askId?: () => void;
 }
+
+/**
+ * A conversation's keys: declared here, bound by Conversation.tsx by these names (they work on its
+ * input line, its walk back through what was said and its modal send, which only it holds).
+ */
+const CONVERSATION_KEYS = {
+  retry: { keys: [{ char: 'r' }], hint: 'load the session again', footer: Footer.High },
+  send: { keys: [{ key: 'return' }], hint: 'send', footer: Footer.High, write: true },
+  recallEarlier: { keys: [{ key: 'upArrow' }], hint: 'earlier input', footer: Footer.Low },
+  recallLater: { keys: [{ key: 'downArrow' }], hint: 'later input' },
+  variables: { keys: [{ char: 'v', ctrl: true }], hint: 'variables', footer: Footer.Normal },
+  leaveChat: { keys: [{ key: 'escape' }], hint: 'cancel send / back (the draft is kept)', footer: Footer.High },
+  saveAsTest: { keys: [{ char: 't', ctrl: true }], hint: 'save as test', footer: Footer.Low, write: true },
+} satisfies Record<string, KeyShape>;
+
+/** The names Conversation.tsx binds its keys by. */
+export type ConversationKey = keyof typeof CONVERSATION_KEYS;
 
 export const CHAT = defineRoutes<{
   chat: { sessionId?: string; assistantId?: string };
@@ -73,6 +90,7 @@ export const CHAT = defineRoutes<{
     contexts: ['chat'],
     help: 'Chat',
     component: () => import('./Conversation.js').then((m) => m.Conversation),
+    keys: CONVERSATION_KEYS,
     enter(r, a) {
       void a.loadAssistants();
       void a.openSession(r.sessionId);

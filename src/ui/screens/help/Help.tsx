@@ -5,12 +5,11 @@ import { useMemo } from 'react';
 import type { Route } from '../../../store/index.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { wrapText } from '../../../format/display.js';
-import { escapeLine, jsonText } from '../../../format/escape.js';
-import { usePager } from '../../hooks/useEditText.js';
+import { escapeLine } from '../../../format/escape.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
 import { useDetailKeys } from '../../hooks/useScreenKeys.js';
 import { useTopView } from '../../hooks/useTopView.js';
-import { Command, type Keymap } from '../../keymap.js';
+import type { Keymap } from '../../keymap.js';
 import { useKeymap, useRoutes } from '../../hooks/keymap-context.js';
 import type { RouteRegistry } from '../routes.js';
 import type { ScreenProps } from '../shared.js';
@@ -85,9 +84,7 @@ export function JsonView({ route, width, height }: ScreenProps<Extract<Route, { 
     () => [{ text: route.title, bold: true }, ...wrapText(JSON.stringify(route.value, null, 2) ?? 'undefined', width).map((text) => ({ text }))],
     [route.title, route.value, width],
   );
-  const page = usePager();
-  // The pager gets the JSON as `-o json` prints it: exact, and nothing in it a terminal would act on.
-  useDetailKeys({ lines: lines.length, height, bindings: { [Command.Pager]: () => page(() => `${jsonText(route.value, 2)}\n`) } });
+  useDetailKeys({ lines: lines.length, height });
   return <ScrollView lines={lines} scroll={view.scroll} height={height} width={width} />;
 }
 

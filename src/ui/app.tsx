@@ -255,7 +255,8 @@ function RouteKeys({ route, active, selection }: { route: Route; active: boolean
     () => {
       const selected = selection.get();
       // A screen that says so (a prompt of its own open, a chat starting in the list's place) has none of the route's keys now.
-      if (!spec.keys || selected?.keysOff === true) return selected?.keysOff === true ? 'off' : '[]';
+      if (selected?.keysOff) return 'off';
+      if (!spec.keys) return '[]';
       return JSON.stringify([...routes.disabled(route, { state: read(), actions, selected })]);
     },
   );

@@ -24,10 +24,13 @@ import { knownUploadLimit } from '../../../api/upload-check.js';
 import { basename } from 'node:path';
 import { useTheme } from '../../hooks/theme-context.js';
 
-/** What a file's keys read (the spec's d, a, Y): the file, and the names of the assistants using it (none while they load). */
+/**
+ * What a file's keys read (the spec's d, a, Y): the file, and the names of the assistants using it
+ * (none while they load), looked for only when `d` asks, not at each move of the cursor.
+ */
 function useFileSelected(f: KbFile | undefined, loading: boolean) {
   const assistants = useConsole((s) => s.assistants.data);
-  const users = f && assistants?.filter((a) => kbFileIds(a).includes(f.id)).map((a) => a.name ?? a.id);
+  const users = () => (f ? assistants?.filter((a) => kbFileIds(a).includes(f.id)).map((a) => a.name ?? a.id) : undefined);
   useSelection<FileSelection>(loading ? undefined : { row: f, users });
 }
 

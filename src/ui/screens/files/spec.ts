@@ -8,10 +8,10 @@ import { humanBytes } from '../../../format/display.js';
 import { DELETE, copyIdKey, rowKey, rowOf, selectedOf, type KeyArgs, type KeyShape } from '../keys.js';
 import type { Selected } from '../../hooks/selection.js';
 
-/** What Files.tsx gives a file's keys: the file, and the names of the assistants using it (none while they load). */
+/** What Files.tsx gives a file's keys: the file, and the names of the assistants using it (none while they load), worked out when asked. */
 export interface FileSelection extends Selected {
   row?: KbFile;
-  users?: string[];
+  users?: () => string[] | undefined;
 }
 
 const FILE_ASSISTANTS: KeyShape = { keys: [{ char: 'a' }], hint: 'assistants using it', footer: Footer.Normal };
@@ -22,7 +22,7 @@ const FILE_ASSISTANTS: KeyShape = { keys: [{ char: 'a' }], hint: 'assistants usi
  */
 function askDelete(f: KbFile, a: KeyArgs, after?: () => void) {
   const { actions } = a;
-  const users = selectedOf<FileSelection>(a)?.users;
+  const users = selectedOf<FileSelection>(a)?.users?.();
   const losers = !users ? 'Assistants using it lose it' : users.length ? `${users.join(', ')} lose it` : 'No assistant uses it';
   actions.confirm({
     title: 'Delete file',

@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { PhoneNumber } from '../../../api/schemas.js';
-import { useActions, useConsole } from '../../../store/index.js';
+import { useActions, useConsole, type ConsoleActions } from '../../../store/index.js';
 import { Table } from '../../components/Table.js';
 import { Picker } from '../../components/Picker.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
@@ -23,6 +23,10 @@ import type { NumberSelection } from './spec.js';
 function numberSelected(n: PhoneNumber | undefined, links: Readonly<Record<string, string>>): NumberSelection {
   return n ? { row: n, label: numberLabel(n), did: numberDid(n), assistantId: linkOfNumber(n, links)?.assistantId } : { row: undefined };
 }
+
+/** `y` on a number's row and on its page. */
+const numberJson = (n: PhoneNumber | undefined, actions: ConsoleActions) =>
+  n && (() => actions.push({ name: 'json', title: `number ${numberLabel(n)}`, value: n }));
 
 export function Numbers({ route, width, height }: ScreenProps<{ name: 'numbers'; assistantId?: string }>) {
   const res = useConsole((s) => s.numbers);
@@ -44,7 +48,7 @@ export function Numbers({ route, width, height }: ScreenProps<{ name: 'numbers';
     bindings: {
       [Command.Refresh]: () => void actions.loadNumbers({ force: true }),
       [Command.Open]: selected && (() => actions.push({ name: 'number', id: selected.id })),
-      [Command.RawJson]: selected && (() => actions.push({ name: 'json', title: `number ${numberLabel(selected)}`, value: selected })),
+      [Command.RawJson]: numberJson(selected, actions),
       ...list.bindings,
     },
   });
@@ -108,7 +112,7 @@ export function NumberDetail({ route, width, height }: ScreenProps<{ name: 'numb
     loading: firstLoad(res),
     bindings: {
       [Command.Refresh]: () => void actions.loadNumbers({ force: true }),
-      [Command.RawJson]: n && (() => actions.push({ name: 'json', title: `number ${numberLabel(n)}`, value: n })),
+      [Command.RawJson]: numberJson(n, actions),
     },
   });
   if (!n && res.status === 'error') return <ErrorState what="phone numbers" message={res.error} hint={res.hint} logged={res.logged} />;

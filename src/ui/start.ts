@@ -1,7 +1,7 @@
 // The console's start, before React and Ink are loaded (they take a few hundred ms): resolve the
 // target (a bad profile is refused before the terminal is taken), take the terminal (terminal.ts),
-// start connecting (for the embedded sandbox: fork it now, so it loads on the other core while
-// this process loads the UI), draw the frame's chrome at once, then load the UI and hand over to run.tsx.
+// draw the frame's chrome at once, start connecting (for the embedded sandbox: fork it now, so it
+// loads on the other core while this process loads the UI), then load the UI and hand over to run.tsx.
 //
 // The first frame is the real chrome (header, breadcrumbs, key hints) from the same functions
 // the Ink components use, and the route's loading line where its body goes: screen bodies,
@@ -92,6 +92,11 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
   const palette = await loadTheme(opts.theme ?? config.theme);
   // Taken before Ink loads: colour and glyphs (the terminal's capabilities) are decided here, and the first frame is drawn with them.
   const terminal = takeTerminal({ color: opts.color, mouse: opts.mouse || config.mouse === true });
+  const target = consoleTarget(resolved);
+  const route = routeFrom(opts.initialRoute);
+  terminal.write(chromeFrame(target, route, terminal.columns, terminal.rows, terminal.capabilities.color, keymap, DEFAULT_ROUTES, palette));
+  // Connecting starts once the frame is out: forking the embedded sandbox holds this thread for
+  // several milliseconds (the fork itself, the child's priority), which the chrome need not wait for.
   // The HTTP client's code (undici, the wire's schemas) waits for Ink's first frame: nothing on it
   // needs the client, and every request waits for the connection anyway.
   let drawn = (): void => undefined;
@@ -106,9 +111,6 @@ export async function startConsole(opts: ConsoleOptions): Promise<number> {
     onRateLimited: (w) => rateLimited?.(w),
   });
   connecting.catch(() => undefined); // handled in run.tsx, which may attach a little later
-  const target = consoleTarget(resolved);
-  const route = routeFrom(opts.initialRoute);
-  terminal.write(chromeFrame(target, route, terminal.columns, terminal.rows, terminal.capabilities.color, keymap, DEFAULT_ROUTES, palette));
   // Started only once the frame is out: from Node 24, import() reads and compiles the whole UI graph
   // (React, Ink, zod, the first screen) before it returns, which would hold the frame back that long.
   const run = await import('./run.js').catch((err: unknown) => {

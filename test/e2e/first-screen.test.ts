@@ -3,6 +3,7 @@
 // start load what the refusals need, not the config and zod; with no config file to check, zod waits
 // until the frame drawn before Ink is on the screen; Ink's first frame waits for the first route's screen alone (src/ui/run.tsx), the other screens'
 // chunks (forms, the chat, the test results, …) load after it, and a key for one waits until it is in.
+// On the embedded sandbox, the frame before Ink is out before the sandbox is forked.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -70,7 +71,32 @@ function loads() {
   return run;
 }
 
+/** The console's own marks (`#first-frame`, `#sandbox-fork`, `#ink-frame`), in order, from a bare `switchboard` on the embedded sandbox. */
+async function embeddedMarks(): Promise<string[]> {
+  const embedded = tempHome();
+  try {
+    const log = join(embedded.dir, 'loads.txt');
+    const hook = pathToFileURL(resolve(root, 'test/support/load-log.mjs')).href;
+    const env = { ...embedded.env, NODE_OPTIONS: `--import ${hook}`, SWITCHBOARD_LOAD_LOG: log, SWITCHBOARD_LOAD_LOG_FRAME: '1', TERM: 'xterm-256color' };
+    const t = startTmux({ name: `sb-first-fork-${process.pid}`, cwd: root, env, command: [process.execPath, CLI].map((a) => JSON.stringify(a)).join(' ') });
+    sessions.push(t);
+    await t.waitFor(/● online[\s\S]*NAME/);
+    t.keys('C-c');
+    assert.equal(await t.waitForExit(), 0);
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    // The console is the first process in the log; the sandbox child logs its own loads under its pid.
+    const pid = lines[0].slice(0, lines[0].indexOf(' '));
+    return lines.filter((l) => l.startsWith(`${pid} #`)).map((l) => l.slice(pid.length + 1));
+  } finally {
+    embedded.cleanup();
+  }
+}
+
 describe('what the console loads before its frames', { skip }, () => {
+  test('on the embedded sandbox, the frame before Ink is drawn first, then the sandbox forked, then Ink draws', { timeout: 10 * 60_000 }, async () => {
+    assert.deepEqual(await embeddedMarks(), ['#first-frame', '#sandbox-fork', '#ink-frame']);
+  });
+
   test('with no config file, zod loads after the first frame, not before it or the console start', { timeout: 10 * 60_000 }, async () => {
     const { chunks, first } = await loads();
     const start = chunks.findIndex((c) => c.includes('function startConsole('));

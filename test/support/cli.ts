@@ -184,13 +184,18 @@ async function runInProcess(args: string[], opts: RunOptions, stdout: NodeJS.Wri
   return code;
 }
 
-/** Every leaf command of the program, as words ("assistants list"), in the program's order. */
-export function leafCommands(): string[] {
-  const out: string[] = [];
+/** Every leaf command of the program by its words ("assistants list"), in the program's order. */
+export function leafCommandMap(): Map<string, Command> {
+  const out = new Map<string, Command>();
   const walk = (c: Command, words: string[]) => {
-    if (c.commands.length === 0) out.push(words.join(' '));
+    if (c.commands.length === 0) out.set(words.join(' '), c);
     for (const s of c.commands) walk(s, [...words, s.name()]);
   };
   for (const c of buildProgram('0').commands) walk(c, [c.name()]);
   return out;
+}
+
+/** Every leaf command of the program, as words ("assistants list"), in the program's order. */
+export function leafCommands(): string[] {
+  return [...leafCommandMap().keys()];
 }

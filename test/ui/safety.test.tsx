@@ -93,6 +93,12 @@ describe('knowledge-base picker', () => {
       c.store.getState().actions.push({ name: 'assistant-kb', id: a.id });
       await c.waitFor('j/k move');
       await c.press('/');
+      // While the filter is typed, Space is text: the footer offers no toggle, and nothing is marked.
+      await c.waitFor('filter: ▏');
+      assert.doesNotMatch(c.frame().split('\n').at(-1) ?? '', /toggle/, `the footer while filtering:\n${c.frame()}`);
+      await c.press(' ');
+      await c.waitFor('filter:  ▏');
+      await c.press(KEYS.backspace);
       await c.type(third.name!.slice(0, 6));
       await c.press(KEYS.enter);
       await c.waitFor('j/k move');

@@ -81,7 +81,7 @@ export function Picker(props: {
     setFilter((f) => f + text);
     move(0);
   };
-  // While filtering, a key that is also a command here (j, k, /, Space) is the text it types.
+  // While filtering, a key that is also a command here (j, k) is the text it types.
   const orType = (run: () => void) => (input: string, key: Key) => {
     const text = filtering ? typedText(input, key) : '';
     if (text) type(text);
@@ -102,9 +102,12 @@ export function Picker(props: {
       [Command.PageUp]: () => move(cur - bodyHeight),
       [Command.PageDown]: () => move(cur + bodyHeight),
       [Command.Submit]: props.multi && (() => props.onChoose([...selected])),
+      // Off while the filter is typed, as on a form's text field: Space is text there, and the
+      // footer and help offer no toggle.
       [Command.Toggle]:
         props.multi &&
-        orType(() => {
+        !filtering &&
+        (() => {
           if (!item) return;
           const next = new Set(selected);
           if (next.has(item.id)) next.delete(item.id);

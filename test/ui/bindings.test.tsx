@@ -34,7 +34,7 @@ describe('Bindings', () => {
     try {
       await c.waitFor('Loading session no-such-session');
       await until(() => asked > 0);
-      assert.match(footer(), /Esc cancel send/, footer());
+      assert.match(footer(), /Esc back/, footer());
       assert.doesNotMatch(footer(), /load the session again/, 'off while it loads');
       // r now is no command: nothing asks again.
       const first = asked;

@@ -20,7 +20,7 @@ const CONVERSATION_KEYS = {
   recallEarlier: { keys: [{ key: 'upArrow' }], hint: 'earlier input', footer: Footer.Low },
   recallLater: { keys: [{ key: 'downArrow' }], hint: 'later input' },
   variables: { keys: [{ char: 'v', ctrl: true }], hint: 'variables', footer: Footer.Normal },
-  leaveChat: { keys: [{ key: 'escape' }], hint: 'cancel send / back (the draft is kept)', footer: Footer.High },
+  leaveChat: { keys: [{ key: 'escape' }], hint: 'back (or cancel a send; the draft is kept)', footer: Footer.High },
   saveAsTest: { keys: [{ char: 't', ctrl: true }], hint: 'save as test', footer: Footer.Low, write: true },
 } satisfies Record<string, KeyShape>;
 

@@ -23,7 +23,11 @@ export interface DetailSection {
   table?: { header: string[]; rows: string[][] };
 }
 
-const dollars = (v: unknown): string => {
+/**
+ * A sum on a call's page: four places, which a breakdown's parts need (many are under a cent);
+ * the page's own cost uses it too, so it reads the same as the breakdown's total.
+ */
+export const dollars = (v: unknown): string => {
   const n = num(v);
   return n === undefined ? text(v) : `$${n.toFixed(4)}`;
 };

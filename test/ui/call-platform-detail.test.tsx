@@ -89,6 +89,11 @@ test('the call page has the cost breakdown, analysis, latencies, recording and e
   for (const title of ['Cost', 'Analysis', 'Latency (ms)', 'Recording', 'Transcript', 'Other fields (as returned)'])
     assert.ok(lines.includes(title), `${title}:\n${text}`);
   assert.ok(lines.indexOf('Transcript') < lines.indexOf('Cost'), 'the dialogue first, then the sections');
+  // The cost at the top of the page and the breakdown's total are the same figure, to the same places.
+  const cost = /^cost\s+(\S+)$/m.exec(text)?.[1];
+  const total = /^\s*total\s+(\$\S+)$/m.exec(text.slice(text.indexOf('\nCost\n')))?.[1];
+  assert.ok(cost && total, `a cost and a total:\n${text}`);
+  assert.equal(cost, total);
   assert.match(text, /STT\s+\$0\.0213/);
   assert.match(text, /platform\s+\$0\.0200/);
   assert.match(text, /prompt tokens\s+1520/);

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type { Call } from '../../../api/schemas.js';
 import { CALL_VIEW_FIELDS, isToolTurn, numberDid, speakerWord, viewCall } from '../../../api/records.js';
-import { callSections, otherFields, tableLines } from '../../../api/call-details.js';
+import { callSections, dollars, otherFields, tableLines } from '../../../api/call-details.js';
 import { useActions, useConsole } from '../../../store/index.js';
 import { searchedWords } from '../../../store/archive.js';
 import { ScrollView, type Line } from '../../components/ScrollView.js';
@@ -14,7 +14,7 @@ import { useTopView } from '../../hooks/useTopView.js';
 import { usePager } from '../../hooks/useEditText.js';
 import { escapeLine } from '../../../format/escape.js';
 import { Command } from '../../keymap.js';
-import { dateTime, duration, money, show, wrapText } from '../../../format/display.js';
+import { dateTime, duration, show, wrapText } from '../../../format/display.js';
 import { useAssistantName, type ScreenProps } from '../shared.js';
 import { useTheme } from '../../hooks/theme-context.js';
 import type { Palette } from '../../theme.js';
@@ -69,7 +69,7 @@ export function callLines(
   field('ended', dateTime(c.endedAt));
   field('ended reason', c.endedReason);
   field('duration', duration(c.durationSeconds));
-  field('cost', money(c.cost));
+  field('cost', c.cost == null ? '—' : dollars(c.cost));
   field('updated', dateTime(c.updatedAt));
   const missing = { text: `  ${pending}`, dim: true };
   group('Summary');

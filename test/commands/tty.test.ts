@@ -7,13 +7,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sandboxForFile } from '../support/sandbox.js';
 import { CLI, runCli, tempHome, type CliHome } from '../support/cli.js';
-import { startTmux, type TmuxSession } from '../support/tmux.js';
+import { shellQuote, startTmux, type TmuxSession } from '../support/tmux.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const sb = sandboxForFile({}, { skip: !hasTmux });
 let home: CliHome;
 
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const sessions: TmuxSession[] = [];
 
 /** Runs the binary in a fresh terminal with exactly `env` (env -i), then says how it exited. */

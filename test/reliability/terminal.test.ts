@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { removeTree } from '../support/cli.js';
-import { startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
+import { shellQuote, startTmux, type TmuxSession, tmuxSkip } from '../support/tmux.js';
 import { sandboxForFile } from '../support/sandbox.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -24,8 +24,6 @@ after(async () => {
   sessions.forEach((s) => s.kill());
   removeTree(home);
 });
-
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs `command` in a shell that, once it ends, prints its exit code and whether the terminal is back in cooked mode. */
 function open(name: string, command: string, size = { width: 100, height: 30 }): TmuxSession {

@@ -81,6 +81,9 @@ function untilGone(pid: number): void {
   }
 }
 
+/** A word for the shell the session runs its command in: single-quoted, a ' inside closed, escaped and reopened. */
+export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
 export function startTmux(opts: {
   name: string;
   command: string;

@@ -4,8 +4,8 @@
 // breakdown, analysis, latencies and recording are sections of `calls get`; service text escaped.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { runCli, tempHome, type CliHome } from '../support/cli.js';
+import { startHostedFixture, type HostedFixture } from '../support/hosted-fixture.js';
 import { vapiCall, vapiToolCall } from '../support/vapi-records.js';
 import { parseCsv } from './csv.js';
 
@@ -15,36 +15,20 @@ const HOSTILE = vapiToolCall('call_tool_2', '2026-11-21T09:30:00.000Z');
 const PLAIN = vapiCall('call_plain', '2026-11-21T08:00:00.000Z', { said: 'I would like a refund', summary: 'Refund.' });
 const CALLS = [HOSTILE, TOOL, PLAIN] as Record<string, unknown>[];
 
-let server: Server;
+let fx: HostedFixture;
 let home: CliHome;
 let env: NodeJS.ProcessEnv;
 
 before(async () => {
   home = tempHome();
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const bound = (names: string[]) => names.map((n) => url.searchParams.get(n)).find((v) => v !== null);
-    const gt = bound(['createdAtGt', 'createdAtGe']);
-    const lt = bound(['createdAtLt', 'createdAtLe']);
-    const id = url.searchParams.get('id');
-    res.setHeader('content-type', 'application/json');
-    if (url.pathname === '/calls' || url.pathname === '/calls/details') {
-      const t = (c: Record<string, unknown>) => Date.parse(c.createdAt as string);
-      res.end(JSON.stringify(CALLS.filter((c) => (!id || c.id === id) && (!gt || t(c) >= Date.parse(gt)) && (!lt || t(c) <= Date.parse(lt)))));
-    } else if (url.pathname === '/phone-numbers') res.end(JSON.stringify({ phoneNumbers: [] }));
-    else if (url.pathname === '/assistants') res.end('[]');
-    else {
-      res.statusCode = 404;
-      res.end(JSON.stringify({ message: 'Not Found' }));
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  env = { ...home.env, SWITCHBOARD_BASE_URL: `http://127.0.0.1:${port}`, SWITCHBOARD_API_KEY: 'sk-detail-test-0000' };
+  // The hosted service's fixture (its paging, date bounds and ids), holding these records only.
+  fx = await startHostedFixture();
+  fx.calls.splice(0, fx.calls.length, ...structuredClone(CALLS));
+  env = { ...home.env, SWITCHBOARD_BASE_URL: fx.url, SWITCHBOARD_API_KEY: fx.apiKey };
 });
 
 after(async () => {
-  await new Promise<void>((r) => server.close(() => r()));
+  await fx.close();
   home.cleanup();
 });
 

@@ -3,8 +3,8 @@
 // the pager), and the cost breakdown, analysis, per-turn latencies and recording in sections.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { until } from '../support/wait.js';
+import { startHostedFixture, type HostedFixture } from '../support/hosted-fixture.js';
 import { vapiToolCall } from '../support/vapi-records.js';
 import { callLines } from '../../src/ui/screens/calls/CallDetail.js';
 import type { Call } from '../../src/api/schemas.js';
@@ -16,31 +16,20 @@ const CALL = vapiToolCall();
 const HOSTILE = vapiToolCall('call_tool_2', '2026-11-21T09:30:00.000Z');
 (HOSTILE.messages as Record<string, unknown>[])[4].result = 'ok\u001b[2J\u001b]0;owned\u0007';
 
-let server: Server;
+let fx: HostedFixture;
 let service: Sandbox;
 
 before(async () => {
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const id = url.searchParams.get('id');
-    res.setHeader('content-type', 'application/json');
-    const calls = [HOSTILE, CALL].filter((c) => !id || c.id === id);
-    if (url.pathname === '/calls' || url.pathname === '/calls/details') res.end(JSON.stringify(calls));
-    else if (url.pathname === '/assistants') res.end(JSON.stringify([{ id: 'asst_1', name: 'Booking desk' }]));
-    else if (url.pathname === '/phone-numbers') res.end(JSON.stringify({ phoneNumbers: [] }));
-    else if (url.pathname === '/files') res.end('[]');
-    else {
-      res.statusCode = 404;
-      res.end(JSON.stringify({ message: 'Not Found' }));
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  service = { url: `http://127.0.0.1:${port}`, apiKey: 'sk-detail-ui-0000' } as Sandbox;
+  // The hosted service's fixture, holding these two calls and the assistant they name.
+  fx = await startHostedFixture();
+  fx.calls.splice(0, fx.calls.length, structuredClone(HOSTILE), structuredClone(CALL));
+  const at = '2026-11-01T08:00:00.000Z';
+  fx.assistants.splice(0, fx.assistants.length, { id: 'asst_1', name: 'Booking desk', createdAt: at, updatedAt: at });
+  service = { url: fx.url, apiKey: fx.apiKey } as Sandbox;
 });
 
 after(async () => {
-  await new Promise<void>((r) => server.close(() => r()));
+  await fx.close();
 });
 
 /** Scrolls the page down a line at a time until `text` is in view; the frame then. */

@@ -98,7 +98,13 @@ describe('knowledge-base picker', () => {
       assert.doesNotMatch(c.frame().split('\n').at(-1) ?? '', /toggle/, `the footer while filtering:\n${c.frame()}`);
       await c.press(' ');
       await c.waitFor('filter:  ▏');
+      // → marks nothing while filtering either (it toggled the row under the cursor, unseen).
+      const marks = () => (c.frame().match(/\[x\]/g) ?? []).length;
+      const before = marks();
+      await c.press(KEYS.right);
       await c.press(KEYS.backspace);
+      await c.waitFor('filter: ▏');
+      assert.equal(marks(), before, `→ while filtering:\n${c.frame()}`);
       await c.type(third.name!.slice(0, 6));
       await c.press(KEYS.enter);
       await c.waitFor('j/k move');

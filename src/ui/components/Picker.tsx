@@ -1,7 +1,7 @@
 // A scrolling pick list (single or multi choice) with a filter. j/k and the arrows move, as in the
 // lists; `/` or any other letter starts the filter, where every printable key is text until Enter
 // or Esc ends it (the arrows still move). Enter chooses (in multi mode it saves the marked set, but
-// while filtering it only ends the filter), Space toggles in multi mode, Ctrl-S saves, Esc cancels.
+// while filtering it only ends the filter), Space toggles in multi mode (not while filtering), Ctrl-S saves, Esc cancels.
 import { useState } from 'react';
 import { Box, Text, type Key } from 'ink';
 import { Priority } from '../hooks/keypress.js';
@@ -102,8 +102,8 @@ export function Picker(props: {
       [Command.PageUp]: () => move(cur - bodyHeight),
       [Command.PageDown]: () => move(cur + bodyHeight),
       [Command.Submit]: props.multi && (() => props.onChoose([...selected])),
-      // Off while the filter is typed, as on a form's text field: Space is text there, and the
-      // footer and help offer no toggle.
+      // Off while the filter is typed, as on a form's text field: Space is text there, → would mark
+      // a row the filter may hide next, and the footer and help offer no toggle.
       [Command.Toggle]:
         props.multi &&
         !filtering &&

@@ -21,7 +21,8 @@ let env: NodeJS.ProcessEnv;
 
 before(async () => {
   home = tempHome();
-  // The hosted service's fixture (its paging, date bounds and ids), holding these records only.
+  // The hosted service's fixture, holding these records only: they meet its paging, date bounds and
+  // ids, not a server written to answer them.
   fx = await startHostedFixture();
   fx.calls.splice(0, fx.calls.length, ...structuredClone(CALLS));
   env = { ...home.env, SWITCHBOARD_BASE_URL: fx.url, SWITCHBOARD_API_KEY: fx.apiKey };

@@ -20,7 +20,8 @@ let fx: HostedFixture;
 let service: Sandbox;
 
 before(async () => {
-  // The hosted service's fixture, holding these two calls and the assistant they name.
+  // The hosted service's fixture, holding these two calls and the assistant they name: the page is
+  // read through its paging and ids, not a server written to answer them.
   fx = await startHostedFixture();
   fx.calls.splice(0, fx.calls.length, structuredClone(HOSTILE), structuredClone(CALL));
   const at = '2026-11-01T08:00:00.000Z';

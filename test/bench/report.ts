@@ -33,7 +33,8 @@ export function fromSummary(s: Summary): Pick<Figure, 'value' | 'spread' | 'runs
   return { value: s.median, spread: [s.min, s.max], runs: s.runs };
 }
 
-export const atMostRatio = (x: number): Target => ({ text: `≤ ${x}× node`, met: (f) => f.ratio !== undefined && f.ratio <= x });
+/** At most `x` times a baseline measured in the same run: bare node unless another is named. */
+export const atMostRatio = (x: number, baseline = 'node'): Target => ({ text: `≤ ${x}× ${baseline}`, met: (f) => f.ratio !== undefined && f.ratio <= x });
 export const atMost = (x: number, unit: string): Target => ({ text: `≤ ${fmtNum(x)} ${unit}`, met: (f) => f.value !== undefined && f.value <= x });
 export const atLeast = (x: number, unit: string): Target => ({ text: `≥ ${fmtNum(x)} ${unit}`, met: (f) => f.value !== undefined && f.value >= x });
 /**

@@ -23,7 +23,7 @@ import type { PtySession } from '../pty.js';
 import { BIG_CALLS, homeWithManyCalls, sandboxJson, startSandbox } from '../sandbox.js';
 import { percentile, summarize } from '../stats.js';
 import { keyLatencies } from './calllog.js';
-import { buildInkHello, firstTextOf, WITHIN_INK_FLOOR, withConsole } from './startup.js';
+import { buildInkHello, firstTextOf, ratioOffPath, WITHIN_INK_FLOOR, withConsole } from './startup.js';
 
 const SELECTED_ROW = '\x1b[7m';
 const KEYS_BUDGET_MS = 20_000;
@@ -173,7 +173,7 @@ export async function consoleArchiveRows(ctx: BenchContext): Promise<Figure[]> {
     name: 'call-log rows on screen at start (`switchboard calls`)',
     unit: 'ms',
     ...fromSummary(rowsS),
-    ratio: (rowsS.median - pathS.median) / (helloS.median - pathS.median),
+    ratio: ratioOffPath(rowsS, helloS, pathS),
     target: WITHIN_INK_FLOOR,
     note:
       `spawn → rows; ${calls.toLocaleString('en-US')} calls archived; the ratio is to the one-<Text> Ink app's first frame ` +

@@ -38,21 +38,20 @@ const declares = (code: string, name: string) => code.includes(`function ${name}
  * of each chunk loaded, in order, and where Ink's first frame came among them.
  */
 let run: Promise<{ chunks: string[]; first: number; frame: number }> | undefined;
+
+/** A bare `switchboard` in tmux with `env`, its loads and frames logged (test/support/load-log.mjs) to `log`. */
+function startLogged(name: string, env: NodeJS.ProcessEnv, log: string): TmuxSession {
+  const hook = pathToFileURL(resolve(root, 'test/support/load-log.mjs')).href;
+  const logged = { ...env, NODE_OPTIONS: `--import ${hook}`, SWITCHBOARD_LOAD_LOG: log, SWITCHBOARD_LOAD_LOG_FRAME: '1', TERM: 'xterm-256color' };
+  const t = startTmux({ name: `${name}-${process.pid}`, cwd: root, env: logged, command: [process.execPath, CLI].map((a) => JSON.stringify(a)).join(' ') });
+  sessions.push(t);
+  return t;
+}
+
 function loads() {
   run ??= (async () => {
     const log = join(home.dir, 'loads.txt');
-    const hook = pathToFileURL(resolve(root, 'test/support/load-log.mjs')).href;
-    const env = {
-      ...home.env,
-      SWITCHBOARD_BASE_URL: sb.url,
-      SWITCHBOARD_API_KEY: sb.apiKey,
-      NODE_OPTIONS: `--import ${hook}`,
-      SWITCHBOARD_LOAD_LOG: log,
-      SWITCHBOARD_LOAD_LOG_FRAME: '1',
-      TERM: 'xterm-256color',
-    };
-    const t = startTmux({ name: `sb-first-screen-${process.pid}`, cwd: root, env, command: [process.execPath, CLI].map((a) => JSON.stringify(a)).join(' ') });
-    sessions.push(t);
+    const t = startLogged('sb-first-screen', { ...home.env, SWITCHBOARD_BASE_URL: sb.url, SWITCHBOARD_API_KEY: sb.apiKey }, log);
     await t.waitFor(/● online[\s\S]*NAME/);
     t.type('2');
     await t.waitFor(/^Numbers/m);
@@ -76,10 +75,7 @@ async function embeddedMarks(): Promise<string[]> {
   const embedded = tempHome();
   try {
     const log = join(embedded.dir, 'loads.txt');
-    const hook = pathToFileURL(resolve(root, 'test/support/load-log.mjs')).href;
-    const env = { ...embedded.env, NODE_OPTIONS: `--import ${hook}`, SWITCHBOARD_LOAD_LOG: log, SWITCHBOARD_LOAD_LOG_FRAME: '1', TERM: 'xterm-256color' };
-    const t = startTmux({ name: `sb-first-fork-${process.pid}`, cwd: root, env, command: [process.execPath, CLI].map((a) => JSON.stringify(a)).join(' ') });
-    sessions.push(t);
+    const t = startLogged('sb-first-fork', embedded.env, log);
     await t.waitFor(/● online[\s\S]*NAME/);
     t.keys('C-c');
     assert.equal(await t.waitForExit(), 0);
